@@ -1,0 +1,215 @@
+#!/usr/bin/env bash
+# Record raw TAP output from real third-party TAP producers.
+#
+# Installs the producers OUTSIDE the repository (default /tmp/tapline-producers,
+# override with PRODUCERS_ENV), runs the example test programs under
+# test-data/producers/src/ through each of them from the repo root (so printed
+# paths are relative where the producer allows it), and writes:
+#
+#   test-data/producers/<producer>-<case>.tap     raw stdout, unmodified
+#   test-data/producers/<producer>-<case>.stderr  raw stderr, only if non-empty
+#   test-data/producers/VERSIONS.txt              tool versions + exit codes
+#
+# Needs: node (v20), npm, python3 (with venv or pip), perl, bash.
+# Usage (from anywhere): bash scripts/record-producers.sh
+# Idempotent: re-running reinstalls nothing that is already at the pinned
+# version and replaces all recordings.
+set -euo pipefail
+
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$REPO_ROOT"
+
+ENV_DIR="${PRODUCERS_ENV:-/tmp/tapline-producers}"
+OUT=test-data/producers
+SRC=$OUT/src
+
+# Pinned producer versions.
+TAPE_VERSION=5.10.2
+TAP_VERSION=21.8.0        # node-tap
+BATS_VERSION=1.13.0       # npm package "bats" (bats-core)
+# pytest-tap 3.5 does not work with pytest >= 8: pytest 9 refuses to load the
+# plugin (option dest 'tap_stream' clash) and pytest 8.x crashes inside its
+# assertion-comparison repr under --tap-stream (no terminal reporter). 7.4.4
+# is the newest pytest that gives pytest-tap's real output.
+PYTEST_VERSION=7.4.4
+PYTEST_TAP_VERSION=3.5
+TAPPY_VERSION=3.2.1       # pip package "tap.py"
+
+log() { printf '==> %s\n' "$*"; }
+
+# ---------------------------------------------------------------- install --
+mkdir -p "$ENV_DIR"
+log "producer environment: $ENV_DIR"
+
+NPM_DIR="$ENV_DIR/npm"
+NODE_MODULES="$NPM_DIR/node_modules"
+
+npm_pkg_version() { # npm_pkg_version NAME -> installed version or empty
+  local pj="$NODE_MODULES/$1/package.json"
+  [ -f "$pj" ] && node -p "require(process.argv[1]).version" "$pj" 2>/dev/null || true
+}
+
+if [ "$(npm_pkg_version tape)" = "$TAPE_VERSION" ] &&
+   [ "$(npm_pkg_version tap)" = "$TAP_VERSION" ] &&
+   [ "$(npm_pkg_version bats)" = "$BATS_VERSION" ]; then
+  log "npm: tape@$TAPE_VERSION tap@$TAP_VERSION bats@$BATS_VERSION already installed"
+else
+  log "npm: installing tape@$TAPE_VERSION tap@$TAP_VERSION bats@$BATS_VERSION into $NPM_DIR"
+  mkdir -p "$NPM_DIR"
+  npm install --prefix "$NPM_DIR" --no-audit --no-fund --save-exact \
+    "tape@$TAPE_VERSION" "tap@$TAP_VERSION" "bats@$BATS_VERSION"
+fi
+# bats-core's package.json uses directories.bin, which npm does not link as a
+# dependency's .bin; call the script directly.
+BATS="$NODE_MODULES/bats/bin/bats"
+TAP_CLI="$NODE_MODULES/.bin/tap"
+
+# Python: a venv under the env dir; fall back to pip --target if venv is
+# unavailable (Debian without python3-venv).
+PY_PKGS=("pytest==$PYTEST_VERSION" "pytest-tap==$PYTEST_TAP_VERSION" "tap.py==$TAPPY_VERSION")
+PY_TARGET="$ENV_DIR/pylib"
+PY=""
+if [ -x "$ENV_DIR/venv/bin/python" ]; then
+  PY="$ENV_DIR/venv/bin/python"
+elif [ -d "$PY_TARGET" ]; then
+  PY=python3
+elif python3 -m venv "$ENV_DIR/venv" >/dev/null 2>&1 && [ -x "$ENV_DIR/venv/bin/python" ]; then
+  PY="$ENV_DIR/venv/bin/python"
+else
+  rm -rf "$ENV_DIR/venv"
+  PY=python3
+fi
+if [ "$PY" = python3 ]; then
+  export PYTHONPATH="$PY_TARGET"
+fi
+
+py_have_pinned() {
+  "$PY" - "${PY_PKGS[@]}" <<'EOF' >/dev/null 2>&1
+import sys
+from importlib.metadata import version
+for spec in sys.argv[1:]:
+    name, want = spec.split("==")
+    if version(name) != want:
+        sys.exit(1)
+EOF
+}
+
+if py_have_pinned; then
+  log "pip: ${PY_PKGS[*]} already installed"
+elif [ "$PY" = python3 ]; then
+  log "pip: installing ${PY_PKGS[*]} into $PY_TARGET (pip --target)"
+  rm -rf "$PY_TARGET"
+  python3 -m pip install --disable-pip-version-check --quiet --target "$PY_TARGET" "${PY_PKGS[@]}"
+else
+  log "pip: installing ${PY_PKGS[*]} into venv $ENV_DIR/venv"
+  "$PY" -m pip install --disable-pip-version-check --quiet "${PY_PKGS[@]}"
+fi
+
+# ------------------------------------------------------ deterministic env --
+export TZ=UTC LC_ALL=C.UTF-8 NO_COLOR=1 PYTHONDONTWRITEBYTECODE=1 PYTHONHASHSEED=0
+unset CI NODE_OPTIONS FORCE_COLOR HARNESS_ACTIVE HARNESS_VERSION PERL5OPT \
+  PYTEST_ADDOPTS TAP TAP_SNAPSHOT TAP_TIMEOUT 2>/dev/null || true
+export NODE_PATH="$NODE_MODULES"   # lets the CommonJS examples require('tape'/'tap')
+
+# --------------------------------------------------------------- record --
+mkdir -p "$OUT"
+rm -f "$OUT"/*.tap "$OUT"/*.stderr
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+EXITS="$TMP/exits"
+: >"$EXITS"
+
+# record NAME CMD...: run CMD (from the current dir), stdout -> NAME.tap,
+# stderr -> NAME.stderr if non-empty; remember the exit code.
+record() {
+  local name=$1; shift
+  local rc=0
+  "$@" >"$REPO_ROOT/$OUT/$name.tap" 2>"$TMP/$name.stderr" </dev/null || rc=$?
+  local note=""
+  if [ -s "$TMP/$name.stderr" ]; then
+    cp "$TMP/$name.stderr" "$REPO_ROOT/$OUT/$name.stderr"
+    note=" (+ $name.stderr)"
+  fi
+  echo "$name.tap exit=$rc" >>"$EXITS"
+  printf '    %-38s exit=%-3s %6s bytes%s\n' "$name.tap" "$rc" \
+    "$(wc -c <"$REPO_ROOT/$OUT/$name.tap")" "$note"
+}
+
+log "node:test (node --test --test-reporter=tap, and direct runs)"
+for c in mixed throws empty; do
+  record "node-test-$c" node --test --test-reporter=tap "$SRC/node-test/$c.test.mjs"
+  # direct run: stdout is not a TTY, so node 20's default reporter is tap
+  record "node-test-direct-$c" node "$SRC/node-test/$c.test.mjs"
+done
+
+log "tape (node FILE)"
+for c in mixed plan-mismatch throws; do
+  record "tape-$c" node "$SRC/tape/$c.js"
+done
+
+log "node-tap (node FILE, i.e. the tap library's own stream)"
+for c in mixed bailout skip-all; do
+  record "node-tap-$c" node "$SRC/node-tap/$c.js"
+done
+
+# The tap runner needs a project root where it can import 'tap' and writes a
+# .tap/ state dir there, so it runs in a scratch project outside the repo
+# (paths it prints are relative to that project).
+log "node-tap runner (tap --reporter=tap), project in $ENV_DIR/node-tap-project"
+TAP_PROJ="$ENV_DIR/node-tap-project"
+rm -rf "$TAP_PROJ"
+mkdir -p "$TAP_PROJ"
+echo '{"name":"tapline-node-tap-project","private":true}' >"$TAP_PROJ/package.json"
+ln -s "$NODE_MODULES" "$TAP_PROJ/node_modules"
+cp "$SRC/node-tap/"*.js "$TAP_PROJ/"
+(
+  cd "$TAP_PROJ"
+  record node-tap-runner "$TAP_CLI" --reporter=tap --disable-coverage --jobs=1 mixed.js skip-all.js
+  record node-tap-runner-bailout "$TAP_CLI" --reporter=tap --disable-coverage --jobs=1 bailout.js mixed.js
+)
+
+log "Perl Test::More (perl FILE.t, no prove)"
+for c in mixed merged bailout skip-all plan-mismatch; do
+  record "perl-$c" perl "$SRC/perl/$c.t"
+done
+
+log "pytest-tap (pytest --tap-stream)"
+for c in mixed skip_all error; do
+  record "pytest-tap-${c//_/-}" "$PY" -m pytest -p no:cacheprovider \
+    --rootdir="$SRC/pytest-tap" --tap-stream "$SRC/pytest-tap/test_$c.py"
+done
+
+log "tap.py (unittest + tap.TAPTestRunner, streaming)"
+record tappy-mixed "$PY" "$SRC/tappy/mixed.py"
+
+log "bats (bats --tap / --formatter tap13)"
+record bats-mixed "$BATS" --tap "$SRC/bats/mixed.bats"
+record bats-tap13-mixed "$BATS" --formatter tap13 "$SRC/bats/mixed.bats"
+record bats-skip-all "$BATS" --tap "$SRC/bats/skip-all.bats"
+record bats-abort "$BATS" --tap --abort "$SRC/bats/abort.bats"
+
+# --------------------------------------------------------------- versions --
+pyver() { "$PY" -c 'import sys; from importlib.metadata import version; print(version(sys.argv[1]))' "$1"; }
+{
+  echo "# Versions of the TAP producers used for the recordings in this directory."
+  echo "# Regenerate with: bash scripts/record-producers.sh (from the repo root)."
+  echo "node $(node --version)"
+  echo "npm $(npm --version 2>/dev/null)"
+  echo "tape $(npm_pkg_version tape)"
+  echo "tap (node-tap) $(npm_pkg_version tap) (@tapjs/core $(npm_pkg_version @tapjs/core))"
+  echo "bats $("$BATS" --version | sed 's/^Bats //')"
+  echo "perl $(perl -e 'printf "%vd", $^V')"
+  echo "Test::More $(perl -MTest::More -e 'print Test::More->VERSION')"
+  echo "python $("$PY" -c 'import platform; print(platform.python_version())')"
+  echo "pytest $(pyver pytest)"
+  echo "pytest-tap $(pyver pytest-tap)"
+  echo "tap.py $(pyver tap.py)"
+  echo
+  echo "# Exit code of each recording (a .stderr file sits beside a recording"
+  echo "# whose producer wrote to stderr)."
+  cat "$EXITS"
+} >"$OUT/VERSIONS.txt"
+
+log "wrote $(wc -l <"$EXITS") recordings and $OUT/VERSIONS.txt:"
+sed -n '3,13p' "$OUT/VERSIONS.txt" | sed 's/^/    /'
+log "total size of recordings: $(cat "$OUT"/*.tap "$OUT"/*.stderr 2>/dev/null | wc -c) bytes"

@@ -1,0 +1,4 @@
+//! tapline: run test files of any language and report their TAP.
+pub mod event;
+pub mod protocol;
+pub mod report;
