@@ -3,7 +3,11 @@ use clap::{Parser as ClapParser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 #[derive(ClapParser, Debug)]
-#[command(name = "tapline", version, about = "Run tests of any language and report their TAP.")]
+#[command(
+    name = "tapline",
+    version,
+    about = "Run tests of any language and report their TAP."
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

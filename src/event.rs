@@ -83,7 +83,11 @@ pub struct Block<'a> {
 
 impl Block<'_> {
     pub fn into_owned(self) -> Block<'static> {
-        Block { kind: own(self.kind), payload: own(self.payload), unterminated: self.unterminated }
+        Block {
+            kind: own(self.kind),
+            payload: own(self.payload),
+            unterminated: self.unterminated,
+        }
     }
 }
 
@@ -98,7 +102,12 @@ pub struct Plan<'a> {
 
 impl Plan<'_> {
     pub fn into_owned(self) -> Plan<'static> {
-        Plan { start: self.start, end: self.end, skip_all: self.skip_all, reason: self.reason.map(own) }
+        Plan {
+            start: self.start,
+            end: self.end,
+            skip_all: self.skip_all,
+            reason: self.reason.map(own),
+        }
     }
 }
 
@@ -171,51 +180,172 @@ impl Verdict<'_> {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event<'a> {
     /// `⟦TSTEST:PROTOCOL:2.0.0⟧`.
-    Protocol { line: u64, version: Cow<'a, str> },
+    Protocol {
+        line: u64,
+        version: Cow<'a, str>,
+    },
     /// `TAP version N` (accepted only before any plan or test point).
-    Version { depth: u32, line: u64, version: u32 },
-    Plan { depth: u32, line: u64, plan: Plan<'a> },
-    Pragma { depth: u32, line: u64, key: Cow<'a, str>, enabled: bool },
-    SubtestStart { depth: u32, line: u64, name: Cow<'a, str>, buffered: bool },
+    Version {
+        depth: u32,
+        line: u64,
+        version: u32,
+    },
+    Plan {
+        depth: u32,
+        line: u64,
+        plan: Plan<'a>,
+    },
+    Pragma {
+        depth: u32,
+        line: u64,
+        key: Cow<'a, str>,
+        enabled: bool,
+    },
+    SubtestStart {
+        depth: u32,
+        line: u64,
+        name: Cow<'a, str>,
+        buffered: bool,
+    },
     Assert(Assert<'a>),
-    SubtestEnd { depth: u32, verdict: Verdict<'a> },
+    SubtestEnd {
+        depth: u32,
+        verdict: Verdict<'a>,
+    },
     /// A `#` comment line (text without the leading `#` and one space).
-    Comment { depth: u32, line: u64, text: Cow<'a, str> },
+    Comment {
+        depth: u32,
+        line: u64,
+        text: Cow<'a, str>,
+    },
     /// A line that is not TAP (console output of the test in progress, or garbage).
-    Output { depth: u32, line: u64, text: Cow<'a, str> },
-    BailOut { depth: u32, line: u64, reason: Cow<'a, str> },
+    Output {
+        depth: u32,
+        line: u64,
+        text: Cow<'a, str>,
+    },
+    BailOut {
+        depth: u32,
+        line: u64,
+        reason: Cow<'a, str>,
+    },
     /// `⟦TSTEST:EVENT:{json}⟧`: a real-time lifecycle event (`test:started`, …), raw JSON.
-    V2Event { depth: u32, line: u64, json: Cow<'a, str> },
+    V2Event {
+        depth: u32,
+        line: u64,
+        json: Cow<'a, str>,
+    },
     /// A v2 block that no test point owns.
-    V2Block { depth: u32, line: u64, block: Block<'a> },
+    V2Block {
+        depth: u32,
+        line: u64,
+        block: Block<'a>,
+    },
     /// Any other protocol-v2 marker (unknown kinds are kept, never fatal).
-    Marker { depth: u32, line: u64, kind: Cow<'a, str>, payload: Cow<'a, str> },
+    Marker {
+        depth: u32,
+        line: u64,
+        kind: Cow<'a, str>,
+        payload: Cow<'a, str>,
+    },
     Problem(Problem),
-    End { verdict: Verdict<'a> },
+    End {
+        verdict: Verdict<'a>,
+    },
 }
 
 impl Event<'_> {
     pub fn into_owned(self) -> Event<'static> {
         match self {
-            Event::Protocol { line, version } => Event::Protocol { line, version: own(version) },
-            Event::Version { depth, line, version } => Event::Version { depth, line, version },
-            Event::Plan { depth, line, plan } => Event::Plan { depth, line, plan: plan.into_owned() },
-            Event::Pragma { depth, line, key, enabled } => Event::Pragma { depth, line, key: own(key), enabled },
-            Event::SubtestStart { depth, line, name, buffered } => {
-                Event::SubtestStart { depth, line, name: own(name), buffered }
-            }
+            Event::Protocol { line, version } => Event::Protocol {
+                line,
+                version: own(version),
+            },
+            Event::Version {
+                depth,
+                line,
+                version,
+            } => Event::Version {
+                depth,
+                line,
+                version,
+            },
+            Event::Plan { depth, line, plan } => Event::Plan {
+                depth,
+                line,
+                plan: plan.into_owned(),
+            },
+            Event::Pragma {
+                depth,
+                line,
+                key,
+                enabled,
+            } => Event::Pragma {
+                depth,
+                line,
+                key: own(key),
+                enabled,
+            },
+            Event::SubtestStart {
+                depth,
+                line,
+                name,
+                buffered,
+            } => Event::SubtestStart {
+                depth,
+                line,
+                name: own(name),
+                buffered,
+            },
             Event::Assert(a) => Event::Assert(a.into_owned()),
-            Event::SubtestEnd { depth, verdict } => Event::SubtestEnd { depth, verdict: verdict.into_owned() },
-            Event::Comment { depth, line, text } => Event::Comment { depth, line, text: own(text) },
-            Event::Output { depth, line, text } => Event::Output { depth, line, text: own(text) },
-            Event::BailOut { depth, line, reason } => Event::BailOut { depth, line, reason: own(reason) },
-            Event::V2Event { depth, line, json } => Event::V2Event { depth, line, json: own(json) },
-            Event::V2Block { depth, line, block } => Event::V2Block { depth, line, block: block.into_owned() },
-            Event::Marker { depth, line, kind, payload } => {
-                Event::Marker { depth, line, kind: own(kind), payload: own(payload) }
-            }
+            Event::SubtestEnd { depth, verdict } => Event::SubtestEnd {
+                depth,
+                verdict: verdict.into_owned(),
+            },
+            Event::Comment { depth, line, text } => Event::Comment {
+                depth,
+                line,
+                text: own(text),
+            },
+            Event::Output { depth, line, text } => Event::Output {
+                depth,
+                line,
+                text: own(text),
+            },
+            Event::BailOut {
+                depth,
+                line,
+                reason,
+            } => Event::BailOut {
+                depth,
+                line,
+                reason: own(reason),
+            },
+            Event::V2Event { depth, line, json } => Event::V2Event {
+                depth,
+                line,
+                json: own(json),
+            },
+            Event::V2Block { depth, line, block } => Event::V2Block {
+                depth,
+                line,
+                block: block.into_owned(),
+            },
+            Event::Marker {
+                depth,
+                line,
+                kind,
+                payload,
+            } => Event::Marker {
+                depth,
+                line,
+                kind: own(kind),
+                payload: own(payload),
+            },
             Event::Problem(p) => Event::Problem(p),
-            Event::End { verdict } => Event::End { verdict: verdict.into_owned() },
+            Event::End { verdict } => Event::End {
+                verdict: verdict.into_owned(),
+            },
         }
     }
 }

@@ -28,7 +28,11 @@ pub fn run(args: &ParseArgs) -> std::process::ExitCode {
         Some(p) => match File::open(p) {
             Ok(f) => Box::new(f),
             Err(e) => {
-                eprintln!("tapline: failed to open {}: {}", p.display(), plain_io_error(&e));
+                eprintln!(
+                    "tapline: failed to open {}: {}",
+                    p.display(),
+                    plain_io_error(&e)
+                );
                 return crate::EXIT_USAGE.into();
             }
         },
@@ -42,7 +46,9 @@ pub fn run(args: &ParseArgs) -> std::process::ExitCode {
     let color = match args.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && io::stdout().is_terminal(),
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && io::stdout().is_terminal()
+        }
     };
     let result = match args.format {
         Format::Summary => drive(input, SummaryWriter::new(out), |s| s.finish().map(drop)),
@@ -79,7 +85,10 @@ fn drive<S: Sink>(
     sink: S,
     finish: impl FnOnce(S) -> io::Result<()>,
 ) -> Result<bool, Failure> {
-    let mut parser = Parser::new(Verdict { inner: sink, ok: None });
+    let mut parser = Parser::new(Verdict {
+        inner: sink,
+        ok: None,
+    });
     let mut buf = vec![0u8; 256 * 1024];
     loop {
         match input.read(&mut buf) {

@@ -27,7 +27,11 @@ pub struct Framer {
 
 impl Framer {
     pub fn new(max_line: usize) -> Self {
-        Framer { max_line: max_line.max(16), partial: Vec::new(), overflow: 0 }
+        Framer {
+            max_line: max_line.max(16),
+            partial: Vec::new(),
+            overflow: 0,
+        }
     }
 
     /// Feeds a chunk, calling `on_line` for every line it completes.
@@ -36,7 +40,10 @@ impl Framer {
             let (head, rest) = (&chunk[..nl], &chunk[nl + 1..]);
             if self.partial.is_empty() && self.overflow == 0 && head.len() <= self.max_line {
                 // Fast path: the whole line is inside this chunk; hand it over without copying.
-                on_line(Line { bytes: strip_cr(head), truncated_from: None });
+                on_line(Line {
+                    bytes: strip_cr(head),
+                    truncated_from: None,
+                });
             } else {
                 self.push(head);
                 self.emit_partial(&mut on_line);
@@ -72,7 +79,10 @@ impl Framer {
         } else {
             bytes = strip_cr(bytes);
         }
-        on_line(Line { bytes, truncated_from });
+        on_line(Line {
+            bytes,
+            truncated_from,
+        });
         self.partial.clear();
         self.overflow = 0;
     }
@@ -100,7 +110,11 @@ fn cut_to_char_boundary(bytes: &[u8]) -> &[u8] {
             0xE0..=0xEF => 3,
             _ => 4,
         };
-        return if bytes.len() - i >= need { bytes } else { &bytes[..i] };
+        return if bytes.len() - i >= need {
+            bytes
+        } else {
+            &bytes[..i]
+        };
     }
     bytes
 }
@@ -122,7 +136,14 @@ mod tests {
     #[test]
     fn splits_crlf_and_final_line_without_newline() {
         let got = lines(100, &[b"a\r\nb\n", b"c"]);
-        assert_eq!(got, vec![(b"a".to_vec(), None), (b"b".to_vec(), None), (b"c".to_vec(), None)]);
+        assert_eq!(
+            got,
+            vec![
+                (b"a".to_vec(), None),
+                (b"b".to_vec(), None),
+                (b"c".to_vec(), None)
+            ]
+        );
     }
 
     #[test]

@@ -39,11 +39,21 @@ pub(crate) fn test_point(line: &str) -> Option<TestPointLine<'_>> {
     let with_id: IResult<&str, &str> = (char(' '), digit1).map(|(_, d)| d).parse(after_ok);
     if let Ok((after_id, digits)) = with_id {
         if let Some((rest, brace)) = description_tail(after_id) {
-            return Some(TestPointLine { ok, id: Some(number(digits)), rest, brace });
+            return Some(TestPointLine {
+                ok,
+                id: Some(number(digits)),
+                rest,
+                brace,
+            });
         }
     }
     let (rest, brace) = description_tail(after_ok)?;
-    Some(TestPointLine { ok, id: None, rest, brace })
+    Some(TestPointLine {
+        ok,
+        id: None,
+        rest,
+        brace,
+    })
 }
 
 /// Matches `((?: -)?( .*?))?(\{?)$` and returns (description with leading space, brace).
@@ -125,7 +135,12 @@ pub(crate) fn description<'a>(rest: &'a str, brace: bool) -> Description<'a> {
     let (trimmed, brace_in_name) = strip_open_brace(&name);
     let buffered = brace || brace_in_name;
     let name = trimmed.trim().to_owned();
-    Description { name: Cow::Owned(name), directive, time_ms, buffered }
+    Description {
+        name: Cow::Owned(name),
+        directive,
+        time_ms,
+        buffered,
+    }
 }
 
 /// Byte positions of `#` that delimit a directive (preceded by whitespace or at the start).
@@ -181,8 +196,16 @@ pub(crate) fn parse_directive(s: &str) -> Option<Parsed<'_>> {
     let run_end = after.find(char::is_whitespace).unwrap_or(after.len());
     let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
     let mut boundary = None;
-    for (i, _) in after[..run_end].char_indices().chain(std::iter::once((run_end, ' '))).rev() {
-        let left = if i == 0 { 'p' } else { after[..i].chars().next_back().unwrap_or(' ') };
+    for (i, _) in after[..run_end]
+        .char_indices()
+        .chain(std::iter::once((run_end, ' ')))
+        .rev()
+    {
+        let left = if i == 0 {
+            'p'
+        } else {
+            after[..i].chars().next_back().unwrap_or(' ')
+        };
         let right = after[i..].chars().next().unwrap_or(' ');
         let right_is_word = i < after.len() && is_word(right);
         if is_word(left) != right_is_word {
@@ -191,7 +214,11 @@ pub(crate) fn parse_directive(s: &str) -> Option<Parsed<'_>> {
         }
     }
     let reason = after[boundary?..].trim();
-    Some(if is_skip { Parsed::Skip(reason) } else { Parsed::Todo(reason) })
+    Some(if is_skip {
+        Parsed::Skip(reason)
+    } else {
+        Parsed::Todo(reason)
+    })
 }
 
 fn time_directive(s: &str) -> Option<f64> {
@@ -250,14 +277,22 @@ pub(crate) fn version(line: &str) -> Option<u32> {
 /// `pragma +key` / `pragma -key`.
 pub(crate) fn pragma(line: &str) -> Option<(bool, &str)> {
     let key_char = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
-    let (rest, (_, sign, key)) =
-        (tag::<_, _, ()>("pragma "), one_of("+-"), take_while1(key_char)).parse(line).ok()?;
+    let (rest, (_, sign, key)) = (
+        tag::<_, _, ()>("pragma "),
+        one_of("+-"),
+        take_while1(key_char),
+    )
+        .parse(line)
+        .ok()?;
     rest.is_empty().then_some((sign == '+', key))
 }
 
 /// `Bail out!` (case-insensitive) and the raw reason after it.
 pub(crate) fn bailout(line: &str) -> Option<&str> {
-    tag_no_case::<_, _, ()>("bail out!").parse(line).ok().map(|(rest, _)| rest)
+    tag_no_case::<_, _, ()>("bail out!")
+        .parse(line)
+        .ok()
+        .map(|(rest, _)| rest)
 }
 
 /// `# Subtest` or `# Subtest: name` exactly (the name is raw).
@@ -341,9 +376,13 @@ pub(crate) fn trailing_markers(line: &str) -> (&str, Vec<(&str, &str)>) {
         if !t.ends_with(MARK_CLOSE) {
             break;
         }
-        let Some(start) = t.rfind(MARK_OPEN) else { break };
+        let Some(start) = t.rfind(MARK_OPEN) else {
+            break;
+        };
         let inner = &t[start + MARK_OPEN.len()..t.len() - MARK_CLOSE.len()];
-        let Some((kind, payload)) = inner.split_once(':') else { break };
+        let Some((kind, payload)) = inner.split_once(':') else {
+            break;
+        };
         if !valid_kind(kind) || (start > 0 && !t[..start].ends_with(char::is_whitespace)) {
             break;
         }
@@ -365,7 +404,10 @@ mod tests {
     fn test_point_grammar() {
         let tp = |l| test_point(l).map(|t| (t.ok, t.id, t.rest, t.brace));
         assert_eq!(tp("ok"), Some((true, None, "", false)));
-        assert_eq!(tp("not ok 12 - foo"), Some((false, Some(12), " foo", false)));
+        assert_eq!(
+            tp("not ok 12 - foo"),
+            Some((false, Some(12), " foo", false))
+        );
         assert_eq!(tp("ok 1foo"), Some((true, None, " 1foo", false)));
         assert_eq!(tp("ok -foo"), Some((true, None, " -foo", false)));
         assert_eq!(tp("ok 1 -"), Some((true, Some(1), " -", false)));
@@ -378,8 +420,14 @@ mod tests {
     #[test]
     fn directive_grammar() {
         assert_eq!(parse_directive("SKIP"), Some(Parsed::Skip("")));
-        assert_eq!(parse_directive("skip because"), Some(Parsed::Skip("because")));
-        assert_eq!(parse_directive("Skipped: no db"), Some(Parsed::Skip(": no db")));
+        assert_eq!(
+            parse_directive("skip because"),
+            Some(Parsed::Skip("because"))
+        );
+        assert_eq!(
+            parse_directive("Skipped: no db"),
+            Some(Parsed::Skip(": no db"))
+        );
         assert_eq!(parse_directive("TODO later"), Some(Parsed::Todo("later")));
         assert_eq!(parse_directive("time=12ms"), Some(Parsed::Time(12.0)));
         assert_eq!(parse_directive("time=1.5s"), Some(Parsed::Time(1500.0)));
@@ -414,11 +462,20 @@ mod tests {
 
     #[test]
     fn marker_grammar() {
-        assert_eq!(marker_line("⟦TSTEST:ERROR⟧"), Some(MarkerLine::Open("ERROR")));
-        assert_eq!(marker_line("⟦TSTEST:/ERROR⟧"), Some(MarkerLine::Close("ERROR")));
+        assert_eq!(
+            marker_line("⟦TSTEST:ERROR⟧"),
+            Some(MarkerLine::Open("ERROR"))
+        );
+        assert_eq!(
+            marker_line("⟦TSTEST:/ERROR⟧"),
+            Some(MarkerLine::Close("ERROR"))
+        );
         assert_eq!(
             marker_line("⟦TSTEST:META:{\"a\":\"⟧\"}⟧"),
-            Some(MarkerLine::Single { kind: "META", payload: "{\"a\":\"⟧\"}" })
+            Some(MarkerLine::Single {
+                kind: "META",
+                payload: "{\"a\":\"⟧\"}"
+            })
         );
         assert_eq!(marker_line("⟦TSTEST:⟧"), None);
         let (rest, m) = trailing_markers("ok 1 - a ⟦TSTEST:x⟧ b ⟦TSTEST:time:4⟧ ⟦TSTEST:SKIP:no⟧");

@@ -13,6 +13,10 @@ use std::collections::HashSet;
 /// Cap on a v2 block's payload or a YAML block: beyond it the rest is dropped and reported.
 pub const DEFAULT_MAX_BLOCK: usize = 16 << 20;
 
+/// Deepest subtest nesting read as TAP; deeper lines are output. Real suites nest a handful of
+/// levels; the cap keeps a line of a million spaces from recursing a quarter-million deep.
+pub const MAX_DEPTH: usize = 64;
+
 /// A test point waiting for its YAML, META or v2 blocks.
 struct Pending {
     line: u64,
@@ -93,7 +97,9 @@ impl IdSet {
     }
     fn iter(&self) -> impl Iterator<Item = u64> + '_ {
         let dense = self.bits.iter().enumerate().flat_map(|(w, &word)| {
-            (0..64).filter(move |b| word & (1 << b) != 0).map(move |b| w as u64 * 64 + b)
+            (0..64)
+                .filter(move |b| word & (1 << b) != 0)
+                .map(move |b| w as u64 * 64 + b)
         });
         dense.chain(self.large.iter().copied())
     }
@@ -116,7 +122,12 @@ pub(crate) struct Machine {
 
 impl Machine {
     pub fn new(max_block: usize) -> Self {
-        Machine { levels: vec![Level::new(0, false)], line_no: 0, block: None, max_block }
+        Machine {
+            levels: vec![Level::new(0, false)],
+            line_no: 0,
+            block: None,
+            max_block,
+        }
     }
 
     pub fn line_too_long(&mut self, full_len: u64, kept: usize, sink: &mut dyn Sink) {
@@ -142,24 +153,44 @@ impl Machine {
     /// End of stream: closes whatever is open and emits `End`.
     pub fn finish(&mut self, sink: &mut dyn Sink) {
         if let Some(b) = self.block.take() {
-            let msg = format!("stream ended inside a ⟦TSTEST:{}⟧ block opened on line {}", b.kind, b.line);
-            let block = Block { kind: Cow::Owned(b.kind), payload: Cow::Owned(b.payload), unterminated: true };
+            let msg = format!(
+                "stream ended inside a ⟦TSTEST:{}⟧ block opened on line {}",
+                b.kind, b.line
+            );
+            let block = Block {
+                kind: Cow::Owned(b.kind),
+                payload: Cow::Owned(b.payload),
+                unterminated: true,
+            };
             self.attach_block(b.depth, b.line, block, sink);
             let lvl = (b.depth as usize).min(self.levels.len() - 1);
             self.problem(lvl, 0, ProblemKind::UnterminatedBlock, msg, true, sink);
             // A producer that dies mid-block has failed, whatever its points said.
             self.levels[0].ok = false;
         }
+        // A stream that stops inside a subtest did not finish, whatever the subtest said so far.
+        if self.levels.len() > 1
+            && self.levels[0].bailing_out.is_none()
+            && !self.levels[1].has_closing_point
+        {
+            let msg = "stream ended inside a subtest that no test point closed".to_owned();
+            self.tap_error(0, 0, ProblemKind::UnterminatedSubtest, msg, sink);
+        }
         self.end(0, sink);
     }
 
     fn block_line(&mut self, text: &str, sink: &mut dyn Sink) {
-        let Some(block) = self.block.as_mut() else { return };
+        let Some(block) = self.block.as_mut() else {
+            return;
+        };
         if let Some(MarkerLine::Close(kind)) = line::marker_line(text.trim()) {
             if kind == block.kind {
                 if let Some(b) = self.block.take() {
-                    let block =
-                        Block { kind: Cow::Owned(b.kind), payload: Cow::Owned(b.payload), unterminated: false };
+                    let block = Block {
+                        kind: Cow::Owned(b.kind),
+                        payload: Cow::Owned(b.payload),
+                        unterminated: false,
+                    };
                     self.attach_block(b.depth, b.line, block, sink);
                 }
                 return;
@@ -168,7 +199,10 @@ impl Machine {
         if block.payload.len() + text.len() + 1 > self.max_block {
             if !block.overflowed {
                 block.overflowed = true;
-                let msg = format!("⟦TSTEST:{}⟧ block larger than {} bytes; the rest is dropped", block.kind, self.max_block);
+                let msg = format!(
+                    "⟦TSTEST:{}⟧ block larger than {} bytes; the rest is dropped",
+                    block.kind, self.max_block
+                );
                 let depth = block.depth;
                 sink.event(Event::Problem(Problem {
                     depth,
@@ -186,7 +220,11 @@ impl Machine {
 
     /// A finished v2 block goes to the test point it follows, or stands alone.
     fn attach_block(&mut self, depth: u32, line: u64, block: Block<'static>, sink: &mut dyn Sink) {
-        match self.levels.get_mut(depth as usize).and_then(|l| l.current.as_mut()) {
+        match self
+            .levels
+            .get_mut(depth as usize)
+            .and_then(|l| l.current.as_mut())
+        {
             Some(p) => p.blocks.push(block),
             None => sink.event(Event::V2Block { depth, line, block }),
         }
@@ -215,7 +253,10 @@ impl Machine {
             }
             l.brace_level = text.len();
         }
-        if self.levels[lvl].depth > 0 && self.levels[lvl].yaml.is_none() && line::version(text).is_some() {
+        if self.levels[lvl].depth > 0
+            && self.levels[lvl].yaml.is_none()
+            && line::version(text).is_some()
+        {
             return; // subtests may not declare a version; the reference ignores it there
         }
         let indent_len = text.len() - text.trim_start_matches([' ', '\t']).len();
@@ -263,7 +304,9 @@ impl Machine {
             return self.non_tap(lvl, text, sink);
         }
         match kind {
-            Kind::BailOut(reason) => self.bailout(lvl, line::unescape(reason).into_owned(), false, sink),
+            Kind::BailOut(reason) => {
+                self.bailout(lvl, line::unescape(reason).into_owned(), false, sink)
+            }
             Kind::Pragma(on, key) => self.pragma(lvl, key, on, text, sink),
             Kind::Version(v) => self.version(lvl, v, text, sink),
             Kind::Plan(start, end, reason) => self.plan(lvl, start, end, reason, text, sink),
@@ -298,8 +341,14 @@ impl Machine {
             return;
         }
         if text.starts_with("    ") {
-            let pending_buffered = self.levels[lvl].current.as_ref().is_some_and(|p| p.buffered);
-            if self.levels[lvl].maybe_child.is_some() || pending_buffered || is_indented_heading(text) {
+            let pending_buffered = self.levels[lvl]
+                .current
+                .as_ref()
+                .is_some_and(|p| p.buffered);
+            if self.levels[lvl].maybe_child.is_some()
+                || pending_buffered
+                || is_indented_heading(text)
+            {
                 return self.start_child(lvl, text, sink);
             }
             // Any multiple of 4 spaces before real TAP starts an unnamed subtest.
@@ -325,12 +374,20 @@ impl Machine {
         if !text.starts_with(line::MARK_OPEN) {
             return false;
         }
-        let Some(m) = line::marker_line(text.trim_end()) else { return false };
+        let Some(m) = line::marker_line(text.trim_end()) else {
+            return false;
+        };
         let depth = lvl as u32;
         let line = self.line_no;
         match m {
             MarkerLine::Open(kind) => {
-                self.block = Some(OpenBlock { depth, kind: kind.to_owned(), payload: String::new(), line, overflowed: false });
+                self.block = Some(OpenBlock {
+                    depth,
+                    kind: kind.to_owned(),
+                    payload: String::new(),
+                    line,
+                    overflowed: false,
+                });
             }
             MarkerLine::Close(kind) => {
                 self.output(lvl, text, sink);
@@ -346,10 +403,17 @@ impl Machine {
         let depth = lvl as u32;
         let line = self.line_no;
         if kind == "PROTOCOL" {
-            return sink.event(Event::Protocol { line, version: Cow::Borrowed(payload) });
+            return sink.event(Event::Protocol {
+                line,
+                version: Cow::Borrowed(payload),
+            });
         }
         if kind == "EVENT" {
-            return sink.event(Event::V2Event { depth, line, json: Cow::Borrowed(payload) });
+            return sink.event(Event::V2Event {
+                depth,
+                line,
+                json: Cow::Borrowed(payload),
+            });
         }
         if let Some(p) = self.levels[lvl].current.as_mut() {
             if apply_marker(p, kind, payload) {
@@ -363,12 +427,19 @@ impl Machine {
                 return;
             }
         }
-        sink.event(Event::Marker { depth, line, kind: Cow::Borrowed(kind), payload: Cow::Borrowed(payload) });
+        sink.event(Event::Marker {
+            depth,
+            line,
+            kind: Cow::Borrowed(kind),
+            payload: Cow::Borrowed(payload),
+        });
     }
 
     fn yaml_line(&mut self, lvl: usize, text: &str, sink: &mut dyn Sink) {
         let max = self.max_block;
-        let Some(y) = self.levels[lvl].yaml.as_mut() else { return };
+        let Some(y) = self.levels[lvl].yaml.as_mut() else {
+            return;
+        };
         let content = text.get(y.indent.len()..).unwrap_or("");
         if content == "..." {
             let y = self.levels[lvl].yaml.take();
@@ -388,7 +459,14 @@ impl Machine {
             // Past the cap the block keeps its shape but not its bulk.
             y.raw.push(String::new());
             let msg = format!("YAML block larger than {max} bytes; the rest is dropped");
-            self.problem(lvl, self.line_no, ProblemKind::BlockTooLarge, msg, false, sink);
+            self.problem(
+                lvl,
+                self.line_no,
+                ProblemKind::BlockTooLarge,
+                msg,
+                false,
+                sink,
+            );
         }
     }
 
@@ -403,7 +481,11 @@ impl Machine {
             for (i, raw) in y.raw.iter().enumerate() {
                 let line = y.start_line + i as u64;
                 self.strict_check(lvl, line, sink);
-                sink.event(Event::Output { depth: lvl as u32, line, text: Cow::Borrowed(raw) });
+                sink.event(Event::Output {
+                    depth: lvl as u32,
+                    line,
+                    text: Cow::Borrowed(raw),
+                });
             }
         }
     }
@@ -424,24 +506,53 @@ impl Machine {
     }
 
     fn output(&mut self, lvl: usize, text: &str, sink: &mut dyn Sink) {
-        sink.event(Event::Output { depth: lvl as u32, line: self.line_no, text: Cow::Borrowed(text) });
+        sink.event(Event::Output {
+            depth: lvl as u32,
+            line: self.line_no,
+            text: Cow::Borrowed(text),
+        });
     }
 
     fn comment(&mut self, lvl: usize, text: &str, sink: &mut dyn Sink) {
         let body = text.trim_start().strip_prefix('#').unwrap_or(text);
         let body = body.strip_prefix(' ').unwrap_or(body);
-        sink.event(Event::Comment { depth: lvl as u32, line: self.line_no, text: Cow::Borrowed(body) });
+        sink.event(Event::Comment {
+            depth: lvl as u32,
+            line: self.line_no,
+            text: Cow::Borrowed(body),
+        });
     }
 
-    fn problem(&mut self, lvl: usize, line: u64, kind: ProblemKind, message: String, fails: bool, sink: &mut dyn Sink) {
+    fn problem(
+        &mut self,
+        lvl: usize,
+        line: u64,
+        kind: ProblemKind,
+        message: String,
+        fails: bool,
+        sink: &mut dyn Sink,
+    ) {
         if fails {
             self.levels[lvl].reasons.push(message.clone());
         }
-        sink.event(Event::Problem(Problem { depth: lvl as u32, line, kind, message, fails }));
+        sink.event(Event::Problem(Problem {
+            depth: lvl as u32,
+            line,
+            kind,
+            message,
+            fails,
+        }));
     }
 
     /// A violation of the protocol: the document fails, and says why.
-    fn tap_error(&mut self, lvl: usize, line: u64, kind: ProblemKind, message: String, sink: &mut dyn Sink) {
+    fn tap_error(
+        &mut self,
+        lvl: usize,
+        line: u64,
+        kind: ProblemKind,
+        message: String,
+        sink: &mut dyn Sink,
+    ) {
         self.levels[lvl].ok = false;
         self.problem(lvl, line, kind, message, true, sink);
     }
@@ -460,7 +571,11 @@ impl Machine {
         if let Some(id) = p.id {
             if let Some((start, end)) = self.levels[lvl].plan {
                 if id < start || id > end {
-                    let which = if id < start { "less than plan start" } else { "greater than plan end" };
+                    let which = if id < start {
+                        "less than plan start"
+                    } else {
+                        "greater than plan end"
+                    };
                     let msg = format!("test point id {id} is {which} ({start}..{end})");
                     self.tap_error(lvl, self.line_no, ProblemKind::IdOutOfPlan, msg, sink);
                 }
@@ -487,8 +602,17 @@ impl Machine {
         l.current = Some(p);
     }
 
-    fn plan(&mut self, lvl: usize, start: u64, end: u64, reason: Option<&str>, text: &str, sink: &mut dyn Sink) {
-        if self.levels[lvl].plan.is_some() || self.has_child(lvl) || self.levels[lvl].yaml.is_some() {
+    fn plan(
+        &mut self,
+        lvl: usize,
+        start: u64,
+        end: u64,
+        reason: Option<&str>,
+        text: &str,
+        sink: &mut dyn Sink,
+    ) {
+        if self.levels[lvl].plan.is_some() || self.has_child(lvl) || self.levels[lvl].yaml.is_some()
+        {
             return self.non_tap(lvl, text, sink);
         }
         self.emit_result(lvl, sink);
@@ -504,7 +628,11 @@ impl Machine {
         l.plan_comment = comment.clone().into_owned();
         if l.count != 0 || end == 0 {
             // A trailing plan (or 1..0): every id seen must fit, and nothing TAP may follow.
-            let out: Vec<u64> = l.ids_seen.iter().filter(|&id| id < start || id > end).collect();
+            let out: Vec<u64> = l
+                .ids_seen
+                .iter()
+                .filter(|&id| id < start || id > end)
+                .collect();
             for id in out {
                 let msg = format!("test point id {id} is outside the plan {start}..{end}");
                 self.tap_error(lvl, self.line_no, ProblemKind::IdOutOfPlan, msg, sink);
@@ -512,15 +640,28 @@ impl Machine {
             self.levels[lvl].post_plan = true;
         }
         let reason = (!comment.is_empty()).then_some(comment);
-        let plan = Plan { start, end, skip_all: start == 1 && end == 0, reason };
-        sink.event(Event::Plan { depth: lvl as u32, line: self.line_no, plan });
+        let plan = Plan {
+            start,
+            end,
+            skip_all: start == 1 && end == 0,
+            reason,
+        };
+        sink.event(Event::Plan {
+            depth: lvl as u32,
+            line: self.line_no,
+            plan,
+        });
     }
 
     fn version(&mut self, lvl: usize, version: u32, text: &str, sink: &mut dyn Sink) {
         let l = &self.levels[lvl];
         if version >= 13 && l.plan.is_none() && l.count == 0 && l.current.is_none() {
             self.levels[lvl].saw_version = true;
-            sink.event(Event::Version { depth: lvl as u32, line: self.line_no, version });
+            sink.event(Event::Version {
+                depth: lvl as u32,
+                line: self.line_no,
+                version,
+            });
         } else {
             self.non_tap(lvl, text, sink);
         }
@@ -537,7 +678,12 @@ impl Machine {
         if key == "strict" {
             self.levels[lvl].strict = on;
         }
-        sink.event(Event::Pragma { depth: lvl as u32, line: self.line_no, key: Cow::Borrowed(key), enabled: on });
+        sink.event(Event::Pragma {
+            depth: lvl as u32,
+            line: self.line_no,
+            key: Cow::Borrowed(key),
+            enabled: on,
+        });
     }
 
     fn bailout(&mut self, lvl: usize, reason: String, synthetic: bool, sink: &mut dyn Sink) {
@@ -551,7 +697,11 @@ impl Machine {
             self.levels[lvl].current = None;
         } else {
             self.emit_result(lvl, sink);
-            sink.event(Event::BailOut { depth: lvl as u32, line: self.line_no, reason: Cow::Borrowed(&reason) });
+            sink.event(Event::BailOut {
+                depth: lvl as u32,
+                line: self.line_no,
+                reason: Cow::Borrowed(&reason),
+            });
         }
         self.levels[lvl].bailed_out = true;
         self.levels[lvl].ok = false;
@@ -563,7 +713,13 @@ impl Machine {
     }
 
     fn start_child(&mut self, lvl: usize, text: &str, sink: &mut dyn Sink) {
-        let pending_buffered = self.levels[lvl].current.as_ref().is_some_and(|p| p.buffered);
+        if lvl + 1 >= MAX_DEPTH {
+            return self.non_tap(lvl, text, sink);
+        }
+        let pending_buffered = self.levels[lvl]
+            .current
+            .as_ref()
+            .is_some_and(|p| p.buffered);
         let heading_here = !pending_buffered && self.levels[lvl].maybe_child.is_some();
         let heading_indented = !pending_buffered && !heading_here && is_indented_heading(text);
         if !pending_buffered {
@@ -576,7 +732,11 @@ impl Machine {
         let (name, first_line) = if heading_indented {
             (heading_name(body).to_owned(), None)
         } else if pending_buffered {
-            let name = self.levels[lvl].current.as_ref().map(|p| p.name.clone()).unwrap_or_default();
+            let name = self.levels[lvl]
+                .current
+                .as_ref()
+                .map(|p| p.name.clone())
+                .unwrap_or_default();
             (name, Some(body))
         } else {
             let heading = self.levels[lvl].maybe_child.take().unwrap_or_default();
@@ -616,11 +776,19 @@ impl Machine {
                 fail: l.fail,
                 todo: l.todo,
                 skip: l.skip,
-                plan: l.plan.map(|(start, end)| Plan { start, end, skip_all: false, reason: None }),
+                plan: l.plan.map(|(start, end)| Plan {
+                    start,
+                    end,
+                    skip_all: false,
+                    reason: None,
+                }),
                 bailout: l.bailing_out.map(Cow::Owned),
                 reasons: l.reasons,
             };
-            sink.event(Event::SubtestEnd { depth: l.depth, verdict });
+            sink.event(Event::SubtestEnd {
+                depth: l.depth,
+                verdict,
+            });
         }
     }
 
@@ -682,10 +850,14 @@ impl Machine {
 
     /// Closes the document at `lvl` and emits its verdict.
     fn end(&mut self, lvl: usize, sink: &mut dyn Sink) {
-        if self.levels[lvl].yaml.as_ref().is_some_and(|y| y.raw.len() > 1) {
+        if self.levels[lvl]
+            .yaml
+            .as_ref()
+            .is_some_and(|y| y.raw.len() > 1)
+        {
             let start = self.levels[lvl].yaml.as_ref().map_or(0, |y| y.start_line);
             let msg = format!("stream ended inside the YAML block opened on line {start}");
-            self.problem(lvl, start, ProblemKind::UnterminatedYaml, msg, false, sink);
+            self.tap_error(lvl, start, ProblemKind::UnterminatedYaml, msg, sink);
             self.yaml_garbage(lvl, sink);
         }
         self.emit_result(lvl, sink);
@@ -721,7 +893,11 @@ impl Machine {
         self.abandon_above(lvl, sink);
         let l = &self.levels[lvl];
         if let Some(reason) = &l.bailing_out {
-            let msg = if reason.is_empty() { "bailed out".to_owned() } else { format!("bailed out: {reason}") };
+            let msg = if reason.is_empty() {
+                "bailed out".to_owned()
+            } else {
+                format!("bailed out: {reason}")
+            };
             if lvl == 0 {
                 self.levels[lvl].reasons.push(msg);
             }
@@ -748,7 +924,10 @@ impl Machine {
         if lvl == 0 {
             sink.event(Event::End { verdict });
         } else {
-            sink.event(Event::SubtestEnd { depth: lvl as u32, verdict });
+            sink.event(Event::SubtestEnd {
+                depth: lvl as u32,
+                verdict,
+            });
             if child_failed {
                 self.levels[lvl - 1].ok = false;
             }
@@ -758,7 +937,12 @@ impl Machine {
 
 impl Level {
     fn new(depth: u32, strict: bool) -> Self {
-        Level { depth, ok: true, strict, ..Level::default() }
+        Level {
+            depth,
+            ok: true,
+            strict,
+            ..Level::default()
+        }
     }
 }
 
@@ -776,7 +960,9 @@ enum Kind<'a> {
 /// What an unindented line is, dispatching on its first byte before any parser runs.
 fn classify(text: &str) -> Kind<'_> {
     match text.as_bytes().first() {
-        Some(b'o' | b'n') if line::test_point(strip_inline_markers(text)).is_some() => Kind::TestPoint,
+        Some(b'o' | b'n') if line::test_point(strip_inline_markers(text)).is_some() => {
+            Kind::TestPoint
+        }
         Some(b'p') => line::pragma(text).map_or(Kind::NonTap, |(on, k)| Kind::Pragma(on, k)),
         Some(b'B' | b'b') => line::bailout(text).map_or(Kind::NonTap, Kind::BailOut),
         Some(b'T' | b't') => line::version(text).map_or(Kind::NonTap, Kind::Version),
@@ -796,7 +982,8 @@ fn strip_inline_markers(text: &str) -> &str {
 }
 
 fn is_indented_heading(text: &str) -> bool {
-    text.strip_prefix("    ").is_some_and(|t| line::subtest_heading(t).is_some())
+    text.strip_prefix("    ")
+        .is_some_and(|t| line::subtest_heading(t).is_some())
 }
 
 /// The name in a `# Subtest: name` heading (empty for a bare `# Subtest`).
@@ -879,15 +1066,19 @@ fn meta_time(json: &str) -> Option<f64> {
 
 /// A top-level `duration_ms: N` in a YAML block (node:test and node-tap put one in every block).
 fn yaml_duration(body: &str) -> Option<f64> {
-    body.lines().find_map(|l| l.strip_prefix("duration_ms:")).and_then(|v| v.trim().parse().ok())
+    body.lines()
+        .find_map(|l| l.strip_prefix("duration_ms:"))
+        .and_then(|v| v.trim().parse().ok())
 }
 
 /// Whether a YAML block parses to something (the reference only then treats a following `{` as
 /// a buffered subtest). Parsed on demand because it is rare.
 fn yaml_truthy(body: &str) -> bool {
     match serde_saphyr::from_str::<serde_json::Value>(body) {
-        Ok(v) => !matches!(v, serde_json::Value::Null | serde_json::Value::Bool(false))
-            && v != serde_json::Value::String(String::new()),
+        Ok(v) => {
+            !matches!(v, serde_json::Value::Null | serde_json::Value::Bool(false))
+                && v != serde_json::Value::String(String::new())
+        }
         Err(_) => false,
     }
 }

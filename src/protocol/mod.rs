@@ -28,7 +28,10 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_line: DEFAULT_MAX_LINE, max_block: DEFAULT_MAX_BLOCK }
+        Limits {
+            max_line: DEFAULT_MAX_LINE,
+            max_block: DEFAULT_MAX_BLOCK,
+        }
     }
 }
 

@@ -27,7 +27,14 @@ struct Doc {
 
 impl<W: Write> SummaryWriter<W> {
     pub fn new(out: W) -> Self {
-        SummaryWriter { out, open: Vec::new(), top_first: true, finished_child: None, error: None, started: false }
+        SummaryWriter {
+            out,
+            open: Vec::new(),
+            top_first: true,
+            finished_child: None,
+            error: None,
+            started: false,
+        }
     }
 
     /// The writer back, or the first write error met.
@@ -57,7 +64,11 @@ impl<W: Write> SummaryWriter<W> {
                 }
             }
             Event::Assert(a) => {
-                let child = if a.closes_subtest { self.finished_child.take() } else { None };
+                let child = if a.closes_subtest {
+                    self.finished_child.take()
+                } else {
+                    None
+                };
                 match self.open.last_mut() {
                     Some(doc) => {
                         let first = std::mem::replace(&mut doc.first, false);
@@ -101,7 +112,12 @@ struct AssertFields<'a> {
     line: u64,
 }
 
-fn write_assert(out: &mut impl Write, first: bool, a: &Assert<'_>, child: Option<&[u8]>) -> io::Result<()> {
+fn write_assert(
+    out: &mut impl Write,
+    first: bool,
+    a: &Assert<'_>,
+    child: Option<&[u8]>,
+) -> io::Result<()> {
     if !first {
         out.write_all(b",")?;
     }

@@ -1,0 +1,7 @@
+//! tapline's one integration-test binary (ripgrep style): each module a concern, regression
+//! tests named after what they guard.
+mod chunking;
+mod robustness;
+mod snapshots;
+mod spec_examples;
+mod util;

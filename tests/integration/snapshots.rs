@@ -1,0 +1,1 @@
+//! Snapshots of every output format for every stream in test-data/streams (filled in with the human report).
