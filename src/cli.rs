@@ -17,6 +17,57 @@ pub struct Cli {
 pub enum Command {
     /// Parse a TAP stream from a file or stdin (`node --test | tapline parse`).
     Parse(ParseArgs),
+    /// Run test files (default: `test/`) as supervised child processes and report them.
+    Run(RunArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    /// Test files, directories (searched recursively, honouring .gitignore) or globs.
+    pub paths: Vec<String>,
+    /// Print what would run, one file per line with its command, and exit.
+    #[arg(long)]
+    pub list: bool,
+    /// Files run at once (default: the number of cores).
+    #[arg(short = 'j', long)]
+    pub jobs: Option<usize>,
+    /// Per-file time limit, e.g. `30s`, `2m`, `500ms` (default 120s; `0` for none).
+    #[arg(long)]
+    pub timeout: Option<String>,
+    /// Time between SIGTERM and SIGKILL when a file is stopped (default 5s).
+    #[arg(long)]
+    pub grace: Option<String>,
+    /// Command for every file, `{}` standing for its path (e.g. `--exec 'deno run {}'`).
+    #[arg(long)]
+    pub exec: Option<String>,
+    /// Parse stderr as TAP too (by default it is kept as the tests' output).
+    #[arg(long)]
+    pub merge: bool,
+    /// Do not write per-file logs.
+    #[arg(long)]
+    pub no_logs: bool,
+    /// Log folder (default `.nogit/testlogs` under the project root).
+    #[arg(long)]
+    pub log_dir: Option<PathBuf>,
+    /// Machine output on stdout; the human report goes to stderr either way.
+    #[arg(long, value_enum, default_value_t = RunFormat::Human)]
+    pub format: RunFormat,
+    /// Failures and the summary only.
+    #[arg(short, long, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Every test line and all child output, as it happens.
+    #[arg(short, long)]
+    pub verbose: bool,
+    /// When to use colour.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunFormat {
+    Human,
+    Jsonl,
+    Summary,
 }
 
 #[derive(clap::Args, Debug)]

@@ -2,3 +2,4 @@
 pub mod event;
 pub mod protocol;
 pub mod report;
+pub mod run;

@@ -1,6 +1,7 @@
 //! The `tapline` binary: parses arguments, dispatches, maps outcomes to exit codes.
 mod cli;
 mod parse_cmd;
+mod run_cmd;
 
 use clap::Parser as _;
 use std::process::ExitCode;
@@ -20,5 +21,6 @@ fn main() -> ExitCode {
     };
     match cli.command {
         cli::Command::Parse(args) => parse_cmd::run(&args),
+        cli::Command::Run(args) => ExitCode::from(run_cmd::run(&args)),
     }
 }

@@ -4,7 +4,8 @@ use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use tapline::event::{Event, Sink};
 use tapline::protocol::Parser;
-use tapline::report::{jsonl::JsonlWriter, summary::SummaryWriter};
+use tapline::report::style::{self, Style};
+use tapline::report::{human::HumanReport, jsonl::JsonlWriter, summary::SummaryWriter};
 
 /// Remembers the verdict while passing events on.
 struct Verdict<S> {
@@ -43,20 +44,20 @@ pub fn run(args: &ParseArgs) -> std::process::ExitCode {
     } else {
         Box::new(io::BufWriter::with_capacity(1 << 16, stdout.lock()))
     };
-    let color = match args.color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && io::stdout().is_terminal()
-        }
+    let always = match args.color {
+        ColorChoice::Always => Some(true),
+        ColorChoice::Never => Some(false),
+        ColorChoice::Auto => None,
+    };
+    let style = Style {
+        enabled: style::color_enabled(always, io::stdout().is_terminal()),
     };
     let result = match args.format {
         Format::Summary => drive(input, SummaryWriter::new(out), |s| s.finish().map(drop)),
         Format::Jsonl => drive(input, JsonlWriter::new(out), |s| s.finish().map(drop)),
-        Format::Human => {
-            let _ = color;
-            drive(input, JsonlWriter::new(out), |s| s.finish().map(drop))
-        }
+        Format::Human => drive(input, HumanReport::new(out, style), |s| {
+            s.finish().map(drop)
+        }),
     };
     match result {
         Ok(true) => 0.into(),

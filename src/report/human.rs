@@ -1,0 +1,221 @@
+//! `--format human`: a readable report of one stream, like a good TAP reporter: a line per
+//! top-level test, failures explained with their diff, problems, and a one-line summary.
+use super::diff::Budget;
+use super::failure;
+use super::style::{self, Style};
+use super::Tally;
+use crate::event::{Assert, Event, Sink, Verdict};
+use std::io::{self, Write};
+
+/// Output lines kept per test for its failure report (the newest win).
+const OUTPUT_LINES: usize = 200;
+
+pub struct HumanReport<W: Write> {
+    out: W,
+    style: Style,
+    budget: Budget,
+    /// Non-TAP output since the last top-level point: the test in progress printed it.
+    output: Vec<String>,
+    output_dropped: usize,
+    /// Rendered failures of nested points, shown under the subtest's closing line.
+    nested: Vec<u8>,
+    tally: Tally,
+    error: Option<io::Error>,
+}
+
+impl<W: Write> HumanReport<W> {
+    pub fn new(out: W, style: Style) -> Self {
+        HumanReport {
+            out,
+            style,
+            budget: Budget::default(),
+            output: Vec::new(),
+            output_dropped: 0,
+            nested: Vec::new(),
+            tally: Tally::default(),
+            error: None,
+        }
+    }
+
+    pub fn finish(mut self) -> io::Result<W> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        self.out.flush()?;
+        Ok(self.out)
+    }
+
+    fn write(&mut self, event: Event<'_>) -> io::Result<()> {
+        let s = self.style;
+        match event {
+            Event::Assert(a) if a.depth == 0 => {
+                self.tally.add(&a);
+                writeln!(self.out, "{}", point_line(&a, s))?;
+                let nested = std::mem::take(&mut self.nested);
+                self.out.write_all(&nested)?;
+                if a.is_failure() {
+                    let output = self.take_output();
+                    failure::render(&mut self.out, &a, &output, "    ", s, &self.budget)?;
+                }
+                self.output.clear();
+                self.output_dropped = 0;
+            }
+            Event::Assert(a) => {
+                if a.is_failure() {
+                    let indent = "  ".repeat(a.depth as usize);
+                    writeln!(self.nested, "{indent}{}", point_line(&a, s))?;
+                    let output = self.take_output();
+                    failure::render(
+                        &mut self.nested,
+                        &a,
+                        &output,
+                        &format!("{indent}    "),
+                        s,
+                        &self.budget,
+                    )?;
+                }
+            }
+            Event::Output { text, .. } => {
+                if self.output.len() == OUTPUT_LINES {
+                    self.output.remove(0);
+                    self.output_dropped += 1;
+                }
+                self.output.push(text.into_owned());
+            }
+            Event::Comment { depth: 0, text, .. } => {
+                writeln!(self.out, "{}", s.paint(style::DIM, format!("# {text}")))?;
+            }
+            Event::BailOut { reason, .. } => {
+                let r = if reason.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {reason}")
+                };
+                writeln!(self.out, "{}", s.paint(style::RED, format!("Bail out!{r}")))?;
+            }
+            Event::Problem(p) => {
+                let (mark, color) = if p.fails {
+                    ("✗", style::RED)
+                } else {
+                    ("⚠", style::YELLOW)
+                };
+                let at = if p.line > 0 {
+                    format!("line {}: ", p.line)
+                } else {
+                    String::new()
+                };
+                writeln!(
+                    self.out,
+                    "{}",
+                    s.paint(color, format!("{mark} {at}{}", p.message))
+                )?;
+            }
+            Event::End { verdict } => {
+                if !self.output.is_empty() && !verdict.ok {
+                    // Output after the last point: often the crash that ended the stream.
+                    let output = self.take_output();
+                    writeln!(
+                        self.out,
+                        "{}",
+                        s.paint(style::DIM, "output after the last test:")
+                    )?;
+                    for l in output {
+                        writeln!(self.out, "{} {l}", s.paint(style::DIM, "│"))?;
+                    }
+                }
+                writeln!(self.out)?;
+                writeln!(self.out, "{}", summary_line(&verdict, &self.tally, s))?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn take_output(&mut self) -> Vec<String> {
+        let mut out = std::mem::take(&mut self.output);
+        if self.output_dropped > 0 {
+            out.insert(
+                0,
+                format!("… {} earlier lines not shown", self.output_dropped),
+            );
+            self.output_dropped = 0;
+        }
+        out
+    }
+}
+
+impl<W: Write> Sink for HumanReport<W> {
+    fn event(&mut self, event: Event<'_>) {
+        if self.error.is_none() {
+            if let Err(e) = self.write(event) {
+                self.error = Some(e);
+            }
+        }
+    }
+}
+
+/// `✓ name (12ms)`, `✗ name`, `- name # SKIP reason`, `~ name # TODO reason`.
+pub fn point_line(a: &Assert<'_>, s: Style) -> String {
+    let name = if a.name.is_empty() {
+        a.id.map_or_else(|| "(unnamed)".to_owned(), |id| format!("#{id}"))
+    } else {
+        a.name.to_string()
+    };
+    let time = a
+        .duration_ms
+        .map(|t| s.paint(style::DIM, format!(" ({})", style::duration_ms(t))))
+        .unwrap_or_default();
+    let indent = "  ".repeat(a.depth as usize);
+    if let Some(r) = &a.skip {
+        let r = if r.is_empty() {
+            String::new()
+        } else {
+            format!(" {r}")
+        };
+        return format!(
+            "{indent}{} {name}{}",
+            s.paint(style::YELLOW, "-"),
+            s.paint(style::YELLOW, format!(" # SKIP{r}"))
+        );
+    }
+    if let Some(r) = &a.todo {
+        let r = if r.is_empty() {
+            String::new()
+        } else {
+            format!(" {r}")
+        };
+        let mark = if a.ok { "✓" } else { "~" };
+        return format!(
+            "{indent}{} {name}{}{time}",
+            s.paint(style::MAGENTA, mark),
+            s.paint(style::MAGENTA, format!(" # TODO{r}"))
+        );
+    }
+    if a.ok {
+        format!("{indent}{} {name}{time}", s.paint(style::GREEN, "✓"))
+    } else {
+        format!(
+            "{indent}{} {}{time}",
+            s.paint(style::RED, "✗"),
+            s.paint(style::RED, name)
+        )
+    }
+}
+
+/// `✗ FAIL  2 failed, 5 passed, 1 skipped, 1 todo (9 tests; planned 5, ran 3)`.
+pub fn summary_line(v: &Verdict<'_>, t: &Tally, s: Style) -> String {
+    let head = if v.ok {
+        s.paint(style::GREEN, "✓ PASS")
+    } else {
+        s.paint(style::RED, "✗ FAIL")
+    };
+    let mut extra = vec![format!("{} tests", t.total())];
+    if let Some(p) = v.plan.as_ref().filter(|p| p.skip_all) {
+        extra = vec![match &p.reason {
+            Some(r) => format!("skipped: {r}"),
+            None => "skipped".to_owned(),
+        }];
+    }
+    extra.extend(v.reasons.iter().cloned());
+    format!("{head}  {} ({})", t.render(s), extra.join("; "))
+}

@@ -1,0 +1,440 @@
+//! `tapline.toml`: the project's run settings, read from the project root.
+//!
+//! The project root is the nearest ancestor of the working directory holding `tapline.toml`
+//! or `.git` (else the working directory itself). Every key is optional; a missing file means
+//! the defaults. Unknown keys are errors, so a typo never silently does nothing.
+//!
+//! ```toml
+//! [run]
+//! jobs = 4                     # files run at once (at least 1)
+//! timeout = "120s"             # per file: "500ms", "5s", "2m", "1h", or a number of seconds
+//! grace = "5s"                 # how long a timed-out file gets to exit before it is killed
+//! log_dir = ".nogit/testlogs"  # relative to the project root
+//! test_dirs = ["test"]         # where to look when no PATH is given (relative to the cwd)
+//!
+//! [[runner]]                   # tried in order, before the built-in rules; first match wins
+//! glob = "*.ts"                # matched against the file name, or against the path relative
+//!                              # to the project root when the glob contains '/'
+//! command = ["tsx", "{}"]      # {} = the test file; with no {} the file is appended
+//! ```
+use globset::{GlobBuilder, GlobMatcher};
+use serde::de::{self, Deserializer, Unexpected, Visitor};
+use serde::Deserialize;
+use std::num::NonZeroUsize;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use std::{fmt, fs, io};
+
+/// The file name looked for at the project root.
+pub const FILE_NAME: &str = "tapline.toml";
+
+/// A complete `tapline.toml`, every key set (the module documentation explains each).
+pub const EXAMPLE: &str = r#"[run]
+jobs = 4
+timeout = "120s"
+grace = "5s"
+log_dir = ".nogit/testlogs"
+test_dirs = ["test"]
+
+[[runner]]
+glob = "*.ts"
+command = ["tsx", "{}"]
+
+[[runner]]
+glob = "test/slow/*.t"
+command = ["perl", "-Ilib", "{}"]
+"#;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    pub jobs: Option<usize>,
+    pub timeout: Option<Duration>,
+    pub grace: Option<Duration>,
+    /// Already joined to the project root.
+    pub log_dir: Option<PathBuf>,
+    /// As written: relative to the cwd, like PATH arguments.
+    pub test_dirs: Vec<PathBuf>,
+    /// The user's rules only; discovery puts the built-in ones after them.
+    pub runners: Vec<RunnerRule>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            jobs: None,
+            timeout: None,
+            grace: None,
+            log_dir: None,
+            test_dirs: vec!["test".into()],
+            runners: Vec::new(),
+        }
+    }
+}
+
+/// Maps the files a glob matches to the command that runs them.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(try_from = "RawRunner")]
+pub struct RunnerRule {
+    pub glob: String,
+    /// Words of the command; `{}` within a word stands for the test file.
+    pub command: Vec<String>,
+    matcher: GlobMatcher,
+}
+
+impl PartialEq for RunnerRule {
+    fn eq(&self, other: &Self) -> bool {
+        // The matcher is derived from the glob.
+        self.glob == other.glob && self.command == other.command
+    }
+}
+
+impl RunnerRule {
+    pub fn new(glob: &str, command: Vec<String>) -> Result<Self, RuleError> {
+        if command.is_empty() {
+            return Err(RuleError::EmptyCommand(glob.to_owned()));
+        }
+        // `*` stays within one path component, so `test/*.t` doesn't reach into test/sub/.
+        let matcher = GlobBuilder::new(glob)
+            .literal_separator(true)
+            .build()
+            .map_err(|e| RuleError::Glob {
+                glob: glob.to_owned(),
+                kind: e.kind().clone(),
+            })?
+            .compile_matcher();
+        Ok(RunnerRule {
+            glob: glob.to_owned(),
+            command,
+            matcher,
+        })
+    }
+
+    /// Whether the rule applies to `rel`, a path relative to the project root with '/' separators.
+    pub fn matches(&self, rel: &str) -> bool {
+        if self.glob.contains('/') {
+            self.matcher.is_match(rel)
+        } else {
+            self.matcher.is_match(rel.rsplit('/').next().unwrap_or(rel))
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRunner {
+    glob: String,
+    command: Vec<String>,
+}
+
+impl TryFrom<RawRunner> for RunnerRule {
+    type Error = RuleError;
+
+    fn try_from(raw: RawRunner) -> Result<Self, RuleError> {
+        RunnerRule::new(&raw.glob, raw.command)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RuleError {
+    #[error("failed to parse runner glob `{glob}`: {kind}")]
+    Glob {
+        glob: String,
+        kind: globset::ErrorKind,
+    },
+    #[error("failed to use the runner for `{0}`: its command is empty")]
+    EmptyCommand(String),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("failed to read {path}: {source}")]
+    Read { path: PathBuf, source: io::Error },
+    /// `location` is `path:line:column` when the position is known, else the path.
+    #[error("failed to parse {location}: {message}")]
+    Parse { location: String, message: String },
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("failed to parse duration `{0}`: expected a number with an optional unit ms, s, m or h, like `500ms`, `5s` or `2m`")]
+pub struct DurationError(String);
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    #[serde(default)]
+    run: RawRun,
+    #[serde(default)]
+    runner: Vec<RunnerRule>,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRun {
+    // Zero jobs would never run anything; NonZeroUsize rejects it with the key's position.
+    jobs: Option<NonZeroUsize>,
+    #[serde(default, deserialize_with = "duration")]
+    timeout: Option<Duration>,
+    #[serde(default, deserialize_with = "duration")]
+    grace: Option<Duration>,
+    log_dir: Option<PathBuf>,
+    test_dirs: Option<Vec<PathBuf>>,
+}
+
+/// The nearest ancestor of `cwd` (itself included) holding `tapline.toml` or `.git`, else `cwd`.
+pub fn find_project_root(cwd: &Path) -> PathBuf {
+    cwd.ancestors()
+        .find(|dir| dir.join(FILE_NAME).exists() || dir.join(".git").exists())
+        .unwrap_or(cwd)
+        .to_path_buf()
+}
+
+/// Reads `<root>/tapline.toml`; a missing file gives the defaults.
+pub fn load(root: &Path) -> Result<Config, ConfigError> {
+    let path = root.join(FILE_NAME);
+    let text = match fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Config::default()),
+        Err(source) => return Err(ConfigError::Read { path, source }),
+    };
+    let raw: RawFile = toml::from_str(&text).map_err(|e| {
+        let mut location = path.display().to_string();
+        if let Some(before) = e.span().and_then(|span| text.get(..span.start)) {
+            let line = before.matches('\n').count() + 1;
+            let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            location = format!("{location}:{line}:{column}");
+        }
+        // Keep the error on one line: the message of a custom error may span several.
+        ConfigError::Parse {
+            location,
+            message: e.message().trim().replace('\n', " "),
+        }
+    })?;
+    let defaults = Config::default();
+    Ok(Config {
+        jobs: raw.run.jobs.map(NonZeroUsize::get),
+        timeout: raw.run.timeout,
+        grace: raw.run.grace,
+        log_dir: raw.run.log_dir.map(|dir| root.join(dir)),
+        test_dirs: raw.run.test_dirs.unwrap_or(defaults.test_dirs),
+        runners: raw.runner,
+    })
+}
+
+/// Parses a humane duration: `500ms`, `5s`, `2m`, `1h`, `1.5s`; a plain number is seconds.
+pub fn parse_duration(s: &str) -> Result<Duration, DurationError> {
+    let err = || DurationError(s.to_owned());
+    let text = s.trim();
+    let (number, unit) = text.split_at(
+        text.find(|c: char| !c.is_ascii_digit() && c != '.')
+            .unwrap_or(text.len()),
+    );
+    let nanos_per_unit = match unit.trim_start() {
+        "ms" => 1e6,
+        "" | "s" => 1e9,
+        "m" => 60e9,
+        "h" => 3600e9,
+        _ => return Err(err()),
+    };
+    // Only digits and dots reach the parse, so the number is finite and not negative.
+    let nanos = (number.parse::<f64>().map_err(|_| err())? * nanos_per_unit).round();
+    if nanos < u64::MAX as f64 {
+        Ok(Duration::from_nanos(nanos as u64))
+    } else {
+        Err(err())
+    }
+}
+
+/// Reads a duration written as a string ([`parse_duration`]) or as a number of seconds.
+fn duration<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Duration>, D::Error> {
+    struct DurationVisitor;
+
+    impl Visitor<'_> for DurationVisitor {
+        type Value = Duration;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a duration like \"5s\" or a number of seconds")
+        }
+
+        fn visit_str<E: de::Error>(self, s: &str) -> Result<Duration, E> {
+            parse_duration(s).map_err(E::custom)
+        }
+
+        fn visit_u64<E: de::Error>(self, n: u64) -> Result<Duration, E> {
+            Ok(Duration::from_secs(n))
+        }
+
+        fn visit_i64<E: de::Error>(self, n: i64) -> Result<Duration, E> {
+            u64::try_from(n)
+                .map(Duration::from_secs)
+                .map_err(|_| E::invalid_value(Unexpected::Signed(n), &self))
+        }
+
+        fn visit_f64<E: de::Error>(self, n: f64) -> Result<Duration, E> {
+            Duration::try_from_secs_f64(n)
+                .map_err(|_| E::invalid_value(Unexpected::Float(n), &self))
+        }
+    }
+
+    deserializer.deserialize_any(DurationVisitor).map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tempfile::TempDir;
+
+    fn load_text(text: &str) -> Result<Config, ConfigError> {
+        let dir = TempDir::new().expect("temp dir");
+        fs::write(dir.path().join(FILE_NAME), text).expect("write config");
+        load(dir.path())
+    }
+
+    fn parse_error(text: &str) -> String {
+        match load_text(text) {
+            Err(e @ ConfigError::Parse { .. }) => e.to_string(),
+            other => panic!("expected a parse error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn durations() {
+        let ok = |s: &str| parse_duration(s).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(ok("500ms"), Duration::from_millis(500));
+        assert_eq!(ok("1234ms"), Duration::from_millis(1234));
+        assert_eq!(ok("5s"), Duration::from_secs(5));
+        assert_eq!(ok("2m"), Duration::from_secs(120));
+        assert_eq!(ok("1h"), Duration::from_secs(3600));
+        assert_eq!(ok("90"), Duration::from_secs(90));
+        assert_eq!(ok("1.5s"), Duration::from_millis(1500));
+        assert_eq!(ok(" 0.25 m "), Duration::from_secs(15));
+        assert_eq!(ok("0"), Duration::ZERO);
+        for bad in [
+            "",
+            "s",
+            "5x",
+            "-5s",
+            "1.2.3s",
+            "5 sec",
+            "inf",
+            "nan",
+            "99999999999999h",
+        ] {
+            assert!(parse_duration(bad).is_err(), "{bad:?} parsed");
+        }
+        let message = parse_duration("5x")
+            .expect_err("5x is not a duration")
+            .to_string();
+        assert!(
+            message.starts_with("failed to parse duration `5x`: expected"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn missing_file_gives_defaults() {
+        let dir = TempDir::new().expect("temp dir");
+        let cfg = load(dir.path()).expect("defaults");
+        assert_eq!(cfg, Config::default());
+        assert_eq!(cfg.test_dirs, [PathBuf::from("test")]);
+    }
+
+    #[test]
+    fn example_loads() {
+        let dir = TempDir::new().expect("temp dir");
+        fs::write(dir.path().join(FILE_NAME), EXAMPLE).expect("write config");
+        let cfg = load(dir.path()).expect("example is valid");
+        assert_eq!(cfg.jobs, Some(4));
+        assert_eq!(cfg.timeout, Some(Duration::from_secs(120)));
+        assert_eq!(cfg.grace, Some(Duration::from_secs(5)));
+        assert_eq!(cfg.log_dir, Some(dir.path().join(".nogit/testlogs")));
+        assert_eq!(cfg.test_dirs, [PathBuf::from("test")]);
+        assert_eq!(cfg.runners.len(), 2);
+        assert_eq!(cfg.runners[0].glob, "*.ts");
+        assert_eq!(cfg.runners[0].command, ["tsx", "{}"]);
+    }
+
+    #[test]
+    fn numbers_are_seconds() {
+        let cfg = load_text("[run]\ntimeout = 30\ngrace = 0.5\n").expect("valid");
+        assert_eq!(cfg.timeout, Some(Duration::from_secs(30)));
+        assert_eq!(cfg.grace, Some(Duration::from_millis(500)));
+    }
+
+    #[test]
+    fn errors_name_file_and_position_on_one_line() {
+        let message = parse_error("[run]\njbos = 4\n");
+        assert!(message.starts_with("failed to parse "), "{message}");
+        assert!(
+            message.contains("tapline.toml:2:1: unknown field `jbos`"),
+            "{message}"
+        );
+        assert!(!message.contains('\n'), "{message}");
+
+        let message = parse_error("[run]\ntimeout = \"soon\"\n");
+        assert!(
+            message.contains("tapline.toml:2:11: failed to parse duration `soon`"),
+            "{message}"
+        );
+
+        for text in [
+            "[run\n",
+            "[run]\njobs = 0\n",
+            "[run]\ntimeout = -3\n",
+            "[run]\ntimeout = true\n",
+            "[[runner]]\nglob = \"*.[\"\ncommand = [\"x\"]\n",
+            "[[runner]]\nglob = \"*.t\"\ncommand = []\n",
+            "[[runner]]\nglob = \"*.t\"\n",
+            "[[runner]]\nglob = \"*.t\"\ncommand = [\"x\"]\nshell = true\n",
+            "[tests]\n",
+        ] {
+            let message = parse_error(text);
+            assert!(message.contains("tapline.toml"), "{message}");
+            assert!(!message.contains('\n'), "{text:?}: {message}");
+        }
+        assert!(
+            parse_error("[[runner]]\nglob = \"*.[\"\ncommand = [\"x\"]\n")
+                .contains("failed to parse runner glob `*.[`")
+        );
+    }
+
+    #[test]
+    fn unreadable_file_is_a_read_error() {
+        let dir = TempDir::new().expect("temp dir");
+        fs::create_dir(dir.path().join(FILE_NAME)).expect("dir in the way");
+        let err = load(dir.path()).expect_err("a directory is not a config file");
+        assert!(matches!(err, ConfigError::Read { .. }), "{err:?}");
+        assert!(err.to_string().starts_with("failed to read "), "{err}");
+    }
+
+    #[test]
+    fn rules_match_name_or_relative_path() {
+        let rule = |glob: &str| RunnerRule::new(glob, vec!["x".into()]).expect("valid glob");
+        assert!(rule("*.ts").matches("test/deep/a.ts"));
+        assert!(rule("*.ts").matches("a.ts"));
+        assert!(!rule("*.ts").matches("test/a.tsx"));
+        assert!(rule("test/*.t").matches("test/a.t"));
+        assert!(!rule("test/*.t").matches("test/sub/a.t"));
+        assert!(rule("test/**/*.t").matches("test/sub/a.t"));
+        assert!(!rule("test/*.t").matches("other/test/a.t"));
+        assert!(matches!(
+            RunnerRule::new("*.t", Vec::new()),
+            Err(RuleError::EmptyCommand(_))
+        ));
+    }
+
+    #[test]
+    fn project_root() {
+        let dir = TempDir::new().expect("temp dir");
+        let deep = dir.path().join("a/b/c");
+        fs::create_dir_all(&deep).expect("mkdir");
+        assert_eq!(find_project_root(&deep), deep);
+        fs::create_dir(dir.path().join(".git")).expect("mkdir .git");
+        assert_eq!(find_project_root(&deep), dir.path());
+        fs::write(dir.path().join("a/tapline.toml"), "").expect("write config");
+        assert_eq!(find_project_root(&deep), dir.path().join("a"));
+        assert_eq!(
+            find_project_root(&dir.path().join("a")),
+            dir.path().join("a")
+        );
+    }
+}

@@ -1,0 +1,111 @@
+//! The run's event stream: what the scheduler tells every run reporter (terminal, jsonl,
+//! summary, logs), in the order it happened. Per-file TAP events are wrapped, tagged with
+//! their file.
+use crate::event::{Event, Verdict};
+use crate::report::Tally;
+use serde::Serialize;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// A test file of this run, as reporters see it.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileInfo {
+    /// Position in the run's sorted file list.
+    pub index: usize,
+    /// Path relative to the project root, `/`-separated.
+    pub rel: String,
+    /// The command line, for display.
+    pub command: String,
+    /// The log file, when logs are on.
+    pub log: Option<PathBuf>,
+}
+
+/// How the child process ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ExitInfo {
+    pub code: Option<i32>,
+    pub signal: Option<i32>,
+}
+
+/// The verdict on one file: its stream's and its process's.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileResult {
+    pub ok: bool,
+    /// Why it failed, in order: "exited with code 3", "killed by SIGSEGV", "timed out after 5s",
+    /// "no plan", "planned 5, ran 3", "bailed out: …", "no TAP output", "`tsx` is not installed …".
+    pub reasons: Vec<String>,
+    /// `None` when the process never started.
+    pub exit: Option<ExitInfo>,
+    pub timed_out: bool,
+    pub cancelled: bool,
+    /// A descendant kept the output pipes open after the child exited.
+    pub leaked: bool,
+    #[serde(serialize_with = "as_millis")]
+    pub duration: Duration,
+    /// Top-level test points.
+    pub tally: Tally,
+    /// The stream's verdict (as `tapline parse` would give it).
+    pub verdict: Verdict<'static>,
+}
+
+/// One thing that happened in the run.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum RunEvent {
+    RunStarted {
+        run: u64,
+        files: usize,
+        jobs: usize,
+    },
+    FileStarted {
+        run: u64,
+        file: FileInfo,
+    },
+    /// A TAP event of a file's stdout (or of stdout+stderr with `--merge`).
+    Tap {
+        run: u64,
+        file: usize,
+        event: Event<'static>,
+    },
+    /// A line the file wrote to stderr (kept as output of the test in progress).
+    Stderr {
+        run: u64,
+        file: usize,
+        text: String,
+    },
+    FileFinished {
+        run: u64,
+        file: usize,
+        result: FileResult,
+    },
+    RunFinished {
+        run: u64,
+        summary: RunSummary,
+    },
+}
+
+/// The whole run, for the last line and machine reports.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunSummary {
+    pub ok: bool,
+    pub files_total: usize,
+    pub files_passed: usize,
+    pub files_failed: usize,
+    /// Files never run (interrupted before their turn).
+    pub files_not_run: usize,
+    /// All files' top-level test points.
+    pub tests: Tally,
+    #[serde(serialize_with = "as_millis")]
+    pub duration: Duration,
+    /// Ctrl-C (or a watch restart) stopped it.
+    pub interrupted: bool,
+    /// Slowest files, slowest first: (rel, duration).
+    pub slowest: Vec<(String, u64)>,
+    /// Changed verdict since the previous run (from the log folder).
+    pub newly_failing: Vec<String>,
+    pub fixed: Vec<String>,
+}
+
+fn as_millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_u64(d.as_millis() as u64)
+}

@@ -1,0 +1,257 @@
+//! One test file's life: spawn it supervised, archive every byte it writes, parse its stdout
+//! into TAP events, and judge it by its stream and its process together.
+use super::events::{ExitInfo, FileInfo, FileResult, RunEvent};
+use super::supervise::{self, Cancel, Chunk, Exit, Outcome, Spec};
+use crate::event::{Event, Sink, Verdict};
+use crate::protocol::Parser;
+use crate::report::Tally;
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, watch};
+
+/// Everything a file task needs, decided by the scheduler.
+pub(crate) struct FileJob {
+    pub run: u64,
+    pub info: FileInfo,
+    /// Program and arguments, or why it cannot start (a missing interpreter).
+    pub command: Result<Vec<OsString>, String>,
+    pub cwd: PathBuf,
+    pub timeout: Option<Duration>,
+    pub grace: Duration,
+    /// Parse stderr as TAP too (`--merge`).
+    pub merge: bool,
+    pub log: Option<File>,
+}
+
+/// Collects the parser's events between feeds, and what the verdict needs to know about them.
+#[derive(Default)]
+struct Collect {
+    events: Vec<Event<'static>>,
+    tally: Tally,
+    saw_tap: bool,
+    verdict: Option<Verdict<'static>>,
+}
+
+impl Sink for Collect {
+    fn event(&mut self, event: Event<'_>) {
+        match &event {
+            Event::Assert(a) => {
+                self.saw_tap = true;
+                if a.depth == 0 {
+                    self.tally.add(a);
+                }
+            }
+            Event::Plan { .. } | Event::Version { .. } | Event::BailOut { .. } => {
+                self.saw_tap = true
+            }
+            Event::End { verdict } => self.verdict = Some(verdict.clone().into_owned()),
+            _ => {}
+        }
+        self.events.push(event.into_owned());
+    }
+}
+
+/// Frames stderr into lines (it is not TAP, but it is read by people line by line).
+#[derive(Default)]
+struct Lines {
+    partial: Vec<u8>,
+}
+
+/// Longest stderr line kept whole; the log has every byte regardless.
+const MAX_STDERR_LINE: usize = 64 * 1024;
+
+impl Lines {
+    fn feed(&mut self, bytes: &[u8], mut each: impl FnMut(String)) {
+        for &b in bytes {
+            if b == b'\n' {
+                each(self.take());
+            } else if self.partial.len() < MAX_STDERR_LINE {
+                self.partial.push(b);
+            }
+        }
+    }
+    fn finish(&mut self, each: impl FnOnce(String)) {
+        if !self.partial.is_empty() {
+            each(self.take());
+        }
+    }
+    fn take(&mut self) -> String {
+        let mut line = std::mem::take(&mut self.partial);
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        String::from_utf8_lossy(&line).into_owned()
+    }
+}
+
+pub(crate) async fn run_file(
+    job: FileJob,
+    tx: mpsc::UnboundedSender<RunEvent>,
+    cancel: watch::Receiver<Option<Cancel>>,
+) -> FileResult {
+    let run = job.run;
+    let file = job.info.index;
+    let started = Instant::now();
+    let argv = match job.command {
+        Ok(argv) => argv,
+        Err(why) => return not_started(why, started),
+    };
+    let Some((program, args)) = argv.split_first() else {
+        return not_started("empty command".to_owned(), started);
+    };
+    let spec = Spec {
+        program: program.clone(),
+        args: args.to_vec(),
+        cwd: job.cwd.clone(),
+        env: vec![("TAPLINE".into(), "1".into())],
+        timeout: job.timeout,
+        grace: job.grace,
+        leak_wait: supervise::DEFAULT_LEAK_WAIT,
+    };
+    let (chunk_tx, mut chunk_rx) = mpsc::channel::<Chunk>(64);
+    let child = tokio::spawn(supervise::run(spec, chunk_tx, cancel));
+
+    let mut parser = Parser::new(Collect::default());
+    let mut stderr_lines = Lines::default();
+    let mut log = job.log;
+    let mut log_error = None;
+    while let Some(chunk) = chunk_rx.recv().await {
+        if let Some(f) = log.as_mut() {
+            // Unbuffered on purpose: the log must hold what arrived even if tapline dies.
+            if let Err(e) = f.write_all(chunk.bytes()) {
+                log_error = Some(format!("failed to write the log: {e}"));
+                log = None;
+            }
+        }
+        match chunk {
+            Chunk::Stdout(b) => parser.feed(&b),
+            Chunk::Stderr(b) if job.merge => parser.feed(&b),
+            Chunk::Stderr(b) => stderr_lines.feed(&b, |text| {
+                let _ = tx.send(RunEvent::Stderr { run, file, text });
+            }),
+        }
+        for event in parser.sink_mut().events.drain(..) {
+            let _ = tx.send(RunEvent::Tap { run, file, event });
+        }
+    }
+    stderr_lines.finish(|text| {
+        let _ = tx.send(RunEvent::Stderr { run, file, text });
+    });
+    let mut collected = parser.finish();
+    for event in collected.events.drain(..) {
+        let _ = tx.send(RunEvent::Tap { run, file, event });
+    }
+    let outcome = match child.await {
+        Ok(Ok(o)) => Ok(o),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(e) => Err(format!("failed to supervise the child: {e}")),
+    };
+    let mut result = judge(&collected, outcome, job.timeout, started);
+    if let Some(e) = log_error {
+        result.reasons.push(e);
+    }
+    result
+}
+
+fn not_started(why: String, started: Instant) -> FileResult {
+    FileResult {
+        ok: false,
+        reasons: vec![why],
+        exit: None,
+        timed_out: false,
+        cancelled: false,
+        leaked: false,
+        duration: started.elapsed(),
+        tally: Tally::default(),
+        verdict: empty_verdict(),
+    }
+}
+
+fn empty_verdict() -> Verdict<'static> {
+    Verdict {
+        ok: false,
+        count: 0,
+        pass: 0,
+        fail: 0,
+        todo: 0,
+        skip: 0,
+        plan: None,
+        bailout: None,
+        reasons: Vec::new(),
+    }
+}
+
+/// The file's verdict: its stream's and its process's. Every reason it failed is named.
+fn judge(
+    c: &Collect,
+    outcome: Result<Outcome, String>,
+    timeout: Option<Duration>,
+    started: Instant,
+) -> FileResult {
+    let verdict = c.verdict.clone().unwrap_or_else(empty_verdict);
+    let outcome = match outcome {
+        Ok(o) => o,
+        Err(why) => {
+            let mut r = not_started(why, started);
+            r.verdict = verdict;
+            return r;
+        }
+    };
+    let mut reasons = Vec::new();
+    if outcome.timed_out {
+        let limit = timeout.map(humane).unwrap_or_default();
+        reasons.push(format!("timed out after {limit}"));
+    } else if outcome.cancelled {
+        reasons.push("interrupted".to_owned());
+    } else if !outcome.exit.success() {
+        reasons.push(outcome.exit.to_string());
+    }
+    if !c.saw_tap {
+        reasons.push("no TAP output".to_owned());
+    } else {
+        reasons.extend(verdict.reasons.iter().cloned());
+    }
+    let ok = reasons.is_empty() && verdict.ok && c.saw_tap;
+    if outcome.leaked {
+        reasons
+            .push("a process it started kept its output open after it exited (killed)".to_owned());
+    }
+    let exit = match outcome.exit {
+        Exit::Code(code) => ExitInfo {
+            code: Some(code),
+            signal: None,
+        },
+        Exit::Signal(sig) => ExitInfo {
+            code: None,
+            signal: Some(sig),
+        },
+    };
+    FileResult {
+        ok,
+        reasons,
+        exit: Some(exit),
+        timed_out: outcome.timed_out,
+        cancelled: outcome.cancelled,
+        leaked: outcome.leaked,
+        duration: outcome.duration,
+        tally: c.tally,
+        verdict,
+    }
+}
+
+/// `5s`, `1.5s`, `250ms`, `2m`.
+pub(crate) fn humane(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms < 1000 {
+        format!("{ms}ms")
+    } else if ms % 60_000 == 0 {
+        format!("{}m", ms / 60_000)
+    } else if ms % 1000 == 0 {
+        format!("{}s", ms / 1000)
+    } else {
+        format!("{:.1}s", d.as_secs_f64())
+    }
+}

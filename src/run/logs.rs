@@ -1,0 +1,356 @@
+//! The log folder (default `<root>/.nogit/testlogs`): one raw log per test file, the run's
+//! verdicts, and the previous run's of both in `previous/`, to tell what newly fails.
+//!
+//! Layout: `<name>.log` (see `discover::log_name`), `verdicts.json` (an object mapping each
+//! file's path relative to the project root to whether it passed), and `previous/` holding
+//! exactly what the folder held when this run started.
+use std::collections::BTreeMap;
+use std::fs::{self, File};
+use std::io;
+use std::path::{Path, PathBuf};
+
+const VERDICTS: &str = "verdicts.json";
+const PREVIOUS: &str = "previous";
+
+#[derive(Debug)]
+pub struct LogDir {
+    dir: PathBuf,
+    /// The previous run's verdicts; empty when there were none.
+    previous: BTreeMap<String, bool>,
+}
+
+/// How this run's verdicts differ from the previous run's, each list sorted by path.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Changes {
+    pub newly_failing: Vec<String>,
+    pub fixed: Vec<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LogError {
+    /// `action` is a verb such as "create" or "move".
+    #[error("failed to {action} {path}: {source}")]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        source: io::Error,
+    },
+    #[error("failed to create log `{0}`: not a plain file name ending in `.log`")]
+    BadName(String),
+}
+
+fn io_error<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) -> LogError + 'a {
+    move |source| LogError::Io {
+        action,
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+impl LogDir {
+    /// Creates `dir` if needed and moves the previous run's logs and verdicts into
+    /// `previous/`, replacing what was there.
+    pub fn prepare(dir: &Path) -> Result<LogDir, LogError> {
+        let previous = dir.join(PREVIOUS);
+        fs::create_dir_all(dir).map_err(io_error("create", dir))?;
+        match fs::remove_dir_all(&previous) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                return Err(io_error("clear", &previous)(e))
+            }
+            _ => {}
+        }
+        fs::create_dir(&previous).map_err(io_error("create", &previous))?;
+        for entry in fs::read_dir(dir).map_err(io_error("read", dir))? {
+            let entry = entry.map_err(io_error("read", dir))?;
+            let name = entry.file_name();
+            let is_file = entry.file_type().is_ok_and(|kind| kind.is_file());
+            if is_file
+                && (name == VERDICTS || name.to_str().is_some_and(|name| name.ends_with(".log")))
+            {
+                let to = previous.join(&name);
+                fs::rename(entry.path(), &to).map_err(io_error("move", &entry.path()))?;
+            }
+        }
+        let verdicts_path = previous.join(VERDICTS);
+        let previous = match fs::read(&verdicts_path) {
+            // The verdicts only feed the "newly failing" note: a damaged file, which atomic
+            // writes make unlikely, just means there is nothing to compare with.
+            Ok(bytes) => serde_json::from_slice(&bytes).unwrap_or_default(),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => BTreeMap::new(),
+            Err(e) => return Err(io_error("read", &verdicts_path)(e)),
+        };
+        Ok(LogDir {
+            dir: dir.to_path_buf(),
+            previous,
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Creates (truncating) the log `log_name`, which must be a plain file name ending in
+    /// `.log`, so the log can't land outside the folder or clobber `verdicts.json`.
+    pub fn create_log(&self, log_name: &str) -> Result<File, LogError> {
+        if !log_name.ends_with(".log") || log_name.contains(['/', '\\', '\0']) {
+            return Err(LogError::BadName(log_name.to_owned()));
+        }
+        let path = self.dir.join(log_name);
+        File::create(&path).map_err(io_error("create", &path))
+    }
+
+    /// Writes `verdicts.json` (path relative to the root → passed) so that a reader sees the
+    /// old file or the new one, never a partial one.
+    pub fn write_verdicts(&self, verdicts: &BTreeMap<String, bool>) -> Result<(), LogError> {
+        let path = self.dir.join(VERDICTS);
+        let temp = self.dir.join(".verdicts.json.tmp");
+        let mut json =
+            serde_json::to_vec_pretty(verdicts).map_err(|e| io_error("write", &temp)(e.into()))?;
+        json.push(b'\n');
+        fs::write(&temp, json).map_err(io_error("write", &temp))?;
+        fs::rename(&temp, &path).map_err(io_error("replace", &path))
+    }
+
+    /// The files that passed last run and fail now, and the reverse; files the previous run
+    /// didn't have are in neither.
+    pub fn changes(&self, current: &BTreeMap<String, bool>) -> Changes {
+        let mut changes = Changes::default();
+        for (rel, &ok) in current {
+            match self.previous.get(rel) {
+                Some(true) if !ok => changes.newly_failing.push(rel.clone()),
+                Some(false) if ok => changes.fixed.push(rel.clone()),
+                _ => {}
+            }
+        }
+        changes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+    use tempfile::TempDir;
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .expect("read dir")
+            .map(|entry| {
+                entry
+                    .expect("entry")
+                    .file_name()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        names.sort();
+        names
+    }
+
+    fn verdicts(pairs: &[(&str, bool)]) -> BTreeMap<String, bool> {
+        pairs
+            .iter()
+            .map(|&(rel, ok)| (rel.to_owned(), ok))
+            .collect()
+    }
+
+    #[test]
+    fn prepare_creates_the_folder() {
+        let tmp = TempDir::new().expect("temp dir");
+        let dir = tmp.path().join(".nogit/testlogs");
+        let logs = LogDir::prepare(&dir).expect("prepared");
+        assert_eq!(logs.path(), dir);
+        assert_eq!(names(&dir), ["previous"]);
+        assert!(names(&dir.join("previous")).is_empty());
+        assert_eq!(
+            logs.changes(&verdicts(&[("a.t", false)])),
+            Changes::default()
+        );
+    }
+
+    #[test]
+    fn runs_rotate() {
+        let tmp = TempDir::new().expect("temp dir");
+        let dir = tmp.path().join("logs");
+
+        let first = LogDir::prepare(&dir).expect("prepared");
+        first
+            .create_log("test__a.log")
+            .expect("log")
+            .write_all(b"ok 1\n")
+            .expect("write");
+        first
+            .create_log("test__b.log")
+            .expect("log")
+            .write_all(b"not ok 1\n")
+            .expect("write");
+        first
+            .write_verdicts(&verdicts(&[("test/a.t", true), ("test/b.t", false)]))
+            .expect("verdicts");
+        fs::write(dir.join("notes.txt"), "mine").expect("write");
+        assert_eq!(
+            names(&dir),
+            [
+                "notes.txt",
+                "previous",
+                "test__a.log",
+                "test__b.log",
+                "verdicts.json"
+            ]
+        );
+
+        let second = LogDir::prepare(&dir).expect("prepared");
+        assert_eq!(
+            names(&dir),
+            ["notes.txt", "previous"],
+            "only logs and verdicts move"
+        );
+        assert_eq!(
+            names(&dir.join("previous")),
+            ["test__a.log", "test__b.log", "verdicts.json"]
+        );
+        assert_eq!(
+            fs::read(dir.join("previous/test__a.log")).expect("read"),
+            b"ok 1\n"
+        );
+        second.create_log("test__c.log").expect("log");
+
+        let third = LogDir::prepare(&dir).expect("prepared");
+        assert_eq!(
+            names(&dir.join("previous")),
+            ["test__c.log"],
+            "the older run is gone"
+        );
+        assert_eq!(
+            third.changes(&verdicts(&[("test/a.t", false)])),
+            Changes::default(),
+            "the second run wrote no verdicts"
+        );
+    }
+
+    #[test]
+    fn verdicts_compare_with_the_previous_run() {
+        let tmp = TempDir::new().expect("temp dir");
+        let first = LogDir::prepare(tmp.path()).expect("prepared");
+        first
+            .write_verdicts(&verdicts(&[
+                ("a.t", true),
+                ("b.t", false),
+                ("c.t", true),
+                ("d.t", false),
+                ("gone.t", true),
+            ]))
+            .expect("verdicts");
+        assert_eq!(
+            names(tmp.path()),
+            ["previous", "verdicts.json"],
+            "no temp file left"
+        );
+        let json = fs::read_to_string(tmp.path().join("verdicts.json")).expect("read");
+        assert_eq!(
+            serde_json::from_str::<BTreeMap<String, bool>>(&json)
+                .expect("JSON")
+                .len(),
+            5
+        );
+
+        let second = LogDir::prepare(tmp.path()).expect("prepared");
+        let now = verdicts(&[
+            ("a.t", false),
+            ("b.t", true),
+            ("c.t", true),
+            ("d.t", false),
+            ("new.t", false),
+            ("new2.t", true),
+        ]);
+        assert_eq!(
+            second.changes(&now),
+            Changes {
+                newly_failing: vec!["a.t".into()],
+                fixed: vec!["b.t".into()]
+            }
+        );
+        second.write_verdicts(&now).expect("verdicts");
+        second
+            .write_verdicts(&verdicts(&[("a.t", true)]))
+            .expect("overwrite");
+
+        let third = LogDir::prepare(tmp.path()).expect("prepared");
+        assert_eq!(
+            third
+                .changes(&verdicts(&[("a.t", false), ("b.t", false)]))
+                .newly_failing,
+            ["a.t"]
+        );
+    }
+
+    #[test]
+    fn damaged_verdicts_mean_no_comparison() {
+        let tmp = TempDir::new().expect("temp dir");
+        fs::write(tmp.path().join("verdicts.json"), "{\"a.t\": tru").expect("write");
+        let logs = LogDir::prepare(tmp.path()).expect("prepared despite the damage");
+        assert_eq!(
+            logs.changes(&verdicts(&[("a.t", false)])),
+            Changes::default()
+        );
+    }
+
+    #[test]
+    fn logs_stay_inside_the_folder() {
+        let tmp = TempDir::new().expect("temp dir");
+        let dir = tmp.path().join("logs");
+        let logs = LogDir::prepare(&dir).expect("prepared");
+        for bad in [
+            "../escape.log",
+            "/tmp/abs.log",
+            "sub/x.log",
+            "a\\b.log",
+            "nul\0.log",
+            "..",
+            ".",
+            "",
+            "previous",
+            "verdicts.json",
+        ] {
+            let err = logs.create_log(bad).expect_err("rejected");
+            assert!(matches!(err, LogError::BadName(_)), "{bad:?}: {err:?}");
+        }
+        assert_eq!(names(tmp.path()), ["logs"]);
+        assert_eq!(names(&dir), ["previous"]);
+
+        let mut file = logs.create_log("x.log").expect("log");
+        file.write_all(b"long first content").expect("write");
+        logs.create_log("x.log")
+            .expect("log")
+            .write_all(b"short")
+            .expect("write");
+        assert_eq!(
+            fs::read(dir.join("x.log")).expect("read"),
+            b"short",
+            "truncated"
+        );
+    }
+
+    #[test]
+    fn errors_say_what_failed() {
+        let tmp = TempDir::new().expect("temp dir");
+        let blocker = tmp.path().join("file");
+        fs::write(&blocker, "").expect("write");
+        let err = LogDir::prepare(&blocker.join("logs")).expect_err("a file is in the way");
+        assert!(
+            err.to_string().starts_with(&format!(
+                "failed to create {}",
+                blocker.join("logs").display()
+            )),
+            "{err}"
+        );
+        let err = LogDir::prepare(tmp.path())
+            .expect("prepared")
+            .create_log("a/b.log")
+            .expect_err("bad name");
+        assert_eq!(
+            err.to_string(),
+            "failed to create log `a/b.log`: not a plain file name ending in `.log`"
+        );
+    }
+}

@@ -1,0 +1,163 @@
+//! Run reporters: sinks on the run's event stream (terminal, JSON lines, summary document).
+use super::events::{FileResult, RunEvent, RunSummary};
+use crate::report::summary::SummaryWriter;
+use crate::report::terminal::TerminalReporter;
+use serde::Serialize;
+use std::io::{self, Write};
+use std::time::Instant;
+
+/// A consumer of run events. `tick` is the live region's redraw clock.
+pub trait RunSink {
+    fn on(&mut self, ev: &RunEvent) -> io::Result<()>;
+    fn tick(&mut self, _now: Instant) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Several sinks fed in order.
+pub struct Fanout<'a>(pub Vec<&'a mut dyn RunSink>);
+
+impl RunSink for Fanout<'_> {
+    fn on(&mut self, ev: &RunEvent) -> io::Result<()> {
+        self.0.iter_mut().try_for_each(|s| s.on(ev))
+    }
+    fn tick(&mut self, now: Instant) -> io::Result<()> {
+        self.0.iter_mut().try_for_each(|s| s.tick(now))
+    }
+}
+
+impl<W: Write> RunSink for TerminalReporter<W> {
+    fn on(&mut self, ev: &RunEvent) -> io::Result<()> {
+        self.on_event(ev)
+    }
+    fn tick(&mut self, now: Instant) -> io::Result<()> {
+        TerminalReporter::tick(self, now)
+    }
+}
+
+/// `--format jsonl`: every run event as one JSON line, as it happens.
+pub struct JsonlRun<W: Write> {
+    out: W,
+}
+
+impl<W: Write> JsonlRun<W> {
+    pub fn new(out: W) -> Self {
+        JsonlRun { out }
+    }
+}
+
+impl<W: Write> RunSink for JsonlRun<W> {
+    fn on(&mut self, ev: &RunEvent) -> io::Result<()> {
+        serde_json::to_writer(&mut self.out, ev)?;
+        self.out.write_all(b"\n")?;
+        // Whole files at a time keep the writes large; readers see each file as it finishes.
+        if matches!(
+            ev,
+            RunEvent::FileFinished { .. }
+                | RunEvent::RunFinished { .. }
+                | RunEvent::RunStarted { .. }
+        ) {
+            self.out.flush()?;
+        }
+        Ok(())
+    }
+}
+
+/// `--format summary`: one JSON document at the end,
+/// `{ "ok", "files": [ { "path", "ok", "exit", "timed_out", "duration_ms", "log", "summary" } ] }`.
+pub struct SummaryRun<W: Write> {
+    out: W,
+    files: Vec<FileDoc>,
+}
+
+struct FileDoc {
+    path: String,
+    log: Option<String>,
+    parse: SummaryWriter<Vec<u8>>,
+    result: Option<FileResult>,
+}
+
+impl<W: Write> SummaryRun<W> {
+    pub fn new(out: W) -> Self {
+        SummaryRun {
+            out,
+            files: Vec::new(),
+        }
+    }
+
+    fn write_all(&mut self, summary: &RunSummary) -> io::Result<()> {
+        #[derive(Serialize)]
+        struct FileOut<'a> {
+            path: &'a str,
+            ok: bool,
+            exit: Option<super::events::ExitInfo>,
+            timed_out: bool,
+            duration_ms: u64,
+            log: Option<&'a str>,
+            reasons: &'a [String],
+            summary: serde_json::Value,
+        }
+        let mut files = Vec::new();
+        for f in std::mem::take(&mut self.files) {
+            let Some(r) = f.result else { continue };
+            let doc = f.parse.finish()?;
+            let parsed = serde_json::from_slice(&doc).unwrap_or(serde_json::Value::Null);
+            files.push(serde_json::to_value(FileOut {
+                path: &f.path,
+                ok: r.ok,
+                exit: r.exit,
+                timed_out: r.timed_out,
+                duration_ms: r.duration.as_millis() as u64,
+                log: f.log.as_deref(),
+                reasons: &r.reasons,
+                summary: parsed,
+            })?);
+        }
+        let doc = serde_json::json!({ "ok": summary.ok, "files": files, "run": summary });
+        serde_json::to_writer_pretty(&mut self.out, &doc)?;
+        self.out.write_all(b"\n")?;
+        self.out.flush()
+    }
+}
+
+impl<W: Write> RunSink for SummaryRun<W> {
+    fn on(&mut self, ev: &RunEvent) -> io::Result<()> {
+        match ev {
+            RunEvent::FileStarted { file, .. } => {
+                if self.files.len() <= file.index {
+                    self.files.resize_with(file.index + 1, FileDoc::placeholder);
+                }
+                self.files[file.index] = FileDoc {
+                    path: file.rel.clone(),
+                    log: file.log.as_ref().map(|p| p.display().to_string()),
+                    parse: SummaryWriter::new(Vec::new()),
+                    result: None,
+                };
+            }
+            RunEvent::Tap { file, event, .. } => {
+                if let Some(f) = self.files.get_mut(*file) {
+                    crate::event::Sink::event(&mut f.parse, event.clone());
+                }
+            }
+            RunEvent::FileFinished { file, result, .. } => {
+                if let Some(f) = self.files.get_mut(*file) {
+                    f.result = Some(result.clone());
+                }
+            }
+            RunEvent::RunFinished { summary, .. } => self.write_all(summary)?,
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+impl FileDoc {
+    fn placeholder() -> Self {
+        FileDoc {
+            path: String::new(),
+            log: None,
+            parse: SummaryWriter::new(Vec::new()),
+            result: None,
+        }
+    }
+}

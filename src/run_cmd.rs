@@ -1,0 +1,192 @@
+//! `tapline run`: turns the command line and `tapline.toml` into a run, and its outcome into an
+//! exit code (0 passed, 1 failed, 2 usage/configuration, 3 internal, 130 interrupted).
+use crate::cli::{ColorChoice, RunArgs, RunFormat};
+use crate::{EXIT_INTERNAL, EXIT_USAGE};
+use std::io::{self, IsTerminal};
+use std::path::Path;
+use std::time::Duration;
+use tapline::report::style::{self, Style};
+use tapline::report::terminal::{TerminalOptions, TerminalReporter, Verbosity};
+use tapline::run::events::FileInfo;
+use tapline::run::sinks::{Fanout, JsonlRun, RunSink, SummaryRun};
+use tapline::run::{config, discover, logs, supervise, Planned, Settings};
+
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
+
+pub fn run(args: &RunArgs) -> u8 {
+    match prepare(args) {
+        Ok(Prepared::Listed) => 0,
+        Ok(Prepared::Run(files, settings)) => execute(args, files, settings),
+        Err(Usage(msg)) => {
+            eprintln!("tapline: {msg}");
+            EXIT_USAGE
+        }
+    }
+}
+
+struct Usage(String);
+
+enum Prepared {
+    Listed,
+    Run(Vec<Planned>, Settings),
+}
+
+fn prepare(args: &RunArgs) -> Result<Prepared, Usage> {
+    let cwd = std::env::current_dir()
+        .map_err(|e| Usage(format!("failed to read the current directory: {e}")))?;
+    let root = config::find_project_root(&cwd);
+    let cfg = config::load(&root).map_err(|e| Usage(e.to_string()))?;
+    let duration = |flag: &Option<String>, name: &str| -> Result<Option<Duration>, Usage> {
+        flag.as_deref()
+            .map(config::parse_duration)
+            .transpose()
+            .map_err(|e| Usage(format!("invalid --{name}: {e}")))
+    };
+    let timeout = duration(&args.timeout, "timeout")?
+        .or(cfg.timeout)
+        .unwrap_or(DEFAULT_TIMEOUT);
+    let grace = duration(&args.grace, "grace")?
+        .or(cfg.grace)
+        .unwrap_or(supervise::DEFAULT_GRACE);
+    let files = discover::discover(&args.paths, &cwd, &root, &cfg, args.exec.as_deref())
+        .map_err(|e| Usage(e.to_string()))?;
+    if args.list {
+        for f in &files {
+            println!("{}", discover::list_line(f));
+        }
+        return Ok(Prepared::Listed);
+    }
+    let log_dir = if args.no_logs {
+        None
+    } else {
+        let dir = args
+            .log_dir
+            .clone()
+            .or(cfg.log_dir.clone())
+            .unwrap_or_else(|| Path::new(".nogit/testlogs").into());
+        let dir = if dir.is_absolute() {
+            dir
+        } else {
+            root.join(dir)
+        };
+        Some(logs::LogDir::prepare(&dir).map_err(|e| Usage(e.to_string()))?)
+    };
+    let planned = files
+        .into_iter()
+        .enumerate()
+        .map(|(index, f)| {
+            let log_name = discover::log_name(&f.rel);
+            let command = f.command.map_err(|e| e.to_string());
+            let shown = match &command {
+                Ok(argv) => argv
+                    .iter()
+                    .map(|a| a.to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                Err(e) => e.clone(),
+            };
+            let log = log_dir.as_ref().map(|d| d.path().join(&log_name));
+            Planned {
+                info: FileInfo {
+                    index,
+                    rel: f.rel,
+                    command: shown,
+                    log,
+                },
+                command,
+                log_name,
+            }
+        })
+        .collect();
+    let jobs = args
+        .jobs
+        .or(cfg.jobs)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from));
+    let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0");
+    let settings = Settings {
+        run: 1,
+        jobs,
+        timeout: (!timeout.is_zero()).then_some(timeout),
+        grace,
+        merge: args.merge,
+        cwd,
+        live: io::stderr().is_terminal() && !ci && !args.verbose,
+        log_dir,
+    };
+    Ok(Prepared::Run(planned, settings))
+}
+
+fn execute(args: &RunArgs, files: Vec<Planned>, settings: Settings) -> u8 {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("tapline: failed to start the async runtime: {e}");
+            return EXIT_INTERNAL;
+        }
+    };
+    let always = match args.color {
+        ColorChoice::Always => Some(true),
+        ColorChoice::Never => Some(false),
+        ColorChoice::Auto => None,
+    };
+    let style = Style {
+        enabled: style::color_enabled(always, io::stderr().is_terminal()),
+    };
+    let verbosity = if args.quiet {
+        Verbosity::Quiet
+    } else if args.verbose {
+        Verbosity::Verbose
+    } else {
+        Verbosity::Normal
+    };
+    let width = crossterm::terminal::size().map_or(100, |(w, _)| w);
+    let stderr = io::stderr();
+    // Line-buffered on a terminal so progress shows; block-buffered into pipes and files.
+    let err_out: Box<dyn io::Write> = if settings.live {
+        Box::new(io::BufWriter::with_capacity(1 << 16, stderr.lock()))
+    } else if stderr.is_terminal() {
+        Box::new(io::LineWriter::new(stderr.lock()))
+    } else {
+        Box::new(io::BufWriter::new(stderr.lock()))
+    };
+    let mut terminal = TerminalReporter::new(
+        err_out,
+        TerminalOptions {
+            style,
+            live: settings.live,
+            verbosity,
+            width,
+        },
+    );
+    let stdout = io::stdout();
+    let mut jsonl;
+    let mut summary;
+    let mut sinks: Vec<&mut dyn RunSink> = vec![&mut terminal];
+    match args.format {
+        RunFormat::Human => {}
+        RunFormat::Jsonl => {
+            jsonl = JsonlRun::new(io::BufWriter::new(stdout.lock()));
+            sinks.push(&mut jsonl);
+        }
+        RunFormat::Summary => {
+            summary = SummaryRun::new(io::BufWriter::new(stdout.lock()));
+            sinks.push(&mut summary);
+        }
+    }
+    let mut fanout = Fanout(sinks);
+    let finished = runtime.block_on(tapline::run::execute(files, &settings, &mut fanout, None));
+    drop(fanout);
+    let finish = terminal.finish();
+    match (finished, finish) {
+        (Ok(f), Ok(_)) => f.exit_code(),
+        (Ok(f), Err(e)) if e.kind() == io::ErrorKind::BrokenPipe => f.exit_code(),
+        (Err(e), _) if e.kind() == io::ErrorKind::BrokenPipe => 0,
+        (Err(e), _) | (Ok(_), Err(e)) => {
+            eprintln!("tapline: failed to report the run: {e}");
+            EXIT_INTERNAL
+        }
+    }
+}
