@@ -11,7 +11,7 @@ use tapline::report::summary::SummaryWriter;
 struct Count(u64);
 
 impl Sink for Count {
-    fn event(&mut self, e: Event<'_>) {
+    fn event(&mut self, e: &Event<'_>) {
         if let Event::Assert(_) = e {
             self.0 += 1;
         }

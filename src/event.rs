@@ -357,17 +357,17 @@ fn own(c: Cow<'_, str>) -> Cow<'static, str> {
 /// A consumer of events: reporters, collectors, the runner's bus. The ripgrep-style seam between
 /// the parser and everything downstream.
 pub trait Sink {
-    fn event(&mut self, event: Event<'_>);
+    fn event(&mut self, event: &Event<'_>);
 }
 
 impl Sink for Vec<Event<'static>> {
-    fn event(&mut self, event: Event<'_>) {
-        self.push(event.into_owned());
+    fn event(&mut self, event: &Event<'_>) {
+        self.push(event.clone().into_owned());
     }
 }
 
 impl<S: Sink + ?Sized> Sink for &mut S {
-    fn event(&mut self, event: Event<'_>) {
+    fn event(&mut self, event: &Event<'_>) {
         (**self).event(event)
     }
 }

@@ -14,8 +14,8 @@ struct Verdict<S> {
 }
 
 impl<S: Sink> Sink for Verdict<S> {
-    fn event(&mut self, event: Event<'_>) {
-        if let Event::End { verdict } = &event {
+    fn event(&mut self, event: &Event<'_>) {
+        if let Event::End { verdict } = event {
             self.ok = Some(verdict.ok);
         }
         self.inner.event(event);

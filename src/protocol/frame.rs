@@ -12,8 +12,8 @@ pub const DEFAULT_MAX_LINE: usize = 1 << 20;
 
 /// One complete line handed to the parser.
 pub struct Line<'a> {
-    /// The line without its terminator, possibly truncated.
-    pub bytes: &'a [u8],
+    /// The line without its terminator, possibly truncated; invalid UTF-8 replaced.
+    pub text: &'a str,
     /// Full length in bytes (without terminator) when it was truncated.
     pub truncated_from: Option<u64>,
 }
@@ -36,21 +36,50 @@ impl Framer {
 
     /// Feeds a chunk, calling `on_line` for every line it completes.
     pub fn feed(&mut self, mut chunk: &[u8], mut on_line: impl FnMut(Line<'_>)) {
-        while let Some(nl) = memchr(b'\n', chunk) {
-            let (head, rest) = (&chunk[..nl], &chunk[nl + 1..]);
-            if self.partial.is_empty() && self.overflow == 0 && head.len() <= self.max_line {
-                // Fast path: the whole line is inside this chunk; hand it over without copying.
+        // A line left over from the previous chunk is completed first, by copying.
+        if !self.partial.is_empty() || self.overflow > 0 {
+            match memchr(b'\n', chunk) {
+                Some(nl) => {
+                    self.push(&chunk[..nl]);
+                    self.emit_partial(&mut on_line);
+                    chunk = &chunk[nl + 1..];
+                }
+                None => return self.push(chunk),
+            }
+        }
+        let Some(last_nl) = memchr::memrchr(b'\n', chunk) else {
+            return self.push(chunk);
+        };
+        let (whole, tail) = (&chunk[..=last_nl], &chunk[last_nl + 1..]);
+        // Validating the complete lines in one call is far cheaper than line by line; slicing
+        // the validated text at `\n` (an ASCII byte) then cannot split a character.
+        match std::str::from_utf8(whole) {
+            Ok(text) => self.lines_of(text, &mut on_line),
+            Err(_) => {
+                for line in whole[..last_nl].split(|&b| b == b'\n') {
+                    self.push(line);
+                    self.emit_partial(&mut on_line);
+                }
+            }
+        }
+        self.push(tail);
+    }
+
+    fn lines_of(&mut self, text: &str, on_line: &mut impl FnMut(Line<'_>)) {
+        let bytes = text.as_bytes();
+        let mut start = 0;
+        for nl in memchr::memchr_iter(b'\n', bytes) {
+            if nl - start <= self.max_line {
                 on_line(Line {
-                    bytes: strip_cr(head),
+                    text: strip_cr(&text[start..nl]),
                     truncated_from: None,
                 });
             } else {
-                self.push(head);
-                self.emit_partial(&mut on_line);
+                self.push(&bytes[start..nl]);
+                self.emit_partial(on_line);
             }
-            chunk = rest;
+            start = nl + 1;
         }
-        self.push(chunk);
     }
 
     /// Ends the stream: a final line without a terminator is still a line.
@@ -68,19 +97,20 @@ impl Framer {
     }
 
     fn emit_partial(&mut self, on_line: &mut impl FnMut(Line<'_>)) {
-        let truncated_from = if self.overflow > 0 {
-            Some(self.partial.len() as u64 + self.overflow)
+        let truncated_from = (self.overflow > 0).then(|| self.partial.len() as u64 + self.overflow);
+        let bytes: &[u8] = if truncated_from.is_some() {
+            cut_to_char_boundary(&self.partial)
         } else {
-            None
+            &self.partial
         };
-        let mut bytes: &[u8] = &self.partial;
-        if truncated_from.is_some() {
-            bytes = cut_to_char_boundary(bytes);
+        let text = String::from_utf8_lossy(bytes);
+        let text = if truncated_from.is_some() {
+            &text
         } else {
-            bytes = strip_cr(bytes);
-        }
+            strip_cr(&text)
+        };
         on_line(Line {
-            bytes,
+            text,
             truncated_from,
         });
         self.partial.clear();
@@ -88,11 +118,8 @@ impl Framer {
     }
 }
 
-fn strip_cr(line: &[u8]) -> &[u8] {
-    match line.last() {
-        Some(b'\r') => &line[..line.len() - 1],
-        _ => line,
-    }
+fn strip_cr(line: &str) -> &str {
+    line.strip_suffix('\r').unwrap_or(line)
 }
 
 /// Drops a trailing incomplete UTF-8 sequence left by truncation, so the cut does not show up
@@ -127,9 +154,11 @@ mod tests {
         let mut f = Framer::new(max);
         let mut out = Vec::new();
         for c in chunks {
-            f.feed(c, |l| out.push((l.bytes.to_vec(), l.truncated_from)));
+            f.feed(c, |l| {
+                out.push((l.text.as_bytes().to_vec(), l.truncated_from))
+            });
         }
-        f.finish(|l| out.push((l.bytes.to_vec(), l.truncated_from)));
+        f.finish(|l| out.push((l.text.as_bytes().to_vec(), l.truncated_from)));
         out
     }
 

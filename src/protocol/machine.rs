@@ -35,10 +35,13 @@ struct Pending {
 struct Yaml {
     /// Indentation of the `---` line; content lines must start with it.
     indent: String,
-    /// Content lines with the indentation removed, `\n`-terminated.
+    /// Content lines with the indentation removed, `\n`-terminated. Indentation plus a body
+    /// line gives back the raw line, for replay when the block turns out not to be YAML.
     body: String,
-    /// The raw lines, for replay as output when the block turns out not to be YAML.
-    raw: Vec<String>,
+    /// Lines read, the `---` included.
+    lines: u64,
+    /// The cap was reached: later lines were dropped.
+    overflowed: bool,
     start_line: u64,
 }
 
@@ -118,6 +121,7 @@ pub(crate) struct Machine {
     line_no: u64,
     block: Option<OpenBlock>,
     max_block: usize,
+    spare_names: Vec<String>,
 }
 
 impl Machine {
@@ -127,11 +131,12 @@ impl Machine {
             line_no: 0,
             block: None,
             max_block,
+            spare_names: Vec::new(),
         }
     }
 
     pub fn line_too_long(&mut self, full_len: u64, kept: usize, sink: &mut dyn Sink) {
-        sink.event(Event::Problem(Problem {
+        sink.event(&Event::Problem(Problem {
             depth: 0,
             line: self.line_no + 1,
             kind: ProblemKind::LineTooLong,
@@ -204,7 +209,7 @@ impl Machine {
                     block.kind, self.max_block
                 );
                 let depth = block.depth;
-                sink.event(Event::Problem(Problem {
+                sink.event(&Event::Problem(Problem {
                     depth,
                     line: self.line_no,
                     kind: ProblemKind::BlockTooLarge,
@@ -226,7 +231,7 @@ impl Machine {
             .and_then(|l| l.current.as_mut())
         {
             Some(p) => p.blocks.push(block),
-            None => sink.event(Event::V2Block { depth, line, block }),
+            None => sink.event(&Event::V2Block { depth, line, block }),
         }
     }
 
@@ -254,6 +259,7 @@ impl Machine {
             l.brace_level = text.len();
         }
         if self.levels[lvl].depth > 0
+            && matches!(text.as_bytes().first(), Some(b'T' | b't'))
             && self.levels[lvl].yaml.is_none()
             && line::version(text).is_some()
         {
@@ -310,7 +316,7 @@ impl Machine {
             Kind::Pragma(on, key) => self.pragma(lvl, key, on, text, sink),
             Kind::Version(v) => self.version(lvl, v, text, sink),
             Kind::Plan(start, end, reason) => self.plan(lvl, start, end, reason, text, sink),
-            Kind::TestPoint => self.test_point(lvl, text, sink),
+            Kind::TestPoint(tp, markers) => self.test_point(lvl, tp, markers, sink),
             Kind::Subtest => self.levels[lvl].maybe_child = Some(text.to_owned()),
             Kind::NonTap | Kind::Comment => {}
         }
@@ -335,7 +341,8 @@ impl Machine {
             self.levels[lvl].yaml = Some(Yaml {
                 indent: indent.to_owned(),
                 body: String::new(),
-                raw: vec![text.to_owned()],
+                lines: 1,
+                overflowed: false,
                 start_line: self.line_no,
             });
             return;
@@ -403,13 +410,13 @@ impl Machine {
         let depth = lvl as u32;
         let line = self.line_no;
         if kind == "PROTOCOL" {
-            return sink.event(Event::Protocol {
+            return sink.event(&Event::Protocol {
                 line,
                 version: Cow::Borrowed(payload),
             });
         }
         if kind == "EVENT" {
-            return sink.event(Event::V2Event {
+            return sink.event(&Event::V2Event {
                 depth,
                 line,
                 json: Cow::Borrowed(payload),
@@ -427,7 +434,7 @@ impl Machine {
                 return;
             }
         }
-        sink.event(Event::Marker {
+        sink.event(&Event::Marker {
             depth,
             line,
             kind: Cow::Borrowed(kind),
@@ -451,13 +458,12 @@ impl Machine {
             }
             return;
         }
+        y.lines += 1;
         if y.body.len() + content.len() < max {
             y.body.push_str(content);
             y.body.push('\n');
-            y.raw.push(text.to_owned());
-        } else if y.raw.len() < 2 || y.raw.last().is_some_and(|l| !l.is_empty()) {
-            // Past the cap the block keeps its shape but not its bulk.
-            y.raw.push(String::new());
+        } else if !y.overflowed {
+            y.overflowed = true;
             let msg = format!("YAML block larger than {max} bytes; the rest is dropped");
             self.problem(
                 lvl,
@@ -478,13 +484,16 @@ impl Machine {
             if self.levels[lvl].bailed_out {
                 return;
             }
-            for (i, raw) in y.raw.iter().enumerate() {
+            let opener = format!("{}---", y.indent);
+            let raw =
+                std::iter::once(opener).chain(y.body.lines().map(|l| format!("{}{l}", y.indent)));
+            for (i, raw) in raw.enumerate() {
                 let line = y.start_line + i as u64;
                 self.strict_check(lvl, line, sink);
-                sink.event(Event::Output {
+                sink.event(&Event::Output {
                     depth: lvl as u32,
                     line,
-                    text: Cow::Borrowed(raw),
+                    text: Cow::Owned(raw),
                 });
             }
         }
@@ -506,7 +515,7 @@ impl Machine {
     }
 
     fn output(&mut self, lvl: usize, text: &str, sink: &mut dyn Sink) {
-        sink.event(Event::Output {
+        sink.event(&Event::Output {
             depth: lvl as u32,
             line: self.line_no,
             text: Cow::Borrowed(text),
@@ -516,7 +525,7 @@ impl Machine {
     fn comment(&mut self, lvl: usize, text: &str, sink: &mut dyn Sink) {
         let body = text.trim_start().strip_prefix('#').unwrap_or(text);
         let body = body.strip_prefix(' ').unwrap_or(body);
-        sink.event(Event::Comment {
+        sink.event(&Event::Comment {
             depth: lvl as u32,
             line: self.line_no,
             text: Cow::Borrowed(body),
@@ -535,7 +544,7 @@ impl Machine {
         if fails {
             self.levels[lvl].reasons.push(message.clone());
         }
-        sink.event(Event::Problem(Problem {
+        sink.event(&Event::Problem(Problem {
             depth: lvl as u32,
             line,
             kind,
@@ -557,17 +566,21 @@ impl Machine {
         self.problem(lvl, line, kind, message, true, sink);
     }
 
-    fn test_point(&mut self, lvl: usize, text: &str, sink: &mut dyn Sink) {
+    fn test_point(
+        &mut self,
+        lvl: usize,
+        tp: line::TestPointLine<'_>,
+        markers: Markers<'_>,
+        sink: &mut dyn Sink,
+    ) {
         if !self.has_child(lvl) {
             self.emit_result(lvl, sink);
         }
         if self.levels[lvl].bailed_out {
             return;
         }
-        let Some(p) = build_pending(text, self.line_no, sink, lvl as u32) else {
-            return self.non_tap(lvl, text, sink);
-        };
-        let mut p = p;
+        let name = self.spare_names.pop().unwrap_or_default();
+        let mut p = build_pending(tp, markers, name, self.line_no, sink, lvl as u32);
         if let Some(id) = p.id {
             if let Some((start, end)) = self.levels[lvl].plan {
                 if id < start || id > end {
@@ -646,7 +659,7 @@ impl Machine {
             skip_all: start == 1 && end == 0,
             reason,
         };
-        sink.event(Event::Plan {
+        sink.event(&Event::Plan {
             depth: lvl as u32,
             line: self.line_no,
             plan,
@@ -657,7 +670,7 @@ impl Machine {
         let l = &self.levels[lvl];
         if version >= 13 && l.plan.is_none() && l.count == 0 && l.current.is_none() {
             self.levels[lvl].saw_version = true;
-            sink.event(Event::Version {
+            sink.event(&Event::Version {
                 depth: lvl as u32,
                 line: self.line_no,
                 version,
@@ -678,7 +691,7 @@ impl Machine {
         if key == "strict" {
             self.levels[lvl].strict = on;
         }
-        sink.event(Event::Pragma {
+        sink.event(&Event::Pragma {
             depth: lvl as u32,
             line: self.line_no,
             key: Cow::Borrowed(key),
@@ -697,7 +710,7 @@ impl Machine {
             self.levels[lvl].current = None;
         } else {
             self.emit_result(lvl, sink);
-            sink.event(Event::BailOut {
+            sink.event(&Event::BailOut {
                 depth: lvl as u32,
                 line: self.line_no,
                 reason: Cow::Borrowed(&reason),
@@ -753,7 +766,7 @@ impl Machine {
         }
         self.abandon_above(lvl, sink);
         self.levels.push(child);
-        sink.event(Event::SubtestStart {
+        sink.event(&Event::SubtestStart {
             depth: lvl as u32 + 1,
             line: self.line_no,
             name: Cow::Owned(name),
@@ -785,7 +798,7 @@ impl Machine {
                 bailout: l.bailing_out.map(Cow::Owned),
                 reasons: l.reasons,
             };
-            sink.event(Event::SubtestEnd {
+            sink.event(&Event::SubtestEnd {
                 depth: l.depth,
                 verdict,
             });
@@ -832,12 +845,12 @@ impl Machine {
             Some(Directive::Todo(r)) => (None, Some(r)),
             None => (None, None),
         };
-        sink.event(Event::Assert(Assert {
+        sink.event(&Event::Assert(Assert {
             depth: lvl as u32,
             line: p.line,
             ok: p.ok,
             id: p.id,
-            name: Cow::Owned(p.name),
+            name: Cow::Borrowed(&p.name),
             skip,
             todo,
             duration_ms: p.time,
@@ -846,15 +859,15 @@ impl Machine {
             blocks: p.blocks,
             closes_subtest: p.closes_subtest,
         }));
+        // Names are recycled: a stream of points then allocates none.
+        if self.spare_names.len() < 8 {
+            self.spare_names.push(p.name);
+        }
     }
 
     /// Closes the document at `lvl` and emits its verdict.
     fn end(&mut self, lvl: usize, sink: &mut dyn Sink) {
-        if self.levels[lvl]
-            .yaml
-            .as_ref()
-            .is_some_and(|y| y.raw.len() > 1)
-        {
+        if self.levels[lvl].yaml.is_some() {
             let start = self.levels[lvl].yaml.as_ref().map_or(0, |y| y.start_line);
             let msg = format!("stream ended inside the YAML block opened on line {start}");
             self.tap_error(lvl, start, ProblemKind::UnterminatedYaml, msg, sink);
@@ -922,9 +935,9 @@ impl Machine {
         };
         let child_failed = !verdict.ok;
         if lvl == 0 {
-            sink.event(Event::End { verdict });
+            sink.event(&Event::End { verdict });
         } else {
-            sink.event(Event::SubtestEnd {
+            sink.event(&Event::SubtestEnd {
                 depth: lvl as u32,
                 verdict,
             });
@@ -946,8 +959,11 @@ impl Level {
     }
 }
 
+/// Inline v2 markers taken off a test point line, last first.
+type Markers<'a> = Vec<(&'a str, &'a str)>;
+
 enum Kind<'a> {
-    TestPoint,
+    TestPoint(line::TestPointLine<'a>, Markers<'a>),
     Pragma(bool, &'a str),
     BailOut(&'a str),
     Version(u32),
@@ -960,8 +976,13 @@ enum Kind<'a> {
 /// What an unindented line is, dispatching on its first byte before any parser runs.
 fn classify(text: &str) -> Kind<'_> {
     match text.as_bytes().first() {
-        Some(b'o' | b'n') if line::test_point(strip_inline_markers(text)).is_some() => {
-            Kind::TestPoint
+        Some(b'o' | b'n') => {
+            let (bare, markers) = if text.trim_end().ends_with(line::MARK_CLOSE) {
+                line::trailing_markers(text)
+            } else {
+                (text, Vec::new())
+            };
+            line::test_point(bare).map_or(Kind::NonTap, |tp| Kind::TestPoint(tp, markers))
         }
         Some(b'p') => line::pragma(text).map_or(Kind::NonTap, |(on, k)| Kind::Pragma(on, k)),
         Some(b'B' | b'b') => line::bailout(text).map_or(Kind::NonTap, Kind::BailOut),
@@ -970,14 +991,6 @@ fn classify(text: &str) -> Kind<'_> {
         Some(b'#') if line::subtest_heading(text).is_some() => Kind::Subtest,
         _ if line::is_comment(text) => Kind::Comment,
         _ => Kind::NonTap,
-    }
-}
-
-fn strip_inline_markers(text: &str) -> &str {
-    if text.trim_end().ends_with(line::MARK_CLOSE) {
-        line::trailing_markers(text).0
-    } else {
-        text
     }
 }
 
@@ -992,13 +1005,14 @@ fn heading_name(heading: &str) -> &str {
 }
 
 /// Reads a test point line into a pending point, v2 inline markers and the v1 time suffix included.
-fn build_pending(text: &str, line_no: u64, sink: &mut dyn Sink, depth: u32) -> Option<Pending> {
-    let (text, markers) = if text.trim_end().ends_with(line::MARK_CLOSE) {
-        line::trailing_markers(text)
-    } else {
-        (text, Vec::new())
-    };
-    let tp = line::test_point(text)?;
+fn build_pending(
+    tp: line::TestPointLine<'_>,
+    markers: Markers<'_>,
+    mut name: String,
+    line_no: u64,
+    sink: &mut dyn Sink,
+    depth: u32,
+) -> Pending {
     let (rest, legacy_time) = match line::legacy_time_suffix(tp.rest) {
         Some((r, t)) if !tp.brace => (r, Some(t)),
         _ => (tp.rest, None),
@@ -1012,7 +1026,11 @@ fn build_pending(text: &str, line_no: u64, sink: &mut dyn Sink, depth: u32) -> O
         line: line_no,
         ok: tp.ok,
         id: tp.id,
-        name: d.name.into_owned(),
+        name: {
+            name.clear();
+            name.push_str(&d.name);
+            name
+        },
         directive,
         time: d.time_ms.or(legacy_time),
         buffered: d.buffered,
@@ -1024,7 +1042,7 @@ fn build_pending(text: &str, line_no: u64, sink: &mut dyn Sink, depth: u32) -> O
     // Markers were read last-first; apply them in line order.
     for (kind, payload) in markers.into_iter().rev() {
         if !apply_marker(&mut p, kind, payload) {
-            sink.event(Event::Marker {
+            sink.event(&Event::Marker {
                 depth,
                 line: line_no,
                 kind: Cow::Borrowed(kind),
@@ -1032,7 +1050,7 @@ fn build_pending(text: &str, line_no: u64, sink: &mut dyn Sink, depth: u32) -> O
             });
         }
     }
-    Some(p)
+    p
 }
 
 /// Applies `time`, `SKIP` or `TODO` to a point; false for other kinds.
@@ -1066,9 +1084,12 @@ fn meta_time(json: &str) -> Option<f64> {
 
 /// A top-level `duration_ms: N` in a YAML block (node:test and node-tap put one in every block).
 fn yaml_duration(body: &str) -> Option<f64> {
-    body.lines()
-        .find_map(|l| l.strip_prefix("duration_ms:"))
-        .and_then(|v| v.trim().parse().ok())
+    const KEY: &str = "duration_ms:";
+    let at = memchr::memmem::find_iter(body.as_bytes(), KEY)
+        .find(|&i| i == 0 || body.as_bytes()[i - 1] == b'\n')?;
+    let rest = &body[at + KEY.len()..];
+    let value = rest.split('\n').next().unwrap_or("");
+    value.trim().parse().ok()
 }
 
 /// Whether a YAML block parses to something (the reference only then treats a following `{` as

@@ -10,7 +10,6 @@ pub use frame::DEFAULT_MAX_LINE;
 pub use machine::DEFAULT_MAX_BLOCK;
 
 use crate::event::Sink;
-use std::borrow::Cow;
 
 /// Incremental TAP 12/13/14 + protocol-v2 parser feeding a [`Sink`].
 pub struct Parser<S: Sink> {
@@ -75,14 +74,9 @@ impl<S: Sink> Parser<S> {
 
 fn on_line<S: Sink>(machine: &mut machine::Machine, sink: &mut S, l: frame::Line<'_>) {
     if let Some(full) = l.truncated_from {
-        machine.line_too_long(full, l.bytes.len(), sink);
+        machine.line_too_long(full, l.text.len(), sink);
     }
-    // Invalid UTF-8 is replaced, never fatal: a test's binary output must not stop the parse.
-    let text = match std::str::from_utf8(l.bytes) {
-        Ok(s) => Cow::Borrowed(s),
-        Err(_) => String::from_utf8_lossy(l.bytes),
-    };
-    machine.line(&text, sink);
+    machine.line(l.text, sink);
 }
 
 /// Parses a whole byte slice into owned events (tests, small inputs).

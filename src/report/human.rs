@@ -45,7 +45,7 @@ impl<W: Write> HumanReport<W> {
         Ok(self.out)
     }
 
-    fn write(&mut self, event: Event<'_>) -> io::Result<()> {
+    fn write(&mut self, event: &Event<'_>) -> io::Result<()> {
         let s = self.style;
         match event {
             Event::Assert(a) if a.depth == 0 => {
@@ -80,7 +80,7 @@ impl<W: Write> HumanReport<W> {
                     self.output.remove(0);
                     self.output_dropped += 1;
                 }
-                self.output.push(text.into_owned());
+                self.output.push(text.to_string());
             }
             Event::Comment { depth: 0, text, .. } => {
                 writeln!(self.out, "{}", s.paint(style::DIM, format!("# {text}")))?;
@@ -145,7 +145,7 @@ impl<W: Write> HumanReport<W> {
 }
 
 impl<W: Write> Sink for HumanReport<W> {
-    fn event(&mut self, event: Event<'_>) {
+    fn event(&mut self, event: &Event<'_>) {
         if self.error.is_none() {
             if let Err(e) = self.write(event) {
                 self.error = Some(e);

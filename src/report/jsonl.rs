@@ -22,11 +22,11 @@ impl<W: Write> JsonlWriter<W> {
 }
 
 impl<W: Write> Sink for JsonlWriter<W> {
-    fn event(&mut self, event: Event<'_>) {
+    fn event(&mut self, event: &Event<'_>) {
         if self.error.is_some() {
             return;
         }
-        let r = serde_json::to_writer(&mut self.out, &event)
+        let r = serde_json::to_writer(&mut self.out, event)
             .map_err(io::Error::from)
             .and_then(|()| self.out.write_all(b"\n"));
         if let Err(e) = r {

@@ -18,7 +18,12 @@ pub struct SummaryWriter<W: Write> {
     finished_child: Option<Vec<u8>>,
     error: Option<io::Error>,
     started: bool,
+    /// Top-level output gathered into large writes (one copy, then straight to the writer).
+    pending: Vec<u8>,
 }
+
+/// Size at which gathered top-level output is handed to the writer.
+const FLUSH_AT: usize = 128 * 1024;
 
 struct Doc {
     buf: Vec<u8>,
@@ -34,6 +39,7 @@ impl<W: Write> SummaryWriter<W> {
             finished_child: None,
             error: None,
             started: false,
+            pending: Vec::with_capacity(FLUSH_AT + 4096),
         }
     }
 
@@ -42,14 +48,15 @@ impl<W: Write> SummaryWriter<W> {
         if let Some(e) = self.error.take() {
             return Err(e);
         }
+        self.out.write_all(&self.pending)?;
         self.out.flush()?;
         Ok(self.out)
     }
 
-    fn write(&mut self, event: Event<'_>) -> io::Result<()> {
+    fn write(&mut self, event: &Event<'_>) -> io::Result<()> {
         if !self.started {
             self.started = true;
-            self.out.write_all(b"{\"asserts\":[")?;
+            self.pending.extend_from_slice(b"{\"asserts\":[");
         }
         match event {
             Event::SubtestStart { .. } => {
@@ -59,7 +66,7 @@ impl<W: Write> SummaryWriter<W> {
             }
             Event::SubtestEnd { verdict, .. } => {
                 if let Some(mut doc) = self.open.pop() {
-                    write_verdict(&mut doc.buf, &verdict)?;
+                    write_verdict(&mut doc.buf, verdict)?;
                     self.finished_child = Some(doc.buf);
                 }
             }
@@ -72,17 +79,21 @@ impl<W: Write> SummaryWriter<W> {
                 match self.open.last_mut() {
                     Some(doc) => {
                         let first = std::mem::replace(&mut doc.first, false);
-                        write_assert(&mut doc.buf, first, &a, child.as_deref())?;
+                        write_assert(&mut doc.buf, first, a, child.as_deref());
                     }
                     None => {
                         let first = std::mem::replace(&mut self.top_first, false);
-                        write_assert(&mut self.out, first, &a, child.as_deref())?;
+                        write_assert(&mut self.pending, first, a, child.as_deref());
+                        if self.pending.len() >= FLUSH_AT {
+                            self.out.write_all(&self.pending)?;
+                            self.pending.clear();
+                        }
                     }
                 }
             }
             Event::End { verdict } => {
-                write_verdict(&mut self.out, &verdict)?;
-                self.out.write_all(b"\n")?;
+                write_verdict(&mut self.pending, verdict)?;
+                self.pending.push(b'\n');
             }
             _ => {}
         }
@@ -91,7 +102,7 @@ impl<W: Write> SummaryWriter<W> {
 }
 
 impl<W: Write> Sink for SummaryWriter<W> {
-    fn event(&mut self, event: Event<'_>) {
+    fn event(&mut self, event: &Event<'_>) {
         if self.error.is_none() {
             if let Err(e) = self.write(event) {
                 self.error = Some(e);
@@ -100,45 +111,98 @@ impl<W: Write> Sink for SummaryWriter<W> {
     }
 }
 
-#[derive(Serialize)]
-struct AssertFields<'a> {
-    id: Option<u64>,
-    ok: bool,
-    name: &'a str,
-    todo: Option<&'a str>,
-    skip: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    duration_ms: Option<f64>,
-    line: u64,
+/// Writes one assert object. Hand-written rather than derived: this runs once per test point
+/// on the hot path, and serde's generic map machinery was a tenth of the whole parse.
+fn write_assert(buf: &mut Vec<u8>, first: bool, a: &Assert<'_>, child: Option<&[u8]>) {
+    if !first {
+        buf.push(b',');
+    }
+    buf.extend_from_slice(b"{\"subtest\":");
+    buf.extend_from_slice(child.unwrap_or(b"null"));
+    buf.extend_from_slice(b",\"id\":");
+    match a.id {
+        Some(id) => push_u64(buf, id),
+        None => buf.extend_from_slice(b"null"),
+    }
+    buf.extend_from_slice(if a.ok {
+        b",\"ok\":true,\"name\":"
+    } else {
+        b",\"ok\":false,\"name\":"
+    });
+    push_json_str(buf, &a.name);
+    buf.extend_from_slice(b",\"todo\":");
+    push_opt_str(buf, a.todo.as_deref());
+    buf.extend_from_slice(b",\"skip\":");
+    push_opt_str(buf, a.skip.as_deref());
+    if let Some(t) = a.duration_ms.filter(|t| t.is_finite()) {
+        buf.extend_from_slice(b",\"duration_ms\":");
+        buf.extend_from_slice(
+            serde_json::to_string(&t)
+                .unwrap_or_else(|_| "null".into())
+                .as_bytes(),
+        );
+    }
+    buf.extend_from_slice(b",\"line\":");
+    push_u64(buf, a.line);
+    buf.push(b'}');
 }
 
-fn write_assert(
-    out: &mut impl Write,
-    first: bool,
-    a: &Assert<'_>,
-    child: Option<&[u8]>,
-) -> io::Result<()> {
-    if !first {
-        out.write_all(b",")?;
+/// Whether any byte is a control character, `"` or `\\`: eight bytes at a time (SWAR), since
+/// this runs over every name in the stream.
+fn needs_escape(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS != 0;
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        let x = u64::from_le_bytes(w);
+        // A byte below 0x20 is one whose value minus 0x20 borrows, when its high bit is clear.
+        let control = x.wrapping_sub(ONES * 0x20) & !x & HIGHS != 0;
+        if control
+            || has_zero(x ^ (ONES * u64::from(b'"')))
+            || has_zero(x ^ (ONES * u64::from(b'\\')))
+        {
+            return true;
+        }
     }
-    out.write_all(b"{\"subtest\":")?;
-    match child {
-        Some(doc) => out.write_all(doc)?,
-        None => out.write_all(b"null")?,
+    chunks
+        .remainder()
+        .iter()
+        .any(|&b| b < 0x20 || b == b'"' || b == b'\\')
+}
+
+fn push_u64(buf: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
     }
-    let fields = AssertFields {
-        id: a.id,
-        ok: a.ok,
-        name: &a.name,
-        todo: a.todo.as_deref(),
-        skip: a.skip.as_deref(),
-        duration_ms: a.duration_ms,
-        line: a.line,
-    };
-    // Splice the fields after "subtest": serialize `{...}` and drop its opening brace.
-    let mut buf = serde_json::to_vec(&fields).map_err(io::Error::other)?;
-    buf[0] = b',';
-    out.write_all(&buf)
+    buf.extend_from_slice(&digits[i..]);
+}
+
+fn push_opt_str(buf: &mut Vec<u8>, s: Option<&str>) {
+    match s {
+        Some(s) => push_json_str(buf, s),
+        None => buf.extend_from_slice(b"null"),
+    }
+}
+
+/// A JSON string literal; names rarely need escaping, so check first and copy whole.
+fn push_json_str(buf: &mut Vec<u8>, s: &str) {
+    if !needs_escape(s.as_bytes()) {
+        buf.push(b'"');
+        buf.extend_from_slice(s.as_bytes());
+        buf.push(b'"');
+    } else if serde_json::to_writer(&mut *buf, s).is_err() {
+        buf.extend_from_slice(b"null"); // unreachable for a str written to a Vec
+    }
 }
 
 #[derive(Serialize)]
@@ -183,4 +247,34 @@ fn write_verdict(out: &mut impl Write, v: &Verdict<'_>) -> io::Result<()> {
     buf[0] = b',';
     out.write_all(b"]")?;
     out.write_all(&buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::needs_escape;
+
+    #[test]
+    fn escape_check_agrees_with_the_byte_rule() {
+        let rule = |s: &[u8]| s.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\');
+        let samples: Vec<Vec<u8>> = vec![
+            b"plain name that is long enough".to_vec(),
+            b"has \"quote\" inside".to_vec(),
+            b"back\\slash in the middle".to_vec(),
+            b"tab\there".to_vec(),
+            "ünïcödé ⟦TSTEST⟧ text".as_bytes().to_vec(),
+            vec![0x1f; 9],
+            vec![0x20; 17],
+            vec![0x7f, 0x80, 0xff, 0x21, 0x5b, 0x5d, 0x23, 0x24],
+        ];
+        for s in samples {
+            for start in 0..s.len() {
+                assert_eq!(
+                    needs_escape(&s[start..]),
+                    rule(&s[start..]),
+                    "{:?}",
+                    &s[start..]
+                );
+            }
+        }
+    }
 }

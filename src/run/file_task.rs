@@ -36,8 +36,8 @@ struct Collect {
 }
 
 impl Sink for Collect {
-    fn event(&mut self, event: Event<'_>) {
-        match &event {
+    fn event(&mut self, event: &Event<'_>) {
+        match event {
             Event::Assert(a) => {
                 self.saw_tap = true;
                 if a.depth == 0 {
@@ -50,7 +50,7 @@ impl Sink for Collect {
             Event::End { verdict } => self.verdict = Some(verdict.clone().into_owned()),
             _ => {}
         }
-        self.events.push(event.into_owned());
+        self.events.push(event.clone().into_owned());
     }
 }
 
@@ -87,6 +87,38 @@ impl Lines {
     }
 }
 
+/// With `--merge`, one stream's bytes after its last newline, held back until the line is
+/// complete: the streams arrive in chunks that may end mid-line, and a partial stdout line
+/// followed by a stderr line would otherwise reach the parser as one glued line.
+#[derive(Default)]
+struct Held(Vec<u8>);
+
+impl Held {
+    fn feed(&mut self, bytes: &[u8], parser: &mut Parser<Collect>) {
+        let whole = match memchr::memrchr(b'\n', bytes) {
+            Some(last) => last + 1,
+            // Longer than the parser keeps of a line anyway: no point holding more.
+            None if self.0.len() + bytes.len() > crate::protocol::DEFAULT_MAX_LINE => bytes.len(),
+            None => 0,
+        };
+        if whole > 0 {
+            parser.feed(&self.0);
+            self.0.clear();
+            parser.feed(&bytes[..whole]);
+        }
+        self.0.extend_from_slice(&bytes[whole..]);
+    }
+
+    /// The stream's unterminated last line, ended so that the other stream's can't join it.
+    fn finish(&mut self, parser: &mut Parser<Collect>) {
+        if !self.0.is_empty() {
+            parser.feed(&self.0);
+            parser.feed(b"\n");
+            self.0.clear();
+        }
+    }
+}
+
 pub(crate) async fn run_file(
     job: FileJob,
     tx: mpsc::UnboundedSender<RunEvent>,
@@ -116,6 +148,7 @@ pub(crate) async fn run_file(
 
     let mut parser = Parser::new(Collect::default());
     let mut stderr_lines = Lines::default();
+    let (mut held_out, mut held_err) = (Held::default(), Held::default());
     let mut log = job.log;
     let mut log_error = None;
     while let Some(chunk) = chunk_rx.recv().await {
@@ -127,8 +160,9 @@ pub(crate) async fn run_file(
             }
         }
         match chunk {
+            Chunk::Stdout(b) if job.merge => held_out.feed(&b, &mut parser),
             Chunk::Stdout(b) => parser.feed(&b),
-            Chunk::Stderr(b) if job.merge => parser.feed(&b),
+            Chunk::Stderr(b) if job.merge => held_err.feed(&b, &mut parser),
             Chunk::Stderr(b) => stderr_lines.feed(&b, |text| {
                 let _ = tx.send(RunEvent::Stderr { run, file, text });
             }),
@@ -140,6 +174,8 @@ pub(crate) async fn run_file(
     stderr_lines.finish(|text| {
         let _ = tx.send(RunEvent::Stderr { run, file, text });
     });
+    held_out.finish(&mut parser);
+    held_err.finish(&mut parser);
     let mut collected = parser.finish();
     for event in collected.events.drain(..) {
         let _ = tx.send(RunEvent::Tap { run, file, event });

@@ -136,7 +136,7 @@ impl<W: Write> RunSink for SummaryRun<W> {
             }
             RunEvent::Tap { file, event, .. } => {
                 if let Some(f) = self.files.get_mut(*file) {
-                    crate::event::Sink::event(&mut f.parse, event.clone());
+                    crate::event::Sink::event(&mut f.parse, event);
                 }
             }
             RunEvent::FileFinished { file, result, .. } => {

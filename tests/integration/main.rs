@@ -2,6 +2,7 @@
 //! tests named after what they guard.
 mod chunking;
 mod robustness;
+mod run;
 mod snapshots;
 mod spec_examples;
 mod util;

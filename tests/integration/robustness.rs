@@ -13,7 +13,7 @@ struct Count {
 }
 
 impl Sink for Count {
-    fn event(&mut self, e: Event<'_>) {
+    fn event(&mut self, e: &Event<'_>) {
         match e {
             Event::Assert(_) => self.asserts += 1,
             Event::Problem(p) => self.problems.push(p.kind),

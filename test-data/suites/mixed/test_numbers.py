@@ -1,0 +1,10 @@
+"""Python: TAP 14 printed by hand (no pytest), including a subtest."""
+print("TAP version 14")
+print("1..3")
+print("ok 1 - adds" if 1 + 2 == 3 else "not ok 1 - adds")
+print("ok 2 - sorts" if sorted([3, 1, 2]) == [1, 2, 3] else "not ok 2 - sorts")
+print("# Subtest: rounding")
+print("    1..2")
+print("    ok 1 - rounds half to even" if round(2.5) == 2 else "    not ok 1 - rounds half to even")
+print("    ok 2 - formats two places" if f"{2 / 3:.2f}" == "0.67" else "    not ok 2 - formats")
+print("ok 3 - rounding")
