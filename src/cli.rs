@@ -61,6 +61,25 @@ pub struct RunArgs {
     /// When to use colour.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+    /// Run, then re-run on every change under the project root (keys: Enter/a all, f failing,
+    /// p pattern, q quit; on a pipe, one command per line and EOF quits).
+    #[arg(short = 'w', long, conflicts_with = "list")]
+    pub watch: bool,
+    /// Watch mode: how long a change settles before it starts a run (default 300ms).
+    #[arg(long, requires = "watch", value_name = "DURATION")]
+    pub debounce: Option<String>,
+    /// Watch mode: changes to paths matching these globs start no run (comma-separated; a glob
+    /// without `/` matches any name in the path).
+    #[arg(
+        long,
+        requires = "watch",
+        value_delimiter = ',',
+        value_name = "GLOB,GLOB"
+    )]
+    pub watch_ignore: Vec<String>,
+    /// Watch mode: clear the screen before each run instead of printing a separator.
+    #[arg(long, requires = "watch")]
+    pub clear: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

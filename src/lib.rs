@@ -3,3 +3,4 @@ pub mod event;
 pub mod protocol;
 pub mod report;
 pub mod run;
+pub mod watch;

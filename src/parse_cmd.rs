@@ -2,6 +2,7 @@
 use crate::cli::{ColorChoice, Format, ParseArgs};
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
+use std::os::fd::AsFd;
 use tapline::event::{Event, Sink};
 use tapline::protocol::Parser;
 use tapline::report::style::{self, Style};
@@ -42,7 +43,12 @@ pub fn run(args: &ParseArgs) -> std::process::ExitCode {
     let out: Box<dyn Write> = if stdout.is_terminal() {
         Box::new(io::LineWriter::new(stdout.lock()))
     } else {
-        Box::new(io::BufWriter::with_capacity(1 << 16, stdout.lock()))
+        // Std's stdout is line-buffered inside, which scans every block for a newline;
+        // a duplicate of its descriptor takes large blocks as they are.
+        match stdout.as_fd().try_clone_to_owned() {
+            Ok(fd) => Box::new(io::BufWriter::with_capacity(1 << 16, File::from(fd))),
+            Err(_) => Box::new(io::BufWriter::with_capacity(1 << 16, stdout.lock())),
+        }
     };
     let always = match args.color {
         ColorChoice::Always => Some(true),

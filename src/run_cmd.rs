@@ -3,18 +3,22 @@
 use crate::cli::{ColorChoice, RunArgs, RunFormat};
 use crate::{EXIT_INTERNAL, EXIT_USAGE};
 use std::io::{self, IsTerminal};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tapline::report::style::{self, Style};
 use tapline::report::terminal::{TerminalOptions, TerminalReporter, Verbosity};
 use tapline::run::events::FileInfo;
 use tapline::run::sinks::{Fanout, JsonlRun, RunSink, SummaryRun};
 use tapline::run::{config, discover, logs, supervise, Planned, Settings};
+use tapline::watch;
 
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
 
 pub fn run(args: &RunArgs) -> u8 {
-    match prepare(args) {
+    if args.watch {
+        return watch(args);
+    }
+    match prepare(args, &mut |files| files) {
         Ok(Prepared::Listed) => 0,
         Ok(Prepared::Run(files, settings)) => execute(args, files, settings),
         Err(Usage(msg)) => {
@@ -31,7 +35,12 @@ enum Prepared {
     Run(Vec<Planned>, Settings),
 }
 
-fn prepare(args: &RunArgs) -> Result<Prepared, Usage> {
+/// `select` picks (and orders) the discovered files to run; watch mode runs subsets. When it
+/// picks none, nothing is touched and the answer is a `Usage` error.
+fn prepare(
+    args: &RunArgs,
+    select: &mut dyn FnMut(Vec<discover::TestFile>) -> Vec<discover::TestFile>,
+) -> Result<Prepared, Usage> {
     let cwd = std::env::current_dir()
         .map_err(|e| Usage(format!("failed to read the current directory: {e}")))?;
     let root = config::find_project_root(&cwd);
@@ -56,20 +65,13 @@ fn prepare(args: &RunArgs) -> Result<Prepared, Usage> {
         }
         return Ok(Prepared::Listed);
     }
-    let log_dir = if args.no_logs {
-        None
-    } else {
-        let dir = args
-            .log_dir
-            .clone()
-            .or(cfg.log_dir.clone())
-            .unwrap_or_else(|| Path::new(".nogit/testlogs").into());
-        let dir = if dir.is_absolute() {
-            dir
-        } else {
-            root.join(dir)
-        };
-        Some(logs::LogDir::prepare(&dir).map_err(|e| Usage(e.to_string()))?)
+    let files = select(files);
+    if files.is_empty() {
+        return Err(Usage("no test file selected".into()));
+    }
+    let log_dir = match log_dir_path(args, &cfg, &root) {
+        None => None,
+        Some(dir) => Some(logs::LogDir::prepare(&dir).map_err(|e| Usage(e.to_string()))?),
     };
     // `test/a.sh` and `test/a.t` would share `test__a.log` (and write into one file at once):
     // a later file whose name is taken keeps its extension (`test__a.t.log`).
@@ -129,17 +131,25 @@ fn prepare(args: &RunArgs) -> Result<Prepared, Usage> {
     Ok(Prepared::Run(planned, settings))
 }
 
-fn execute(args: &RunArgs, files: Vec<Planned>, settings: Settings) -> u8 {
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("tapline: failed to start the async runtime: {e}");
-            return EXIT_INTERNAL;
-        }
-    };
+/// The log folder `args` and `tapline.toml` ask for, if any.
+fn log_dir_path(args: &RunArgs, cfg: &config::Config, root: &Path) -> Option<PathBuf> {
+    if args.no_logs {
+        return None;
+    }
+    let dir = args
+        .log_dir
+        .clone()
+        .or(cfg.log_dir.clone())
+        .unwrap_or_else(|| Path::new(".nogit/testlogs").into());
+    Some(if dir.is_absolute() {
+        dir
+    } else {
+        root.join(dir)
+    })
+}
+
+/// The terminal report's options (`live` is the run's, decided in `prepare`).
+fn terminal_options(args: &RunArgs, live: bool) -> TerminalOptions {
     let always = match args.color {
         ColorChoice::Always => Some(true),
         ColorChoice::Never => Some(false),
@@ -156,6 +166,88 @@ fn execute(args: &RunArgs, files: Vec<Planned>, settings: Settings) -> u8 {
         Verbosity::Normal
     };
     let width = crossterm::terminal::size().map_or(100, |(w, _)| w);
+    TerminalOptions {
+        style,
+        live,
+        verbosity,
+        width,
+    }
+}
+
+/// `--watch`: the session lives in `tapline::watch`; each run is prepared here, as without it.
+fn watch(args: &RunArgs) -> u8 {
+    struct Plans<'a>(&'a RunArgs);
+    impl watch::Planner for Plans<'_> {
+        fn plan(
+            &mut self,
+            select: &mut dyn FnMut(Vec<discover::TestFile>) -> Vec<discover::TestFile>,
+        ) -> Result<Option<(Vec<Planned>, Settings)>, String> {
+            let mut picked_none = false;
+            let mut pick = |files| {
+                let files = select(files);
+                picked_none = files.is_empty();
+                files
+            };
+            match prepare(self.0, &mut pick) {
+                Ok(Prepared::Run(files, settings)) => Ok(Some((files, settings))),
+                Ok(Prepared::Listed) => Ok(None),
+                Err(Usage(_)) if picked_none => Ok(None),
+                Err(Usage(msg)) => Err(msg),
+            }
+        }
+    }
+    let usage = |msg: String| {
+        eprintln!("tapline: {msg}");
+        EXIT_USAGE
+    };
+    let debounce = match args.debounce.as_deref().map(config::parse_duration) {
+        None => watch::DEFAULT_DEBOUNCE,
+        Some(Ok(d)) => d,
+        Some(Err(e)) => return usage(format!("invalid --debounce: {e}")),
+    };
+    let cwd = match std::env::current_dir() {
+        Ok(cwd) => cwd,
+        Err(e) => return usage(format!("failed to read the current directory: {e}")),
+    };
+    let root = config::find_project_root(&cwd);
+    let cfg = match config::load(&root) {
+        Ok(cfg) => cfg,
+        Err(e) => return usage(e.to_string()),
+    };
+    let opts = watch::WatchOptions {
+        log_dir: log_dir_path(args, &cfg, &root),
+        root,
+        debounce,
+        ignore: args.watch_ignore.clone(),
+        clear: args.clear,
+        terminal: terminal_options(args, false),
+        machine: match args.format {
+            RunFormat::Human => watch::Machine::None,
+            RunFormat::Jsonl => watch::Machine::Jsonl,
+            RunFormat::Summary => watch::Machine::Summary,
+        },
+    };
+    match watch::watch(opts, &mut Plans(args)) {
+        Ok(ended) => ended.exit_code(),
+        Err(watch::WatchError::Usage(msg)) => usage(msg),
+        Err(watch::WatchError::Internal(msg)) => {
+            eprintln!("tapline: {msg}");
+            EXIT_INTERNAL
+        }
+    }
+}
+
+fn execute(args: &RunArgs, files: Vec<Planned>, settings: Settings) -> u8 {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("tapline: failed to start the async runtime: {e}");
+            return EXIT_INTERNAL;
+        }
+    };
     let stderr = io::stderr();
     // Line-buffered on a terminal so progress shows; block-buffered into pipes and files.
     let err_out: Box<dyn io::Write> = if settings.live {
@@ -165,15 +257,7 @@ fn execute(args: &RunArgs, files: Vec<Planned>, settings: Settings) -> u8 {
     } else {
         Box::new(io::BufWriter::new(stderr.lock()))
     };
-    let mut terminal = TerminalReporter::new(
-        err_out,
-        TerminalOptions {
-            style,
-            live: settings.live,
-            verbosity,
-            width,
-        },
-    );
+    let mut terminal = TerminalReporter::new(err_out, terminal_options(args, settings.live));
     let stdout = io::stdout();
     let mut jsonl;
     let mut summary;

@@ -373,18 +373,45 @@ pub(crate) fn marker_line(s: &str) -> Option<MarkerLine<'_>> {
     }
 }
 
+/// Inline markers of one line, without allocating: a line carries one or two in practice.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct Markers<'a> {
+    items: [(&'a str, &'a str); Markers::MAX],
+    len: usize,
+}
+
+impl<'a> Markers<'a> {
+    /// Markers read off one line at most; any before them stay in the description.
+    pub const MAX: usize = 8;
+
+    fn push(&mut self, m: (&'a str, &'a str)) {
+        self.items[self.len] = m;
+        self.len += 1;
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// In line order.
+    pub fn in_line_order(&self) -> impl Iterator<Item = (&'a str, &'a str)> + '_ {
+        self.items[..self.len].iter().rev().copied()
+    }
+}
+
 /// Takes trailing inline markers off a test point line: `ok 1 - x ⟦TSTEST:time:42⟧`.
-/// Returns the line without them and the markers as (kind, payload), last first.
+/// Returns the line without them and the markers.
 /// Markers elsewhere in the line are part of the description and change nothing.
-pub(crate) fn trailing_markers(line: &str) -> (&str, Vec<(&str, &str)>) {
+pub(crate) fn trailing_markers(line: &str) -> (&str, Markers<'_>) {
     let mut rest = line;
-    let mut found = Vec::new();
-    loop {
+    let mut found = Markers::default();
+    while found.len < Markers::MAX {
         let t = rest.trim_end();
         if !t.ends_with(MARK_CLOSE) {
             break;
         }
-        let Some(start) = t.rfind(MARK_OPEN) else {
+        // The marker's first byte (0xE2) is rare in names: find it byte-wise, then confirm.
+        let Some(start) =
+            memchr::memrchr_iter(0xE2, t.as_bytes()).find(|&i| t[i..].starts_with(MARK_OPEN))
+        else {
             break;
         };
         let inner = &t[start + MARK_OPEN.len()..t.len() - MARK_CLOSE.len()];
@@ -488,6 +515,9 @@ mod tests {
         assert_eq!(marker_line("⟦TSTEST:⟧"), None);
         let (rest, m) = trailing_markers("ok 1 - a ⟦TSTEST:x⟧ b ⟦TSTEST:time:4⟧ ⟦TSTEST:SKIP:no⟧");
         assert_eq!(rest, "ok 1 - a ⟦TSTEST:x⟧ b");
-        assert_eq!(m, vec![("SKIP", "no"), ("time", "4")]);
+        assert_eq!(
+            m.in_line_order().collect::<Vec<_>>(),
+            vec![("time", "4"), ("SKIP", "no")]
+        );
     }
 }

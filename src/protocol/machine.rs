@@ -959,8 +959,7 @@ impl Level {
     }
 }
 
-/// Inline v2 markers taken off a test point line, last first.
-type Markers<'a> = Vec<(&'a str, &'a str)>;
+use line::Markers;
 
 enum Kind<'a> {
     TestPoint(line::TestPointLine<'a>, Markers<'a>),
@@ -980,7 +979,7 @@ fn classify(text: &str) -> Kind<'_> {
             let (bare, markers) = if text.trim_end().ends_with(line::MARK_CLOSE) {
                 line::trailing_markers(text)
             } else {
-                (text, Vec::new())
+                (text, Markers::default())
             };
             line::test_point(bare).map_or(Kind::NonTap, |tp| Kind::TestPoint(tp, markers))
         }
@@ -1040,7 +1039,7 @@ fn build_pending(
         closes_subtest: false,
     };
     // Markers were read last-first; apply them in line order.
-    for (kind, payload) in markers.into_iter().rev() {
+    for (kind, payload) in markers.in_line_order() {
         if !apply_marker(&mut p, kind, payload) {
             sink.event(&Event::Marker {
                 depth,

@@ -5,7 +5,6 @@
 //! subtests are held (serialized) in memory until the point that closes them arrives. The
 //! keys come in the order the data is known: `asserts` first, the verdict last.
 use crate::event::{Assert, Event, Sink, Verdict};
-use serde::Serialize;
 use std::io::{self, Write};
 
 pub struct SummaryWriter<W: Write> {
@@ -20,6 +19,8 @@ pub struct SummaryWriter<W: Write> {
     started: bool,
     /// Top-level output gathered into large writes (one copy, then straight to the writer).
     pending: Vec<u8>,
+    /// Buffers of closed subtests, kept for the next ones so they stop growing after warm-up.
+    spare: Vec<Vec<u8>>,
 }
 
 /// Size at which gathered top-level output is handed to the writer.
@@ -40,6 +41,7 @@ impl<W: Write> SummaryWriter<W> {
             error: None,
             started: false,
             pending: Vec::with_capacity(FLUSH_AT + 4096),
+            spare: Vec::new(),
         }
     }
 
@@ -60,14 +62,16 @@ impl<W: Write> SummaryWriter<W> {
         }
         match event {
             Event::SubtestStart { .. } => {
-                let mut buf = Vec::with_capacity(256);
+                let mut buf = self.spare.pop().unwrap_or_default();
                 buf.extend_from_slice(b"{\"asserts\":[");
                 self.open.push(Doc { buf, first: true });
             }
             Event::SubtestEnd { verdict, .. } => {
                 if let Some(mut doc) = self.open.pop() {
-                    write_verdict(&mut doc.buf, verdict)?;
-                    self.finished_child = Some(doc.buf);
+                    write_verdict(&mut doc.buf, verdict);
+                    if let Some(unclaimed) = self.finished_child.replace(doc.buf) {
+                        self.recycle(unclaimed);
+                    }
                 }
             }
             Event::Assert(a) => {
@@ -80,10 +84,16 @@ impl<W: Write> SummaryWriter<W> {
                     Some(doc) => {
                         let first = std::mem::replace(&mut doc.first, false);
                         write_assert(&mut doc.buf, first, a, child.as_deref());
+                        if let Some(c) = child {
+                            self.recycle(c);
+                        }
                     }
                     None => {
                         let first = std::mem::replace(&mut self.top_first, false);
                         write_assert(&mut self.pending, first, a, child.as_deref());
+                        if let Some(c) = child {
+                            self.recycle(c);
+                        }
                         if self.pending.len() >= FLUSH_AT {
                             self.out.write_all(&self.pending)?;
                             self.pending.clear();
@@ -92,12 +102,21 @@ impl<W: Write> SummaryWriter<W> {
                 }
             }
             Event::End { verdict } => {
-                write_verdict(&mut self.pending, verdict)?;
+                write_verdict(&mut self.pending, verdict);
                 self.pending.push(b'\n');
             }
             _ => {}
         }
         Ok(())
+    }
+}
+
+impl<W: Write> SummaryWriter<W> {
+    fn recycle(&mut self, mut buf: Vec<u8>) {
+        if self.spare.len() < 16 {
+            buf.clear();
+            self.spare.push(buf);
+        }
     }
 }
 
@@ -205,48 +224,50 @@ fn push_json_str(buf: &mut Vec<u8>, s: &str) {
     }
 }
 
-#[derive(Serialize)]
-struct VerdictFields<'a> {
-    ok: bool,
-    count: u64,
-    pass: u64,
-    fail: u64,
-    todo: u64,
-    skip: u64,
-    plan: Option<PlanFields<'a>>,
-    bailout: Option<&'a str>,
-    reasons: &'a [String],
-}
-
-#[derive(Serialize)]
-struct PlanFields<'a> {
-    start: u64,
-    end: u64,
-    skip_all: bool,
-    reason: Option<&'a str>,
-}
-
-fn write_verdict(out: &mut impl Write, v: &Verdict<'_>) -> io::Result<()> {
-    let fields = VerdictFields {
-        ok: v.ok,
-        count: v.count,
-        pass: v.pass,
-        fail: v.fail,
-        todo: v.todo,
-        skip: v.skip,
-        plan: v.plan.as_ref().map(|p| PlanFields {
-            start: p.start,
-            end: p.end,
-            skip_all: p.skip_all,
-            reason: p.reason.as_deref(),
-        }),
-        bailout: v.bailout.as_deref(),
-        reasons: &v.reasons,
-    };
-    let mut buf = serde_json::to_vec(&fields).map_err(io::Error::other)?;
-    buf[0] = b',';
-    out.write_all(b"]")?;
-    out.write_all(&buf)
+/// Closes an `asserts` array and writes the document's verdict fields and closing brace.
+fn write_verdict(buf: &mut Vec<u8>, v: &Verdict<'_>) {
+    buf.extend_from_slice(if v.ok {
+        b"],\"ok\":true,\"count\":"
+    } else {
+        b"],\"ok\":false,\"count\":"
+    });
+    push_u64(buf, v.count);
+    for (key, n) in [
+        (&b",\"pass\":"[..], v.pass),
+        (b",\"fail\":", v.fail),
+        (b",\"todo\":", v.todo),
+        (b",\"skip\":", v.skip),
+    ] {
+        buf.extend_from_slice(key);
+        push_u64(buf, n);
+    }
+    buf.extend_from_slice(b",\"plan\":");
+    match &v.plan {
+        Some(p) => {
+            buf.extend_from_slice(b"{\"start\":");
+            push_u64(buf, p.start);
+            buf.extend_from_slice(b",\"end\":");
+            push_u64(buf, p.end);
+            buf.extend_from_slice(if p.skip_all {
+                b",\"skip_all\":true,\"reason\":"
+            } else {
+                b",\"skip_all\":false,\"reason\":"
+            });
+            push_opt_str(buf, p.reason.as_deref());
+            buf.push(b'}');
+        }
+        None => buf.extend_from_slice(b"null"),
+    }
+    buf.extend_from_slice(b",\"bailout\":");
+    push_opt_str(buf, v.bailout.as_deref());
+    buf.extend_from_slice(b",\"reasons\":[");
+    for (i, r) in v.reasons.iter().enumerate() {
+        if i > 0 {
+            buf.push(b',');
+        }
+        push_json_str(buf, r);
+    }
+    buf.extend_from_slice(b"]}");
 }
 
 #[cfg(test)]

@@ -122,7 +122,8 @@ impl Filter {
                     .expect("built-in globs are valid"),
             );
         }
-        let build = |set: GlobSetBuilder| set.build().expect("globs that built alone build as a set");
+        let build =
+            |set: GlobSetBuilder| set.build().expect("globs that built alone build as a set");
         let (global, _) = GitignoreBuilder::new(root).build_global();
         let mut filter = Filter {
             root: normalize(root),
@@ -176,6 +177,17 @@ impl Filter {
         }
     }
 
+    /// Whether `path` is a folder the log folder is in (below the root): tapline creates it.
+    pub fn holds_log_dir(&self, path: &Path) -> bool {
+        let path = normalize(path);
+        path != self.root
+            && path.starts_with(&self.root)
+            && self
+                .log_dir
+                .as_ref()
+                .is_some_and(|log| log.starts_with(&path))
+    }
+
     /// Whether a change at `path` (absolute) is ignored. `is_dir` says whether it is a folder,
     /// which `.gitignore` lines ending in `/` need.
     pub fn ignored(&self, path: &Path, is_dir: bool) -> bool {
@@ -208,7 +220,9 @@ impl Filter {
             return true;
         }
         if names.iter().any(|name| self.names.is_match(name))
-            || rel.ancestors().any(|p| !p.as_os_str().is_empty() && self.anchored.is_match(p))
+            || rel
+                .ancestors()
+                .any(|p| !p.as_os_str().is_empty() && self.anchored.is_match(p))
         {
             return true;
         }
@@ -311,11 +325,24 @@ mod tests {
         ] {
             assert!(f.ignored(&root.join(path), false), "{path}");
         }
-        for path in ["test/a.t", ".nogit/other", "src/lib.rs", ".gitignore", "targets/x"] {
+        for path in [
+            "test/a.t",
+            ".nogit/other",
+            "src/lib.rs",
+            ".gitignore",
+            "targets/x",
+        ] {
             assert!(!f.ignored(&root.join(path), false), "{path}");
         }
         assert!(!f.ignored(root, true), "the root itself");
-        assert!(f.ignored(Path::new("/elsewhere/x"), false), "outside the root");
+        assert!(f.holds_log_dir(&root.join(".nogit")));
+        assert!(!f.holds_log_dir(&root.join(".nogit/testlogs/x")));
+        assert!(!f.holds_log_dir(root));
+        assert!(!f.holds_log_dir(&root.join("test")));
+        assert!(
+            f.ignored(Path::new("/elsewhere/x"), false),
+            "outside the root"
+        );
         assert!(
             f.ignored(&root.join("a/../.nogit/./testlogs/x.log"), false),
             "compared lexically normalized"
@@ -343,11 +370,23 @@ mod tests {
         ] {
             assert!(f.ignored(&root.join(path), false), "{path}");
         }
-        for path in ["x.tmpl", "sub/docs/x.md", "sub/out/x", "a/b/x.gen", "test/a.t"] {
+        for path in [
+            "x.tmpl",
+            "sub/docs/x.md",
+            "sub/out/x",
+            "a/b/x.gen",
+            "test/a.t",
+        ] {
             assert!(!f.ignored(&root.join(path), false), "{path}");
         }
-        let err = Filter::new(root, None, &["a[".into()]).err().expect("bad glob");
-        assert!(err.to_string().starts_with("invalid --watch-ignore glob `a[`"), "{err}");
+        let err = Filter::new(root, None, &["a[".into()])
+            .err()
+            .expect("bad glob");
+        assert!(
+            err.to_string()
+                .starts_with("invalid --watch-ignore glob `a[`"),
+            "{err}"
+        );
     }
 
     #[test]

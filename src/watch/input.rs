@@ -70,7 +70,8 @@ pub fn start() -> (Mode, mpsc::UnboundedReceiver<Input>, Option<Cbreak>) {
     let stdin = io::stdin();
     if stdin.is_terminal() {
         // A background job reading its terminal would be stopped (SIGTTIN).
-        let foreground = matches!(termios::tcgetpgrp(&stdin), Ok(pgrp) if pgrp == rustix::process::getpgrp());
+        let foreground =
+            matches!(termios::tcgetpgrp(&stdin), Ok(pgrp) if pgrp == rustix::process::getpgrp());
         let guard = foreground.then(cbreak).flatten();
         if guard.is_none() {
             return (Mode::None, rx, None);
@@ -179,7 +180,10 @@ mod tests {
         assert_eq!(keys(b"fq"), [Key::Char('f'), Key::Char('q')]);
         assert_eq!(keys(b"\x1b"), [Key::Escape]);
         assert_eq!(keys(b"\x1b[A"), []);
-        assert_eq!(keys(b"\x7f\x03\x04\x01"), [Key::Backspace, Key::Interrupt, Key::EndOfInput]);
+        assert_eq!(
+            keys(b"\x7f\x03\x04\x01"),
+            [Key::Backspace, Key::Interrupt, Key::EndOfInput]
+        );
         assert_eq!(keys("é".as_bytes()), [Key::Char('é')]);
     }
 }

@@ -1,0 +1,663 @@
+//! `tapline run --watch`, driven for real: a session in a temp project, commands on its piped
+//! stdin, `--format jsonl` on stdout telling which files each run started, files edited on
+//! disk. Every wait polls with a generous deadline, so a loaded machine is slow, not flaky.
+use serde_json::Value;
+use std::fs::{self, OpenOptions};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+use tempfile::TempDir;
+
+/// How long anything may take before a test gives up.
+const DEADLINE: Duration = Duration::from_secs(30);
+/// How long a change that must start nothing gets to (wrongly) start something: many
+/// debounce periods.
+const QUIET: Duration = Duration::from_millis(1500);
+
+/// A test file: records its pid, passes (or fails), optionally sleeps first.
+fn script(ok: bool, sleep: Option<&str>) -> String {
+    let sleep = sleep
+        .map(|s| format!("sleep {s} & echo $! >> \"$PIDS\"; wait\n"))
+        .unwrap_or_default();
+    let verdict = if ok { "ok" } else { "not ok" };
+    format!("echo $$ >> \"$PIDS\"\n{sleep}echo 1..1\necho '{verdict} 1 - it'\n")
+}
+
+struct Project {
+    dir: TempDir,
+    /// Outside the project, so writing it changes nothing watched.
+    aux: TempDir,
+}
+
+impl Project {
+    fn new(files: &[(&str, &str)]) -> Project {
+        let dir = TempDir::new().expect("temp dir");
+        let aux = TempDir::new().expect("temp dir");
+        fs::write(dir.path().join("tapline.toml"), "").expect("write");
+        let p = Project { dir, aux };
+        for (path, text) in files {
+            p.write(path, text);
+        }
+        p
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    fn write(&self, rel: &str, text: &str) {
+        let path = self.path(rel);
+        fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        fs::write(path, text).expect("write");
+    }
+
+    /// Appends a comment: a content change that keeps a script working.
+    fn edit(&self, rel: &str) {
+        let mut f = OpenOptions::new()
+            .append(true)
+            .open(self.path(rel))
+            .expect("open");
+        writeln!(f, "# edited").expect("append");
+    }
+
+    fn pids_file(&self) -> PathBuf {
+        self.aux.path().join("pids")
+    }
+
+    fn recorded_pids(&self) -> Vec<i32> {
+        fs::read_to_string(self.pids_file())
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.trim().parse().ok())
+            .collect()
+    }
+}
+
+static SESSIONS: AtomicUsize = AtomicUsize::new(0);
+
+/// A running `tapline run --watch`.
+struct Session {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    events: Arc<Mutex<Vec<Value>>>,
+    stderr: Arc<Mutex<String>>,
+    /// In every child's environment: finds whatever the session left running.
+    marker: String,
+}
+
+impl Session {
+    fn start(project: &Project, args: &[&str]) -> Session {
+        Session::start_with(project, args, Stdio::piped())
+    }
+
+    fn start_with(project: &Project, args: &[&str], stdout: Stdio) -> Session {
+        let marker = format!(
+            "{}-{}",
+            std::process::id(),
+            SESSIONS.fetch_add(1, Ordering::Relaxed)
+        );
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tapline"))
+            .args([
+                "run",
+                "--watch",
+                "--debounce",
+                "100ms",
+                "--grace",
+                "1s",
+                "--color",
+                "never",
+                "--format",
+                "jsonl",
+            ])
+            .args(args)
+            .current_dir(project.dir.path())
+            .env("PIDS", project.pids_file())
+            .env("TAPLINE_WATCH_MARKER", &marker)
+            .env_remove("CI")
+            .stdin(Stdio::piped())
+            .stdout(stdout)
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("tapline starts");
+        let events = Arc::new(Mutex::new(Vec::new()));
+        if let Some(out) = child.stdout.take() {
+            let events = events.clone();
+            thread::spawn(move || {
+                for line in BufReader::new(out).lines() {
+                    let Ok(line) = line else { break };
+                    let v: Value = serde_json::from_str(&line).expect("a JSON line");
+                    events.lock().expect("lock").push(v);
+                }
+            });
+        }
+        let stderr = Arc::new(Mutex::new(String::new()));
+        {
+            let mut err = child.stderr.take().expect("stderr");
+            let stderr = stderr.clone();
+            thread::spawn(move || {
+                let mut buf = [0u8; 4096];
+                while let Ok(n) = err.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    stderr
+                        .lock()
+                        .expect("lock")
+                        .push_str(&String::from_utf8_lossy(&buf[..n]));
+                }
+            });
+        }
+        Session {
+            stdin: child.stdin.take(),
+            child,
+            events,
+            stderr,
+            marker,
+        }
+    }
+
+    fn pid(&self) -> i32 {
+        self.child.id() as i32
+    }
+
+    fn stderr(&self) -> String {
+        self.stderr.lock().expect("lock").clone()
+    }
+
+    fn events(&self) -> Vec<Value> {
+        self.events.lock().expect("lock").clone()
+    }
+
+    /// Polls `cond` until it holds; panics with the session's output after the deadline.
+    fn wait(&self, what: &str, cond: impl Fn(&Session) -> bool) {
+        let start = Instant::now();
+        while !cond(self) {
+            if start.elapsed() > DEADLINE {
+                panic!(
+                    "timed out waiting for {what}\n--- events:\n{}\n--- stderr:\n{}",
+                    self.events()
+                        .iter()
+                        .map(|e| short(e))
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                    self.stderr()
+                );
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn of_type(&self, kind: &str) -> Vec<Value> {
+        self.events()
+            .into_iter()
+            .filter(|e| e["type"] == kind)
+            .collect()
+    }
+
+    /// The last run number started (0: none yet).
+    fn runs_started(&self) -> u64 {
+        self.of_type("run_started")
+            .iter()
+            .filter_map(|e| e["run"].as_u64())
+            .max()
+            .unwrap_or(0)
+    }
+
+    fn finished(&self, run: u64) -> Option<Value> {
+        self.of_type("run_finished")
+            .into_iter()
+            .find(|e| e["run"] == run)
+    }
+
+    fn wait_finished(&self, run: u64) -> Value {
+        self.wait(&format!("run {run} to finish"), |s| {
+            s.finished(run).is_some()
+        });
+        self.finished(run).expect("finished")
+    }
+
+    /// The files run `run` started, in order.
+    fn files(&self, run: u64) -> Vec<String> {
+        self.of_type("file_started")
+            .iter()
+            .filter(|e| e["run"] == run)
+            .map(|e| e["file"]["rel"].as_str().expect("rel").to_owned())
+            .collect()
+    }
+
+    /// Asserts that no run after `run` starts within [`QUIET`].
+    fn assert_no_run_after(&self, run: u64, why: &str) {
+        thread::sleep(QUIET);
+        assert_eq!(
+            self.runs_started(),
+            run,
+            "{why} started a run\n--- stderr:\n{}",
+            self.stderr()
+        );
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}").expect("write to tapline");
+        stdin.flush().expect("flush");
+    }
+
+    /// Waits for tapline to exit; its exit code.
+    fn wait_exit(&mut self) -> i32 {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                return status.code().unwrap_or(-1);
+            }
+            if start.elapsed() > DEADLINE {
+                panic!("tapline did not exit\n--- stderr:\n{}", self.stderr());
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn quit(&mut self) -> i32 {
+        self.send("q");
+        self.wait_exit()
+    }
+
+    /// Processes carrying this session's marker, tapline itself aside: whatever it started
+    /// and left running.
+    fn leftovers(&self) -> Vec<i32> {
+        let needle = format!("TAPLINE_WATCH_MARKER={}\0", self.marker);
+        let mut found = Vec::new();
+        for entry in fs::read_dir("/proc").expect("/proc").flatten() {
+            let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<i32>().ok()) else {
+                continue;
+            };
+            if pid == self.pid() {
+                continue;
+            }
+            let Ok(env) = fs::read(entry.path().join("environ")) else {
+                continue;
+            };
+            if env
+                .windows(needle.len())
+                .any(|w| w == needle.as_bytes())
+            {
+                found.push(pid);
+            }
+        }
+        found
+    }
+
+    /// Processes whose parent is tapline, zombies included.
+    fn children(&self) -> Vec<String> {
+        let mut found = Vec::new();
+        for entry in fs::read_dir("/proc").expect("/proc").flatten() {
+            let Ok(stat) = fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            // pid (comm) state ppid …; comm may hold spaces and parentheses.
+            let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+                continue;
+            };
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            if fields.get(1).and_then(|p| p.parse::<i32>().ok()) == Some(self.pid()) {
+                found.push(stat.trim().to_owned());
+            }
+        }
+        found
+    }
+
+    fn assert_nothing_left(&self, project: &Project) {
+        // A killed process can take a moment to disappear from /proc.
+        let start = Instant::now();
+        while !self.leftovers().is_empty() && start.elapsed() < Duration::from_secs(5) {
+            thread::sleep(Duration::from_millis(50));
+        }
+        let left = self.leftovers();
+        let alive: Vec<i32> = project
+            .recorded_pids()
+            .into_iter()
+            .filter(|pid| left.contains(pid))
+            .collect();
+        assert!(
+            left.is_empty(),
+            "processes left running: {left:?} (of the recorded ones: {alive:?})\n{}",
+            left.iter()
+                .map(|p| fs::read_to_string(format!("/proc/{p}/stat")).unwrap_or_default())
+                .collect::<String>()
+        );
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        if self.child.try_wait().ok().flatten().is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+        // Whatever a failed test left behind goes too.
+        for pid in self.leftovers() {
+            if let Some(pid) = rustix::process::Pid::from_raw(pid) {
+                let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+            }
+        }
+    }
+}
+
+/// An event, abridged for failure messages.
+fn short(e: &Value) -> String {
+    let mut s = format!("{} run {}", e["type"], e["run"]);
+    if let Some(rel) = e["file"]["rel"].as_str() {
+        s.push_str(&format!(" {rel}"));
+    }
+    s
+}
+
+fn wait_for(what: &str, cond: impl Fn() -> bool) {
+    let start = Instant::now();
+    while !cond() {
+        assert!(start.elapsed() < DEADLINE, "timed out waiting for {what}");
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn an_edited_test_file_reruns_alone_another_change_reruns_all_failing_first() {
+    let p = Project::new(&[
+        ("test/a.sh", &script(true, None)),
+        ("test/b.sh", &script(false, None)),
+        ("lib/x.txt", "x\n"),
+    ]);
+    let mut s = Session::start(&p, &[]);
+    s.wait_finished(1);
+    assert_eq!(s.files(1), ["test/a.sh", "test/b.sh"]);
+
+    p.edit("test/a.sh");
+    s.wait_finished(2);
+    assert_eq!(s.files(2), ["test/a.sh"], "only the edited test file");
+
+    p.edit("lib/x.txt");
+    s.wait_finished(3);
+    assert_eq!(
+        s.files(3),
+        ["test/b.sh", "test/a.sh"],
+        "everything, the failing file first"
+    );
+
+    p.write("test/c.sh", &script(true, None));
+    s.wait_finished(4);
+    assert_eq!(s.files(4), ["test/c.sh"], "a new test file is a test file");
+
+    let err = s.stderr();
+    for header in [
+        "── run 1 ─",
+        "── run 2 · triggered by test/a.sh ─",
+        "── run 3 · triggered by lib/x.txt ─",
+        "── run 4 · triggered by test/c.sh ─",
+    ] {
+        assert!(err.contains(header), "no `{header}` in:\n{err}");
+    }
+    assert!(
+        err.matches("watching · ").count() >= 4,
+        "a help line under each summary:\n{err}"
+    );
+    assert_eq!(s.quit(), 0);
+    s.assert_nothing_left(&p);
+}
+
+#[test]
+fn new_folders_are_watched() {
+    let p = Project::new(&[("test/a.sh", &script(true, None))]);
+    let mut s = Session::start(&p, &[]);
+    s.wait_finished(1);
+    p.write("test/sub/new.sh", &script(true, None));
+    s.wait("a run with test/sub/new.sh", |s| {
+        (2..=s.runs_started()).any(|run| s.finished(run).is_some() && s.files(run).contains(&"test/sub/new.sh".to_owned()))
+    });
+    let last = s.runs_started();
+    s.wait_finished(last);
+    p.edit("test/sub/new.sh");
+    s.wait_finished(last + 1);
+    assert_eq!(s.files(last + 1), ["test/sub/new.sh"]);
+    assert_eq!(s.quit(), 0);
+}
+
+#[test]
+fn an_edit_during_a_run_cancels_and_restarts_it() {
+    let p = Project::new(&[
+        ("test/a.sh", &script(true, None)),
+        ("test/slow.sh", &script(true, Some("30"))),
+        ("lib/x.txt", "x\n"),
+    ]);
+    let mut s = Session::start(&p, &[]);
+    // Both of the slow file's processes (sh and its sleep) are up.
+    wait_for("the slow file to start", || p.recorded_pids().len() >= 3);
+    p.edit("lib/x.txt");
+    let first = s.wait_finished(1);
+    assert_eq!(first["summary"]["interrupted"], true, "{first}");
+    let slow = s
+        .of_type("file_finished")
+        .into_iter()
+        .find(|e| e["run"] == 1 && e["result"]["cancelled"] == true);
+    assert!(slow.is_some(), "the slow file was cancelled");
+    s.wait("run 2 to start the slow file again", |s| {
+        s.files(2).contains(&"test/slow.sh".to_owned())
+    });
+    assert_eq!(s.files(2), ["test/a.sh", "test/slow.sh"]);
+    let err = s.stderr();
+    assert!(
+        err.contains("── run 2 · triggered by lib/x.txt · restarts run 1 ─"),
+        "{err}"
+    );
+
+    // Editing the slow test file itself restarts it too: only the cancelled run's files and
+    // the edited one run.
+    p.edit("test/slow.sh");
+    let second = s.wait_finished(2);
+    assert_eq!(second["summary"]["interrupted"], true, "{second}");
+    s.wait("run 3 to start", |s| s.files(3).len() == 2);
+
+    // Quitting mid-run stops the run and leaves nothing behind.
+    assert_eq!(s.quit(), 0);
+    assert!(s.finished(3).is_some(), "the run ended before tapline did");
+    s.assert_nothing_left(&p);
+}
+
+#[test]
+fn ignored_paths_and_changes_that_change_nothing_trigger_nothing() {
+    let p = Project::new(&[
+        ("test/a.sh", &script(true, None)),
+        (".gitignore", "build/\n*.out\n"),
+        ("build/keep", ""),
+        ("docs/keep", ""),
+        ("node_modules/m/keep", ""),
+        ("target/keep", ""),
+        (".git/HEAD", "ref: refs/heads/main\n"),
+        ("sub/keep", ""),
+        ("lib/x.txt", "x\n"),
+    ]);
+    let mut s = Session::start(&p, &["--watch-ignore", "docs/**,*.tmp"]);
+    s.wait_finished(1);
+    for path in [
+        "build/x.o",
+        "build/new/deep.o",
+        "a.out",
+        "sub/b.out",
+        "docs/readme.md",
+        "docs/new/page.md",
+        "test/notes.tmp",
+        "node_modules/m/index.js",
+        "target/debug/x",
+        ".git/index",
+        "test/.a.sh.swp",
+    ] {
+        p.write(path, "changed\n");
+    }
+    // Metadata only, and reads.
+    let a = p.path("test/a.sh");
+    let file = OpenOptions::new().append(true).open(&a).expect("open");
+    file.set_modified(std::time::SystemTime::now())
+        .expect("set mtime");
+    drop(file);
+    let mut perms = fs::metadata(&a).expect("stat").permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    fs::set_permissions(&a, perms).expect("chmod");
+    fs::read(&a).expect("read");
+    s.assert_no_run_after(1, "an ignored path, a metadata change or a read");
+
+    // The watcher is alive all the same.
+    p.edit("lib/x.txt");
+    s.wait_finished(2);
+    assert_eq!(s.quit(), 0);
+}
+
+#[test]
+fn writing_logs_and_the_own_output_file_triggers_nothing() {
+    let p = Project::new(&[
+        ("test/a.sh", &script(true, None)),
+        ("test/b.sh", &script(false, None)),
+    ]);
+    let mut s = Session::start(&p, &[]);
+    // The first run creates `.nogit/testlogs`, later ones rotate it.
+    s.wait_finished(1);
+    assert!(p.path(".nogit/testlogs/test__a.log").is_file());
+    s.assert_no_run_after(1, "writing the logs");
+    s.send("a");
+    s.wait_finished(2);
+    assert!(p.path(".nogit/testlogs/previous/test__a.log").is_file());
+    s.assert_no_run_after(2, "rotating the logs");
+    assert_eq!(s.quit(), 0);
+
+    // stdout redirected into the project: writing it is tapline's own doing.
+    let out = fs::File::create(p.path("events.jsonl")).expect("create");
+    let mut s = Session::start_with(&p, &[], Stdio::from(out));
+    s.wait("the first run's help line", |s| {
+        s.stderr().contains("watching · ")
+    });
+    thread::sleep(QUIET);
+    let err = s.stderr();
+    assert!(!err.contains("── run 2"), "{err}");
+    assert_eq!(s.quit(), 0);
+    let events = fs::read_to_string(p.path("events.jsonl")).expect("read");
+    assert!(events.contains("\"run_finished\""), "{events}");
+}
+
+#[test]
+fn stdin_commands_pick_files() {
+    let p = Project::new(&[
+        ("test/a.sh", &script(true, None)),
+        ("test/b.sh", &script(false, None)),
+        ("test/sub/c.sh", &script(true, None)),
+    ]);
+    let mut s = Session::start(&p, &[]);
+    s.wait_finished(1);
+    s.send("f");
+    s.wait_finished(2);
+    assert_eq!(s.files(2), ["test/b.sh"]);
+    s.send("p sub");
+    s.wait_finished(3);
+    assert_eq!(s.files(3), ["test/sub/c.sh"]);
+    s.send("p *.sh");
+    s.wait_finished(4);
+    assert_eq!(s.files(4), ["test/b.sh", "test/a.sh", "test/sub/c.sh"]);
+    s.send("p nothing-matches");
+    s.send("a");
+    s.wait_finished(5);
+    assert_eq!(s.files(5).len(), 3);
+    let err = s.stderr();
+    assert!(err.contains("no test file matches `nothing-matches`"), "{err}");
+    assert!(err.contains("── run 2 · failing files (f) ─"), "{err}");
+    assert!(err.contains("── run 3 · files matching `sub` (p) ─"), "{err}");
+    assert!(err.contains("── run 5 · all files (a) ─"), "{err}");
+    assert_eq!(s.quit(), 0);
+}
+
+#[test]
+fn fifty_edit_cycles_leave_no_child_behind() {
+    // a.sh leaves a background process behind, b.sh takes a while: half the edits land
+    // during a run and cancel it.
+    let leaver = "echo $$ >> \"$PIDS\"\nsleep 30 >/dev/null 2>&1 &\necho $! >> \"$PIDS\"\necho 1..1\necho 'ok 1 - it'\n";
+    let p = Project::new(&[
+        ("test/a.sh", leaver),
+        ("test/b.sh", &script(true, Some("0.3"))),
+    ]);
+    let mut s = Session::start(&p, &["-j", "2"]);
+    s.wait_finished(1);
+    for cycle in 0..50 {
+        let before = s.runs_started();
+        p.edit(if cycle % 3 == 0 { "test/b.sh" } else { "test/a.sh" });
+        s.wait(&format!("cycle {cycle}'s run to start"), |s| {
+            s.runs_started() > before
+        });
+        if cycle % 2 == 1 {
+            let run = s.runs_started();
+            s.wait_finished(run);
+        }
+    }
+    // Settled: the last run finished and nothing else is coming.
+    s.wait("the session to settle", |s| {
+        let last = s.runs_started();
+        s.finished(last).is_some()
+    });
+    let last = s.runs_started();
+    assert!(last >= 40, "{last} runs for 50 edits");
+    s.assert_no_run_after(last, "nothing");
+    assert!(
+        s.children().is_empty(),
+        "tapline has children (or zombies) while idle: {:?}",
+        s.children()
+    );
+    assert!(p.recorded_pids().len() >= 100, "the files ran");
+    s.assert_nothing_left(&p);
+    assert_eq!(s.quit(), 0);
+    s.assert_nothing_left(&p);
+}
+
+#[test]
+fn ctrl_c_quits_with_130_and_leaves_nothing_running() {
+    let p = Project::new(&[("test/slow.sh", &script(true, Some("30")))]);
+    let mut s = Session::start(&p, &[]);
+    wait_for("the slow file to start", || p.recorded_pids().len() >= 2);
+    let pid = rustix::process::Pid::from_raw(s.pid()).expect("pid");
+    rustix::process::kill_process(pid, rustix::process::Signal::INT).expect("SIGINT");
+    assert_eq!(s.wait_exit(), 130);
+    s.assert_nothing_left(&p);
+}
+
+#[test]
+fn end_of_input_quits_cleanly() {
+    let p = Project::new(&[("test/slow.sh", &script(true, Some("30")))]);
+    let mut s = Session::start(&p, &[]);
+    wait_for("the slow file to start", || p.recorded_pids().len() >= 2);
+    drop(s.stdin.take());
+    assert_eq!(s.wait_exit(), 0);
+    let events = s.events();
+    assert_eq!(
+        events.last().map(|e| e["type"].clone()),
+        Some("run_finished".into()),
+        "the run was ended, and reported"
+    );
+    s.assert_nothing_left(&p);
+}
+
+#[test]
+fn bad_watch_options_are_usage_errors() {
+    let p = Project::new(&[("test/a.sh", &script(true, None))]);
+    for (args, expected) in [
+        (&["--debounce", "soon"][..], "invalid --debounce"),
+        (&["--watch-ignore", "a["][..], "invalid --watch-ignore glob `a[`"),
+    ] {
+        let mut s = Session::start(&p, args);
+        assert_eq!(s.wait_exit(), 2, "{args:?}");
+        assert!(s.stderr().contains(expected), "{args:?}: {}", s.stderr());
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_tapline"))
+        .args(["run", "--debounce", "1s"])
+        .current_dir(p.dir.path())
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2), "--debounce needs --watch");
+    let _ = Path::new("");
+}
