@@ -5,8 +5,10 @@
 //! `depth` is the subtest nesting level: 0 for the top-level document, 1 inside a subtest.
 //!
 //! Ordering guarantees (all of them hold whatever the chunking of the input):
-//! - `Comment`, `Output`, `Version`, `Plan`, `Pragma`, `BailOut`, `V2Event`, `Marker` are emitted
-//!   as soon as their line is read.
+//! - `Version`, `Plan`, `Pragma`, `BailOut`, `V2Event`, `Marker` are emitted as soon as their
+//!   line is read. `Comment` and `Output` too, unless a test point is pending: then they follow
+//!   it, so every output line belongs to the test point that comes after it (a test prints,
+//!   then reports), and output after the last point belongs to the stream's end.
 //! - An `Assert` is emitted once it is complete: after its YAML diagnostics, `META` line and
 //!   v2 blocks, that is when the next TAP line of its level (or the end of stream) arrives.
 //! - A subtest is `SubtestStart` … its events at `depth + 1` … `SubtestEnd`, and the `Assert` that

@@ -165,7 +165,12 @@ fn terminal_options(args: &RunArgs, live: bool) -> TerminalOptions {
     } else {
         Verbosity::Normal
     };
-    let width = crossterm::terminal::size().map_or(100, |(w, _)| w);
+    // Only a live region needs the width; asking without a terminal makes crossterm run `tput`.
+    let width = if live {
+        crossterm::terminal::size().map_or(100, |(w, _)| w)
+    } else {
+        100
+    };
     TerminalOptions {
         style,
         live,
@@ -238,7 +243,7 @@ fn watch(args: &RunArgs) -> u8 {
 }
 
 fn execute(args: &RunArgs, files: Vec<Planned>, settings: Settings) -> u8 {
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
+    let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
     {

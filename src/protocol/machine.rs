@@ -122,6 +122,32 @@ pub(crate) struct Machine {
     block: Option<OpenBlock>,
     max_block: usize,
     spare_names: Vec<String>,
+    held: Held,
+}
+
+/// Output and comment lines held back while a test point is pending, in one text arena so
+/// holding a line allocates nothing once warmed up.
+#[derive(Default)]
+struct Held {
+    text: String,
+    items: Vec<HeldLine>,
+}
+
+struct HeldLine {
+    comment: bool,
+    depth: u32,
+    line: u64,
+    /// End of its text in the arena (it starts where the previous one ended).
+    end: usize,
+}
+
+fn held_event(comment: bool, depth: u32, line: u64, text: &str) -> Event<'_> {
+    let text = Cow::Borrowed(text);
+    if comment {
+        Event::Comment { depth, line, text }
+    } else {
+        Event::Output { depth, line, text }
+    }
 }
 
 impl Machine {
@@ -132,6 +158,7 @@ impl Machine {
             block: None,
             max_block,
             spare_names: Vec::new(),
+            held: Held::default(),
         }
     }
 
@@ -515,21 +542,44 @@ impl Machine {
     }
 
     fn output(&mut self, lvl: usize, text: &str, sink: &mut dyn Sink) {
-        sink.event(&Event::Output {
-            depth: lvl as u32,
-            line: self.line_no,
-            text: Cow::Borrowed(text),
-        });
+        self.output_or_comment(lvl, false, text, sink);
     }
 
     fn comment(&mut self, lvl: usize, text: &str, sink: &mut dyn Sink) {
         let body = text.trim_start().strip_prefix('#').unwrap_or(text);
         let body = body.strip_prefix(' ').unwrap_or(body);
-        sink.event(&Event::Comment {
-            depth: lvl as u32,
-            line: self.line_no,
-            text: Cow::Borrowed(body),
+        self.output_or_comment(lvl, true, body, sink);
+    }
+
+    /// Emits an output or comment line, or holds it while a test point is pending: a test prints
+    /// before it reports, so these lines belong to the point that comes after them.
+    fn output_or_comment(&mut self, lvl: usize, comment: bool, text: &str, sink: &mut dyn Sink) {
+        let (depth, line) = (lvl as u32, self.line_no);
+        if self.held.items.is_empty() && self.levels[lvl].current.is_none() {
+            return sink.event(&held_event(comment, depth, line, text));
+        }
+        self.held.text.push_str(text);
+        self.held.items.push(HeldLine {
+            comment,
+            depth,
+            line,
+            end: self.held.text.len(),
         });
+    }
+
+    fn flush_held(&mut self, sink: &mut dyn Sink) {
+        let mut start = 0;
+        for h in &self.held.items {
+            sink.event(&held_event(
+                h.comment,
+                h.depth,
+                h.line,
+                &self.held.text[start..h.end],
+            ));
+            start = h.end;
+        }
+        self.held.items.clear();
+        self.held.text.clear();
     }
 
     fn problem(
@@ -823,7 +873,9 @@ impl Machine {
         self.end_child(lvl, sink);
         self.levels[lvl].yaml = None;
         let l = &mut self.levels[lvl];
-        let Some(p) = l.current.take() else { return };
+        let Some(p) = l.current.take() else {
+            return self.flush_held(sink);
+        };
         l.count += 1;
         let (skip, todo) = match &p.directive {
             Some(Directive::Skip(_)) => (true, false),
@@ -863,6 +915,7 @@ impl Machine {
         if self.spare_names.len() < 8 {
             self.spare_names.push(p.name);
         }
+        self.flush_held(sink);
     }
 
     /// Closes the document at `lvl` and emits its verdict.
@@ -933,6 +986,8 @@ impl Machine {
             bailout: l.bailing_out.clone().map(Cow::Owned),
             reasons: std::mem::take(&mut l.reasons),
         };
+        // Held lines go out before the verdict even when a bail out stopped the counting.
+        self.flush_held(sink);
         let child_failed = !verdict.ok;
         if lvl == 0 {
             sink.event(&Event::End { verdict });

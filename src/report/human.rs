@@ -82,6 +82,9 @@ impl<W: Write> HumanReport<W> {
                 }
                 self.output.push(text.to_string());
             }
+            // A `# Subtest:` heading that opened no subtest (node:test prints one before every
+            // test) says nothing the test's own line does not.
+            Event::Comment { depth: 0, text, .. } if text.starts_with("Subtest") => {}
             Event::Comment { depth: 0, text, .. } => {
                 writeln!(self.out, "{}", s.paint(style::DIM, format!("# {text}")))?;
             }

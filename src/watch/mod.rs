@@ -339,6 +339,8 @@ struct Session<'p> {
     stderr_tty: bool,
     /// Watch errors already reported.
     reported: HashSet<String>,
+    /// What the project's files hold, to tell a write that changed nothing.
+    prints: Fingerprints,
     /// Files our stdout and stderr were redirected to (device, inode): writing them must not
     /// start a run (`tapline run -w --format jsonl > events.jsonl` inside the project).
     own_output: Vec<(u64, u64)>,
@@ -395,6 +397,7 @@ impl<'p> Session<'p> {
             stderr_tty: io::stderr().is_terminal(),
             reported: HashSet::new(),
             own_output: own_output(),
+            prints: Fingerprints::new(),
         };
         let root = session.opts.root.clone();
         session
@@ -604,11 +607,20 @@ impl<'p> Session<'p> {
             };
             for entry in entries.flatten() {
                 // Symlinks are not followed: their targets may be anywhere.
-                if entry.file_type().is_ok_and(|t| t.is_dir()) {
-                    let path = entry.path();
+                let Ok(kind) = entry.file_type() else {
+                    continue;
+                };
+                let path = entry.path();
+                if kind.is_dir() {
                     if !self.filter.ignored(&path, true) {
                         stack.push(path);
                     }
+                } else if kind.is_file()
+                    && self.prints.budget > 0
+                    && !self.prints.map.contains_key(&path)
+                    && !self.filter.ignored(&path, false)
+                {
+                    self.prints.record(path);
                 }
             }
         }
@@ -666,6 +678,10 @@ impl<'p> Session<'p> {
                     if is_dir && matches!(ev.kind, EventKind::Create(_)) {
                         new_dirs.push(path.clone());
                     }
+                    continue;
+                }
+                if !is_dir && self.prints.unchanged(path) {
+                    // Written, but to what it held: a save without changes, a mtime-only touch.
                     continue;
                 }
                 if path.file_name().is_some_and(|n| n == ".gitignore") {
@@ -839,6 +855,61 @@ impl<'p> Session<'p> {
 
     fn say(&self, text: &str) {
         let _ = io::stderr().write_all(text.as_bytes());
+    }
+}
+
+/// Files larger than this are never fingerprinted: a write to one always counts.
+const FINGERPRINT_MAX_FILE: u64 = 1 << 20;
+/// Bytes read to fingerprint the files already there when watching starts; files met later
+/// are fingerprinted when they change.
+const FINGERPRINT_BUDGET: u64 = 64 << 20;
+
+/// Length and hash of files' contents. A write leaving a file as it was (an editor saving an
+/// unchanged buffer, a formatter with nothing to do, `touch -m`, which inotify reports as a
+/// write) changes nothing and starts nothing. A file with no fingerprint yet counts as changed.
+struct Fingerprints {
+    map: HashMap<PathBuf, (u64, u64)>,
+    /// Bytes left for fingerprinting files nobody changed yet.
+    budget: u64,
+}
+
+impl Fingerprints {
+    fn new() -> Fingerprints {
+        Fingerprints {
+            map: HashMap::new(),
+            budget: FINGERPRINT_BUDGET,
+        }
+    }
+
+    fn print(path: &Path) -> Option<(u64, u64)> {
+        use std::hash::Hasher;
+        let meta = std::fs::metadata(path).ok()?;
+        if !meta.is_file() || meta.len() > FINGERPRINT_MAX_FILE {
+            return None;
+        }
+        let bytes = std::fs::read(path).ok()?;
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        hasher.write(&bytes);
+        Some((bytes.len() as u64, hasher.finish()))
+    }
+
+    /// Fingerprints a file found while walking, within the budget.
+    fn record(&mut self, path: PathBuf) {
+        if let Some(print) = Fingerprints::print(&path) {
+            self.budget = self.budget.saturating_sub(print.0.max(1));
+            self.map.insert(path, print);
+        }
+    }
+
+    /// Whether `path` holds what it held when last seen; remembers what it holds now.
+    fn unchanged(&mut self, path: &Path) -> bool {
+        match Fingerprints::print(path) {
+            Some(print) => self.map.insert(path.to_path_buf(), print) == Some(print),
+            None => {
+                self.map.remove(path);
+                false
+            }
+        }
     }
 }
 

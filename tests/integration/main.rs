@@ -6,3 +6,4 @@ mod run;
 mod snapshots;
 mod spec_examples;
 mod util;
+mod watch;
