@@ -1016,6 +1016,10 @@ impl Level {
 
 use line::Markers;
 
+#[expect(
+    clippy::large_enum_variant,
+    reason = "lives on the stack for one line; boxing would allocate per test point"
+)]
 enum Kind<'a> {
     TestPoint(line::TestPointLine<'a>, Markers<'a>),
     Pragma(bool, &'a str),

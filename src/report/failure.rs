@@ -183,7 +183,11 @@ pub fn render(
         let mut buf = Vec::new();
         diff::render(&mut buf, expected, actual, &style, budget)?;
         for l in String::from_utf8_lossy(&buf).lines() {
-            writeln!(out, "{indent}{l}")?;
+            if l.is_empty() {
+                writeln!(out)?; // no trailing indentation on blank lines
+            } else {
+                writeln!(out, "{indent}{l}")?;
+            }
         }
     }
     if let Some((raw, err)) = &d.raw_yaml {

@@ -49,31 +49,29 @@ impl<W: Write> HumanReport<W> {
         let s = self.style;
         match event {
             Event::Assert(a) if a.depth == 0 => {
-                self.tally.add(&a);
-                writeln!(self.out, "{}", point_line(&a, s))?;
+                self.tally.add(a);
+                writeln!(self.out, "{}", point_line(a, s))?;
                 let nested = std::mem::take(&mut self.nested);
                 self.out.write_all(&nested)?;
                 if a.is_failure() {
                     let output = self.take_output();
-                    failure::render(&mut self.out, &a, &output, "    ", s, &self.budget)?;
+                    failure::render(&mut self.out, a, &output, "    ", s, &self.budget)?;
                 }
                 self.output.clear();
                 self.output_dropped = 0;
             }
-            Event::Assert(a) => {
-                if a.is_failure() {
-                    let indent = "  ".repeat(a.depth as usize);
-                    writeln!(self.nested, "{indent}{}", point_line(&a, s))?;
-                    let output = self.take_output();
-                    failure::render(
-                        &mut self.nested,
-                        &a,
-                        &output,
-                        &format!("{indent}    "),
-                        s,
-                        &self.budget,
-                    )?;
-                }
+            Event::Assert(a) if a.is_failure() => {
+                let indent = "  ".repeat(a.depth as usize);
+                writeln!(self.nested, "{indent}{}", point_line(a, s))?;
+                let output = self.take_output();
+                failure::render(
+                    &mut self.nested,
+                    a,
+                    &output,
+                    &format!("{indent}    "),
+                    s,
+                    &self.budget,
+                )?;
             }
             Event::Output { text, .. } => {
                 if self.output.len() == OUTPUT_LINES {
@@ -127,7 +125,7 @@ impl<W: Write> HumanReport<W> {
                     }
                 }
                 writeln!(self.out)?;
-                writeln!(self.out, "{}", summary_line(&verdict, &self.tally, s))?;
+                writeln!(self.out, "{}", summary_line(verdict, &self.tally, s))?;
             }
             _ => {}
         }
