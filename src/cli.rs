@@ -61,8 +61,9 @@ pub struct RunArgs {
     /// When to use colour.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
-    /// Run, then re-run on every change under the project root (keys: Enter/a all, f failing,
-    /// p pattern, q quit; on a pipe, one command per line and EOF quits).
+    /// Run, then re-run on every change under the project root: a changed test file alone,
+    /// everything on any other change. Keys: Enter/a all, f failing, p pattern, q quit (exit 0;
+    /// Ctrl-C exits 130). On a piped stdin, one command per line; EOF quits.
     #[arg(short = 'w', long, conflicts_with = "list")]
     pub watch: bool,
     /// Watch mode: how long a change settles before it starts a run (default 300ms).
@@ -77,7 +78,8 @@ pub struct RunArgs {
         value_name = "GLOB,GLOB"
     )]
     pub watch_ignore: Vec<String>,
-    /// Watch mode: clear the screen before each run instead of printing a separator.
+    /// Watch mode: clear the screen and scrollback before each run instead of keeping earlier
+    /// runs above a separator line.
     #[arg(long, requires = "watch")]
     pub clear: bool,
 }

@@ -76,6 +76,7 @@ fn prepare(
     // `test/a.sh` and `test/a.t` would share `test__a.log` (and write into one file at once):
     // a later file whose name is taken keeps its extension (`test__a.t.log`).
     let mut log_names = std::collections::HashSet::new();
+    let mut programs = ProgramCache::default();
     let planned = files
         .into_iter()
         .enumerate()
@@ -108,7 +109,7 @@ fn prepare(
                     command: shown,
                     log,
                 },
-                command,
+                command: command.map(|argv| programs.resolve(argv)),
                 log_name,
             }
         })
@@ -291,4 +292,37 @@ fn execute(args: &RunArgs, files: Vec<Planned>, settings: Settings) -> u8 {
             EXIT_INTERNAL
         }
     }
+}
+
+/// Interpreters resolved to absolute paths once per run, so that spawning each file does not
+/// search PATH again (an exec attempt per PATH entry, per file).
+#[derive(Default)]
+struct ProgramCache(std::collections::HashMap<std::ffi::OsString, std::ffi::OsString>);
+
+impl ProgramCache {
+    fn resolve(&mut self, mut argv: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+        if let Some(program) = argv.first_mut() {
+            if !program.as_encoded_bytes().contains(&b'/') {
+                let found = self
+                    .0
+                    .entry(program.clone())
+                    .or_insert_with(|| search_path(program));
+                *program = found.clone();
+            }
+        }
+        argv
+    }
+}
+
+/// The first executable `name` on PATH, or `name` itself for the spawn to report.
+fn search_path(name: &std::ffi::OsStr) -> std::ffi::OsString {
+    use std::os::unix::fs::PermissionsExt;
+    let paths = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&paths)
+        .filter(|dir| dir.is_absolute())
+        .map(|dir| dir.join(name))
+        .find(|p| {
+            std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+        .map_or_else(|| name.to_owned(), std::ffi::OsString::from)
 }

@@ -91,6 +91,9 @@ pub async fn execute(
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut interrupts = 0u32;
+    // The outside's stop request last passed on, so each level is acted on once: a branch that
+    // stayed ready would spin the loop and starve the very children it is stopping.
+    let mut applied_stop: Option<Cancel> = None;
     let jobs = settings.jobs.max(1);
 
     sink.on(&RunEvent::RunStarted {
@@ -155,8 +158,8 @@ pub async fn execute(
             }
             _ = sigint.recv() => interrupts = interrupt(interrupts, &cancel_tx),
             _ = sigterm.recv() => interrupts = interrupt(interrupts, &cancel_tx),
-            Some(()) = external_stop(&mut stop) => {
-                let level = stop.as_ref().and_then(|s| *s.borrow()).unwrap_or(Cancel::Graceful);
+            level = external_stop(&mut stop, applied_stop) => {
+                applied_stop = Some(level);
                 interrupts = interrupts.max(1);
                 let _ = cancel_tx.send(Some(level));
             }
@@ -191,20 +194,23 @@ fn interrupt(count: u32, cancel: &watch::Sender<Option<Cancel>>) -> u32 {
     count + 1
 }
 
-/// Resolves when the outside asks the run to stop; never when there is no outside.
-async fn external_stop(stop: &mut Option<watch::Receiver<Option<Cancel>>>) -> Option<()> {
-    match stop {
-        Some(rx) => {
-            if rx.borrow_and_update().is_some() {
-                return Some(());
-            }
-            match rx.changed().await {
-                Ok(()) if rx.borrow().is_some() => Some(()),
-                Ok(()) => None,
-                Err(_) => std::future::pending().await,
-            }
+/// Resolves with a stop level the outside asks for that differs from `applied`; never when
+/// there is no outside, or it has gone.
+async fn external_stop(
+    stop: &mut Option<watch::Receiver<Option<Cancel>>>,
+    applied: Option<Cancel>,
+) -> Cancel {
+    let Some(rx) = stop else {
+        return std::future::pending().await;
+    };
+    loop {
+        let wanted = *rx.borrow_and_update();
+        if let Some(level) = wanted.filter(|&l| Some(l) != applied) {
+            return level;
         }
-        None => std::future::pending().await,
+        if rx.changed().await.is_err() {
+            return std::future::pending().await;
+        }
     }
 }
 
@@ -259,5 +265,63 @@ fn summarize(
         slowest,
         newly_failing,
         fixed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::sinks::RunSink;
+
+    struct Nothing;
+    impl RunSink for Nothing {
+        fn on(&mut self, _ev: &RunEvent) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Regression: an outside stop request left the dispatcher's branch ready forever, so on a
+    /// single-threaded runtime the loop spun and the children it was stopping never ran.
+    #[tokio::test(flavor = "current_thread")]
+    async fn an_outside_stop_ends_a_run_promptly_on_one_thread() {
+        let planned = Planned {
+            info: FileInfo {
+                index: 0,
+                rel: "long.sh".into(),
+                command: "sh -c sleep".into(),
+                log: None,
+            },
+            command: Ok(vec!["sh".into(), "-c".into(), "echo 1..1; sleep 30".into()]),
+            log_name: "long.log".into(),
+        };
+        let settings = Settings {
+            run: 1,
+            jobs: 1,
+            timeout: None,
+            grace: Duration::from_millis(500),
+            merge: false,
+            cwd: std::env::temp_dir(),
+            live: false,
+            log_dir: None,
+        };
+        let (tx, rx) = watch::channel(None);
+        let started = Instant::now();
+        let stopper = tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            let _ = tx.send(Some(Cancel::Graceful));
+            tx // kept alive until the run is over
+        });
+        let finished = execute(vec![planned], &settings, &mut Nothing, Some(rx))
+            .await
+            .expect("run");
+        drop(stopper);
+        assert!(finished.summary.interrupted);
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "took {:?}",
+            started.elapsed()
+        );
+        let result = finished.results[0].as_ref().expect("the file ran");
+        assert!(result.cancelled && !result.ok);
     }
 }

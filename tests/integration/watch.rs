@@ -182,7 +182,7 @@ impl Session {
                     "timed out waiting for {what}\n--- events:\n{}\n--- stderr:\n{}",
                     self.events()
                         .iter()
-                        .map(|e| short(e))
+                        .map(short)
                         .collect::<Vec<_>>()
                         .join("\n"),
                     self.stderr()
