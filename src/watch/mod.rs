@@ -115,7 +115,7 @@ pub enum WatchError {
 
 /// Runs a watch session until the user quits.
 pub fn watch(opts: WatchOptions, planner: &mut dyn Planner) -> Result<Ended, WatchError> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| WatchError::Internal(format!("failed to start the async runtime: {e}")))?;
