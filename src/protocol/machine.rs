@@ -17,6 +17,13 @@ pub const DEFAULT_MAX_BLOCK: usize = 16 << 20;
 /// levels; the cap keeps a line of a million spaces from recursing a quarter-million deep.
 pub const MAX_DEPTH: usize = 64;
 
+#[derive(Default)]
+struct Attached {
+    diag: Option<String>,
+    meta: Option<String>,
+    blocks: Vec<Block<'static>>,
+}
+
 /// A test point waiting for its YAML, META or v2 blocks.
 struct Pending {
     line: u64,
@@ -26,9 +33,9 @@ struct Pending {
     directive: Option<Directive<'static>>,
     time: Option<f64>,
     buffered: bool,
-    diag: Option<String>,
-    meta: Option<String>,
-    blocks: Vec<Block<'static>>,
+    /// YAML, META and v2 blocks: boxed, since most points have none and a pending point is
+    /// moved about on the hot path.
+    extra: Option<Box<Attached>>,
     closes_subtest: bool,
 }
 
@@ -257,7 +264,7 @@ impl Machine {
             .get_mut(depth as usize)
             .and_then(|l| l.current.as_mut())
         {
-            Some(p) => p.blocks.push(block),
+            Some(p) => p.extra.get_or_insert_default().blocks.push(block),
             None => sink.event(&Event::V2Block { depth, line, block }),
         }
     }
@@ -292,7 +299,10 @@ impl Machine {
         {
             return; // subtests may not declare a version; the reference ignores it there
         }
-        let indent_len = text.len() - text.trim_start_matches([' ', '\t']).len();
+        let indent_len = text
+            .bytes()
+            .take_while(|&b| b == b' ' || b == b'\t')
+            .count();
         if indent_len > 0 {
             return self.parse_indent(lvl, text, indent_len, sink);
         }
@@ -309,7 +319,8 @@ impl Machine {
         }
         if text == "{" && !self.has_child(lvl) {
             if let Some(p) = self.levels[lvl].current.as_mut() {
-                if !p.buffered && p.diag.as_deref().is_some_and(yaml_truthy) {
+                let diag = p.extra.as_ref().and_then(|e| e.diag.as_deref());
+                if !p.buffered && diag.is_some_and(yaml_truthy) {
                     p.buffered = true;
                     return;
                 }
@@ -343,7 +354,10 @@ impl Machine {
             Kind::Pragma(on, key) => self.pragma(lvl, key, on, text, sink),
             Kind::Version(v) => self.version(lvl, v, text, sink),
             Kind::Plan(start, end, reason) => self.plan(lvl, start, end, reason, text, sink),
-            Kind::TestPoint(tp, markers) => self.test_point(lvl, tp, markers, sink),
+            Kind::TestPoint(tp) => {
+                let markers = inline_markers(text);
+                self.test_point(lvl, tp, markers, sink)
+            }
             Kind::Subtest => self.levels[lvl].maybe_child = Some(text.to_owned()),
             Kind::NonTap | Kind::Comment => {}
         }
@@ -457,7 +471,7 @@ impl Machine {
                 if p.time.is_none() {
                     p.time = meta_time(payload);
                 }
-                p.meta = Some(payload.to_owned());
+                p.extra.get_or_insert_default().meta = Some(payload.to_owned());
                 return;
             }
         }
@@ -481,7 +495,7 @@ impl Machine {
                 if p.time.is_none() {
                     p.time = yaml_duration(&y.body);
                 }
-                p.diag = Some(y.body);
+                p.extra.get_or_insert_default().diag = Some(y.body);
             }
             return;
         }
@@ -892,6 +906,7 @@ impl Machine {
         }
         l.skip += u64::from(skip);
         l.todo += u64::from(todo);
+        let extra = p.extra.map(|b| *b).unwrap_or_default();
         let (skip, todo) = match p.directive {
             Some(Directive::Skip(r)) => (Some(r), None),
             Some(Directive::Todo(r)) => (None, Some(r)),
@@ -906,9 +921,9 @@ impl Machine {
             skip,
             todo,
             duration_ms: p.time,
-            diagnostics: p.diag.map(Cow::Owned),
-            meta: p.meta.map(Cow::Owned),
-            blocks: p.blocks,
+            diagnostics: extra.diag.map(Cow::Owned),
+            meta: extra.meta.map(Cow::Owned),
+            blocks: extra.blocks,
             closes_subtest: p.closes_subtest,
         }));
         // Names are recycled: a stream of points then allocates none.
@@ -1016,12 +1031,9 @@ impl Level {
 
 use line::Markers;
 
-#[expect(
-    clippy::large_enum_variant,
-    reason = "lives on the stack for one line; boxing would allocate per test point"
-)]
 enum Kind<'a> {
-    TestPoint(line::TestPointLine<'a>, Markers<'a>),
+    /// Parsed without its inline markers, which are read again only on lines that have some.
+    TestPoint(line::TestPointLine<'a>),
     Pragma(bool, &'a str),
     BailOut(&'a str),
     Version(u32),
@@ -1031,16 +1043,29 @@ enum Kind<'a> {
     NonTap,
 }
 
+fn ends_with_marker(text: &str) -> bool {
+    text.trim_end().ends_with(line::MARK_CLOSE)
+}
+
+/// The inline v2 markers at the end of a test point line (none on almost every line).
+fn inline_markers(text: &str) -> Markers<'_> {
+    if ends_with_marker(text) {
+        line::trailing_markers(text).1
+    } else {
+        Markers::default()
+    }
+}
+
 /// What an unindented line is, dispatching on its first byte before any parser runs.
 fn classify(text: &str) -> Kind<'_> {
     match text.as_bytes().first() {
         Some(b'o' | b'n') => {
-            let (bare, markers) = if text.trim_end().ends_with(line::MARK_CLOSE) {
-                line::trailing_markers(text)
+            let bare = if ends_with_marker(text) {
+                line::trailing_markers(text).0
             } else {
-                (text, Markers::default())
+                text
             };
-            line::test_point(bare).map_or(Kind::NonTap, |tp| Kind::TestPoint(tp, markers))
+            line::test_point(bare).map_or(Kind::NonTap, Kind::TestPoint)
         }
         Some(b'p') => line::pragma(text).map_or(Kind::NonTap, |(on, k)| Kind::Pragma(on, k)),
         Some(b'B' | b'b') => line::bailout(text).map_or(Kind::NonTap, Kind::BailOut),
@@ -1092,9 +1117,7 @@ fn build_pending(
         directive,
         time: d.time_ms.or(legacy_time),
         buffered: d.buffered,
-        diag: None,
-        meta: None,
-        blocks: Vec::new(),
+        extra: None,
         closes_subtest: false,
     };
     // Markers were read last-first; apply them in line order.

@@ -192,16 +192,29 @@ fn needs_escape(bytes: &[u8]) -> bool {
         .any(|&b| b < 0x20 || b == b'"' || b == b'\\')
 }
 
+/// "00" … "99": two digits per division.
+const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
 fn push_u64(buf: &mut Vec<u8>, mut n: u64) {
     let mut digits = [0u8; 20];
     let mut i = digits.len();
-    loop {
+    while n >= 100 {
+        let pair = (n % 100) as usize * 2;
+        n /= 100;
+        i -= 2;
+        digits[i..i + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    }
+    if n >= 10 {
+        let pair = n as usize * 2;
+        i -= 2;
+        digits[i..i + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    } else {
         i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+        digits[i] = b'0' + n as u8;
     }
     buf.extend_from_slice(&digits[i..]);
 }
@@ -272,7 +285,30 @@ fn write_verdict(buf: &mut Vec<u8>, v: &Verdict<'_>) {
 
 #[cfg(test)]
 mod tests {
-    use super::needs_escape;
+    use super::{needs_escape, push_u64};
+
+    #[test]
+    fn numbers_are_written_exactly() {
+        for n in [
+            0,
+            7,
+            9,
+            10,
+            42,
+            99,
+            100,
+            101,
+            999,
+            1000,
+            65_535,
+            1_000_000,
+            u64::MAX,
+        ] {
+            let mut buf = Vec::new();
+            push_u64(&mut buf, n);
+            assert_eq!(String::from_utf8(buf).expect("ascii"), n.to_string());
+        }
+    }
 
     #[test]
     fn escape_check_agrees_with_the_byte_rule() {
