@@ -116,3 +116,16 @@ pub enum ColorChoice {
     Always,
     Never,
 }
+
+impl ColorChoice {
+    /// The style for an output stream: `always`/`never` win, `auto` asks the stream.
+    pub fn style(self, stream_is_terminal: bool) -> tapline::report::style::Style {
+        let forced = match self {
+            ColorChoice::Always => Some(true),
+            ColorChoice::Never => Some(false),
+            ColorChoice::Auto => None,
+        };
+        let enabled = tapline::report::style::color_enabled(forced, stream_is_terminal);
+        tapline::report::style::Style { enabled }
+    }
+}

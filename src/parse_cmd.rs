@@ -1,11 +1,10 @@
 //! `tapline parse`: one stream from a file or stdin to a report on stdout.
-use crate::cli::{ColorChoice, Format, ParseArgs};
+use crate::cli::{Format, ParseArgs};
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::os::fd::AsFd;
 use tapline::event::{Event, Sink};
 use tapline::protocol::Parser;
-use tapline::report::style::{self, Style};
 use tapline::report::{human::HumanReport, jsonl::JsonlWriter, summary::SummaryWriter};
 
 /// Remembers the verdict while passing events on.
@@ -50,14 +49,7 @@ pub fn run(args: &ParseArgs) -> std::process::ExitCode {
             Err(_) => Box::new(io::BufWriter::with_capacity(1 << 16, stdout.lock())),
         }
     };
-    let always = match args.color {
-        ColorChoice::Always => Some(true),
-        ColorChoice::Never => Some(false),
-        ColorChoice::Auto => None,
-    };
-    let style = Style {
-        enabled: style::color_enabled(always, io::stdout().is_terminal()),
-    };
+    let style = args.color.style(io::stdout().is_terminal());
     let result = match args.format {
         Format::Summary => drive(input, SummaryWriter::new(out), |s| s.finish().map(drop)),
         Format::Jsonl => drive(input, JsonlWriter::new(out), |s| s.finish().map(drop)),

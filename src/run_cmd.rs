@@ -1,11 +1,10 @@
 //! `tapline run`: turns the command line and `tapline.toml` into a run, and its outcome into an
 //! exit code (0 passed, 1 failed, 2 usage/configuration, 3 internal, 130 interrupted).
-use crate::cli::{ColorChoice, RunArgs, RunFormat};
+use crate::cli::{RunArgs, RunFormat};
 use crate::{EXIT_INTERNAL, EXIT_USAGE};
 use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use tapline::report::style::{self, Style};
 use tapline::report::terminal::{TerminalOptions, TerminalReporter, Verbosity};
 use tapline::run::events::FileInfo;
 use tapline::run::sinks::{Fanout, JsonlRun, RunSink, SummaryRun};
@@ -151,14 +150,7 @@ fn log_dir_path(args: &RunArgs, cfg: &config::Config, root: &Path) -> Option<Pat
 
 /// The terminal report's options (`live` is the run's, decided in `prepare`).
 fn terminal_options(args: &RunArgs, live: bool) -> TerminalOptions {
-    let always = match args.color {
-        ColorChoice::Always => Some(true),
-        ColorChoice::Never => Some(false),
-        ColorChoice::Auto => None,
-    };
-    let style = Style {
-        enabled: style::color_enabled(always, io::stderr().is_terminal()),
-    };
+    let style = args.color.style(io::stderr().is_terminal());
     let verbosity = if args.quiet {
         Verbosity::Quiet
     } else if args.verbose {

@@ -845,23 +845,10 @@ impl Machine {
     /// keeps the event stream balanced, but they count for nothing, as in the reference.
     fn abandon_above(&mut self, lvl: usize, sink: &mut dyn Sink) {
         while self.levels.len() > lvl + 1 {
-            let Some(l) = self.levels.pop() else { break };
-            let verdict = Verdict {
-                ok: l.ok,
-                count: l.count,
-                pass: l.pass,
-                fail: l.fail,
-                todo: l.todo,
-                skip: l.skip,
-                plan: l.plan.map(|(start, end)| Plan {
-                    start,
-                    end,
-                    skip_all: false,
-                    reason: None,
-                }),
-                bailout: l.bailing_out.map(Cow::Owned),
-                reasons: l.reasons,
+            let Some(mut l) = self.levels.pop() else {
+                break;
             };
+            let verdict = l.verdict(false);
             sink.event(&Event::SubtestEnd {
                 depth: l.depth,
                 verdict,
@@ -983,24 +970,7 @@ impl Machine {
                 self.levels[lvl].reasons.push(msg);
             }
         }
-        let l = &mut self.levels[lvl];
-        let plan = l.plan.map(|(start, end)| Plan {
-            start,
-            end,
-            skip_all,
-            reason: (!l.plan_comment.is_empty()).then(|| Cow::Owned(l.plan_comment.clone())),
-        });
-        let verdict = Verdict {
-            ok: l.ok,
-            count: l.count,
-            pass: l.pass,
-            fail: l.fail,
-            todo: l.todo,
-            skip: if skip_all { l.count } else { l.skip },
-            plan,
-            bailout: l.bailing_out.clone().map(Cow::Owned),
-            reasons: std::mem::take(&mut l.reasons),
-        };
+        let verdict = self.levels[lvl].verdict(skip_all);
         // Held lines go out before the verdict even when a bail out stopped the counting.
         self.flush_held(sink);
         let child_failed = !verdict.ok;
@@ -1019,6 +989,27 @@ impl Machine {
 }
 
 impl Level {
+    /// The document's verdict as it stands; `skip_all` when its plan skipped everything.
+    fn verdict(&mut self, skip_all: bool) -> Verdict<'static> {
+        let comment = &self.plan_comment;
+        Verdict {
+            ok: self.ok,
+            count: self.count,
+            pass: self.pass,
+            fail: self.fail,
+            todo: self.todo,
+            skip: if skip_all { self.count } else { self.skip },
+            plan: self.plan.map(|(start, end)| Plan {
+                start,
+                end,
+                skip_all,
+                reason: (!comment.is_empty()).then(|| Cow::Owned(comment.clone())),
+            }),
+            bailout: self.bailing_out.clone().map(Cow::Owned),
+            reasons: std::mem::take(&mut self.reasons),
+        }
+    }
+
     fn new(depth: u32, strict: bool) -> Self {
         Level {
             depth,

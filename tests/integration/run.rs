@@ -44,6 +44,27 @@ impl Ran {
 }
 
 impl Project {
+    /// Starts tapline in the background (for tests that signal or watch it while it runs),
+    /// its stderr (and stdout, when `stdout_file` is set) going to files in the project.
+    fn spawn_tapline(&self, args: &[&str], stdout_file: bool) -> std::process::Child {
+        let err = fs::File::create(self.join("stderr.txt")).expect("create");
+        let out = if stdout_file {
+            Stdio::from(fs::File::create(self.join("stdout.txt")).expect("create"))
+        } else {
+            Stdio::null()
+        };
+        StdCommand::new(env!("CARGO_BIN_EXE_tapline"))
+            .current_dir(self.path())
+            .env("CI", "1")
+            .env("NO_COLOR", "1")
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(out)
+            .stderr(err)
+            .spawn()
+            .expect("spawn tapline")
+    }
+
     fn new() -> Project {
         let dir = tempfile::Builder::new()
             .prefix("tapline-run-")
@@ -396,18 +417,7 @@ fn ctrl_c_stops_the_run_with_130() {
         "echo $$ > sh.pid\necho '1..2'\necho 'ok 1 - before the interrupt'\nsleep 60 &\necho $! > sleep.pid\nwait\necho 'ok 2 - never'\n",
     );
     p.write("test/b_later.sh", PASSING);
-    let out = fs::File::create(p.join("stdout.txt")).expect("create");
-    let err = fs::File::create(p.join("stderr.txt")).expect("create");
-    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_tapline"))
-        .current_dir(p.path())
-        .env("CI", "1")
-        .env("NO_COLOR", "1")
-        .args(["run", "-j", "1"])
-        .stdin(Stdio::null())
-        .stdout(out)
-        .stderr(err)
-        .spawn()
-        .expect("spawn tapline");
+    let mut child = p.spawn_tapline(&["run", "-j", "1"], true);
     let log = p.join(".nogit/testlogs/test__a_hang.log");
     let started = poll(HANG, || {
         fs::read_to_string(&log).is_ok_and(|t| t.contains("ok 1 - before"))
@@ -459,17 +469,7 @@ fn second_ctrl_c_kills_at_once() {
         "test/stubborn.sh",
         "echo $$ > sh.pid\ntrap 'echo term > got-term' TERM\necho '1..1'\necho 'ok 1 - started'\nwhile :; do sleep 1; done\n",
     );
-    let err = fs::File::create(p.join("stderr.txt")).expect("create");
-    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_tapline"))
-        .current_dir(p.path())
-        .env("CI", "1")
-        .env("NO_COLOR", "1")
-        .args(["run", "--grace", "60s"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(err)
-        .spawn()
-        .expect("spawn tapline");
+    let mut child = p.spawn_tapline(&["run", "--grace", "60s"], false);
     let tapline = rustix::process::Pid::from_raw(child.id() as i32).expect("pid");
     let log = p.join(".nogit/testlogs/test__stubborn.log");
     let started = poll(HANG, || {
@@ -515,17 +515,7 @@ fn ci_output_shows_each_file_as_it_finishes() {
         "test/b_slow.sh",
         "echo '1..1'\nsleep 60 &\necho $! > sleep.pid\nwait\n",
     );
-    let err = fs::File::create(p.join("stderr.txt")).expect("create");
-    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_tapline"))
-        .current_dir(p.path())
-        .env("CI", "1")
-        .env("NO_COLOR", "1")
-        .args(["run", "-j", "2"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(err)
-        .spawn()
-        .expect("spawn tapline");
+    let mut child = p.spawn_tapline(&["run", "-j", "2"], false);
     // Into a file (not a terminal) the report is block-buffered, yet each finished file's
     // line must be written at once, while others still run.
     let shown = poll(HANG, || {
