@@ -8,12 +8,12 @@ use tapline::protocol::Parser;
 use tapline::report::{human::HumanReport, jsonl::JsonlWriter, summary::SummaryWriter};
 
 /// Remembers the verdict while passing events on.
-struct Verdict<S> {
+struct KeepVerdict<S> {
     inner: S,
     ok: Option<bool>,
 }
 
-impl<S: Sink> Sink for Verdict<S> {
+impl<S: Sink> Sink for KeepVerdict<S> {
     fn event(&mut self, event: &Event<'_>) {
         if let Event::End { verdict } = event {
             self.ok = Some(verdict.ok);
@@ -84,7 +84,7 @@ fn drive<S: Sink>(
     sink: S,
     finish: impl FnOnce(S) -> io::Result<()>,
 ) -> Result<bool, Failure> {
-    let mut parser = Parser::new(Verdict {
+    let mut parser = Parser::new(KeepVerdict {
         inner: sink,
         ok: None,
     });

@@ -3,6 +3,7 @@
 //! They see one line without its terminator and never allocate unless a description holds
 //! escapes or a `#`. The rules are written in `protocol-spec/tap.md` and `protocol-spec/v2.md`;
 //! the known-answer tests at the bottom come from those files' examples.
+use crate::event::Directive;
 use nom::bytes::complete::{tag, tag_no_case, take_while1};
 use nom::character::complete::{char, digit1, one_of};
 use nom::combinator::{opt, recognize};
@@ -80,15 +81,10 @@ fn description_tail(s: &str) -> Option<(&str, bool)> {
 #[derive(Debug, PartialEq)]
 pub(crate) struct Description<'a> {
     pub name: Cow<'a, str>,
-    pub directive: Option<Dir<'a>>,
+    /// Only the slow path finds one, and it owns its reason already.
+    pub directive: Option<Directive<'static>>,
     pub time_ms: Option<f64>,
     pub buffered: bool,
-}
-
-#[derive(Debug, PartialEq, Clone)]
-pub(crate) enum Dir<'a> {
-    Skip(Cow<'a, str>),
-    Todo(Cow<'a, str>),
 }
 
 /// Splits a description into name and directive, resolving `\\` and `\#`.
@@ -119,8 +115,8 @@ pub(crate) fn description<'a>(rest: &'a str, brace: bool) -> Description<'a> {
     let mut directive = None;
     let mut time_ms = None;
     match parse_directive(tail.trim()) {
-        Some(Parsed::Skip(r)) => directive = Some(Dir::Skip(Cow::Owned(r.to_owned()))),
-        Some(Parsed::Todo(r)) => directive = Some(Dir::Todo(Cow::Owned(r.to_owned()))),
+        Some(Parsed::Skip(r)) => directive = Some(Directive::Skip(Cow::Owned(r.to_owned()))),
+        Some(Parsed::Todo(r)) => directive = Some(Directive::Todo(Cow::Owned(r.to_owned()))),
         Some(Parsed::Time(t)) => time_ms = Some(t),
         None => {
             if !tail.is_empty() {

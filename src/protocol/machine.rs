@@ -5,7 +5,7 @@
 //! open. The behaviour follows the reference parser (tapjs tap-parser) rule for rule, so that
 //! third-party streams get the verdict their own tooling gives them; where tapline differs on
 //! purpose, `protocol-spec/divergences.md` says why.
-use super::line::{self, Dir, MarkerLine};
+use super::line::{self, MarkerLine};
 use crate::event::{Assert, Block, Directive, Event, Plan, Problem, ProblemKind, Sink, Verdict};
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -60,7 +60,6 @@ struct Level {
     maybe_child: Option<String>,
     post_plan: bool,
     yaml: Option<Yaml>,
-    saw_version: bool,
     /// Set as a bail out starts, before the pending point is flushed.
     bailing_out: Option<String>,
     /// Set once the bail out is done: nothing more is counted.
@@ -733,7 +732,6 @@ impl Machine {
     fn version(&mut self, lvl: usize, version: u32, text: &str, sink: &mut dyn Sink) {
         let l = &self.levels[lvl];
         if version >= 13 && l.plan.is_none() && l.count == 0 && l.current.is_none() {
-            self.levels[lvl].saw_version = true;
             sink.event(&Event::Version {
                 depth: lvl as u32,
                 line: self.line_no,
@@ -1092,10 +1090,6 @@ fn build_pending(
         _ => (tp.rest, None),
     };
     let d = line::description(rest, tp.brace);
-    let directive = d.directive.map(|dir| match dir {
-        Dir::Skip(r) => Directive::Skip(Cow::Owned(r.into_owned())),
-        Dir::Todo(r) => Directive::Todo(Cow::Owned(r.into_owned())),
-    });
     let mut p = Pending {
         line: line_no,
         ok: tp.ok,
@@ -1105,7 +1099,7 @@ fn build_pending(
             name.push_str(&d.name);
             name
         },
-        directive,
+        directive: d.directive,
         time: d.time_ms.or(legacy_time),
         buffered: d.buffered,
         extra: None,

@@ -6,7 +6,7 @@ mod frame;
 mod line;
 mod machine;
 
-pub use frame::DEFAULT_MAX_LINE;
+pub use frame::{Framer, Line, DEFAULT_MAX_LINE};
 pub use machine::DEFAULT_MAX_BLOCK;
 
 use crate::event::Sink;

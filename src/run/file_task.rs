@@ -3,7 +3,7 @@
 use super::events::{ExitInfo, FileInfo, FileResult, RunEvent};
 use super::supervise::{self, Cancel, Chunk, Exit, Outcome, Spec};
 use crate::event::{Event, Sink, Verdict};
-use crate::protocol::Parser;
+use crate::protocol::{Framer, Parser};
 use crate::report::Tally;
 use std::ffi::OsString;
 use std::fs::File;
@@ -54,38 +54,9 @@ impl Sink for Collect {
     }
 }
 
-/// Frames stderr into lines (it is not TAP, but it is read by people line by line).
-#[derive(Default)]
-struct Lines {
-    partial: Vec<u8>,
-}
-
-/// Longest stderr line kept whole; the log has every byte regardless.
+/// Longest stderr line kept whole (stderr is framed like TAP, but not parsed: it is read by
+/// people line by line); the log has every byte regardless.
 const MAX_STDERR_LINE: usize = 64 * 1024;
-
-impl Lines {
-    fn feed(&mut self, bytes: &[u8], mut each: impl FnMut(String)) {
-        for &b in bytes {
-            if b == b'\n' {
-                each(self.take());
-            } else if self.partial.len() < MAX_STDERR_LINE {
-                self.partial.push(b);
-            }
-        }
-    }
-    fn finish(&mut self, each: impl FnOnce(String)) {
-        if !self.partial.is_empty() {
-            each(self.take());
-        }
-    }
-    fn take(&mut self) -> String {
-        let mut line = std::mem::take(&mut self.partial);
-        if line.last() == Some(&b'\r') {
-            line.pop();
-        }
-        String::from_utf8_lossy(&line).into_owned()
-    }
-}
 
 /// With `--merge`, one stream's bytes after its last newline, held back until the line is
 /// complete: the streams arrive in chunks that may end mid-line, and a partial stdout line
@@ -147,7 +118,7 @@ pub(crate) async fn run_file(
     let child = tokio::spawn(supervise::run(spec, chunk_tx, cancel));
 
     let mut parser = Parser::new(Collect::default());
-    let mut stderr_lines = Lines::default();
+    let mut stderr_lines = Framer::new(MAX_STDERR_LINE);
     let (mut held_out, mut held_err) = (Held::default(), Held::default());
     let mut log = job.log;
     let mut log_error = None;
@@ -163,7 +134,8 @@ pub(crate) async fn run_file(
             Chunk::Stdout(b) if job.merge => held_out.feed(&b, &mut parser),
             Chunk::Stdout(b) => parser.feed(&b),
             Chunk::Stderr(b) if job.merge => held_err.feed(&b, &mut parser),
-            Chunk::Stderr(b) => stderr_lines.feed(&b, |text| {
+            Chunk::Stderr(b) => stderr_lines.feed(&b, |l| {
+                let text = l.text.to_owned();
                 let _ = tx.send(RunEvent::Stderr { run, file, text });
             }),
         }
@@ -171,7 +143,8 @@ pub(crate) async fn run_file(
             let _ = tx.send(RunEvent::Tap { run, file, event });
         }
     }
-    stderr_lines.finish(|text| {
+    stderr_lines.finish(|l| {
+        let text = l.text.to_owned();
         let _ = tx.send(RunEvent::Stderr { run, file, text });
     });
     held_out.finish(&mut parser);
