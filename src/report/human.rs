@@ -218,5 +218,9 @@ pub fn summary_line(v: &Verdict<'_>, t: &Tally, s: Style) -> String {
         }];
     }
     extra.extend(v.reasons.iter().cloned());
-    format!("{head}  {} ({})", t.render(s), extra.join("; "))
+    format!(
+        "{head}  {} ({})",
+        super::render_tally(&t, s),
+        extra.join("; ")
+    )
 }

@@ -10,8 +10,8 @@ use super::failure;
 use super::human::point_line;
 use super::style::{self, Style};
 use super::Tally;
+use crate::event::run::{FileInfo, FileResult, RunEvent, RunSummary};
 use crate::event::{Assert, Event};
-use crate::run::events::{FileInfo, FileResult, RunEvent, RunSummary};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, VecDeque};
 use std::io::{self, Write};
@@ -712,9 +712,18 @@ fn file_line(info: &FileInfo, r: &FileResult, s: Style) -> String {
                 .map_or_else(|| "skipped".to_owned(), |w| format!("skipped: {w}"));
             (s.paint(style::YELLOW, "-"), s.paint(style::YELLOW, why))
         }
-        _ if r.ok => (s.paint(style::GREEN, "✓"), r.tally.render(s)),
-        _ if r.cancelled => (s.paint(style::YELLOW, "⊘"), r.tally.render(s)),
-        _ => (s.paint(style::RED, "✗"), r.tally.render(s)),
+        _ if r.ok => (
+            s.paint(style::GREEN, "✓"),
+            crate::report::render_tally(&r.tally, s),
+        ),
+        _ if r.cancelled => (
+            s.paint(style::YELLOW, "⊘"),
+            crate::report::render_tally(&r.tally, s),
+        ),
+        _ => (
+            s.paint(style::RED, "✗"),
+            crate::report::render_tally(&r.tally, s),
+        ),
     };
     let rel = if r.ok {
         info.rel.clone()
@@ -806,7 +815,7 @@ fn summary_line(sum: &RunSummary, s: Style) -> String {
         parts.push(format!("{} of {} failed", sum.files_failed, files(total)));
         s.paint(style::RED, "✗ FAIL")
     };
-    parts.push(sum.tests.render(s));
+    parts.push(crate::report::render_tally(&sum.tests, s));
     parts.push(s.paint(
         style::DIM,
         style::duration_ms(sum.duration.as_secs_f64() * 1000.0),
@@ -865,8 +874,8 @@ fn columns(c: char) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::event::run::ExitInfo;
     use crate::event::{Plan, Verdict};
-    use crate::run::events::ExitInfo;
     use std::path::PathBuf;
     use std::time::Duration;
 

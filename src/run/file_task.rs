@@ -1,10 +1,10 @@
 //! One test file's life: spawn it supervised, archive every byte it writes, parse its stdout
 //! into TAP events, and judge it by its stream and its process together.
-use super::events::{ExitInfo, FileInfo, FileResult, RunEvent};
 use super::supervise::{self, Cancel, Chunk, Exit, Outcome, Spec};
+use crate::event::run::Tally;
+use crate::event::run::{ExitInfo, FileInfo, FileResult, RunEvent};
 use crate::event::{Event, Sink, Verdict};
 use crate::protocol::{Framer, Parser};
-use crate::report::Tally;
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::Write;

@@ -5,13 +5,13 @@
 //! sinks on the resulting [`RunEvent`] stream.
 pub mod config;
 pub mod discover;
-pub mod events;
+
 pub(crate) mod file_task;
 pub mod logs;
 pub mod sinks;
 pub mod supervise;
 
-use events::{FileInfo, FileResult, RunEvent, RunSummary};
+use crate::event::run::{FileInfo, FileResult, RunEvent, RunSummary};
 use file_task::FileJob;
 use sinks::RunSink;
 use std::collections::{BTreeMap, VecDeque};

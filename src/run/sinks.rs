@@ -1,5 +1,5 @@
 //! Run reporters: sinks on the run's event stream (terminal, JSON lines, summary document).
-use super::events::{FileResult, RunEvent, RunSummary};
+use crate::event::run::{FileResult, RunEvent, RunSummary};
 use crate::report::summary::SummaryWriter;
 use crate::report::terminal::TerminalReporter;
 use serde::Serialize;
@@ -90,7 +90,7 @@ impl<W: Write> SummaryRun<W> {
         struct FileOut<'a> {
             path: &'a str,
             ok: bool,
-            exit: Option<super::events::ExitInfo>,
+            exit: Option<crate::event::run::ExitInfo>,
             timed_out: bool,
             duration_ms: u64,
             log: Option<&'a str>,

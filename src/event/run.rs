@@ -1,8 +1,8 @@
 //! The run's event stream: what the scheduler tells every run reporter (terminal, jsonl,
 //! summary, logs), in the order it happened. Per-file TAP events are wrapped, tagged with
 //! their file.
-use crate::event::{Event, Verdict};
-use crate::report::Tally;
+use super::Assert;
+use super::{Event, Verdict};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -108,4 +108,38 @@ pub struct RunSummary {
 
 fn as_millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_u64(d.as_millis() as u64)
+}
+
+/// Test points counted the way people read them: a SKIP or TODO point counts only as that.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Tally {
+    pub pass: u64,
+    pub fail: u64,
+    pub skip: u64,
+    pub todo: u64,
+}
+
+impl Tally {
+    pub fn add(&mut self, a: &Assert<'_>) {
+        if a.skip.is_some() {
+            self.skip += 1;
+        } else if a.todo.is_some() {
+            self.todo += 1;
+        } else if a.ok {
+            self.pass += 1;
+        } else {
+            self.fail += 1;
+        }
+    }
+
+    pub fn merge(&mut self, o: &Tally) {
+        self.pass += o.pass;
+        self.fail += o.fail;
+        self.skip += o.skip;
+        self.todo += o.todo;
+    }
+
+    pub fn total(&self) -> u64 {
+        self.pass + self.fail + self.skip + self.todo
+    }
 }

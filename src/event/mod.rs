@@ -15,6 +15,8 @@
 //!   closes it (`closes_subtest: true`) is the next `Assert` at `depth`, whatever the dialect
 //!   (indented, `# Subtest:` heading, Test2 buffered `{ … }`).
 //! - `End` is the last event; it carries the verdict.
+pub mod run;
+
 use serde::Serialize;
 use std::borrow::Cow;
 

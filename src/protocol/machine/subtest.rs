@@ -1,0 +1,234 @@
+//! Opening and closing documents: subtests of every dialect, emitting results and verdicts.
+use super::*;
+
+impl Machine {
+    pub(super) fn start_child(&mut self, lvl: usize, text: &str, sink: &mut dyn Sink) {
+        if lvl + 1 >= MAX_DEPTH {
+            return self.non_tap(lvl, text, sink);
+        }
+        let pending_buffered = self.levels[lvl]
+            .current
+            .as_ref()
+            .is_some_and(|p| p.buffered);
+        let heading_here = !pending_buffered && self.levels[lvl].maybe_child.is_some();
+        let heading_indented = !pending_buffered && !heading_here && is_indented_heading(text);
+        if !pending_buffered {
+            self.emit_result(lvl, sink);
+        }
+        if self.levels[lvl].bailed_out {
+            return;
+        }
+        let body = &text[4..];
+        let (name, first_line) = if heading_indented {
+            (heading_name(body).to_owned(), None)
+        } else if pending_buffered {
+            let name = self.levels[lvl]
+                .current
+                .as_ref()
+                .map(|p| p.name.clone())
+                .unwrap_or_default();
+            (name, Some(body))
+        } else {
+            let heading = self.levels[lvl].maybe_child.take().unwrap_or_default();
+            (heading_name(&heading).to_owned(), Some(body))
+        };
+        self.levels[lvl].maybe_child = None;
+        let mut child = Level::new(lvl as u32 + 1, self.levels[lvl].strict);
+        child.buffered = pending_buffered;
+        if pending_buffered {
+            child.has_closing_point = true;
+            if let Some(p) = self.levels[lvl].current.as_mut() {
+                p.closes_subtest = true;
+            }
+        }
+        self.abandon_above(lvl, sink);
+        self.levels.push(child);
+        sink.event(&Event::SubtestStart {
+            depth: lvl as u32 + 1,
+            line: self.line_no,
+            name: Cow::Owned(name),
+            buffered: pending_buffered,
+        });
+        if let Some(first) = first_line {
+            self.parse(lvl + 1, first, sink);
+        }
+    }
+
+    /// Subtests that will never be closed (left behind by a bail out): their `SubtestEnd`
+    /// keeps the event stream balanced, but they count for nothing, as in the reference.
+    pub(super) fn abandon_above(&mut self, lvl: usize, sink: &mut dyn Sink) {
+        while self.levels.len() > lvl + 1 {
+            let Some(mut l) = self.levels.pop() else {
+                break;
+            };
+            let verdict = l.verdict(false);
+            sink.event(&Event::SubtestEnd {
+                depth: l.depth,
+                verdict,
+            });
+        }
+    }
+
+    pub(super) fn end_child(&mut self, lvl: usize, sink: &mut dyn Sink) {
+        if !self.has_child(lvl) {
+            return;
+        }
+        if self.levels[lvl].bailing_out.is_none() || self.levels[lvl + 1].count > 0 {
+            self.end(lvl + 1, sink);
+            self.levels.truncate(lvl + 1);
+        }
+    }
+
+    /// The pending test point is complete: count it and emit it.
+    pub(super) fn emit_result(&mut self, lvl: usize, sink: &mut dyn Sink) {
+        if self.levels[lvl].bailed_out {
+            return;
+        }
+        self.end_child(lvl, sink);
+        self.levels[lvl].yaml = None;
+        let l = &mut self.levels[lvl];
+        let Some(p) = l.current.take() else {
+            return self.flush_held(sink);
+        };
+        l.count += 1;
+        let (skip, todo) = match &p.directive {
+            Some(Directive::Skip(_)) => (true, false),
+            Some(Directive::Todo(_)) => (false, true),
+            None => (false, false),
+        };
+        if p.ok {
+            l.pass += 1;
+        } else {
+            l.fail += 1;
+            if !skip && !todo {
+                l.ok = false;
+            }
+        }
+        l.skip += u64::from(skip);
+        l.todo += u64::from(todo);
+        let extra = p.extra.map(|b| *b).unwrap_or_default();
+        let (skip, todo) = match p.directive {
+            Some(Directive::Skip(r)) => (Some(r), None),
+            Some(Directive::Todo(r)) => (None, Some(r)),
+            None => (None, None),
+        };
+        sink.event(&Event::Assert(Assert {
+            depth: lvl as u32,
+            line: p.line,
+            ok: p.ok,
+            id: p.id,
+            name: Cow::Borrowed(&p.name),
+            skip,
+            todo,
+            duration_ms: p.time,
+            diagnostics: extra.diag.map(Cow::Owned),
+            meta: extra.meta.map(Cow::Owned),
+            blocks: extra.blocks,
+            closes_subtest: p.closes_subtest,
+        }));
+        // Names are recycled: a stream of points then allocates none.
+        if self.spare_names.len() < 8 {
+            self.spare_names.push(p.name);
+        }
+        self.flush_held(sink);
+    }
+
+    /// Closes the document at `lvl` and emits its verdict.
+    pub(super) fn end(&mut self, lvl: usize, sink: &mut dyn Sink) {
+        if self.levels[lvl].yaml.is_some() {
+            let start = self.levels[lvl].yaml.as_ref().map_or(0, |y| y.start_line);
+            let msg = format!("stream ended inside the YAML block opened on line {start}");
+            self.tap_error(lvl, start, ProblemKind::UnterminatedYaml, msg, sink);
+            self.yaml_garbage(lvl, sink);
+        }
+        self.emit_result(lvl, sink);
+        if let Some(heading) = self.levels[lvl].maybe_child.take() {
+            self.comment(lvl, &heading, sink);
+        }
+        let l = &mut self.levels[lvl];
+        let mut skip_all = false;
+        if l.plan == Some((1, 0)) {
+            skip_all = true;
+            if l.count == 0 {
+                l.ok = true;
+            } else {
+                let msg = format!("plan 1..0 (skip all), but {} test points ran", l.count);
+                self.tap_error(lvl, 0, ProblemKind::SkipAllWithTests, msg, sink);
+            }
+        } else if !l.bailed_out && l.plan.is_none() {
+            if l.count == 0 {
+                // An empty document is a skip-all with nothing to run, as in the reference.
+                skip_all = true;
+                l.plan = Some((1, 0));
+                l.plan_comment = "no tests found".to_owned();
+            } else {
+                self.tap_error(lvl, 0, ProblemKind::NoPlan, "no plan".to_owned(), sink);
+            }
+        } else if let Some((start, end)) = l.plan {
+            let planned = (end + 1).saturating_sub(start);
+            if l.ok && l.count != planned {
+                let msg = format!("planned {planned}, ran {}", l.count);
+                self.tap_error(lvl, 0, ProblemKind::CountMismatch, msg, sink);
+            }
+        }
+        self.abandon_above(lvl, sink);
+        let l = &self.levels[lvl];
+        if let Some(reason) = &l.bailing_out {
+            let msg = if reason.is_empty() {
+                "bailed out".to_owned()
+            } else {
+                format!("bailed out: {reason}")
+            };
+            if lvl == 0 {
+                self.levels[lvl].reasons.push(msg);
+            }
+        }
+        let verdict = self.levels[lvl].verdict(skip_all);
+        // Held lines go out before the verdict even when a bail out stopped the counting.
+        self.flush_held(sink);
+        let child_failed = !verdict.ok;
+        if lvl == 0 {
+            sink.event(&Event::End { verdict });
+        } else {
+            sink.event(&Event::SubtestEnd {
+                depth: lvl as u32,
+                verdict,
+            });
+            if child_failed {
+                self.levels[lvl - 1].ok = false;
+            }
+        }
+    }
+}
+
+impl Level {
+    /// The document's verdict as it stands; `skip_all` when its plan skipped everything.
+    pub(super) fn verdict(&mut self, skip_all: bool) -> Verdict<'static> {
+        let comment = &self.plan_comment;
+        Verdict {
+            ok: self.ok,
+            count: self.count,
+            pass: self.pass,
+            fail: self.fail,
+            todo: self.todo,
+            skip: if skip_all { self.count } else { self.skip },
+            plan: self.plan.map(|(start, end)| Plan {
+                start,
+                end,
+                skip_all,
+                reason: (!comment.is_empty()).then(|| Cow::Owned(comment.clone())),
+            }),
+            bailout: self.bailing_out.clone().map(Cow::Owned),
+            reasons: std::mem::take(&mut self.reasons),
+        }
+    }
+
+    pub(super) fn new(depth: u32, strict: bool) -> Self {
+        Level {
+            depth,
+            ok: true,
+            strict,
+            ..Level::default()
+        }
+    }
+}

@@ -1,0 +1,192 @@
+//! Line operations grouped into hunks with context, their headers, and block sliding.
+use similar::{DiffOp, DiffTag};
+
+use super::*;
+
+/// Moves each pure insertion or deletion to the equivalent position where it
+/// starts and ends least indented, a simple form of git's indent heuristic.
+/// Without it, adding an object to an array of objects shows up as
+/// `+ "new": 1,` / `+ },` / `+ {` instead of the whole inserted `{ … },`.
+pub(super) fn slide_blocks(ops: &mut Vec<DiffOp>, old: &[&str], new: &[&str]) {
+    for i in 1..ops.len().saturating_sub(1) {
+        let Some(
+            [DiffOp::Equal { len: before, .. }, block, DiffOp::Equal {
+                old_index: next_old,
+                new_index: next_new,
+                len: after,
+            }],
+        ) = ops.get_mut(i - 1..i + 2)
+        else {
+            continue;
+        };
+        let (lines, start, end) = match *block {
+            DiffOp::Insert {
+                new_index, new_len, ..
+            } => (new, new_index, new_index + new_len),
+            DiffOp::Delete {
+                old_index, old_len, ..
+            } => (old, old_index, old_index + old_len),
+            _ => continue,
+        };
+        if start == end {
+            continue;
+        }
+        let line = |k: usize| lines.get(k).copied().unwrap_or_default();
+        let score =
+            |start: usize, end: usize| indent_width(line(start)) + indent_width(line(end - 1));
+        // Shifting by one is valid when the line entering the block equals
+        // the one leaving it.
+        let mut up = 0;
+        while up < *before && up < start && line(start - 1 - up) == line(end - 1 - up) {
+            up += 1;
+        }
+        let mut down = 0;
+        while down < *after && line(start + down) == line(end + down) {
+            down += 1;
+        }
+        // Ties keep the differ's choice.
+        let mut best = (score(start, end), 0, 0);
+        for k in 1..=up {
+            let candidate = score(start - k, end - k);
+            if candidate < best.0 {
+                best = (candidate, k, 0);
+            }
+        }
+        for k in 1..=down {
+            let candidate = score(start + k, end + k);
+            if candidate < best.0 {
+                best = (candidate, 0, k);
+            }
+        }
+        let (_, up, down) = best;
+        *before = *before - up + down;
+        *after = *after + up - down;
+        *next_old = *next_old + down - up;
+        *next_new = *next_new + down - up;
+        match block {
+            DiffOp::Insert {
+                old_index,
+                new_index,
+                ..
+            }
+            | DiffOp::Delete {
+                old_index,
+                new_index,
+                ..
+            } => {
+                *old_index = *old_index + down - up;
+                *new_index = *new_index + down - up;
+            }
+            _ => {}
+        }
+    }
+    ops.retain(|op| !matches!(op, DiffOp::Equal { len: 0, .. }));
+}
+
+pub(super) fn indent_width(line: &str) -> usize {
+    line.len() - line.trim_start_matches([' ', '\t']).len()
+}
+
+/// Splits ops into hunks with `context` unchanged lines around changes, like
+/// `similar`'s `grouped_ops`, except that a gap of a single line is shown
+/// rather than replaced by a hunk header of the same height.
+pub(super) fn group_ops(ops: &[DiffOp], context: usize) -> Vec<Vec<DiffOp>> {
+    let mut groups = Vec::new();
+    if ops.iter().all(|op| op.tag() == DiffTag::Equal) {
+        return groups;
+    }
+    let last = ops.len().saturating_sub(1);
+    let mut current = Vec::new();
+    for (i, op) in ops.iter().enumerate() {
+        let DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } = *op
+        else {
+            current.push(*op);
+            continue;
+        };
+        let head = if i == 0 { 0 } else { context };
+        let tail = if i == last { 0 } else { context };
+        if len <= head + tail + 1 {
+            current.push(*op);
+            continue;
+        }
+        if head > 0 {
+            current.push(DiffOp::Equal {
+                old_index,
+                new_index,
+                len: head,
+            });
+        }
+        if !current.is_empty() {
+            groups.push(std::mem::take(&mut current));
+        }
+        if tail > 0 {
+            let skip = len - tail;
+            current.push(DiffOp::Equal {
+                old_index: old_index + skip,
+                new_index: new_index + skip,
+                len: tail,
+            });
+        }
+    }
+    if current.iter().any(|op| op.tag() != DiffTag::Equal) {
+        groups.push(current);
+    }
+    groups
+}
+
+pub(super) fn omits_lines(groups: &[Vec<DiffOp>], old_len: usize, new_len: usize) -> bool {
+    let (Some(first), Some(last)) = (
+        groups.first().and_then(|g| g.first()),
+        groups.last().and_then(|g| g.last()),
+    ) else {
+        return false;
+    };
+    groups.len() > 1
+        || first.old_range().start > 0
+        || first.new_range().start > 0
+        || last.old_range().end < old_len
+        || last.new_range().end < new_len
+}
+
+pub(super) fn unified_header(group: &[DiffOp]) -> String {
+    let (Some(first), Some(last)) = (group.first(), group.last()) else {
+        return "@@ @@".to_owned();
+    };
+    let old = first.old_range().start..last.old_range().end;
+    let new = first.new_range().start..last.new_range().end;
+    format!("@@ -{} +{} @@", unified_range(&old), unified_range(&new))
+}
+
+/// Unified-diff convention: 1-based start, except that an empty range names
+/// the line after which it sits.
+pub(super) fn unified_range(range: &Range<usize>) -> String {
+    let start = if range.is_empty() {
+        range.start
+    } else {
+        range.start + 1
+    };
+    format!("{start},{}", range.len())
+}
+
+pub(super) fn first_change_path(
+    group: &[DiffOp],
+    expected: &Pretty<'_>,
+    actual: &Pretty<'_>,
+) -> String {
+    for op in group {
+        let (tag, o, n) = op.as_tag_tuple();
+        if tag == DiffTag::Equal {
+            continue;
+        }
+        return if o.is_empty() {
+            actual.path_of_line(n.start)
+        } else {
+            expected.path_of_line(o.start)
+        };
+    }
+    "$".to_owned()
+}

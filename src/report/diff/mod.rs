@@ -1,0 +1,643 @@
+//! Expected/actual diffs for failing assertions: strings line by line with changed characters highlighted, JSON structurally, primitives side by side.
+//!
+//! The output imitates Jest so that developers coming from JavaScript read it
+//! without thinking: a `- Expected` / `+ Received` legend, `-` lines for the
+//! expected value (green), `+` lines for the received value (red), unchanged
+//! context dimmed and the changed characters of a changed line in inverse
+//! video.
+//!
+//! # Forms
+//!
+//! * **Equal values** print the single line
+//!   `Compared values have no visual difference.`
+//! * **Two single-line strings** print `- "expected"` / `+ "received"`.
+//!   They are quoted and escaped like JSON string literals, so a trailing
+//!   space (`"foo "`), a tab (`\t`) or a stray quote is always visible.
+//! * **Two strings where either has a line break** get a line diff with three
+//!   lines of context. Long unchanged stretches collapse into hunks, each
+//!   introduced by a unified-diff header (`@@ -12,7 +12,8 @@`) whose line
+//!   numbers point into the original strings. Headers are printed only when
+//!   something was left out (never for a single line, which the header would
+//!   only replace), so short diffs stay uncluttered. Lines are shown
+//!   unquoted, which keeps code and prose readable; trailing whitespace is
+//!   therefore made visible by drawing trailing spaces as `·` and trailing
+//!   tabs as `→` (on every line, so context and changes look alike). A
+//!   changed empty line is a bare `-` or `+`, which is also how a missing or
+//!   extra trailing newline shows up.
+//! * **Two strings that both hold a JSON object or array** (YAML diagnostics
+//!   often carry a JSON-encoded value) are parsed and diffed structurally, as
+//!   below, with a note saying so. If the parsed values are equal the
+//!   difference is only formatting or key order, so the strings are diffed as
+//!   text instead; a structural diff would hide the very thing that differs.
+//! * **Two objects/arrays** are pretty-printed with two-space indentation and
+//!   sorted keys, then diffed line by line with three lines of context. This
+//!   was chosen over a path listing (`$.a.b[2]: - 3 + 4`) because it shows
+//!   missing and extra keys, inserted array elements and the shape around a
+//!   change in the notation the developer wrote the test in. Like Jest, every
+//!   element gets a trailing comma, so appending an element does not also
+//!   mark the previous line as changed. To keep the path benefit, each hunk
+//!   header names the JSON path of its first change (`@@ $.users[2].name @@`).
+//!   Inserted or removed runs of lines are moved to the equivalent position
+//!   where they start and end least indented (a simple form of git's indent
+//!   heuristic), so an added array element appears as one whole `{ … },`.
+//!   An array compared with an object is diffed the same way, with a note.
+//! * **Anything else** (primitives, or a primitive against another type) is
+//!   shown side by side as `- Expected: 5` / `+ Received: "5"`, followed by
+//!   `(different types: number vs string)` when the JSON types differ. No
+//!   legend is printed here because every line carries its own label.
+//!
+//! # Highlighting
+//!
+//! Only with colours enabled, changed characters within a changed line are
+//! shown in inverse video. They come from a character diff whose short common
+//! runs (no longer than the changes around them) are folded into the change,
+//! so `cat` → `dog` is highlighted as a word rather than letter by letter. In
+//! a block of changed lines, each removed line is paired with the next added
+//! line sharing at least half of their non-blank characters; unpaired lines
+//! and pairs with nothing in common are coloured but not highlighted.
+//!
+//! # Terminal safety
+//!
+//! Values come from test output, which may contain escape sequences meant for
+//! a different terminal. Control characters (C0 except tab, DEL, C1),
+//! bidirectional overrides and invisible or look-alike spaces (no-break space,
+//! zero-width space, BOM, …) are therefore written escaped: as JSON escapes
+//! (`\u001b`) inside quoted strings and JSON, and as `\u{1b}` (or `\r`) in
+//! unquoted lines. Besides keeping the terminal intact, this explains the
+//! classic "the strings look identical" failure caused by `U+00A0` or
+//! `U+202F` produced by number formatting. Tabs stay tabs.
+//!
+//! # Budget
+//!
+//! * An input over [`Budget::max_input_bytes`] (byte length for strings, an
+//!   estimate of the compact JSON size otherwise) is not diffed: the first
+//!   200 characters of each side are shown on one line each and
+//!   [`Outcome::TooLarge`] is returned.
+//! * At most [`Budget::max_output_lines`] lines are written (at least one);
+//!   when more would be needed the last one becomes `… N more lines` and
+//!   [`Outcome::Truncated`] is returned.
+//! * [`Budget::max_time`] is a deadline shared by all diffing. When it passes,
+//!   `similar` finishes with a coarser (still correct) diff and character
+//!   highlighting is skipped, so output is always complete.
+//!
+//! Nothing here recurses over the JSON value, so arbitrarily deep input
+//! cannot overflow the stack; nesting deeper than 64 levels is printed
+//! compactly on one line to keep indentation bounded.
+
+use std::io::{self, Write};
+use std::ops::Range;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use similar::{Algorithm, DiffOp, DiffTag, TextDiff};
+
+pub use super::style::Style;
+
+/// Limits that keep a pathological failure from flooding the report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// Maximum number of lines written, including the `… N more lines` line.
+    pub max_output_lines: usize,
+    /// Inputs larger than this are summarised instead of diffed.
+    pub max_input_bytes: usize,
+    /// Wall-clock time allowed for diffing.
+    pub max_time: Duration,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Self {
+            max_output_lines: 200,
+            max_input_bytes: 256 * 1024,
+            max_time: Duration::from_millis(50),
+        }
+    }
+}
+
+/// How much of the diff was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The whole diff was written.
+    Full,
+    /// Output stopped at [`Budget::max_output_lines`].
+    Truncated {
+        /// Lines replaced by the `… N more lines` marker.
+        omitted_lines: usize,
+    },
+    /// An input exceeded [`Budget::max_input_bytes`]; only a short form was
+    /// written.
+    TooLarge,
+}
+
+/// Render a diff of `expected` vs `actual` into `out`. Values come from test diagnostics (TAP YAML `wanted`/`found`, `expected`/`actual`, or tstest protocol-v2 ERROR JSON): they may be JSON strings, numbers, bools, null, arrays, objects.
+///
+/// # Errors
+///
+/// Only errors from writing to `out`. Everything is rendered into memory
+/// first, so on error nothing or a prefix of the diff has been written.
+pub fn render(
+    out: &mut dyn Write,
+    expected: &Value,
+    actual: &Value,
+    style: &Style,
+    budget: &Budget,
+) -> io::Result<Outcome> {
+    let mut renderer = Renderer {
+        style: *style,
+        deadline: Instant::now().checked_add(budget.max_time),
+        sink: Sink::new(budget.max_output_lines),
+    };
+    let too_large = if json_eq(expected, actual) {
+        renderer.sink.push(NO_DIFFERENCE.to_owned());
+        false
+    } else if exceeds(expected, budget.max_input_bytes) || exceeds(actual, budget.max_input_bytes) {
+        renderer.short_form(expected, actual, budget.max_input_bytes);
+        true
+    } else {
+        renderer.diff(expected, actual);
+        false
+    };
+    renderer.sink.finish(out, style, too_large)
+}
+
+const CONTEXT_LINES: usize = 3;
+const SHORT_FORM_CHARS: usize = 200;
+/// Beyond this depth values are printed on one line, so that indentation
+/// cannot grow quadratically with nesting.
+const MAX_PRETTY_DEPTH: usize = 64;
+const MAX_PAIRING_ATTEMPTS: usize = 256;
+const NO_DIFFERENCE: &str = "Compared values have no visual difference.";
+const JSON_NOTE: &str = "(both strings are JSON; compared as parsed values)";
+
+mod ansi {
+    pub const GREEN: &str = "\x1b[32m";
+    pub const RED: &str = "\x1b[31m";
+    pub const YELLOW: &str = "\x1b[33m";
+    pub const DIM: &str = "\x1b[2m";
+    pub const INVERSE: &str = "\x1b[7m";
+    pub const INVERSE_OFF: &str = "\x1b[27m";
+    pub const RESET: &str = "\x1b[0m";
+}
+
+/// Collects output lines, keeping only as many as may be shown but counting
+/// all of them so the truncation marker can say how many were dropped.
+struct Sink {
+    lines: Vec<String>,
+    total: usize,
+    cap: usize,
+}
+
+impl Sink {
+    fn new(max_output_lines: usize) -> Self {
+        Self {
+            lines: Vec::new(),
+            total: 0,
+            // A zero budget still gets the marker, otherwise a failure would
+            // vanish without a trace.
+            cap: max_output_lines.max(1),
+        }
+    }
+
+    fn room(&self) -> usize {
+        self.cap.saturating_sub(self.lines.len())
+    }
+
+    fn push(&mut self, line: String) {
+        self.total += 1;
+        if self.room() > 0 {
+            self.lines.push(line);
+        }
+    }
+
+    /// Counts a line that would not be shown anyway without building it.
+    fn skip(&mut self) {
+        self.total += 1;
+    }
+
+    fn finish(self, out: &mut dyn Write, style: &Style, too_large: bool) -> io::Result<Outcome> {
+        let mut buf = Vec::new();
+        let outcome = if self.total <= self.cap {
+            for line in &self.lines {
+                buf.extend_from_slice(line.as_bytes());
+                buf.push(b'\n');
+            }
+            Outcome::Full
+        } else {
+            let shown = self.cap - 1;
+            for line in self.lines.iter().take(shown) {
+                buf.extend_from_slice(line.as_bytes());
+                buf.push(b'\n');
+            }
+            // Always at least two: a single extra line would simply be shown.
+            let omitted = self.total - shown;
+            let marker = format!("… {omitted} more lines");
+            buf.extend_from_slice(paint(style.enabled, ansi::DIM, &marker).as_bytes());
+            buf.push(b'\n');
+            Outcome::Truncated {
+                omitted_lines: omitted,
+            }
+        };
+        out.write_all(&buf)?;
+        Ok(if too_large {
+            Outcome::TooLarge
+        } else {
+            outcome
+        })
+    }
+}
+
+fn paint(enabled: bool, color: &str, text: &str) -> String {
+    if enabled && !text.is_empty() {
+        format!("{color}{text}{}", ansi::RESET)
+    } else {
+        text.to_owned()
+    }
+}
+
+/// Builds one output line; colour codes are only emitted once there is text,
+/// so empty lines stay empty.
+struct LineBuf {
+    text: String,
+    enabled: bool,
+    color: &'static str,
+}
+
+impl LineBuf {
+    fn new(enabled: bool, color: &'static str) -> Self {
+        Self {
+            text: String::new(),
+            enabled,
+            color,
+        }
+    }
+
+    fn push(&mut self, emphasized: bool, part: &str) {
+        if part.is_empty() {
+            return;
+        }
+        if self.enabled && self.text.is_empty() {
+            self.text.push_str(self.color);
+        }
+        if emphasized && self.enabled {
+            self.text.push_str(ansi::INVERSE);
+            self.text.push_str(part);
+            self.text.push_str(ansi::INVERSE_OFF);
+        } else {
+            self.text.push_str(part);
+        }
+    }
+
+    fn finish(mut self) -> String {
+        if self.enabled && !self.text.is_empty() {
+            self.text.push_str(ansi::RESET);
+        }
+        self.text
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Sign {
+    Expected,
+    Received,
+    Context,
+}
+
+impl Sign {
+    fn color(self) -> &'static str {
+        match self {
+            Self::Expected => ansi::GREEN,
+            Self::Received => ansi::RED,
+            Self::Context => ansi::DIM,
+        }
+    }
+
+    fn marker(self) -> &'static str {
+        match self {
+            Self::Expected => "-",
+            Self::Received => "+",
+            Self::Context => "",
+        }
+    }
+
+    fn prefix(self) -> &'static str {
+        match self {
+            Self::Expected => "- ",
+            Self::Received => "+ ",
+            Self::Context => "  ",
+        }
+    }
+}
+
+/// How the text of a diff line is made safe for the terminal.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Unquoted string lines: escape hidden characters, mark trailing blanks.
+    Raw,
+    /// A whole single-line string, shown as a JSON string literal.
+    Quoted,
+    /// Already escaped by the JSON printer.
+    Safe,
+}
+
+/// Emphasis flags over byte ranges of one line.
+type Segments = Vec<(bool, Range<usize>)>;
+
+struct Renderer {
+    style: Style,
+    deadline: Option<Instant>,
+    sink: Sink,
+}
+
+impl Renderer {
+    fn paint(&self, color: &str, text: &str) -> String {
+        paint(self.style.enabled, color, text)
+    }
+
+    fn deadline_passed(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() > d)
+    }
+
+    fn preamble(&mut self, notes: &[&str]) {
+        let expected = self.paint(ansi::GREEN, "- Expected");
+        let received = self.paint(ansi::RED, "+ Received");
+        self.sink.push(expected);
+        self.sink.push(received);
+        for note in notes {
+            let note = self.paint(ansi::DIM, note);
+            self.sink.push(note);
+        }
+        self.sink.push(String::new());
+    }
+
+    fn diff(&mut self, expected: &Value, actual: &Value) {
+        match (expected, actual) {
+            (Value::String(e), Value::String(a)) => self.strings(e, a),
+            (Value::Array(_) | Value::Object(_), Value::Array(_) | Value::Object(_)) => {
+                let note = type_note(expected, actual);
+                let notes: Vec<&str> = note.iter().map(String::as_str).collect();
+                if !self.structural(expected, actual, &notes) {
+                    self.sink.push(NO_DIFFERENCE.to_owned());
+                }
+            }
+            _ => self.side_by_side(expected, actual),
+        }
+    }
+
+    fn strings(&mut self, expected: &str, actual: &str) {
+        if let (Some(e), Some(a)) = (parse_json_container(expected), parse_json_container(actual)) {
+            if !json_eq(&e, &a) && self.structural(&e, &a, &[JSON_NOTE]) {
+                return;
+            }
+        }
+        if expected.contains('\n') || actual.contains('\n') {
+            self.multi_line(expected, actual);
+        } else {
+            self.single_line(expected, actual);
+        }
+    }
+
+    fn single_line(&mut self, expected: &str, actual: &str) {
+        self.preamble(&[]);
+        // A lone pair is an edit by definition, so any shared text is worth
+        // highlighting; no similarity threshold as for paired lines.
+        let inline = if self.style.enabled && !self.deadline_passed() {
+            inline_diff(expected, actual, self.deadline)
+        } else {
+            None
+        };
+        let (old, new) = match &inline {
+            Some(inline) => (Some(inline.old.as_slice()), Some(inline.new.as_slice())),
+            None => (None, None),
+        };
+        self.emit(Sign::Expected, expected, Mode::Quoted, old);
+        self.emit(Sign::Received, actual, Mode::Quoted, new);
+    }
+
+    fn multi_line(&mut self, expected: &str, actual: &str) {
+        let old: Vec<&str> = expected.split('\n').collect();
+        let new: Vec<&str> = actual.split('\n').collect();
+        let groups = self.line_groups(&old, &new);
+        if groups.is_empty() {
+            self.sink.push(NO_DIFFERENCE.to_owned());
+            return;
+        }
+        self.preamble(&[]);
+        self.emit_groups(&old, &new, &groups, Mode::Raw, &|group| {
+            unified_header(group)
+        });
+    }
+
+    /// Returns false, having written nothing, when the printed forms are
+    /// identical so the caller can pick a form that shows the difference.
+    fn structural(&mut self, expected: &Value, actual: &Value, notes: &[&str]) -> bool {
+        let pe = Pretty::new(expected);
+        let pa = Pretty::new(actual);
+        let old: Vec<&str> = pe.lines.iter().map(String::as_str).collect();
+        let new: Vec<&str> = pa.lines.iter().map(String::as_str).collect();
+        let groups = self.line_groups(&old, &new);
+        if groups.is_empty() {
+            return false;
+        }
+        self.preamble(notes);
+        self.emit_groups(&old, &new, &groups, Mode::Safe, &|group| {
+            format!("@@ {} @@", first_change_path(group, &pe, &pa))
+        });
+        true
+    }
+
+    fn side_by_side(&mut self, expected: &Value, actual: &Value) {
+        self.labelled(Sign::Expected, "Expected", expected);
+        self.labelled(Sign::Received, "Received", actual);
+        if let Some(note) = type_note(expected, actual) {
+            self.sink.push(String::new());
+            let note = self.paint(ansi::DIM, &note);
+            self.sink.push(note);
+        }
+    }
+
+    fn labelled(&mut self, sign: Sign, label: &str, value: &Value) {
+        let printed = Pretty::new(value);
+        for (i, line) in printed.lines.iter().enumerate() {
+            if self.sink.room() == 0 {
+                self.sink.skip();
+                continue;
+            }
+            let text = if i == 0 {
+                format!("{} {label}: {line}", sign.marker())
+            } else {
+                format!("{} {line}", sign.marker())
+            };
+            let text = self.paint(sign.color(), &text);
+            self.sink.push(text);
+        }
+    }
+
+    fn short_form(&mut self, expected: &Value, actual: &Value, limit: usize) {
+        self.preamble(&[]);
+        let e = self.paint(ansi::GREEN, &format!("- {}", short_repr(expected)));
+        let a = self.paint(ansi::RED, &format!("+ {}", short_repr(actual)));
+        self.sink.push(e);
+        self.sink.push(a);
+        self.sink.push(String::new());
+        let note = format!(
+            "(too large to diff: inputs over {limit} bytes are cut to {SHORT_FORM_CHARS} characters)"
+        );
+        let note = self.paint(ansi::DIM, &note);
+        self.sink.push(note);
+    }
+
+    fn line_groups(&self, old: &[&str], new: &[&str]) -> Vec<Vec<DiffOp>> {
+        let mut config = TextDiff::configure();
+        config.algorithm(Algorithm::Myers);
+        if let Some(deadline) = self.deadline {
+            config.deadline(deadline);
+        }
+        let mut ops = config.diff_slices(old, new).ops().to_vec();
+        slide_blocks(&mut ops, old, new);
+        group_ops(&ops, CONTEXT_LINES)
+    }
+
+    fn emit_groups(
+        &mut self,
+        old: &[&str],
+        new: &[&str],
+        groups: &[Vec<DiffOp>],
+        mode: Mode,
+        header: &dyn Fn(&[DiffOp]) -> String,
+    ) {
+        let headers = omits_lines(groups, old.len(), new.len());
+        for group in groups {
+            if headers {
+                let line = self.paint(ansi::YELLOW, &header(group));
+                self.sink.push(line);
+            }
+            // Adjacent delete/insert/replace ops form one change block so
+            // that all `-` lines precede all `+` lines, as in unified diffs.
+            let mut block: Option<(Range<usize>, Range<usize>)> = None;
+            for op in group {
+                let (tag, o, n) = op.as_tag_tuple();
+                if tag == DiffTag::Equal {
+                    if let Some((bo, bn)) = block.take() {
+                        self.emit_block(old, new, bo, bn, mode);
+                    }
+                    for line in old.get(o).unwrap_or_default() {
+                        self.emit(Sign::Context, line, mode, None);
+                    }
+                } else {
+                    block = Some(match block {
+                        Some((bo, bn)) => (bo.start..o.end, bn.start..n.end),
+                        None => (o, n),
+                    });
+                }
+            }
+            if let Some((bo, bn)) = block {
+                self.emit_block(old, new, bo, bn, mode);
+            }
+        }
+    }
+
+    fn emit_block(
+        &mut self,
+        old: &[&str],
+        new: &[&str],
+        old_range: Range<usize>,
+        new_range: Range<usize>,
+        mode: Mode,
+    ) {
+        let olds = old.get(old_range).unwrap_or_default();
+        let news = new.get(new_range).unwrap_or_default();
+        let (old_segs, new_segs) = self.pair_lines(olds, news);
+        for (i, line) in olds.iter().enumerate() {
+            let segs = old_segs.get(i).and_then(Option::as_deref);
+            self.emit(Sign::Expected, line, mode, segs);
+        }
+        for (i, line) in news.iter().enumerate() {
+            let segs = new_segs.get(i).and_then(Option::as_deref);
+            self.emit(Sign::Received, line, mode, segs);
+        }
+    }
+
+    /// Finds, in order, removed and added lines that are edits of each other
+    /// and computes their highlighting. Myers happily reports
+    /// `- "name": "bob"` against `+ "extra": null` / `+ "name": "alice"`, so
+    /// pairing by position would highlight unrelated lines.
+    fn pair_lines(
+        &self,
+        olds: &[&str],
+        news: &[&str],
+    ) -> (Vec<Option<Segments>>, Vec<Option<Segments>>) {
+        let mut old_segs = vec![None; olds.len()];
+        let mut new_segs = vec![None; news.len()];
+        if !self.style.enabled {
+            return (old_segs, new_segs);
+        }
+        // Caps the quadratic search; beyond it lines just go unhighlighted.
+        let mut attempts = MAX_PAIRING_ATTEMPTS;
+        let mut next_new = 0;
+        let visible = self.sink.room();
+        for (i, old) in olds.iter().enumerate().take(visible) {
+            for (k, new) in news.iter().enumerate().skip(next_new) {
+                if attempts == 0 || self.deadline_passed() {
+                    return (old_segs, new_segs);
+                }
+                attempts -= 1;
+                if let Some(inline) = inline_diff(old, new, self.deadline) {
+                    if inline.is_edit() {
+                        if let (Some(o), Some(n)) = (old_segs.get_mut(i), new_segs.get_mut(k)) {
+                            *o = Some(inline.old);
+                            *n = Some(inline.new);
+                        }
+                        next_new = k + 1;
+                        break;
+                    }
+                }
+            }
+        }
+        (old_segs, new_segs)
+    }
+
+    fn emit(&mut self, sign: Sign, text: &str, mode: Mode, segs: Option<&[(bool, Range<usize>)]>) {
+        if self.sink.room() == 0 {
+            self.sink.skip();
+            return;
+        }
+        let mut line = LineBuf::new(self.style.enabled, sign.color());
+        if text.is_empty() && mode != Mode::Quoted {
+            // No trailing blank after the sign: the reporter's own output
+            // should not contain the trailing whitespace it warns about.
+            line.push(false, sign.marker());
+        } else {
+            line.push(false, sign.prefix());
+        }
+        if mode == Mode::Quoted {
+            line.push(false, "\"");
+        }
+        let trail = text.trim_end_matches([' ', '\t']).len();
+        let whole = [(false, 0..text.len())];
+        let mut escaped = String::new();
+        for (emphasized, range) in segs.unwrap_or(&whole) {
+            let part = text.get(range.clone()).unwrap_or_default();
+            escaped.clear();
+            match mode {
+                Mode::Raw => push_raw_escaped(&mut escaped, part, range.start, trail),
+                Mode::Quoted => push_json_body(&mut escaped, part, usize::MAX),
+                Mode::Safe => escaped.push_str(part),
+            }
+            line.push(*emphasized, &escaped);
+        }
+        if mode == Mode::Quoted {
+            line.push(false, "\"");
+        }
+        self.sink.push(line.finish());
+    }
+}
+
+mod hunks;
+mod inline;
+mod json;
+#[cfg(test)]
+mod tests;
+
+use hunks::*;
+use inline::*;
+use json::*;
