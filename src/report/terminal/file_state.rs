@@ -1,0 +1,235 @@
+//! What the terminal knows of one file: its tests, failures and bounded output tails.
+use super::*;
+
+/// What one file's events have told so far.
+pub(super) struct FileState {
+    pub(super) info: FileInfo,
+    pub(super) result: Option<FileResult>,
+    /// Shown in the live region: the last top-level point, or the subtest being run.
+    pub(super) current: Option<String>,
+    pub(super) tally: Tally,
+    /// Output since the last test point: the next point's (console output precedes `ok`).
+    pub(super) pending: Tail,
+    /// The whole file's output, for a failing file whose failure no test point explains.
+    pub(super) all: Tail,
+    /// Names of the open subtests, outermost first.
+    pub(super) subtests: Vec<String>,
+    /// Failing points per open nesting level; `[0]` is the file's own list.
+    pub(super) failures: Vec<Vec<Failure>>,
+    /// Depth of the failing point just seen: `#` comments right after it are its diagnostics
+    /// (`Test::More` prints `#   Failed test …` after the `not ok`).
+    pub(super) diag_depth: Option<u32>,
+}
+
+/// A failing point, with the output its test printed.
+pub(super) struct Failure {
+    /// `parent > child` for a point inside subtests.
+    pub(super) path: String,
+    pub(super) assert: Assert<'static>,
+    pub(super) output: Vec<String>,
+}
+
+/// The newest lines of an output stream, counting the ones that fell off.
+pub(super) struct Tail {
+    pub(super) lines: VecDeque<String>,
+    pub(super) dropped: usize,
+    pub(super) cap: usize,
+}
+
+impl Tail {
+    pub(super) fn new(cap: usize) -> Self {
+        Tail {
+            lines: VecDeque::new(),
+            dropped: 0,
+            cap,
+        }
+    }
+
+    pub(super) fn push(&mut self, line: String) {
+        if self.lines.len() >= self.cap {
+            self.lines.pop_front();
+            self.dropped += 1;
+        }
+        self.lines.push_back(line);
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// The newest `max` lines, under a note saying how many earlier ones are not shown.
+    pub(super) fn newest(&self, max: usize) -> Vec<String> {
+        let skip = self.lines.len().saturating_sub(max);
+        let hidden = self.dropped + skip;
+        let note = (hidden > 0).then(|| format!("… {hidden} earlier lines"));
+        note.into_iter()
+            .chain(self.lines.iter().skip(skip).cloned())
+            .collect()
+    }
+
+    pub(super) fn take(&mut self, max: usize) -> Vec<String> {
+        let lines = self.newest(max);
+        self.lines.clear();
+        self.dropped = 0;
+        lines
+    }
+}
+
+impl FileState {
+    pub(super) fn new(info: FileInfo) -> Self {
+        FileState {
+            info,
+            result: None,
+            current: None,
+            tally: Tally::default(),
+            pending: Tail::new(FILE_OUTPUT_LINES),
+            all: Tail::new(FILE_OUTPUT_LINES),
+            subtests: Vec::new(),
+            failures: vec![Vec::new()],
+            diag_depth: None,
+        }
+    }
+
+    pub(super) fn running(&self) -> bool {
+        self.result.is_none()
+    }
+
+    /// A line of the child's output (stdout non-TAP, or stderr).
+    pub(super) fn output(&mut self, text: &str) {
+        self.all.push(text.to_owned());
+        self.pending.push(text.to_owned());
+    }
+
+    pub(super) fn comment(&mut self, depth: u32, text: &str) {
+        let line = format!("# {text}");
+        self.all.push(line.clone());
+        if self.diag_depth == Some(depth) {
+            let last = self
+                .failures
+                .get_mut(depth as usize)
+                .and_then(|l| l.last_mut());
+            if let Some(f) = last {
+                f.output.push(line);
+                return;
+            }
+        }
+        self.pending.push(line);
+    }
+
+    pub(super) fn subtest_start(&mut self, depth: u32, name: &str) {
+        self.diag_depth = None;
+        self.subtests.truncate(depth as usize);
+        self.subtests.push(name.to_owned());
+        self.current = Some(self.subtests.join(" > "));
+    }
+
+    pub(super) fn assert(&mut self, a: &Assert<'static>) {
+        let d = a.depth as usize;
+        let output = self.pending.take(TEST_OUTPUT_LINES);
+        // Failures of the subtest this point closes (and of any left unterminated below it).
+        let inner: Vec<Failure> = if self.failures.len() > d + 1 {
+            self.failures.drain(d + 1..).flatten().collect()
+        } else {
+            Vec::new()
+        };
+        if self.failures.len() <= d {
+            self.failures.resize_with(d + 1, Vec::new);
+        }
+        // A subtest that failed only because its children did is said by their paths; one
+        // with its own diagnostics or output still gets a line.
+        let said_by_children = a.closes_subtest
+            && !inner.is_empty()
+            && a.diagnostics.is_none()
+            && a.meta.is_none()
+            && a.blocks.is_empty()
+            && output.is_empty();
+        let own = (a.is_failure() && !said_by_children).then(|| Failure {
+            path: self.path(d, &a.name),
+            assert: a.clone(),
+            output,
+        });
+        // A SKIP or TODO subtest's failures are expected; they are not the run's.
+        let inner = if a.skip.is_some() || a.todo.is_some() {
+            Vec::new()
+        } else {
+            inner
+        };
+        let list = &mut self.failures[d];
+        if a.closes_subtest {
+            list.extend(own);
+            list.extend(inner);
+        } else {
+            list.extend(inner);
+            list.extend(own);
+        }
+        self.diag_depth = a.is_failure().then_some(a.depth);
+        if a.closes_subtest {
+            self.subtests.truncate(d);
+        }
+        if d == 0 {
+            self.tally.add(a);
+            self.current = Some(a.name.to_string());
+        }
+    }
+
+    /// `parent > child` for a point at `depth`, from the open subtests' names.
+    pub(super) fn path(&self, depth: usize, name: &str) -> String {
+        let mut parts: Vec<&str> = self
+            .subtests
+            .iter()
+            .take(depth)
+            .map(String::as_str)
+            .collect();
+        parts.push(name);
+        parts.join(" > ")
+    }
+
+    pub(super) fn tap(&mut self, ev: &Event<'static>) {
+        match ev {
+            Event::Assert(a) => self.assert(a),
+            Event::Output { text, .. } => {
+                self.diag_depth = None;
+                self.output(text);
+            }
+            Event::Comment { depth, text, .. } => self.comment(*depth, text),
+            Event::SubtestStart { depth, name, .. } => self.subtest_start(*depth, name),
+            Event::Plan { .. } => self.diag_depth = None,
+            Event::V2Event { depth: 0, json, .. } => {
+                if let Some(name) = started_test(json) {
+                    self.current = Some(name);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn finish(&mut self, result: &FileResult) {
+        // Subtests the stream never closed still hold failures.
+        let inner: Vec<Failure> = self.failures.drain(1..).flatten().collect();
+        self.failures[0].extend(inner);
+        self.tally = result.tally;
+        self.result = Some(result.clone());
+    }
+
+    /// Once the file's block is printed only the recap needs it: names and locations.
+    pub(super) fn release_output(&mut self) {
+        self.pending = Tail::new(0);
+        self.all = Tail::new(0);
+        for f in self.failures.iter_mut().flatten() {
+            f.output = Vec::new();
+        }
+    }
+
+    pub(super) fn failures(&self) -> &[Failure] {
+        self.failures.first().map_or(&[], Vec::as_slice)
+    }
+}
+
+/// The test name of a v2 `test:started` event: what the file is doing right now.
+pub(super) fn started_test(json: &str) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_str(json).ok()?;
+    if v.get("type")?.as_str()? != "test:started" {
+        return None;
+    }
+    Some(v.get("name")?.as_str()?.to_owned())
+}

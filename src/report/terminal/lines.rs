@@ -1,0 +1,226 @@
+//! The permanent lines: a file's block, its one-line verdict, the recap of a failure, the summary.
+use super::*;
+
+/// The file's line, and for a failing file its failures, leftover output and log under it.
+pub(super) fn file_block(
+    f: &FileState,
+    r: &FileResult,
+    s: Style,
+    budget: &Budget,
+    text: &mut Vec<u8>,
+) -> io::Result<()> {
+    writeln!(text, "{}", file_line(&f.info, r, s))?;
+    if r.ok {
+        return Ok(());
+    }
+    let under = text.len();
+    for failure in f.failures() {
+        // The point's own line, named by its path so a nested failure says where it is.
+        let shown = Assert {
+            name: Cow::Borrowed(failure.path.as_str()),
+            depth: 0,
+            ..failure.assert.clone()
+        };
+        writeln!(text, "  {}", point_line(&shown, s))?;
+        failure::render(text, &failure.assert, &failure.output, "    ", s, budget)?;
+    }
+    // Output after the last point is often the crash; with no failing point to explain the
+    // failure, all of the file's output is the best clue.
+    let leftover = if f.pending.is_empty() && f.failures().is_empty() {
+        &f.all
+    } else {
+        &f.pending
+    };
+    if !leftover.is_empty() {
+        writeln!(text, "  {}", s.paint(style::DIM, "output:"))?;
+        for l in leftover.newest(SHOWN_OUTPUT_LINES) {
+            writeln!(text, "  {} {l}", s.paint(style::DIM, "│"))?;
+        }
+    }
+    if let Some(log) = &f.info.log {
+        writeln!(
+            text,
+            "  {}",
+            s.paint(style::DIM, format!("log: {}", log.display()))
+        )?;
+    }
+    // An explained failure is a paragraph: the next file's line starts a new one.
+    if text.len() > under {
+        writeln!(text)?;
+    }
+    Ok(())
+}
+
+/// `✓ test/foo.t  12 passed, 1 skipped  (35ms)`, `✗ test/bar.t  1 failed  (1.2s)  — exited with code 3`.
+pub(super) fn file_line(info: &FileInfo, r: &FileResult, s: Style) -> String {
+    let skipped_all = r
+        .verdict
+        .plan
+        .as_ref()
+        .filter(|p| p.skip_all && r.tally.total() == 0);
+    let (mark, counts) = match skipped_all {
+        Some(p) if r.ok => {
+            let why = p
+                .reason
+                .as_deref()
+                .map_or_else(|| "skipped".to_owned(), |w| format!("skipped: {w}"));
+            (s.paint(style::YELLOW, "-"), s.paint(style::YELLOW, why))
+        }
+        _ if r.ok => (
+            s.paint(style::GREEN, "✓"),
+            crate::report::render_tally(&r.tally, s),
+        ),
+        _ if r.cancelled => (
+            s.paint(style::YELLOW, "⊘"),
+            crate::report::render_tally(&r.tally, s),
+        ),
+        _ => (
+            s.paint(style::RED, "✗"),
+            crate::report::render_tally(&r.tally, s),
+        ),
+    };
+    let rel = if r.ok {
+        info.rel.clone()
+    } else {
+        s.paint(style::BOLD, &info.rel)
+    };
+    let time = s.paint(
+        style::DIM,
+        format!(
+            "({})",
+            style::duration_ms(r.duration.as_secs_f64() * 1000.0)
+        ),
+    );
+    let mut line = format!("{mark} {rel}  {counts}  {time}");
+    if !r.reasons.is_empty() {
+        let color = if r.cancelled {
+            style::YELLOW
+        } else {
+            style::RED
+        };
+        line.push_str("  ");
+        line.push_str(&s.paint(color, format!("— {}", r.reasons.join("; "))));
+    }
+    line
+}
+
+/// One line per failing point of a failed file (or one for the file when no point failed).
+pub(super) fn recap_lines(f: &FileState, s: Style) -> Vec<String> {
+    let rel = &f.info.rel;
+    let mut lines: Vec<String> = f
+        .failures()
+        .iter()
+        .map(|fl| {
+            let at = failure::details(&fl.assert).location;
+            let at = at
+                .map(|l| format!("  {}", s.paint(style::CYAN, format!("at {l}"))))
+                .unwrap_or_default();
+            format!(
+                "  {} {rel} › {}{at}",
+                s.paint(style::RED, "✗"),
+                s.paint(style::RED, &fl.path)
+            )
+        })
+        .collect();
+    let reasons = f
+        .result
+        .as_ref()
+        .map(|r| r.reasons.join("; "))
+        .unwrap_or_default();
+    if lines.is_empty() {
+        let mark = if f.result.as_ref().is_some_and(|r| r.cancelled) {
+            s.paint(style::YELLOW, "⊘")
+        } else {
+            s.paint(style::RED, "✗")
+        };
+        lines.push(format!(
+            "  {mark} {rel}  {}",
+            s.paint(style::DIM, format!("— {reasons}"))
+        ));
+    }
+    lines
+}
+
+/// The last line: `✗ FAIL  2 of 12 files failed · 3 failed, 120 passed · 3.4s`.
+pub(super) fn summary_line(sum: &RunSummary, s: Style) -> String {
+    let files = |n: usize| {
+        if n == 1 {
+            "1 file".to_owned()
+        } else {
+            format!("{n} files")
+        }
+    };
+    let total = sum.files_total;
+    let mut parts = Vec::new();
+    let head = if sum.interrupted {
+        parts.push(if sum.files_failed > 0 {
+            format!("{} of {} failed", sum.files_failed, files(total))
+        } else {
+            format!("{} of {} passed", sum.files_passed, files(total))
+        });
+        if sum.files_not_run > 0 {
+            parts.push(format!("{} not run", sum.files_not_run));
+        }
+        s.paint(style::RED, "✗ INTERRUPTED")
+    } else if sum.ok {
+        parts.push(files(total));
+        s.paint(style::GREEN, "✓ PASS")
+    } else {
+        parts.push(format!("{} of {} failed", sum.files_failed, files(total)));
+        s.paint(style::RED, "✗ FAIL")
+    };
+    parts.push(crate::report::render_tally(&sum.tests, s));
+    parts.push(s.paint(
+        style::DIM,
+        style::duration_ms(sum.duration.as_secs_f64() * 1000.0),
+    ));
+    format!("{}  {}", s.paint(style::BOLD, head), parts.join(" · "))
+}
+
+/// Paints `parts` in order within `width` columns, cutting the last one that does not fit
+/// with `…`: a live line must never wrap, or the cursor-up count would be wrong.
+pub(super) fn fit(parts: &[(String, Option<&str>)], width: usize, s: Style) -> String {
+    let mut out = String::new();
+    let mut used = 0;
+    for (text, color) in parts {
+        let clean: String = text
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        let w: usize = clean.chars().map(columns).sum();
+        if used + w <= width {
+            out.push_str(&paint(s, *color, &clean));
+            used += w;
+            continue;
+        }
+        let mut cut = String::new();
+        for c in clean.chars() {
+            if used + columns(c) + 1 > width {
+                break;
+            }
+            used += columns(c);
+            cut.push(c);
+        }
+        cut.push('…');
+        out.push_str(&paint(s, *color, &cut));
+        break;
+    }
+    out
+}
+
+pub(super) fn paint(s: Style, color: Option<&str>, text: &str) -> String {
+    color.map_or_else(|| text.to_owned(), |c| s.paint(c, text))
+}
+
+/// Columns a character takes: 2 for the East Asian wide ranges and emoji, else 1. Erring wide
+/// is safe (a line ends early); erring narrow would wrap.
+pub(super) fn columns(c: char) -> usize {
+    let wide = matches!(u32::from(c),
+        0x1100..=0x115F | 0x2E80..=0xA4CF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF | 0xFE30..=0xFE4F
+        | 0xFF00..=0xFF60 | 0xFFE0..=0xFFE6 | 0x1F300..=0x1F64F | 0x1F900..=0x1F9FF | 0x20000..=0x3FFFD);
+    if wide {
+        2
+    } else {
+        1
+    }
+}

@@ -1,0 +1,654 @@
+//! Snapshots of whole runs in every verbosity, and the live region's drawing rules.
+use super::*;
+use crate::event::run::ExitInfo;
+use crate::event::{Plan, Verdict};
+use std::path::PathBuf;
+use std::time::Duration;
+
+const RUN: u64 = 7;
+
+fn opts(verbosity: Verbosity) -> TerminalOptions {
+    TerminalOptions {
+        style: Style::default(),
+        live: false,
+        verbosity,
+        width: 80,
+    }
+}
+
+fn point(ok: bool, name: &str) -> Assert<'static> {
+    Assert {
+        depth: 0,
+        line: 0,
+        ok,
+        id: None,
+        name: Cow::Owned(name.to_owned()),
+        skip: None,
+        todo: None,
+        duration_ms: None,
+        diagnostics: None,
+        meta: None,
+        blocks: Vec::new(),
+        closes_subtest: false,
+    }
+}
+
+fn timed(ok: bool, name: &str, ms: f64) -> Assert<'static> {
+    Assert {
+        duration_ms: Some(ms),
+        ..point(ok, name)
+    }
+}
+
+fn skip(name: &str, why: &str) -> Assert<'static> {
+    Assert {
+        skip: Some(Cow::Owned(why.to_owned())),
+        ..point(true, name)
+    }
+}
+
+fn todo(name: &str, why: &str) -> Assert<'static> {
+    Assert {
+        todo: Some(Cow::Owned(why.to_owned())),
+        ..point(false, name)
+    }
+}
+
+fn verdict(ok: bool, t: &Tally, plan: Option<Plan<'static>>) -> Verdict<'static> {
+    Verdict {
+        ok,
+        count: t.total(),
+        pass: t.pass,
+        fail: t.fail,
+        todo: t.todo,
+        skip: t.skip,
+        plan,
+        bailout: None,
+        reasons: Vec::new(),
+    }
+}
+
+/// Builds a run's events by hand, keeping the tallies the scheduler would compute.
+struct Script {
+    events: Vec<RunEvent>,
+    files: usize,
+    rels: BTreeMap<usize, String>,
+    tallies: BTreeMap<usize, Tally>,
+    results: BTreeMap<usize, (bool, u64)>,
+}
+
+impl Script {
+    fn new(files: usize) -> Self {
+        Script {
+            events: vec![RunEvent::RunStarted {
+                run: RUN,
+                files,
+                jobs: 4,
+            }],
+            files,
+            rels: BTreeMap::new(),
+            tallies: BTreeMap::new(),
+            results: BTreeMap::new(),
+        }
+    }
+
+    fn start(&mut self, index: usize, rel: &str) -> &mut Self {
+        self.start_logged(index, rel, None)
+    }
+
+    fn start_logged(&mut self, index: usize, rel: &str, log: Option<&str>) -> &mut Self {
+        self.rels.insert(index, rel.to_owned());
+        let file = FileInfo {
+            index,
+            rel: rel.to_owned(),
+            command: format!("perl {rel}"),
+            log: log.map(PathBuf::from),
+        };
+        self.events.push(RunEvent::FileStarted { run: RUN, file });
+        self
+    }
+
+    fn tap(&mut self, file: usize, event: Event<'static>) -> &mut Self {
+        self.events.push(RunEvent::Tap {
+            run: RUN,
+            file,
+            event,
+        });
+        self
+    }
+
+    fn assert(&mut self, file: usize, a: Assert<'static>) -> &mut Self {
+        if a.depth == 0 {
+            self.tallies.entry(file).or_default().add(&a);
+        }
+        self.tap(file, Event::Assert(a))
+    }
+
+    fn out(&mut self, file: usize, text: &str) -> &mut Self {
+        self.tap(
+            file,
+            Event::Output {
+                depth: 0,
+                line: 0,
+                text: Cow::Owned(text.to_owned()),
+            },
+        )
+    }
+
+    fn comment(&mut self, file: usize, text: &str) -> &mut Self {
+        self.tap(
+            file,
+            Event::Comment {
+                depth: 0,
+                line: 0,
+                text: Cow::Owned(text.to_owned()),
+            },
+        )
+    }
+
+    fn err(&mut self, file: usize, text: &str) -> &mut Self {
+        self.events.push(RunEvent::Stderr {
+            run: RUN,
+            file,
+            text: text.to_owned(),
+        });
+        self
+    }
+
+    fn subtest(&mut self, file: usize, depth: u32, name: &str) -> &mut Self {
+        self.tap(
+            file,
+            Event::SubtestStart {
+                depth,
+                line: 0,
+                name: Cow::Owned(name.to_owned()),
+                buffered: false,
+            },
+        )
+    }
+
+    fn finish(&mut self, file: usize, reasons: &[&str], ms: u64) -> &mut Self {
+        self.finish_with(file, reasons, ms, None, false)
+    }
+
+    fn finish_with(
+        &mut self,
+        file: usize,
+        reasons: &[&str],
+        ms: u64,
+        plan: Option<Plan<'static>>,
+        cancelled: bool,
+    ) -> &mut Self {
+        let tally = self.tallies.get(&file).copied().unwrap_or_default();
+        let ok = reasons.is_empty() && tally.fail == 0 && !cancelled;
+        self.results.insert(file, (ok, ms));
+        let result = FileResult {
+            ok,
+            reasons: reasons.iter().map(|r| (*r).to_owned()).collect(),
+            exit: Some(ExitInfo {
+                code: Some(i32::from(!ok)),
+                signal: None,
+            }),
+            timed_out: false,
+            cancelled,
+            leaked: false,
+            duration: Duration::from_millis(ms),
+            tally,
+            verdict: verdict(ok, &tally, plan),
+        };
+        self.tap(
+            file,
+            Event::End {
+                verdict: result.verdict.clone(),
+            },
+        );
+        self.events.push(RunEvent::FileFinished {
+            run: RUN,
+            file,
+            result,
+        });
+        self
+    }
+
+    /// `RunFinished` as the scheduler would summarise the files seen.
+    fn end(
+        &mut self,
+        ms: u64,
+        interrupted: bool,
+        newly_failing: &[&str],
+        fixed: &[&str],
+    ) -> Vec<RunEvent> {
+        let mut tests = Tally::default();
+        self.tallies.values().for_each(|t| tests.merge(t));
+        let passed = self.results.values().filter(|(ok, _)| *ok).count();
+        let failed = self.results.len() - passed;
+        let not_run = self.files - self.results.len();
+        let mut slowest: Vec<(String, u64)> = self
+            .results
+            .iter()
+            .map(|(i, (_, ms))| (self.rels[i].clone(), *ms))
+            .collect();
+        slowest.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        slowest.truncate(3);
+        let summary = RunSummary {
+            ok: failed == 0 && not_run == 0 && !interrupted,
+            files_total: self.files,
+            files_passed: passed,
+            files_failed: failed,
+            files_not_run: not_run,
+            tests,
+            duration: Duration::from_millis(ms),
+            interrupted,
+            slowest,
+            newly_failing: newly_failing.iter().map(|s| (*s).to_owned()).collect(),
+            fixed: fixed.iter().map(|s| (*s).to_owned()).collect(),
+        };
+        self.events
+            .push(RunEvent::RunFinished { run: RUN, summary });
+        std::mem::take(&mut self.events)
+    }
+}
+
+fn render(events: &[RunEvent], opts: TerminalOptions) -> String {
+    let mut r = TerminalReporter::new(Vec::new(), opts);
+    for ev in events {
+        r.on_event(ev).expect("writing to a Vec");
+    }
+    let out = String::from_utf8(r.finish().expect("writing to a Vec")).expect("utf-8");
+    assert!(
+        !out.contains('\x1b'),
+        "escape codes with styles and live off:\n{out}"
+    );
+    out
+}
+
+fn all_passing() -> Vec<RunEvent> {
+    let mut s = Script::new(3);
+    s.start(0, "test/math.t").start(1, "test/strings.t");
+    s.assert(0, timed(true, "adds", 1.0))
+        .assert(1, point(true, "concatenates"));
+    s.assert(0, timed(true, "subtracts", 0.4))
+        .assert(0, timed(true, "divides by zero safely", 12.0));
+    s.assert(1, skip("unicode folding", "needs ICU"))
+        .assert(1, point(true, "trims"));
+    s.finish(0, &[], 35);
+    s.start(2, "test/util.t")
+        .assert(2, point(true, "formats dates"));
+    s.finish(1, &[], 1240).finish(2, &[], 8);
+    s.end(1300, false, &[], &[])
+}
+
+#[test]
+fn all_passing_run() {
+    insta::assert_snapshot!(render(&all_passing(), opts(Verbosity::Normal)));
+}
+
+const API_DIAG: &str = "message: should be equivalent
+operator: deepEqual
+at:
+  file: test/api.t
+  line: 42
+  column: 7
+wanted:
+  status: 200
+  users: [ann, bob]
+found:
+  status: 500
+  users: [ann]
+";
+
+fn failing() -> Vec<RunEvent> {
+    let mut s = Script::new(3);
+    s.start_logged(0, "test/api.t", Some(".nogit/testlogs/test__api.t.log"));
+    s.start(1, "test/crash.t");
+    s.out(0, "connecting to db at localhost:5432")
+        .assert(0, timed(true, "connects", 15.0));
+    s.out(0, "GET /users -> 500 Internal Server Error")
+        .err(0, "warning: pool exhausted");
+    s.assert(
+        0,
+        Assert {
+            diagnostics: Some(Cow::Borrowed(API_DIAG)),
+            ..timed(false, "fetches users", 31.0)
+        },
+    );
+    s.comment(0, "  Failed test 'fetches users'");
+    s.subtest(0, 0, "auth");
+    s.assert(
+        0,
+        Assert {
+            depth: 1,
+            ..point(true, "accepts a good token")
+        },
+    );
+    s.out(0, "token: abc.def");
+    s.assert(
+        0,
+        Assert {
+            depth: 1,
+            diagnostics: Some(Cow::Borrowed("wanted: 401\nfound: 200\n")),
+            ..point(false, "rejects a bad token")
+        },
+    );
+    s.assert(
+        0,
+        Assert {
+            closes_subtest: true,
+            ..point(false, "auth")
+        },
+    );
+    s.assert(1, point(true, "parses header"))
+        .assert(1, point(true, "parses body"));
+    s.out(1, "about to free the buffer");
+    s.err(1, "Segmentation fault (core dumped)");
+    s.finish(1, &["killed by SIGSEGV", "planned 4, ran 2"], 212);
+    s.finish(0, &["exited with code 2"], 1840);
+    s.start(2, "test/ok.t")
+        .assert(2, point(true, "works"))
+        .finish(2, &[], 5);
+    s.end(2100, false, &["test/crash.t"], &["test/legacy.t"])
+}
+
+#[test]
+fn failing_run() {
+    insta::assert_snapshot!(render(&failing(), opts(Verbosity::Normal)));
+}
+
+fn mixed() -> Vec<RunEvent> {
+    let mut s = Script::new(4);
+    s.start(0, "test/cache.t")
+        .start(1, "test/db.t")
+        .start(2, "test/legacy.t")
+        .start(3, "test/parser.t");
+    s.assert(0, point(true, "stores"))
+        .assert(0, skip("evicts on memory pressure", "slow"));
+    s.assert(0, todo("shares across processes", "not implemented"))
+        .assert(0, point(true, "expires"));
+    let plan = Plan {
+        start: 1,
+        end: 0,
+        skip_all: true,
+        reason: Some(Cow::Borrowed("no DATABASE_URL")),
+    };
+    s.tap(
+        1,
+        Event::Plan {
+            depth: 0,
+            line: 1,
+            plan: plan.clone(),
+        },
+    );
+    s.finish_with(1, &[], 3, Some(plan), false);
+    s.assert(2, point(true, "old api")).assert(
+        2,
+        Assert {
+            todo: Some(Cow::Borrowed("flaky")),
+            ..point(true, "retries")
+        },
+    );
+    s.subtest(3, 0, "numbers").assert(
+        3,
+        Assert {
+            depth: 1,
+            ..point(true, "integers")
+        },
+    );
+    s.subtest(3, 1, "floats");
+    s.assert(
+        3,
+        Assert {
+            depth: 2,
+            ..point(true, "1.5")
+        },
+    );
+    s.assert(
+        3,
+        Assert {
+            depth: 2,
+            diagnostics: Some(Cow::Borrowed("wanted: 1e3\nfound: \"1e3\"\n")),
+            ..point(false, "exponent")
+        },
+    );
+    s.assert(
+        3,
+        Assert {
+            depth: 1,
+            closes_subtest: true,
+            ..point(false, "floats")
+        },
+    );
+    s.assert(
+        3,
+        Assert {
+            closes_subtest: true,
+            ..point(false, "numbers")
+        },
+    );
+    s.subtest(3, 0, "strings (TODO)").assert(
+        3,
+        Assert {
+            depth: 1,
+            ..point(false, "escapes")
+        },
+    );
+    s.assert(
+        3,
+        Assert {
+            closes_subtest: true,
+            ..todo("strings (TODO)", "escapes are next")
+        },
+    );
+    s.finish(0, &[], 60).finish(2, &[], 20).finish(3, &[], 90);
+    s.end(180, false, &[], &[])
+}
+
+#[test]
+fn mixed_run() {
+    insta::assert_snapshot!(render(&mixed(), opts(Verbosity::Normal)));
+}
+
+#[test]
+fn mixed_run_quiet() {
+    insta::assert_snapshot!(render(&mixed(), opts(Verbosity::Quiet)));
+}
+
+#[test]
+fn quiet_passing_run_is_one_line() {
+    let out = render(&all_passing(), opts(Verbosity::Quiet));
+    assert_eq!(out, "✓ PASS  3 files · 6 passed, 1 skipped · 1.3s\n");
+}
+
+#[test]
+fn verbose_run() {
+    let mut s = Script::new(2);
+    s.start(0, "test/math.t").start(1, "test/io.t");
+    s.comment(0, "math suite")
+        .assert(0, timed(true, "adds", 1.0));
+    s.out(1, "opening /tmp/x").assert(1, point(true, "opens"));
+    s.subtest(0, 0, "division").assert(
+        0,
+        Assert {
+            depth: 1,
+            ..point(true, "by one")
+        },
+    );
+    s.err(1, "EACCES: permission denied, open '/root/x'");
+    s.assert(
+        1,
+        Assert {
+            diagnostics: Some(Cow::Borrowed("message: cannot open\ncode: EACCES\n")),
+            ..point(false, "opens a protected file")
+        },
+    );
+    s.assert(
+        0,
+        Assert {
+            depth: 1,
+            ..skip("by zero", "undefined")
+        },
+    );
+    s.assert(
+        0,
+        Assert {
+            closes_subtest: true,
+            ..point(true, "division")
+        },
+    );
+    s.finish(0, &[], 12).finish(1, &["exited with code 1"], 30);
+    insta::assert_snapshot!(render(
+        &s.end(50, false, &[], &[]),
+        opts(Verbosity::Verbose)
+    ));
+}
+
+#[test]
+fn interrupted_run() {
+    let mut s = Script::new(5);
+    s.start(0, "test/a.t").start(1, "test/b.t");
+    s.assert(0, point(true, "one"))
+        .assert(1, point(true, "first"))
+        .finish(0, &[], 100);
+    s.start(2, "test/c.t")
+        .assert(2, point(false, "breaks"))
+        .finish(2, &["exited with code 1"], 40);
+    s.out(1, "waiting for the server…");
+    s.finish_with(1, &["interrupted"], 2500, None, true);
+    insta::assert_snapshot!(render(
+        &s.end(2600, true, &[], &[]),
+        opts(Verbosity::Normal)
+    ));
+}
+
+#[test]
+fn live_region_is_drawn_and_cleared_before_permanent_lines() {
+    let mut r = TerminalReporter::new(
+        Vec::new(),
+        TerminalOptions {
+            live: true,
+            ..opts(Verbosity::Normal)
+        },
+    );
+    let mut s = Script::new(12);
+    s.start(0, "test/fast.t").start(1, "test/slow.t");
+    s.subtest(1, 0, "uploads").assert(
+        1,
+        Assert {
+            depth: 1,
+            ..point(true, "small file")
+        },
+    );
+    s.assert(0, point(true, "quick"))
+        .assert(0, skip("later", ""));
+    for ev in &s.events {
+        r.on_event(ev).expect("writing to a Vec");
+    }
+    assert!(
+        r.out.is_empty(),
+        "nothing permanent yet, and no region before a tick"
+    );
+    let start = Instant::now();
+    r.started = Some(start);
+    r.tick(start + Duration::from_millis(3400))
+        .expect("writing to a Vec");
+    let frame = String::from_utf8(std::mem::take(&mut r.out)).expect("utf-8");
+    assert_eq!(
+        frame,
+        "Running 2 of 12 files · 0 done · 1 passed · 1 skipped · 3.4s\n  test/fast.t  › later\n  test/slow.t  › uploads"
+    );
+
+    s.events.clear();
+    s.finish(0, &[], 20);
+    for ev in &s.events {
+        r.on_event(ev).expect("writing to a Vec");
+    }
+    let frame = String::from_utf8(std::mem::take(&mut r.out)).expect("utf-8");
+    let (clear, rest) = frame.split_at("\r\x1b[2A\x1b[J".len());
+    assert_eq!(
+        clear, "\r\x1b[2A\x1b[J",
+        "the 3-line region is cleared first: {frame:?}"
+    );
+    assert!(
+        rest.starts_with("✓ test/fast.t  1 passed, 1 skipped  (20ms)\n"),
+        "{frame:?}"
+    );
+    assert!(rest.ends_with("Running 1 of 12 files · 1 done · 1 passed · 1 skipped · 3.4s\n  test/slow.t  › uploads"), "{frame:?}");
+
+    let out = r.finish().expect("writing to a Vec");
+    assert_eq!(out, b"\r\x1b[1A\x1b[J", "finish leaves no region behind");
+}
+
+#[test]
+fn live_lines_fit_the_width() {
+    let mut r = TerminalReporter::new(
+        Vec::new(),
+        TerminalOptions {
+            live: true,
+            width: 30,
+            ..opts(Verbosity::Normal)
+        },
+    );
+    let mut s = Script::new(20);
+    for i in 0..10 {
+        s.start(i, &format!("test/file-{i:02}.t"));
+    }
+    s.assert(3, point(true, "a test with a rather long name indeed"));
+    s.assert(4, point(true, "名前の長いテストです"));
+    for ev in &s.events {
+        r.on_event(ev).expect("writing to a Vec");
+    }
+    let lines = r.region_lines();
+    assert_eq!(lines.len(), 1 + LIVE_FILES + 1);
+    assert_eq!(lines[0], "Running 10 of 20 files · 0 d…");
+    assert_eq!(lines[4], "  test/file-03.t  › a test w…");
+    assert_eq!(lines[5], "  test/file-04.t  › 名前の長…");
+    assert_eq!(lines[9], "  … and 2 more");
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.chars().map(columns).sum::<usize>() <= 29),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn not_live_never_moves_the_cursor() {
+    let mut r = TerminalReporter::new(Vec::new(), opts(Verbosity::Verbose));
+    for ev in &failing() {
+        r.on_event(ev).expect("writing to a Vec");
+        r.tick(Instant::now()).expect("writing to a Vec");
+    }
+    let out = r.finish().expect("writing to a Vec");
+    assert!(!out.contains(&0x1b), "no escape codes at all");
+}
+
+#[test]
+fn output_is_bounded_with_a_note() {
+    let mut t = Tail::new(3);
+    for i in 0..5 {
+        t.push(format!("line {i}"));
+    }
+    assert_eq!(t.newest(2), ["… 3 earlier lines", "line 3", "line 4"]);
+    assert_eq!(
+        t.take(10),
+        ["… 2 earlier lines", "line 2", "line 3", "line 4"]
+    );
+    assert!(t.is_empty());
+}
+
+#[test]
+fn stale_runs_are_ignored() {
+    let mut events = all_passing();
+    events.insert(
+        1,
+        RunEvent::FileStarted {
+            run: RUN - 1,
+            file: FileInfo {
+                index: 9,
+                rel: "old.t".into(),
+                command: String::new(),
+                log: None,
+            },
+        },
+    );
+    assert!(!render(&events, opts(Verbosity::Normal)).contains("old.t"));
+}

@@ -1,0 +1,589 @@
+//! The watch session: one run at a time, changes, keys and signals linearised in one `select!`.
+use super::*;
+
+pub(super) enum Action {
+    None,
+    Run(Want),
+    Quit(Ended),
+}
+
+/// Where the session goes after a run.
+pub(super) enum After {
+    Idle,
+    Run(Want),
+    Quit(Ended),
+}
+
+pub(super) struct Signals {
+    int: Signal,
+    term: Signal,
+    hup: Signal,
+}
+
+impl Signals {
+    pub(super) fn new() -> io::Result<Signals> {
+        Ok(Signals {
+            int: signal(SignalKind::interrupt())?,
+            term: signal(SignalKind::terminate())?,
+            hup: signal(SignalKind::hangup())?,
+        })
+    }
+
+    pub(super) async fn recv(&mut self) {
+        tokio::select! {
+            _ = self.int.recv() => {}
+            _ = self.term.recv() => {}
+            _ = self.hup.recv() => {}
+        }
+    }
+}
+
+pub(super) struct Session<'p> {
+    opts: WatchOptions,
+    planner: &'p mut dyn Planner,
+    filter: Filter,
+    debouncer: Debouncer<RecommendedWatcher, RecommendedCache>,
+    changes: mpsc::UnboundedReceiver<DebounceEventResult>,
+    input: mpsc::UnboundedReceiver<Input>,
+    mode: Mode,
+    /// Restores the terminal when the session ends.
+    _cbreak: Option<input::Cbreak>,
+    /// The `p` prompt being typed.
+    prompt: Option<String>,
+    running: bool,
+    /// Each test file's last verdict (cancelled files keep their earlier one).
+    verdicts: HashMap<String, bool>,
+    /// Shared by every run, so stdout is one stream.
+    jsonl: Option<JsonlRun<io::BufWriter<io::Stdout>>>,
+    signals: Signals,
+    run: u64,
+    style: Style,
+    stderr_tty: bool,
+    /// Watch errors already reported.
+    reported: HashSet<String>,
+    /// What the project's files hold, to tell a write that changed nothing.
+    prints: Fingerprints,
+    /// Files our stdout and stderr were redirected to (device, inode): writing them must not
+    /// start a run (`tapline run -w --format jsonl > events.jsonl` inside the project).
+    own_output: Vec<(u64, u64)>,
+}
+
+impl<'p> Session<'p> {
+    pub(super) fn start(
+        mut opts: WatchOptions,
+        planner: &'p mut dyn Planner,
+    ) -> Result<Session<'p>, WatchError> {
+        opts.root = filter::normalize(&opts.root);
+        opts.debounce = opts.debounce.max(MIN_DEBOUNCE);
+        let filter = Filter::new(&opts.root, opts.log_dir.as_deref(), &opts.ignore)
+            .map_err(|e| WatchError::Usage(e.to_string()))?;
+        let (tx, changes) = mpsc::unbounded_channel();
+        // The debouncer checks for ripe changes every `tick`: a fraction of the debounce, kept
+        // small so a change is acted on close to `debounce` after it happened.
+        let tick = (opts.debounce / 10)
+            .clamp(Duration::from_millis(5), Duration::from_millis(20))
+            .min(opts.debounce);
+        let debouncer = new_debouncer(opts.debounce, Some(tick), move |result| {
+            let _ = tx.send(result);
+        })
+        .map_err(|e| WatchError::Internal(format!("failed to start watching: {e}")))?;
+        let signals = Signals::new()
+            .map_err(|e| WatchError::Internal(format!("failed to handle signals: {e}")))?;
+        let verdicts = opts
+            .log_dir
+            .as_ref()
+            .and_then(|dir| std::fs::read(dir.join("verdicts.json")).ok())
+            .and_then(|bytes| serde_json::from_slice::<BTreeMap<String, bool>>(&bytes).ok())
+            .unwrap_or_default()
+            .into_iter()
+            .collect();
+        let jsonl = (opts.machine == Machine::Jsonl)
+            .then(|| JsonlRun::new(io::BufWriter::new(io::stdout())));
+        let style = opts.terminal.style;
+        let mut session = Session {
+            opts,
+            planner,
+            filter,
+            debouncer,
+            changes,
+            input: mpsc::unbounded_channel().1,
+            mode: Mode::None,
+            _cbreak: None,
+            prompt: None,
+            running: false,
+            verdicts,
+            jsonl,
+            signals,
+            run: 0,
+            style,
+            stderr_tty: io::stderr().is_terminal(),
+            reported: HashSet::new(),
+            own_output: own_output(),
+            prints: Fingerprints::new(),
+        };
+        let root = session.opts.root.clone();
+        session
+            .debouncer
+            .watch(&root, RecursiveMode::NonRecursive)
+            .map_err(|e| {
+                WatchError::Internal(format!("failed to watch {}: {e}", root.display()))
+            })?;
+        session.watch_tree(&root);
+        // Keys last: the terminal is in cbreak mode only once nothing can fail any more.
+        let (mode, input, cbreak) = input::start();
+        session.mode = mode;
+        session.input = input;
+        session._cbreak = cbreak;
+        Ok(session)
+    }
+
+    pub(super) async fn run(&mut self) -> Result<Ended, WatchError> {
+        let mut next = Some(Want {
+            all: true,
+            ..Want::default()
+        });
+        loop {
+            if let Some(want) = next.take() {
+                match self.run_once(want).await? {
+                    After::Idle => {}
+                    After::Run(want) => {
+                        next = Some(want);
+                        continue;
+                    }
+                    After::Quit(ended) => return Ok(ended),
+                }
+            }
+            tokio::select! {
+                Some(batch) = self.changes.recv() => next = self.take_changes(batch),
+                Some(input) = self.input.recv() => match self.on_input(input) {
+                    Action::None => {}
+                    Action::Run(want) => next = Some(want),
+                    Action::Quit(ended) => return Ok(ended),
+                },
+                () = self.signals.recv() => return Ok(Ended::Interrupted),
+            }
+        }
+    }
+
+    /// One run, start to finish, reacting to whatever happens meanwhile.
+    pub(super) async fn run_once(&mut self, want: Want) -> Result<After, WatchError> {
+        let number = self.run + 1;
+        let verdicts = &self.verdicts;
+        let plan = self
+            .planner
+            .plan(&mut |files| select(&want, verdicts, files));
+        let (mut files, mut settings) = match plan {
+            Ok(Some(plan)) => plan,
+            Err(msg) if number == 1 => return Err(WatchError::Usage(msg)),
+            Err(msg) => {
+                self.say(&format!("tapline: {msg}\n"));
+                self.idle_line();
+                return Ok(After::Idle);
+            }
+            Ok(None) => {
+                let what = match (&want.patterns[..], want.failing) {
+                    ([pattern], false) if !want.all => format!("no test file matches `{pattern}`"),
+                    (_, true) if !want.all => "no failing test file".into(),
+                    _ => "no test file to run".into(),
+                };
+                self.say(&format!("{what}\n"));
+                self.idle_line();
+                return Ok(After::Idle);
+            }
+        };
+        self.run = number;
+        settings.run = number;
+        for (index, p) in files.iter_mut().enumerate() {
+            p.info.index = index;
+        }
+        let rels: Vec<String> = files.iter().map(|p| p.info.rel.clone()).collect();
+        self.header(number, &want);
+
+        let mut terminal_opts = self.opts.terminal;
+        terminal_opts.live = settings.live;
+        terminal_opts.width = crossterm::terminal::size().map_or(terminal_opts.width, |(w, _)| w);
+        let stderr = io::stderr();
+        let out: Box<dyn Write> = if settings.live {
+            Box::new(io::BufWriter::with_capacity(1 << 16, stderr))
+        } else if self.stderr_tty {
+            Box::new(io::LineWriter::new(stderr))
+        } else {
+            Box::new(io::BufWriter::new(stderr))
+        };
+        let mut terminal = TerminalReporter::new(out, terminal_opts);
+        let mut summary = (self.opts.machine == Machine::Summary)
+            .then(|| SummaryRun::new(io::BufWriter::new(io::stdout())));
+        let mut jsonl = self.jsonl.take();
+
+        let (stop_tx, stop_rx) = watch::channel(None::<Cancel>);
+        let mut stopping: Option<Cancel> = None;
+        let stop = |level: Cancel, stopping: &mut Option<Cancel>| {
+            if *stopping < Some(level) {
+                *stopping = Some(level);
+                let _ = stop_tx.send(Some(level));
+            }
+        };
+        let mut next: Option<Want> = None;
+        let mut quit: Option<Ended> = None;
+        self.running = true;
+        let result = {
+            let mut sinks: Vec<&mut dyn RunSink> = vec![&mut terminal];
+            if let Some(j) = jsonl.as_mut() {
+                sinks.push(j);
+            }
+            if let Some(s) = summary.as_mut() {
+                sinks.push(s);
+            }
+            let mut fanout = Fanout(sinks);
+            let exec = execute(files, &settings, &mut fanout, Some(stop_rx));
+            tokio::pin!(exec);
+            loop {
+                tokio::select! {
+                    result = &mut exec => break result,
+                    Some(batch) = self.changes.recv() => {
+                        if let Some(w) = self.take_changes(batch) {
+                            next.get_or_insert_with(Want::default).merge(w);
+                            stop(Cancel::Graceful, &mut stopping);
+                        }
+                    }
+                    Some(input) = self.input.recv() => match self.on_input(input) {
+                        Action::None => {}
+                        Action::Run(w) => {
+                            next.get_or_insert_with(Want::default).merge(w);
+                            stop(Cancel::Graceful, &mut stopping);
+                        }
+                        Action::Quit(ended) => {
+                            // Asking twice stops at once.
+                            let level = if quit.is_some() { Cancel::Immediate } else { Cancel::Graceful };
+                            quit = Some(if quit == Some(Ended::Interrupted) { Ended::Interrupted } else { ended });
+                            stop(level, &mut stopping);
+                        }
+                    },
+                    () = self.signals.recv() => {
+                        // The run sees SIGINT and SIGTERM itself; SIGHUP only through us.
+                        let level = if quit.is_some() { Cancel::Immediate } else { Cancel::Graceful };
+                        quit = Some(Ended::Interrupted);
+                        stop(level, &mut stopping);
+                    }
+                }
+            }
+        };
+        self.running = false;
+        let finish = terminal.finish();
+        drop(summary);
+        self.jsonl = jsonl;
+        let finished = match result {
+            Ok(finished) => finished,
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                return Ok(After::Quit(Ended::OutputClosed))
+            }
+            Err(e) => {
+                return Err(WatchError::Internal(format!(
+                    "failed to report the run: {e}"
+                )))
+            }
+        };
+        if let Err(e) = finish {
+            if e.kind() != io::ErrorKind::BrokenPipe {
+                return Err(WatchError::Internal(format!(
+                    "failed to report the run: {e}"
+                )));
+            }
+        }
+        for (rel, result) in rels.into_iter().zip(&finished.results) {
+            if let Some(r) = result.as_ref().filter(|r| !r.cancelled) {
+                self.verdicts.insert(rel, r.ok);
+            }
+        }
+        if let Some(ended) = quit {
+            return Ok(After::Quit(ended));
+        }
+        if let Some(mut next) = next {
+            if finished.summary.interrupted {
+                next.restart_of(number, want);
+            }
+            return Ok(After::Run(next));
+        }
+        self.idle_line();
+        Ok(After::Idle)
+    }
+
+    /// Adds watches for `top` and every folder under it that is not ignored, reading their
+    /// `.gitignore`s on the way down (a folder's rules apply to what is below it).
+    pub(super) fn watch_tree(&mut self, top: &Path) {
+        let mut stack = vec![top.to_path_buf()];
+        while let Some(dir) = stack.pop() {
+            // Watch before listing: a folder created in between is either listed or reported.
+            if let Err(e) = self.debouncer.watch(&dir, RecursiveMode::NonRecursive) {
+                if matches!(e.kind, notify::ErrorKind::PathNotFound)
+                    || matches!(&e.kind, notify::ErrorKind::Io(io) if io.kind() == io::ErrorKind::NotFound)
+                {
+                    continue;
+                }
+                self.report_watch_error(&e);
+                continue;
+            }
+            self.filter.load_gitignore(&dir);
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                // Symlinks are not followed: their targets may be anywhere.
+                let Ok(kind) = entry.file_type() else {
+                    continue;
+                };
+                let path = entry.path();
+                if kind.is_dir() {
+                    if !self.filter.ignored(&path, true) {
+                        stack.push(path);
+                    }
+                } else if kind.is_file()
+                    && self.prints.budget > 0
+                    && !self.prints.map.contains_key(&path)
+                    && !self.filter.ignored(&path, false)
+                {
+                    self.prints.record(path);
+                }
+            }
+        }
+    }
+
+    pub(super) fn report_watch_error(&mut self, e: &notify::Error) {
+        let msg = match &e.kind {
+            notify::ErrorKind::MaxFilesWatch => "tapline: not every folder can be watched: the \
+                inotify watch limit is reached (raise fs.inotify.max_user_watches, or ignore \
+                more with --watch-ignore)"
+                .to_owned(),
+            _ => format!("tapline: watching: {e}"),
+        };
+        if self.reported.insert(msg.clone()) {
+            self.say(&format!("{msg}\n"));
+        }
+    }
+
+    /// What a debounced batch asks for, if anything; keeps the watches up to date.
+    pub(super) fn take_changes(&mut self, batch: DebounceEventResult) -> Option<Want> {
+        let events = match batch {
+            Ok(events) => events,
+            Err(errors) => {
+                for e in &errors {
+                    self.report_watch_error(e);
+                }
+                return None;
+            }
+        };
+        let mut want = Want::default();
+        let mut rewalk = false;
+        let mut new_dirs = Vec::new();
+        for ev in &events {
+            if ev.need_rescan() {
+                // The kernel dropped events: anything may have changed.
+                rewalk = true;
+                want.all = true;
+                if !want.reasons.iter().any(|r| r == "changes were missed") {
+                    want.reasons.push("changes were missed".into());
+                }
+                continue;
+            }
+            if !filter::kind_matters(&ev.kind) {
+                continue;
+            }
+            for path in &ev.paths {
+                let is_dir = filter::kind_is_dir(&ev.kind)
+                    || std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir());
+                if self.filter.ignored(path, is_dir) || self.is_own_output(path) {
+                    continue;
+                }
+                if self.filter.holds_log_dir(path) {
+                    // Made (or removed) with the log folder: no change of the project's, but
+                    // what else it holds is watched.
+                    if is_dir && matches!(ev.kind, EventKind::Create(_)) {
+                        new_dirs.push(path.clone());
+                    }
+                    continue;
+                }
+                if !is_dir && self.prints.unchanged(path) {
+                    // Written, but to what it held: a save without changes, a mtime-only touch.
+                    continue;
+                }
+                if path.file_name().is_some_and(|n| n == ".gitignore") {
+                    rewalk = true;
+                }
+                if is_dir
+                    && matches!(
+                        ev.kind,
+                        EventKind::Create(_)
+                            | EventKind::Modify(ModifyKind::Name(_))
+                            | EventKind::Any
+                    )
+                {
+                    new_dirs.push(path.clone());
+                }
+                if let Ok(rel) = filter::normalize(path).strip_prefix(self.filter.root()) {
+                    let rel = rel_string(rel);
+                    want.changed.insert(rel.clone());
+                    want.triggers.insert(rel);
+                }
+            }
+        }
+        if rewalk {
+            self.filter.clear_gitignores();
+            let root = self.opts.root.clone();
+            self.watch_tree(&root);
+        } else {
+            for dir in new_dirs {
+                self.watch_tree(&dir);
+            }
+        }
+        (!want.is_empty()).then_some(want)
+    }
+
+    pub(super) fn on_input(&mut self, input: Input) -> Action {
+        match input {
+            Input::Eof => Action::Quit(Ended::Quit),
+            Input::Line(line) => {
+                let line = line.trim();
+                match line {
+                    "" | "a" => Action::Run(Want::all("all files (a)")),
+                    "f" => self.failing(),
+                    "q" => Action::Quit(Ended::Quit),
+                    "p" => {
+                        self.say("usage: p PATTERN\n");
+                        Action::None
+                    }
+                    _ => match line.strip_prefix("p ") {
+                        Some(pattern) => pattern_want(pattern.trim()),
+                        None => {
+                            self.say(&format!("unknown command `{line}`: a, f, p PATTERN or q\n"));
+                            Action::None
+                        }
+                    },
+                }
+            }
+            Input::Key(key) => {
+                if let Some(mut text) = self.prompt.take() {
+                    return match key {
+                        Key::Char(c) => {
+                            text.push(c);
+                            self.prompt = Some(text);
+                            self.draw_prompt();
+                            Action::None
+                        }
+                        Key::Backspace => {
+                            text.pop();
+                            self.prompt = Some(text);
+                            self.draw_prompt();
+                            Action::None
+                        }
+                        Key::Escape | Key::EndOfInput => {
+                            self.end_prompt();
+                            Action::None
+                        }
+                        Key::Enter => {
+                            self.end_prompt();
+                            if text.trim().is_empty() {
+                                Action::None
+                            } else {
+                                pattern_want(text.trim())
+                            }
+                        }
+                        Key::Interrupt => Action::Quit(Ended::Interrupted),
+                    };
+                }
+                match key {
+                    Key::Enter | Key::Char('a') => Action::Run(Want::all("all files (a)")),
+                    Key::Char('f') => self.failing(),
+                    Key::Char('p') => {
+                        self.prompt = Some(String::new());
+                        self.draw_prompt();
+                        Action::None
+                    }
+                    Key::Char('q') | Key::EndOfInput => Action::Quit(Ended::Quit),
+                    Key::Interrupt => Action::Quit(Ended::Interrupted),
+                    _ => Action::None,
+                }
+            }
+        }
+    }
+
+    pub(super) fn is_own_output(&self, path: &Path) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        !self.own_output.is_empty()
+            && std::fs::metadata(path).is_ok_and(|m| self.own_output.contains(&(m.dev(), m.ino())))
+    }
+
+    pub(super) fn failing(&mut self) -> Action {
+        if self.verdicts.values().any(|ok| !ok) {
+            Action::Run(Want {
+                failing: true,
+                reasons: vec!["failing files (f)".into()],
+                ..Want::default()
+            })
+        } else {
+            self.say("no failing test file\n");
+            Action::None
+        }
+    }
+
+    /// The separator line a run starts under (or a cleared screen and the same line).
+    pub(super) fn header(&self, run: u64, want: &Want) {
+        let mut out = String::new();
+        if self.opts.clear && self.stderr_tty {
+            out.push_str("\x1b[H\x1b[2J\x1b[3J");
+        } else if run > 1 {
+            out.push('\n');
+        }
+        let label = want.label();
+        let mut line = format!("── run {run}");
+        if !label.is_empty() {
+            line.push_str(" · ");
+            line.push_str(&label);
+        }
+        line.push(' ');
+        let width = usize::from(self.opts.terminal.width).clamp(40, 100);
+        let fill = width.saturating_sub(line.chars().count()).max(2);
+        line.push_str(&"─".repeat(fill));
+        out.push_str(&self.style.paint(style::CYAN, line));
+        out.push('\n');
+        self.say(&out);
+    }
+
+    /// The key help under a summary.
+    pub(super) fn idle_line(&self) {
+        let text = match self.mode {
+            Mode::Keys => "watching · a/Enter all · f failing · p pattern · q quit",
+            Mode::Lines => "watching · stdin: a all · f failing · p PATTERN · q quit",
+            Mode::None => "watching · Ctrl-C quits",
+        };
+        self.say(&format!("{}\n", self.style.paint(style::DIM, text)));
+        self.draw_prompt();
+    }
+
+    pub(super) fn draw_prompt(&self) {
+        // Drawn only between runs: during one, the report owns the screen.
+        if let (Some(text), false, true) = (&self.prompt, self.running, self.stderr_tty) {
+            self.say(&format!(
+                "\r\x1b[2K{}{text}",
+                self.style.paint(style::BOLD, "pattern › ")
+            ));
+        }
+    }
+
+    pub(super) fn end_prompt(&self) {
+        if !self.running && self.stderr_tty {
+            self.say("\r\x1b[2K");
+        }
+    }
+
+    pub(super) fn say(&self, text: &str) {
+        let _ = io::stderr().write_all(text.as_bytes());
+    }
+}
+
+pub(super) fn pattern_want(pattern: &str) -> Action {
+    Action::Run(Want {
+        patterns: vec![pattern.to_owned()],
+        reasons: vec![format!("files matching `{pattern}` (p)")],
+        ..Want::default()
+    })
+}

@@ -1,0 +1,154 @@
+//! What a run covers (`Want`), merged from changes, keys and cancelled runs, and which files it selects.
+use super::*;
+
+/// What the next run covers; several requests merge into one.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Want {
+    /// Every test file.
+    pub all: bool,
+    /// The files whose last verdict was a failure.
+    pub failing: bool,
+    /// Files whose path matches one of these (`p`).
+    pub patterns: Vec<String>,
+    /// Changed paths relative to the root: test files among them run; any other means all.
+    pub changed: BTreeSet<String>,
+    /// What to name in the header: the changes that asked for this run…
+    pub triggers: BTreeSet<String>,
+    /// …and the keys.
+    pub reasons: Vec<String>,
+    /// The cancelled run this one restarts.
+    pub restarts: Option<u64>,
+}
+
+impl Want {
+    pub(super) fn all(reason: &str) -> Want {
+        Want {
+            all: true,
+            reasons: vec![reason.into()],
+            ..Want::default()
+        }
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        !self.all && !self.failing && self.patterns.is_empty() && self.changed.is_empty()
+    }
+
+    pub(super) fn merge(&mut self, other: Want) {
+        self.triggers.extend(other.triggers);
+        for reason in other.reasons {
+            if !self.reasons.contains(&reason) {
+                self.reasons.push(reason);
+            }
+        }
+        self.restarts = self.restarts.max(other.restarts);
+        self.absorb(other.all, other.failing, other.patterns, other.changed);
+    }
+
+    /// Takes over what a cancelled run covered, but not its header.
+    pub(super) fn restart_of(&mut self, run: u64, cancelled: Want) {
+        self.restarts = Some(run);
+        self.absorb(
+            cancelled.all,
+            cancelled.failing,
+            cancelled.patterns,
+            cancelled.changed,
+        );
+    }
+
+    pub(super) fn absorb(
+        &mut self,
+        all: bool,
+        failing: bool,
+        patterns: Vec<String>,
+        changed: BTreeSet<String>,
+    ) {
+        self.all |= all;
+        self.failing |= failing;
+        for p in patterns {
+            if !self.patterns.contains(&p) {
+                self.patterns.push(p);
+            }
+        }
+        self.changed.extend(changed);
+    }
+
+    /// `triggered by test/a.t, lib/b.pm · restarts run 3`.
+    pub fn label(&self) -> String {
+        let mut parts = Vec::new();
+        if !self.triggers.is_empty() {
+            let shown: Vec<&str> = self
+                .triggers
+                .iter()
+                .take(SHOWN_TRIGGERS)
+                .map(String::as_str)
+                .collect();
+            let more = self.triggers.len() - shown.len();
+            let mut part = format!("triggered by {}", shown.join(", "));
+            if more > 0 {
+                part.push_str(&format!(" and {more} more"));
+            }
+            parts.push(part);
+        }
+        parts.extend(self.reasons.iter().cloned());
+        if let Some(run) = self.restarts {
+            parts.push(format!("restarts run {run}"));
+        }
+        parts.join(" · ")
+    }
+}
+
+/// The files `want` runs, out of those discovered: previously failing ones first, then in
+/// discovery order.
+pub fn select(
+    want: &Want,
+    verdicts: &HashMap<String, bool>,
+    files: Vec<TestFile>,
+) -> Vec<TestFile> {
+    let failing = |rel: &str| verdicts.get(rel) == Some(&false);
+    let all = want.all || {
+        let tests: HashSet<&str> = files.iter().map(|f| f.rel.as_str()).collect();
+        want.changed.iter().any(|c| !tests.contains(c.as_str()))
+    };
+    let patterns: Vec<PathPattern> = want.patterns.iter().map(|p| PathPattern::new(p)).collect();
+    let mut picked: Vec<TestFile> = files
+        .into_iter()
+        .filter(|f| {
+            all || want.changed.contains(&f.rel)
+                || (want.failing && failing(&f.rel))
+                || patterns.iter().any(|p| p.matches(&f.rel))
+        })
+        .collect();
+    // Stable: discovery order within each group.
+    picked.sort_by_key(|f| !failing(&f.rel));
+    picked
+}
+
+/// A `p` pattern: a glob when it has glob characters (matched against the path and the file
+/// name), else a substring of the path.
+pub(super) struct PathPattern {
+    text: String,
+    glob: Option<globset::GlobMatcher>,
+}
+
+impl PathPattern {
+    pub(super) fn new(text: &str) -> PathPattern {
+        let glob = text
+            .contains(['*', '?', '[', '{'])
+            .then(|| GlobBuilder::new(text).build().ok())
+            .flatten()
+            .map(|g| g.compile_matcher());
+        PathPattern {
+            text: text.to_owned(),
+            glob,
+        }
+    }
+
+    pub(super) fn matches(&self, rel: &str) -> bool {
+        match &self.glob {
+            Some(glob) => {
+                glob.is_match(rel) || glob.is_match(rel.rsplit('/').next().unwrap_or(rel))
+            }
+            None => rel.contains(&self.text),
+        }
+    }
+}
