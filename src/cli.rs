@@ -18,7 +18,8 @@ pub enum Command {
     /// Parse a TAP stream from a file or stdin (`node --test | tapline parse`).
     Parse(ParseArgs),
     /// Run test files (default: `test/`) as supervised child processes and report them.
-    Run(RunArgs),
+    // Boxed: the run's options outweigh parse's by far.
+    Run(Box<RunArgs>),
 }
 
 #[derive(clap::Args, Debug)]
@@ -37,9 +38,17 @@ pub struct RunArgs {
     /// Time between SIGTERM and SIGKILL when a file is stopped (default 5s).
     #[arg(long)]
     pub grace: Option<String>,
-    /// Command for every file, `{}` standing for its path (e.g. `--exec 'deno run {}'`).
+    /// Command for every file, `{}` standing for its path (e.g. `--exec 'deno run {}'`). A
+    /// directory still yields only its test files.
     #[arg(long)]
     pub exec: Option<String>,
+    /// Set a variable for every test file (repeatable); wins over `[run] env` of tapline.toml.
+    #[arg(long = "env", value_name = "KEY=VALUE")]
+    pub env: Vec<String>,
+    /// Prepend DIR to PERL5LIB, PYTHONPATH and NODE_PATH for every test file (repeatable, like
+    /// `prove -I`; `-I lib` is `prove -l`). Relative to the project root.
+    #[arg(short = 'I', long = "lib", value_name = "DIR")]
+    pub lib: Vec<PathBuf>,
     /// Parse stderr as TAP too (by default it is kept as the tests' output).
     #[arg(long)]
     pub merge: bool,

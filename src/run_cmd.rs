@@ -2,11 +2,12 @@
 //! exit code (0 passed, 1 failed, 2 usage/configuration, 3 internal, 130 interrupted).
 use crate::cli::{RunArgs, RunFormat};
 use crate::{EXIT_INTERNAL, EXIT_USAGE};
-use std::io::{self, IsTerminal};
+use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tapline::event::run::FileInfo;
 use tapline::report::terminal::{TerminalOptions, TerminalReporter, Verbosity};
+use tapline::run::child_env::{self, ChildEnv};
 use tapline::run::sinks::{Fanout, JsonlRun, RunSink, SummaryRun};
 use tapline::run::{config, discover, logs, supervise, Planned, Settings};
 use tapline::watch;
@@ -56,12 +57,31 @@ fn prepare(
     let grace = duration(&args.grace, "grace")?
         .or(cfg.grace)
         .unwrap_or(supervise::DEFAULT_GRACE);
-    let files = discover::discover(&args.paths, &cwd, &root, &cfg, args.exec.as_deref())
+    let cli_env = args
+        .env
+        .iter()
+        .map(|text| child_env::parse_assignment(text))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| Usage(format!("invalid --env: {e}")))?;
+    let mut libs = child_env::resolve_libs(&args.lib, &root);
+    libs.extend(cfg.lib.iter().cloned());
+    let inherited = |key: &str| std::env::var_os(key);
+    let env = ChildEnv::build(&cfg.env, &cli_env, &libs, inherited);
+    let found = discover::find(&args.paths, &cwd, &root, &cfg, args.exec.as_deref())
         .map_err(|e| Usage(e.to_string()))?;
+    let files: Vec<discover::TestFile> = found
+        .files
+        .into_iter()
+        .map(|mut f| {
+            f.command = f.command.map(|argv| env.adapt(argv, inherited));
+            f
+        })
+        .collect();
     if args.list {
         for f in &files {
             println!("{}", discover::list_line(f));
         }
+        list_notes(&env, &found.passed_over);
         return Ok(Prepared::Listed);
     }
     let files = select(files);
@@ -125,10 +145,43 @@ fn prepare(
         grace,
         merge: args.merge,
         cwd,
+        env: env.vars,
         live: io::stderr().is_terminal() && !ci && !args.verbose,
         log_dir,
     };
     Ok(Prepared::Run(planned, settings))
+}
+
+/// `--list`'s notes on stderr (stdout stays one file per line): what a directory yields, the
+/// files the walks passed over, and the variables every file gets.
+fn list_notes(env: &ChildEnv, passed_over: &[String]) {
+    let mut err = io::stderr().lock();
+    let _ = writeln!(
+        err,
+        "tapline: a directory yields files matching {}, your [[runner]] globs, and other executable files",
+        discover::walk_globs().join(" ")
+    );
+    if !passed_over.is_empty() {
+        const SHOWN: usize = 5;
+        let mut names = passed_over[..passed_over.len().min(SHOWN)].join(", ");
+        if passed_over.len() > SHOWN {
+            names.push_str(&format!(", and {} more", passed_over.len() - SHOWN));
+        }
+        let _ = writeln!(
+            err,
+            "tapline: not tests ({} file{}): {names}",
+            passed_over.len(),
+            if passed_over.len() == 1 { "" } else { "s" }
+        );
+    }
+    for (key, value) in &env.vars {
+        let _ = writeln!(
+            err,
+            "tapline: env {}={}",
+            key.to_string_lossy(),
+            value.to_string_lossy()
+        );
+    }
 }
 
 /// The log folder `args` and `tapline.toml` ask for, if any.

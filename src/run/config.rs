@@ -11,6 +11,9 @@
 //! grace = "5s"                 # how long a timed-out file gets to exit before it is killed
 //! log_dir = ".nogit/testlogs"  # relative to the project root
 //! test_dirs = ["test"]         # where to look when no PATH is given (relative to the cwd)
+//! env = { LANG = "C" }         # set for every test (`--env KEY=VALUE` wins, key by key)
+//! lib = ["lib"]                # prepended to PERL5LIB, PYTHONPATH, NODE_PATH (like -I DIR;
+//!                              # relative to the project root)
 //!
 //! [[runner]]                   # tried in order, before the built-in rules; first match wins
 //! glob = "*.ts"                # matched against the file name, or against the path relative
@@ -35,6 +38,8 @@ timeout = "120s"
 grace = "5s"
 log_dir = ".nogit/testlogs"
 test_dirs = ["test"]
+env = { LANG = "C", DEBUG = 1 }
+lib = ["lib"]
 
 [[runner]]
 glob = "*.ts"
@@ -56,6 +61,10 @@ pub struct Config {
     pub test_dirs: Vec<PathBuf>,
     /// The user's rules only; discovery puts the built-in ones after them.
     pub runners: Vec<RunnerRule>,
+    /// `[run] env`, sorted by key.
+    pub env: Vec<(String, String)>,
+    /// `[run] lib`, already joined to the project root.
+    pub lib: Vec<PathBuf>,
 }
 
 impl Default for Config {
@@ -67,6 +76,8 @@ impl Default for Config {
             log_dir: None,
             test_dirs: vec!["test".into()],
             runners: Vec::new(),
+            env: Vec::new(),
+            lib: Vec::new(),
         }
     }
 }
@@ -178,6 +189,10 @@ struct RawRun {
     grace: Option<Duration>,
     log_dir: Option<PathBuf>,
     test_dirs: Option<Vec<PathBuf>>,
+    #[serde(default, deserialize_with = "env_table")]
+    env: Vec<(String, String)>,
+    #[serde(default)]
+    lib: Vec<PathBuf>,
 }
 
 /// The nearest ancestor of `cwd` (itself included) holding `tapline.toml` or `.git`, else `cwd`.
@@ -217,6 +232,8 @@ pub fn load(root: &Path) -> Result<Config, ConfigError> {
         log_dir: raw.run.log_dir.map(|dir| root.join(dir)),
         test_dirs: raw.run.test_dirs.unwrap_or(defaults.test_dirs),
         runners: raw.runner,
+        env: raw.run.env,
+        lib: raw.run.lib.iter().map(|dir| root.join(dir)).collect(),
     })
 }
 
@@ -242,6 +259,60 @@ pub fn parse_duration(s: &str) -> Result<Duration, DurationError> {
     } else {
         Err(err())
     }
+}
+
+/// Reads `[run] env`: a table of variables whose values are strings, numbers or booleans
+/// (`DEBUG = 1` means `DEBUG=1`).
+fn env_table<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<(String, String)>, D::Error> {
+    struct Value(String);
+
+    impl<'de> Deserialize<'de> for Value {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            struct ValueVisitor;
+
+            impl Visitor<'_> for ValueVisitor {
+                type Value = Value;
+
+                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                    f.write_str("a string, number or boolean")
+                }
+
+                fn visit_str<E: de::Error>(self, s: &str) -> Result<Value, E> {
+                    Ok(Value(s.to_owned()))
+                }
+
+                fn visit_i64<E: de::Error>(self, n: i64) -> Result<Value, E> {
+                    Ok(Value(n.to_string()))
+                }
+
+                fn visit_u64<E: de::Error>(self, n: u64) -> Result<Value, E> {
+                    Ok(Value(n.to_string()))
+                }
+
+                fn visit_f64<E: de::Error>(self, n: f64) -> Result<Value, E> {
+                    Ok(Value(n.to_string()))
+                }
+
+                fn visit_bool<E: de::Error>(self, b: bool) -> Result<Value, E> {
+                    Ok(Value(b.to_string()))
+                }
+            }
+
+            deserializer.deserialize_any(ValueVisitor)
+        }
+    }
+
+    let table = std::collections::BTreeMap::<String, Value>::deserialize(deserializer)?;
+    table
+        .into_iter()
+        .map(|(key, Value(value))| {
+            super::child_env::check_var(&key, &value)
+                .map(|()| (key, value))
+                .map_err(|e| de::Error::custom(format!("invalid env: {e}")))
+        })
+        .collect()
 }
 
 /// Reads a duration written as a string ([`parse_duration`]) or as a number of seconds.
@@ -351,6 +422,44 @@ mod tests {
         assert_eq!(cfg.runners.len(), 2);
         assert_eq!(cfg.runners[0].glob, "*.ts");
         assert_eq!(cfg.runners[0].command, ["tsx", "{}"]);
+        assert_eq!(
+            cfg.env,
+            [("DEBUG".into(), "1".into()), ("LANG".into(), "C".into())]
+        );
+        assert_eq!(cfg.lib, [dir.path().join("lib")]);
+    }
+
+    #[test]
+    fn env_values_and_bad_names() {
+        let cfg = load_text("[run]\nenv = { S = \"x y\", N = 3, F = 1.5, B = true, E = \"\" }\n")
+            .expect("valid");
+        assert_eq!(
+            cfg.env,
+            [
+                ("B".into(), "true".into()),
+                ("E".into(), String::new()),
+                ("F".into(), "1.5".into()),
+                ("N".into(), "3".into()),
+                ("S".into(), "x y".into()),
+            ]
+        );
+        let message = parse_error("[run]\nenv = { \"\" = \"x\" }\n");
+        assert!(message.contains("tapline.toml:2:"), "{message}");
+        assert!(
+            message.contains("invalid env: the variable name is empty"),
+            "{message}"
+        );
+        let message = parse_error("[run]\nenv = { \"A=B\" = \"x\" }\n");
+        assert!(
+            message.contains("invalid env: expected KEY=VALUE"),
+            "{message}"
+        );
+        let message = parse_error("[run]\nenv = { A = [1] }\n");
+        assert!(message.contains("a string, number or boolean"), "{message}");
+        let message = parse_error("[run]\nenv = \"A=1\"\n");
+        assert!(message.contains("tapline.toml:2:"), "{message}");
+        let message = parse_error("[run]\nlib = \"lib\"\n");
+        assert!(message.contains("tapline.toml:2:"), "{message}");
     }
 
     #[test]

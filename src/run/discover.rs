@@ -7,12 +7,22 @@
 //!
 //! A file found by a walk or a glob is a test when a runner rule maps it — the `[[runner]]`
 //! rules of `tapline.toml` first, then [`BUILTIN_RUNNERS`] — or, failing that, when it is
-//! executable (it is then run directly). There is no other filtering: `.gitignore` and the
-//! runner rules decide. One exception keeps helper modules from running: in a directory walk,
-//! a `.py` file is a test only if its name starts with `test` or ends with `_test.py`.
-//! With `--exec`, every regular file found is a test and runs with that command.
+//! executable. A directory walk yields fewer files than a rule's glob: a built-in rule may
+//! name the files it takes in a walk (`*.t` but not the `*.pl` helpers beside them; `test*.py`
+//! and `*_test.py` but not other modules), as the languages' own harnesses do; a file named
+//! explicitly or matched by a glob needs only a rule.
+//!
+//! The command comes from the rule, shaped by the file's `#!` line as its own harness would
+//! shape it (see [`super::runners`]): perl gets `-T`/`-t`/`-w`/`-W`/`-X`, python and node the
+//! line's flags, a `*.sh` file asking for bash gets bash. A file no rule maps runs by its `#!`
+//! line (the interpreter started by tapline, the line's words split), else directly.
+//!
+//! With `--exec`, a walk yields the same files and each runs with that command, as written;
+//! a file named explicitly or matched by a glob runs with it whatever it is.
 use super::config::{Config, RunnerRule};
-use globset::GlobBuilder;
+use super::runners::{self, Family};
+use super::shebang::Shebang;
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use ignore::WalkBuilder;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
@@ -20,15 +30,7 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Component, Path, PathBuf};
 use std::{env, fs, iter};
 
-/// The rules tried after the user's: a glob on the file name and the command (`{}` = the file).
-pub const BUILTIN_RUNNERS: &[(&str, &[&str])] = &[
-    ("*.{t,pl}", &["perl", "{}"]),
-    ("*.py", &["python3", "{}"]),
-    ("*.{js,mjs,cjs}", &["node", "{}"]),
-    ("*.ts", &["tsx", "{}"]),
-    ("*.sh", &["sh", "{}"]),
-    ("*.bats", &["bats", "--tap", "{}"]),
-];
+pub use super::runners::BUILTIN_RUNNERS;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct TestFile {
@@ -56,6 +58,11 @@ pub enum DiscoverError {
         "failed to find test files in {0}: no file there matches a runner rule or is executable"
     )]
     NoTests(String),
+    /// As `NoTests`, with `--exec`: a directory still yields only test files.
+    #[error(
+        "failed to find test files in {0}: with --exec a directory still yields only its test files (those a runner rule picks, and executables); name the files, or a glob, to run others"
+    )]
+    NoExecTests(String),
     #[error("failed to find how to run {0}: no runner rule matches it and it is not executable")]
     NoRunner(PathBuf),
     #[error("failed to parse glob `{pattern}`: {kind}")]
@@ -72,6 +79,16 @@ pub enum DiscoverError {
     },
 }
 
+/// What discovery found.
+#[derive(Debug, Default)]
+pub struct Found {
+    /// Sorted by path, each once.
+    pub files: Vec<TestFile>,
+    /// Files a directory walk passed over as not tests (helpers, data), relative to the
+    /// project root, sorted.
+    pub passed_over: Vec<String>,
+}
+
 /// Finds the test files named by `args` (or in `cfg.test_dirs`), sorted by path, each once.
 /// `exec` is the `--exec` command template, used for every file instead of the runner rules.
 pub fn discover(
@@ -81,6 +98,17 @@ pub fn discover(
     cfg: &Config,
     exec: Option<&str>,
 ) -> Result<Vec<TestFile>, DiscoverError> {
+    find(args, cwd, root, cfg, exec).map(|found| found.files)
+}
+
+/// [`discover`], also telling which files the walks passed over.
+pub fn find(
+    args: &[String],
+    cwd: &Path,
+    root: &Path,
+    cfg: &Config,
+    exec: Option<&str>,
+) -> Result<Found, DiscoverError> {
     let exec = exec
         .map(|exec| {
             match split_words(exec) {
@@ -93,17 +121,38 @@ pub fn discover(
             })
         })
         .transpose()?;
-    let builtins = BUILTIN_RUNNERS.iter().map(|(glob, command)| {
-        RunnerRule::new(glob, command.iter().map(|&word| word.to_owned()).collect())
-            .expect("built-in runner rules are valid")
+    let user = cfg.runners.iter().map(|rule| Rule {
+        rule: rule.clone(),
+        kind: RuleKind::User,
     });
+    let builtins = BUILTIN_RUNNERS.iter().map(|builtin| Rule {
+        rule: RunnerRule::new(
+            builtin.glob,
+            builtin
+                .command
+                .iter()
+                .map(|&word| word.to_owned())
+                .collect(),
+        )
+        .expect("built-in runner rules are valid"),
+        kind: RuleKind::Builtin {
+            walk: (!builtin.walk.is_empty()).then(|| glob_set(builtin.walk)),
+            family: builtin.family,
+        },
+    });
+    let no_tests = if exec.is_some() {
+        DiscoverError::NoExecTests
+    } else {
+        DiscoverError::NoTests
+    };
     let mut finder = Finder {
         cwd,
         root: normalize(root),
-        rules: cfg.runners.iter().cloned().chain(builtins).collect(),
+        rules: user.chain(builtins).collect(),
         exec,
         installed: HashMap::new(),
         found: BTreeMap::new(),
+        passed_over: Vec::new(),
     };
     if args.is_empty() {
         for dir in cfg.test_dirs.iter().filter(|dir| cwd.join(dir).is_dir()) {
@@ -115,7 +164,7 @@ pub fn discover(
                 .iter()
                 .map(|dir| format!("`{}`", dir.display()))
                 .collect();
-            return Err(DiscoverError::NoTests(places.join(", ")));
+            return Err(no_tests(places.join(", ")));
         }
     }
     for arg in args {
@@ -123,7 +172,7 @@ pub fn discover(
         let abs = cwd.join(path);
         if abs.is_dir() {
             if finder.add_dir(path)? == 0 {
-                return Err(DiscoverError::NoTests(format!("`{arg}`")));
+                return Err(no_tests(format!("`{arg}`")));
             }
         } else if abs.exists() {
             if !finder.add(path.to_path_buf(), Origin::Named) {
@@ -135,7 +184,39 @@ pub fn discover(
     }
     let mut files: Vec<TestFile> = finder.found.into_values().collect();
     files.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(files)
+    let mut passed_over = finder.passed_over;
+    passed_over.sort();
+    passed_over.dedup();
+    passed_over.retain(|rel| !files.iter().any(|f| &f.rel == rel));
+    Ok(Found { files, passed_over })
+}
+
+/// What a directory yields, for `--list` and error messages: the built-in walk globs.
+pub fn walk_globs() -> Vec<&'static str> {
+    BUILTIN_RUNNERS
+        .iter()
+        .flat_map(|builtin| {
+            if builtin.walk.is_empty() {
+                std::slice::from_ref(&builtin.glob)
+            } else {
+                builtin.walk
+            }
+        })
+        .copied()
+        .collect()
+}
+
+fn glob_set(globs: &[&str]) -> GlobSet {
+    let mut set = GlobSetBuilder::new();
+    for glob in globs {
+        set.add(
+            GlobBuilder::new(glob)
+                .literal_separator(true)
+                .build()
+                .expect("built-in walk globs are valid"),
+        );
+    }
+    set.build().expect("built-in walk globs are valid")
 }
 
 /// `test/tapbundle/test.ts` → `test__tapbundle__test.log`: a flat file name that can't leave
@@ -181,26 +262,51 @@ enum Origin {
     Named,
 }
 
+/// A runner rule and where it comes from.
+struct Rule {
+    rule: RunnerRule,
+    kind: RuleKind,
+}
+
+enum RuleKind {
+    /// The user's `[[runner]]`: its command is used as written (perl excepted, see
+    /// [`runners::apply_perl_switches`]).
+    User,
+    Builtin {
+        /// The names a walk takes, when fewer than the rule's glob.
+        walk: Option<GlobSet>,
+        family: Family,
+    },
+}
+
 struct Finder<'a> {
     cwd: &'a Path,
     root: PathBuf,
     /// The user's rules, then the built-in ones.
-    rules: Vec<RunnerRule>,
+    rules: Vec<Rule>,
     exec: Option<Vec<String>>,
     /// Whether each program is installed, so PATH is searched once per program.
     installed: HashMap<OsString, bool>,
     /// Keyed by normalized absolute path, so `./t/a.t` and `t/a.t` are one file.
     found: BTreeMap<PathBuf, TestFile>,
+    /// Files a walk found that are not tests (relative to the root).
+    passed_over: Vec<String>,
 }
 
 impl Finder<'_> {
     /// Adds the tests under `dir`; returns how many it holds.
     fn add_dir(&mut self, dir: &Path) -> Result<usize, DiscoverError> {
         let files = self.walk(dir)?;
-        Ok(files
-            .into_iter()
-            .filter(|path| self.add(path.clone(), Origin::Walk))
-            .count())
+        let mut tests = 0;
+        for path in files {
+            if self.add(path.clone(), Origin::Walk) {
+                tests += 1;
+            } else {
+                self.passed_over
+                    .push(relative(&normalize(&self.cwd.join(&path)), &self.root));
+            }
+        }
+        Ok(tests)
     }
 
     /// Adds the tests matching `pattern`; returns how many match.
@@ -275,6 +381,7 @@ impl Finder<'_> {
         true
     }
 
+    /// The command that runs `path`, or `None` if it is not a test (for `origin`).
     fn command(
         &self,
         path: &Path,
@@ -282,19 +389,48 @@ impl Finder<'_> {
         meta: &fs::Metadata,
         origin: Origin,
     ) -> Option<Vec<OsString>> {
-        if let Some(exec) = &self.exec {
+        if let (Some(exec), Origin::Named) = (&self.exec, origin) {
             return Some(fill(exec, path));
         }
         let name = rel.rsplit('/').next().unwrap_or(rel);
-        if origin == Origin::Walk
-            && name.ends_with(".py")
-            && !(name.starts_with("test") || name.ends_with("_test.py"))
-        {
-            return None;
-        }
-        match self.rules.iter().find(|rule| rule.matches(rel)) {
-            Some(rule) => Some(fill(&rule.command, path)),
-            None => is_executable(meta).then(|| vec![program_path(path)]),
+        let line = || Shebang::read(&self.cwd.join(path));
+        let command = match self.rules.iter().find(|rule| rule.rule.matches(rel)) {
+            Some(Rule {
+                kind: RuleKind::Builtin { walk, family },
+                rule,
+            }) => {
+                if origin == Origin::Walk && walk.as_ref().is_some_and(|w| !w.is_match(name)) {
+                    return None;
+                }
+                let command = fill(&rule.command, path);
+                match (family, self.exec.is_some()) {
+                    (Family::Opaque, _) | (_, true) => command,
+                    _ => match line() {
+                        Some(line) => runners::apply_shebang(*family, command, &line),
+                        None => command,
+                    },
+                }
+            }
+            Some(Rule {
+                kind: RuleKind::User,
+                rule,
+            }) => {
+                let command = fill(&rule.command, path);
+                match line().filter(|_| self.exec.is_none()) {
+                    Some(line) => runners::apply_perl_switches(command, &line),
+                    None => command,
+                }
+            }
+            None if origin == Origin::Walk && !is_executable(meta) => return None,
+            None => match line() {
+                Some(line) if self.exec.is_none() => runners::by_shebang(&line, path.into()),
+                _ if is_executable(meta) => vec![program_path(path)],
+                _ => return None,
+            },
+        };
+        match &self.exec {
+            Some(exec) => Some(fill(exec, path)),
+            None => Some(command),
         }
     }
 
@@ -569,17 +705,22 @@ mod tests {
                 "test/b.ts",
                 "test/c.sh",
                 "test/run-me",
-                "test/sub/d.pl",
                 "test/sub/e.mjs",
                 "test/test_x.py",
                 "test/y_test.py"
-            ]
+            ],
+            "no helper: test/sub/d.pl, test/helper.py"
         );
         assert_eq!(files[0].path, Path::new("test/a.t"));
         assert_eq!(command(&files[0]), ["perl", "test/a.t"]);
         assert_eq!(command(&files[2]), ["sh", "test/c.sh"]);
         assert_eq!(command(&files[3]), ["test/run-me"]);
-        assert_eq!(command(&files[6]), ["python3", "test/test_x.py"]);
+        assert_eq!(command(&files[5]), ["python3", "test/test_x.py"]);
+        let found = find(&[], dir.path(), dir.path(), &Config::default(), None).expect("found");
+        assert_eq!(
+            found.passed_over,
+            ["test/README.md", "test/helper.py", "test/sub/d.pl"]
+        );
     }
 
     #[test]
@@ -702,8 +843,8 @@ mod tests {
         assert_eq!(rels(&files), ["test/sub/d.pl", "test/sub/e.mjs"]);
         assert_eq!(
             files[0].path,
-            Path::new("test/sub/d.pl"),
-            "the first spelling is kept"
+            Path::new("./test/sub/d.pl"),
+            "the first spelling is kept (the walk of test/sub passes over the helper)"
         );
     }
 
@@ -815,7 +956,7 @@ mod tests {
     }
 
     #[test]
-    fn exec_runs_every_regular_file() {
+    fn exec_runs_named_files_and_the_tests_of_directories() {
         let dir = project(TREE);
         let files = run(
             dir.path(),
@@ -826,12 +967,36 @@ mod tests {
         .expect("tests found");
         assert_eq!(
             rels(&files),
-            [
-                "test/README.md",
-                "test/helper.py",
-                "test/sub/d.pl",
-                "test/sub/e.mjs"
-            ]
+            ["test/README.md", "test/helper.py", "test/sub/e.mjs"],
+            "a directory yields its tests only, not test/sub/d.pl"
+        );
+        let all = run(dir.path(), &["test"], &Config::default(), Some("cat")).expect("tests found");
+        assert_eq!(
+            rels(&all),
+            rels(&run(dir.path(), &["test"], &Config::default(), None).expect("tests found")),
+            "--exec runs what discovery picks"
+        );
+        assert_eq!(command(&all[0]), ["cat", "test/a.t"]);
+        let err = run(
+            dir.path(),
+            &["test/sub/*.pl"],
+            &Config::default(),
+            Some("cat"),
+        )
+        .map(|files| rels(&files).join(" "));
+        assert_eq!(
+            err.ok().as_deref(),
+            Some("test/sub/d.pl"),
+            "a glob is the user's own pick"
+        );
+        fs::create_dir(dir.path().join("rb")).expect("mkdir");
+        fs::write(dir.path().join("rb/a.rb"), "").expect("write");
+        let err = run(dir.path(), &["rb"], &Config::default(), Some("ruby {}"))
+            .expect_err("no test file in rb/");
+        assert!(matches!(err, DiscoverError::NoExecTests(_)), "{err}");
+        assert_eq!(
+            err.to_string(),
+            "failed to find test files in `rb`: with --exec a directory still yields only its test files (those a runner rule picks, and executables); name the files, or a glob, to run others"
         );
         assert_eq!(
             command(&files[0]),
@@ -1017,7 +1182,6 @@ mod tests {
             ("t/a.cjs", "node"),
             ("t/a.js", "node"),
             ("t/a.mjs", "node"),
-            ("t/a.pl", "perl"),
             ("t/a.sh", "sh"),
             ("t/a.t", "perl"),
             ("t/a.ts", "tsx"),
@@ -1030,5 +1194,124 @@ mod tests {
         if let Ok(words) = &files[0].command {
             assert_eq!(words, &["bats", "--tap", "t/a.bats"]);
         }
+        let named = run(dir.path(), &["t/a.pl"], &Config::default(), None).expect("named");
+        assert_eq!(program(&named[0]), "perl", "a helper named explicitly runs");
+        assert_eq!(
+            walk_globs().join(" "),
+            "*.t test*.py *_test.py *.{js,mjs,cjs} *.ts *.sh *.bats"
+        );
+    }
+
+    /// A project whose files have the given contents (a trailing `*` on the name marks
+    /// executables).
+    fn project_with(files: &[(&str, &str)]) -> TempDir {
+        let dir = project(&[]);
+        for (file, text) in files {
+            let (name, executable) = file
+                .strip_suffix('*')
+                .map_or((*file, false), |name| (name, true));
+            let path = dir.path().join(name);
+            fs::create_dir_all(path.parent().expect("inside")).expect("mkdir");
+            fs::write(&path, text).expect("write");
+            if executable {
+                use std::os::unix::fs::PermissionsExt;
+                fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).expect("chmod");
+            }
+        }
+        dir
+    }
+
+    #[test]
+    fn shebang_lines_shape_commands() {
+        let dir = project_with(&[
+            ("t/taint.t", "#!/usr/bin/env perl -T\n"),
+            ("t/warn.t", "#!perl -wT\n"),
+            ("t/plain.t", "#!/usr/bin/perl\n"),
+            ("t/none.t", "use strict;\n"),
+            ("t/test_u.py", "#!/usr/bin/env python3 -u -W error\n"),
+            ("t/gc.mjs", "#!/usr/bin/env -S node --expose-gc\n"),
+            ("t/b.sh", "#!/bin/bash -eu\n"),
+            ("t/p.sh", "#!/bin/sh\n"),
+            ("t/env-perl*", "#!/usr/bin/env perl -T -w\n"),
+            ("t/binary*", "\x7fELF"),
+            ("t/script", "#!/bin/sh\n"),
+            ("t/b.bats", "#!/usr/bin/env bats -x\n"),
+        ]);
+        let files = run(dir.path(), &["t"], &Config::default(), None).expect("tests found");
+        let commands: Vec<(&str, String)> = files
+            .iter()
+            .map(|f| match &f.command {
+                Ok(words) => (
+                    f.rel.as_str(),
+                    words
+                        .iter()
+                        .map(|w| w.to_string_lossy())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                ),
+                Err(missing) => (f.rel.as_str(), format!("missing {}", missing.program)),
+            })
+            .collect();
+        let expected = [
+            ("t/b.bats", "bats --tap t/b.bats"),
+            ("t/b.sh", "/bin/bash -eu t/b.sh"),
+            ("t/binary", "t/binary"),
+            ("t/env-perl", "perl -T -w t/env-perl"),
+            ("t/gc.mjs", "node --expose-gc t/gc.mjs"),
+            ("t/none.t", "perl t/none.t"),
+            ("t/p.sh", "/bin/sh t/p.sh"),
+            ("t/plain.t", "perl t/plain.t"),
+            ("t/taint.t", "perl -T t/taint.t"),
+            ("t/test_u.py", "python3 -u -W error t/test_u.py"),
+            ("t/warn.t", "perl -w -T t/warn.t"),
+        ];
+        let expected: Vec<(&str, String)> = expected
+            .iter()
+            .map(|&(rel, command)| {
+                let program = command.split(' ').next().unwrap_or_default();
+                let shown = if program.contains('/') || installed(OsStr::new(program), dir.path()) {
+                    command.to_owned()
+                } else {
+                    format!("missing {program}")
+                };
+                (rel, shown)
+            })
+            .collect();
+        assert_eq!(
+            commands, expected,
+            "t/script is neither executable nor named"
+        );
+
+        let named = run(dir.path(), &["t/script"], &Config::default(), None).expect("named");
+        assert_eq!(
+            command(&named[0]),
+            ["/bin/sh", "t/script"],
+            "named, it runs by its #! line"
+        );
+
+        let cfg = Config {
+            runners: vec![
+                rule("*.t", &["perl", "-Ilib", "{}"]),
+                rule("*.py", &["python3", "-m", "pytest", "{}"]),
+            ],
+            ..Config::default()
+        };
+        let files = run(dir.path(), &["t/taint.t", "t/test_u.py"], &cfg, None).expect("named");
+        assert_eq!(
+            command(&files[0]),
+            ["perl", "-T", "-Ilib", "t/taint.t"],
+            "perl insists on -T, even in the user's own rule"
+        );
+        assert_eq!(
+            command(&files[1]),
+            ["python3", "-m", "pytest", "t/test_u.py"],
+            "other commands of the user's stay as written"
+        );
+        let files = run(dir.path(), &["t/taint.t"], &cfg, Some("perl {}")).expect("named");
+        assert_eq!(
+            command(&files[0]),
+            ["perl", "t/taint.t"],
+            "--exec is used as written"
+        );
     }
 }

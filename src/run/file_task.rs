@@ -19,6 +19,8 @@ pub(crate) struct FileJob {
     /// Program and arguments, or why it cannot start (a missing interpreter).
     pub command: Result<Vec<OsString>, String>,
     pub cwd: PathBuf,
+    /// Set after `TAPLINE=1`.
+    pub env: Vec<(OsString, OsString)>,
     pub timeout: Option<Duration>,
     pub grace: Duration,
     /// Parse stderr as TAP too (`--merge`).
@@ -109,7 +111,9 @@ pub(crate) async fn run_file(
         program: program.clone(),
         args: args.to_vec(),
         cwd: job.cwd.clone(),
-        env: vec![("TAPLINE".into(), "1".into())],
+        env: std::iter::once(("TAPLINE".into(), "1".into()))
+            .chain(job.env.iter().cloned())
+            .collect(),
         timeout: job.timeout,
         grace: job.grace,
         leak_wait: supervise::DEFAULT_LEAK_WAIT,

@@ -3,11 +3,14 @@
 //! One dispatcher owns the run's state and linearises everything that happens (child events,
 //! finished files, signals, the redraw tick) in one `select!`, as nextest does; reporters are
 //! sinks on the resulting [`RunEvent`] stream.
+pub mod child_env;
 pub mod config;
 pub mod discover;
 
 pub(crate) mod file_task;
 pub mod logs;
+pub mod runners;
+pub(crate) mod shebang;
 pub mod sinks;
 pub mod supervise;
 
@@ -45,6 +48,8 @@ pub struct Settings {
     pub grace: Duration,
     pub merge: bool,
     pub cwd: PathBuf,
+    /// Set for every child, after `TAPLINE=1` ([`child_env::ChildEnv`]).
+    pub env: Vec<(OsString, OsString)>,
     pub live: bool,
     pub log_dir: Option<logs::LogDir>,
 }
@@ -123,6 +128,7 @@ pub async fn execute(
                 info: p.info.clone(),
                 command: p.command,
                 cwd: settings.cwd.clone(),
+                env: settings.env.clone(),
                 timeout: settings.timeout,
                 grace: settings.grace,
                 merge: settings.merge,
@@ -301,6 +307,7 @@ mod tests {
             grace: Duration::from_millis(500),
             merge: false,
             cwd: std::env::temp_dir(),
+            env: Vec::new(),
             live: false,
             log_dir: None,
         };

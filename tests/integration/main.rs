@@ -3,6 +3,7 @@
 mod chunking;
 mod robustness;
 mod run;
+mod run_like_harness;
 mod snapshots;
 mod spec_examples;
 mod util;

@@ -16,28 +16,28 @@ use tempfile::TempDir;
 const HANG: Duration = Duration::from_secs(120);
 
 /// A temporary project: `.git` makes it the root, so logs land in its `.nogit/testlogs`.
-struct Project {
+pub(crate) struct Project {
     dir: TempDir,
 }
 
 /// What one `tapline run` did.
-struct Ran {
-    code: i32,
-    stdout: String,
-    stderr: String,
-    took: Duration,
+pub(crate) struct Ran {
+    pub(crate) code: i32,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
+    pub(crate) took: Duration,
 }
 
 impl Ran {
     /// Both streams, for assertion messages.
-    fn both(&self) -> String {
+    pub(crate) fn both(&self) -> String {
         format!(
             "exit {}\n--- stdout\n{}--- stderr\n{}",
             self.code, self.stdout, self.stderr
         )
     }
 
-    fn summary_doc(&self) -> Value {
+    pub(crate) fn summary_doc(&self) -> Value {
         serde_json::from_str(&self.stdout)
             .unwrap_or_else(|e| panic!("--format summary is not JSON ({e}):\n{}", self.both()))
     }
@@ -65,7 +65,7 @@ impl Project {
             .expect("spawn tapline")
     }
 
-    fn new() -> Project {
+    pub(crate) fn new() -> Project {
         let dir = tempfile::Builder::new()
             .prefix("tapline-run-")
             .tempdir()
@@ -74,16 +74,16 @@ impl Project {
         Project { dir }
     }
 
-    fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         self.dir.path()
     }
 
-    fn join(&self, rel: &str) -> PathBuf {
+    pub(crate) fn join(&self, rel: &str) -> PathBuf {
         self.path().join(rel)
     }
 
     /// Writes `rel` (creating its folders).
-    fn write(&self, rel: &str, content: impl AsRef<[u8]>) -> &Project {
+    pub(crate) fn write(&self, rel: &str, content: impl AsRef<[u8]>) -> &Project {
         let path = self.join(rel);
         fs::create_dir_all(path.parent().expect("has a parent")).expect("mkdir");
         fs::write(&path, content).expect("write");
@@ -91,18 +91,18 @@ impl Project {
     }
 
     /// Writes an executable script.
-    fn script(&self, rel: &str, content: &str) -> &Project {
+    pub(crate) fn script(&self, rel: &str, content: &str) -> &Project {
         self.write(rel, content);
         let path = self.join(rel);
         fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).expect("chmod");
         self
     }
 
-    fn read(&self, rel: &str) -> Vec<u8> {
+    pub(crate) fn read(&self, rel: &str) -> Vec<u8> {
         fs::read(self.join(rel)).unwrap_or_else(|e| panic!("read {rel}: {e}"))
     }
 
-    fn command(&self, args: &[&str]) -> assert_cmd::Command {
+    pub(crate) fn command(&self, args: &[&str]) -> assert_cmd::Command {
         let mut cmd = assert_cmd::Command::new(env!("CARGO_BIN_EXE_tapline"));
         cmd.current_dir(self.path())
             .env("CI", "1")
@@ -113,7 +113,7 @@ impl Project {
         cmd
     }
 
-    fn run(&self, args: &[&str]) -> Ran {
+    pub(crate) fn run(&self, args: &[&str]) -> Ran {
         let started = Instant::now();
         let out = self.command(args).output().expect("tapline runs");
         Ran {
@@ -168,7 +168,7 @@ fn poll(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
 }
 
 /// Whether `program` is on PATH.
-fn on_path(program: &str) -> bool {
+pub(crate) fn on_path(program: &str) -> bool {
     std::env::var_os("PATH").is_some_and(|paths| {
         std::env::split_paths(&paths).any(|dir| {
             fs::metadata(dir.join(program)).is_ok_and(|m| m.is_file() && m.mode() & 0o111 != 0)
@@ -192,7 +192,7 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 /// `files[]` of a summary document, by path.
-fn file_doc<'a>(doc: &'a Value, path: &str) -> &'a Value {
+pub(crate) fn file_doc<'a>(doc: &'a Value, path: &str) -> &'a Value {
     doc["files"]
         .as_array()
         .expect("files is an array")
@@ -597,7 +597,7 @@ fn list_prints_each_file_with_its_command() {
         [
             "test/a.sh\tsh test/a.sh",
             "test/b.t\tperl test/b.t",
-            "test/run-me\ttest/run-me",
+            "test/run-me\t/bin/sh test/run-me",
             "test/test_c.py\tpython3 test/test_c.py",
         ],
         "{}",

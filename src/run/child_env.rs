@@ -1,0 +1,258 @@
+//! The environment every child gets beyond tapline's own: `[run] env` of `tapline.toml`, then
+//! `--env KEY=VALUE` over it, and include folders (`[run] lib`, `-I DIR`) prepended to
+//! `PERL5LIB`, `PYTHONPATH` and `NODE_PATH` alike, like `prove -l`/`-I`. A perl started in
+//! taint mode ignores `PERL5LIB` and `PERL5OPT`, so, as Test::Harness does, its command gets
+//! them as `-I` switches and words instead.
+use super::runners::is_perl;
+use super::shebang::perl_taint;
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+
+/// The variables the include folders are prepended to.
+pub const LIB_VARS: &[&str] = &["PERL5LIB", "PYTHONPATH", "NODE_PATH"];
+
+/// `--env` or `[run] env` written wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EnvError {
+    #[error("expected KEY=VALUE, got `{0}`")]
+    NoEquals(String),
+    #[error("the variable name is empty in `{0}`")]
+    EmptyKey(String),
+    #[error("`{0}` holds a NUL byte, which no environment variable can")]
+    Nul(String),
+}
+
+/// Splits `KEY=VALUE` at its first `=`.
+pub fn parse_assignment(text: &str) -> Result<(String, String), EnvError> {
+    let (key, value) = text
+        .split_once('=')
+        .ok_or_else(|| EnvError::NoEquals(text.to_owned()))?;
+    check_var(key, value)?;
+    Ok((key.to_owned(), value.to_owned()))
+}
+
+/// Whether `key` may name a variable and `value` be one's value.
+pub fn check_var(key: &str, value: &str) -> Result<(), EnvError> {
+    if key.is_empty() {
+        return Err(EnvError::EmptyKey(format!("{key}={value}")));
+    }
+    if key.contains('=') {
+        return Err(EnvError::NoEquals(key.to_owned()));
+    }
+    if key.contains('\0') || value.contains('\0') {
+        return Err(EnvError::Nul(format!("{key}={value}").replace('\0', "\\0")));
+    }
+    Ok(())
+}
+
+/// What tapline sets for every child, in order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChildEnv {
+    pub vars: Vec<(OsString, OsString)>,
+}
+
+impl ChildEnv {
+    /// `config` (from `tapline.toml`), then `cli` over it key by key, then `libs` (absolute,
+    /// first wins) prepended to [`LIB_VARS`]; `inherited` reads tapline's own environment.
+    pub fn build(
+        config: &[(String, String)],
+        cli: &[(String, String)],
+        libs: &[PathBuf],
+        inherited: impl Fn(&str) -> Option<OsString>,
+    ) -> ChildEnv {
+        fn set(vars: &mut Vec<(OsString, OsString)>, key: &str, value: OsString) {
+            match vars.iter_mut().find(|(k, _)| k == key) {
+                Some((_, old)) => *old = value,
+                None => vars.push((key.into(), value)),
+            }
+        }
+        let mut vars: Vec<(OsString, OsString)> = Vec::new();
+        for (key, value) in config.iter().chain(cli) {
+            set(&mut vars, key, value.into());
+        }
+        if !libs.is_empty() {
+            for var in LIB_VARS {
+                let before = vars
+                    .iter()
+                    .find(|(k, _)| k == var)
+                    .map(|(_, v)| v.clone())
+                    .or_else(|| inherited(var));
+                let mut value = join_paths(libs.iter().map(|lib| lib.as_os_str()));
+                if let Some(before) = before.filter(|b| !b.is_empty()) {
+                    value.push(":");
+                    value.push(before);
+                }
+                set(&mut vars, var, value);
+            }
+        }
+        ChildEnv { vars }
+    }
+
+    /// The value a child sees for `key`: set here, else inherited.
+    fn get(&self, key: &str, inherited: &impl Fn(&str) -> Option<OsString>) -> Option<OsString> {
+        self.vars
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+            .or_else(|| inherited(key))
+    }
+
+    /// `argv` as it must be to see the include folders: a perl in taint mode gets `PERL5LIB`'s
+    /// folders as `-I` switches and `PERL5OPT`'s words, which it would otherwise ignore.
+    pub fn adapt(
+        &self,
+        mut argv: Vec<OsString>,
+        inherited: impl Fn(&str) -> Option<OsString>,
+    ) -> Vec<OsString> {
+        let Some(program) = argv.first() else {
+            return argv;
+        };
+        let name = Path::new(program)
+            .file_name()
+            .map(OsStr::to_string_lossy)
+            .unwrap_or_default();
+        let switches: Vec<String> = argv[1..]
+            .iter()
+            .map(|w| w.to_string_lossy().into_owned())
+            .take_while(|w| w.starts_with('-') && w != "--" && w != "-")
+            .collect();
+        if !is_perl(&name) || !perl_taint(&switches) {
+            return argv;
+        }
+        let mut extra: Vec<OsString> = Vec::new();
+        if let Some(lib) = self.get("PERL5LIB", &inherited) {
+            for dir in std::env::split_paths(&lib).filter(|d| !d.as_os_str().is_empty()) {
+                let mut switch = OsString::from("-I");
+                switch.push(dir);
+                extra.push(switch);
+            }
+        }
+        if let Some(opt) = self.get("PERL5OPT", &inherited) {
+            extra.extend(opt.to_string_lossy().split_whitespace().map(OsString::from));
+        }
+        argv.splice(1..1, extra);
+        argv
+    }
+}
+
+/// Folders joined with `:` (a folder holding `:` cannot be in such a list; it is kept as is,
+/// as `prove -I` keeps it).
+fn join_paths<'a>(dirs: impl Iterator<Item = &'a OsStr>) -> OsString {
+    let mut joined = OsString::new();
+    for (i, dir) in dirs.enumerate() {
+        if i > 0 {
+            joined.push(":");
+        }
+        joined.push(dir);
+    }
+    joined
+}
+
+/// Include folders as absolute paths: relative ones are taken from the project `root`.
+pub fn resolve_libs(libs: &[PathBuf], root: &Path) -> Vec<PathBuf> {
+    libs.iter().map(|lib| root.join(lib)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn none(_: &str) -> Option<OsString> {
+        None
+    }
+
+    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter()
+            .map(|&(k, v)| (k.to_owned(), v.to_owned()))
+            .collect()
+    }
+
+    fn shown(env: &ChildEnv) -> Vec<(String, String)> {
+        env.vars
+            .iter()
+            .map(|(k, v)| (k.to_string_lossy().into(), v.to_string_lossy().into()))
+            .collect()
+    }
+
+    #[test]
+    fn assignments() {
+        assert_eq!(parse_assignment("A=1"), Ok(("A".into(), "1".into())));
+        assert_eq!(parse_assignment("A="), Ok(("A".into(), String::new())));
+        assert_eq!(parse_assignment("A=b=c"), Ok(("A".into(), "b=c".into())));
+        assert_eq!(parse_assignment("A"), Err(EnvError::NoEquals("A".into())));
+        assert_eq!(parse_assignment("=1"), Err(EnvError::EmptyKey("=1".into())));
+        assert!(matches!(parse_assignment("A\0=1"), Err(EnvError::Nul(_))));
+        assert_eq!(
+            parse_assignment("A").map_err(|e| e.to_string()),
+            Err("expected KEY=VALUE, got `A`".into())
+        );
+    }
+
+    #[test]
+    fn cli_wins_over_config_key_by_key() {
+        let env = ChildEnv::build(
+            &pairs(&[("A", "config"), ("B", "config")]),
+            &pairs(&[("B", "cli"), ("C", "cli"), ("C", "cli again")]),
+            &[],
+            none,
+        );
+        assert_eq!(
+            shown(&env),
+            pairs(&[("A", "config"), ("B", "cli"), ("C", "cli again")])
+        );
+    }
+
+    #[test]
+    fn libs_are_prepended_to_every_include_variable() {
+        let inherited = |key: &str| (key == "PYTHONPATH").then(|| OsString::from("/inherited"));
+        let env = ChildEnv::build(
+            &pairs(&[("NODE_PATH", "/configured")]),
+            &pairs(&[("PERL5LIB", "")]),
+            &["/p/lib".into(), "/p/t/lib".into()],
+            inherited,
+        );
+        assert_eq!(
+            shown(&env),
+            pairs(&[
+                ("NODE_PATH", "/p/lib:/p/t/lib:/configured"),
+                ("PERL5LIB", "/p/lib:/p/t/lib"),
+                ("PYTHONPATH", "/p/lib:/p/t/lib:/inherited"),
+            ])
+        );
+        assert_eq!(
+            resolve_libs(&["lib".into(), "/abs".into()], Path::new("/root")),
+            [PathBuf::from("/root/lib"), PathBuf::from("/abs")]
+        );
+    }
+
+    #[test]
+    fn taint_perl_gets_the_libs_as_switches() {
+        let argv = |words: &[&str]| -> Vec<OsString> { words.iter().map(OsString::from).collect() };
+        let env = ChildEnv::build(&[], &[], &["/p/lib".into()], |_| Some("/inh".into()));
+        let inherited = |key: &str| match key {
+            "PERL5OPT" => Some(OsString::from("-MCarp -w")),
+            _ => Some(OsString::from("/inh")),
+        };
+        assert_eq!(
+            env.adapt(argv(&["perl", "-T", "t/a.t"]), inherited),
+            argv(&["perl", "-I/p/lib", "-I/inh", "-MCarp", "-w", "-T", "t/a.t"])
+        );
+        assert_eq!(
+            env.adapt(argv(&["/usr/bin/perl", "-wt", "t/a.t"]), none),
+            argv(&["/usr/bin/perl", "-I/p/lib", "-I/inh", "-wt", "t/a.t"])
+        );
+        for unchanged in [
+            &["perl", "t/a.t"][..],
+            &["perl", "-w", "t/a.t", "-T"],
+            &["python3", "-T", "x.py"],
+            &[],
+        ] {
+            assert_eq!(env.adapt(argv(unchanged), inherited), argv(unchanged));
+        }
+        let plain = ChildEnv::default();
+        assert_eq!(
+            plain.adapt(argv(&["perl", "-T", "a.t"]), none),
+            argv(&["perl", "-T", "a.t"])
+        );
+    }
+}
