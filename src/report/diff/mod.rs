@@ -46,9 +46,16 @@
 //!   `(different types: number vs string)` when the JSON types differ. No
 //!   legend is printed here because every line carries its own label.
 //!
+//! # Model
+//!
+//! [`compute`] produces a [`Diff`]: lines ([`DiffLine`]) that say which side they belong to
+//! ([`Sign`]), with text segments marking the changed characters, plus the legend, notes,
+//! hunk headers and the truncation marker. The terminal ([`Diff::write_terminal`], used by
+//! [`render`]) and the HTML report paint the same model, so both show the same diff.
+//!
 //! # Highlighting
 //!
-//! Only with colours enabled, changed characters within a changed line are
+//! Only when asked (on a terminal: with colours enabled), changed characters within a changed line are
 //! shown in inverse video. They come from a character diff whose short common
 //! runs (no longer than the changes around them) are folded into the change,
 //! so `cat` → `dog` is highlighted as a word rather than letter by letter. In
@@ -129,7 +136,10 @@ pub enum Outcome {
     TooLarge,
 }
 
-/// Render a diff of `expected` vs `actual` into `out`. Values come from test diagnostics (TAP YAML `wanted`/`found`, `expected`/`actual`, or tstest protocol-v2 ERROR JSON): they may be JSON strings, numbers, bools, null, arrays, objects.
+/// Render a diff of `expected` vs `actual` into `out` for a terminal: [`compute`] painted by
+/// [`Diff::write_terminal`]. Values come from test diagnostics (TAP YAML `wanted`/`found`,
+/// `expected`/`actual`, or tstest protocol-v2 ERROR JSON): they may be JSON strings, numbers,
+/// bools, null, arrays, objects.
 ///
 /// # Errors
 ///
@@ -142,13 +152,23 @@ pub fn render(
     style: &Style,
     budget: &Budget,
 ) -> io::Result<Outcome> {
+    // Highlighting only shows with colours, so it is not computed without them.
+    let diff = compute(expected, actual, budget, style.enabled);
+    diff.write_terminal(out, style)?;
+    Ok(diff.outcome)
+}
+
+/// The diff of `expected` vs `actual` as structured lines within `budget`, for any renderer.
+/// `highlight` computes the changed characters within changed lines ([`Segment::emphasized`]);
+/// without it every line is a single plain segment.
+pub fn compute(expected: &Value, actual: &Value, budget: &Budget, highlight: bool) -> Diff {
     let mut renderer = Renderer {
-        style: *style,
+        highlight,
         deadline: Instant::now().checked_add(budget.max_time),
         sink: Sink::new(budget.max_output_lines),
     };
     let too_large = if json_eq(expected, actual) {
-        renderer.sink.push(NO_DIFFERENCE.to_owned());
+        renderer.sink.push(DiffLine::NoDifference);
         false
     } else if exceeds(expected, budget.max_input_bytes) || exceeds(actual, budget.max_input_bytes) {
         renderer.short_form(expected, actual, budget.max_input_bytes);
@@ -157,7 +177,7 @@ pub fn render(
         renderer.diff(expected, actual);
         false
     };
-    renderer.sink.finish(out, style, too_large)
+    renderer.sink.finish(too_large)
 }
 
 const CONTEXT_LINES: usize = 3;
@@ -168,165 +188,6 @@ const MAX_PRETTY_DEPTH: usize = 64;
 const MAX_PAIRING_ATTEMPTS: usize = 256;
 const NO_DIFFERENCE: &str = "Compared values have no visual difference.";
 const JSON_NOTE: &str = "(both strings are JSON; compared as parsed values)";
-
-mod ansi {
-    pub const GREEN: &str = "\x1b[32m";
-    pub const RED: &str = "\x1b[31m";
-    pub const YELLOW: &str = "\x1b[33m";
-    pub const DIM: &str = "\x1b[2m";
-    pub const INVERSE: &str = "\x1b[7m";
-    pub const INVERSE_OFF: &str = "\x1b[27m";
-    pub const RESET: &str = "\x1b[0m";
-}
-
-/// Collects output lines, keeping only as many as may be shown but counting
-/// all of them so the truncation marker can say how many were dropped.
-struct Sink {
-    lines: Vec<String>,
-    total: usize,
-    cap: usize,
-}
-
-impl Sink {
-    fn new(max_output_lines: usize) -> Self {
-        Self {
-            lines: Vec::new(),
-            total: 0,
-            // A zero budget still gets the marker, otherwise a failure would
-            // vanish without a trace.
-            cap: max_output_lines.max(1),
-        }
-    }
-
-    fn room(&self) -> usize {
-        self.cap.saturating_sub(self.lines.len())
-    }
-
-    fn push(&mut self, line: String) {
-        self.total += 1;
-        if self.room() > 0 {
-            self.lines.push(line);
-        }
-    }
-
-    /// Counts a line that would not be shown anyway without building it.
-    fn skip(&mut self) {
-        self.total += 1;
-    }
-
-    fn finish(self, out: &mut dyn Write, style: &Style, too_large: bool) -> io::Result<Outcome> {
-        let mut buf = Vec::new();
-        let outcome = if self.total <= self.cap {
-            for line in &self.lines {
-                buf.extend_from_slice(line.as_bytes());
-                buf.push(b'\n');
-            }
-            Outcome::Full
-        } else {
-            let shown = self.cap - 1;
-            for line in self.lines.iter().take(shown) {
-                buf.extend_from_slice(line.as_bytes());
-                buf.push(b'\n');
-            }
-            // Always at least two: a single extra line would simply be shown.
-            let omitted = self.total - shown;
-            let marker = format!("… {omitted} more lines");
-            buf.extend_from_slice(paint(style.enabled, ansi::DIM, &marker).as_bytes());
-            buf.push(b'\n');
-            Outcome::Truncated {
-                omitted_lines: omitted,
-            }
-        };
-        out.write_all(&buf)?;
-        Ok(if too_large {
-            Outcome::TooLarge
-        } else {
-            outcome
-        })
-    }
-}
-
-fn paint(enabled: bool, color: &str, text: &str) -> String {
-    if enabled && !text.is_empty() {
-        format!("{color}{text}{}", ansi::RESET)
-    } else {
-        text.to_owned()
-    }
-}
-
-/// Builds one output line; colour codes are only emitted once there is text,
-/// so empty lines stay empty.
-struct LineBuf {
-    text: String,
-    enabled: bool,
-    color: &'static str,
-}
-
-impl LineBuf {
-    fn new(enabled: bool, color: &'static str) -> Self {
-        Self {
-            text: String::new(),
-            enabled,
-            color,
-        }
-    }
-
-    fn push(&mut self, emphasized: bool, part: &str) {
-        if part.is_empty() {
-            return;
-        }
-        if self.enabled && self.text.is_empty() {
-            self.text.push_str(self.color);
-        }
-        if emphasized && self.enabled {
-            self.text.push_str(ansi::INVERSE);
-            self.text.push_str(part);
-            self.text.push_str(ansi::INVERSE_OFF);
-        } else {
-            self.text.push_str(part);
-        }
-    }
-
-    fn finish(mut self) -> String {
-        if self.enabled && !self.text.is_empty() {
-            self.text.push_str(ansi::RESET);
-        }
-        self.text
-    }
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Sign {
-    Expected,
-    Received,
-    Context,
-}
-
-impl Sign {
-    fn color(self) -> &'static str {
-        match self {
-            Self::Expected => ansi::GREEN,
-            Self::Received => ansi::RED,
-            Self::Context => ansi::DIM,
-        }
-    }
-
-    fn marker(self) -> &'static str {
-        match self {
-            Self::Expected => "-",
-            Self::Received => "+",
-            Self::Context => "",
-        }
-    }
-
-    fn prefix(self) -> &'static str {
-        match self {
-            Self::Expected => "- ",
-            Self::Received => "+ ",
-            Self::Context => "  ",
-        }
-    }
-}
 
 /// How the text of a diff line is made safe for the terminal.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -343,30 +204,23 @@ enum Mode {
 type Segments = Vec<(bool, Range<usize>)>;
 
 struct Renderer {
-    style: Style,
+    highlight: bool,
     deadline: Option<Instant>,
     sink: Sink,
 }
 
 impl Renderer {
-    fn paint(&self, color: &str, text: &str) -> String {
-        paint(self.style.enabled, color, text)
-    }
-
     fn deadline_passed(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() > d)
     }
 
     fn preamble(&mut self, notes: &[&str]) {
-        let expected = self.paint(ansi::GREEN, "- Expected");
-        let received = self.paint(ansi::RED, "+ Received");
-        self.sink.push(expected);
-        self.sink.push(received);
+        self.sink.push(DiffLine::Legend(Sign::Expected));
+        self.sink.push(DiffLine::Legend(Sign::Received));
         for note in notes {
-            let note = self.paint(ansi::DIM, note);
-            self.sink.push(note);
+            self.sink.push(DiffLine::Note((*note).to_owned()));
         }
-        self.sink.push(String::new());
+        self.sink.push(DiffLine::Blank);
     }
 
     fn diff(&mut self, expected: &Value, actual: &Value) {
@@ -376,7 +230,7 @@ impl Renderer {
                 let note = type_note(expected, actual);
                 let notes: Vec<&str> = note.iter().map(String::as_str).collect();
                 if !self.structural(expected, actual, &notes) {
-                    self.sink.push(NO_DIFFERENCE.to_owned());
+                    self.sink.push(DiffLine::NoDifference);
                 }
             }
             _ => self.side_by_side(expected, actual),
@@ -400,7 +254,7 @@ impl Renderer {
         self.preamble(&[]);
         // A lone pair is an edit by definition, so any shared text is worth
         // highlighting; no similarity threshold as for paired lines.
-        let inline = if self.style.enabled && !self.deadline_passed() {
+        let inline = if self.highlight && !self.deadline_passed() {
             inline_diff(expected, actual, self.deadline)
         } else {
             None
@@ -418,7 +272,7 @@ impl Renderer {
         let new: Vec<&str> = actual.split('\n').collect();
         let groups = self.line_groups(&old, &new);
         if groups.is_empty() {
-            self.sink.push(NO_DIFFERENCE.to_owned());
+            self.sink.push(DiffLine::NoDifference);
             return;
         }
         self.preamble(&[]);
@@ -449,9 +303,8 @@ impl Renderer {
         self.labelled(Sign::Expected, "Expected", expected);
         self.labelled(Sign::Received, "Received", actual);
         if let Some(note) = type_note(expected, actual) {
-            self.sink.push(String::new());
-            let note = self.paint(ansi::DIM, &note);
-            self.sink.push(note);
+            self.sink.push(DiffLine::Blank);
+            self.sink.push(DiffLine::Note(note));
         }
     }
 
@@ -462,28 +315,27 @@ impl Renderer {
                 self.sink.skip();
                 continue;
             }
-            let text = if i == 0 {
-                format!("{} {label}: {line}", sign.marker())
-            } else {
-                format!("{} {line}", sign.marker())
-            };
-            let text = self.paint(sign.color(), &text);
-            self.sink.push(text);
+            let mut text = LineBuilder::new(sign);
+            if i == 0 {
+                text.push(false, label);
+                text.push(false, ": ");
+            }
+            text.push(false, line);
+            self.sink.push(text.finish());
         }
     }
 
     fn short_form(&mut self, expected: &Value, actual: &Value, limit: usize) {
         self.preamble(&[]);
-        let e = self.paint(ansi::GREEN, &format!("- {}", short_repr(expected)));
-        let a = self.paint(ansi::RED, &format!("+ {}", short_repr(actual)));
-        self.sink.push(e);
-        self.sink.push(a);
-        self.sink.push(String::new());
-        let note = format!(
+        for (sign, value) in [(Sign::Expected, expected), (Sign::Received, actual)] {
+            let mut line = LineBuilder::new(sign);
+            line.push(false, &short_repr(value));
+            self.sink.push(line.finish());
+        }
+        self.sink.push(DiffLine::Blank);
+        self.sink.push(DiffLine::Note(format!(
             "(too large to diff: inputs over {limit} bytes are cut to {SHORT_FORM_CHARS} characters)"
-        );
-        let note = self.paint(ansi::DIM, &note);
-        self.sink.push(note);
+        )));
     }
 
     fn line_groups(&self, old: &[&str], new: &[&str]) -> Vec<Vec<DiffOp>> {
@@ -508,8 +360,7 @@ impl Renderer {
         let headers = omits_lines(groups, old.len(), new.len());
         for group in groups {
             if headers {
-                let line = self.paint(ansi::YELLOW, &header(group));
-                self.sink.push(line);
+                self.sink.push(DiffLine::Hunk(header(group)));
             }
             // Adjacent delete/insert/replace ops form one change block so
             // that all `-` lines precede all `+` lines, as in unified diffs.
@@ -568,7 +419,7 @@ impl Renderer {
     ) -> (Vec<Option<Segments>>, Vec<Option<Segments>>) {
         let mut old_segs = vec![None; olds.len()];
         let mut new_segs = vec![None; news.len()];
-        if !self.style.enabled {
+        if !self.highlight {
             return (old_segs, new_segs);
         }
         // Caps the quadratic search; beyond it lines just go unhighlighted.
@@ -601,14 +452,8 @@ impl Renderer {
             self.sink.skip();
             return;
         }
-        let mut line = LineBuf::new(self.style.enabled, sign.color());
-        if text.is_empty() && mode != Mode::Quoted {
-            // No trailing blank after the sign: the reporter's own output
-            // should not contain the trailing whitespace it warns about.
-            line.push(false, sign.marker());
-        } else {
-            line.push(false, sign.prefix());
-        }
+        // An empty line keeps no segments and is painted as the bare sign.
+        let mut line = LineBuilder::new(sign);
         if mode == Mode::Quoted {
             line.push(false, "\"");
         }
@@ -635,9 +480,15 @@ impl Renderer {
 mod hunks;
 mod inline;
 mod json;
+mod model;
+mod paint;
 #[cfg(test)]
 mod tests;
 
 use hunks::*;
 use inline::*;
 use json::*;
+pub use model::{Diff, DiffLine, Segment, Sign};
+use model::{LineBuilder, Sink};
+#[cfg(test)]
+use paint::ansi;

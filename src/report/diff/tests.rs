@@ -837,6 +837,11 @@ fn random_inputs_never_panic_or_leak_escapes() {
             if enabled {
                 assert_eq!(visible, run(&expected, &actual, false, &budget).0);
             }
+            // The structured form spells the same text whatever renders it.
+            let model = compute(&expected, &actual, &budget, enabled);
+            let spelled: String = model.lines.iter().map(|l| l.plain_text() + "\n").collect();
+            assert_eq!(spelled, visible);
+            assert_eq!(model.outcome, outcome);
             if let Outcome::Truncated { omitted_lines } = outcome {
                 assert!(omitted_lines >= 2);
                 assert!(
@@ -846,4 +851,82 @@ fn random_inputs_never_panic_or_leak_escapes() {
             }
         }
     }
+}
+
+#[test]
+fn the_model_marks_sides_changes_and_hunks() {
+    let diff = compute(
+        &json!("hello world"),
+        &json!("hello wurld"),
+        &generous(),
+        true,
+    );
+    assert_eq!(
+        diff.lines,
+        vec![
+            DiffLine::Legend(Sign::Expected),
+            DiffLine::Legend(Sign::Received),
+            DiffLine::Blank,
+            DiffLine::Line {
+                sign: Sign::Expected,
+                segments: vec![
+                    Segment {
+                        text: "\"hello w".into(),
+                        emphasized: false
+                    },
+                    Segment {
+                        text: "o".into(),
+                        emphasized: true
+                    },
+                    Segment {
+                        text: "rld\"".into(),
+                        emphasized: false
+                    },
+                ],
+            },
+            DiffLine::Line {
+                sign: Sign::Received,
+                segments: vec![
+                    Segment {
+                        text: "\"hello w".into(),
+                        emphasized: false
+                    },
+                    Segment {
+                        text: "u".into(),
+                        emphasized: true
+                    },
+                    Segment {
+                        text: "rld\"".into(),
+                        emphasized: false
+                    },
+                ],
+            },
+        ]
+    );
+    // Without highlighting a changed line is one plain segment.
+    let plain = compute(&json!("ab"), &json!("ac"), &generous(), false);
+    assert!(plain.lines.iter().all(|l| match l {
+        DiffLine::Line { segments, .. } => segments.iter().all(|s| !s.emphasized),
+        _ => true,
+    }));
+
+    let long: String = (0..40).map(|i| format!("{i}\n")).collect();
+    let changed = long.replace("20\n", "twenty\n");
+    let diff = compute(&json!(long), &json!(changed), &generous(), true);
+    assert!(diff
+        .lines
+        .contains(&DiffLine::Hunk("@@ -18,7 +18,7 @@".into())));
+    assert!(diff.lines.contains(&DiffLine::Line {
+        sign: Sign::Context,
+        segments: vec![Segment {
+            text: "19".into(),
+            emphasized: false
+        }],
+    }));
+    let budget = Budget {
+        max_output_lines: 3,
+        ..generous()
+    };
+    let cut = compute(&json!(long), &json!(changed), &budget, true);
+    assert_eq!(cut.lines.last(), Some(&DiffLine::Omitted(10)));
 }

@@ -1,0 +1,90 @@
+//! Paints a structured diff for the terminal: ANSI colours and inverse video when styles are
+//! on, plain text otherwise.
+use std::io::{self, Write};
+
+use super::model::{Diff, DiffLine, Sign};
+use super::Style;
+
+pub(super) mod ansi {
+    pub const GREEN: &str = "\x1b[32m";
+    pub const RED: &str = "\x1b[31m";
+    pub const YELLOW: &str = "\x1b[33m";
+    pub const DIM: &str = "\x1b[2m";
+    pub const INVERSE: &str = "\x1b[7m";
+    pub const INVERSE_OFF: &str = "\x1b[27m";
+    pub const RESET: &str = "\x1b[0m";
+}
+
+fn sign_color(sign: Sign) -> &'static str {
+    match sign {
+        Sign::Expected => ansi::GREEN,
+        Sign::Received => ansi::RED,
+        Sign::Context => ansi::DIM,
+    }
+}
+
+impl Diff {
+    /// Writes the diff as terminal lines. Everything is painted into memory first, so on a
+    /// write error nothing or a prefix of the diff has been written.
+    ///
+    /// # Errors
+    ///
+    /// Only errors from writing to `out`.
+    pub fn write_terminal(&self, out: &mut dyn Write, style: &Style) -> io::Result<()> {
+        let mut buf = String::new();
+        for line in &self.lines {
+            paint_line(&mut buf, line, style.enabled);
+            buf.push('\n');
+        }
+        out.write_all(buf.as_bytes())
+    }
+}
+
+fn paint_line(buf: &mut String, line: &DiffLine, enabled: bool) {
+    match line {
+        DiffLine::Legend(sign) => paint(buf, enabled, sign_color(*sign), &line.plain_text()),
+        DiffLine::Note(note) => paint(buf, enabled, ansi::DIM, note),
+        DiffLine::Blank => {}
+        DiffLine::NoDifference => buf.push_str(&line.plain_text()),
+        DiffLine::Hunk(header) => paint(buf, enabled, ansi::YELLOW, header),
+        DiffLine::Omitted(_) => paint(buf, enabled, ansi::DIM, &line.plain_text()),
+        DiffLine::Line { sign, segments } => {
+            // No trailing blank after the sign of an empty line: the reporter's
+            // own output should not contain the trailing whitespace it warns about.
+            let head = if segments.is_empty() {
+                sign.marker()
+            } else {
+                sign.prefix()
+            };
+            if head.is_empty() && segments.is_empty() {
+                return; // an empty context line stays empty, without colour codes
+            }
+            if enabled {
+                buf.push_str(sign_color(*sign));
+            }
+            buf.push_str(head);
+            for segment in segments {
+                if segment.emphasized && enabled {
+                    buf.push_str(ansi::INVERSE);
+                    buf.push_str(&segment.text);
+                    buf.push_str(ansi::INVERSE_OFF);
+                } else {
+                    buf.push_str(&segment.text);
+                }
+            }
+            if enabled {
+                buf.push_str(ansi::RESET);
+            }
+        }
+    }
+}
+
+fn paint(buf: &mut String, enabled: bool, color: &str, text: &str) {
+    if enabled && !text.is_empty() {
+        buf.push_str(color);
+        buf.push_str(text);
+        buf.push_str(ansi::RESET);
+    } else {
+        buf.push_str(text);
+    }
+}
