@@ -2,6 +2,7 @@
 //! renderer writes to any `Write`, styles off unless asked, so every output is snapshot-testable.
 pub mod diff;
 pub mod failure;
+pub mod html;
 pub mod human;
 pub mod jsonl;
 pub mod style;

@@ -1,0 +1,154 @@
+//! What the HTML page shows, gathered from the run: the page's own view of it, so every
+//! section reads plain fields and can be tested without running anything.
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use crate::event::run::Tally;
+use crate::report::diff::Diff;
+
+/// The whole page.
+#[derive(Debug, Clone, Default)]
+pub struct RunView {
+    pub ok: bool,
+    pub interrupted: bool,
+    /// When the run started (shown in UTC).
+    pub started: Option<SystemTime>,
+    pub host: Option<String>,
+    pub cwd: Option<String>,
+    /// The command line that made the run, for display.
+    pub command: Option<String>,
+    pub duration: Duration,
+    pub tests: Tally,
+    pub files: Vec<FileView>,
+}
+
+/// A file's verdict as one word, for the status pill and the filter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileStatus {
+    Pass,
+    Fail,
+    /// Passed without running a test (skip all, or only SKIP points).
+    Skip,
+    NotRun,
+}
+
+impl FileStatus {
+    pub(crate) fn class(self) -> &'static str {
+        match self {
+            Self::Pass => "pass",
+            Self::Fail => "fail",
+            Self::Skip => "skip",
+            Self::NotRun => "notrun",
+        }
+    }
+
+    pub(crate) fn label(self) -> &'static str {
+        match self {
+            Self::Pass => "pass",
+            Self::Fail => "fail",
+            Self::Skip => "skip",
+            Self::NotRun => "not run",
+        }
+    }
+}
+
+/// One test file.
+#[derive(Debug, Clone)]
+pub struct FileView {
+    pub rel: String,
+    pub status: FileStatus,
+    pub duration: Option<Duration>,
+    pub tally: Tally,
+    /// Why the file failed, in the words of the run ("exited with code 3", "timed out …").
+    pub reasons: Vec<String>,
+    pub log: Option<String>,
+    pub command: Option<String>,
+    /// Top-level test points in order.
+    pub points: Vec<PointView>,
+    /// Failing points, nested ones included.
+    pub failures: Vec<FailureView>,
+    /// The file's last output lines, shown when it failed without a failing point.
+    pub output_tail: Vec<String>,
+}
+
+/// How one test point ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PointStatus {
+    Pass,
+    Fail,
+    Skip,
+    Todo,
+}
+
+#[derive(Debug, Clone)]
+pub struct PointView {
+    pub id: Option<u64>,
+    pub name: String,
+    pub status: PointStatus,
+    /// The SKIP or TODO reason.
+    pub reason: Option<String>,
+    pub duration_ms: Option<f64>,
+}
+
+/// A failing test point, explained.
+#[derive(Debug, Clone, Default)]
+pub struct FailureView {
+    pub id: Option<u64>,
+    /// The point's name, prefixed by its enclosing subtests (`parent > child`).
+    pub name: String,
+    pub location: Option<String>,
+    pub message: Option<String>,
+    /// Other diagnostics worth a line each (`operator: strictEqual`).
+    pub other: Vec<(String, String)>,
+    pub diff: Option<Diff>,
+    /// Diagnostics that did not parse as YAML: the raw text and the parser's complaint.
+    pub raw_yaml: Option<(String, String)>,
+    pub stack: Option<String>,
+    /// What the test printed before it reported.
+    pub output: Vec<String>,
+}
+
+/// `2026-11-23 08:10:21 UTC`.
+pub(crate) fn utc(time: SystemTime) -> String {
+    let secs = time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let days = i64::try_from(secs / 86_400).unwrap_or(0);
+    let rem = secs % 86_400;
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// Howard Hinnant's days-to-civil algorithm (proleptic Gregorian).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utc_dates() {
+        assert_eq!(utc(UNIX_EPOCH), "1970-01-01 00:00:00 UTC");
+        assert_eq!(
+            utc(UNIX_EPOCH + Duration::from_secs(1_795_421_421)),
+            "2026-11-23 08:10:21 UTC"
+        );
+        assert_eq!(
+            utc(UNIX_EPOCH + Duration::from_secs(951_782_400)),
+            "2000-02-29 00:00:00 UTC"
+        );
+    }
+}
