@@ -20,6 +20,37 @@ pub enum Command {
     /// Run test files (default: `test/`) as supervised child processes and report them.
     // Boxed: the run's options outweigh parse's by far.
     Run(Box<RunArgs>),
+    /// What the history store (`.nogit/testlogs/history.jsonl`) knows: per file and per test,
+    /// runs, passes, failures, flaky runs, flip rate, durations and the last verdict.
+    History(HistoryArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct HistoryArgs {
+    /// Only files and tests that were flaky or changed verdict at least once.
+    #[arg(long)]
+    pub flaky: bool,
+    /// Only the N slowest files by p95 duration (default 10), slowest first.
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "10")]
+    pub slow: Option<usize>,
+    /// Only files and tests whose last run failed.
+    #[arg(long)]
+    pub failing: bool,
+    /// `json`: `{"files": [...], "tests": [...]}` on stdout.
+    #[arg(long, value_enum, default_value_t = HistoryFormat::Human)]
+    pub format: HistoryFormat,
+    /// Log folder holding `history.jsonl` (default `.nogit/testlogs` under the project root).
+    #[arg(long)]
+    pub log_dir: Option<PathBuf>,
+    /// When to use colour.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HistoryFormat {
+    Human,
+    Json,
 }
 
 #[derive(clap::Args, Debug)]
@@ -91,6 +122,32 @@ pub struct RunArgs {
     /// runs above a separator line.
     #[arg(long, requires = "watch")]
     pub clear: bool,
+    /// Run a failed file up to N more times; a file that fails, then passes, is flaky.
+    #[arg(long, value_name = "N")]
+    pub retries: Option<u32>,
+    /// A flaky file fails the run (by default it counts as passed and is reported as flaky).
+    #[arg(long)]
+    pub flaky_fails: bool,
+    /// Run the selection N times in sequence and report each test's stability (pass rate,
+    /// consistency, class, durations); exits 0 only if every test is stable and passing.
+    #[arg(long, value_name = "N", conflicts_with_all = ["watch", "list"],
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub runs: Option<u64>,
+    /// The order files start in: slowest-first (the default once history knows the files),
+    /// failed-first, declared, random or random:SEED (the seed is printed).
+    #[arg(long, value_name = "ORDER")]
+    pub order: Option<String>,
+    /// Skip files unchanged (content, command, environment, `[run] cache_inputs`) since they
+    /// last passed, reporting their cached result.
+    #[arg(long, conflicts_with = "no_cache")]
+    pub cache: bool,
+    /// Run every file even when `[run] cache = true` (their results still refresh the cache).
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Neither read nor append the history store: declared order unless `--order` says
+    /// otherwise.
+    #[arg(long)]
+    pub no_history: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

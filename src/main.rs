@@ -1,5 +1,6 @@
 //! The `tapline` binary: parses arguments, dispatches, maps outcomes to exit codes.
 mod cli;
+mod history_cmd;
 mod parse_cmd;
 mod run_cmd;
 
@@ -22,5 +23,6 @@ fn main() -> ExitCode {
     match cli.command {
         cli::Command::Parse(args) => parse_cmd::run(&args),
         cli::Command::Run(args) => ExitCode::from(run_cmd::run(&args)),
+        cli::Command::History(args) => ExitCode::from(history_cmd::run(&args)),
     }
 }

@@ -5,9 +5,13 @@ use crate::{EXIT_INTERNAL, EXIT_USAGE};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use tapline::event::run::FileInfo;
+use tapline::event::run::{FileInfo, RunEvent};
+use tapline::event::stability::Stability;
 use tapline::report::terminal::{TerminalOptions, TerminalReporter, Verbosity};
+use tapline::run::cache::Cache;
 use tapline::run::child_env::{self, ChildEnv};
+use tapline::run::history::{self, Index};
+use tapline::run::order::Order;
 use tapline::run::sinks::{Fanout, JsonlRun, RunSink, SummaryRun};
 use tapline::run::{config, discover, logs, supervise, Planned, Settings};
 use tapline::watch;
@@ -20,7 +24,7 @@ pub fn run(args: &RunArgs) -> u8 {
     }
     match prepare(args, &mut |files| files) {
         Ok(Prepared::Listed) => 0,
-        Ok(Prepared::Run(files, settings)) => execute(args, files, settings),
+        Ok(Prepared::Run(files, settings, extras)) => execute(args, files, *settings, extras),
         Err(Usage(msg)) => {
             eprintln!("tapline: {msg}");
             EXIT_USAGE
@@ -32,7 +36,15 @@ struct Usage(String);
 
 enum Prepared {
     Listed,
-    Run(Vec<Planned>, Settings),
+    Run(Vec<Planned>, Box<Settings>, Extras),
+}
+
+/// What a plain run needs beyond the scheduler's settings.
+struct Extras {
+    /// The result cache and each planned file's key (by index), with `--cache`.
+    cache: Option<(Cache, Vec<Option<String>>)>,
+    /// `--runs N`.
+    runs: u64,
 }
 
 /// `select` picks (and orders) the discovered files to run; watch mode runs subsets. When it
@@ -88,6 +100,38 @@ fn prepare(
     if files.is_empty() {
         return Err(Usage("no test file selected".into()));
     }
+    let order = args
+        .order
+        .as_deref()
+        .map(str::parse::<Order>)
+        .transpose()
+        .map_err(|e| Usage(format!("invalid --order {e}")))?
+        .or(cfg.order);
+    let retries = args.retries.or(cfg.retries).unwrap_or(0);
+    let history_dir = history_dir_path(args.log_dir.as_ref(), &cfg, &root);
+    let use_history = !args.no_history && cfg.history != Some(false);
+    let (index, recorder) = if use_history {
+        let store = history::Store::in_dir(&history_dir);
+        let loaded = store.load().unwrap_or_else(|e| {
+            eprintln!(
+                "tapline: warning: failed to read {}: {e}",
+                store.path().display()
+            );
+            history::Loaded::default()
+        });
+        for w in &loaded.warnings {
+            eprintln!("tapline: warning: {w}");
+        }
+        let index = Index::of(&loaded.records);
+        let recorder = history::Recorder {
+            store,
+            root: root.clone(),
+            runs_before: index.run_counts(),
+        };
+        (index, Some(recorder))
+    } else {
+        (Index::default(), None)
+    };
     let log_dir = match log_dir_path(args, &cfg, &root) {
         None => None,
         Some(dir) => Some(logs::LogDir::prepare(&dir).map_err(|e| Usage(e.to_string()))?),
@@ -127,12 +171,46 @@ fn prepare(
                     rel: f.rel,
                     command: shown,
                     log,
+                    attempt: 1,
                 },
                 command: command.map(|argv| programs.resolve(argv)),
                 log_name,
+                cached: None,
             }
         })
-        .collect();
+        .collect::<Vec<Planned>>();
+    let mut planned = planned;
+    let cache_on = (args.cache || cfg.cache == Some(true)) && !args.watch;
+    let cache = if cache_on || (args.no_cache && cfg.cache == Some(true)) {
+        let cache = Cache::open(&history_dir, &root, &cfg.cache_inputs, args.merge)
+            .map_err(|e| Usage(e.to_string()))?;
+        let keys: Vec<Option<String>> = planned
+            .iter()
+            .map(|p| cache.key(&root, &p.info.rel, &p.info.command))
+            .collect();
+        if cache_on && !args.no_cache {
+            for (p, key) in planned.iter_mut().zip(&keys) {
+                p.cached = key.as_deref().and_then(|k| cache.lookup(&p.info.rel, k));
+            }
+        }
+        Some((cache, keys))
+    } else {
+        None
+    };
+    // Watch mode keeps failing files first (its selection put them there; history agrees).
+    let order = order
+        .unwrap_or_else(|| {
+            if args.watch {
+                Order::FailedFirst
+            } else {
+                Order::default_for(&planned, &index)
+            }
+        })
+        .resolved();
+    if matches!(order, Order::Random(_)) && !args.watch {
+        eprintln!("tapline: order {order} (the same seed repeats this order)");
+    }
+    tapline::run::order::arrange(&mut planned, order, &index);
     let jobs = args
         .jobs
         .or(cfg.jobs)
@@ -148,8 +226,32 @@ fn prepare(
         env: env.vars,
         live: io::stderr().is_terminal() && !ci && !args.verbose,
         log_dir,
+        retries,
+        flaky_fails: args.flaky_fails,
+        history: recorder,
     };
-    Ok(Prepared::Run(planned, settings))
+    let extras = Extras {
+        cache,
+        runs: args.runs.unwrap_or(1),
+    };
+    Ok(Prepared::Run(planned, Box::new(settings), extras))
+}
+
+/// The folder of `history.jsonl` and `cache.json`: the log folder, even with `--no-logs`.
+pub(crate) fn history_dir_path(
+    flag: Option<&PathBuf>,
+    cfg: &config::Config,
+    root: &Path,
+) -> PathBuf {
+    let dir = flag
+        .cloned()
+        .or(cfg.log_dir.clone())
+        .unwrap_or_else(|| Path::new(".nogit/testlogs").into());
+    if dir.is_absolute() {
+        dir
+    } else {
+        root.join(dir)
+    }
 }
 
 /// `--list`'s notes on stderr (stdout stays one file per line): what a directory yields, the
@@ -240,7 +342,7 @@ fn watch(args: &RunArgs) -> u8 {
                 files
             };
             match prepare(self.0, &mut pick) {
-                Ok(Prepared::Run(files, settings)) => Ok(Some((files, settings))),
+                Ok(Prepared::Run(files, settings, _)) => Ok(Some((files, *settings))),
                 Ok(Prepared::Listed) => Ok(None),
                 Err(Usage(_)) if picked_none => Ok(None),
                 Err(Usage(msg)) => Err(msg),
@@ -265,8 +367,13 @@ fn watch(args: &RunArgs) -> u8 {
         Ok(cfg) => cfg,
         Err(e) => return usage(e.to_string()),
     };
+    let history_dir = history_dir_path(args.log_dir.as_ref(), &cfg, &root);
+    let history = (!args.no_history && cfg.history != Some(false))
+        .then(|| history::Store::in_dir(&history_dir));
     let opts = watch::WatchOptions {
-        log_dir: log_dir_path(args, &cfg, &root),
+        // History and the cache live there even with --no-logs: never a trigger.
+        log_dir: Some(history_dir),
+        history,
         root,
         debounce,
         ignore: args.watch_ignore.clone(),
@@ -288,7 +395,7 @@ fn watch(args: &RunArgs) -> u8 {
     }
 }
 
-fn execute(args: &RunArgs, files: Vec<Planned>, settings: Settings) -> u8 {
+fn execute(args: &RunArgs, files: Vec<Planned>, mut settings: Settings, extras: Extras) -> u8 {
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -325,17 +432,80 @@ fn execute(args: &RunArgs, files: Vec<Planned>, settings: Settings) -> u8 {
         }
     }
     let mut fanout = Fanout(sinks);
-    let finished = runtime.block_on(tapline::run::execute(files, &settings, &mut fanout, None));
+    let Extras { mut cache, runs } = extras;
+    let rels: Vec<String> = {
+        let mut by_index: Vec<&Planned> = files.iter().collect();
+        by_index.sort_by_key(|p| p.info.index);
+        by_index.iter().map(|p| p.info.rel.clone()).collect()
+    };
+    let finished = runtime.block_on(async {
+        if runs == 1 {
+            return tapline::run::execute(files, &settings, &mut fanout, None)
+                .await
+                .map(|f| (f, None));
+        }
+        fanout.on(&RunEvent::SeriesStarted { runs })?;
+        let mut analysis = tapline::run::stability::Analysis::default();
+        let mut last = None;
+        for n in 1..=runs {
+            settings.run = n;
+            let f = tapline::run::execute(files.clone(), &settings, &mut fanout, None).await?;
+            if n < runs {
+                report_history_error(&f);
+            }
+            let interrupted = f.summary.interrupted;
+            if !interrupted {
+                analysis.add_run(
+                    rels.iter()
+                        .map(String::as_str)
+                        .zip(f.results.iter().map(Option::as_ref)),
+                );
+            }
+            last = Some(f);
+            if interrupted {
+                break;
+            }
+        }
+        let stability = analysis.finish();
+        fanout.on(&RunEvent::SeriesFinished {
+            stability: stability.clone(),
+        })?;
+        let last = last.ok_or_else(|| io::Error::other("no run was made"))?;
+        Ok((last, Some(stability)))
+    });
     drop(fanout);
     let finish = terminal.finish();
+    if let (Ok((f, _)), Some((cache, keys))) = (&finished, cache.as_mut()) {
+        for ((r, rel), key) in f.results.iter().zip(&rels).zip(keys.iter()) {
+            if let Some(r) = r {
+                cache.update(rel, key.as_deref(), r);
+            }
+        }
+        if let Err(e) = cache.save() {
+            eprintln!("tapline: warning: failed to save the result cache: {e}");
+        }
+    }
+    if let Ok((f, _)) = &finished {
+        report_history_error(f);
+    }
+    let code = |f: &tapline::run::Finished, stability: &Option<Stability>| match stability {
+        Some(s) if f.exit_code() != tapline::run::EXIT_INTERRUPTED => u8::from(!s.all_stable()),
+        _ => f.exit_code(),
+    };
     match (finished, finish) {
-        (Ok(f), Ok(_)) => f.exit_code(),
-        (Ok(f), Err(e)) if e.kind() == io::ErrorKind::BrokenPipe => f.exit_code(),
+        (Ok((f, s)), Ok(_)) => code(&f, &s),
+        (Ok((f, s)), Err(e)) if e.kind() == io::ErrorKind::BrokenPipe => code(&f, &s),
         (Err(e), _) if e.kind() == io::ErrorKind::BrokenPipe => 0,
         (Err(e), _) | (Ok(_), Err(e)) => {
             eprintln!("tapline: failed to report the run: {e}");
             EXIT_INTERNAL
         }
+    }
+}
+
+fn report_history_error(f: &tapline::run::Finished) {
+    if let Some(e) = &f.history_error {
+        eprintln!("tapline: warning: {e}");
     }
 }
 

@@ -16,6 +16,7 @@
 //!   (indented, `# Subtest:` heading, Test2 buffered `{ … }`).
 //! - `End` is the last event; it carries the verdict.
 pub mod run;
+pub mod stability;
 
 use serde::Serialize;
 use std::borrow::Cow;

@@ -16,8 +16,10 @@ pub struct FileInfo {
     pub rel: String,
     /// The command line, for display.
     pub command: String,
-    /// The log file, when logs are on.
+    /// The log file, when logs are on (each attempt of a retried file has its own).
     pub log: Option<PathBuf>,
+    /// 1 for the first run of the file, 2 for its first retry (`--retries`), …
+    pub attempt: u32,
 }
 
 /// How the child process ended.
@@ -46,6 +48,32 @@ pub struct FileResult {
     pub tally: Tally,
     /// The stream's verdict (as `tapline parse` would give it).
     pub verdict: Verdict<'static>,
+    /// Attempts made (1 unless a failure was retried with `--retries`).
+    pub attempts: u32,
+    /// It failed, then passed on a retry.
+    pub flaky: bool,
+    /// Not run: this is its last passing result, from the result cache (`--cache`).
+    pub cached: bool,
+    /// Every test point at every depth, in stream order: what history and stability analysis
+    /// need. Not serialized: the `Tap` events already carry them.
+    #[serde(skip)]
+    pub tests: Vec<TestOutcome>,
+}
+
+/// One test point's outcome, named by its full path (`parent > child`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TestOutcome {
+    pub name: String,
+    /// Not a failure: passed, skipped, or TODO.
+    pub ok: bool,
+    pub duration_ms: Option<f64>,
+}
+
+impl FileResult {
+    /// Full names of the failing test points.
+    pub fn failing_tests(&self) -> impl Iterator<Item = &str> {
+        self.tests.iter().filter(|t| !t.ok).map(|t| t.name.as_str())
+    }
 }
 
 /// One thing that happened in the run.
@@ -73,6 +101,16 @@ pub enum RunEvent {
         file: usize,
         text: String,
     },
+    /// An attempt that failed and will be retried (`--retries`): the next `FileStarted` of the
+    /// same file is attempt `attempt + 1`. Only the last attempt gets a `FileFinished`.
+    AttemptFailed {
+        run: u64,
+        file: usize,
+        attempt: u32,
+        /// Attempts allowed in all (`--retries` + 1).
+        of: u32,
+        result: FileResult,
+    },
     FileFinished {
         run: u64,
         file: usize,
@@ -81,6 +119,14 @@ pub enum RunEvent {
     RunFinished {
         run: u64,
         summary: RunSummary,
+    },
+    /// Before the first run of `--runs N`: N runs follow, then `SeriesFinished`.
+    SeriesStarted {
+        runs: u64,
+    },
+    /// After the last run of `--runs N` (or the run an interrupt ended).
+    SeriesFinished {
+        stability: super::stability::Stability,
     },
 }
 
@@ -104,6 +150,10 @@ pub struct RunSummary {
     /// Changed verdict since the previous run (from the log folder).
     pub newly_failing: Vec<String>,
     pub fixed: Vec<String>,
+    /// Files that failed, then passed on a retry: (rel, attempts made).
+    pub flaky: Vec<(String, u32)>,
+    /// Files not run because the result cache held their last pass (`--cache`).
+    pub files_cached: usize,
 }
 
 fn as_millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {

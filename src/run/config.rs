@@ -14,6 +14,11 @@
 //! env = { LANG = "C" }         # set for every test (`--env KEY=VALUE` wins, key by key)
 //! lib = ["lib"]                # prepended to PERL5LIB, PYTHONPATH, NODE_PATH (like -I DIR;
 //!                              # relative to the project root)
+//! retries = 2                  # run a failed file up to 2 more times (a later pass: flaky)
+//! order = "slowest-first"      # slowest-first, failed-first, declared, random, random:SEED
+//! history = true               # record every run in <log_dir>/history.jsonl
+//! cache = false                # skip files unchanged since they passed (see cache_inputs)
+//! cache_inputs = ["src/**"]    # files (globs from the project root) every test depends on
 //!
 //! [[runner]]                   # tried in order, before the built-in rules; first match wins
 //! glob = "*.ts"                # matched against the file name, or against the path relative
@@ -40,6 +45,11 @@ log_dir = ".nogit/testlogs"
 test_dirs = ["test"]
 env = { LANG = "C", DEBUG = 1 }
 lib = ["lib"]
+retries = 2
+order = "slowest-first"
+history = true
+cache = false
+cache_inputs = ["src/**", "lib/**"]
 
 [[runner]]
 glob = "*.ts"
@@ -65,6 +75,13 @@ pub struct Config {
     pub env: Vec<(String, String)>,
     /// `[run] lib`, already joined to the project root.
     pub lib: Vec<PathBuf>,
+    pub retries: Option<u32>,
+    pub order: Option<super::order::Order>,
+    /// `false` turns the history store off.
+    pub history: Option<bool>,
+    pub cache: Option<bool>,
+    /// Globs relative to the project root.
+    pub cache_inputs: Vec<String>,
 }
 
 impl Default for Config {
@@ -78,6 +95,11 @@ impl Default for Config {
             runners: Vec::new(),
             env: Vec::new(),
             lib: Vec::new(),
+            retries: None,
+            order: None,
+            history: None,
+            cache: None,
+            cache_inputs: Vec::new(),
         }
     }
 }
@@ -193,6 +215,19 @@ struct RawRun {
     env: Vec<(String, String)>,
     #[serde(default)]
     lib: Vec<PathBuf>,
+    retries: Option<u32>,
+    #[serde(default, deserialize_with = "order")]
+    order: Option<super::order::Order>,
+    history: Option<bool>,
+    cache: Option<bool>,
+    cache_inputs: Option<Vec<String>>,
+}
+
+fn order<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<super::order::Order>, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    text.parse().map(Some).map_err(de::Error::custom)
 }
 
 /// The nearest ancestor of `cwd` (itself included) holding `tapline.toml` or `.git`, else `cwd`.
@@ -234,6 +269,11 @@ pub fn load(root: &Path) -> Result<Config, ConfigError> {
         runners: raw.runner,
         env: raw.run.env,
         lib: raw.run.lib.iter().map(|dir| root.join(dir)).collect(),
+        retries: raw.run.retries,
+        order: raw.run.order,
+        history: raw.run.history,
+        cache: raw.run.cache,
+        cache_inputs: raw.run.cache_inputs.unwrap_or_default(),
     })
 }
 
@@ -420,6 +460,11 @@ mod tests {
         assert_eq!(cfg.log_dir, Some(dir.path().join(".nogit/testlogs")));
         assert_eq!(cfg.test_dirs, [PathBuf::from("test")]);
         assert_eq!(cfg.runners.len(), 2);
+        assert_eq!(cfg.retries, Some(2));
+        assert_eq!(cfg.order, Some(super::super::order::Order::SlowestFirst));
+        assert_eq!((cfg.history, cfg.cache), (Some(true), Some(false)));
+        assert_eq!(cfg.cache_inputs, ["src/**", "lib/**"]);
+        assert!(load_text("[run]\norder = \"fastest\"\n").is_err());
         assert_eq!(cfg.runners[0].glob, "*.ts");
         assert_eq!(cfg.runners[0].command, ["tsx", "{}"]);
         assert_eq!(

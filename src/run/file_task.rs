@@ -2,7 +2,7 @@
 //! into TAP events, and judge it by its stream and its process together.
 use super::supervise::{self, Cancel, Chunk, Exit, Outcome, Spec};
 use crate::event::run::Tally;
-use crate::event::run::{ExitInfo, FileInfo, FileResult, RunEvent};
+use crate::event::run::{ExitInfo, FileInfo, FileResult, RunEvent, TestOutcome};
 use crate::event::{Event, Sink, Verdict};
 use crate::protocol::{Framer, Parser};
 use std::ffi::OsString;
@@ -35,6 +35,29 @@ struct Collect {
     tally: Tally,
     saw_tap: bool,
     verdict: Option<Verdict<'static>>,
+    /// Names of the open subtests, by depth, for full test names.
+    subtests: Vec<String>,
+    tests: Vec<TestOutcome>,
+}
+
+impl Collect {
+    fn test_point(&mut self, a: &crate::event::Assert<'_>) {
+        let depth = a.depth as usize;
+        let mut name = String::new();
+        for parent in self.subtests.iter().take(depth) {
+            name.push_str(parent);
+            name.push_str(" > ");
+        }
+        name.push_str(&a.name);
+        self.tests.push(TestOutcome {
+            name,
+            ok: !a.is_failure(),
+            duration_ms: a.duration_ms,
+        });
+        if a.closes_subtest {
+            self.subtests.truncate(depth);
+        }
+    }
 }
 
 impl Sink for Collect {
@@ -45,6 +68,11 @@ impl Sink for Collect {
                 if a.depth == 0 {
                     self.tally.add(a);
                 }
+                self.test_point(a);
+            }
+            Event::SubtestStart { depth, name, .. } => {
+                self.subtests.truncate(*depth as usize);
+                self.subtests.push(name.to_string());
             }
             Event::Plan { .. } | Event::Version { .. } | Event::BailOut { .. } => {
                 self.saw_tap = true
@@ -162,7 +190,7 @@ pub(crate) async fn run_file(
         Ok(Err(e)) => Err(e.to_string()),
         Err(e) => Err(format!("failed to supervise the child: {e}")),
     };
-    let mut result = judge(&collected, outcome, job.timeout, started);
+    let mut result = judge(&mut collected, outcome, job.timeout, started);
     if let Some(e) = log_error {
         result.reasons.push(e);
     }
@@ -180,6 +208,10 @@ fn not_started(why: String, started: Instant) -> FileResult {
         duration: started.elapsed(),
         tally: Tally::default(),
         verdict: empty_verdict(),
+        attempts: 1,
+        flaky: false,
+        cached: false,
+        tests: Vec::new(),
     }
 }
 
@@ -199,7 +231,7 @@ fn empty_verdict() -> Verdict<'static> {
 
 /// The file's verdict: its stream's and its process's. Every reason it failed is named.
 fn judge(
-    c: &Collect,
+    c: &mut Collect,
     outcome: Result<Outcome, String>,
     timeout: Option<Duration>,
     started: Instant,
@@ -252,6 +284,10 @@ fn judge(
         duration: outcome.duration,
         tally: c.tally,
         verdict,
+        attempts: 1,
+        flaky: false,
+        cached: false,
+        tests: std::mem::take(&mut c.tests),
     }
 }
 

@@ -3,9 +3,13 @@
 //! One dispatcher owns the run's state and linearises everything that happens (child events,
 //! finished files, signals, the redraw tick) in one `select!`, as nextest does; reporters are
 //! sinks on the resulting [`RunEvent`] stream.
+pub mod cache;
 pub mod child_env;
 pub mod config;
 pub mod discover;
+pub mod history;
+pub mod order;
+pub mod stability;
 
 pub(crate) mod file_task;
 pub mod logs;
@@ -33,11 +37,14 @@ pub const EXIT_INTERRUPTED: u8 = 130;
 const TICK: Duration = Duration::from_millis(80);
 
 /// One file to run, ready for the scheduler.
+#[derive(Debug, Clone)]
 pub struct Planned {
     pub info: FileInfo,
     pub command: Result<Vec<OsString>, String>,
-    /// The log file's name inside the log folder.
+    /// The log file's name inside the log folder (a retry's is `<stem>.attempt-N.log`).
     pub log_name: String,
+    /// The result cache's last pass of this unchanged file (`--cache`): reported, not run.
+    pub cached: Option<FileResult>,
 }
 
 /// What the scheduler needs beyond the files.
@@ -52,12 +59,20 @@ pub struct Settings {
     pub env: Vec<(OsString, OsString)>,
     pub live: bool,
     pub log_dir: Option<logs::LogDir>,
+    /// A failed file is run again up to this many more times (`--retries`).
+    pub retries: u32,
+    /// A flaky file (failed, then passed on a retry) fails the run (`--flaky-fails`).
+    pub flaky_fails: bool,
+    /// Where each attempt is recorded (`None` with `--no-history`).
+    pub history: Option<history::Recorder>,
 }
 
 /// What a finished run leaves behind.
 pub struct Finished {
     pub summary: RunSummary,
     pub results: Vec<Option<FileResult>>,
+    /// Why the run could not be recorded in history, if it could not.
+    pub history_error: Option<String>,
 }
 
 impl Finished {
@@ -87,10 +102,12 @@ pub async fn execute(
     let total = files.len();
     let (tx, mut rx) = mpsc::unbounded_channel::<RunEvent>();
     let (cancel_tx, cancel_rx) = watch::channel(None::<Cancel>);
-    let mut pending: VecDeque<Planned> = files.into();
+    let mut pending: VecDeque<(Planned, u32)> = files.into_iter().map(|p| (p, 1)).collect();
     let mut infos: Vec<Option<FileInfo>> = vec![None; total];
     let mut results: Vec<Option<FileResult>> = vec![None; total];
-    let mut running: JoinSet<(usize, FileResult)> = JoinSet::new();
+    // Each running file's plan, kept for a retry.
+    let mut plans: Vec<Option<Planned>> = vec![None; total];
+    let mut running: JoinSet<(usize, u32, FileResult)> = JoinSet::new();
     let mut sigint = signal(SignalKind::interrupt())?;
     let mut sigterm = signal(SignalKind::terminate())?;
     let mut tick = tokio::time::interval(TICK);
@@ -100,6 +117,11 @@ pub async fn execute(
     // stayed ready would spin the loop and starve the very children it is stopping.
     let mut applied_stop: Option<Cancel> = None;
     let jobs = settings.jobs.max(1);
+    let stamp = settings
+        .history
+        .as_ref()
+        .map(|h| history::RunStamp::new(&h.root, run));
+    let mut records = Vec::new();
 
     sink.on(&RunEvent::RunStarted {
         run,
@@ -108,25 +130,47 @@ pub async fn execute(
     })?;
     loop {
         while running.len() < jobs && interrupts == 0 {
-            let Some(p) = pending.pop_front() else { break };
+            let Some((mut p, attempt)) = pending.pop_front() else {
+                break;
+            };
             let idx = p.info.index;
+            if let Some(result) = p.cached.take() {
+                sink.on(&RunEvent::FileStarted {
+                    run,
+                    file: p.info.clone(),
+                })?;
+                sink.on(&RunEvent::FileFinished {
+                    run,
+                    file: idx,
+                    result: result.clone(),
+                })?;
+                infos[idx] = Some(p.info);
+                results[idx] = Some(result);
+                continue;
+            }
+            let log_name = attempt_log_name(&p.log_name, attempt);
             let log = settings
                 .log_dir
                 .as_ref()
-                .map(|dir| dir.create_log(&p.log_name));
+                .map(|dir| dir.create_log(&log_name));
             let (log, log_err) = match log {
                 Some(Ok(f)) => (Some(f), None),
                 Some(Err(e)) => (None, Some(e.to_string())),
                 None => (None, None),
             };
+            let mut info = p.info.clone();
+            info.attempt = attempt;
+            if let Some(dir) = &settings.log_dir {
+                info.log = Some(dir.path().join(&log_name));
+            }
             sink.on(&RunEvent::FileStarted {
                 run,
-                file: p.info.clone(),
+                file: info.clone(),
             })?;
             let job = FileJob {
                 run,
-                info: p.info.clone(),
-                command: p.command,
+                info: info.clone(),
+                command: p.command.clone(),
                 cwd: settings.cwd.clone(),
                 env: settings.env.clone(),
                 timeout: settings.timeout,
@@ -134,7 +178,8 @@ pub async fn execute(
                 merge: settings.merge,
                 log,
             };
-            infos[idx] = Some(p.info);
+            infos[idx] = Some(info);
+            plans[idx] = Some(p);
             let tx = tx.clone();
             let cancel = cancel_rx.clone();
             running.spawn(async move {
@@ -142,7 +187,7 @@ pub async fn execute(
                 if let Some(e) = log_err {
                     r.reasons.push(e);
                 }
-                (idx, r)
+                (idx, attempt, r)
             });
         }
         if running.is_empty() {
@@ -155,10 +200,37 @@ pub async fn execute(
                 while let Ok(ev) = rx.try_recv() {
                     sink.on(&ev)?;
                 }
-                let (idx, result) = match joined {
+                let (idx, attempt, mut result) = match joined {
                     Ok(r) => r,
                     Err(e) => return Err(std::io::Error::other(format!("a file task failed: {e}"))),
                 };
+                let of = settings.retries.saturating_add(1);
+                let retry = !result.ok && !result.cancelled && interrupts == 0 && attempt < of;
+                if retry {
+                    if let (Some(stamp), Some(info)) = (&stamp, &infos[idx]) {
+                        records.push(stamp.record(&info.rel, attempt, &result));
+                    }
+                    sink.on(&RunEvent::AttemptFailed { run, file: idx, attempt, of, result })?;
+                    if let Some(p) = plans[idx].take() {
+                        pending.push_front((p, attempt + 1));
+                    }
+                    continue;
+                }
+                result.attempts = attempt;
+                if attempt > 1 && result.ok {
+                    result.flaky = true;
+                    if settings.flaky_fails {
+                        result.ok = false;
+                        result.reasons.push(format!(
+                            "flaky: passed on attempt {attempt} of {of} (--flaky-fails)"
+                        ));
+                    }
+                }
+                if let (Some(stamp), Some(info)) = (&stamp, &infos[idx]) {
+                    if !result.cancelled {
+                        records.push(stamp.record(&info.rel, attempt, &result));
+                    }
+                }
                 sink.on(&RunEvent::FileFinished { run, file: idx, result: result.clone() })?;
                 results[idx] = Some(result);
             }
@@ -182,11 +254,33 @@ pub async fn execute(
         interrupts > 0,
         settings.log_dir.as_ref(),
     );
+    let history_error = match &settings.history {
+        Some(h) => h.store.append(&records, &h.runs_before).err().map(|e| {
+            format!(
+                "failed to record the run in {}: {e}",
+                h.store.path().display()
+            )
+        }),
+        None => None,
+    };
     sink.on(&RunEvent::RunFinished {
         run,
         summary: summary.clone(),
     })?;
-    Ok(Finished { summary, results })
+    Ok(Finished {
+        summary,
+        results,
+        history_error,
+    })
+}
+
+/// `test__a.log` for the first attempt, `test__a.attempt-2.log` for the second.
+pub fn attempt_log_name(log_name: &str, attempt: u32) -> String {
+    if attempt <= 1 {
+        return log_name.to_owned();
+    }
+    let stem = log_name.strip_suffix(".log").unwrap_or(log_name);
+    format!("{stem}.attempt-{attempt}.log")
 }
 
 /// First Ctrl-C: terminate every group gracefully; second: kill at once.
@@ -230,6 +324,8 @@ fn summarize(
     let mut tests = crate::report::Tally::default();
     let (mut passed, mut failed, mut not_run) = (0, 0, 0);
     let mut slowest: Vec<(String, u64)> = Vec::new();
+    let mut flaky = Vec::new();
+    let mut cached = 0;
     let mut verdicts = BTreeMap::new();
     for (info, result) in infos.iter().zip(results) {
         match (info, result) {
@@ -240,7 +336,14 @@ fn summarize(
                 } else {
                     failed += 1;
                 }
-                slowest.push((info.rel.clone(), r.duration.as_millis() as u64));
+                if r.flaky {
+                    flaky.push((info.rel.clone(), r.attempts));
+                }
+                if r.cached {
+                    cached += 1;
+                } else {
+                    slowest.push((info.rel.clone(), r.duration.as_millis() as u64));
+                }
                 if !r.cancelled {
                     verdicts.insert(info.rel.clone(), r.ok);
                 }
@@ -271,6 +374,8 @@ fn summarize(
         slowest,
         newly_failing,
         fixed,
+        flaky,
+        files_cached: cached,
     }
 }
 
@@ -296,9 +401,11 @@ mod tests {
                 rel: "long.sh".into(),
                 command: "sh -c sleep".into(),
                 log: None,
+                attempt: 1,
             },
             command: Ok(vec!["sh".into(), "-c".into(), "echo 1..1; sleep 30".into()]),
             log_name: "long.log".into(),
+            cached: None,
         };
         let settings = Settings {
             run: 1,
@@ -310,6 +417,9 @@ mod tests {
             env: Vec::new(),
             live: false,
             log_dir: None,
+            retries: 0,
+            flaky_fails: false,
+            history: None,
         };
         let (tx, rx) = watch::channel(None);
         let started = Instant::now();

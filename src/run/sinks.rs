@@ -64,10 +64,16 @@ impl<W: Write> RunSink for JsonlRun<W> {
 }
 
 /// `--format summary`: one JSON document at the end,
-/// `{ "ok", "files": [ { "path", "ok", "exit", "timed_out", "duration_ms", "log", "summary" } ] }`.
+/// `{ "ok", "files": [ { "path", "ok", "exit", "timed_out", "duration_ms", "log", "reasons",
+/// "attempts", "flaky", "cached", "summary" } ], "run": {…} }`; after a `--runs N` series, one
+/// document for the last run with `"stability"` added and `"ok"` meaning every test stable.
 pub struct SummaryRun<W: Write> {
     out: W,
     files: Vec<FileDoc>,
+    /// Inside a `--runs N` series: the document waits for its end.
+    series: bool,
+    /// The last run's document, held until the series ends.
+    held: Option<serde_json::Value>,
 }
 
 struct FileDoc {
@@ -82,10 +88,27 @@ impl<W: Write> SummaryRun<W> {
         SummaryRun {
             out,
             files: Vec::new(),
+            series: false,
+            held: None,
         }
     }
 
     fn write_all(&mut self, summary: &RunSummary) -> io::Result<()> {
+        let doc = self.document(summary)?;
+        if self.series {
+            self.held = Some(doc);
+            return Ok(());
+        }
+        self.write_doc(&doc)
+    }
+
+    fn write_doc(&mut self, doc: &serde_json::Value) -> io::Result<()> {
+        serde_json::to_writer_pretty(&mut self.out, doc)?;
+        self.out.write_all(b"\n")?;
+        self.out.flush()
+    }
+
+    fn document(&mut self, summary: &RunSummary) -> io::Result<serde_json::Value> {
         #[derive(Serialize)]
         struct FileOut<'a> {
             path: &'a str,
@@ -95,13 +118,21 @@ impl<W: Write> SummaryRun<W> {
             duration_ms: u64,
             log: Option<&'a str>,
             reasons: &'a [String],
+            attempts: u32,
+            flaky: bool,
+            cached: bool,
             summary: serde_json::Value,
         }
         let mut files = Vec::new();
         for f in std::mem::take(&mut self.files) {
             let Some(r) = f.result else { continue };
             let doc = f.parse.finish()?;
-            let parsed = serde_json::from_slice(&doc).unwrap_or(serde_json::Value::Null);
+            // A cached file sent no stream: there is nothing parsed to show.
+            let parsed = if r.cached {
+                serde_json::Value::Null
+            } else {
+                serde_json::from_slice(&doc).unwrap_or(serde_json::Value::Null)
+            };
             files.push(serde_json::to_value(FileOut {
                 path: &f.path,
                 ok: r.ok,
@@ -110,13 +141,13 @@ impl<W: Write> SummaryRun<W> {
                 duration_ms: r.duration.as_millis() as u64,
                 log: f.log.as_deref(),
                 reasons: &r.reasons,
+                attempts: r.attempts,
+                flaky: r.flaky,
+                cached: r.cached,
                 summary: parsed,
             })?);
         }
-        let doc = serde_json::json!({ "ok": summary.ok, "files": files, "run": summary });
-        serde_json::to_writer_pretty(&mut self.out, &doc)?;
-        self.out.write_all(b"\n")?;
-        self.out.flush()
+        Ok(serde_json::json!({ "ok": summary.ok, "files": files, "run": summary }))
     }
 }
 
@@ -145,6 +176,16 @@ impl<W: Write> RunSink for SummaryRun<W> {
                 }
             }
             RunEvent::RunFinished { summary, .. } => self.write_all(summary)?,
+            RunEvent::SeriesStarted { .. } => self.series = true,
+            RunEvent::SeriesFinished { stability } => {
+                let mut doc = self.held.take().unwrap_or_else(|| serde_json::json!({}));
+                let stable = stability.all_stable();
+                let ok = doc["ok"].as_bool().unwrap_or(false) && stable;
+                doc["ok"] = ok.into();
+                doc["stability"] = serde_json::to_value(stability)?;
+                self.series = false;
+                self.write_doc(&doc)?;
+            }
             _ => {}
         }
         Ok(())

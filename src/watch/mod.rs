@@ -73,8 +73,10 @@ pub struct WatchOptions {
     pub debounce: Duration,
     /// `--watch-ignore` globs.
     pub ignore: Vec<String>,
-    /// Never watched: tapline writes there.
+    /// Never watched: tapline writes there (logs, history, cache).
     pub log_dir: Option<PathBuf>,
+    /// Read for the first run's failed-first order (`None` with `--no-history`).
+    pub history: Option<crate::run::history::Store>,
     pub clear: bool,
     /// For each run's terminal report (`live` and `width` are set per run).
     pub terminal: TerminalOptions,

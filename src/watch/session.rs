@@ -89,14 +89,32 @@ impl<'p> Session<'p> {
         .map_err(|e| WatchError::Internal(format!("failed to start watching: {e}")))?;
         let signals = Signals::new()
             .map_err(|e| WatchError::Internal(format!("failed to handle signals: {e}")))?;
-        let verdicts = opts
-            .log_dir
+        // The last verdict of each file: from history when there is one, which outlives the
+        // log folder's rotation, else from the previous run's verdicts.
+        let from_history: HashMap<String, bool> = opts
+            .history
             .as_ref()
-            .and_then(|dir| std::fs::read(dir.join("verdicts.json")).ok())
-            .and_then(|bytes| serde_json::from_slice::<BTreeMap<String, bool>>(&bytes).ok())
-            .unwrap_or_default()
-            .into_iter()
-            .collect();
+            .and_then(|store| store.load().ok())
+            .map(|loaded| crate::run::history::Index::of(&loaded.records))
+            .map(|index| {
+                index
+                    .files
+                    .into_iter()
+                    .map(|(rel, facts)| (rel, !facts.last_failed))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let verdicts = if from_history.is_empty() {
+            opts.log_dir
+                .as_ref()
+                .and_then(|dir| std::fs::read(dir.join("verdicts.json")).ok())
+                .and_then(|bytes| serde_json::from_slice::<BTreeMap<String, bool>>(&bytes).ok())
+                .unwrap_or_default()
+                .into_iter()
+                .collect()
+        } else {
+            from_history
+        };
         let jsonl = (opts.machine == Machine::Jsonl)
             .then(|| JsonlRun::new(io::BufWriter::new(io::stdout())));
         let style = opts.terminal.style;

@@ -1,6 +1,7 @@
 //! tapline's one integration-test binary (ripgrep style): each module a concern, regression
 //! tests named after what they guard.
 mod chunking;
+mod history;
 mod robustness;
 mod run;
 mod run_like_harness;

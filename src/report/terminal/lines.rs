@@ -84,14 +84,25 @@ pub(super) fn file_line(info: &FileInfo, r: &FileResult, s: Style) -> String {
     } else {
         s.paint(style::BOLD, &info.rel)
     };
-    let time = s.paint(
-        style::DIM,
-        format!(
-            "({})",
-            style::duration_ms(r.duration.as_secs_f64() * 1000.0)
-        ),
-    );
+    let time = if r.cached {
+        s.paint(style::CYAN, "(cached)")
+    } else {
+        s.paint(
+            style::DIM,
+            format!(
+                "({})",
+                style::duration_ms(r.duration.as_secs_f64() * 1000.0)
+            ),
+        )
+    };
     let mut line = format!("{mark} {rel}  {counts}  {time}");
+    if r.flaky {
+        line.push_str("  ");
+        line.push_str(&s.paint(
+            style::YELLOW,
+            format!("↻ FLAKY: passed on attempt {}", r.attempts),
+        ));
+    }
     if !r.reasons.is_empty() {
         let color = if r.cancelled {
             style::YELLOW
@@ -100,6 +111,41 @@ pub(super) fn file_line(info: &FileInfo, r: &FileResult, s: Style) -> String {
         };
         line.push_str("  ");
         line.push_str(&s.paint(color, format!("— {}", r.reasons.join("; "))));
+    }
+    line
+}
+
+/// `↻ test/a.t  1 failed, 2 passed  (20ms)  — exited with code 1 · attempt 1 of 3, retrying`.
+pub(super) fn retry_line(
+    info: &FileInfo,
+    r: &FileResult,
+    attempt: u32,
+    of: u32,
+    s: Style,
+) -> String {
+    let mut line = format!(
+        "{} {}  {}  {}",
+        s.paint(style::YELLOW, "↻"),
+        info.rel,
+        crate::report::render_tally(&r.tally, s),
+        s.paint(
+            style::DIM,
+            format!(
+                "({})",
+                style::duration_ms(r.duration.as_secs_f64() * 1000.0)
+            )
+        )
+    );
+    let mut why = r.reasons.join("; ");
+    if why.is_empty() {
+        why = format!("{} failed", r.tally.fail);
+    }
+    line.push_str(&s.paint(
+        style::YELLOW,
+        format!("  — {why} · attempt {attempt} of {of} failed, retrying"),
+    ));
+    if let Some(log) = &info.log {
+        line.push_str(&s.paint(style::DIM, format!(" (log: {})", log.display())));
     }
     line
 }
@@ -170,6 +216,12 @@ pub(super) fn summary_line(sum: &RunSummary, s: Style) -> String {
         s.paint(style::RED, "✗ FAIL")
     };
     parts.push(crate::report::render_tally(&sum.tests, s));
+    if !sum.flaky.is_empty() {
+        parts.push(s.paint(style::YELLOW, format!("{} flaky", sum.flaky.len())));
+    }
+    if sum.files_cached > 0 {
+        parts.push(s.paint(style::CYAN, format!("{} cached", sum.files_cached)));
+    }
     parts.push(s.paint(
         style::DIM,
         style::duration_ms(sum.duration.as_secs_f64() * 1000.0),

@@ -19,6 +19,7 @@ use std::time::Instant;
 
 mod file_state;
 mod lines;
+mod stability;
 #[cfg(test)]
 mod tests;
 
@@ -147,17 +148,25 @@ impl<W: Write> TerminalReporter<W> {
     }
 
     fn handle(&mut self, ev: &RunEvent, text: &mut Vec<u8>) -> io::Result<()> {
-        if let RunEvent::RunStarted { run, files, .. } = ev {
-            self.start_run(*run, *files);
-            return Ok(());
-        }
         let run = match ev {
+            RunEvent::RunStarted { run, files, .. } => {
+                self.start_run(*run, *files);
+                return Ok(());
+            }
+            RunEvent::SeriesStarted { .. } => return Ok(()),
+            RunEvent::SeriesFinished { stability } => {
+                if self.printed && !self.ends_blank {
+                    writeln!(text)?;
+                }
+                let quiet = self.opts.verbosity == Verbosity::Quiet;
+                return stability::render(stability, quiet, self.opts.style, text);
+            }
             RunEvent::FileStarted { run, .. }
             | RunEvent::Tap { run, .. }
             | RunEvent::Stderr { run, .. }
+            | RunEvent::AttemptFailed { run, .. }
             | RunEvent::FileFinished { run, .. }
-            | RunEvent::RunFinished { run, .. }
-            | RunEvent::RunStarted { run, .. } => *run,
+            | RunEvent::RunFinished { run, .. } => *run,
         };
         if self.run != Some(run) {
             return Ok(());
@@ -170,6 +179,20 @@ impl<W: Write> TerminalReporter<W> {
             RunEvent::Stderr {
                 file, text: line, ..
             } => self.stderr(*file, line, text)?,
+            RunEvent::AttemptFailed {
+                file,
+                attempt,
+                of,
+                result,
+                ..
+            } => {
+                if self.opts.verbosity != Verbosity::Quiet {
+                    if let Some(f) = self.files.get(file) {
+                        let line = retry_line(&f.info, result, *attempt, *of, self.opts.style);
+                        writeln!(text, "{line}")?;
+                    }
+                }
+            }
             RunEvent::FileFinished { file, result, .. } => {
                 self.file_finished(*file, result, text)?;
             }
@@ -177,7 +200,9 @@ impl<W: Write> TerminalReporter<W> {
                 self.in_run = false;
                 self.run_finished(summary, text)?;
             }
-            RunEvent::RunStarted { .. } => {}
+            RunEvent::RunStarted { .. }
+            | RunEvent::SeriesStarted { .. }
+            | RunEvent::SeriesFinished { .. } => {}
         }
         Ok(())
     }
@@ -263,6 +288,7 @@ impl<W: Write> TerminalReporter<W> {
                 rel: format!("file #{idx}"),
                 command: String::new(),
                 log: None,
+                attempt: 1,
             })
         });
         f.finish(result);
@@ -296,6 +322,16 @@ impl<W: Write> TerminalReporter<W> {
             lines.push(s.paint(style::BOLD, "Failures:"));
             for f in failed {
                 lines.extend(recap_lines(f, s));
+            }
+        }
+        if !summary.flaky.is_empty() {
+            lines.push(s.paint(style::YELLOW, "Flaky (failed, then passed on a retry):"));
+            for (rel, attempts) in &summary.flaky {
+                lines.push(format!(
+                    "  {} {rel}  {}",
+                    s.paint(style::YELLOW, "↻"),
+                    s.paint(style::DIM, format!("passed on attempt {attempts}"))
+                ));
             }
         }
         if !summary.newly_failing.is_empty() {

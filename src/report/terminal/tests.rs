@@ -103,6 +103,7 @@ impl Script {
             rel: rel.to_owned(),
             command: format!("perl {rel}"),
             log: log.map(PathBuf::from),
+            attempt: 1,
         };
         self.events.push(RunEvent::FileStarted { run: RUN, file });
         self
@@ -195,6 +196,10 @@ impl Script {
             duration: Duration::from_millis(ms),
             tally,
             verdict: verdict(ok, &tally, plan),
+            attempts: 1,
+            flaky: false,
+            cached: false,
+            tests: Vec::new(),
         };
         self.tap(
             file,
@@ -242,6 +247,8 @@ impl Script {
             slowest,
             newly_failing: newly_failing.iter().map(|s| (*s).to_owned()).collect(),
             fixed: fixed.iter().map(|s| (*s).to_owned()).collect(),
+            flaky: Vec::new(),
+            files_cached: 0,
         };
         self.events
             .push(RunEvent::RunFinished { run: RUN, summary });
@@ -647,6 +654,7 @@ fn stale_runs_are_ignored() {
                 rel: "old.t".into(),
                 command: String::new(),
                 log: None,
+                attempt: 1,
             },
         },
     );

@@ -1,0 +1,140 @@
+//! `tapline history`: what the history store knows, per file and per test.
+use crate::cli::{HistoryArgs, HistoryFormat};
+use crate::{EXIT_INTERNAL, EXIT_USAGE};
+use std::io::{self, IsTerminal, Write};
+use tapline::report::style::{self, Style};
+use tapline::run::config;
+use tapline::run::history::{self, report::HistoryReport};
+
+pub fn run(args: &HistoryArgs) -> u8 {
+    let cwd = match std::env::current_dir() {
+        Ok(cwd) => cwd,
+        Err(e) => {
+            eprintln!("tapline: failed to read the current directory: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    let root = config::find_project_root(&cwd);
+    let cfg = match config::load(&root) {
+        Ok(cfg) => cfg,
+        Err(e) => {
+            eprintln!("tapline: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    let dir = crate::run_cmd::history_dir_path(args.log_dir.as_ref(), &cfg, &root);
+    let store = history::Store::in_dir(&dir);
+    let loaded = match store.load() {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            eprintln!("tapline: failed to read {}: {e}", store.path().display());
+            return EXIT_USAGE;
+        }
+    };
+    for w in &loaded.warnings {
+        eprintln!("tapline: warning: {w}");
+    }
+    let mut report = HistoryReport::of(&loaded.records);
+    report.filter(args.flaky, args.failing, args.slow);
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let written = match args.format {
+        HistoryFormat::Json => serde_json::to_writer_pretty(&mut out, &report)
+            .map_err(io::Error::from)
+            .and_then(|()| out.write_all(b"\n")),
+        HistoryFormat::Human => {
+            let style = args.color.style(io::stdout().is_terminal());
+            if loaded.records.is_empty() {
+                writeln!(
+                    out,
+                    "No history yet in {} (every `tapline run` adds to it).",
+                    store.path().display()
+                )
+            } else {
+                human(&mut out, &report, style)
+            }
+        }
+    };
+    match written.and_then(|()| out.flush()) {
+        Ok(()) => 0,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => 0,
+        Err(e) => {
+            eprintln!("tapline: failed to write the history: {e}");
+            EXIT_INTERNAL
+        }
+    }
+}
+
+fn human(out: &mut impl Write, report: &HistoryReport, s: Style) -> io::Result<()> {
+    let header = [
+        "runs", "passed", "failed", "flaky", "flips", "mean", "p95", "last",
+    ];
+    let last = |v: history::RunOutcome| match v {
+        history::RunOutcome::Passed => s.paint(style::GREEN, "passed"),
+        history::RunOutcome::Failed => s.paint(style::RED, "failed"),
+        history::RunOutcome::Flaky => s.paint(style::YELLOW, "flaky"),
+    };
+    let row = |r: &history::report::Row| -> Vec<String> {
+        vec![
+            r.runs.to_string(),
+            r.passed.to_string(),
+            r.failed.to_string(),
+            r.flaky.to_string(),
+            format!("{}%", r.flip_rate),
+            r.duration_ms
+                .map_or("-".into(), |d| style::duration_ms(d.mean)),
+            r.duration_ms
+                .map_or("-".into(), |d| style::duration_ms(d.p95)),
+        ]
+    };
+    let table = |out: &mut dyn Write, title: &str, rows: &[(String, Vec<String>, String)]| {
+        writeln!(out, "{}", s.paint(style::BOLD, title))?;
+        if rows.is_empty() {
+            return writeln!(out, "  (none)\n");
+        }
+        let name_w = rows
+            .iter()
+            .map(|r| r.0.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(4);
+        let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
+        for (_, cells, _) in rows {
+            for (w, c) in widths.iter_mut().zip(cells) {
+                *w = (*w).max(c.chars().count());
+            }
+        }
+        let mut line = format!("  {:name_w$}", "");
+        for (h, w) in header.iter().zip(&widths) {
+            line.push_str(&format!("  {h:>w$}"));
+        }
+        writeln!(out, "{}", s.paint(style::DIM, line.trim_end()))?;
+        for (name, cells, last) in rows {
+            let pad = name_w - name.chars().count();
+            let mut line = format!("  {name}{}", " ".repeat(pad));
+            for (c, w) in cells.iter().zip(&widths) {
+                line.push_str(&format!("  {c:>w$}"));
+            }
+            writeln!(out, "{line}  {last}")?;
+        }
+        writeln!(out)
+    };
+    let files: Vec<_> = report
+        .files
+        .iter()
+        .map(|f| (f.path.clone(), row(&f.row), last(f.row.last)))
+        .collect();
+    table(out, "Files", &files)?;
+    let tests: Vec<_> = report
+        .tests
+        .iter()
+        .map(|t| {
+            (
+                format!("{} › {}", t.file, t.name),
+                row(&t.row),
+                last(t.row.last),
+            )
+        })
+        .collect();
+    table(out, "Tests that failed at least once", &tests)
+}

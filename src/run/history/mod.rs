@@ -1,0 +1,556 @@
+//! The history store, `<log dir>/history.jsonl`: one JSON line per file attempt of every run,
+//! read back for ordering, watch mode's failed-first and `tapline history`.
+//!
+//! Safe with two tapline processes at once: writers take an exclusive lock on
+//! `history.jsonl.lock` and append a whole run in one `O_APPEND` write; compaction (keeping the
+//! last [`MAX_RUNS`] runs of each file once some file has [`COMPACT_AT`]) rewrites the file into
+//! a temporary one and renames it, under the same lock. Readers take no lock: an unterminated
+//! last line is an append in progress and is left alone; any other line that does not parse is
+//! skipped with a warning.
+pub mod report;
+
+use crate::event::run::FileResult;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The store's file name inside the log folder.
+pub const FILE_NAME: &str = "history.jsonl";
+/// Runs of each file kept by compaction.
+pub const MAX_RUNS: usize = 200;
+/// Runs of one file that trigger compaction: the slack spares a rewrite on every run.
+pub const COMPACT_AT: usize = 250;
+/// Failing test names kept per record (a file failing thousands of tests needs no more).
+const MAX_FAILING: usize = 100;
+
+/// One attempt of one file in one run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// The run's id (`<start ms>-<pid>-<run number>`), shared by all its records.
+    pub run: String,
+    /// When the run started, RFC 3339 UTC.
+    pub start: String,
+    /// `HEAD`'s commit when the project is a git checkout.
+    #[serde(default)]
+    pub commit: Option<String>,
+    pub path: String,
+    #[serde(default = "one")]
+    pub attempt: u32,
+    /// `passed` or `failed`: this attempt's own verdict.
+    pub verdict: Verdict,
+    #[serde(default)]
+    pub reasons: Vec<String>,
+    pub duration_ms: u64,
+    /// Full names of the failing test points (at most 100).
+    #[serde(default)]
+    pub failing: Vec<String>,
+    /// Test points judged (all depths).
+    #[serde(default)]
+    pub tests: u64,
+    /// This passing attempt followed a failed one of the same run.
+    #[serde(default)]
+    pub flaky: bool,
+}
+
+fn one() -> u32 {
+    1
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Passed,
+    Failed,
+}
+
+/// Identifies the records of one run: one id for all its attempts.
+#[derive(Debug, Clone)]
+pub struct RunStamp {
+    pub id: String,
+    pub start: String,
+    pub commit: Option<String>,
+}
+
+impl RunStamp {
+    /// A fresh stamp for run `number` of this process, read from the clock and `root`'s git.
+    pub fn new(root: &Path, number: u64) -> RunStamp {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default();
+        RunStamp {
+            id: format!("{}-{}-{number}", now.as_millis(), std::process::id()),
+            start: rfc3339(now.as_millis() as i64),
+            commit: git_head(root),
+        }
+    }
+
+    /// The record of one finished attempt, `r` being that attempt's own result.
+    pub fn record(&self, rel: &str, attempt: u32, r: &FileResult) -> Record {
+        Record {
+            run: self.id.clone(),
+            start: self.start.clone(),
+            commit: self.commit.clone(),
+            path: rel.to_owned(),
+            attempt,
+            // A flaky file's last attempt passed, even when `--flaky-fails` failed the file.
+            verdict: if r.ok || r.flaky {
+                Verdict::Passed
+            } else {
+                Verdict::Failed
+            },
+            reasons: r.reasons.clone(),
+            duration_ms: r.duration.as_millis() as u64,
+            failing: r
+                .failing_tests()
+                .take(MAX_FAILING)
+                .map(str::to_owned)
+                .collect(),
+            tests: r.tests.len() as u64,
+            flaky: r.flaky,
+        }
+    }
+}
+
+/// What a run needs to record itself: the store, the project root (for the commit) and each
+/// file's run count as loaded before the run (to know when to compact).
+#[derive(Debug, Clone)]
+pub struct Recorder {
+    pub store: Store,
+    pub root: PathBuf,
+    pub runs_before: HashMap<String, usize>,
+}
+
+/// The history file of a log folder.
+#[derive(Debug, Clone)]
+pub struct Store {
+    path: PathBuf,
+}
+
+/// What a load found: the records in file order, and one warning per corrupt line.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub records: Vec<Record>,
+    pub warnings: Vec<String>,
+}
+
+impl Store {
+    pub fn in_dir(log_dir: &Path) -> Store {
+        Store {
+            path: log_dir.join(FILE_NAME),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Every record; a missing file is an empty history.
+    pub fn load(&self) -> io::Result<Loaded> {
+        match fs::read(&self.path) {
+            Ok(bytes) => Ok(parse(&bytes, &self.path)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Loaded::default()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Appends `records` in one write under the lock, then compacts when some file of theirs
+    /// would have more than [`COMPACT_AT`] runs (`runs_before`: each file's runs before these,
+    /// as the caller loaded them).
+    pub fn append(
+        &self,
+        records: &[Record],
+        runs_before: &HashMap<String, usize>,
+    ) -> io::Result<()> {
+        if records.is_empty() {
+            return Ok(());
+        }
+        if let Some(dir) = self.path.parent() {
+            fs::create_dir_all(dir)?;
+        }
+        let mut text = Vec::with_capacity(records.len() * 200);
+        for r in records {
+            serde_json::to_writer(&mut text, r)?;
+            text.push(b'\n');
+        }
+        let _lock = self.lock()?;
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.path)?;
+        file.write_all(&text)?;
+        drop(file);
+        let crowded = records
+            .iter()
+            .any(|r| runs_before.get(&r.path).copied().unwrap_or(0) + 1 > COMPACT_AT);
+        if crowded {
+            self.compact_locked()?;
+        }
+        Ok(())
+    }
+
+    /// Keeps the last [`MAX_RUNS`] runs of each file (all their attempts), dropping corrupt
+    /// lines; returns how many records were dropped.
+    pub fn compact(&self) -> io::Result<usize> {
+        let _lock = self.lock()?;
+        self.compact_locked()
+    }
+
+    fn compact_locked(&self) -> io::Result<usize> {
+        let loaded = self.load()?;
+        let total = loaded.records.len();
+        let kept = keep_last_runs(loaded.records, MAX_RUNS);
+        let dropped = total - kept.len();
+        let temp = self.path.with_extension("jsonl.tmp");
+        let mut text = Vec::new();
+        for r in &kept {
+            serde_json::to_writer(&mut text, r)?;
+            text.push(b'\n');
+        }
+        fs::write(&temp, text)?;
+        fs::rename(&temp, &self.path)?;
+        Ok(dropped)
+    }
+
+    fn lock(&self) -> io::Result<File> {
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(self.path.with_extension("jsonl.lock"))?;
+        lock.lock()?;
+        Ok(lock)
+    }
+}
+
+fn parse(bytes: &[u8], path: &Path) -> Loaded {
+    let mut loaded = Loaded::default();
+    let complete = match memchr::memrchr(b'\n', bytes) {
+        Some(last) => &bytes[..last + 1],
+        None => &[][..],
+    };
+    for (n, line) in complete.split(|&b| b == b'\n').enumerate() {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match serde_json::from_slice::<Record>(line) {
+            Ok(r) => loaded.records.push(r),
+            Err(e) => {
+                loaded
+                    .warnings
+                    .push(format!("skipped line {} of {}: {e}", n + 1, path.display()))
+            }
+        }
+    }
+    loaded
+}
+
+/// The records of each file's last `max` runs, in their original order.
+fn keep_last_runs(records: Vec<Record>, max: usize) -> Vec<Record> {
+    let mut runs_seen: HashMap<&str, Vec<&str>> = HashMap::new();
+    for r in &records {
+        let runs = runs_seen.entry(&r.path).or_default();
+        if runs.last() != Some(&r.run.as_str()) {
+            runs.push(&r.run);
+        }
+    }
+    let keep: HashMap<(String, String), ()> = runs_seen
+        .into_iter()
+        .flat_map(|(path, runs)| {
+            let from = runs.len().saturating_sub(max);
+            runs[from..]
+                .iter()
+                .map(|run| ((path.to_owned(), (*run).to_owned()), ()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    records
+        .into_iter()
+        .filter(|r| keep.contains_key(&(r.path.clone(), r.run.clone())))
+        .collect()
+}
+
+/// One file's run in history: the final attempt's verdict, flaky or not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunOutcome {
+    Passed,
+    Failed,
+    Flaky,
+}
+
+/// Each file's runs, oldest first: (outcome, final attempt's duration in ms, failing names).
+pub fn runs_by_file(records: &[Record]) -> BTreeMap<&str, Vec<FileRun<'_>>> {
+    let mut by_file: BTreeMap<&str, Vec<FileRun<'_>>> = BTreeMap::new();
+    for r in records {
+        let runs = by_file.entry(&r.path).or_default();
+        let outcome = match (r.verdict, r.flaky) {
+            (Verdict::Passed, true) => RunOutcome::Flaky,
+            (Verdict::Passed, false) => RunOutcome::Passed,
+            (Verdict::Failed, _) => RunOutcome::Failed,
+        };
+        let run = FileRun {
+            run: &r.run,
+            outcome,
+            duration_ms: r.duration_ms,
+            record: r,
+        };
+        match runs.last_mut() {
+            // A later attempt of the same run replaces the earlier one.
+            Some(last) if last.run == r.run => *last = run,
+            _ => runs.push(run),
+        }
+    }
+    by_file
+}
+
+/// A file's verdict in one run, from its last attempt.
+#[derive(Debug, Clone, Copy)]
+pub struct FileRun<'a> {
+    pub run: &'a str,
+    pub outcome: RunOutcome,
+    pub duration_ms: u64,
+    pub record: &'a Record,
+}
+
+/// What ordering and watch mode need of each file: its typical duration and its last verdict.
+#[derive(Debug, Default, Clone)]
+pub struct Index {
+    pub files: HashMap<String, FileFacts>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FileFacts {
+    /// Median duration of its last [`RECENT_RUNS`] runs, in ms.
+    pub p50_ms: f64,
+    pub last_failed: bool,
+    /// Runs in the store.
+    pub runs: usize,
+}
+
+/// Runs whose durations predict the next (older ones may describe different code).
+pub const RECENT_RUNS: usize = 20;
+
+impl Index {
+    pub fn of(records: &[Record]) -> Index {
+        let files = runs_by_file(records)
+            .into_iter()
+            .map(|(path, runs)| {
+                let from = runs.len().saturating_sub(RECENT_RUNS);
+                let mut recent: Vec<f64> =
+                    runs[from..].iter().map(|r| r.duration_ms as f64).collect();
+                recent.sort_by(f64::total_cmp);
+                let facts = FileFacts {
+                    p50_ms: crate::event::stability::percentile(&recent, 50.0),
+                    last_failed: runs.last().is_some_and(|r| r.outcome == RunOutcome::Failed),
+                    runs: runs.len(),
+                };
+                (path.to_owned(), facts)
+            })
+            .collect();
+        Index { files }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    /// Each file's run count, for [`Store::append`].
+    pub fn run_counts(&self) -> HashMap<String, usize> {
+        self.files
+            .iter()
+            .map(|(path, f)| (path.clone(), f.runs))
+            .collect()
+    }
+}
+
+/// `HEAD`'s commit, read from the `.git` folder (or a worktree's `.git` file) without running
+/// git; `None` outside a checkout or on anything unexpected.
+pub fn git_head(root: &Path) -> Option<String> {
+    let dot_git = root.join(".git");
+    let git_dir = if dot_git.is_file() {
+        let text = fs::read_to_string(&dot_git).ok()?;
+        let dir = PathBuf::from(text.strip_prefix("gitdir:")?.trim());
+        if dir.is_absolute() {
+            dir
+        } else {
+            root.join(dir)
+        }
+    } else {
+        dot_git
+    };
+    let head = fs::read_to_string(git_dir.join("HEAD")).ok()?;
+    let head = head.trim();
+    let Some(reference) = head.strip_prefix("ref:").map(str::trim) else {
+        return is_hash(head).then(|| head.to_owned());
+    };
+    // A worktree keeps branch refs in the common folder.
+    let common = fs::read_to_string(git_dir.join("commondir"))
+        .ok()
+        .map(|c| git_dir.join(c.trim()))
+        .unwrap_or_else(|| git_dir.clone());
+    for dir in [&git_dir, &common] {
+        if let Ok(hash) = fs::read_to_string(dir.join(reference)) {
+            let hash = hash.trim();
+            if is_hash(hash) {
+                return Some(hash.to_owned());
+            }
+        }
+    }
+    let packed = fs::read_to_string(common.join("packed-refs")).ok()?;
+    packed.lines().find_map(|line| {
+        let (hash, name) = line.split_once(' ')?;
+        (name == reference && is_hash(hash)).then(|| hash.to_owned())
+    })
+}
+
+fn is_hash(s: &str) -> bool {
+    s.len() >= 40 && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// `2026-11-23T08:10:40.123Z` for milliseconds since the Unix epoch.
+pub fn rfc3339(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    // Howard Hinnant's civil-from-days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60,
+        ms.rem_euclid(1000)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(run: &str, path: &str, attempt: u32, verdict: Verdict, ms: u64) -> Record {
+        Record {
+            run: run.into(),
+            start: "2026-01-01T00:00:00.000Z".into(),
+            commit: None,
+            path: path.into(),
+            attempt,
+            verdict,
+            reasons: Vec::new(),
+            duration_ms: ms,
+            failing: Vec::new(),
+            tests: 1,
+            flaky: false,
+        }
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(rfc3339(951_782_400_123), "2000-02-29T00:00:00.123Z");
+        assert_eq!(rfc3339(1_795_421_440_005), "2026-11-23T08:10:40.005Z");
+    }
+
+    #[test]
+    fn corrupt_lines_are_skipped_with_a_warning_and_a_partial_last_line_silently() {
+        let good = serde_json::to_string(&record("r1", "a.t", 1, Verdict::Passed, 5)).unwrap();
+        let text = format!("{good}\n{{not json\n\n{good}\n{{\"run\":\"r2\"");
+        let loaded = parse(text.as_bytes(), Path::new("h.jsonl"));
+        assert_eq!(loaded.records.len(), 2);
+        assert_eq!(loaded.warnings.len(), 1, "{:?}", loaded.warnings);
+        assert!(loaded.warnings[0].starts_with("skipped line 2 of h.jsonl:"));
+    }
+
+    #[test]
+    fn compaction_keeps_each_files_last_runs_with_all_their_attempts() {
+        let mut records = Vec::new();
+        for n in 0..5 {
+            let run = format!("r{n}");
+            records.push(record(&run, "a.t", 1, Verdict::Failed, 1));
+            records.push(record(&run, "a.t", 2, Verdict::Passed, 1));
+            if n % 2 == 0 {
+                records.push(record(&run, "b.t", 1, Verdict::Passed, 1));
+            }
+        }
+        let kept = keep_last_runs(records, 2);
+        let shown: Vec<String> = kept
+            .iter()
+            .map(|r| format!("{}:{}:{}", r.run, r.path, r.attempt))
+            .collect();
+        assert_eq!(
+            shown,
+            ["r2:b.t:1", "r3:a.t:1", "r3:a.t:2", "r4:a.t:1", "r4:a.t:2", "r4:b.t:1"]
+        );
+    }
+
+    #[test]
+    fn two_writers_at_once_lose_nothing_and_compaction_bounds_the_file() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::in_dir(dir.path());
+        std::thread::scope(|s| {
+            for w in 0..2 {
+                let store = store.clone();
+                s.spawn(move || {
+                    for n in 0..300 {
+                        let run = format!("w{w}-{n}");
+                        let batch = vec![record(&run, &format!("w{w}.t"), 1, Verdict::Passed, 1)];
+                        let counts = Index::of(&store.load().expect("load").records).run_counts();
+                        store.append(&batch, &counts).expect("append");
+                    }
+                });
+            }
+        });
+        let loaded = store.load().expect("load");
+        assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+        let index = Index::of(&loaded.records);
+        for w in ["w0.t", "w1.t"] {
+            let runs = index.files[w].runs;
+            assert!((MAX_RUNS..=COMPACT_AT).contains(&runs), "{w}: {runs}");
+        }
+        // The newest runs survived.
+        assert!(loaded.records.iter().any(|r| r.run == "w0-299"));
+        assert!(loaded.records.iter().any(|r| r.run == "w1-299"));
+    }
+
+    #[test]
+    fn index_takes_the_median_of_recent_runs_and_the_last_verdict() {
+        let records = vec![
+            record("r1", "a.t", 1, Verdict::Passed, 100),
+            record("r2", "a.t", 1, Verdict::Failed, 300),
+            record("r2", "a.t", 2, Verdict::Passed, 200),
+            record("r3", "a.t", 1, Verdict::Failed, 400),
+        ];
+        let index = Index::of(&records);
+        let a = index.files["a.t"];
+        assert_eq!((a.p50_ms, a.last_failed, a.runs), (200.0, true, 3));
+    }
+
+    #[test]
+    fn git_head_reads_refs_and_packed_refs() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let git = dir.path().join(".git");
+        fs::create_dir_all(git.join("refs/heads")).unwrap();
+        assert_eq!(git_head(dir.path()), None);
+        let hash = "0123456789abcdef0123456789abcdef01234567";
+        fs::write(git.join("HEAD"), "ref: refs/heads/main\n").unwrap();
+        fs::write(
+            git.join("packed-refs"),
+            format!("# pack\n{hash} refs/heads/main\n"),
+        )
+        .unwrap();
+        assert_eq!(git_head(dir.path()).as_deref(), Some(hash));
+        let newer = "fedcba9876543210fedcba9876543210fedcba98";
+        fs::write(git.join("refs/heads/main"), format!("{newer}\n")).unwrap();
+        assert_eq!(git_head(dir.path()).as_deref(), Some(newer));
+    }
+}
