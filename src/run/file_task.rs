@@ -304,3 +304,77 @@ pub(crate) fn humane(d: Duration) -> String {
         format!("{:.1}s", d.as_secs_f64())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn judged(bytes: &[u8], exit: Exit) -> FileResult {
+        let mut parser = Parser::new(Collect::default());
+        parser.feed(bytes);
+        let collected = parser.finish();
+        let outcome = Outcome {
+            exit,
+            timed_out: false,
+            cancelled: false,
+            leaked: false,
+            duration: Duration::ZERO,
+        };
+        judge(&collected, Ok(outcome), None, Instant::now())
+    }
+
+    fn streams() -> Vec<(PathBuf, Vec<u8>)> {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("test-data");
+        let mut out = Vec::new();
+        let mut dirs = vec![root];
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if p.extension().is_some_and(|x| x == "tap") {
+                    let bytes = std::fs::read(&p).expect("test data readable");
+                    out.push((p, bytes));
+                }
+            }
+        }
+        assert!(out.len() >= 150, "test data missing: {} streams", out.len());
+        out
+    }
+
+    /// Issue 7: a failing file always says why; a passing one has nothing failing to say.
+    #[test]
+    fn every_failing_file_names_its_reasons() {
+        for (path, bytes) in streams() {
+            for exit in [Exit::Code(0), Exit::Code(1), Exit::Signal(9)] {
+                let r = judged(&bytes, exit);
+                let at = format!("{} ({exit:?})", path.display());
+                if r.ok {
+                    assert!(r.reasons.is_empty(), "{at}: passing with {:?}", r.reasons);
+                    assert!(r.verdict.ok, "{at}: passing file, failing stream");
+                } else {
+                    assert!(!r.reasons.is_empty(), "{at}: failing without a reason");
+                }
+                if !r.verdict.ok {
+                    assert!(!r.ok, "{at}: failing stream, passing file");
+                    for reason in &r.verdict.reasons {
+                        assert!(
+                            r.reasons.contains(reason),
+                            "{at}: {reason:?} not in the file's reasons"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_failed_point_is_the_files_reason() {
+        let r = judged(b"1..2\nok 1\nnot ok 2 - adds\n", Exit::Code(1));
+        assert!(!r.ok);
+        assert_eq!(
+            r.reasons,
+            ["exited with code 1", "1 test point failed: \"adds\""]
+        );
+    }
+}

@@ -1,6 +1,7 @@
 //! tapline's one integration-test binary (ripgrep style): each module a concern, regression
 //! tests named after what they guard.
 mod chunking;
+mod conformance;
 mod history;
 mod robustness;
 mod run;
@@ -8,4 +9,5 @@ mod run_like_harness;
 mod snapshots;
 mod spec_examples;
 mod util;
+mod verdict_invariant;
 mod watch;

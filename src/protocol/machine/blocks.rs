@@ -164,8 +164,23 @@ impl Machine {
         }
     }
 
+    /// A YAML block still open when its document closes before the stream ends: its lines
+    /// are output, and, as in the reference, a bare `---` with nothing after it is not
+    /// non-TAP (so it breaks no `pragma +strict`).
+    pub(super) fn yaml_left_open(&mut self, lvl: usize, sink: &mut dyn Sink) {
+        let bare = self.levels[lvl]
+            .yaml
+            .as_ref()
+            .is_some_and(|y| y.body.is_empty());
+        self.yaml_lines_out(lvl, !bare, sink);
+    }
+
     /// The YAML block was not one: its lines are output, and the pending point is done.
     pub(super) fn yaml_garbage(&mut self, lvl: usize, sink: &mut dyn Sink) {
+        self.yaml_lines_out(lvl, true, sink);
+    }
+
+    fn yaml_lines_out(&mut self, lvl: usize, non_tap: bool, sink: &mut dyn Sink) {
         let y = self.levels[lvl].yaml.take();
         self.emit_result(lvl, sink);
         if let Some(y) = y {
@@ -177,7 +192,9 @@ impl Machine {
                 std::iter::once(opener).chain(y.body.lines().map(|l| format!("{}{l}", y.indent)));
             for (i, raw) in raw.enumerate() {
                 let line = y.start_line + i as u64;
-                self.strict_check(lvl, line, sink);
+                if non_tap {
+                    self.strict_check(lvl, line, sink);
+                }
                 sink.event(&Event::Output {
                     depth: lvl as u32,
                     line,

@@ -84,7 +84,19 @@ struct Level {
     buffered: bool,
     /// A test point has been designated to close this subtest.
     has_closing_point: bool,
+    /// The subtest's name (empty for the stream), to name it when it fails.
+    name: String,
+    /// Messages of failing problems and of failed subtests their closing point did not
+    /// report, in stream order.
     reasons: Vec<String>,
+    /// A failing problem was recorded (a skip-all plan does not excuse it).
+    problem_failed: bool,
+    /// Failed test points (`not ok` without a directive) and the first few of their labels.
+    failed_points: u64,
+    failed_labels: Vec<String>,
+    /// A subtest that failed and whose closing point has not been read yet: if that point
+    /// says `ok` (or never comes), the subtest's failure is a reason of its own.
+    unexplained_child: Option<String>,
 }
 
 /// Ids seen at one level: a bitmap for the usual small dense ids, a set beyond.
@@ -135,6 +147,8 @@ pub(crate) struct Machine {
     max_block: usize,
     spare_names: Vec<String>,
     held: Held,
+    /// `finish` is closing the documents: the stream itself ended.
+    ending: bool,
 }
 
 /// Output and comment lines held back while a test point is pending, in one text arena so
@@ -171,6 +185,7 @@ impl Machine {
             max_block,
             spare_names: Vec::new(),
             held: Held::default(),
+            ending: false,
         }
     }
 
@@ -196,6 +211,7 @@ impl Machine {
 
     /// End of stream: closes whatever is open and emits `End`.
     pub fn finish(&mut self, sink: &mut dyn Sink) {
+        self.ending = true;
         if let Some(b) = self.block.take() {
             let msg = format!(
                 "stream ended inside a ⟦TSTEST:{}⟧ block opened on line {}",
@@ -208,9 +224,9 @@ impl Machine {
             };
             self.attach_block(b.depth, b.line, block, sink);
             let lvl = (b.depth as usize).min(self.levels.len() - 1);
-            self.problem(lvl, 0, ProblemKind::UnterminatedBlock, msg, true, sink);
-            // A producer that dies mid-block has failed, whatever its points said.
-            self.levels[0].ok = false;
+            // A producer that dies mid-block has failed, whatever its points said; a nested
+            // level's failure reaches the stream through its subtests.
+            self.tap_error(lvl, 0, ProblemKind::UnterminatedBlock, msg, sink);
         }
         // A stream that stops inside a subtest did not finish, whatever the subtest said so far.
         if self.levels.len() > 1
@@ -437,6 +453,7 @@ impl Machine {
         sink: &mut dyn Sink,
     ) {
         if fails {
+            self.levels[lvl].problem_failed = true;
             self.levels[lvl].reasons.push(message.clone());
         }
         sink.event(&Event::Problem(Problem {

@@ -35,6 +35,7 @@ impl Machine {
         self.levels[lvl].maybe_child = None;
         let mut child = Level::new(lvl as u32 + 1, self.levels[lvl].strict);
         child.buffered = pending_buffered;
+        child.name.clone_from(&name);
         if pending_buffered {
             child.has_closing_point = true;
             if let Some(p) = self.levels[lvl].current.as_mut() {
@@ -56,11 +57,15 @@ impl Machine {
 
     /// Subtests that will never be closed (left behind by a bail out): their `SubtestEnd`
     /// keeps the event stream balanced, but they count for nothing, as in the reference.
+    /// Unfinished, they did not pass, and say so.
     pub(super) fn abandon_above(&mut self, lvl: usize, sink: &mut dyn Sink) {
         while self.levels.len() > lvl + 1 {
             let Some(mut l) = self.levels.pop() else {
                 break;
             };
+            l.ok = false;
+            l.reasons
+                .push("the stream bailed out before this subtest finished".to_owned());
             let verdict = l.verdict(false);
             sink.event(&Event::SubtestEnd {
                 depth: l.depth,
@@ -96,12 +101,26 @@ impl Machine {
             Some(Directive::Todo(_)) => (false, true),
             None => (false, false),
         };
+        let failed = !p.ok && !skip && !todo;
         if p.ok {
             l.pass += 1;
         } else {
             l.fail += 1;
-            if !skip && !todo {
+            if failed {
                 l.ok = false;
+                l.failed_points += 1;
+                if l.failed_labels.len() < FAILED_LABELS {
+                    l.failed_labels.push(point_label(p.id, &p.name));
+                }
+            }
+        }
+        if p.closes_subtest {
+            // A failed subtest closed by a failing point is named by that point; closed by
+            // an `ok` (or TODO/SKIP) point, its failure is a reason of its own.
+            if failed {
+                l.unexplained_child = None;
+            } else {
+                l.explain_child();
             }
         }
         l.skip += u64::from(skip);
@@ -136,10 +155,16 @@ impl Machine {
     /// Closes the document at `lvl` and emits its verdict.
     pub(super) fn end(&mut self, lvl: usize, sink: &mut dyn Sink) {
         if self.levels[lvl].yaml.is_some() {
-            let start = self.levels[lvl].yaml.as_ref().map_or(0, |y| y.start_line);
-            let msg = format!("stream ended inside the YAML block opened on line {start}");
-            self.tap_error(lvl, start, ProblemKind::UnterminatedYaml, msg, sink);
-            self.yaml_garbage(lvl, sink);
+            if self.ending {
+                let start = self.levels[lvl].yaml.as_ref().map_or(0, |y| y.start_line);
+                let msg = format!("stream ended inside the YAML block opened on line {start}");
+                self.tap_error(lvl, start, ProblemKind::UnterminatedYaml, msg, sink);
+                self.yaml_garbage(lvl, sink);
+            } else {
+                // The stream goes on at a shallower level (a subtest's closing point, a `}`, a
+                // bail out): the block was never YAML, and not the stream's end.
+                self.yaml_left_open(lvl, sink);
+            }
         }
         self.emit_result(lvl, sink);
         if let Some(heading) = self.levels[lvl].maybe_child.take() {
@@ -150,7 +175,13 @@ impl Machine {
         if l.plan == Some((1, 0)) {
             skip_all = true;
             if l.count == 0 {
-                l.ok = true;
+                // Nothing ran, so failed subtests before the plan are excused, as in the
+                // reference; a failing problem (strict mode) or a bail out is not.
+                l.ok = !l.problem_failed && l.bailing_out.is_none();
+                if l.ok {
+                    l.reasons.clear();
+                    l.unexplained_child = None;
+                }
             } else {
                 let msg = format!("plan 1..0 (skip all), but {} test points ran", l.count);
                 self.tap_error(lvl, 0, ProblemKind::SkipAllWithTests, msg, sink);
@@ -179,9 +210,7 @@ impl Machine {
             } else {
                 format!("bailed out: {reason}")
             };
-            if lvl == 0 {
-                self.levels[lvl].reasons.push(msg);
-            }
+            self.levels[lvl].reasons.push(msg);
         }
         let verdict = self.levels[lvl].verdict(skip_all);
         // Held lines go out before the verdict even when a bail out stopped the counting.
@@ -195,7 +224,11 @@ impl Machine {
                 verdict,
             });
             if child_failed {
-                self.levels[lvl - 1].ok = false;
+                let name = std::mem::take(&mut self.levels[lvl].name);
+                let parent = &mut self.levels[lvl - 1];
+                parent.ok = false;
+                parent.explain_child();
+                parent.unexplained_child = Some(name);
             }
         }
     }
@@ -204,6 +237,15 @@ impl Machine {
 impl Level {
     /// The document's verdict as it stands; `skip_all` when its plan skipped everything.
     pub(super) fn verdict(&mut self, skip_all: bool) -> Verdict<'static> {
+        self.explain_child();
+        let mut reasons = Vec::with_capacity(self.reasons.len() + 1);
+        if self.failed_points > 0 {
+            reasons.push(failed_points_reason(
+                self.failed_points,
+                &self.failed_labels,
+            ));
+        }
+        reasons.append(&mut self.reasons);
         let comment = &self.plan_comment;
         Verdict {
             ok: self.ok,
@@ -219,7 +261,18 @@ impl Level {
                 reason: (!comment.is_empty()).then(|| Cow::Owned(comment.clone())),
             }),
             bailout: self.bailing_out.clone().map(Cow::Owned),
-            reasons: std::mem::take(&mut self.reasons),
+            reasons,
+        }
+    }
+
+    /// A failed subtest no failing point reported becomes a reason of its own.
+    pub(super) fn explain_child(&mut self) {
+        if let Some(name) = self.unexplained_child.take() {
+            self.reasons.push(if name.is_empty() {
+                "a subtest failed".to_owned()
+            } else {
+                format!("subtest \"{name}\" failed")
+            });
         }
     }
 
@@ -231,4 +284,27 @@ impl Level {
             ..Level::default()
         }
     }
+}
+
+/// How many failed points a verdict's reason names; the rest are counted.
+const FAILED_LABELS: usize = 3;
+
+/// A failed point as a reason names it: its name, else its id.
+fn point_label(id: Option<u64>, name: &str) -> String {
+    match (name.is_empty(), id) {
+        (false, _) => format!("\"{name}\""),
+        (true, Some(id)) => format!("#{id}"),
+        (true, None) => "(unnamed)".to_owned(),
+    }
+}
+
+/// `1 test point failed: "adds"`, `5 test points failed: "a", "b", "c" and 2 more`.
+fn failed_points_reason(count: u64, labels: &[String]) -> String {
+    let noun = if count == 1 { "point" } else { "points" };
+    let mut out = format!("{count} test {noun} failed: {}", labels.join(", "));
+    let more = count.saturating_sub(labels.len() as u64);
+    if more > 0 {
+        out.push_str(&format!(" and {more} more"));
+    }
+    out
 }
