@@ -259,7 +259,12 @@ fn judge(
     } else {
         reasons.extend(verdict.reasons.iter().cloned());
     }
-    let ok = reasons.is_empty() && verdict.ok && c.saw_tap;
+    if !verdict.ok && reasons.is_empty() {
+        // The parser names every failing verdict's reasons (tests/integration/
+        // verdict_invariant.rs); should one ever come without, the file still says why.
+        reasons.push("its TAP stream failed".to_owned());
+    }
+    let ok = reasons.is_empty();
     if outcome.leaked {
         reasons
             .push("a process it started kept its output open after it exited (killed)".to_owned());
@@ -312,7 +317,7 @@ mod tests {
     fn judged(bytes: &[u8], exit: Exit) -> FileResult {
         let mut parser = Parser::new(Collect::default());
         parser.feed(bytes);
-        let collected = parser.finish();
+        let mut collected = parser.finish();
         let outcome = Outcome {
             exit,
             timed_out: false,
@@ -320,7 +325,7 @@ mod tests {
             leaked: false,
             duration: Duration::ZERO,
         };
-        judge(&collected, Ok(outcome), None, Instant::now())
+        judge(&mut collected, Ok(outcome), None, Instant::now())
     }
 
     fn streams() -> Vec<(PathBuf, Vec<u8>)> {
