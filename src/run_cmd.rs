@@ -7,12 +7,12 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tapline::event::run::{FileInfo, RunEvent};
 use tapline::event::stability::Stability;
+use tapline::report::sink::{Fanout, JsonlRun, RunSink, SummaryRun};
 use tapline::report::terminal::{TerminalOptions, TerminalReporter, Verbosity};
 use tapline::run::cache::Cache;
 use tapline::run::child_env::{self, ChildEnv};
 use tapline::run::history::{self, Index};
 use tapline::run::order::Order;
-use tapline::run::sinks::{Fanout, JsonlRun, RunSink, SummaryRun};
 use tapline::run::{config, discover, logs, supervise, Planned, Settings};
 use tapline::watch;
 

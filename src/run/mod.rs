@@ -15,12 +15,12 @@ pub(crate) mod file_task;
 pub mod logs;
 pub mod runners;
 pub(crate) mod shebang;
-pub mod sinks;
+
 pub mod supervise;
 
 use crate::event::run::{FileInfo, FileResult, RunEvent, RunSummary};
+use crate::report::sink::RunSink;
 use file_task::FileJob;
-use sinks::RunSink;
 use std::collections::{BTreeMap, VecDeque};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -382,7 +382,7 @@ fn summarize(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::sinks::RunSink;
+    use crate::report::sink::RunSink;
 
     struct Nothing;
     impl RunSink for Nothing {

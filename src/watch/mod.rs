@@ -33,10 +33,10 @@ use fingerprint::*;
 use session::*;
 pub use want::{select, Want};
 
+use crate::report::sink::{Fanout, JsonlRun, RunSink, SummaryRun};
 use crate::report::style::{self, Style};
 use crate::report::terminal::{TerminalOptions, TerminalReporter};
 use crate::run::discover::TestFile;
-use crate::run::sinks::{Fanout, JsonlRun, RunSink, SummaryRun};
 use crate::run::supervise::Cancel;
 use crate::run::{execute, Planned, Settings, EXIT_INTERRUPTED};
 use filter::Filter;

@@ -1,7 +1,7 @@
-//! Run reporters: sinks on the run's event stream (terminal, JSON lines, summary document).
+//! Run reporters: the `RunSink` trait, sinks on the run's event stream (terminal, JSON lines, summary document).
+use super::summary::SummaryWriter;
+use super::terminal::TerminalReporter;
 use crate::event::run::{FileResult, RunEvent, RunSummary};
-use crate::report::summary::SummaryWriter;
-use crate::report::terminal::TerminalReporter;
 use serde::Serialize;
 use std::io::{self, Write};
 use std::time::Instant;
