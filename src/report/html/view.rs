@@ -3,7 +3,9 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::event::run::Tally;
-use crate::report::diff::Diff;
+use crate::event::Assert;
+use crate::report::diff::{self, Budget, Diff};
+use crate::report::failure;
 
 /// The whole page.
 #[derive(Debug, Clone, Default)]
@@ -105,6 +107,55 @@ pub struct FailureView {
     pub stack: Option<String>,
     /// What the test printed before it reported.
     pub output: Vec<String>,
+}
+
+impl PointStatus {
+    /// As people count it: a SKIP or TODO point is only that, whatever its `ok`.
+    pub fn of(a: &Assert<'_>) -> Self {
+        if a.skip.is_some() {
+            Self::Skip
+        } else if a.todo.is_some() {
+            Self::Todo
+        } else if a.ok {
+            Self::Pass
+        } else {
+            Self::Fail
+        }
+    }
+}
+
+impl PointView {
+    pub fn of(a: &Assert<'_>) -> Self {
+        Self {
+            id: a.id,
+            name: a.name.to_string(),
+            status: PointStatus::of(a),
+            reason: a.skip.as_deref().or(a.todo.as_deref()).map(str::to_owned),
+            duration_ms: a.duration_ms,
+        }
+    }
+}
+
+impl FailureView {
+    /// Explains a failing point from its attachments (TAP YAML, v2 META and ERROR), with
+    /// the diff computed for HTML (changed characters marked) within `budget`. `name` is the
+    /// point's name with its enclosing subtests; `output` what it printed.
+    pub fn of(a: &Assert<'_>, name: String, output: Vec<String>, budget: &Budget) -> Self {
+        let d = failure::details(a);
+        Self {
+            id: a.id,
+            name,
+            location: d.location,
+            message: d.message,
+            other: d.other,
+            diff: d
+                .expected_actual
+                .map(|(expected, actual)| diff::compute(&expected, &actual, budget, true)),
+            raw_yaml: d.raw_yaml,
+            stack: d.stack,
+            output,
+        }
+    }
 }
 
 /// `2026-11-23 08:10:21 UTC`.
