@@ -12,13 +12,22 @@ const STACK_LINES: usize = 12;
 pub(crate) fn write_failures(out: &mut String, run: &RunView) {
     let points: usize = run.files.iter().map(|f| f.failures.len()).sum();
     let bare: usize = run.files.iter().filter(|f| failed_without_point(f)).count();
-    let total = points + bare;
+    let total = points + bare + run.failures_left_out;
     let _ = writeln!(
         out,
         "<section id=\"failures\"><h2>Failures <span class=\"n\">{total}</span></h2>"
     );
     if total == 0 {
         out.push_str("<div class=\"panel empty\">No failures.</div>");
+    }
+    if run.failures_left_out > 0 {
+        let _ = write!(
+            out,
+            "<div class=\"panel empty\">The first {points} failing test points are explained \
+             below; {} more are listed by name under their files (each file's log has them \
+             all).</div>",
+            run.failures_left_out
+        );
     }
     for (index, file) in run.files.iter().enumerate() {
         for failure in &file.failures {
@@ -33,7 +42,7 @@ pub(crate) fn write_failures(out: &mut String, run: &RunView) {
 
 /// A file that failed for a reason of its own: no failing point explains it.
 pub(crate) fn failed_without_point(file: &FileView) -> bool {
-    file.status == FileStatus::Fail && file.failures.is_empty()
+    file.status == FileStatus::Fail && file.failures.is_empty() && file.failures_left_out == 0
 }
 
 /// Opens an article, with the search key the filter matches (lowercased, escaped).

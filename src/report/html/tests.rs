@@ -40,6 +40,7 @@ fn sample_run() -> RunView {
         cwd: Some("/home/dev/project".into()),
         command: Some("tapline run -o report.html".into()),
         duration: Duration::from_millis(3_456),
+        failures_left_out: 0,
         tests: Tally {
             pass: 7,
             fail: 3,
@@ -95,6 +96,7 @@ fn sample_run() -> RunView {
                     },
                 ],
                 output_tail: Vec::new(),
+                failures_left_out: 0,
             },
             FileView {
                 rel: "test/crash.test.sh".into(),
@@ -110,6 +112,7 @@ fn sample_run() -> RunView {
                 points: vec![point(1, "starts", PointStatus::Pass)],
                 failures: Vec::new(),
                 output_tail: vec!["Segmentation fault (core dumped)".into()],
+                failures_left_out: 0,
             },
             FileView {
                 rel: "test/math.test.ts".into(),
@@ -131,6 +134,7 @@ fn sample_run() -> RunView {
                 ],
                 failures: Vec::new(),
                 output_tail: Vec::new(),
+                failures_left_out: 0,
             },
             FileView {
                 rel: "test/later.test.py".into(),
@@ -143,6 +147,7 @@ fn sample_run() -> RunView {
                 points: Vec::new(),
                 failures: Vec::new(),
                 output_tail: Vec::new(),
+                failures_left_out: 0,
             },
         ],
     }

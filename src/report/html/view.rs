@@ -21,6 +21,8 @@ pub struct RunView {
     pub duration: Duration,
     pub tests: Tally,
     pub files: Vec<FileView>,
+    /// Failing points past the number explained in full (listed by name only).
+    pub failures_left_out: usize,
 }
 
 /// A file's verdict as one word, for the status pill and the filter.
@@ -68,6 +70,8 @@ pub struct FileView {
     pub points: Vec<PointView>,
     /// Failing points, nested ones included.
     pub failures: Vec<FailureView>,
+    /// Failing points not explained in full (the page's limit was reached).
+    pub failures_left_out: usize,
     /// The file's last output lines, shown when it failed without a failing point.
     pub output_tail: Vec<String>,
 }

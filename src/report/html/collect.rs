@@ -1,0 +1,469 @@
+//! Builds the page's view from the run's event stream, as the run goes: files as they start
+//! and finish, top-level points, failing points (nested ones too) with the output their test
+//! printed, and each file's last output lines.
+use std::collections::VecDeque;
+use std::time::SystemTime;
+
+use super::view::{FailureView, FileStatus, FileView, PointView, RunView};
+use crate::event::run::{FileResult, RunEvent};
+use crate::event::{Assert, Event};
+use crate::report::diff::Budget;
+
+/// Output lines kept for one failing point (the newest win).
+const POINT_OUTPUT_LINES: usize = 100;
+/// A file's last output lines, shown when it failed without a failing point.
+const FILE_OUTPUT_LINES: usize = 40;
+/// Failures explained in full; past this the page lists them by name only (in each file's
+/// points) and says how many it left out. Bounds both the page and the time spent diffing.
+pub(crate) const EXPANDED_FAILURES: usize = 500;
+
+/// Where and how the run was made, for the page's header.
+#[derive(Debug, Clone, Default)]
+pub struct Meta {
+    pub host: Option<String>,
+    pub cwd: Option<String>,
+    pub command: Option<String>,
+}
+
+impl Meta {
+    /// This process's host name, working directory and command line.
+    pub fn current() -> Self {
+        let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .or_else(|_| std::fs::read_to_string("/etc/hostname"))
+            .ok()
+            .map(|h| h.trim().to_owned())
+            .filter(|h| !h.is_empty());
+        let cwd = std::env::current_dir()
+            .ok()
+            .map(|d| d.display().to_string());
+        let args: Vec<String> = std::env::args().collect();
+        let command = (!args.is_empty()).then(|| {
+            let mut words = args;
+            if let Some(first) = words.first_mut() {
+                // The program as typed is noise (`target/release/tapline`); its name is not.
+                if let Some(name) = std::path::Path::new(first.as_str()).file_name() {
+                    *first = name.to_string_lossy().into_owned();
+                }
+            }
+            words.join(" ")
+        });
+        Meta { host, cwd, command }
+    }
+}
+
+/// A file while its events arrive.
+struct Building {
+    view: FileView,
+    /// Output since the last test point: the next point's.
+    pending: VecDeque<String>,
+    /// The file's newest output lines.
+    tail: VecDeque<String>,
+    /// Names of the open subtests, outermost first.
+    subtests: Vec<String>,
+    /// Failures seen per open nesting level (index = depth), to tell a subtest that failed
+    /// only through its children.
+    failed_inside: Vec<usize>,
+}
+
+fn push_bounded(lines: &mut VecDeque<String>, line: String, cap: usize) {
+    if lines.len() >= cap {
+        lines.pop_front();
+    }
+    lines.push_back(line);
+}
+
+/// Collects one run (the latest, in watch mode) into a [`RunView`].
+pub struct Collector {
+    run: u64,
+    view: RunView,
+    building: Vec<Option<Building>>,
+    expanded: usize,
+    budget: Budget,
+}
+
+impl Collector {
+    pub fn new(meta: Meta) -> Self {
+        Collector {
+            run: 0,
+            view: RunView {
+                host: meta.host,
+                cwd: meta.cwd,
+                command: meta.command,
+                ..RunView::default()
+            },
+            building: Vec::new(),
+            expanded: 0,
+            budget: Budget::default(),
+        }
+    }
+
+    /// The page's view so far (complete once `RunFinished` arrived).
+    pub fn view(&self) -> &RunView {
+        &self.view
+    }
+
+    pub fn on(&mut self, ev: &RunEvent) {
+        match ev {
+            RunEvent::RunStarted { run, .. } => {
+                self.run = *run;
+                self.view = RunView {
+                    host: self.view.host.take(),
+                    cwd: self.view.cwd.take(),
+                    command: self.view.command.take(),
+                    started: Some(SystemTime::now()),
+                    ..RunView::default()
+                };
+                self.building.clear();
+                self.expanded = 0;
+            }
+            RunEvent::FileStarted { run, file } if *run == self.run => {
+                if self.building.len() <= file.index {
+                    self.building.resize_with(file.index + 1, || None);
+                }
+                self.building[file.index] = Some(Building {
+                    view: FileView {
+                        rel: file.rel.clone(),
+                        status: FileStatus::NotRun,
+                        duration: None,
+                        tally: Default::default(),
+                        reasons: Vec::new(),
+                        log: file.log.as_ref().map(|p| p.display().to_string()),
+                        command: Some(file.command.clone()),
+                        points: Vec::new(),
+                        failures: Vec::new(),
+                        output_tail: Vec::new(),
+                        failures_left_out: 0,
+                    },
+                    pending: VecDeque::new(),
+                    tail: VecDeque::new(),
+                    subtests: Vec::new(),
+                    failed_inside: vec![0],
+                });
+            }
+            RunEvent::Tap { run, file, event } if *run == self.run => {
+                let expand = self.expanded < EXPANDED_FAILURES;
+                if let Some(Some(b)) = self.building.get_mut(*file) {
+                    if b.tap(event, expand, &self.budget) {
+                        self.expanded += 1;
+                    }
+                }
+            }
+            RunEvent::Stderr { run, file, text } if *run == self.run => {
+                if let Some(Some(b)) = self.building.get_mut(*file) {
+                    b.output(text);
+                }
+            }
+            RunEvent::FileFinished { run, file, result } if *run == self.run => {
+                if let Some(Some(b)) = self.building.get_mut(*file) {
+                    b.finish(result);
+                }
+            }
+            RunEvent::RunFinished { run, summary } if *run == self.run => {
+                self.view.ok = summary.ok;
+                self.view.interrupted = summary.interrupted;
+                self.view.duration = summary.duration;
+                self.view.tests = summary.tests;
+                self.view.files = self.building.drain(..).flatten().map(|b| b.view).collect();
+                self.view.failures_left_out =
+                    self.view.files.iter().map(|f| f.failures_left_out).sum();
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Building {
+    fn output(&mut self, text: &str) {
+        push_bounded(&mut self.pending, text.to_owned(), POINT_OUTPUT_LINES);
+        push_bounded(&mut self.tail, text.to_owned(), FILE_OUTPUT_LINES);
+    }
+
+    /// Returns whether a failure was explained in full.
+    fn tap(&mut self, event: &Event<'static>, expand: bool, budget: &Budget) -> bool {
+        match event {
+            Event::Assert(a) => return self.assert(a, expand, budget),
+            Event::Output { text, .. } => self.output(text),
+            Event::Comment { text, .. } => self.output(&format!("# {text}")),
+            Event::BailOut { reason, .. } => self.output(&format!("Bail out! {reason}")),
+            Event::SubtestStart { depth, name, .. } => {
+                let d = *depth as usize;
+                self.subtests.truncate(d);
+                self.subtests.push(name.to_string());
+                self.failed_inside.truncate(d + 1);
+                self.failed_inside.resize(d + 2, 0);
+            }
+            _ => {}
+        }
+        false
+    }
+
+    fn assert(&mut self, a: &Assert<'static>, expand: bool, budget: &Budget) -> bool {
+        let d = a.depth as usize;
+        let output: Vec<String> = self.pending.drain(..).collect();
+        let inner = if a.closes_subtest {
+            self.failed_inside.get(d + 1).copied().unwrap_or(0)
+        } else {
+            0
+        };
+        if a.closes_subtest {
+            self.failed_inside.truncate(d + 1);
+        }
+        if self.failed_inside.len() <= d {
+            self.failed_inside.resize(d + 1, 0);
+        }
+        // A subtest that failed only because its children did is said by their failures.
+        let said_by_children = inner > 0
+            && a.diagnostics.is_none()
+            && a.meta.is_none()
+            && a.blocks.is_empty()
+            && output.is_empty();
+        let mut expanded = false;
+        if a.is_failure() && !said_by_children {
+            self.failed_inside[d] += 1;
+            let mut name: Vec<&str> = self.subtests.iter().take(d).map(String::as_str).collect();
+            name.push(&a.name);
+            let name = name.join(" > ");
+            if expand {
+                self.view
+                    .failures
+                    .push(FailureView::of(a, name, output, budget));
+                expanded = true;
+            } else {
+                self.view.failures_left_out += 1;
+            }
+        } else if a.is_failure() {
+            self.failed_inside[d] += 1;
+        }
+        if a.closes_subtest {
+            self.subtests.truncate(d);
+        }
+        if d == 0 {
+            self.view.points.push(PointView::of(a));
+        }
+        expanded
+    }
+
+    fn finish(&mut self, result: &FileResult) {
+        let v = &mut self.view;
+        v.tally = result.tally;
+        v.duration = Some(result.duration);
+        v.reasons = result.reasons.clone();
+        v.status = if result.exit.is_none() && result.cancelled {
+            FileStatus::NotRun
+        } else if !result.ok {
+            FileStatus::Fail
+        } else if result.tally.pass == 0 && result.tally.todo == 0 {
+            // Passed without running a test: skipped whole, or only SKIP points.
+            FileStatus::Skip
+        } else {
+            FileStatus::Pass
+        };
+        // Only a file that failed on its own shows its last output.
+        v.output_tail = if v.status == FileStatus::Fail {
+            self.tail.drain(..).collect()
+        } else {
+            Vec::new()
+        };
+        self.pending.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::run::{ExitInfo, FileInfo, RunSummary, Tally};
+    use crate::event::Verdict;
+    use std::borrow::Cow;
+    use std::time::Duration;
+
+    fn point(depth: u32, id: u64, ok: bool, name: &str) -> Event<'static> {
+        Event::Assert(Assert {
+            depth,
+            line: 0,
+            ok,
+            id: Some(id),
+            name: Cow::Owned(name.to_owned()),
+            skip: None,
+            todo: None,
+            duration_ms: None,
+            diagnostics: None,
+            meta: None,
+            blocks: Vec::new(),
+            closes_subtest: false,
+        })
+    }
+
+    fn verdict(ok: bool) -> Verdict<'static> {
+        Verdict {
+            ok,
+            count: 0,
+            pass: 0,
+            fail: 0,
+            todo: 0,
+            skip: 0,
+            plan: None,
+            bailout: None,
+            reasons: Vec::new(),
+        }
+    }
+
+    fn result(ok: bool, tally: Tally, reasons: &[&str], exit: Option<i32>) -> FileResult {
+        FileResult {
+            ok,
+            reasons: reasons.iter().map(|r| (*r).to_owned()).collect(),
+            exit: exit.map(|code| ExitInfo {
+                code: Some(code),
+                signal: None,
+            }),
+            timed_out: false,
+            cancelled: exit.is_none(),
+            leaked: false,
+            duration: Duration::from_millis(5),
+            tally,
+            verdict: verdict(ok),
+            attempts: 1,
+            flaky: false,
+            cached: false,
+            tests: Vec::new(),
+        }
+    }
+
+    fn started(index: usize, rel: &str) -> RunEvent {
+        RunEvent::FileStarted {
+            run: 1,
+            file: FileInfo {
+                index,
+                rel: rel.to_owned(),
+                command: format!("sh {rel}"),
+                log: Some(format!(".nogit/testlogs/{index}.log").into()),
+                attempt: 1,
+            },
+        }
+    }
+
+    fn tap(file: usize, event: Event<'static>) -> RunEvent {
+        RunEvent::Tap {
+            run: 1,
+            file,
+            event,
+        }
+    }
+
+    #[test]
+    fn a_run_becomes_files_points_and_failures() {
+        let mut c = Collector::new(Meta::default());
+        let mut closing = match point(0, 2, false, "group") {
+            Event::Assert(a) => a,
+            _ => unreachable!(),
+        };
+        closing.closes_subtest = true;
+        let mut with_diff = match point(0, 3, false, "compares") {
+            Event::Assert(a) => a,
+            _ => unreachable!(),
+        };
+        with_diff.diagnostics = Some(Cow::Borrowed("wanted: 1\nfound: 2\nat: t/a.sh:3\n"));
+        let events = vec![
+            RunEvent::RunStarted {
+                run: 1,
+                files: 3,
+                jobs: 1,
+            },
+            started(0, "t/a.sh"),
+            tap(0, point(0, 1, true, "first")),
+            tap(
+                0,
+                Event::SubtestStart {
+                    depth: 0,
+                    line: 0,
+                    name: Cow::Borrowed("group"),
+                    buffered: false,
+                },
+            ),
+            tap(
+                0,
+                Event::Output {
+                    depth: 1,
+                    line: 0,
+                    text: Cow::Borrowed("inner says hi"),
+                },
+            ),
+            tap(0, point(1, 1, false, "inner")),
+            tap(0, Event::Assert(closing)),
+            tap(0, Event::Assert(with_diff)),
+            RunEvent::FileFinished {
+                run: 1,
+                file: 0,
+                result: result(
+                    false,
+                    Tally {
+                        pass: 1,
+                        fail: 2,
+                        ..Tally::default()
+                    },
+                    &["2 failed"],
+                    Some(1),
+                ),
+            },
+            started(1, "t/crash.sh"),
+            RunEvent::Stderr {
+                run: 1,
+                file: 1,
+                text: "Segmentation fault".into(),
+            },
+            RunEvent::FileFinished {
+                run: 1,
+                file: 1,
+                result: result(false, Tally::default(), &["killed by SIGSEGV"], Some(139)),
+            },
+            // A stale event of another run is ignored.
+            RunEvent::Stderr {
+                run: 0,
+                file: 1,
+                text: "old".into(),
+            },
+            RunEvent::RunFinished {
+                run: 1,
+                summary: RunSummary {
+                    ok: false,
+                    files_total: 3,
+                    files_passed: 0,
+                    files_failed: 2,
+                    files_not_run: 1,
+                    tests: Tally {
+                        pass: 1,
+                        fail: 2,
+                        ..Tally::default()
+                    },
+                    duration: Duration::from_millis(40),
+                    interrupted: false,
+                    slowest: Vec::new(),
+                    newly_failing: Vec::new(),
+                    fixed: Vec::new(),
+                    flaky: Vec::new(),
+                    files_cached: 0,
+                },
+            },
+        ];
+        for ev in &events {
+            c.on(ev);
+        }
+        let view = c.view();
+        assert!(!view.ok);
+        assert!(view.started.is_some());
+        assert_eq!(view.files.len(), 2);
+        let a = &view.files[0];
+        assert_eq!(a.status, FileStatus::Fail);
+        assert_eq!(a.points.len(), 3, "top-level points only");
+        // The subtest that failed through its child is said by the child's path.
+        let names: Vec<&str> = a.failures.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["group > inner", "compares"]);
+        assert_eq!(a.failures[0].output, ["inner says hi"]);
+        assert_eq!(a.failures[1].location.as_deref(), Some("t/a.sh:3"));
+        assert!(a.failures[1].diff.is_some());
+        assert_eq!(a.log.as_deref(), Some(".nogit/testlogs/0.log"));
+        let crash = &view.files[1];
+        assert_eq!(crash.status, FileStatus::Fail);
+        assert_eq!(crash.reasons, ["killed by SIGSEGV"]);
+        assert_eq!(crash.output_tail, ["Segmentation fault"]);
+    }
+}
