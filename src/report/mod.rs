@@ -5,6 +5,7 @@ pub mod failure;
 pub mod html;
 pub mod human;
 pub mod jsonl;
+pub mod record;
 pub mod sink;
 pub mod style;
 pub mod summary;

@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use super::diff::write_diff;
 use super::escape::{push_escaped, Esc};
-use super::view::{FailureView, FileStatus, FileView, RunView};
+use crate::report::record::{FailureView, FileStatus, FileView, RunView};
 
 /// Stack lines shown; the log keeps the rest.
 const STACK_LINES: usize = 12;

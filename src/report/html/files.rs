@@ -9,8 +9,8 @@
 use std::fmt::Write;
 
 use super::escape::{push_escaped, Esc};
-use super::view::{FileStatus, FileView, PointStatus, PointView, RunView};
 use crate::event::run::Tally;
+use crate::report::record::{FileStatus, FileView, PointStatus, PointView, RunView};
 use crate::report::style::duration_ms;
 
 /// Points listed per file before passing ones are only counted.

@@ -6,7 +6,6 @@
 //! script only filters (by status and text) and sorts. Every string from the run goes
 //! through [`escape`]; a Content-Security-Policy naming the hashes of the page's one style
 //! and one script ([`csp`]) keeps anything else from running or loading.
-mod collect;
 mod csp;
 mod diff;
 mod escape;
@@ -15,12 +14,12 @@ mod files;
 mod script;
 mod styles;
 mod summary;
-pub mod view;
 
 use std::io::{self, Write};
 
-pub use collect::{Collector, Meta};
-pub use view::{FailureView, FileStatus, FileView, PointStatus, PointView, RunView};
+pub use crate::report::record::{
+    Collector, FailureView, FileStatus, FileView, Meta, PointStatus, PointView, RunView,
+};
 
 /// Size at which the page being built is handed to the writer.
 const FLUSH_AT: usize = 1 << 20;

@@ -2,7 +2,7 @@
 use std::fmt::Write;
 
 use super::escape::Esc;
-use super::view::{utc, FileStatus, RunView};
+use crate::report::record::{utc, FileStatus, RunView};
 use crate::report::style::duration_ms;
 
 pub(crate) fn write_header(out: &mut String, run: &RunView) {

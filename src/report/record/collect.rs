@@ -15,7 +15,7 @@ const POINT_OUTPUT_LINES: usize = 100;
 const FILE_OUTPUT_LINES: usize = 40;
 /// Failures explained in full; past this the page lists them by name only (in each file's
 /// points) and says how many it left out. Bounds both the page and the time spent diffing.
-pub(crate) const EXPANDED_FAILURES: usize = 500;
+pub const EXPANDED_FAILURES: usize = 500;
 
 /// Where and how the run was made, for the page's header.
 #[derive(Debug, Clone, Default)]

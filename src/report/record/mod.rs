@@ -1,0 +1,9 @@
+//! The record of a run that the file reports (HTML, JUnit, Markdown, GitHub annotations)
+//! render: files with their verdicts, counts, logs and top-level points, failing points
+//! explained (location, message, diff, stack, output), collected from the run's events.
+mod collect;
+mod view;
+
+pub use collect::{Collector, Meta, EXPANDED_FAILURES};
+pub(crate) use view::utc;
+pub use view::{FailureView, FileStatus, FileView, PointStatus, PointView, RunView};
