@@ -62,6 +62,7 @@ pub(crate) fn write_table(out: &mut String, run: &RunView) {
                 Esc(&file.reasons.join("; "))
             );
         }
+        write_notes(out, file);
         if let Some(log) = &file.log {
             let _ = write!(out, "<span class=\"log mono\">log: {}</span>", Esc(log));
         }
@@ -81,6 +82,26 @@ pub(crate) fn write_table(out: &mut String, run: &RunView) {
         out.push_str("</tr>\n");
     }
     out.push_str("</tbody></table></div></section>\n");
+}
+
+/// Retries and the result cache, said under the file's path.
+fn write_notes(out: &mut String, file: &FileView) {
+    if file.flaky {
+        let _ = write!(
+            out,
+            "<span class=\"note\">flaky: passed on attempt {}</span>",
+            file.attempts
+        );
+    } else if file.attempts > 1 {
+        let _ = write!(
+            out,
+            "<span class=\"note\">failed all {} attempts</span>",
+            file.attempts
+        );
+    }
+    if file.cached {
+        out.push_str("<span class=\"note\">cached: its last passing result, not run</span>");
+    }
 }
 
 /// Sorting the status column puts failures first.
@@ -170,7 +191,11 @@ pub(crate) fn write_file_tests(out: &mut String, index: usize, file: &FileView) 
         let _ = write!(out, "<div class=\"more mono\">log: {}</div>", Esc(log));
     }
     if file.points.is_empty() {
-        out.push_str("<div class=\"more\">No test points.</div>");
+        out.push_str(if file.cached {
+            "<div class=\"more\">Not run: its last passing result came from the cache.</div>"
+        } else {
+            "<div class=\"more\">No test points.</div>"
+        });
     } else {
         let everything = file.points.len() <= LISTED_POINTS;
         out.push_str("<ol>");

@@ -48,6 +48,7 @@ th[data-sort]{cursor:pointer;user-select:none}th[aria-sort=ascending]::after{con
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td.path{word-break:break-all}
 td .why{display:block;color:var(--fail);font-size:12px}
+td .note{display:block;color:var(--skip);font-size:12px}
 td .log{display:block;color:var(--muted);font-size:12px;word-break:break-all}
 .st{display:inline-block;min-width:64px;text-align:center;font-size:11px;font-weight:700;letter-spacing:.04em;text-transform:uppercase;padding:1px 8px;border-radius:999px}
 .st.pass{background:var(--pass-bg);color:var(--pass)}.st.fail{background:var(--fail-bg);color:var(--fail)}

@@ -97,6 +97,9 @@ fn sample_run() -> RunView {
                 ],
                 output_tail: Vec::new(),
                 failures_left_out: 0,
+                attempts: 1,
+                flaky: false,
+                cached: false,
             },
             FileView {
                 rel: "test/crash.test.sh".into(),
@@ -113,6 +116,9 @@ fn sample_run() -> RunView {
                 failures: Vec::new(),
                 output_tail: vec!["Segmentation fault (core dumped)".into()],
                 failures_left_out: 0,
+                attempts: 1,
+                flaky: false,
+                cached: false,
             },
             FileView {
                 rel: "test/math.test.ts".into(),
@@ -135,6 +141,9 @@ fn sample_run() -> RunView {
                 failures: Vec::new(),
                 output_tail: Vec::new(),
                 failures_left_out: 0,
+                attempts: 2,
+                flaky: true,
+                cached: false,
             },
             FileView {
                 rel: "test/later.test.py".into(),
@@ -148,6 +157,9 @@ fn sample_run() -> RunView {
                 failures: Vec::new(),
                 output_tail: Vec::new(),
                 failures_left_out: 0,
+                attempts: 1,
+                flaky: false,
+                cached: false,
             },
         ],
     }
@@ -186,6 +198,7 @@ fn the_page_shows_every_file_and_failure() {
     assert!(html.contains("id=\"verdict\">FAILED<"));
     assert!(html.contains("<span>on <b>ci-runner-7</b></span>"));
     assert!(html.contains("2026-11-23 08:10:21 UTC"));
+    assert!(html.contains("<span class=\"note\">flaky: passed on attempt 2</span>"));
     // Point numbers follow the TAP ids: 7 after 2 needs an explicit value, 8 follows on.
     assert!(html.contains("<li value=\"7\">multiplies<li class=\"t\">divides by zero"));
 }

@@ -133,6 +133,9 @@ impl Collector {
                         failures: Vec::new(),
                         output_tail: Vec::new(),
                         failures_left_out: 0,
+                        attempts: file.attempt,
+                        flaky: false,
+                        cached: false,
                     },
                     pending: VecDeque::new(),
                     tail: VecDeque::new(),
@@ -248,6 +251,9 @@ impl Building {
         v.tally = result.tally;
         v.duration = Some(result.duration);
         v.reasons = result.reasons.clone();
+        v.attempts = result.attempts;
+        v.flaky = result.flaky;
+        v.cached = result.cached;
         v.status = if result.exit.is_none() && result.cancelled {
             FileStatus::NotRun
         } else if !result.ok {

@@ -72,6 +72,12 @@ pub struct FileView {
     pub failures: Vec<FailureView>,
     /// Failing points not explained in full (the page's limit was reached).
     pub failures_left_out: usize,
+    /// Attempts made (`--retries`); the points are the last attempt's.
+    pub attempts: u32,
+    /// Failed, then passed on a retry.
+    pub flaky: bool,
+    /// Not run: its last passing result came from the result cache (`--cache`).
+    pub cached: bool,
     /// The file's last output lines, shown when it failed without a failing point.
     pub output_tail: Vec<String>,
 }
