@@ -63,6 +63,9 @@ struct Building {
     /// Failures seen per open nesting level (index = depth), to tell a subtest that failed
     /// only through its children.
     failed_inside: Vec<usize>,
+    /// Depth of the failing point just explained: `#` comments right after it are its
+    /// diagnostics (`Test::More` prints `#   Failed test …` after the `not ok`).
+    diag_depth: Option<u32>,
 }
 
 fn push_bounded(lines: &mut VecDeque<String>, line: String, cap: usize) {
@@ -97,6 +100,18 @@ impl Collector {
         }
     }
 
+    /// A path as the report shows it: relative to the working directory when under it, so
+    /// a report moved with its project (a CI artifact) still points at the right file.
+    fn shown_path(&self, path: &std::path::Path) -> String {
+        self.view
+            .cwd
+            .as_deref()
+            .and_then(|cwd| path.strip_prefix(cwd).ok())
+            .unwrap_or(path)
+            .display()
+            .to_string()
+    }
+
     /// The page's view so far (complete once `RunFinished` arrived).
     pub fn view(&self) -> &RunView {
         &self.view
@@ -127,7 +142,7 @@ impl Collector {
                         duration: None,
                         tally: Default::default(),
                         reasons: Vec::new(),
-                        log: file.log.as_ref().map(|p| p.display().to_string()),
+                        log: file.log.as_deref().map(|p| self.shown_path(p)),
                         command: Some(file.command.clone()),
                         points: Vec::new(),
                         failures: Vec::new(),
@@ -141,6 +156,7 @@ impl Collector {
                     tail: VecDeque::new(),
                     subtests: Vec::new(),
                     failed_inside: vec![0],
+                    diag_depth: None,
                 });
             }
             RunEvent::Tap { run, file, event } if *run == self.run => {
@@ -185,10 +201,25 @@ impl Building {
     fn tap(&mut self, event: &Event<'static>, expand: bool, budget: &Budget) -> bool {
         match event {
             Event::Assert(a) => return self.assert(a, expand, budget),
-            Event::Output { text, .. } => self.output(text),
-            Event::Comment { text, .. } => self.output(&format!("# {text}")),
+            Event::Output { text, .. } => {
+                self.diag_depth = None;
+                self.output(text);
+            }
+            Event::Comment { depth, text, .. } => {
+                let line = format!("# {text}");
+                match self.view.failures.last_mut() {
+                    Some(failure) if self.diag_depth == Some(*depth) => {
+                        push_bounded(&mut self.tail, line.clone(), FILE_OUTPUT_LINES);
+                        if failure.output.len() < POINT_OUTPUT_LINES {
+                            failure.output.push(line);
+                        }
+                    }
+                    _ => self.output(&line),
+                }
+            }
             Event::BailOut { reason, .. } => self.output(&format!("Bail out! {reason}")),
             Event::SubtestStart { depth, name, .. } => {
+                self.diag_depth = None;
                 let d = *depth as usize;
                 self.subtests.truncate(d);
                 self.subtests.push(name.to_string());
@@ -237,6 +268,7 @@ impl Building {
         } else if a.is_failure() {
             self.failed_inside[d] += 1;
         }
+        self.diag_depth = expanded.then_some(a.depth);
         if a.closes_subtest {
             self.subtests.truncate(d);
         }
@@ -396,6 +428,14 @@ mod tests {
             tap(0, point(1, 1, false, "inner")),
             tap(0, Event::Assert(closing)),
             tap(0, Event::Assert(with_diff)),
+            tap(
+                0,
+                Event::Comment {
+                    depth: 0,
+                    line: 0,
+                    text: Cow::Borrowed("  Failed test 'compares'"),
+                },
+            ),
             RunEvent::FileFinished {
                 run: 1,
                 file: 0,
@@ -464,6 +504,7 @@ mod tests {
         let names: Vec<&str> = a.failures.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(names, ["group > inner", "compares"]);
         assert_eq!(a.failures[0].output, ["inner says hi"]);
+        assert_eq!(a.failures[1].output, ["#   Failed test 'compares'"]);
         assert_eq!(a.failures[1].location.as_deref(), Some("t/a.sh:3"));
         assert!(a.failures[1].diff.is_some());
         assert_eq!(a.log.as_deref(), Some(".nogit/testlogs/0.log"));
