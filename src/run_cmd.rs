@@ -112,7 +112,8 @@ fn prepare(
     let use_history = !args.no_history && cfg.history != Some(false);
     let (index, recorder) = if use_history {
         let store = history::Store::in_dir(&history_dir);
-        let loaded = store.load().unwrap_or_else(|e| {
+        let wanted: Vec<&str> = files.iter().map(|f| f.rel.as_str()).collect();
+        let loaded = store.recent(&wanted).unwrap_or_else(|e| {
             eprintln!(
                 "tapline: warning: failed to read {}: {e}",
                 store.path().display()
@@ -126,7 +127,6 @@ fn prepare(
         let recorder = history::Recorder {
             store,
             root: root.clone(),
-            runs_before: index.run_counts(),
         };
         (index, Some(recorder))
     } else {

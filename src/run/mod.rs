@@ -255,7 +255,7 @@ pub async fn execute(
         settings.log_dir.as_ref(),
     );
     let history_error = match &settings.history {
-        Some(h) => h.store.append(&records, &h.runs_before).err().map(|e| {
+        Some(h) => h.store.append(&records).err().map(|e| {
             format!(
                 "failed to record the run in {}: {e}",
                 h.store.path().display()

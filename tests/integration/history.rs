@@ -323,7 +323,7 @@ fn issue9_history_json_shows_the_flip_rate_and_survives_a_corrupt_line() {
     // A run still works with the corrupt line there, warning about it.
     let ran = p.run(&[]);
     assert!(
-        ran.stderr.contains("warning: skipped line"),
+        ran.stderr.contains("warning: skipped a line of"),
         "{}",
         ran.both()
     );

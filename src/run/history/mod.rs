@@ -3,10 +3,15 @@
 //!
 //! Safe with two tapline processes at once: writers take an exclusive lock on
 //! `history.jsonl.lock` and append a whole run in one `O_APPEND` write; compaction (keeping the
-//! last [`MAX_RUNS`] runs of each file once some file has [`COMPACT_AT`]) rewrites the file into
-//! a temporary one and renames it, under the same lock. Readers take no lock: an unterminated
-//! last line is an append in progress and is left alone; any other line that does not parse is
-//! skipped with a warning.
+//! last [`MAX_RUNS`] runs of each file) rewrites the file into a temporary one and renames it,
+//! under the same lock. Readers take no lock: an unterminated last line is an append in
+//! progress and is left alone; any other line that does not parse is skipped with a warning.
+//!
+//! Cost per run stays flat however long the history: a run reads only the store's tail (each
+//! selected file's last [`RECENT_RUNS`] runs, [`Store::recent`]), and compaction runs when the
+//! file has grown by a quarter since the last one (its size then is kept in
+//! `history.jsonl.compacted`), at least [`COMPACT_MIN_BYTES`]: a whole rewrite amortised over
+//! many runs, rather than a whole read at every run.
 pub mod report;
 
 use crate::event::run::FileResult;
@@ -21,8 +26,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 pub const FILE_NAME: &str = "history.jsonl";
 /// Runs of each file kept by compaction.
 pub const MAX_RUNS: usize = 200;
-/// Runs of one file that trigger compaction: the slack spares a rewrite on every run.
-pub const COMPACT_AT: usize = 250;
+/// The store's size below which it is never compacted.
+pub const COMPACT_MIN_BYTES: u64 = 1 << 20;
 /// Failing test names kept per record (a file failing thousands of tests needs no more).
 const MAX_FAILING: usize = 100;
 
@@ -114,19 +119,19 @@ impl RunStamp {
     }
 }
 
-/// What a run needs to record itself: the store, the project root (for the commit) and each
-/// file's run count as loaded before the run (to know when to compact).
+/// What a run needs to record itself: the store and the project root (for the commit).
 #[derive(Debug, Clone)]
 pub struct Recorder {
     pub store: Store,
     pub root: PathBuf,
-    pub runs_before: HashMap<String, usize>,
 }
 
 /// The history file of a log folder.
 #[derive(Debug, Clone)]
 pub struct Store {
     path: PathBuf,
+    /// [`COMPACT_MIN_BYTES`] but in tests.
+    compact_min: u64,
 }
 
 /// What a load found: the records in file order, and one warning per corrupt line.
@@ -140,7 +145,14 @@ impl Store {
     pub fn in_dir(log_dir: &Path) -> Store {
         Store {
             path: log_dir.join(FILE_NAME),
+            compact_min: COMPACT_MIN_BYTES,
         }
+    }
+
+    /// Compacts from `bytes` on instead of [`COMPACT_MIN_BYTES`].
+    pub fn compact_from(mut self, bytes: u64) -> Store {
+        self.compact_min = bytes;
+        self
     }
 
     pub fn path(&self) -> &Path {
@@ -156,14 +168,93 @@ impl Store {
         }
     }
 
-    /// Appends `records` in one write under the lock, then compacts when some file of theirs
-    /// would have more than [`COMPACT_AT`] runs (`runs_before`: each file's runs before these,
-    /// as the caller loaded them).
-    pub fn append(
-        &self,
-        records: &[Record],
-        runs_before: &HashMap<String, usize>,
-    ) -> io::Result<()> {
+    /// The records (with only what [`Index`] reads: run, path, verdict, duration, flaky) of
+    /// `wanted` files from the store's tail: read backwards until each
+    /// has [`RECENT_RUNS`] runs, or as many records as that would take for all of them (a file
+    /// not run lately is then unknown), or the start of the file.
+    pub fn recent(&self, wanted: &[&str]) -> io::Result<Loaded> {
+        use std::io::{Read, Seek, SeekFrom};
+        const CHUNK: u64 = 256 * 1024;
+        let mut file = match File::open(&self.path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Loaded::default()),
+            Err(e) => return Err(e),
+        };
+        let size = file.metadata()?.len();
+        let budget = RECENT_RUNS * wanted.len().max(1) * 2;
+        let wanted: HashMap<&str, ()> = wanted.iter().map(|w| (*w, ())).collect();
+        let mut runs: HashMap<String, (usize, String)> = HashMap::new();
+        let mut satisfied = 0;
+        let mut newest_first: Vec<Record> = Vec::new();
+        let mut warnings = Vec::new();
+        let mut pos = size;
+        // Bytes before `tail_start` not yet split into lines (a line cut by the chunk edge).
+        let mut carry: Vec<u8> = Vec::new();
+        let mut first_chunk = true;
+        let enough = |satisfied: usize, read: usize| satisfied >= wanted.len() || read >= budget;
+        'chunks: while pos > 0 {
+            let start = pos.saturating_sub(CHUNK);
+            let mut chunk = vec![0; (pos - start) as usize];
+            file.seek(SeekFrom::Start(start))?;
+            file.read_exact(&mut chunk)?;
+            chunk.extend_from_slice(&carry);
+            pos = start;
+            let mut end = chunk.len();
+            if first_chunk {
+                // An unterminated last line is an append in progress.
+                end = memchr::memrchr(b'\n', &chunk).map_or(0, |i| i + 1);
+                first_chunk = false;
+            }
+            let mut lines_end = end;
+            loop {
+                if enough(satisfied, newest_first.len()) {
+                    break 'chunks;
+                }
+                let line_start = match memchr::memrchr(b'\n', &chunk[..lines_end.saturating_sub(1)])
+                {
+                    Some(i) => i + 1,
+                    None if pos == 0 => 0,
+                    None => break,
+                };
+                let line = &chunk[line_start..lines_end];
+                lines_end = line_start;
+                if !line.iter().all(u8::is_ascii_whitespace) {
+                    match serde_json::from_slice::<Light<'_>>(line) {
+                        Ok(light) => {
+                            let r = light.into_record();
+                            let entry = runs.entry(r.path.clone()).or_default();
+                            if entry.1 != r.run {
+                                entry.0 += 1;
+                                entry.1 = r.run.clone();
+                                if entry.0 == RECENT_RUNS && wanted.contains_key(r.path.as_str()) {
+                                    satisfied += 1;
+                                }
+                            }
+                            newest_first.push(r);
+                        }
+                        Err(e) => warnings.push(format!(
+                            "skipped a line of {} at byte {}: {e}",
+                            self.path.display(),
+                            pos + line_start as u64
+                        )),
+                    }
+                }
+                if line_start == 0 {
+                    break;
+                }
+            }
+            carry = chunk[..lines_end].to_vec();
+        }
+        newest_first.reverse();
+        Ok(Loaded {
+            records: newest_first,
+            warnings,
+        })
+    }
+
+    /// Appends `records` in one write under the lock, then compacts when the file has grown
+    /// by a quarter since the last compaction.
+    pub fn append(&self, records: &[Record]) -> io::Result<()> {
         if records.is_empty() {
             return Ok(());
         }
@@ -181,14 +272,21 @@ impl Store {
             .append(true)
             .open(&self.path)?;
         file.write_all(&text)?;
+        let size = file.metadata()?.len();
         drop(file);
-        let crowded = records
-            .iter()
-            .any(|r| runs_before.get(&r.path).copied().unwrap_or(0) + 1 > COMPACT_AT);
-        if crowded {
+        let last = fs::read_to_string(self.marker())
+            .ok()
+            .and_then(|t| t.trim().parse::<u64>().ok())
+            .unwrap_or(0);
+        if size >= self.compact_min.max(last + last / 4) {
             self.compact_locked()?;
         }
         Ok(())
+    }
+
+    /// Holds the store's size after the last compaction.
+    fn marker(&self) -> PathBuf {
+        self.path.with_extension("jsonl.compacted")
     }
 
     /// Keeps the last [`MAX_RUNS`] runs of each file (all their attempts), dropping corrupt
@@ -209,8 +307,10 @@ impl Store {
             serde_json::to_writer(&mut text, r)?;
             text.push(b'\n');
         }
+        let size = text.len();
         fs::write(&temp, text)?;
         fs::rename(&temp, &self.path)?;
+        fs::write(self.marker(), format!("{size}\n"))?;
         Ok(dropped)
     }
 
@@ -222,6 +322,38 @@ impl Store {
             .open(self.path.with_extension("jsonl.lock"))?;
         lock.lock()?;
         Ok(lock)
+    }
+}
+
+/// What [`Index`] reads of a record, borrowed where the JSON allows: the tail is read at the
+/// start of every run.
+#[derive(Deserialize)]
+struct Light<'a> {
+    #[serde(borrow)]
+    run: std::borrow::Cow<'a, str>,
+    #[serde(borrow)]
+    path: std::borrow::Cow<'a, str>,
+    verdict: Verdict,
+    duration_ms: u64,
+    #[serde(default)]
+    flaky: bool,
+}
+
+impl Light<'_> {
+    fn into_record(self) -> Record {
+        Record {
+            run: self.run.into_owned(),
+            start: String::new(),
+            commit: None,
+            path: self.path.into_owned(),
+            attempt: 1,
+            verdict: self.verdict,
+            reasons: Vec::new(),
+            duration_ms: self.duration_ms,
+            failing: Vec::new(),
+            tests: 0,
+            flaky: self.flaky,
+        }
     }
 }
 
@@ -331,7 +463,7 @@ pub struct FileFacts {
 }
 
 /// Runs whose durations predict the next (older ones may describe different code).
-pub const RECENT_RUNS: usize = 20;
+pub const RECENT_RUNS: usize = 10;
 
 impl Index {
     pub fn of(records: &[Record]) -> Index {
@@ -355,14 +487,6 @@ impl Index {
 
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
-    }
-
-    /// Each file's run count, for [`Store::append`].
-    pub fn run_counts(&self) -> HashMap<String, usize> {
-        self.files
-            .iter()
-            .map(|(path, f)| (path.clone(), f.runs))
-            .collect()
     }
 }
 
@@ -496,16 +620,17 @@ mod tests {
     #[test]
     fn two_writers_at_once_lose_nothing_and_compaction_bounds_the_file() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let store = Store::in_dir(dir.path());
+        // About 130 runs of both writers' records: compaction happens several times.
+        let store = Store::in_dir(dir.path()).compact_from(60_000);
         std::thread::scope(|s| {
             for w in 0..2 {
                 let store = store.clone();
                 s.spawn(move || {
-                    for n in 0..300 {
+                    for n in 0..400 {
                         let run = format!("w{w}-{n}");
                         let batch = vec![record(&run, &format!("w{w}.t"), 1, Verdict::Passed, 1)];
-                        let counts = Index::of(&store.load().expect("load").records).run_counts();
-                        store.append(&batch, &counts).expect("append");
+                        store.recent(&["w0.t", "w1.t"]).expect("tail");
+                        store.append(&batch).expect("append");
                     }
                 });
             }
@@ -515,11 +640,68 @@ mod tests {
         let index = Index::of(&loaded.records);
         for w in ["w0.t", "w1.t"] {
             let runs = index.files[w].runs;
-            assert!((MAX_RUNS..=COMPACT_AT).contains(&runs), "{w}: {runs}");
+            assert!((MAX_RUNS..400).contains(&runs), "{w}: {runs}");
         }
-        // The newest runs survived.
-        assert!(loaded.records.iter().any(|r| r.run == "w0-299"));
-        assert!(loaded.records.iter().any(|r| r.run == "w1-299"));
+        // The newest runs survived, in order.
+        for w in 0..2 {
+            let mine: Vec<&str> = loaded
+                .records
+                .iter()
+                .filter(|r| r.path == format!("w{w}.t"))
+                .map(|r| r.run.as_str())
+                .collect();
+            assert_eq!(mine.last().copied(), Some(format!("w{w}-399").as_str()));
+            let numbers: Vec<u32> = mine
+                .iter()
+                .map(|r| r.rsplit('-').next().unwrap().parse().unwrap())
+                .collect();
+            assert!(numbers.windows(2).all(|p| p[1] == p[0] + 1), "{numbers:?}");
+        }
+    }
+
+    #[test]
+    fn the_tail_gives_each_wanted_file_its_recent_runs() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::in_dir(dir.path());
+        assert!(store.recent(&["a.t"]).expect("empty").records.is_empty());
+        for n in 0..3000 {
+            let run = format!("r{n}");
+            let mut batch = vec![record(&run, "a.t", 1, Verdict::Passed, n)];
+            if n % 30 == 0 {
+                batch.push(record(&run, "rare.t", 1, Verdict::Failed, 7));
+            }
+            store.append(&batch).expect("append");
+        }
+        let mut text = fs::read(store.path()).expect("read");
+        text.extend_from_slice(b"{\"run\":\"partial");
+        fs::write(store.path(), text).expect("write");
+        let tail = store.recent(&["a.t"]).expect("tail");
+        assert!(tail.warnings.is_empty(), "{:?}", tail.warnings);
+        let index = Index::of(&tail.records);
+        assert_eq!(index.files["a.t"].runs, RECENT_RUNS);
+        assert_eq!(index.files["a.t"].p50_ms, 2994.0);
+        // A file run now and then is found within the budget; the whole store is not read.
+        let both = Index::of(&store.recent(&["a.t", "rare.t"]).expect("tail").records);
+        assert!(both.files.contains_key("rare.t"));
+        assert!(tail.records.len() < 100);
+        // A small store is read whole, first line included.
+        let small = tempfile::tempdir().expect("temp dir");
+        let store = Store::in_dir(small.path());
+        store
+            .append(&[
+                record("r1", "b.t", 1, Verdict::Failed, 5),
+                record("r1", "c.t", 1, Verdict::Passed, 5),
+            ])
+            .expect("append");
+        fs::write(
+            store.path(),
+            format!("garbage\n{}", fs::read_to_string(store.path()).unwrap()),
+        )
+        .unwrap();
+        let tail = store.recent(&["b.t", "c.t", "d.t"]).expect("tail");
+        assert_eq!(tail.records.len(), 2);
+        assert_eq!(tail.warnings.len(), 1, "{:?}", tail.warnings);
+        assert!(Index::of(&tail.records).files["b.t"].last_failed);
     }
 
     #[test]
