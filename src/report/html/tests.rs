@@ -41,6 +41,7 @@ fn sample_run() -> RunView {
         command: Some("tapline run -o report.html".into()),
         duration: Duration::from_millis(3_456),
         failures_left_out: 0,
+        stability: None,
         tests: Tally {
             pass: 7,
             fail: 3,
@@ -100,6 +101,7 @@ fn sample_run() -> RunView {
                 attempts: 1,
                 flaky: false,
                 cached: false,
+                earlier_attempts: Vec::new(),
             },
             FileView {
                 rel: "test/crash.test.sh".into(),
@@ -119,6 +121,7 @@ fn sample_run() -> RunView {
                 attempts: 1,
                 flaky: false,
                 cached: false,
+                earlier_attempts: Vec::new(),
             },
             FileView {
                 rel: "test/math.test.ts".into(),
@@ -144,6 +147,7 @@ fn sample_run() -> RunView {
                 attempts: 2,
                 flaky: true,
                 cached: false,
+                earlier_attempts: Vec::new(),
             },
             FileView {
                 rel: "test/later.test.py".into(),
@@ -160,6 +164,7 @@ fn sample_run() -> RunView {
                 attempts: 1,
                 flaky: false,
                 cached: false,
+                earlier_attempts: Vec::new(),
             },
         ],
     }

@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 use std::time::SystemTime;
 
-use super::view::{FailureView, FileStatus, FileView, PointView, RunView};
+use super::view::{AttemptView, FailureView, FileStatus, FileView, PointView, RunView};
 use crate::event::run::{FileResult, RunEvent};
 use crate::event::{Assert, Event};
 use crate::report::diff::Budget;
@@ -151,6 +151,14 @@ impl Collector {
                         attempts: file.attempt,
                         flaky: false,
                         cached: false,
+                        // A retry carries its file's failed attempts on.
+                        earlier_attempts: self
+                            .building
+                            .get_mut(file.index)
+                            .and_then(Option::take)
+                            .filter(|_| file.attempt > 1)
+                            .map(|b| b.view.earlier_attempts)
+                            .unwrap_or_default(),
                     },
                     pending: VecDeque::new(),
                     tail: VecDeque::new(),
@@ -171,6 +179,29 @@ impl Collector {
                 if let Some(Some(b)) = self.building.get_mut(*file) {
                     b.output(text);
                 }
+            }
+            RunEvent::AttemptFailed {
+                run,
+                file,
+                attempt,
+                result,
+                ..
+            } if *run == self.run => {
+                if let Some(Some(b)) = self.building.get_mut(*file) {
+                    b.finish(result);
+                    let failed = AttemptView {
+                        attempt: *attempt,
+                        duration: result.duration,
+                        reasons: result.reasons.clone(),
+                        failures: std::mem::take(&mut b.view.failures),
+                        output_tail: std::mem::take(&mut b.view.output_tail),
+                        log: b.view.log.clone(),
+                    };
+                    b.view.earlier_attempts.push(failed);
+                }
+            }
+            RunEvent::SeriesFinished { stability } => {
+                self.view.stability = Some(stability.clone());
             }
             RunEvent::FileFinished { run, file, result } if *run == self.run => {
                 if let Some(Some(b)) = self.building.get_mut(*file) {
@@ -385,6 +416,103 @@ mod tests {
             file,
             event,
         }
+    }
+
+    #[test]
+    fn a_retried_file_keeps_its_failed_attempts_and_a_series_its_stability() {
+        let mut c = Collector::new(Meta::default());
+        let mut failed = result(
+            false,
+            Tally {
+                fail: 1,
+                ..Tally::default()
+            },
+            &["1 failed"],
+            Some(1),
+        );
+        failed.duration = Duration::from_millis(7);
+        let mut passed = result(
+            true,
+            Tally {
+                pass: 1,
+                ..Tally::default()
+            },
+            &[],
+            Some(0),
+        );
+        passed.attempts = 2;
+        passed.flaky = true;
+        let retry = match started(0, "t/flip.sh") {
+            RunEvent::FileStarted { run, mut file } => {
+                file.attempt = 2;
+                RunEvent::FileStarted { run, file }
+            }
+            _ => unreachable!(),
+        };
+        let events = vec![
+            RunEvent::RunStarted {
+                run: 1,
+                files: 1,
+                jobs: 1,
+            },
+            started(0, "t/flip.sh"),
+            tap(0, point(0, 1, false, "coin")),
+            RunEvent::AttemptFailed {
+                run: 1,
+                file: 0,
+                attempt: 1,
+                of: 2,
+                result: failed,
+            },
+            retry,
+            tap(0, point(0, 1, true, "coin")),
+            RunEvent::FileFinished {
+                run: 1,
+                file: 0,
+                result: passed,
+            },
+            RunEvent::RunFinished {
+                run: 1,
+                summary: RunSummary {
+                    ok: true,
+                    files_total: 1,
+                    files_passed: 1,
+                    files_failed: 0,
+                    files_not_run: 0,
+                    tests: Tally::default(),
+                    duration: Duration::from_millis(20),
+                    interrupted: false,
+                    slowest: Vec::new(),
+                    newly_failing: Vec::new(),
+                    fixed: Vec::new(),
+                    flaky: vec![("t/flip.sh".into(), 2)],
+                    files_cached: 0,
+                },
+            },
+            RunEvent::SeriesFinished {
+                stability: crate::event::stability::Stability {
+                    runs: 1,
+                    ..Default::default()
+                },
+            },
+        ];
+        for ev in &events {
+            c.on(ev);
+        }
+        let view = c.view();
+        let f = &view.files[0];
+        assert!(f.flaky);
+        assert_eq!((f.attempts, f.status), (2, FileStatus::Pass));
+        assert!(f.failures.is_empty());
+        assert_eq!(f.earlier_attempts.len(), 1);
+        let first = &f.earlier_attempts[0];
+        assert_eq!(
+            (first.attempt, first.duration),
+            (1, Duration::from_millis(7))
+        );
+        assert_eq!(first.failures[0].name, "coin");
+        assert_eq!(first.reasons, ["1 failed"]);
+        assert_eq!(view.stability.as_ref().map(|s| s.runs), Some(1));
     }
 
     #[test]

@@ -23,6 +23,9 @@ pub struct RunView {
     pub files: Vec<FileView>,
     /// Failing points past the number explained in full (listed by name only).
     pub failures_left_out: usize,
+    /// After a `--runs N` series: every test's and file's stability (the view is the last
+    /// run's).
+    pub stability: Option<crate::event::stability::Stability>,
 }
 
 /// A file's verdict as one word, for the status pill and the filter.
@@ -78,8 +81,24 @@ pub struct FileView {
     pub flaky: bool,
     /// Not run: its last passing result came from the result cache (`--cache`).
     pub cached: bool,
+    /// The failed attempts before the last one (`--retries`), oldest first: JUnit's
+    /// `<flakyFailure>`/`<rerunFailure>`.
+    pub earlier_attempts: Vec<AttemptView>,
     /// The file's last output lines, shown when it failed without a failing point.
     pub output_tail: Vec<String>,
+}
+
+/// A failed attempt of a retried file.
+#[derive(Debug, Clone)]
+pub struct AttemptView {
+    pub attempt: u32,
+    pub duration: Duration,
+    pub reasons: Vec<String>,
+    /// Its failing points, explained as the last attempt's are.
+    pub failures: Vec<FailureView>,
+    /// Its last output lines.
+    pub output_tail: Vec<String>,
+    pub log: Option<String>,
 }
 
 /// How one test point ended.
