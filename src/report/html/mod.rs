@@ -12,6 +12,7 @@ mod escape;
 mod failures;
 mod files;
 mod script;
+mod stability;
 mod styles;
 mod summary;
 
@@ -35,6 +36,7 @@ pub fn write_page(out: &mut dyn Write, run: &RunView) -> io::Result<()> {
     summary::write_header(&mut page, run);
     summary::write_cards(&mut page, run);
     summary::write_toolbar(&mut page, run);
+    stability::write_section(&mut page, run);
     failures::write_failures(&mut page, run);
     files::write_table(&mut page, run);
     files::write_slowest(&mut page, run);

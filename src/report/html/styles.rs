@@ -97,4 +97,6 @@ details.tests .more{color:var(--muted);padding:0 14px 10px 48px;font-size:12px}
 footer{margin-top:40px;color:var(--muted);font-size:12px;text-align:center}
 [hidden]{display:none!important}
 @media print{.toolbar{display:none}details.tests{break-inside:avoid}}
+.runs{display:block}.runs .pass{fill:var(--pass)}.runs .fail{fill:var(--fail)}.runs .none{fill:var(--none-bg)}
+h3.sub{font-size:14px;margin:16px 0 8px;font-weight:600}
 "##;
