@@ -59,18 +59,55 @@ pub(crate) const JS: &str = r##"
     document.body.classList.toggle("filtered", want !== "all" || !!text);
   }
 
+  function choose(status) {
+    want = "all";
+    for (var j = 0; j < chips.length; j++) {
+      var on = chips[j].getAttribute("data-st") === status;
+      if (on) want = status;
+      chips[j].setAttribute("aria-pressed", String(on));
+    }
+    if (want === "all") chips[0].setAttribute("aria-pressed", "true");
+  }
+
+  // The filters live in the address (#status=fail&q=text), so a filtered view can be shared.
+  function remember() {
+    var parts = [];
+    if (want !== "all") parts.push("status=" + encodeURIComponent(want));
+    if (query.value) parts.push("q=" + encodeURIComponent(query.value));
+    history.replaceState(null, "", parts.length ? "#" + parts.join("&") : location.pathname);
+  }
+
   for (var c = 0; c < chips.length; c++) {
     chips[c].addEventListener("click", function (ev) {
-      want = ev.currentTarget.getAttribute("data-st");
-      for (var j = 0; j < chips.length; j++) {
-        chips[j].setAttribute("aria-pressed", String(chips[j] === ev.currentTarget));
-      }
+      choose(ev.currentTarget.getAttribute("data-st"));
       apply();
+      remember();
     });
   }
+  var hash = location.hash.slice(1).split("&");
+  for (var p = 0; p < hash.length; p++) {
+    var kv = hash[p].split("=");
+    var value = kv.length > 1 ? decodeURIComponent(kv[1]) : "";
+    if (kv[0] === "status") choose(value);
+    if (kv[0] === "q") query.value = value;
+  }
+  // "/" jumps to the filter, as in many code hosts; Escape clears it.
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key === "/" && document.activeElement !== query) {
+      ev.preventDefault();
+      query.focus();
+    } else if (ev.key === "Escape" && document.activeElement === query) {
+      query.value = "";
+      apply();
+      remember();
+    }
+  });
   query.addEventListener("input", function () {
     clearTimeout(timer);
-    timer = setTimeout(apply, 120);
+    timer = setTimeout(function () {
+      apply();
+      remember();
+    }, 120);
   });
 
   var table = document.querySelector("#files table");

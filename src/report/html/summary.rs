@@ -133,7 +133,7 @@ pub(crate) fn write_toolbar(out: &mut String, run: &RunView) {
         }
     }
     out.push_str(
-        "<input id=\"q\" type=\"search\" placeholder=\"Filter files and tests…\" \
+        "<input id=\"q\" type=\"search\" placeholder=\"Filter files and tests… (press /)\" \
          aria-label=\"Filter files and tests\" autocomplete=\"off\">\
          <span class=\"count\" id=\"shown\"></span></div>\n",
     );
