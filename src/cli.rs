@@ -144,10 +144,34 @@ pub struct RunArgs {
     /// Run every file even when `[run] cache = true` (their results still refresh the cache).
     #[arg(long)]
     pub no_cache: bool,
+    /// Stop after the first failed file: `--max-fail 1`.
+    #[arg(long, conflicts_with = "max_fail")]
+    pub fail_fast: bool,
+    /// After N failed files no new file starts; running files finish (or are stopped with
+    /// `--stop-running`). Files never started are reported as not run, and the run fails.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_fail: Option<u64>,
+    /// With `--max-fail`/`--fail-fast`: also stop the files still running (gracefully).
+    #[arg(long)]
+    pub stop_running: bool,
+    /// Write a report, the format chosen by the extension (repeatable): `.jsonl` the run's
+    /// events, `.json` the summary document, `.xml` JUnit, `.md` Markdown, `.html` a page.
+    #[arg(short = 'o', long = "output", value_name = "PATH")]
+    pub output: Vec<PathBuf>,
+    /// CI annotations: `github` writes `::error`/`::warning` workflow commands (default when
+    /// GITHUB_ACTIONS=true), `none` turns them off.
+    #[arg(long, value_enum)]
+    pub annotations: Option<Annotations>,
     /// Neither read nor append the history store: declared order unless `--order` says
     /// otherwise.
     #[arg(long)]
     pub no_history: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Annotations {
+    Github,
+    None,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

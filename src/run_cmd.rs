@@ -229,6 +229,13 @@ fn prepare(
         retries,
         flaky_fails: args.flaky_fails,
         history: recorder,
+        max_fail: if args.fail_fast {
+            Some(1)
+        } else {
+            args.max_fail
+                .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+        },
+        stop_running: args.stop_running,
     };
     let extras = Extras {
         cache,

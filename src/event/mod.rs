@@ -18,11 +18,11 @@
 pub mod run;
 pub mod stability;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
 /// A TAP directive on a test point.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Directive<'a> {
     Skip(Cow<'a, str>),
@@ -30,7 +30,7 @@ pub enum Directive<'a> {
 }
 
 /// A test point (`ok` / `not ok`) with everything attached to it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Assert<'a> {
     pub depth: u32,
     /// 1-based line number of the test point line in the stream.
@@ -78,7 +78,7 @@ impl Assert<'_> {
 }
 
 /// A protocol-v2 block: `⟦TSTEST:KIND⟧`, payload lines, `⟦TSTEST:/KIND⟧`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Block<'a> {
     pub kind: Cow<'a, str>,
     pub payload: Cow<'a, str>,
@@ -97,7 +97,7 @@ impl Block<'_> {
 }
 
 /// A plan line `1..N # reason`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Plan<'a> {
     pub start: u64,
     pub end: u64,
@@ -117,7 +117,7 @@ impl Plan<'_> {
 }
 
 /// Why a stream (or subtest) is not what it should be. Failing problems decide the verdict.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Problem {
     pub depth: u32,
     /// Line number it concerns (0 when it concerns the whole stream).
@@ -128,7 +128,7 @@ pub struct Problem {
     pub fails: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ProblemKind {
     NoPlan,
@@ -148,7 +148,7 @@ pub enum ProblemKind {
 }
 
 /// The outcome of one TAP document (the whole stream, or a subtest).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Verdict<'a> {
     pub ok: bool,
     pub count: u64,
@@ -181,7 +181,7 @@ impl Verdict<'_> {
 }
 
 /// One event of the stream. Serialized as `{"type": "...", ...}`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event<'a> {
     /// `⟦TSTEST:PROTOCOL:2.0.0⟧`.

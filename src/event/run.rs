@@ -3,12 +3,12 @@
 //! their file.
 use super::Assert;
 use super::{Event, Verdict};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// A test file of this run, as reporters see it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct FileInfo {
     /// Position in the run's sorted file list.
     pub index: usize,
@@ -23,14 +23,14 @@ pub struct FileInfo {
 }
 
 /// How the child process ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExitInfo {
     pub code: Option<i32>,
     pub signal: Option<i32>,
 }
 
 /// The verdict on one file: its stream's and its process's.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct FileResult {
     pub ok: bool,
     /// Why it failed, in order: "exited with code 3", "killed by SIGSEGV", "timed out after 5s",
@@ -42,7 +42,7 @@ pub struct FileResult {
     pub cancelled: bool,
     /// A descendant kept the output pipes open after the child exited.
     pub leaked: bool,
-    #[serde(serialize_with = "as_millis")]
+    #[serde(serialize_with = "as_millis", deserialize_with = "from_millis")]
     pub duration: Duration,
     /// Top-level test points.
     pub tally: Tally,
@@ -77,7 +77,7 @@ impl FileResult {
 }
 
 /// One thing that happened in the run.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum RunEvent {
     RunStarted {
@@ -116,6 +116,12 @@ pub enum RunEvent {
         file: usize,
         result: FileResult,
     },
+    /// A file that never started: the run was interrupted, or `--max-fail` stopped it, first.
+    /// Sent for each such file just before `RunFinished`, so every report can list them.
+    FileNotRun {
+        run: u64,
+        file: FileInfo,
+    },
     RunFinished {
         run: u64,
         summary: RunSummary,
@@ -131,7 +137,7 @@ pub enum RunEvent {
 }
 
 /// The whole run, for the last line and machine reports.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RunSummary {
     pub ok: bool,
     pub files_total: usize,
@@ -141,10 +147,13 @@ pub struct RunSummary {
     pub files_not_run: usize,
     /// All files' top-level test points.
     pub tests: Tally,
-    #[serde(serialize_with = "as_millis")]
+    #[serde(serialize_with = "as_millis", deserialize_with = "from_millis")]
     pub duration: Duration,
     /// Ctrl-C (or a watch restart) stopped it.
     pub interrupted: bool,
+    /// `--max-fail N` stopped the run after N failed files (files not started are not run).
+    #[serde(default)]
+    pub max_fail_reached: Option<usize>,
     /// Slowest files, slowest first: (rel, duration).
     pub slowest: Vec<(String, u64)>,
     /// Changed verdict since the previous run (from the log folder).
@@ -161,7 +170,7 @@ fn as_millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error
 }
 
 /// Test points counted the way people read them: a SKIP or TODO point counts only as that.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, serde::Serialize, Deserialize)]
 pub struct Tally {
     pub pass: u64,
     pub fail: u64,
@@ -192,4 +201,9 @@ impl Tally {
     pub fn total(&self) -> u64 {
         self.pass + self.fail + self.skip + self.todo
     }
+}
+
+fn from_millis<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+    let ms = <u64 as serde::Deserialize>::deserialize(d)?;
+    Ok(Duration::from_millis(ms))
 }

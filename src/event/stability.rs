@@ -1,9 +1,9 @@
 //! The result of `--runs N` stability analysis, as every report renders it (the analysis itself
 //! is `run::stability`). Rates are percentages (0–100), durations milliseconds.
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// `"stability"` in the summary document.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Stability {
     /// Runs completed (N, or fewer when an interrupt ended the series).
     pub runs: u64,
@@ -26,7 +26,7 @@ impl Stability {
 }
 
 /// One file, or one test of a file, over the runs.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Subject {
     pub file: String,
     /// The test's full name path (`parent > child`); absent for a file.
@@ -48,7 +48,7 @@ pub struct Subject {
 
 /// Pass-rate classes: 100 `stable`, 80–99.9 `mostly_stable`, 50–79.9 `unstable`, below 50
 /// `highly_unstable`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Class {
     HighlyUnstable,
@@ -81,7 +81,7 @@ impl Class {
 }
 
 /// A subject's verdict in one run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RunVerdict {
     Pass,
@@ -92,7 +92,7 @@ pub enum RunVerdict {
 
 /// Duration statistics in milliseconds (`p50`/`p95` by nearest rank; `stddev` of the
 /// population).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct DurationStats {
     pub min: f64,
     pub mean: f64,

@@ -65,7 +65,8 @@ impl<W: Write> RunSink for JsonlRun<W> {
 
 /// `--format summary`: one JSON document at the end,
 /// `{ "ok", "files": [ { "path", "ok", "exit", "timed_out", "duration_ms", "log", "reasons",
-/// "attempts", "flaky", "cached", "summary" } ], "run": {…} }`; after a `--runs N` series, one
+/// "attempts", "flaky", "cached", "not_run", "summary" } ], "run": {…} }` (a file never
+/// started has `"not_run": true`, `"ok": false` and a null summary); after a `--runs N` series, one
 /// document for the last run with `"stability"` added and `"ok"` meaning every test stable.
 pub struct SummaryRun<W: Write> {
     out: W,
@@ -81,6 +82,8 @@ struct FileDoc {
     log: Option<String>,
     parse: SummaryWriter<Vec<u8>>,
     result: Option<FileResult>,
+    /// Never started (`--max-fail` or an interrupt came first).
+    not_run: bool,
 }
 
 impl<W: Write> SummaryRun<W> {
@@ -121,10 +124,19 @@ impl<W: Write> SummaryRun<W> {
             attempts: u32,
             flaky: bool,
             cached: bool,
+            not_run: bool,
             summary: serde_json::Value,
         }
         let mut files = Vec::new();
         for f in std::mem::take(&mut self.files) {
+            if f.not_run {
+                files.push(serde_json::json!({
+                    "path": f.path, "ok": false, "exit": null, "timed_out": false,
+                    "duration_ms": 0, "log": null, "reasons": ["not run"], "attempts": 0,
+                    "flaky": false, "cached": false, "not_run": true, "summary": null,
+                }));
+                continue;
+            }
             let Some(r) = f.result else { continue };
             let doc = f.parse.finish()?;
             // A cached file sent no stream: there is nothing parsed to show.
@@ -144,6 +156,7 @@ impl<W: Write> SummaryRun<W> {
                 attempts: r.attempts,
                 flaky: r.flaky,
                 cached: r.cached,
+                not_run: false,
                 summary: parsed,
             })?);
         }
@@ -163,7 +176,17 @@ impl<W: Write> RunSink for SummaryRun<W> {
                     log: file.log.as_ref().map(|p| p.display().to_string()),
                     parse: SummaryWriter::new(Vec::new()),
                     result: None,
+                    not_run: false,
                 };
+            }
+            RunEvent::FileNotRun { file, .. } => {
+                if self.files.len() <= file.index {
+                    self.files.resize_with(file.index + 1, FileDoc::placeholder);
+                }
+                let mut doc = FileDoc::placeholder();
+                doc.path = file.rel.clone();
+                doc.not_run = true;
+                self.files[file.index] = doc;
             }
             RunEvent::Tap { file, event, .. } => {
                 if let Some(f) = self.files.get_mut(*file) {
@@ -199,6 +222,7 @@ impl FileDoc {
             log: None,
             parse: SummaryWriter::new(Vec::new()),
             result: None,
+            not_run: false,
         }
     }
 }

@@ -65,6 +65,10 @@ pub struct Settings {
     pub flaky_fails: bool,
     /// Where each attempt is recorded (`None` with `--no-history`).
     pub history: Option<history::Recorder>,
+    /// `--max-fail N` (`--fail-fast` is 1): after N failed files no new file starts.
+    pub max_fail: Option<usize>,
+    /// With `max_fail`: files still running when it is reached are stopped too.
+    pub stop_running: bool,
 }
 
 /// What a finished run leaves behind.
@@ -122,6 +126,8 @@ pub async fn execute(
         .as_ref()
         .map(|h| history::RunStamp::new(&h.root, run));
     let mut records = Vec::new();
+    let mut failed_files = 0usize;
+    let mut max_fail_reached = None;
 
     sink.on(&RunEvent::RunStarted {
         run,
@@ -129,7 +135,7 @@ pub async fn execute(
         jobs,
     })?;
     loop {
-        while running.len() < jobs && interrupts == 0 {
+        while running.len() < jobs && interrupts == 0 && max_fail_reached.is_none() {
             let Some((mut p, attempt)) = pending.pop_front() else {
                 break;
             };
@@ -231,6 +237,15 @@ pub async fn execute(
                         records.push(stamp.record(&info.rel, attempt, &result));
                     }
                 }
+                if !result.ok && !result.cancelled {
+                    failed_files += 1;
+                    if settings.max_fail.is_some_and(|n| failed_files >= n) && max_fail_reached.is_none() {
+                        max_fail_reached = settings.max_fail;
+                        if settings.stop_running {
+                            let _ = cancel_tx.send(Some(Cancel::Graceful));
+                        }
+                    }
+                }
                 sink.on(&RunEvent::FileFinished { run, file: idx, result: result.clone() })?;
                 results[idx] = Some(result);
             }
@@ -247,7 +262,13 @@ pub async fn execute(
     while let Ok(ev) = rx.try_recv() {
         sink.on(&ev)?;
     }
-    let summary = summarize(
+    // Never started: interrupted or stopped by --max-fail before their turn. Listed in order.
+    let mut never: Vec<FileInfo> = pending.into_iter().map(|(p, _)| p.info).collect();
+    never.sort_by_key(|info| info.index);
+    for file in never {
+        sink.on(&RunEvent::FileNotRun { run, file })?;
+    }
+    let mut summary = summarize(
         &infos,
         &results,
         started.elapsed(),
@@ -263,6 +284,7 @@ pub async fn execute(
         }),
         None => None,
     };
+    summary.max_fail_reached = max_fail_reached;
     sink.on(&RunEvent::RunFinished {
         run,
         summary: summary.clone(),
@@ -371,6 +393,7 @@ fn summarize(
         tests,
         duration,
         interrupted,
+        max_fail_reached: None,
         slowest,
         newly_failing,
         fixed,
@@ -420,6 +443,8 @@ mod tests {
             retries: 0,
             flaky_fails: false,
             history: None,
+            max_fail: None,
+            stop_running: false,
         };
         let (tx, rx) = watch::channel(None);
         let started = Instant::now();

@@ -213,6 +213,13 @@ pub(super) fn summary_line(sum: &RunSummary, s: Style) -> String {
         s.paint(style::GREEN, "✓ PASS")
     } else {
         parts.push(format!("{} of {} failed", sum.files_failed, files(total)));
+        if let Some(n) = sum.max_fail_reached {
+            parts.push(format!(
+                "{} not run (stopped after {n} failed file{})",
+                sum.files_not_run,
+                if n == 1 { "" } else { "s" }
+            ));
+        }
         s.paint(style::RED, "✗ FAIL")
     };
     parts.push(crate::report::render_tally(&sum.tests, s));

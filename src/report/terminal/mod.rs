@@ -166,6 +166,7 @@ impl<W: Write> TerminalReporter<W> {
             | RunEvent::Stderr { run, .. }
             | RunEvent::AttemptFailed { run, .. }
             | RunEvent::FileFinished { run, .. }
+            | RunEvent::FileNotRun { run, .. }
             | RunEvent::RunFinished { run, .. } => *run,
         };
         if self.run != Some(run) {
@@ -200,6 +201,8 @@ impl<W: Write> TerminalReporter<W> {
                 self.in_run = false;
                 self.run_finished(summary, text)?;
             }
+            // Counted in the summary line ("N not run"); the machine reports list them.
+            RunEvent::FileNotRun { .. } => {}
             RunEvent::RunStarted { .. }
             | RunEvent::SeriesStarted { .. }
             | RunEvent::SeriesFinished { .. } => {}

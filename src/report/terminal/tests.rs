@@ -241,6 +241,7 @@ impl Script {
             files_passed: passed,
             files_failed: failed,
             files_not_run: not_run,
+            max_fail_reached: None,
             tests,
             duration: Duration::from_millis(ms),
             interrupted,
