@@ -23,6 +23,36 @@ pub enum Command {
     /// What the history store (`.nogit/testlogs/history.jsonl`) knows: per file and per test,
     /// runs, passes, failures, flaky runs, flip rate, durations and the last verdict.
     History(HistoryArgs),
+    /// Replay a recorded run (from `-o run.jsonl` or `run --format jsonl`) into `-o` reports,
+    /// or into the terminal report when no `-o` is given.
+    Report(ReportArgs),
+    /// Print a completion script for a shell (`tapline completions bash > …`).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) generated from these definitions (`tapline man | man -l -`).
+    Man,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ReportArgs {
+    /// The recorded run's events, one JSON object per line; `-` for stdin.
+    pub file: PathBuf,
+    /// Write a report, the format chosen by the extension (repeatable): `.jsonl`, `.json`,
+    /// `.xml` JUnit, `.md` Markdown, `.html` a page.
+    #[arg(short = 'o', long = "output", value_name = "PATH")]
+    pub output: Vec<PathBuf>,
+    /// CI annotations: `github` (default when GITHUB_ACTIONS=true) or `none`.
+    #[arg(long, value_enum)]
+    pub annotations: Option<Annotations>,
+    /// Failures and the summary only (terminal report).
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// When to use colour.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
 }
 
 #[derive(clap::Args, Debug)]
@@ -191,6 +221,13 @@ pub struct ParseArgs {
     /// When to use colour.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+    /// Write a report, the format chosen by the extension (repeatable): `.jsonl`, `.json`
+    /// (what `--format jsonl|summary` print), `.xml` JUnit, `.md` Markdown, `.html` a page.
+    #[arg(short = 'o', long = "output", value_name = "PATH")]
+    pub output: Vec<PathBuf>,
+    /// CI annotations: `github` (default when GITHUB_ACTIONS=true) or `none`.
+    #[arg(long, value_enum)]
+    pub annotations: Option<Annotations>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,6 +2,8 @@
 mod cli;
 mod history_cmd;
 mod parse_cmd;
+mod report_cmd;
+mod reports;
 mod run_cmd;
 
 use clap::Parser as _;
@@ -24,5 +26,24 @@ fn main() -> ExitCode {
         cli::Command::Parse(args) => parse_cmd::run(&args),
         cli::Command::Run(args) => ExitCode::from(run_cmd::run(&args)),
         cli::Command::History(args) => ExitCode::from(history_cmd::run(&args)),
+        cli::Command::Report(args) => ExitCode::from(report_cmd::run(&args)),
+        cli::Command::Completions { shell } => {
+            use clap::CommandFactory as _;
+            let mut cmd = cli::Cli::command();
+            clap_complete::generate(shell, &mut cmd, "tapline", &mut std::io::stdout());
+            ExitCode::SUCCESS
+        }
+        cli::Command::Man => {
+            use clap::CommandFactory as _;
+            let man = clap_mangen::Man::new(cli::Cli::command());
+            match man.render(&mut std::io::stdout()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("tapline: failed to write the man page: {e}");
+                    ExitCode::from(EXIT_INTERNAL)
+                }
+            }
+        }
     }
 }

@@ -5,12 +5,15 @@ use std::io::{self, IsTerminal, Read, Write};
 use std::os::fd::AsFd;
 use tapline::event::{Event, Sink};
 use tapline::protocol::Parser;
+use tapline::report::output::{self, AtomicFile, ReportFormat, Reports, StreamAsRun, Target};
 use tapline::report::{human::HumanReport, jsonl::JsonlWriter, summary::SummaryWriter};
 
-/// Remembers the verdict while passing events on.
+/// Remembers the verdict while passing events on, to the report on stdout and to the `-o`
+/// reports.
 struct KeepVerdict<S> {
     inner: S,
     ok: Option<bool>,
+    files: FileReports,
 }
 
 impl<S: Sink> Sink for KeepVerdict<S> {
@@ -19,10 +22,82 @@ impl<S: Sink> Sink for KeepVerdict<S> {
             self.ok = Some(verdict.ok);
         }
         self.inner.event(event);
+        self.files.event(event);
+    }
+}
+
+/// `-o` reports of one stream: `.jsonl` and `.json` are exactly what `--format jsonl` and
+/// `--format summary` print; the others see the stream as a run of one file.
+#[derive(Default)]
+struct FileReports {
+    jsonl: Vec<JsonlWriter<AtomicFile>>,
+    summary: Vec<SummaryWriter<AtomicFile>>,
+    run: Option<StreamAsRun>,
+}
+
+impl FileReports {
+    fn open(targets: Vec<Target>, reports: Option<Reports>, name: String) -> Result<Self, String> {
+        let mut files = FileReports::default();
+        for t in targets {
+            let file = AtomicFile::create(&t.path)
+                .map_err(|e| format!("failed to write {}: {e}", t.path.display()))?;
+            match t.format {
+                ReportFormat::Jsonl => files.jsonl.push(JsonlWriter::new(file)),
+                ReportFormat::Json => files.summary.push(SummaryWriter::new(file)),
+                _ => {}
+            }
+        }
+        files.run = reports.map(|r| StreamAsRun::new(r, name));
+        Ok(files)
+    }
+
+    fn finish(self) -> io::Result<Vec<String>> {
+        for j in self.jsonl {
+            j.finish()?.commit()?;
+        }
+        for s in self.summary {
+            s.finish()?.commit()?;
+        }
+        match self.run {
+            Some(run) => Ok(run.finish()?.take_errors()),
+            None => Ok(Vec::new()),
+        }
+    }
+}
+
+impl Sink for FileReports {
+    fn event(&mut self, event: &Event<'_>) {
+        for j in &mut self.jsonl {
+            j.event(event);
+        }
+        for s in &mut self.summary {
+            s.event(event);
+        }
+        if let Some(r) = &mut self.run {
+            r.event(event);
+        }
     }
 }
 
 pub fn run(args: &ParseArgs) -> std::process::ExitCode {
+    let targets = match output::targets(&args.output) {
+        Ok(t) => t,
+        Err(msg) => {
+            eprintln!("tapline: {msg}");
+            return crate::EXIT_USAGE.into();
+        }
+    };
+    let record_targets: Vec<Target> = targets
+        .iter()
+        .filter(|t| !matches!(t.format, ReportFormat::Jsonl | ReportFormat::Json))
+        .cloned()
+        .collect();
+    let machine_on_stdout = args.format != Format::Human;
+    let reports = crate::reports::build(record_targets, args.annotations, machine_on_stdout);
+    let name = match args.file.as_deref() {
+        Some(p) if p.as_os_str() != "-" => p.display().to_string(),
+        _ => "stdin".to_owned(),
+    };
     let input: Box<dyn Read> = match args.file.as_deref() {
         None => Box::new(io::stdin().lock()),
         Some(p) if p.as_os_str() == "-" => Box::new(io::stdin().lock()),
@@ -49,17 +124,34 @@ pub fn run(args: &ParseArgs) -> std::process::ExitCode {
             Err(_) => Box::new(io::BufWriter::with_capacity(1 << 16, stdout.lock())),
         }
     };
+    let files = match FileReports::open(targets, reports, name) {
+        Ok(f) => f,
+        Err(msg) => {
+            eprintln!("tapline: {msg}");
+            return crate::EXIT_INTERNAL.into();
+        }
+    };
     let style = args.color.style(io::stdout().is_terminal());
     let result = match args.format {
-        Format::Summary => drive(input, SummaryWriter::new(out), |s| s.finish().map(drop)),
-        Format::Jsonl => drive(input, JsonlWriter::new(out), |s| s.finish().map(drop)),
-        Format::Human => drive(input, HumanReport::new(out, style), |s| {
+        Format::Summary => drive(input, SummaryWriter::new(out), files, |s| {
+            s.finish().map(drop)
+        }),
+        Format::Jsonl => drive(input, JsonlWriter::new(out), files, |s| {
+            s.finish().map(drop)
+        }),
+        Format::Human => drive(input, HumanReport::new(out, style), files, |s| {
             s.finish().map(drop)
         }),
     };
     match result {
-        Ok(true) => 0.into(),
-        Ok(false) => 1.into(),
+        Ok((_, errors)) if !errors.is_empty() => {
+            for e in errors {
+                eprintln!("tapline: {e}");
+            }
+            crate::EXIT_INTERNAL.into()
+        }
+        Ok((true, _)) => 0.into(),
+        Ok((false, _)) => 1.into(),
         // A reader that went away (`| head`) is not an error of ours.
         Err(Failure::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => 0.into(),
         Err(Failure::Write(e)) => {
@@ -82,11 +174,13 @@ enum Failure {
 fn drive<S: Sink>(
     mut input: Box<dyn Read>,
     sink: S,
+    files: FileReports,
     finish: impl FnOnce(S) -> io::Result<()>,
-) -> Result<bool, Failure> {
+) -> Result<(bool, Vec<String>), Failure> {
     let mut parser = Parser::new(KeepVerdict {
         inner: sink,
         ok: None,
+        files,
     });
     let mut buf = vec![0u8; 256 * 1024];
     loop {
@@ -100,7 +194,11 @@ fn drive<S: Sink>(
     let v = parser.finish();
     let ok = v.ok.unwrap_or(false);
     finish(v.inner).map_err(Failure::Write)?;
-    Ok(ok)
+    let errors = v
+        .files
+        .finish()
+        .map_err(|e| Failure::Write(io::Error::new(e.kind(), format!("a report: {e}"))))?;
+    Ok((ok, errors))
 }
 
 /// `No such file or directory` without the `(os error 2)` tail.

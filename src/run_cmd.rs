@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tapline::event::run::{FileInfo, RunEvent};
 use tapline::event::stability::Stability;
+use tapline::report::output;
 use tapline::report::sink::{Fanout, JsonlRun, RunSink, SummaryRun};
 use tapline::report::terminal::{TerminalOptions, TerminalReporter, Verbosity};
 use tapline::run::cache::Cache;
@@ -19,12 +20,24 @@ use tapline::watch;
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
 
 pub fn run(args: &RunArgs) -> u8 {
+    // Report paths are checked before anything runs or is touched.
+    let targets = match output::targets(&args.output) {
+        Ok(t) => t,
+        Err(msg) => {
+            eprintln!("tapline: {msg}");
+            return EXIT_USAGE;
+        }
+    };
+    let machine_on_stdout = args.format != RunFormat::Human;
+    let reports = crate::reports::build(targets, args.annotations, machine_on_stdout);
     if args.watch {
-        return watch(args);
+        return watch(args, reports);
     }
     match prepare(args, &mut |files| files) {
         Ok(Prepared::Listed) => 0,
-        Ok(Prepared::Run(files, settings, extras)) => execute(args, files, *settings, extras),
+        Ok(Prepared::Run(files, settings, extras)) => {
+            execute(args, files, *settings, extras, reports)
+        }
         Err(Usage(msg)) => {
             eprintln!("tapline: {msg}");
             EXIT_USAGE
@@ -335,7 +348,7 @@ fn terminal_options(args: &RunArgs, live: bool) -> TerminalOptions {
 }
 
 /// `--watch`: the session lives in `tapline::watch`; each run is prepared here, as without it.
-fn watch(args: &RunArgs) -> u8 {
+fn watch(args: &RunArgs, reports: Option<output::Reports>) -> u8 {
     struct Plans<'a>(&'a RunArgs);
     impl watch::Planner for Plans<'_> {
         fn plan(
@@ -377,13 +390,16 @@ fn watch(args: &RunArgs) -> u8 {
     let history_dir = history_dir_path(args.log_dir.as_ref(), &cfg, &root);
     let history = (!args.no_history && cfg.history != Some(false))
         .then(|| history::Store::in_dir(&history_dir));
+    // Reports are rewritten after each run: never a trigger.
+    let mut ignore = args.watch_ignore.clone();
+    ignore.extend(crate::reports::watch_ignores(&args.output, &root));
     let opts = watch::WatchOptions {
         // History and the cache live there even with --no-logs: never a trigger.
         log_dir: Some(history_dir),
         history,
         root,
         debounce,
-        ignore: args.watch_ignore.clone(),
+        ignore,
         clear: args.clear,
         terminal: terminal_options(args, false),
         machine: match args.format {
@@ -391,6 +407,7 @@ fn watch(args: &RunArgs) -> u8 {
             RunFormat::Jsonl => watch::Machine::Jsonl,
             RunFormat::Summary => watch::Machine::Summary,
         },
+        reports,
     };
     match watch::watch(opts, &mut Plans(args)) {
         Ok(ended) => ended.exit_code(),
@@ -402,7 +419,13 @@ fn watch(args: &RunArgs) -> u8 {
     }
 }
 
-fn execute(args: &RunArgs, files: Vec<Planned>, mut settings: Settings, extras: Extras) -> u8 {
+fn execute(
+    args: &RunArgs,
+    files: Vec<Planned>,
+    mut settings: Settings,
+    extras: Extras,
+    mut reports: Option<output::Reports>,
+) -> u8 {
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -437,6 +460,9 @@ fn execute(args: &RunArgs, files: Vec<Planned>, mut settings: Settings, extras: 
             summary = SummaryRun::new(io::BufWriter::new(stdout.lock()));
             sinks.push(&mut summary);
         }
+    }
+    if let Some(r) = reports.as_mut() {
+        sinks.push(r);
     }
     let mut fanout = Fanout(sinks);
     let Extras { mut cache, runs } = extras;
@@ -495,11 +521,20 @@ fn execute(args: &RunArgs, files: Vec<Planned>, mut settings: Settings, extras: 
     if let Ok((f, _)) = &finished {
         report_history_error(f);
     }
+    let report_errors = reports
+        .as_mut()
+        .map(output::Reports::take_errors)
+        .unwrap_or_default();
+    for e in &report_errors {
+        eprintln!("tapline: {e}");
+    }
     let code = |f: &tapline::run::Finished, stability: &Option<Stability>| match stability {
         Some(s) if f.exit_code() != tapline::run::EXIT_INTERRUPTED => u8::from(!s.all_stable()),
         _ => f.exit_code(),
     };
     match (finished, finish) {
+        // A report that could not be written is an error of ours, whatever the tests did.
+        (Ok(_), Ok(_)) if !report_errors.is_empty() => EXIT_INTERNAL,
         (Ok((f, s)), Ok(_)) => code(&f, &s),
         (Ok((f, s)), Err(e)) if e.kind() == io::ErrorKind::BrokenPipe => code(&f, &s),
         (Err(e), _) if e.kind() == io::ErrorKind::BrokenPipe => 0,

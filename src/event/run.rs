@@ -22,6 +22,9 @@ pub struct FileInfo {
     pub attempt: u32,
 }
 
+/// The reason (and warning) given when a descendant kept a file's output pipes open.
+pub const LEAK_REASON: &str = "a process it started kept its output open after it exited (killed)";
+
 /// How the child process ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExitInfo {

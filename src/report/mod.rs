@@ -2,9 +2,13 @@
 //! renderer writes to any `Write`, styles off unless asked, so every output is snapshot-testable.
 pub mod diff;
 pub mod failure;
+pub mod github;
 pub mod html;
 pub mod human;
 pub mod jsonl;
+pub mod junit;
+pub mod markdown;
+pub mod output;
 pub mod record;
 pub mod sink;
 pub mod style;

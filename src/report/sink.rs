@@ -44,6 +44,11 @@ impl<W: Write> JsonlRun<W> {
     pub fn new(out: W) -> Self {
         JsonlRun { out }
     }
+
+    /// The writer back, for the caller to flush or close.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
 }
 
 impl<W: Write> RunSink for JsonlRun<W> {
@@ -94,6 +99,11 @@ impl<W: Write> SummaryRun<W> {
             series: false,
             held: None,
         }
+    }
+
+    /// What has been written so far (a `Vec<u8>` writer can be taken after each document).
+    pub fn out_mut(&mut self) -> &mut W {
+        &mut self.out
     }
 
     fn write_all(&mut self, summary: &RunSummary) -> io::Result<()> {

@@ -30,12 +30,29 @@ impl Style {
     }
 }
 
-/// Decides colour for a stream: `always`/`never` win; `auto` means a terminal and no `NO_COLOR`.
+/// Decides colour for a stream: `--color always|never` win; then a non-empty `NO_COLOR` turns it
+/// off; then `CLICOLOR_FORCE` or `FORCE_COLOR` (set and not `0`/`false`) turns it on even into a
+/// pipe (CI logs that render colour); else colour goes to terminals only.
 pub fn color_enabled(choice_always: Option<bool>, is_terminal: bool) -> bool {
-    match choice_always {
-        Some(forced) => forced,
-        None => is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+    color_from(choice_always, is_terminal, |k| std::env::var_os(k))
+}
+
+fn color_from(
+    choice_always: Option<bool>,
+    is_terminal: bool,
+    var: impl Fn(&str) -> Option<std::ffi::OsString>,
+) -> bool {
+    if let Some(forced) = choice_always {
+        return forced;
     }
+    if var("NO_COLOR").is_some_and(|v| !v.is_empty()) {
+        return false;
+    }
+    let forced = |k: &str| var(k).is_some_and(|v| !v.is_empty() && v != "0" && v != "false");
+    if forced("CLICOLOR_FORCE") || forced("FORCE_COLOR") {
+        return true;
+    }
+    is_terminal
 }
 
 /// `850ms`, `1.2s`, `2m 03s`.
@@ -60,6 +77,31 @@ pub fn duration_ms(ms: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn colour_choice_follows_flags_then_environment() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(key, _)| *key == k)
+                    .map(|(_, v)| std::ffi::OsString::from(v))
+            }
+        };
+        assert!(!color_from(None, false, env(&[])));
+        assert!(color_from(None, true, env(&[])));
+        assert!(!color_from(None, true, env(&[("NO_COLOR", "1")])));
+        assert!(color_from(None, false, env(&[("FORCE_COLOR", "1")])));
+        assert!(color_from(None, false, env(&[("CLICOLOR_FORCE", "1")])));
+        assert!(!color_from(None, false, env(&[("FORCE_COLOR", "0")])));
+        assert!(!color_from(
+            None,
+            false,
+            env(&[("NO_COLOR", "1"), ("FORCE_COLOR", "1")])
+        ));
+        assert!(color_from(Some(true), false, env(&[("NO_COLOR", "1")])));
+        assert!(!color_from(Some(false), true, env(&[("FORCE_COLOR", "1")])));
+    }
 
     #[test]
     fn durations_read_well() {

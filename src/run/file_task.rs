@@ -266,8 +266,7 @@ fn judge(
     }
     let ok = reasons.is_empty();
     if outcome.leaked {
-        reasons
-            .push("a process it started kept its output open after it exited (killed)".to_owned());
+        reasons.push(crate::event::run::LEAK_REASON.to_owned());
     }
     let exit = match outcome.exit {
         Exit::Code(code) => ExitInfo {

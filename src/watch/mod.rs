@@ -81,6 +81,8 @@ pub struct WatchOptions {
     /// For each run's terminal report (`live` and `width` are set per run).
     pub terminal: TerminalOptions,
     pub machine: Machine,
+    /// `-o` reports, rewritten after each run (their paths belong in `ignore`).
+    pub reports: Option<crate::report::output::Reports>,
 }
 
 /// Prepares each run: discovers the test files, lets `select` pick and order them, then (when

@@ -232,6 +232,7 @@ impl<'p> Session<'p> {
         let mut summary = (self.opts.machine == Machine::Summary)
             .then(|| SummaryRun::new(io::BufWriter::new(io::stdout())));
         let mut jsonl = self.jsonl.take();
+        let mut reports = self.opts.reports.take();
 
         let (stop_tx, stop_rx) = watch::channel(None::<Cancel>);
         let mut stopping: Option<Cancel> = None;
@@ -251,6 +252,9 @@ impl<'p> Session<'p> {
             }
             if let Some(s) = summary.as_mut() {
                 sinks.push(s);
+            }
+            if let Some(r) = reports.as_mut() {
+                sinks.push(r);
             }
             let mut fanout = Fanout(sinks);
             let exec = execute(files, &settings, &mut fanout, Some(stop_rx));
@@ -290,6 +294,12 @@ impl<'p> Session<'p> {
         let finish = terminal.finish();
         drop(summary);
         self.jsonl = jsonl;
+        if let Some(r) = &mut reports {
+            for e in r.take_errors() {
+                self.say(&format!("tapline: {e}\n"));
+            }
+        }
+        self.opts.reports = reports;
         let finished = match result {
             Ok(finished) => finished,
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {

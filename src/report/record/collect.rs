@@ -13,6 +13,11 @@ use crate::report::diff::Budget;
 const POINT_OUTPUT_LINES: usize = 100;
 /// A file's last output lines, shown when it failed without a failing point.
 const FILE_OUTPUT_LINES: usize = 40;
+/// A file's stdout and stderr lines kept for JUnit's `<system-out>`/`<system-err>` (the newest
+/// win; the log has every byte).
+const FILE_STREAM_LINES: usize = 1000;
+/// Warnings kept per file.
+const MAX_WARNINGS: usize = 20;
 /// Failures explained in full; past this the page lists them by name only (in each file's
 /// points) and says how many it left out. Bounds both the page and the time spent diffing.
 pub const EXPANDED_FAILURES: usize = 500;
@@ -58,6 +63,11 @@ struct Building {
     pending: VecDeque<String>,
     /// The file's newest output lines.
     tail: VecDeque<String>,
+    /// The file's newest non-TAP stdout lines and stderr lines, for JUnit.
+    stdout: VecDeque<String>,
+    stderr: VecDeque<String>,
+    /// Lines that fell out of `stdout`/`stderr`.
+    dropped: (usize, usize),
     /// Names of the open subtests, outermost first.
     subtests: Vec<String>,
     /// Failures seen per open nesting level (index = depth), to tell a subtest that failed
@@ -159,9 +169,16 @@ impl Collector {
                             .filter(|_| file.attempt > 1)
                             .map(|b| b.view.earlier_attempts)
                             .unwrap_or_default(),
+                        stdout: Vec::new(),
+                        stderr: Vec::new(),
+                        stream_lines_dropped: (0, 0),
+                        warnings: Vec::new(),
                     },
                     pending: VecDeque::new(),
                     tail: VecDeque::new(),
+                    stdout: VecDeque::new(),
+                    stderr: VecDeque::new(),
+                    dropped: (0, 0),
                     subtests: Vec::new(),
                     failed_inside: vec![0],
                     diag_depth: None,
@@ -178,6 +195,18 @@ impl Collector {
             RunEvent::Stderr { run, file, text } if *run == self.run => {
                 if let Some(Some(b)) = self.building.get_mut(*file) {
                     b.output(text);
+                    b.dropped.1 += usize::from(b.stderr.len() >= FILE_STREAM_LINES);
+                    push_bounded(&mut b.stderr, text.clone(), FILE_STREAM_LINES);
+                }
+            }
+            RunEvent::FileNotRun { run, file } if *run == self.run => {
+                // Told as a file that started and ended at once, with nothing in it.
+                self.on(&RunEvent::FileStarted {
+                    run: *run,
+                    file: file.clone(),
+                });
+                if let Some(Some(b)) = self.building.get_mut(file.index) {
+                    b.view.reasons.push("not run".to_owned());
                 }
             }
             RunEvent::AttemptFailed {
@@ -235,6 +264,13 @@ impl Building {
             Event::Output { text, .. } => {
                 self.diag_depth = None;
                 self.output(text);
+                self.dropped.0 += usize::from(self.stdout.len() >= FILE_STREAM_LINES);
+                push_bounded(&mut self.stdout, text.to_string(), FILE_STREAM_LINES);
+            }
+            Event::Problem(p) if !p.fails && self.view.warnings.len() < MAX_WARNINGS => {
+                self.view
+                    .warnings
+                    .push(format!("line {}: {}", p.line, p.message));
             }
             Event::Comment { depth, text, .. } => {
                 let line = format!("# {text}");
@@ -317,6 +353,12 @@ impl Building {
         v.attempts = result.attempts;
         v.flaky = result.flaky;
         v.cached = result.cached;
+        if result.leaked {
+            v.warnings.push(crate::event::run::LEAK_REASON.to_owned());
+        }
+        v.stdout = self.stdout.drain(..).collect();
+        v.stderr = self.stderr.drain(..).collect();
+        v.stream_lines_dropped = std::mem::take(&mut self.dropped);
         v.status = if result.exit.is_none() && result.cancelled {
             FileStatus::NotRun
         } else if !result.ok {
@@ -482,6 +524,7 @@ mod tests {
                     tests: Tally::default(),
                     duration: Duration::from_millis(20),
                     interrupted: false,
+                    max_fail_reached: None,
                     slowest: Vec::new(),
                     newly_failing: Vec::new(),
                     fixed: Vec::new(),
@@ -610,6 +653,7 @@ mod tests {
                     },
                     duration: Duration::from_millis(40),
                     interrupted: false,
+                    max_fail_reached: None,
                     slowest: Vec::new(),
                     newly_failing: Vec::new(),
                     fixed: Vec::new(),

@@ -6,4 +6,4 @@ mod view;
 
 pub use collect::{Collector, Meta, EXPANDED_FAILURES};
 pub(crate) use view::utc;
-pub use view::{FailureView, FileStatus, FileView, PointStatus, PointView, RunView};
+pub use view::{AttemptView, FailureView, FileStatus, FileView, PointStatus, PointView, RunView};

@@ -86,6 +86,13 @@ pub struct FileView {
     pub earlier_attempts: Vec<AttemptView>,
     /// The file's last output lines, shown when it failed without a failing point.
     pub output_tail: Vec<String>,
+    /// The file's newest non-TAP stdout lines and its stderr lines (bounded; the log has all),
+    /// and how many of each fell out: JUnit's `<system-out>` and `<system-err>`.
+    pub stdout: Vec<String>,
+    pub stderr: Vec<String>,
+    pub stream_lines_dropped: (usize, usize),
+    /// Warnings that did not fail it: a leaked process, parse problems that do not fail.
+    pub warnings: Vec<String>,
 }
 
 /// A failed attempt of a retried file.

@@ -1,0 +1,312 @@
+//! `-o report.md`: Markdown for pull-request comments and CI step summaries.
+//!
+//! A heading with the verdict, a summary table, then each failure: its file and test, location,
+//! message and the expected/actual diff in a fenced `diff` block (stack and output folded in a
+//! `<details>`), files that failed without a failing test with their reasons and last output,
+//! files not run, and the slowest files. Text from the run is escaped: table cells (`|`,
+//! backticks, newlines), inline text (Markdown and HTML punctuation), and fenced blocks get a
+//! fence longer than any backtick run inside them.
+//!
+//! Past [`Options::max_bytes`] (60 KB: a GitHub comment holds 64 KiB, a step summary 1 MiB)
+//! the remaining failures are left out and a last line says how many, pointing at the full
+//! report when there is one.
+use super::diff::DiffLine;
+use super::record::{FailureView, FileStatus, FileView, RunView};
+use super::style::duration_ms;
+use std::fmt::Write as _;
+use std::io::{self, Write};
+
+/// How the Markdown report is written.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Size past which failures are left out.
+    pub max_bytes: usize,
+    /// Where the full report is (an `.html` or `.xml` written beside), for the truncation note.
+    pub full_report: Option<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_bytes: 60_000,
+            full_report: None,
+        }
+    }
+}
+
+/// Writes the Markdown report for `run`.
+///
+/// # Errors
+///
+/// Only errors from writing to `out`.
+pub fn write(out: &mut dyn Write, run: &RunView, opts: &Options) -> io::Result<()> {
+    let mut md = String::new();
+    head(&mut md, run);
+    let sections = failure_sections(run);
+    let reserve = 600; // room for the files-not-run list, the slowest files and the note
+    let mut left_out = 0;
+    if !sections.is_empty() {
+        md.push_str("\n### Failures\n");
+    }
+    for section in &sections {
+        if left_out > 0 || md.len() + section.len() + reserve > opts.max_bytes {
+            left_out += 1;
+            continue;
+        }
+        md.push_str(section);
+    }
+    left_out += run.failures_left_out;
+    not_run(&mut md, run);
+    slowest(&mut md, run);
+    if left_out > 0 {
+        let _ = write!(
+            md,
+            "\n_… {left_out} more failure{} not shown",
+            plural(left_out)
+        );
+        match &opts.full_report {
+            Some(path) => {
+                let _ = write!(md, "; the full report is `{}`", code_text(path));
+            }
+            None => md.push_str("; every file's log has the whole output"),
+        }
+        md.push_str("._\n");
+    }
+    out.write_all(md.as_bytes())
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+fn head(md: &mut String, run: &RunView) {
+    let failed = run
+        .files
+        .iter()
+        .filter(|f| f.status == FileStatus::Fail)
+        .count();
+    let not_run = run
+        .files
+        .iter()
+        .filter(|f| f.status == FileStatus::NotRun)
+        .count();
+    let flaky = run.files.iter().filter(|f| f.flaky).count();
+    let files = run.files.len();
+    let verdict = if run.interrupted {
+        format!("⚠️ Interrupted: {failed} of {files} files failed")
+    } else if run.ok {
+        format!("✅ Passed: {files} file{}", plural(files))
+    } else {
+        format!("❌ Failed: {failed} of {files} files")
+    };
+    let _ = writeln!(md, "## {verdict}\n");
+    md.push_str(
+        "| Files | Tests | Passed | Failed | Skipped | Todo | Not run | Flaky | Duration |\n",
+    );
+    md.push_str("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    let t = &run.tests;
+    let _ = writeln!(
+        md,
+        "| {files} | {} | {} | {} | {} | {} | {not_run} | {flaky} | {} |",
+        t.total(),
+        t.pass,
+        t.fail,
+        t.skip,
+        t.todo,
+        duration_ms(run.duration.as_secs_f64() * 1000.0)
+    );
+}
+
+/// One section per failing test, then per file that failed without one, in file order.
+fn failure_sections(run: &RunView) -> Vec<String> {
+    let mut sections = Vec::new();
+    for file in &run.files {
+        for f in &file.failures {
+            sections.push(failure_section(file, f));
+        }
+        let failing_points = file
+            .points
+            .iter()
+            .any(|p| p.status == super::record::PointStatus::Fail);
+        if file.status == FileStatus::Fail && !failing_points {
+            sections.push(file_section(file));
+        }
+    }
+    sections
+}
+
+fn failure_section(file: &FileView, f: &FailureView) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "\n#### ❌ `{}` › {}\n",
+        code_text(&file.rel),
+        inline(&f.name)
+    );
+    if let Some(loc) = &f.location {
+        let _ = writeln!(s, "at `{}`\n", code_text(loc));
+    }
+    if let Some(m) = &f.message {
+        for line in m.lines() {
+            let _ = writeln!(s, "> {}", inline(line));
+        }
+        s.push('\n');
+    }
+    for (k, v) in &f.other {
+        let _ = writeln!(s, "- {}: {}", inline(k), inline(v));
+    }
+    if !f.other.is_empty() {
+        s.push('\n');
+    }
+    if let Some(diff) = &f.diff {
+        let lines: Vec<String> = diff.lines.iter().map(DiffLine::plain_text).collect();
+        fenced(&mut s, "diff", &lines.join("\n"));
+    }
+    if let Some((raw, err)) = &f.raw_yaml {
+        let _ = writeln!(s, "diagnostics are not valid YAML ({}):\n", inline(err));
+        fenced(&mut s, "yaml", raw);
+    }
+    let stack = f.stack.as_deref().map(str::trim).filter(|t| !t.is_empty());
+    if stack.is_some() || !f.output.is_empty() {
+        s.push_str("<details><summary>stack and output</summary>\n\n");
+        if let Some(stack) = stack {
+            fenced(&mut s, "", stack);
+        }
+        if !f.output.is_empty() {
+            fenced(&mut s, "", &f.output.join("\n"));
+        }
+        s.push_str("</details>\n");
+    }
+    s
+}
+
+fn file_section(file: &FileView) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "\n#### ❌ `{}`\n", code_text(&file.rel));
+    for r in &file.reasons {
+        let _ = writeln!(s, "- {}", inline(r));
+    }
+    s.push('\n');
+    if !file.output_tail.is_empty() {
+        s.push_str("Last output:\n\n");
+        fenced(&mut s, "", &file.output_tail.join("\n"));
+    }
+    if let Some(log) = &file.log {
+        let _ = writeln!(s, "Log: `{}`", code_text(log));
+    }
+    s
+}
+
+fn not_run(md: &mut String, run: &RunView) {
+    let names: Vec<&str> = run
+        .files
+        .iter()
+        .filter(|f| f.status == FileStatus::NotRun)
+        .map(|f| f.rel.as_str())
+        .collect();
+    if names.is_empty() {
+        return;
+    }
+    const SHOWN: usize = 20;
+    let _ = writeln!(md, "\n### Not run ({})\n", names.len());
+    for name in names.iter().take(SHOWN) {
+        let _ = writeln!(md, "- `{}`", code_text(name));
+    }
+    if names.len() > SHOWN {
+        let _ = writeln!(md, "- … and {} more", names.len() - SHOWN);
+    }
+}
+
+fn slowest(md: &mut String, run: &RunView) {
+    let mut timed: Vec<&FileView> = run.files.iter().filter(|f| f.duration.is_some()).collect();
+    if timed.len() < 2 {
+        return;
+    }
+    timed.sort_by(|a, b| b.duration.cmp(&a.duration).then_with(|| a.rel.cmp(&b.rel)));
+    md.push_str("\n<details><summary>Slowest files</summary>\n\n| File | Duration |\n|---|---:|\n");
+    for f in timed.iter().take(5) {
+        let ms = f.duration.map_or(0.0, |d| d.as_secs_f64() * 1000.0);
+        let _ = writeln!(md, "| {} | {} |", cell(&f.rel), duration_ms(ms));
+    }
+    md.push_str("\n</details>\n");
+}
+
+/// A fenced block whose fence is longer than any run of backticks inside.
+fn fenced(s: &mut String, lang: &str, body: &str) {
+    let longest = body.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat((longest + 1).max(3));
+    let _ = writeln!(s, "{fence}{lang}\n{}\n{fence}\n", safe_chars(body));
+}
+
+/// Control characters (an escape sequence, a bell) shown as `\u{…}`, tabs and newlines kept.
+fn safe_chars(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if (c.is_control() && c != '\n' && c != '\t') || c == '\u{FFFE}' || c == '\u{FFFF}' {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Inline text: Markdown and HTML punctuation escaped, one line.
+fn inline(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in safe_chars(text).chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '\n' | '\r' => out.push(' '),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '#' | '|' | '~' | '!' => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A table cell: inline text (which escapes `|` and backticks), on one line.
+fn cell(text: &str) -> String {
+    inline(text)
+}
+
+/// Text inside a single-backtick code span: backticks cannot be escaped there, so they become
+/// `ˋ` (U+02CB), and line breaks spaces.
+fn code_text(text: &str) -> String {
+    safe_chars(text)
+        .replace('`', "\u{2cb}")
+        .replace(['\n', '\r'], " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_and_code_are_escaped() {
+        assert_eq!(cell("a|b`c\nd"), r"a\|b\`c d");
+        assert_eq!(
+            inline("<script>*x*</script>"),
+            r"&lt;script&gt;\*x\*&lt;/script&gt;"
+        );
+        assert_eq!(code_text("a`b"), "a\u{2cb}b");
+        assert_eq!(safe_chars("\u{1b}[31m"), "\\u{1b}[31m");
+    }
+
+    #[test]
+    fn fences_outgrow_backticks_inside() {
+        let mut s = String::new();
+        fenced(&mut s, "diff", "- ```js\n+ ````");
+        assert!(s.starts_with("`````diff\n"), "{s}");
+        assert!(s.ends_with("\n`````\n\n"), "{s}");
+    }
+}

@@ -1,0 +1,545 @@
+//! `-o PATH` reports: the format chosen by the extension, each a sink on the run's event stream
+//! that writes its file atomically (a temporary file beside it, then a rename) when a run ends:
+//! after every run in watch mode, after the whole series with `--runs N`, and after Ctrl-C too
+//! (the run then ends as interrupted, and so do its reports).
+//!
+//! | extension | content |
+//! |---|---|
+//! | `.jsonl` | the run's events, exactly what `--format jsonl` prints |
+//! | `.json` | the summary document, exactly what `--format summary` prints |
+//! | `.xml` | JUnit XML ([`super::junit`]) |
+//! | `.md` | Markdown ([`super::markdown`]) |
+//! | `.html` | one self-contained page ([`super::html`]) |
+//!
+//! The same sink also writes GitHub Actions annotations ([`super::github`]) and appends the
+//! Markdown report to `GITHUB_STEP_SUMMARY`, so all of them read one [`Collector`].
+use super::record::{Collector, Meta, RunView};
+use super::sink::{JsonlRun, RunSink, SummaryRun};
+use super::{github, html, junit, markdown};
+use crate::event::run::RunEvent;
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// A report file's format, by its extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportFormat {
+    Jsonl,
+    Json,
+    Junit,
+    Markdown,
+    Html,
+}
+
+impl ReportFormat {
+    /// The format `path`'s extension names.
+    ///
+    /// # Errors
+    ///
+    /// A one-line message for any other extension.
+    pub fn of(path: &Path) -> Result<Self, String> {
+        let ext = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        match ext.as_deref() {
+            Some("jsonl") => Ok(Self::Jsonl),
+            Some("json") => Ok(Self::Json),
+            Some("xml") => Ok(Self::Junit),
+            Some("md") => Ok(Self::Markdown),
+            Some("html" | "htm") => Ok(Self::Html),
+            _ => Err(format!(
+                "cannot tell the report format of `{}`: use .jsonl, .json, .xml (JUnit), .md or .html",
+                path.display()
+            )),
+        }
+    }
+
+    fn needs_record(self) -> bool {
+        matches!(self, Self::Junit | Self::Markdown | Self::Html)
+    }
+}
+
+/// One `-o` report to write.
+#[derive(Debug, Clone)]
+pub struct Target {
+    pub path: PathBuf,
+    pub format: ReportFormat,
+}
+
+/// The `-o` paths as targets, checked before anything runs: a known extension, and a folder
+/// that exists.
+///
+/// # Errors
+///
+/// A one-line usage message naming the first bad path.
+pub fn targets(paths: &[PathBuf]) -> Result<Vec<Target>, String> {
+    paths
+        .iter()
+        .map(|path| {
+            let format = ReportFormat::of(path)?;
+            let dir = parent_dir(path);
+            if !dir.is_dir() {
+                return Err(format!(
+                    "cannot write the report `{}`: folder `{}` does not exist",
+                    path.display(),
+                    dir.display()
+                ));
+            }
+            Ok(Target {
+                path: path.clone(),
+                format,
+            })
+        })
+        .collect()
+}
+
+fn parent_dir(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// A report file written whole or not at all: into a temporary file in the same folder, then
+/// renamed over `path` by [`AtomicFile::commit`], so a reader (a CI step, a browser reloading)
+/// never sees half a report. Dropped uncommitted, the temporary file is removed.
+pub struct AtomicFile {
+    path: PathBuf,
+    tmp: PathBuf,
+    out: Option<BufWriter<File>>,
+}
+
+impl AtomicFile {
+    /// # Errors
+    ///
+    /// The temporary file cannot be created.
+    pub fn create(path: &Path) -> io::Result<Self> {
+        let tmp = temp_path(path);
+        let out = BufWriter::with_capacity(1 << 16, File::create(&tmp)?);
+        Ok(AtomicFile {
+            path: path.to_owned(),
+            tmp,
+            out: Some(out),
+        })
+    }
+
+    /// Flushes and renames the file into place.
+    ///
+    /// # Errors
+    ///
+    /// Flushing or renaming failed (the temporary file is then removed).
+    pub fn commit(mut self) -> io::Result<()> {
+        let Some(mut out) = self.out.take() else {
+            return Ok(());
+        };
+        let done = out.flush().and_then(|()| {
+            drop(out);
+            std::fs::rename(&self.tmp, &self.path)
+        });
+        if done.is_err() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+        done
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &mut self.out {
+            Some(out) => out.write(buf),
+            None => Err(io::Error::other("report already committed")),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.out {
+            Some(out) => out.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.out.take().is_some() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// Writes `path` atomically (see [`AtomicFile`]).
+///
+/// # Errors
+///
+/// Creating, writing or renaming failed; the temporary file is removed.
+pub fn write_atomic(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut file = AtomicFile::create(path)?;
+    write(&mut file)?;
+    file.commit()
+}
+
+fn temp_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    parent_dir(path).join(format!(".{name}.{}.tmp", std::process::id()))
+}
+
+/// Where GitHub annotations go, when they are on.
+pub struct Annotations {
+    pub out: Box<dyn Write>,
+    /// `GITHUB_STEP_SUMMARY`: the Markdown report is appended there.
+    pub step_summary: Option<PathBuf>,
+}
+
+/// The `-o` reports and CI annotations of a run (or of a watch session's runs).
+pub struct Reports {
+    targets: Vec<Target>,
+    collector: Option<Collector>,
+    summary: Option<SummaryRun<Vec<u8>>>,
+    /// The `.jsonl` being written (to its temporary path) during a run.
+    jsonl: Option<JsonlRun<AtomicFile>>,
+    annotations: Option<Annotations>,
+    /// Inside a `--runs N` series: files are written when it ends.
+    series: bool,
+    /// Write failures, reported once the run is over.
+    errors: Vec<String>,
+}
+
+impl Reports {
+    pub fn new(targets: Vec<Target>, annotations: Option<Annotations>, meta: Meta) -> Self {
+        let needs_record = annotations.is_some() || targets.iter().any(|t| t.format.needs_record());
+        let needs_summary = targets.iter().any(|t| t.format == ReportFormat::Json);
+        Reports {
+            targets,
+            collector: needs_record.then(|| Collector::new(meta)),
+            summary: needs_summary.then(|| SummaryRun::new(Vec::new())),
+            jsonl: None,
+            annotations,
+            series: false,
+            errors: Vec::new(),
+        }
+    }
+
+    /// Nothing to write: the sink can be left out.
+    pub fn is_empty(&self) -> bool {
+        self.targets.is_empty() && self.annotations.is_none()
+    }
+
+    /// What failed to be written since the last call, one line each (`failed to write r.xml: …`).
+    pub fn take_errors(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.errors)
+    }
+
+    fn jsonl_target(&self) -> Option<&Target> {
+        self.targets
+            .iter()
+            .find(|t| t.format == ReportFormat::Jsonl)
+    }
+
+    fn open_jsonl(&mut self) {
+        if self.jsonl.is_some() {
+            return;
+        }
+        let Some(path) = self.jsonl_target().map(|t| t.path.clone()) else {
+            return;
+        };
+        match AtomicFile::create(&path) {
+            Ok(f) => self.jsonl = Some(JsonlRun::new(f)),
+            Err(e) => self
+                .errors
+                .push(format!("failed to write {}: {e}", path.display())),
+        }
+    }
+
+    fn finish_jsonl(&mut self) {
+        let Some(jsonl) = self.jsonl.take() else {
+            return;
+        };
+        if let Err(e) = jsonl.into_inner().commit() {
+            let path = self.jsonl_target().map(|t| t.path.display().to_string());
+            self.errors
+                .push(format!("failed to write {}: {e}", path.unwrap_or_default()));
+        }
+    }
+
+    /// Writes every file report but `.jsonl`, and the annotations, for the run just ended.
+    fn write_reports(&mut self) {
+        if let Some(summary) = &mut self.summary {
+            let doc = std::mem::take(summary.out_mut());
+            if !doc.is_empty() {
+                for t in self
+                    .targets
+                    .iter()
+                    .filter(|t| t.format == ReportFormat::Json)
+                {
+                    if let Err(e) = write_atomic(&t.path, |w| w.write_all(&doc)) {
+                        self.errors
+                            .push(format!("failed to write {}: {e}", t.path.display()));
+                    }
+                }
+            }
+        }
+        let Some(collector) = &self.collector else {
+            return;
+        };
+        let view = collector.view();
+        for t in &self.targets {
+            let written = match t.format {
+                ReportFormat::Junit => write_atomic(&t.path, |w| junit::write(w, view)),
+                ReportFormat::Markdown => write_atomic(&t.path, |w| {
+                    markdown::write(w, view, &markdown::Options::default())
+                }),
+                ReportFormat::Html => write_atomic(&t.path, |w| html::write_page(w, view)),
+                ReportFormat::Jsonl | ReportFormat::Json => Ok(()),
+            };
+            if let Err(e) = written {
+                self.errors
+                    .push(format!("failed to write {}: {e}", t.path.display()));
+            }
+        }
+        if let Some(a) = &mut self.annotations {
+            let full = self
+                .targets
+                .iter()
+                .map(|t| t.path.display().to_string())
+                .find(|p| p.ends_with(".html") || p.ends_with(".xml"));
+            if let Err(e) = github::write(&mut a.out, view).and_then(|()| a.out.flush()) {
+                self.errors
+                    .push(format!("failed to write annotations: {e}"));
+            }
+            if let Some(path) = &a.step_summary {
+                if let Err(e) = append_step_summary(path, view, full) {
+                    self.errors
+                        .push(format!("failed to append to {}: {e}", path.display()));
+                }
+            }
+        }
+    }
+}
+
+/// GitHub's step summary takes up to 1 MiB per step; the Markdown report stays far below.
+fn append_step_summary(path: &Path, view: &RunView, full: Option<String>) -> io::Result<()> {
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    let mut text = Vec::new();
+    let opts = markdown::Options {
+        full_report: full,
+        ..markdown::Options::default()
+    };
+    markdown::write(&mut text, view, &opts)?;
+    f.write_all(&text)
+}
+
+impl RunSink for Reports {
+    fn on(&mut self, ev: &RunEvent) -> io::Result<()> {
+        if matches!(
+            ev,
+            RunEvent::RunStarted { .. } | RunEvent::SeriesStarted { .. }
+        ) {
+            self.open_jsonl();
+        }
+        if let Some(j) = &mut self.jsonl {
+            if let Err(e) = j.on(ev) {
+                self.jsonl = None;
+                self.errors
+                    .push(format!("failed to write the .jsonl report: {e}"));
+            }
+        }
+        if let Some(s) = &mut self.summary {
+            s.on(ev)?;
+        }
+        if let Some(c) = &mut self.collector {
+            c.on(ev);
+        }
+        match ev {
+            RunEvent::SeriesStarted { .. } => self.series = true,
+            RunEvent::RunFinished { .. } if !self.series => {
+                self.finish_jsonl();
+                self.write_reports();
+            }
+            RunEvent::SeriesFinished { .. } => {
+                self.series = false;
+                self.finish_jsonl();
+                self.write_reports();
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+/// One TAP stream (`tapline parse`) told as a run of one file named `name`, so the reports of
+/// a run (JUnit, Markdown, HTML, annotations) render it too.
+pub struct StreamAsRun {
+    reports: Reports,
+    name: String,
+    started: Option<std::time::Instant>,
+    tally: crate::event::run::Tally,
+    failed: Option<io::Error>,
+}
+
+impl StreamAsRun {
+    pub fn new(reports: Reports, name: String) -> Self {
+        StreamAsRun {
+            reports,
+            name,
+            started: None,
+            tally: Default::default(),
+            failed: None,
+        }
+    }
+
+    /// The reports back (their write errors), or the first error a report sink returned.
+    ///
+    /// # Errors
+    ///
+    /// A sink's own error.
+    pub fn finish(self) -> io::Result<Reports> {
+        match self.failed {
+            Some(e) => Err(e),
+            None => Ok(self.reports),
+        }
+    }
+
+    fn send(&mut self, ev: &RunEvent) {
+        if self.failed.is_none() {
+            if let Err(e) = self.reports.on(ev) {
+                self.failed = Some(e);
+            }
+        }
+    }
+
+    fn start(&mut self) {
+        self.started = Some(std::time::Instant::now());
+        self.send(&RunEvent::RunStarted {
+            run: 1,
+            files: 1,
+            jobs: 1,
+        });
+        let file = crate::event::run::FileInfo {
+            index: 0,
+            rel: self.name.clone(),
+            command: String::new(),
+            log: None,
+            attempt: 1,
+        };
+        self.send(&RunEvent::FileStarted { run: 1, file });
+    }
+
+    fn end(&mut self, verdict: &crate::event::Verdict<'_>) {
+        use crate::event::run::{FileResult, RunSummary};
+        let duration = self.started.map(|s| s.elapsed()).unwrap_or_default();
+        let result = FileResult {
+            ok: verdict.ok,
+            reasons: verdict.reasons.clone(),
+            exit: None,
+            timed_out: false,
+            cancelled: false,
+            leaked: false,
+            duration,
+            tally: self.tally,
+            verdict: verdict.clone().into_owned(),
+            attempts: 1,
+            flaky: false,
+            cached: false,
+            tests: Vec::new(),
+        };
+        self.send(&RunEvent::FileFinished {
+            run: 1,
+            file: 0,
+            result,
+        });
+        let summary = RunSummary {
+            ok: verdict.ok,
+            files_total: 1,
+            files_passed: usize::from(verdict.ok),
+            files_failed: usize::from(!verdict.ok),
+            files_not_run: 0,
+            tests: self.tally,
+            duration,
+            interrupted: false,
+            max_fail_reached: None,
+            slowest: Vec::new(),
+            newly_failing: Vec::new(),
+            fixed: Vec::new(),
+            flaky: Vec::new(),
+            files_cached: 0,
+        };
+        self.send(&RunEvent::RunFinished { run: 1, summary });
+    }
+}
+
+impl crate::event::Sink for StreamAsRun {
+    fn event(&mut self, event: &crate::event::Event<'_>) {
+        use crate::event::Event;
+        if self.started.is_none() {
+            self.start();
+        }
+        match event {
+            Event::Assert(a) if a.depth == 0 => self.tally.add(a),
+            Event::End { verdict } => {
+                let owned = event.clone().into_owned();
+                self.send(&RunEvent::Tap {
+                    run: 1,
+                    file: 0,
+                    event: owned,
+                });
+                self.end(verdict);
+                return;
+            }
+            _ => {}
+        }
+        self.send(&RunEvent::Tap {
+            run: 1,
+            file: 0,
+            event: event.clone().into_owned(),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_by_extension() {
+        let f = |p: &str| ReportFormat::of(Path::new(p));
+        assert_eq!(f("r.jsonl"), Ok(ReportFormat::Jsonl));
+        assert_eq!(f("out/r.json"), Ok(ReportFormat::Json));
+        assert_eq!(f("junit.XML"), Ok(ReportFormat::Junit));
+        assert_eq!(f("r.md"), Ok(ReportFormat::Markdown));
+        assert_eq!(f("r.html"), Ok(ReportFormat::Html));
+        let err = f("r.txt").unwrap_err();
+        assert!(err.contains("`r.txt`") && err.contains(".xml"), "{err}");
+        assert!(f("noext").is_err());
+    }
+
+    #[test]
+    fn a_missing_folder_is_refused_up_front() {
+        let err = targets(&[PathBuf::from("/nonexistent-dir-tapline/r.xml")]).unwrap_err();
+        assert!(err.contains("does not exist"), "{err}");
+    }
+
+    #[test]
+    fn atomic_writes_leave_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.md");
+        write_atomic(&path, |w| w.write_all(b"one")).unwrap();
+        write_atomic(&path, |w| w.write_all(b"two")).unwrap();
+        let failed = write_atomic(&path, |_| Err(io::Error::other("no")));
+        assert!(failed.is_err());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "two");
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("r.md")]);
+    }
+}

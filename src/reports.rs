@@ -1,0 +1,67 @@
+//! The `-o` reports and CI annotations as the command line and environment ask for them, for
+//! `run`, `parse` and `report` alike.
+use crate::cli::Annotations;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use tapline::report::output::{self, Reports, Target};
+use tapline::report::record::Meta;
+
+/// The reports sink, or `None` when nothing is asked for. Annotations are on with
+/// `--annotations github`, or by default when `GITHUB_ACTIONS=true`; they go to stdout beside
+/// the human report, or to stderr when stdout carries machine output.
+pub fn build(
+    targets: Vec<Target>,
+    annotations: Option<Annotations>,
+    machine_on_stdout: bool,
+) -> Option<Reports> {
+    let on_github = std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true");
+    let annotate = match annotations {
+        Some(Annotations::Github) => true,
+        Some(Annotations::None) => false,
+        None => on_github,
+    };
+    let annotations = annotate.then(|| output::Annotations {
+        out: if machine_on_stdout {
+            Box::new(io::stderr()) as Box<dyn Write>
+        } else {
+            Box::new(io::stdout())
+        },
+        step_summary: std::env::var_os("GITHUB_STEP_SUMMARY")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from),
+    });
+    let reports = Reports::new(targets, annotations, Meta::current());
+    (!reports.is_empty()).then_some(reports)
+}
+
+/// Globs for `--watch-ignore` that cover the report files under `root` and their temporary
+/// files, so rewriting a report after a run never starts the next one.
+pub fn watch_ignores(paths: &[PathBuf], root: &Path) -> Vec<String> {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let mut globs = Vec::new();
+    for p in paths {
+        let abs = if p.is_absolute() {
+            p.clone()
+        } else {
+            cwd.join(p)
+        };
+        let Ok(rel) = abs.strip_prefix(root) else {
+            continue;
+        };
+        let Some(name) = rel.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+            continue;
+        };
+        let dir = rel
+            .parent()
+            .map(|d| d.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let prefix = if dir.is_empty() {
+            String::new()
+        } else {
+            format!("{}/", globset::escape(&dir))
+        };
+        globs.push(format!("{prefix}{}", globset::escape(&name)));
+        globs.push(format!("{prefix}.{}.*.tmp", globset::escape(&name)));
+    }
+    globs
+}
