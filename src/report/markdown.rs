@@ -150,11 +150,13 @@ fn failure_section(file: &FileView, f: &FailureView) -> String {
     if let Some(loc) = &f.location {
         let _ = writeln!(s, "at `{}`\n", code_text(loc));
     }
-    if let Some(m) = &f.message {
-        for line in m.lines() {
-            let _ = writeln!(s, "> {}", inline(line));
+    // One line reads best quoted; more (an assertion's own diff, a table) keep their layout.
+    match f.message.as_deref().map(str::trim_end) {
+        Some(m) if m.contains('\n') => fenced(&mut s, "", m),
+        Some(m) if !m.is_empty() => {
+            let _ = writeln!(s, "> {}\n", inline(m));
         }
-        s.push('\n');
+        _ => {}
     }
     for (k, v) in &f.other {
         let _ = writeln!(s, "- {}: {}", inline(k), inline(v));
