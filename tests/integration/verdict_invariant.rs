@@ -97,7 +97,7 @@ fn every_real_stream_names_why_it_fails() {
 /// The reasons the issue named, each on its own stream.
 #[test]
 fn each_kind_of_failure_has_its_reason() {
-    let cases: [(&[u8], &str); 6] = [
+    let cases: [(&[u8], &str); 7] = [
         (b"1..1\nnot ok 1 - adds\n", "1 test point failed: \"adds\""),
         (
             b"# Subtest: s\n    1..1\n    not ok 1\nok 1 - s\n1..1\n",
@@ -114,8 +114,9 @@ fn each_kind_of_failure_has_its_reason() {
         ),
         (
             b"ok 1 {\n    1..1\n    not ok 1\n}\n1..1\n",
-            "a subtest failed",
+            "subtest #1 failed",
         ),
+        (b"    1..1\n    not ok 1\nok\n1..1\n", "a subtest failed"),
     ];
     for (tap, want) in cases {
         let verdict = check_events(&parse_all(tap)).expect("invariant holds");

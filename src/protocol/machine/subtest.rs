@@ -120,6 +120,13 @@ impl Machine {
             if failed {
                 l.unexplained_child = None;
             } else {
+                // An unnamed subtest (bare indentation) is named by the point closing it.
+                let has_label = !p.name.is_empty() || p.id.is_some();
+                if let Some(name) = l.unexplained_child.as_mut().filter(|n| n.is_empty()) {
+                    if has_label {
+                        *name = point_label(p.id, &p.name);
+                    }
+                }
                 l.explain_child();
             }
         }
@@ -225,6 +232,11 @@ impl Machine {
             });
             if child_failed {
                 let name = std::mem::take(&mut self.levels[lvl].name);
+                let name = if name.is_empty() {
+                    name
+                } else {
+                    format!("\"{name}\"")
+                };
                 let parent = &mut self.levels[lvl - 1];
                 parent.ok = false;
                 parent.explain_child();
@@ -265,13 +277,14 @@ impl Level {
         }
     }
 
-    /// A failed subtest no failing point reported becomes a reason of its own.
+    /// A failed subtest no failing point reported becomes a reason of its own; the child's
+    /// label is its quoted name, the closing point's label, or empty.
     pub(super) fn explain_child(&mut self) {
-        if let Some(name) = self.unexplained_child.take() {
-            self.reasons.push(if name.is_empty() {
+        if let Some(label) = self.unexplained_child.take() {
+            self.reasons.push(if label.is_empty() {
                 "a subtest failed".to_owned()
             } else {
-                format!("subtest \"{name}\" failed")
+                format!("subtest {label} failed")
             });
         }
     }
