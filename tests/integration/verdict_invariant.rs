@@ -195,3 +195,78 @@ proptest! {
         }
     }
 }
+
+/// `tapline run` end to end: every failing file's reasons are in its result and on the
+/// terminal; a subtest's unclosed YAML block no longer fails a passing file.
+#[test]
+fn run_names_every_failing_files_reason() {
+    let p = crate::run::Project::new();
+    let echo = |lines: &[&str]| {
+        lines
+            .iter()
+            .map(|l| format!("printf '%s\\n' '{l}'\n"))
+            .collect::<String>()
+    };
+    p.write(
+        "test/ok-closer.sh",
+        echo(&[
+            "1..1",
+            "# Subtest: cache",
+            "    1..1",
+            "    not ok 1 - evicts",
+            "ok 1 - cache",
+        ]),
+    );
+    p.write(
+        "test/open-yaml.sh",
+        echo(&[
+            "1..1",
+            "# Subtest: cache",
+            "    1..1",
+            "    ok 1 - evicts",
+            "      ---",
+            "      duration_ms: 2",
+            "ok 1 - cache",
+        ]),
+    );
+    p.write("test/point.sh", echo(&["1..2", "ok 1", "not ok 2 - adds"]));
+    p.write("test/bail.sh", echo(&["1..2", "ok 1", "Bail out! no disk"]));
+    let ran = p.run(&["--format", "jsonl"]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let mut failing = Vec::new();
+    for line in ran.stdout.lines() {
+        let ev: serde_json::Value = serde_json::from_str(line).expect("jsonl");
+        if ev["type"] != "file_finished" {
+            continue;
+        }
+        let result = &ev["result"];
+        let reasons: Vec<String> = result["reasons"]
+            .as_array()
+            .expect("reasons")
+            .iter()
+            .map(|r| r.as_str().unwrap_or_default().to_owned())
+            .collect();
+        if result["ok"] == false {
+            assert!(!reasons.is_empty(), "failing without a reason: {result}");
+            failing.extend(reasons);
+        } else {
+            assert!(reasons.is_empty(), "passing with reasons: {result}");
+        }
+    }
+    let mut want = vec![
+        "bailed out: no disk".to_owned(),
+        "1 test point failed: \"adds\"".to_owned(),
+        "subtest \"cache\" failed".to_owned(),
+    ];
+    failing.sort();
+    want.sort();
+    assert_eq!(failing, want, "{}", ran.both());
+    let human = p.run(&[]);
+    for reason in &want {
+        assert!(
+            human.stderr.contains(reason.as_str()),
+            "{reason:?} not shown:\n{}",
+            human.both()
+        );
+    }
+}
