@@ -15,7 +15,8 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Parse a TAP stream from a file or stdin (`node --test | tapline parse`).
+    /// Parse a TAP, `go test -json` or JUnit XML stream from a file or stdin
+    /// (`node --test | tapline parse`, `go test -json ./... | tapline parse`).
     Parse(ParseArgs),
     /// Run test files (default: `test/`) as supervised child processes and report them.
     // Boxed: the run's options outweigh parse's by far.
@@ -218,6 +219,10 @@ pub struct ParseArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+    /// The input's format; by default told from its first bytes (XML is JUnit, test2json
+    /// records are go's, anything else TAP).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub input_format: Option<InputFormatArg>,
     /// When to use colour.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
@@ -228,6 +233,23 @@ pub struct ParseArgs {
     /// CI annotations: `github` (default when GITHUB_ACTIONS=true) or `none`.
     #[arg(long, value_enum)]
     pub annotations: Option<Annotations>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputFormatArg {
+    Tap,
+    GoJson,
+    Junit,
+}
+
+impl From<InputFormatArg> for tapline::protocol::InputFormat {
+    fn from(f: InputFormatArg) -> Self {
+        match f {
+            InputFormatArg::Tap => Self::Tap,
+            InputFormatArg::GoJson => Self::GoJson,
+            InputFormatArg::Junit => Self::Junit,
+        }
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,10 +1,11 @@
-//! `tapline parse`: one stream from a file or stdin to a report on stdout.
+//! `tapline parse`: one stream (TAP, `go test -json` or JUnit XML) from a file or stdin to a
+//! report on stdout.
 use crate::cli::{Format, ParseArgs};
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::os::fd::AsFd;
 use tapline::event::{Event, Sink};
-use tapline::protocol::Parser;
+use tapline::protocol::{AnyParser, InputFormat};
 use tapline::report::output::{self, AtomicFile, ReportFormat, Reports, StreamAsRun, Target};
 use tapline::report::{human::HumanReport, jsonl::JsonlWriter, summary::SummaryWriter};
 
@@ -132,14 +133,15 @@ pub fn run(args: &ParseArgs) -> std::process::ExitCode {
         }
     };
     let style = args.color.style(io::stdout().is_terminal());
+    let format = args.input_format.map(InputFormat::from);
     let result = match args.format {
-        Format::Summary => drive(input, SummaryWriter::new(out), files, |s| {
+        Format::Summary => drive(input, format, SummaryWriter::new(out), files, |s| {
             s.finish().map(drop)
         }),
-        Format::Jsonl => drive(input, JsonlWriter::new(out), files, |s| {
+        Format::Jsonl => drive(input, format, JsonlWriter::new(out), files, |s| {
             s.finish().map(drop)
         }),
-        Format::Human => drive(input, HumanReport::new(out, style), files, |s| {
+        Format::Human => drive(input, format, HumanReport::new(out, style), files, |s| {
             s.finish().map(drop)
         }),
     };
@@ -171,17 +173,22 @@ enum Failure {
 }
 
 /// Feeds the whole input through the parser into `sink`; returns the stream's verdict.
+/// `format` `None` tells the input's format from its first bytes.
 fn drive<S: Sink>(
     mut input: Box<dyn Read>,
+    format: Option<InputFormat>,
     sink: S,
     files: FileReports,
     finish: impl FnOnce(S) -> io::Result<()>,
 ) -> Result<(bool, Vec<String>), Failure> {
-    let mut parser = Parser::new(KeepVerdict {
-        inner: sink,
-        ok: None,
-        files,
-    });
+    let mut parser = AnyParser::new(
+        KeepVerdict {
+            inner: sink,
+            ok: None,
+            files,
+        },
+        format,
+    );
     let mut buf = vec![0u8; 256 * 1024];
     loop {
         match input.read(&mut buf) {

@@ -145,6 +145,8 @@ pub enum ProblemKind {
     StrayMarker,
     InvalidJson,
     BailedOut,
+    /// A go test -json or JUnit XML input that is not what its format says.
+    InvalidInput,
 }
 
 /// The outcome of one TAP document (the whole stream, or a subtest).

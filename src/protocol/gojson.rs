@@ -1,0 +1,581 @@
+//! `go test -json` (test2json) streams as TAP events, read line by line as they arrive.
+//!
+//! A package is a subtest at depth 0; its tests are points inside it, and a test with `t.Run`
+//! subtests is a subtest of its own. A test is emitted when it ends (its `pass`/`fail`/`skip`
+//! record), with its output before it; a test with subtests waits for its last one, so
+//! parallel tests that interleave still come out as whole trees. One package streams at a
+//! time: records of another package (`go test ./...` may interleave them) wait until the
+//! current one ends. The mapping is written in protocol-spec/other-formats.md.
+use super::build::{yaml_map, Builder, Point};
+use super::frame::Framer;
+use crate::event::{ProblemKind, Sink};
+use serde::Deserialize;
+use std::collections::HashMap;
+
+/// One test2json record; unknown fields are ignored.
+#[derive(Debug, Clone, Deserialize)]
+struct Record {
+    #[serde(rename = "Action")]
+    action: String,
+    #[serde(rename = "Package", default)]
+    package: String,
+    #[serde(rename = "Test", default)]
+    test: String,
+    #[serde(rename = "Elapsed")]
+    elapsed: Option<f64>,
+    #[serde(rename = "Output", default)]
+    output: String,
+    /// go 1.24+: `build-output` / `build-fail` records name the package being built.
+    #[serde(rename = "ImportPath", default)]
+    import_path: String,
+}
+
+#[derive(Default)]
+struct Test {
+    output: Vec<String>,
+    /// `pass`, `fail`, `skip` once it ended.
+    result: Option<String>,
+    elapsed: Option<f64>,
+    line: u64,
+    children: Vec<String>,
+}
+
+#[derive(Default)]
+struct Package {
+    tests: HashMap<String, Test>,
+    /// Records that arrived while another package was streaming.
+    waiting: Vec<(u64, Record)>,
+    /// Package-level output that is not go's own summary line.
+    output: Vec<String>,
+    done: bool,
+}
+
+/// Incremental `go test -json` reader feeding a [`Sink`].
+pub struct GoJsonParser<S: Sink> {
+    framer: Framer,
+    sink: S,
+    builder: Builder,
+    line_no: u64,
+    records: u64,
+    packages: HashMap<String, Package>,
+    /// Packages in the order they first appeared.
+    order: Vec<String>,
+    current: Option<String>,
+    /// go 1.24+ build output, by import path.
+    build_output: HashMap<String, Vec<String>>,
+}
+
+impl<S: Sink> GoJsonParser<S> {
+    pub fn new(sink: S) -> Self {
+        GoJsonParser {
+            framer: Framer::new(super::DEFAULT_MAX_LINE),
+            sink,
+            builder: Builder::new(),
+            line_no: 0,
+            records: 0,
+            packages: HashMap::new(),
+            order: Vec::new(),
+            current: None,
+            build_output: HashMap::new(),
+        }
+    }
+
+    pub fn feed(&mut self, bytes: &[u8]) {
+        let mut lines = Vec::new();
+        self.framer.feed(bytes, |l| lines.push(l.text.to_owned()));
+        for l in lines {
+            self.line(&l);
+        }
+    }
+
+    pub fn finish(mut self) -> S {
+        let mut lines = Vec::new();
+        self.framer.finish(|l| lines.push(l.text.to_owned()));
+        for l in lines {
+            self.line(&l);
+        }
+        let line = self.line_no;
+        while let Some(name) = self.next_package() {
+            self.open(&name);
+            // The stream ended before the package reported: what it ran did not finish.
+            self.end_package(line, &name, None);
+        }
+        if self.records == 0 {
+            self.builder.problem(
+                &mut self.sink,
+                line,
+                ProblemKind::NoPlan,
+                "no go test -json records in the stream".to_owned(),
+                true,
+            );
+        }
+        self.builder.finish(&mut self.sink, line);
+        self.sink
+    }
+
+    pub fn sink(&self) -> &S {
+        &self.sink
+    }
+
+    pub fn sink_mut(&mut self) -> &mut S {
+        &mut self.sink
+    }
+
+    fn line(&mut self, text: &str) {
+        self.line_no += 1;
+        let line = self.line_no;
+        let trimmed = text.trim_start();
+        if !trimmed.starts_with('{') {
+            // Not a record: the go tool's own messages (a build failure on a merged stderr).
+            if !text.trim().is_empty() {
+                self.builder.output(&mut self.sink, line, text);
+            }
+            return;
+        }
+        match serde_json::from_str::<Record>(trimmed) {
+            Ok(r) => {
+                self.records += 1;
+                self.record(line, r);
+            }
+            Err(e) => self.builder.problem(
+                &mut self.sink,
+                line,
+                ProblemKind::InvalidJson,
+                format!("line {line} is not a go test -json record: {e}"),
+                true,
+            ),
+        }
+    }
+
+    fn record(&mut self, line: u64, r: Record) {
+        if r.action.starts_with("build-") {
+            return self.build_record(line, r);
+        }
+        if !self.packages.contains_key(&r.package) {
+            self.packages.insert(r.package.clone(), Package::default());
+            self.order.push(r.package.clone());
+        }
+        match &self.current {
+            None => {
+                self.open(&r.package.clone());
+                self.apply(line, r);
+            }
+            Some(cur) if *cur == r.package => self.apply(line, r),
+            Some(_) => {
+                if let Some(p) = self.packages.get_mut(&r.package) {
+                    p.waiting.push((line, r));
+                }
+            }
+        }
+    }
+
+    fn build_record(&mut self, line: u64, r: Record) {
+        // `example.com/x [example.com/x.test]` is built for package `example.com/x`.
+        let path = r
+            .import_path
+            .split(' ')
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        if r.action == "build-output" {
+            let text = r.output.trim_end_matches('\n');
+            self.builder.output(&mut self.sink, line, text);
+            self.build_output
+                .entry(path)
+                .or_default()
+                .push(text.to_owned());
+        }
+    }
+
+    /// Makes `name` the streaming package and replays what it had waiting.
+    fn open(&mut self, name: &str) {
+        self.current = Some(name.to_owned());
+        let display = if name.is_empty() {
+            "(no package)"
+        } else {
+            name
+        };
+        self.builder
+            .start_subtest(&mut self.sink, self.line_no, display);
+        let waiting = self
+            .packages
+            .get_mut(name)
+            .map(|p| std::mem::take(&mut p.waiting))
+            .unwrap_or_default();
+        for (line, r) in waiting {
+            if self.current.as_deref() != Some(name) {
+                // The package ended within what it had waiting; the rest is stray.
+                if let Some(p) = self.packages.get_mut(name) {
+                    p.waiting.push((line, r));
+                }
+                continue;
+            }
+            self.apply(line, r);
+        }
+    }
+
+    fn next_package(&mut self) -> Option<String> {
+        self.current.clone().or_else(|| {
+            self.order
+                .iter()
+                .find(|n| self.packages.get(*n).is_some_and(|p| !p.done))
+                .cloned()
+        })
+    }
+
+    /// A record of the streaming package.
+    fn apply(&mut self, line: u64, r: Record) {
+        let Some(pkg) = self.packages.get_mut(&r.package) else {
+            return;
+        };
+        if r.test.is_empty() {
+            match r.action.as_str() {
+                "output" => {
+                    let text = r.output.trim_end_matches('\n');
+                    if !is_go_summary(text) {
+                        pkg.output.push(text.to_owned());
+                        self.builder.output(&mut self.sink, line, text);
+                    }
+                }
+                "pass" | "fail" | "skip" => {
+                    let result = (r.action, r.elapsed);
+                    self.end_package(line, &r.package, Some(result));
+                }
+                _ => {}
+            }
+            return;
+        }
+        let known = pkg.tests.contains_key(&r.test);
+        if !known {
+            let parent = parent_of(&pkg.tests, &r.test);
+            if let Some(p) = parent.and_then(|p| pkg.tests.get_mut(&p)) {
+                p.children.push(r.test.clone());
+            }
+            pkg.tests.insert(
+                r.test.clone(),
+                Test {
+                    line,
+                    ..Test::default()
+                },
+            );
+        }
+        let Some(t) = pkg.tests.get_mut(&r.test) else {
+            return;
+        };
+        match r.action.as_str() {
+            "output" => {
+                let text = r.output.trim_end_matches('\n');
+                if !is_framing(text) {
+                    t.output.push(text.to_owned());
+                }
+            }
+            "pass" | "fail" | "skip" => {
+                t.result = Some(r.action);
+                t.elapsed = r.elapsed;
+                t.line = line;
+                if parent_of(&pkg.tests, &r.test).is_none() {
+                    self.emit_tree(line, &r.package, &r.test, "");
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Emits a test, its subtests first; a test still running counts as failed.
+    fn emit_tree(&mut self, line: u64, package: &str, name: &str, parent: &str) {
+        let Some(t) = self
+            .packages
+            .get_mut(package)
+            .and_then(|p| p.tests.remove(name))
+        else {
+            return;
+        };
+        let short = name
+            .strip_prefix(parent)
+            .and_then(|s| s.strip_prefix('/'))
+            .unwrap_or(name);
+        let point = test_point(short, &t);
+        if t.children.is_empty() {
+            self.emit_output(line, &t, point.ok && point.skip.is_none());
+            self.builder.point(&mut self.sink, t.line.max(line), point);
+            return;
+        }
+        self.builder.start_subtest(&mut self.sink, line, short);
+        for child in &t.children {
+            self.emit_tree(line, package, child, name);
+        }
+        self.emit_output(line, &t, point.ok && point.skip.is_none());
+        self.builder
+            .end_subtest(&mut self.sink, t.line.max(line), point);
+    }
+
+    /// A passing test's output goes out as output; a failing or skipped one's is its
+    /// diagnostics or reason instead.
+    fn emit_output(&mut self, line: u64, t: &Test, passed: bool) {
+        if passed {
+            for text in &t.output {
+                self.builder.output(&mut self.sink, line, text);
+            }
+        }
+    }
+
+    /// Ends package `name`; `result` is its own record, `None` when the stream ended first.
+    fn end_package(&mut self, line: u64, name: &str, result: Option<(String, Option<f64>)>) {
+        let Some(pkg) = self.packages.get_mut(name) else {
+            return;
+        };
+        pkg.done = true;
+        let mut open: Vec<String> = pkg
+            .tests
+            .keys()
+            .filter(|t| parent_of(&pkg.tests, t).is_none())
+            .cloned()
+            .collect();
+        open.sort_by_key(|t| pkg.tests.get(t).map_or(0, |t| t.line));
+        let package_output = std::mem::take(&mut pkg.output);
+        for t in open {
+            // Tests still running when the package ended (a panic, a timeout) did not pass.
+            self.emit_tree(line, name, &t, "");
+        }
+        let display = if name.is_empty() {
+            "(no package)"
+        } else {
+            name
+        };
+        let (action, elapsed) = result.unwrap_or_else(|| ("unfinished".to_owned(), None));
+        let mut point = Point {
+            name: display.to_owned(),
+            ok: action != "fail" && action != "unfinished",
+            duration_ms: elapsed.map(|s| s * 1000.0),
+            ..Point::default()
+        };
+        if action == "skip" {
+            point.skip = Some("no test files".to_owned());
+        }
+        if !point.ok {
+            let mut lines = package_output;
+            if let Some(build) = self.build_output.remove(name) {
+                lines.splice(0..0, build);
+            }
+            let message = if action == "unfinished" {
+                format!("the stream ended before package {display} reported")
+            } else {
+                lines.join("\n")
+            };
+            point.diagnostics = yaml_map(&[("message", message.trim())]);
+        }
+        self.current = None;
+        self.builder.end_subtest(&mut self.sink, line, point);
+        if let Some(next) = self.next_package() {
+            self.open(&next);
+        }
+    }
+}
+
+/// The nearest test `name` is a subtest of (`TestA/b/c` → `TestA/b`, or `TestA` when `b/c`
+/// is one subtest's name).
+fn parent_of(tests: &HashMap<String, Test>, name: &str) -> Option<String> {
+    let mut end = name.len();
+    while let Some(i) = name[..end].rfind('/') {
+        if tests.contains_key(&name[..i]) {
+            return Some(name[..i].to_owned());
+        }
+        end = i;
+    }
+    None
+}
+
+/// go's own progress lines, which the events already say.
+fn is_framing(text: &str) -> bool {
+    let t = text.trim_start();
+    [
+        "=== RUN",
+        "=== PAUSE",
+        "=== CONT",
+        "=== NAME",
+        "--- PASS:",
+        "--- FAIL:",
+        "--- SKIP:",
+    ]
+    .iter()
+    .any(|p| t.starts_with(p))
+}
+
+/// A package's closing lines: `PASS`, `FAIL`, `ok  \tpkg\t0.1s`, `FAIL\tpkg\t0.1s`, `?  \tpkg\t[no test files]`.
+fn is_go_summary(text: &str) -> bool {
+    text == "PASS"
+        || text == "FAIL"
+        || text.starts_with("ok  \t")
+        || text.starts_with("FAIL\t")
+        || text.starts_with("?   \t")
+        || text.starts_with("testing: warning: no tests to run")
+}
+
+/// A finished test as a point: a failure's output is its message, a skip's its reason.
+fn test_point(name: &str, t: &Test) -> Point {
+    let result = t.result.as_deref().unwrap_or("unfinished");
+    let mut p = Point {
+        name: name.to_owned(),
+        ok: result == "pass" || result == "skip",
+        duration_ms: t.elapsed.map(|s| s * 1000.0),
+        ..Point::default()
+    };
+    let lines: Vec<&str> = t.output.iter().map(String::as_str).collect();
+    let text = dedent(&lines);
+    match result {
+        "skip" => {
+            let reason = text
+                .lines()
+                .map(|l| strip_location(l).1)
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("skipped");
+            p.skip = Some(reason.trim().to_owned());
+        }
+        "fail" | "unfinished" => {
+            let at = text.lines().find_map(|l| strip_location(l).0);
+            let message = if result == "unfinished" && text.is_empty() {
+                "no result: it was still running when its package ended".to_owned()
+            } else {
+                text.clone()
+            };
+            p.diagnostics = yaml_map(&[("message", &message), ("at", at.unwrap_or(""))]);
+        }
+        _ => {}
+    }
+    p
+}
+
+/// `    x_test.go:12: got 3` → (`x_test.go:12`, `got 3`).
+fn strip_location(line: &str) -> (Option<&str>, &str) {
+    let t = line.trim_start();
+    if let Some((loc, rest)) = t.split_once(": ") {
+        if let Some((file, num)) = loc.rsplit_once(':') {
+            if file.ends_with(".go") && !num.is_empty() && num.bytes().all(|b| b.is_ascii_digit()) {
+                return (Some(loc), rest);
+            }
+        }
+    }
+    (None, line)
+}
+
+/// Lines without the indentation they all share (go indents a test's log by 4 per level).
+fn dedent(lines: &[&str]) -> String {
+    let indent = lines
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start_matches(' ').len())
+        .min()
+        .unwrap_or(0);
+    lines
+        .iter()
+        .map(|l| l.get(indent..).unwrap_or(l.trim_start()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::Event;
+
+    fn parse(bytes: &[u8]) -> Vec<Event<'static>> {
+        let mut p = GoJsonParser::new(Vec::new());
+        for chunk in bytes.chunks(7) {
+            p.feed(chunk);
+        }
+        p.finish()
+    }
+
+    fn end(events: &[Event<'static>]) -> crate::event::Verdict<'static> {
+        match events.last() {
+            Some(Event::End { verdict }) => verdict.clone(),
+            other => panic!("no end: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn parallel_subtests_come_out_as_trees() {
+        let stream = br#"{"Action":"run","Package":"p","Test":"TestA"}
+{"Action":"run","Package":"p","Test":"TestA/x"}
+{"Action":"run","Package":"p","Test":"TestB"}
+{"Action":"output","Package":"p","Test":"TestA/x","Output":"    a_test.go:9: got 1, want 2\n"}
+{"Action":"fail","Package":"p","Test":"TestA/x","Elapsed":0.01}
+{"Action":"skip","Package":"p","Test":"TestB","Elapsed":0}
+{"Action":"fail","Package":"p","Test":"TestA","Elapsed":0.02}
+{"Action":"fail","Package":"p","Elapsed":0.03}
+"#;
+        let events = parse(stream);
+        let shape: Vec<String> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::SubtestStart { depth, name, .. } => Some(format!("{depth}>{name}")),
+                Event::Assert(a) => Some(format!(
+                    "{}{}{}",
+                    a.depth,
+                    if a.ok { "ok " } else { "notok " },
+                    a.name
+                )),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            shape,
+            [
+                "1>p",
+                "1ok TestB",
+                "2>TestA",
+                "2notok x",
+                "1notok TestA",
+                "0notok p"
+            ]
+        );
+        let x = events.iter().find_map(|e| match e {
+            Event::Assert(a) if a.name == "x" => Some(a.clone()),
+            _ => None,
+        });
+        let x = x.expect("x");
+        assert_eq!(x.duration_ms, Some(10.0));
+        let diag = x.diagnostics.as_deref().unwrap_or_default();
+        assert!(
+            diag.contains("got 1, want 2") && diag.contains("at: a_test.go:9"),
+            "{diag}"
+        );
+        assert!(!end(&events).ok);
+    }
+
+    #[test]
+    fn interleaved_packages_wait_their_turn() {
+        let stream = br#"{"Action":"run","Package":"a","Test":"T1"}
+{"Action":"run","Package":"b","Test":"T2"}
+{"Action":"pass","Package":"b","Test":"T2"}
+{"Action":"pass","Package":"b"}
+{"Action":"pass","Package":"a","Test":"T1"}
+{"Action":"pass","Package":"a"}
+"#;
+        let events = parse(stream);
+        let names: Vec<String> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Assert(a) => Some(a.name.to_string()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(names, ["T1", "a", "T2", "b"]);
+        let v = end(&events);
+        assert!(v.ok && v.count == 2, "{v:?}");
+    }
+
+    #[test]
+    fn bad_input_is_a_problem_not_a_panic() {
+        for bytes in [
+            &b""[..],
+            b"{not json\n",
+            b"{\"Action\":1}\n",
+            b"\xff\xfe\n{",
+            br#"{"Action":"run","Package":"p","Test":"T"}"#,
+        ] {
+            let events = parse(bytes);
+            assert!(!end(&events).ok, "{bytes:?} passed");
+        }
+    }
+}
