@@ -73,7 +73,7 @@ impl Level {
             start: 1,
             end: self.count,
             skip_all: self.count == 0,
-            reason: (self.count == 0).then(|| Cow::Borrowed("no tests")),
+            reason: (self.count == 0).then_some(Cow::Borrowed("no tests")),
         }
     }
 }
@@ -160,7 +160,9 @@ impl Builder {
             return self.point(sink, line, p);
         }
         let depth = self.depth();
-        let level = self.levels.pop().unwrap_or_else(Level::new);
+        let Some(level) = self.levels.pop() else {
+            return;
+        };
         sink.event(&Event::Plan {
             depth,
             line,
@@ -233,7 +235,7 @@ impl Builder {
                 },
             );
         }
-        let level = self.levels.pop().unwrap_or_else(Level::new);
+        let level = self.levels.pop().unwrap_or(Level::new());
         sink.event(&Event::Plan {
             depth: 0,
             line,

@@ -61,8 +61,11 @@ pub struct GoJsonParser<S: Sink> {
     /// Packages in the order they first appeared.
     order: Vec<String>,
     current: Option<String>,
-    /// go 1.24+ build output, by import path.
+    /// Build output, by import path (go 1.24+ `build-output` records; before, the go tool's
+    /// own lines on a merged stderr).
     build_output: HashMap<String, Vec<String>>,
+    /// Lines that were not records since the last record (the go tool's messages).
+    loose: Vec<String>,
 }
 
 impl<S: Sink> GoJsonParser<S> {
@@ -77,6 +80,7 @@ impl<S: Sink> GoJsonParser<S> {
             order: Vec::new(),
             current: None,
             build_output: HashMap::new(),
+            loose: Vec::new(),
         }
     }
 
@@ -126,14 +130,19 @@ impl<S: Sink> GoJsonParser<S> {
         let line = self.line_no;
         let trimmed = text.trim_start();
         if !trimmed.starts_with('{') {
-            // Not a record: the go tool's own messages (a build failure on a merged stderr).
-            if !text.trim().is_empty() {
+            // Not a record: the go tool's own messages (a build failure on a merged stderr),
+            // or before go 1.24 the only word of a package that did not build.
+            if let Some(package) = failed_build(text) {
+                self.build_failed(line, package);
+            } else if !text.trim().is_empty() {
                 self.builder.output(&mut self.sink, line, text);
+                self.loose.push(text.to_owned());
             }
             return;
         }
         match serde_json::from_str::<Record>(trimmed) {
             Ok(r) => {
+                self.loose.clear();
                 self.records += 1;
                 self.record(line, r);
             }
@@ -167,6 +176,39 @@ impl<S: Sink> GoJsonParser<S> {
                 }
             }
         }
+    }
+
+    /// `FAIL\tpkg [build failed]` (go before 1.24 writes no record for such a package): the
+    /// package fails, with the compiler's messages for it if stderr was merged in.
+    fn build_failed(&mut self, line: u64, package: &str) {
+        let header = format!("# {package}");
+        if let Some(start) = self
+            .loose
+            .iter()
+            .rposition(|l| l == &header || l.starts_with(&format!("{header} ")))
+        {
+            let lines: Vec<String> = self.loose.drain(start..).collect();
+            self.build_output
+                .entry(package.to_owned())
+                .or_default()
+                .extend(lines);
+        }
+        self.build_output
+            .entry(package.to_owned())
+            .or_default()
+            .push(format!("FAIL\t{package} [build failed]"));
+        self.records += 1;
+        self.record(
+            line,
+            Record {
+                action: "fail".to_owned(),
+                package: package.to_owned(),
+                test: String::new(),
+                elapsed: None,
+                output: String::new(),
+                import_path: String::new(),
+            },
+        );
     }
 
     fn build_record(&mut self, line: u64, r: Record) {
@@ -370,6 +412,13 @@ impl<S: Sink> GoJsonParser<S> {
             self.open(&next);
         }
     }
+}
+
+/// The package of a `FAIL\tpkg [build failed]` (or `[setup failed]`) line.
+pub(crate) fn failed_build(text: &str) -> Option<&str> {
+    let rest = text.strip_prefix("FAIL\t")?;
+    let (package, why) = rest.split_once(' ')?;
+    matches!(why.trim_end(), "[build failed]" | "[setup failed]").then_some(package)
 }
 
 /// The nearest test `name` is a subtest of (`TestA/b/c` → `TestA/b`, or `TestA` when `b/c`

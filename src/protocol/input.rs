@@ -57,7 +57,7 @@ const DETECT_BYTES: usize = 64 * 1024;
 /// The format of a stream from its leading bytes, or `None` while they do not tell yet.
 /// `complete`: no more bytes will come. XML (`<?xml`, `<testsuites`) is JUnit; a line that is a
 /// test2json record (`{"Time":…,"Action":…}`) is go's; a TAP line, or anything else after
-/// 16 lines or 64 KiB, is TAP. Comments and other lines decide nothing: before a go record
+/// 16 lines or 64 KiB, is TAP. So is go's `FAIL\tpkg [build failed]`. Comments and other lines decide nothing: before a go record
 /// may come the go tool's messages (`# example.com/x` and a build error, on a merged stderr).
 pub fn detect(head: &[u8], complete: bool) -> Option<InputFormat> {
     let head = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
@@ -84,6 +84,13 @@ pub fn detect(head: &[u8], complete: bool) -> Option<InputFormat> {
                 return looks_like_tap(text).then_some(InputFormat::Tap);
             } else if looks_like_tap(text) {
                 return Some(InputFormat::Tap);
+            } else if std::str::from_utf8(text)
+                .ok()
+                .and_then(super::gojson::failed_build)
+                .is_some()
+            {
+                // go before 1.24 writes no record for a package that did not build.
+                return Some(InputFormat::GoJson);
             }
             lines += 1;
         }

@@ -186,6 +186,8 @@ fn read_document(builder: &mut Builder, sink: &mut dyn Sink, source: &str, bytes
     let mut root_seen = false;
     let mut found_suite = false;
     let mut error: Option<String> = None;
+    // Open elements, to tell a truncated document (quick-xml accepts one at its end).
+    let mut open = 0usize;
     loop {
         let pos = reader.buffer_position();
         let event = match reader.read_event() {
@@ -203,6 +205,9 @@ fn read_document(builder: &mut Builder, sink: &mut dyn Sink, source: &str, bytes
         match event {
             Xml::Start(ref e) | Xml::Empty(ref e) => {
                 let empty = matches!(event, Xml::Empty(_));
+                if !empty {
+                    open += 1;
+                }
                 let tag = e.local_name();
                 let tag = tag.as_ref();
                 if !root_seen {
@@ -291,23 +296,26 @@ fn read_document(builder: &mut Builder, sink: &mut dyn Sink, source: &str, bytes
                     _ => {}
                 }
             }
-            Xml::End(ref e) => match e.local_name().as_ref() {
-                b"testsuite" => {
-                    flush_suite_out(builder, sink, line, &mut suite_out);
-                    end_suite(builder, sink, line, &mut suites);
-                }
-                b"testcase" => {
-                    if let Some(c) = case.take() {
-                        let suite = suites.last().map(|s| s.0.as_str()).unwrap_or("");
-                        emit_case(builder, sink, c, suite);
+            Xml::End(ref e) => {
+                open = open.saturating_sub(1);
+                match e.local_name().as_ref() {
+                    b"testsuite" => {
+                        flush_suite_out(builder, sink, line, &mut suite_out);
+                        end_suite(builder, sink, line, &mut suites);
                     }
-                    into = Into::Nothing;
+                    b"testcase" => {
+                        if let Some(c) = case.take() {
+                            let suite = suites.last().map(|s| s.0.as_str()).unwrap_or("");
+                            emit_case(builder, sink, c, suite);
+                        }
+                        into = Into::Nothing;
+                    }
+                    b"failure" | b"error" | b"skipped" | b"system-out" | b"system-err" => {
+                        into = Into::Nothing
+                    }
+                    _ => {}
                 }
-                b"failure" | b"error" | b"skipped" | b"system-out" | b"system-err" => {
-                    into = Into::Nothing
-                }
-                _ => {}
-            },
+            }
             Xml::Text(t) => {
                 let s = t.decode().map(|s| s.into_owned()).unwrap_or_default();
                 push_text(&mut case, &mut suite_out, into, &s);
@@ -331,12 +339,24 @@ fn read_document(builder: &mut Builder, sink: &mut dyn Sink, source: &str, bytes
                 };
                 push_text(&mut case, &mut suite_out, into, &s);
             }
-            Xml::Eof => break,
+            Xml::Eof => {
+                if open > 0 {
+                    error = Some(format!(
+                        "{source} ended inside an element: the document is cut short"
+                    ));
+                }
+                break;
+            }
             _ => {}
         }
     }
     let line = line_at(text.as_bytes(), text.len() as u64);
-    if let Some(c) = case.take() {
+    if let Some(mut c) = case.take() {
+        // A case the document did not finish did not report a pass.
+        c.failure.get_or_insert_with(|| Failure {
+            message: format!("{source} ended inside this <testcase>"),
+            ..Failure::default()
+        });
         let suite = suites.last().map(|s| s.0.as_str()).unwrap_or("");
         emit_case(builder, sink, c, suite);
     }
@@ -399,7 +419,11 @@ fn push_text(case: &mut Option<Case>, suite_out: &mut String, into: Into, s: &st
 }
 
 fn flush_suite_out(builder: &mut Builder, sink: &mut dyn Sink, line: u64, out: &mut String) {
+    let metadata = is_launcher_metadata(out);
     for l in out.trim_matches('\n').lines() {
+        if metadata && (l.starts_with("unique-id: ") || l.starts_with("display-name: ")) {
+            continue;
+        }
         builder.output(sink, line, l);
     }
     out.clear();
@@ -424,13 +448,35 @@ fn end_suite(
     );
 }
 
+/// JUnit's and AssertJ's `expected: <1> but was: <2>`, for the diff.
+fn expected_but_was(message: &str) -> Option<(&str, &str)> {
+    let (_, rest) = message.split_once("expected: <")?;
+    let (expected, rest) = rest.split_once("> but was: <")?;
+    let actual = rest.strip_suffix('>')?;
+    Some((expected, actual))
+}
+
+/// The JUnit 5 launcher's own lines in every case's `<system-out>`: which test it was.
+fn is_launcher_metadata(text: &str) -> bool {
+    text.contains("unique-id: [engine:")
+}
+
 fn emit_case(builder: &mut Builder, sink: &mut dyn Sink, c: Case, suite: &str) {
     for text in [&c.out, &c.err] {
+        let metadata = is_launcher_metadata(text);
         for l in text.trim_matches('\n').lines() {
+            if metadata && (l.starts_with("unique-id: ") || l.starts_with("display-name: ")) {
+                continue;
+            }
             builder.output(sink, c.line, l);
         }
     }
     // Surefire's class is its suite; pytest's module, or mocha's, names the case apart.
+    let c = Case {
+        name: c.name.trim().to_owned(),
+        classname: c.classname.trim().to_owned(),
+        ..c
+    };
     let name = if c.classname.is_empty()
         || c.classname == suite
         || c.name.starts_with(c.classname.as_str())
@@ -454,14 +500,18 @@ fn emit_case(builder: &mut Builder, sink: &mut dyn Sink, c: Case, suite: &str) {
             f.message.clone()
         };
         let severity = if f.error { "error" } else { "" };
+        let (expected, actual) = expected_but_was(&message).unwrap_or_default();
         p.diagnostics = yaml_map(&[
             ("message", &message),
             ("type", &f.kind),
             ("severity", severity),
+            ("expected", expected),
+            ("actual", actual),
             ("stack", text),
         ]);
     } else if let Some((message, xfail)) = &c.skipped {
-        let reason = message.trim();
+        // A reason, not a trace: JUnit 5 puts an aborted assumption's whole stack here.
+        let reason = message.trim().lines().next().unwrap_or("").trim();
         let reason = if reason.is_empty() { "skipped" } else { reason };
         if *xfail {
             p.todo = Some(reason.to_owned());
@@ -557,7 +607,7 @@ trace</failure></testcase>
             (&b""[..], "is empty"),
             (b"<html><body/></html>", "not JUnit XML"),
             (b"<testsuites></testsuites>", "has no <testsuite>"),
-            (b"<testsuite name=\"a\"><testcase name=\"x\">", "<testsuite"),
+            (b"<testsuite name=\"a\"><testcase name=\"x\">", "cut short"),
             (b"<testsuite name=\"a\"></testcase>", "failed to parse"),
             (b"\xff\xfe<", "failed to parse"),
         ] {

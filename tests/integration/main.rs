@@ -2,6 +2,7 @@
 //! tests named after what they guard.
 mod chunking;
 mod conformance;
+mod formats;
 mod history;
 mod robustness;
 mod run;

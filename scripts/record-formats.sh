@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Record go test -json streams and JUnit XML reports from real tools, for the non-TAP readers
+# (src/protocol/gojson.rs, src/protocol/junit.rs), and their known-answer summaries.
+#
+# Sources: test-data/formats/src/{go,python,java,js}. Writes test-data/formats/:
+#   go-test.jsonl               go test -json ./... (stdout): subtests, skips, a failing table
+#                               test, parallel subtests, a package without tests, a build failure
+#   go-build-failure.jsonl      go test -json ./broken 2>&1: the build failure, compiler output merged
+#   pytest.xml                  pytest --junitxml (Debian's python3-pytest)
+#   junit5-console.xml          the JUnit 5 console launcher's XML report (Debian's junit5)
+#   jest-junit.xml              jest with the jest-junit reporter
+#   *.summary.json              `tapline parse --format summary` of each, reviewed by hand
+#   VERSIONS.txt                tool versions and exit codes
+# Needs: go, python3 with pytest, javac + junit5, node + npm (jest installed outside the repo,
+# in JS_ENV, default /tmp/tapline-formats-js), and a built tapline (cargo build).
+# Usage: bash scripts/record-formats.sh
+set -uo pipefail
+
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$REPO_ROOT"
+OUT=test-data/formats
+SRC=$OUT/src
+JS_ENV="${JS_ENV:-/tmp/tapline-formats-js}"
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+TAPLINE="$REPO_ROOT/target/debug/tapline"
+versions=$OUT/VERSIONS.txt
+: > "$versions"
+
+log() { printf '==> %s\n' "$*"; }
+
+# go: no network, no module cache of the user's touched.
+log "go test -json"
+export GOPATH="$WORK/gopath" GOCACHE="$WORK/gocache" GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local
+(cd $SRC/go && go test -json ./...) > $OUT/go-test.jsonl 2> "$WORK/go.err"
+rc=$?
+echo "go: $(go version) (go test -json ./... exit $rc)" >> "$versions"
+(cd $SRC/go && go test -json ./broken 2>&1) > $OUT/go-build-failure.jsonl
+echo "go: go test -json ./broken 2>&1 exit $?" >> "$versions"
+
+log "pytest --junitxml"
+# Debian's pytest (python3-pytest), as .ci/run installs it.
+PYTEST="${PYTEST:-pytest}"
+(cd $SRC/python && "$PYTEST" -p no:cacheprovider -q --junitxml="$WORK/pytest.xml" test_sample.py > "$WORK/pytest.out")
+rc=$?
+echo "pytest: $("$PYTEST" --version 2>&1 | head -1) (exit $rc)" >> "$versions"
+# The report names the machine and the time; neither is what the reader reads.
+sed -E 's/ hostname="[^"]*"/ hostname="recorder"/; s/ timestamp="[^"]*"/ timestamp="2026-01-01T00:00:00"/' \
+  "$WORK/pytest.xml" > $OUT/pytest.xml
+
+log "JUnit 5 console launcher"
+CP=/usr/share/java/junit-jupiter-api.jar:/usr/share/java/junit-jupiter-params.jar:/usr/share/java/apiguardian-api.jar:/usr/share/java/opentest4j.jar
+mkdir -p "$WORK/classes"
+javac -d "$WORK/classes" -cp "$CP" $SRC/java/CalculatorTest.java
+java -jar /usr/share/java/junit-platform-console-standalone.jar --disable-banner \
+  --class-path "$WORK/classes" --select-class CalculatorTest --reports-dir "$WORK/junit5" > "$WORK/junit5.out"
+rc=$?
+echo "junit5: console launcher $(dpkg-query -W -f '${Version}' junit5 2>/dev/null), $(java -version 2>&1 | head -1) (exit $rc)" >> "$versions"
+# The JVM's properties name the machine and its paths: only the report's own content is kept.
+sed -E 's/ hostname="[^"]*"/ hostname="recorder"/; s/ timestamp="[^"]*"/ timestamp="2026-01-01T00:00:00"/' \
+  "$WORK/junit5/TEST-junit-jupiter.xml" | python3 -c 'import re,sys; sys.stdout.write(re.sub(r"<properties>.*?</properties>\n?", "", sys.stdin.read(), flags=re.S))' \
+  > $OUT/junit5-console.xml
+
+log "jest + jest-junit"
+if [ ! -x "$JS_ENV/node_modules/.bin/jest" ]; then
+  mkdir -p "$JS_ENV" && (cd "$JS_ENV" && npm init -y > /dev/null && npm install --no-audit --no-fund jest@30 jest-junit@17 > /dev/null)
+fi
+mkdir -p "$WORK/js" && cp $SRC/js/calc.test.js "$WORK/js/"
+(cd "$WORK/js" && JEST_JUNIT_OUTPUT_DIR="$WORK/js" JEST_JUNIT_OUTPUT_NAME=junit.xml \
+  "$JS_ENV/node_modules/.bin/jest" --ci --config '{}' --reporters=default --reporters="$JS_ENV/node_modules/jest-junit" > /dev/null 2>&1)
+rc=$?
+echo "jest: $("$JS_ENV/node_modules/.bin/jest" --version), jest-junit $(node -p "require('$JS_ENV/node_modules/jest-junit/package.json').version") (exit $rc)" >> "$versions"
+# Stack frames name the recording's temporary folders.
+sed -E 's/ timestamp="[^"]*"/ timestamp="2026-01-01T00:00:00"/; s#'"$WORK"'/js#/work/js#g; s#'"$JS_ENV"'#/work/js-env#g' "$WORK/js/junit.xml" > $OUT/jest-junit.xml
+
+log "known-answer summaries"
+for f in go-test.jsonl go-build-failure.jsonl pytest.xml junit5-console.xml jest-junit.xml; do
+  "$TAPLINE" parse --format summary $OUT/$f > $OUT/${f%.*}.summary.json
+done
+cat "$versions"

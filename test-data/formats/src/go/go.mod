@@ -1,0 +1,3 @@
+module example.com/formats
+
+go 1.19
