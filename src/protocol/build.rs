@@ -32,7 +32,8 @@ struct Level {
 const FAILED_LABELS: usize = 3;
 
 impl Level {
-    fn new() -> Self {
+    /// A level that passes until something fails it.
+    fn fresh() -> Self {
         Level {
             ok: true,
             ..Level::default()
@@ -86,7 +87,7 @@ pub(crate) struct Builder {
 impl Builder {
     pub fn new() -> Self {
         Builder {
-            levels: vec![Level::new()],
+            levels: vec![Level::fresh()],
         }
     }
 
@@ -140,7 +141,7 @@ impl Builder {
     }
 
     pub fn start_subtest(&mut self, sink: &mut dyn Sink, line: u64, name: &str) {
-        self.levels.push(Level::new());
+        self.levels.push(Level::fresh());
         sink.event(&Event::SubtestStart {
             depth: self.depth(),
             line,
@@ -235,7 +236,7 @@ impl Builder {
                 },
             );
         }
-        let level = self.levels.pop().unwrap_or(Level::new());
+        let level = self.levels.pop().unwrap_or(Level::fresh());
         sink.event(&Event::Plan {
             depth: 0,
             line,
