@@ -193,7 +193,9 @@ fn prepare(
         })
         .collect::<Vec<Planned>>();
     let mut planned = planned;
-    let cache_on = (args.cache || cfg.cache == Some(true)) && !args.watch;
+    // A series re-runs on purpose, and watch mode re-runs what changed: neither skips files.
+    let cache_on =
+        (args.cache || cfg.cache == Some(true)) && !args.watch && args.runs.unwrap_or(1) == 1;
     let cache = if cache_on || (args.no_cache && cfg.cache == Some(true)) {
         let cache = Cache::open(&history_dir, &root, &cfg.cache_inputs, args.merge)
             .map_err(|e| Usage(e.to_string()))?;

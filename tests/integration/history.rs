@@ -253,6 +253,7 @@ fn issue9_runs_n_classifies_each_test_by_pass_rate() {
         "{}",
         ran.both()
     );
+    assert!(ran.stderr.contains("── run 6 of 6 ──"), "{}", ran.both());
     let table_start = ran.stderr.find("Stability over").expect("table");
     let table = &ran.stderr[table_start..];
     let never_at = table.find("bad.sh › never").expect("never row");

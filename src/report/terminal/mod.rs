@@ -76,6 +76,8 @@ pub struct TerminalReporter<W: Write> {
     printed: bool,
     /// The last permanent text ended with a blank line (so no second one is needed).
     ends_blank: bool,
+    /// Runs in the `--runs N` series under way (0: none).
+    series: u64,
 }
 impl<W: Write> TerminalReporter<W> {
     pub fn new(out: W, opts: TerminalOptions) -> Self {
@@ -92,6 +94,7 @@ impl<W: Write> TerminalReporter<W> {
             region: 0,
             printed: false,
             ends_blank: false,
+            series: 0,
         }
     }
 
@@ -151,10 +154,18 @@ impl<W: Write> TerminalReporter<W> {
         let run = match ev {
             RunEvent::RunStarted { run, files, .. } => {
                 self.start_run(*run, *files);
+                if self.series > 1 && self.opts.verbosity != Verbosity::Quiet {
+                    let head = format!("── run {run} of {} ──", self.series);
+                    writeln!(text, "{}", self.opts.style.paint(style::DIM, head))?;
+                }
                 return Ok(());
             }
-            RunEvent::SeriesStarted { .. } => return Ok(()),
+            RunEvent::SeriesStarted { runs } => {
+                self.series = *runs;
+                return Ok(());
+            }
             RunEvent::SeriesFinished { stability } => {
+                self.series = 0;
                 if self.printed && !self.ends_blank {
                     writeln!(text)?;
                 }
