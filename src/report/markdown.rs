@@ -42,6 +42,7 @@ impl Default for Options {
 pub fn write(out: &mut dyn Write, run: &RunView, opts: &Options) -> io::Result<()> {
     let mut md = String::new();
     head(&mut md, run);
+    stability(&mut md, run);
     let sections = failure_sections(run);
     let reserve = 600; // room for the files-not-run list, the slowest files and the note
     let mut left_out = 0;
@@ -119,6 +120,91 @@ fn head(md: &mut String, run: &RunView) {
         t.todo,
         duration_ms(run.duration.as_secs_f64() * 1000.0)
     );
+}
+
+/// Stability rows shown (least stable first); the summary document has them all.
+const STABILITY_ROWS: usize = 30;
+/// Runs drawn per row; a longer series shows its last ones.
+const STABILITY_MARKS: usize = 40;
+
+/// After `--runs N`: the tests (and files) that were not stable, least stable first, each
+/// with its verdict in every run.
+fn stability(md: &mut String, run: &RunView) {
+    use crate::event::stability::{Class, RunVerdict, Subject};
+    let Some(st) = &run.stability else { return };
+    let tests: Vec<&Subject> = st
+        .tests
+        .iter()
+        .filter(|t| t.class != Class::Stable)
+        .collect();
+    let files: Vec<&Subject> = st
+        .files
+        .iter()
+        .filter(|f| f.class != Class::Stable)
+        .collect();
+    let _ = writeln!(md, "\n### Stability over {} runs\n", st.runs);
+    if tests.is_empty() && files.is_empty() {
+        let _ = writeln!(
+            md,
+            "All {} tests in {} files passed in every run.",
+            st.tests.len(),
+            st.files.len()
+        );
+        return;
+    }
+    let _ = writeln!(
+        md,
+        "{} of {} tests and {} of {} files not stable.\n",
+        tests.len(),
+        st.tests.len(),
+        files.len(),
+        st.files.len()
+    );
+    md.push_str("| Class | Test | Pass rate | Consistency | p50 | Runs |\n");
+    md.push_str("|---|---|---:|---:|---:|---|\n");
+    let rows = tests.iter().chain(files.iter().filter(|f| {
+        // A file is worth its own row only when none of its tests says why it failed.
+        !tests.iter().any(|t| t.file == f.file)
+    }));
+    let mut shown = 0;
+    let mut left = 0;
+    for s in rows {
+        if shown == STABILITY_ROWS {
+            left += 1;
+            continue;
+        }
+        shown += 1;
+        let what = match &s.name {
+            Some(name) => format!("`{}` › {}", code_text(&s.file), cell(name)),
+            None => format!("`{}` (file)", code_text(&s.file)),
+        };
+        let from = s.verdicts.len().saturating_sub(STABILITY_MARKS);
+        let mut marks: String = if from > 0 {
+            "…".into()
+        } else {
+            String::new()
+        };
+        marks.extend(s.verdicts[from..].iter().map(|v| match v {
+            RunVerdict::Pass => '🟩',
+            RunVerdict::Fail => '🟥',
+            RunVerdict::Missing => '⬜',
+        }));
+        let p50 = s
+            .duration_ms
+            .map_or_else(|| "–".to_owned(), |d| duration_ms(d.p50));
+        let _ = writeln!(
+            md,
+            "| {} | {what} | {:.1}% ({}/{}) | {:.0}% | {p50} | {marks} |",
+            s.class.as_str().replace('_', " "),
+            s.pass_rate,
+            s.passed,
+            s.runs,
+            s.consistency
+        );
+    }
+    if left > 0 {
+        let _ = writeln!(md, "\n_… and {left} more not stable._");
+    }
 }
 
 /// One section per failing test, then per file that failed without one, in file order.
@@ -292,6 +378,66 @@ fn code_text(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_series_gets_a_stability_table_of_what_was_not_stable() {
+        use crate::event::stability::{Class, RunVerdict::*, Stability, Subject};
+        let subject = |file: &str, name: Option<&str>, rate: f64, verdicts| Subject {
+            file: file.into(),
+            name: name.map(str::to_owned),
+            runs: 4,
+            passed: (rate / 25.0) as u64,
+            failed: 4 - (rate / 25.0) as u64,
+            pass_rate: rate,
+            consistency: rate.max(100.0 - rate),
+            class: Class::of(rate),
+            duration_ms: None,
+            verdicts,
+        };
+        let run = RunView {
+            stability: Some(Stability {
+                runs: 4,
+                files: vec![
+                    subject("t/flip.sh", None, 50.0, vec![Fail, Pass, Fail, Pass]),
+                    subject("t/ok.sh", None, 100.0, vec![Pass; 4]),
+                ],
+                tests: vec![
+                    subject(
+                        "t/flip.sh",
+                        Some("coin|toss"),
+                        50.0,
+                        vec![Fail, Pass, Fail, Pass],
+                    ),
+                    subject(
+                        "t/ok.sh",
+                        Some("one"),
+                        100.0,
+                        vec![Pass, Pass, Missing, Pass],
+                    ),
+                ],
+            }),
+            ..RunView::default()
+        };
+        let mut out = Vec::new();
+        write(&mut out, &run, &Options::default()).expect("write");
+        let md = String::from_utf8(out).expect("utf-8");
+        assert!(md.contains("### Stability over 4 runs"), "{md}");
+        assert!(
+            md.contains("1 of 2 tests and 1 of 2 files not stable."),
+            "{md}"
+        );
+        assert!(
+            md.contains(
+                "| unstable | `t/flip.sh` › coin\\|toss | 50.0% (2/4) | 50% | – | 🟥🟩🟥🟩 |"
+            ),
+            "{md}"
+        );
+        assert!(
+            !md.contains("(file)"),
+            "the file's failing test already says it:\n{md}"
+        );
+        assert!(!md.contains("› one"), "{md}");
+    }
 
     #[test]
     fn cells_and_code_are_escaped() {

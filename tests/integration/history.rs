@@ -129,9 +129,19 @@ fn issue9_a_fail_then_pass_file_under_retries_is_flaky_and_passes() {
     let p = Project::new();
     p.script("test/flip.sh", &fails_on_odd_runs("flip"))
         .script("test/ok.sh", PASSES);
-    let ran = p.run(&["--retries", "1", "--format", "summary"]);
+    let ran = p.run(&["--retries", "1", "--format", "summary", "-o", "report.xml"]);
     assert_eq!(ran.code, 0, "{}", ran.both());
     let doc = ran.json();
+    // JUnit keeps the failed attempt as nextest writes it.
+    let junit = p.read("report.xml");
+    let suite_at = junit
+        .find("<testsuite name=\"test/flip.sh\"")
+        .expect("flip's suite");
+    let suite = &junit[suite_at..];
+    let suite = &suite[..suite.find("</testsuite>").expect("suite end")];
+    assert!(suite.contains("<flakyFailure"), "{junit}");
+    assert!(suite.contains("attempt 1"), "{junit}");
+    assert!(!suite.contains("<failure"), "a flaky file passed:\n{junit}");
     let flip = file(&doc, "test/flip.sh");
     assert_eq!(flip["flaky"], true, "{flip:#}");
     assert_eq!(flip["attempts"], 2);
@@ -207,7 +217,16 @@ fn issue9_runs_n_classifies_each_test_by_pass_rate() {
     p.script("test/flip.sh", &fails_on_odd_runs("flip"))
         .script("test/ok.sh", PASSES)
         .script("test/bad.sh", FAILS);
-    let ran = p.run(&["--runs", "6", "--format", "summary"]);
+    let ran = p.run(&[
+        "--runs",
+        "6",
+        "--format",
+        "summary",
+        "-o",
+        "report.md",
+        "-o",
+        "report.html",
+    ]);
     assert_eq!(ran.code, 1, "{}", ran.both());
     let doc = ran.json();
     assert_eq!(doc["ok"], false);
@@ -264,6 +283,20 @@ fn issue9_runs_n_classifies_each_test_by_pass_rate() {
         "stable tests are counted, not listed:\n{table}"
     );
     assert!(table.contains("✗ UNSTABLE"), "{table}");
+
+    let md = p.read("report.md");
+    assert!(md.contains("### Stability over 6 runs"), "{md}");
+    assert!(
+        md.contains("| unstable | `test/flip.sh` › coin | 50.0% (3/6) | 50% |"),
+        "{md}"
+    );
+    assert!(md.contains("🟥🟩🟥🟩🟥🟩"), "{md}");
+    let html = p.read("report.html");
+    assert!(
+        html.contains("<section id=\"stability\">"),
+        "no stability section"
+    );
+    assert!(html.contains("aria-label=\"fail, pass, fail, pass, fail, pass\""));
 
     let steady = Project::new();
     steady.script("test/ok.sh", PASSES);
