@@ -1,9 +1,11 @@
 //! tapline's one integration-test binary (ripgrep style): each module a concern, regression
 //! tests named after what they guard.
+mod browser;
 mod chunking;
 mod conformance;
 mod formats;
 mod history;
+mod html;
 mod robustness;
 mod run;
 mod run_like_harness;

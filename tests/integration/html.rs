@@ -1,0 +1,254 @@
+//! The HTML report in a real browser (issue 8): a mixed run (passing, failing with diffs, v2
+//! ERROR blocks, crash, timeout, bail out, hostile names and output) written with `-o`,
+//! opened in headless Chromium with and without JavaScript. Every file and failure is
+//! shown, no script from a child runs, and the page makes no network request.
+use std::fs;
+use std::net::TcpListener;
+use std::path::Path;
+
+use crate::browser::{self, chromium, open_tag};
+use crate::run::Project;
+
+const PASSING: &str = "cat <<'TAP'\nTAP version 14\n1..4\nok 1 - adds\nok 2 - subtracts\n\
+ok 3 - multiplies # SKIP no multiplier\nnot ok 4 - divides by zero # TODO later\nTAP\n";
+
+const DIFFS: &str = r#"cat <<'TAP'
+TAP version 14
+1..3
+ok 1 - connects
+not ok 2 - returns the user
+  ---
+  message: should be deeply equal
+  wanted: {"name": "ada", "roles": ["admin", "dev"]}
+  found: {"name": "bob", "roles": ["dev"]}
+  at: test/diffs.sh:12:3
+  ...
+not ok 3 - greets
+  ---
+  message: should be equal
+  wanted: "Hello, world!\nHow are you?"
+  found: "Hello, World!\nHow are you?"
+  ...
+TAP
+"#;
+
+const V2: &str = r#"cat <<'TAP'
+⟦TSTEST:PROTOCOL:2.0.0⟧
+TAP version 13
+1..2
+ok 1 - adds numbers ⟦TSTEST:time:3⟧
+not ok 2 - builds a config ⟦TSTEST:time:12⟧
+⟦TSTEST:META:{"time":12,"file":"test/config.ts","line":42}⟧
+⟦TSTEST:ERROR⟧
+{"error": {"message": "Expected values to be strictly deep-equal",
+  "expected": {"host": "localhost", "tls": false},
+  "actual": {"host": "localhost", "tls": true},
+  "stack": "AssertionError: Expected values\n    at test/config.ts:42:10"}}
+⟦TSTEST:/ERROR⟧
+TAP
+exit 1
+"#;
+
+/// Everything a child could try: markup in names, output, diagnostics and a SKIP reason,
+/// attribute breakouts, `</script>`, `]]>`, control bytes and colour codes, and requests to
+/// a local canary (`PORT`) that must never be contacted.
+const HOSTILE: &str = r#"cat <<'TAP'
+TAP version 14
+1..4
+printed <b>bold</b> & <script>document.body.setAttribute('data-pwned','output')</script>
+ok 1 - <script>document.title='pwned'</script>
+TAP
+printf 'control bytes: \001\007\033[31mred\033[0m ]]> </script></pre>\n'
+cat <<'TAP'
+not ok 2 - <img src=http://127.0.0.1:PORT/name.png onerror="document.body.setAttribute('data-pwned','name')">
+  ---
+  message: "</pre><script>document.title='pwned'</script> ]]> <!--"
+  wanted: "<b>x</b>"
+  found: "<i>x</i>"
+  ...
+ok 3 - " onmouseover="document.title='pwned'" x="
+ok 4 - <link rel=stylesheet href=http://127.0.0.1:PORT/x.css> # SKIP <script>alert(1)</script>
+TAP
+"#;
+
+const HOSTILE_FILE: &str = "test/we&ird <i>name</i>.sh";
+
+#[test]
+fn html_report_in_headless_chromium() {
+    let Some(chromium) = chromium() else {
+        println!("SKIP html_report_in_headless_chromium: chromium is not installed (.ci/run installs it)");
+        return;
+    };
+    let canary = TcpListener::bind("127.0.0.1:0").expect("bind the canary");
+    canary.set_nonblocking(true).expect("non-blocking canary");
+    let port = canary
+        .local_addr()
+        .expect("canary address")
+        .port()
+        .to_string();
+
+    let p = Project::new();
+    p.write("test/pass.sh", PASSING)
+        .write("test/diffs.sh", DIFFS)
+        .write("test/v2.sh", V2)
+        .write(
+            "test/crash.sh",
+            "ulimit -c 0\necho '1..2'\necho 'ok 1 - before the crash'\nkill -SEGV $$\n",
+        )
+        .write(
+            "test/hang.sh",
+            "trap '' TERM\necho '1..1'\nwhile :; do sleep 1; done\n",
+        )
+        .write(
+            "test/bail.sh",
+            "echo '1..3'\necho 'ok 1 - connects'\necho 'Bail out! database is down'\n",
+        )
+        .write(HOSTILE_FILE, HOSTILE.replace("PORT", &port));
+    let ran = p.run(&[
+        "-q",
+        "--timeout",
+        "2s",
+        "--grace",
+        "200ms",
+        "-o",
+        "report.html",
+    ]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let page = p.join("report.html");
+    let html =
+        fs::read_to_string(&page).unwrap_or_else(|e| panic!("no report ({e}):\n{}", ran.both()));
+    keep(&page);
+    assert_static_safety(&html, &port);
+
+    let scratch = tempfile::tempdir().expect("scratch dir");
+    let with_js = browser::load(&chromium, &page, scratch.path(), true);
+    let without_js = browser::load(&chromium, &page, scratch.path(), false);
+    for (loaded, javascript) in [(&with_js, true), (&without_js, false)] {
+        let dom = &loaded.dom;
+        let context = format!("javascript: {javascript}, log:\n{}", loaded.log);
+        // Every file and every failure.
+        for rel in [
+            "test/pass.sh",
+            "test/diffs.sh",
+            "test/v2.sh",
+            "test/crash.sh",
+            "test/hang.sh",
+            "test/bail.sh",
+            "test/we&amp;ird &lt;i&gt;name&lt;/i&gt;.sh",
+        ] {
+            assert!(
+                dom.contains(&format!(">{rel}</a>")),
+                "file {rel} missing ({context})"
+            );
+        }
+        assert_eq!(
+            dom.matches("<article class=\"failure\"").count(),
+            7,
+            "4 failing points + crash, timeout, bail out ({context})"
+        );
+        for shown in [
+            "returns the user",
+            "&quot;name&quot;: &quot;<mark>ada</mark>&quot;",
+            "greets",
+            "builds a config",
+            "at test/config.ts:42",
+            "&quot;tls&quot;: <mark>false</mark>",
+            "killed by SIGSEGV",
+            "timed out after 2s",
+            "database is down",
+            "not ok 2 - &lt;img src=http://127.0.0.1:",
+            "]]&gt; &lt;/script&gt;&lt;/pre&gt;",
+            "\\u{1}\\u{7}red ]]&gt;",
+            "printed &lt;b&gt;bold&lt;/b&gt; &amp; &lt;script&gt;",
+            "log: .nogit/testlogs/",
+        ] {
+            assert!(dom.contains(shown), "missing {shown:?} ({context})\n{dom}");
+        }
+        // No child's script ran, no element of theirs exists.
+        let title = dom
+            .split("<title>")
+            .nth(1)
+            .and_then(|t| t.split("</title>").next())
+            .unwrap_or_default();
+        assert!(
+            title.starts_with("tapline: failed"),
+            "title {title:?} ({context})"
+        );
+        assert!(
+            !open_tag(dom, "body").contains("pwned"),
+            "{}",
+            open_tag(dom, "body")
+        );
+        assert_eq!(
+            dom.matches("<script").count(),
+            1,
+            "only the report's script ({context})"
+        );
+        for tag in ["<img", "<link", "<b>", "<i>", "<iframe"] {
+            assert!(
+                !dom.contains(tag),
+                "a child's {tag} became markup ({context})"
+            );
+        }
+        assert!(
+            !loaded.log.contains("Content Security Policy"),
+            "CSP blocked something ({context})"
+        );
+        assert!(
+            loaded.page_requests.is_empty(),
+            "page requests: {:?}",
+            loaded.page_requests
+        );
+    }
+    // The script ran under the CSP (its hash is right): the toolbar shows, with its count.
+    assert!(!open_tag(&with_js.dom, "div class=\"toolbar\"").contains("hidden"));
+    assert!(
+        with_js.dom.contains("id=\"shown\">7 of 7 files<"),
+        "{}",
+        with_js.dom
+    );
+    // Without JavaScript the filters stay hidden and everything else is there.
+    assert!(open_tag(&without_js.dom, "div class=\"toolbar\"").contains("hidden"));
+    assert!(
+        canary.accept().is_err(),
+        "the canary at 127.0.0.1:{port} was contacted"
+    );
+    println!(
+        "chromium loaded the report in {:?} (with JavaScript) and {:?} (without)",
+        with_js.took, without_js.took
+    );
+}
+
+/// Checks on the file itself: nothing to fetch, no markup from the run.
+fn assert_static_safety(html: &str, port: &str) {
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert!(
+        html.contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'")
+    );
+    // The only URLs are the escaped text of the hostile test, never an attribute value.
+    let body = html
+        .split("</style>")
+        .nth(1)
+        .and_then(|rest| rest.split("<script>").next())
+        .unwrap_or_default();
+    for tag in body.split('<').skip(1).filter_map(|t| t.split('>').next()) {
+        let markup: String = tag.split('"').step_by(2).collect();
+        for bad in ["src=", "href=http", "style=", " on"] {
+            assert!(!markup.contains(bad), "<{tag}> has {bad}");
+        }
+    }
+    assert!(
+        html.contains(&format!("127.0.0.1:{port}")),
+        "the hostile names are shown"
+    );
+    for raw in ['\u{1}', '\u{7}', '\u{1b}'] {
+        assert!(!html.contains(raw), "raw control byte {raw:?} in the page");
+    }
+}
+
+/// Keeps the report for a look (`TAPLINE_HTML_KEEP=DIR`), e.g. to take a screenshot.
+fn keep(page: &Path) {
+    if let Some(dir) = std::env::var_os("TAPLINE_HTML_KEEP") {
+        let _ = fs::copy(page, Path::new(&dir).join("report.html"));
+    }
+}
