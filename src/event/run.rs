@@ -87,6 +87,18 @@ pub enum RunEvent {
         run: u64,
         files: usize,
         jobs: usize,
+        /// When the run started (Unix time in milliseconds), where (host name, working
+        /// directory) and how (command line): what a report's header says, kept in the events so that a replayed
+        /// report says the same as the live one. Absent from older recordings.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        started_ms: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        host: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cwd: Option<String>,
+        /// The command line that started the run.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        command: Option<String>,
     },
     FileStarted {
         run: u64,

@@ -418,10 +418,15 @@ impl StreamAsRun {
 
     fn start(&mut self) {
         self.started = Some(std::time::Instant::now());
+        let here = super::record::Meta::current();
         self.send(&RunEvent::RunStarted {
             run: 1,
             files: 1,
             jobs: 1,
+            started_ms: super::record::unix_ms(std::time::SystemTime::now()),
+            host: here.host,
+            cwd: here.cwd,
+            command: here.command,
         });
         let file = crate::event::run::FileInfo {
             index: 0,

@@ -129,10 +129,15 @@ pub async fn execute(
     let mut failed_files = 0usize;
     let mut max_fail_reached = None;
 
+    let here = crate::report::record::Meta::current();
     sink.on(&RunEvent::RunStarted {
         run,
         files: total,
         jobs,
+        started_ms: crate::report::record::unix_ms(std::time::SystemTime::now()),
+        host: here.host,
+        cwd: here.cwd,
+        command: here.command,
     })?;
     loop {
         while running.len() < jobs && interrupts == 0 && max_fail_reached.is_none() {

@@ -2,7 +2,7 @@
 //! and finish, top-level points, failing points (nested ones too) with the output their test
 //! printed, and each file's last output lines.
 use std::collections::VecDeque;
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::view::{AttemptView, FailureView, FileStatus, FileView, PointView, RunView};
 use crate::event::run::{FileResult, RunEvent};
@@ -78,6 +78,12 @@ struct Building {
     diag_depth: Option<u32>,
 }
 
+/// Durations as the run's events record them (whole milliseconds), so that a report replayed
+/// from a recording is the report written live.
+fn whole_ms(d: Duration) -> Duration {
+    Duration::from_millis(u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
 fn push_bounded(lines: &mut VecDeque<String>, line: String, cap: usize) {
     if lines.len() >= cap {
         lines.pop_front();
@@ -88,6 +94,8 @@ fn push_bounded(lines: &mut VecDeque<String>, line: String, cap: usize) {
 /// Collects one run (the latest, in watch mode) into a [`RunView`].
 pub struct Collector {
     run: u64,
+    /// This process's view of where it runs, for recordings that do not say.
+    meta: Meta,
     view: RunView,
     building: Vec<Option<Building>>,
     expanded: usize,
@@ -99,11 +107,12 @@ impl Collector {
         Collector {
             run: 0,
             view: RunView {
-                host: meta.host,
-                cwd: meta.cwd,
-                command: meta.command,
+                host: meta.host.clone(),
+                cwd: meta.cwd.clone(),
+                command: meta.command.clone(),
                 ..RunView::default()
             },
+            meta,
             building: Vec::new(),
             expanded: 0,
             budget: Budget::default(),
@@ -129,13 +138,26 @@ impl Collector {
 
     pub fn on(&mut self, ev: &RunEvent) {
         match ev {
-            RunEvent::RunStarted { run, .. } => {
+            RunEvent::RunStarted {
+                run,
+                started_ms,
+                host,
+                cwd,
+                command,
+                ..
+            } => {
                 self.run = *run;
+                // What the run recorded wins (a replay shows the original run); a recording
+                // without it gets this process's view.
+                let started = match started_ms {
+                    Some(ms) => UNIX_EPOCH.checked_add(Duration::from_millis(*ms)),
+                    None => Some(SystemTime::now()),
+                };
                 self.view = RunView {
-                    host: self.view.host.take(),
-                    cwd: self.view.cwd.take(),
-                    command: self.view.command.take(),
-                    started: Some(SystemTime::now()),
+                    host: host.clone().or_else(|| self.meta.host.clone()),
+                    cwd: cwd.clone().or_else(|| self.meta.cwd.clone()),
+                    command: command.clone().or_else(|| self.meta.command.clone()),
+                    started,
                     ..RunView::default()
                 };
                 self.building.clear();
@@ -220,7 +242,7 @@ impl Collector {
                     b.finish(result);
                     let failed = AttemptView {
                         attempt: *attempt,
-                        duration: result.duration,
+                        duration: whole_ms(result.duration),
                         reasons: result.reasons.clone(),
                         failures: std::mem::take(&mut b.view.failures),
                         output_tail: std::mem::take(&mut b.view.output_tail),
@@ -240,7 +262,7 @@ impl Collector {
             RunEvent::RunFinished { run, summary } if *run == self.run => {
                 self.view.ok = summary.ok;
                 self.view.interrupted = summary.interrupted;
-                self.view.duration = summary.duration;
+                self.view.duration = whole_ms(summary.duration);
                 self.view.tests = summary.tests;
                 self.view.files = self.building.drain(..).flatten().map(|b| b.view).collect();
                 self.view.failures_left_out =
@@ -348,7 +370,7 @@ impl Building {
     fn finish(&mut self, result: &FileResult) {
         let v = &mut self.view;
         v.tally = result.tally;
-        v.duration = Some(result.duration);
+        v.duration = Some(whole_ms(result.duration));
         v.reasons = result.reasons.clone();
         v.attempts = result.attempts;
         v.flaky = result.flaky;
@@ -496,6 +518,10 @@ mod tests {
                 run: 1,
                 files: 1,
                 jobs: 1,
+                started_ms: None,
+                host: None,
+                cwd: None,
+                command: None,
             },
             started(0, "t/flip.sh"),
             tap(0, point(0, 1, false, "coin")),
@@ -576,6 +602,10 @@ mod tests {
                 run: 1,
                 files: 3,
                 jobs: 1,
+                started_ms: None,
+                host: None,
+                cwd: None,
+                command: None,
             },
             started(0, "t/a.sh"),
             tap(0, point(0, 1, true, "first")),

@@ -5,5 +5,6 @@ mod collect;
 mod view;
 
 pub use collect::{Collector, Meta, EXPANDED_FAILURES};
+pub use view::unix_ms;
 pub(crate) use view::utc;
 pub use view::{AttemptView, FailureView, FileStatus, FileView, PointStatus, PointView, RunView};

@@ -194,6 +194,12 @@ impl FailureView {
     }
 }
 
+/// Milliseconds since the Unix epoch (`None` before it).
+pub fn unix_ms(time: SystemTime) -> Option<u64> {
+    let ms = time.duration_since(UNIX_EPOCH).ok()?.as_millis();
+    u64::try_from(ms).ok()
+}
+
 /// `2026-11-23 08:10:21 UTC`.
 pub(crate) fn utc(time: SystemTime) -> String {
     let secs = time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
