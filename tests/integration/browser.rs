@@ -31,17 +31,18 @@ pub(crate) struct Loaded {
     pub(crate) took: Duration,
 }
 
-/// Loads `page` in a fresh headless Chromium profile under `scratch`, with or without
-/// JavaScript, and returns the DOM, the log and the page's network requests.
-pub(crate) fn load(chromium: &Path, page: &Path, scratch: &Path, javascript: bool) -> Loaded {
-    let profile = scratch.join(if javascript { "profile-js" } else { "profile" });
-    let net_log = scratch.join(if javascript {
-        "net-js.json"
-    } else {
-        "net.json"
-    });
-    let out_path = scratch.join("dom.html");
-    let err_path = scratch.join("chromium.log");
+/// Loads `page` (with `#fragment` when not empty) in a fresh headless Chromium profile under
+/// `scratch` and returns the DOM after the load event, the log and the page's network
+/// requests.
+pub(crate) fn load(chromium: &Path, page: &Path, fragment: &str, scratch: &Path) -> Loaded {
+    let stem = page
+        .file_stem()
+        .map_or_else(|| "page".to_owned(), |s| s.to_string_lossy().into_owned());
+    let stem = format!("{stem}{}", fragment.len());
+    let profile = scratch.join(format!("{stem}.profile"));
+    let net_log = scratch.join(format!("{stem}.netlog.json"));
+    let out_path = scratch.join(format!("{stem}.dom.html"));
+    let err_path = scratch.join(format!("{stem}.chromium.log"));
     let mut cmd = Command::new(chromium);
     cmd.args([
         "--headless",
@@ -57,11 +58,12 @@ pub(crate) fn load(chromium: &Path, page: &Path, scratch: &Path, javascript: boo
     ])
     .arg(format!("--user-data-dir={}", profile.display()))
     .arg(format!("--log-net-log={}", net_log.display()));
-    if !javascript {
-        cmd.arg("--blink-settings=scriptEnabled=false");
-    }
     cmd.arg("--dump-dom")
-        .arg(format!("file://{}", page.display()))
+        .arg(if fragment.is_empty() {
+            format!("file://{}", page.display())
+        } else {
+            format!("file://{}#{fragment}", page.display())
+        })
         .stdin(Stdio::null())
         .stdout(fs::File::create(&out_path).expect("create dom file"))
         .stderr(fs::File::create(&err_path).expect("create log file"));

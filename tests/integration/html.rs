@@ -55,8 +55,8 @@ exit 1
 const HOSTILE: &str = r#"cat <<'TAP'
 TAP version 14
 1..4
-printed <b>bold</b> & <script>document.body.setAttribute('data-pwned','output')</script>
 ok 1 - <script>document.title='pwned'</script>
+printed <b>bold</b> & <script>document.body.setAttribute('data-pwned','output')</script>
 TAP
 printf 'control bytes: \001\007\033[31mred\033[0m ]]> </script></pre>\n'
 cat <<'TAP'
@@ -87,32 +87,10 @@ fn html_report_in_headless_chromium() {
         .port()
         .to_string();
 
-    let p = Project::new();
-    p.write("test/pass.sh", PASSING)
-        .write("test/diffs.sh", DIFFS)
-        .write("test/v2.sh", V2)
-        .write(
-            "test/crash.sh",
-            "ulimit -c 0\necho '1..2'\necho 'ok 1 - before the crash'\nkill -SEGV $$\n",
-        )
-        .write(
-            "test/hang.sh",
-            "trap '' TERM\necho '1..1'\nwhile :; do sleep 1; done\n",
-        )
-        .write(
-            "test/bail.sh",
-            "echo '1..3'\necho 'ok 1 - connects'\necho 'Bail out! database is down'\n",
-        )
-        .write(HOSTILE_FILE, HOSTILE.replace("PORT", &port));
-    let ran = p.run(&[
-        "-q",
-        "--timeout",
-        "2s",
-        "--grace",
-        "200ms",
-        "-o",
-        "report.html",
-    ]);
+    let p = mixed_project(&port);
+    let mut args = RUN_ARGS.to_vec();
+    args.extend(["-o", "report.html"]);
+    let ran = p.run(&args);
     assert_eq!(ran.code, 1, "{}", ran.both());
     let page = p.join("report.html");
     let html =
@@ -121,12 +99,20 @@ fn html_report_in_headless_chromium() {
     assert_static_safety(&html, &port);
 
     let scratch = tempfile::tempdir().expect("scratch dir");
-    let with_js = browser::load(&chromium, &page, scratch.path(), true);
-    let without_js = browser::load(&chromium, &page, scratch.path(), false);
+    let with_js = browser::load(&chromium, &page, "", scratch.path());
+    // Without JavaScript: the same page less its one script (`--dump-dom` itself needs
+    // scripting, so it cannot simply be turned off).
+    let (head, tail) = html
+        .split_once("<script>")
+        .expect("the page has its script");
+    let after = tail.split_once("</script>").expect("the script ends").1;
+    let no_js_page = scratch.path().join("no-js.html");
+    fs::write(&no_js_page, format!("{head}{after}")).expect("write the page without script");
+    let without_js = browser::load(&chromium, &no_js_page, "", scratch.path());
     for (loaded, javascript) in [(&with_js, true), (&without_js, false)] {
         let dom = &loaded.dom;
         let context = format!("javascript: {javascript}, log:\n{}", loaded.log);
-        // Every file and every failure.
+        // Every file and every failure. (The DOM serializer writes `"` in text as is.)
         for rel in [
             "test/pass.sh",
             "test/diffs.sh",
@@ -148,11 +134,11 @@ fn html_report_in_headless_chromium() {
         );
         for shown in [
             "returns the user",
-            "&quot;name&quot;: &quot;<mark>ada</mark>&quot;",
+            "\"name\": \"<mark>ada</mark>\"",
             "greets",
             "builds a config",
             "at test/config.ts:42",
-            "&quot;tls&quot;: <mark>false</mark>",
+            "\"tls\": <mark>",
             "killed by SIGSEGV",
             "timed out after 2s",
             "database is down",
@@ -181,10 +167,10 @@ fn html_report_in_headless_chromium() {
         );
         assert_eq!(
             dom.matches("<script").count(),
-            1,
+            usize::from(javascript),
             "only the report's script ({context})"
         );
-        for tag in ["<img", "<link", "<b>", "<i>", "<iframe"] {
+        for tag in ["<img", "<link", "<b>bold", "<i>name", "<i>x", "<iframe"] {
             assert!(
                 !dom.contains(tag),
                 "a child's {tag} became markup ({context})"
@@ -207,6 +193,18 @@ fn html_report_in_headless_chromium() {
         "{}",
         with_js.dom
     );
+    // Filters come from the address: failing files whose path or reasons say "diffs".
+    let filtered = browser::load(&chromium, &page, "status=fail&q=diffs", scratch.path());
+    assert!(
+        filtered.dom.contains("id=\"shown\">1 of 7 files<"),
+        "{}",
+        filtered.dom
+    );
+    assert!(
+        !open_tag(&filtered.dom, "tr data-st=\"fail\" data-k=\"test/diffs.sh").contains("hidden")
+    );
+    assert!(open_tag(&filtered.dom, "tr data-st=\"pass\"").contains("hidden"));
+    assert!(open_tag(&filtered.dom, "tr data-st=\"fail\" data-k=\"test/v2.sh").contains("hidden"));
     // Without JavaScript the filters stay hidden and everything else is there.
     assert!(open_tag(&without_js.dom, "div class=\"toolbar\"").contains("hidden"));
     assert!(
@@ -216,6 +214,76 @@ fn html_report_in_headless_chromium() {
     println!(
         "chromium loaded the report in {:?} (with JavaScript) and {:?} (without)",
         with_js.took, without_js.took
+    );
+}
+
+/// A project with one file of each kind the report must show.
+fn mixed_project(port: &str) -> Project {
+    let p = Project::new();
+    p.write("test/pass.sh", PASSING)
+        .write("test/diffs.sh", DIFFS)
+        .write("test/v2.sh", V2)
+        .write(
+            "test/crash.sh",
+            "ulimit -c 0\necho '1..2'\necho 'ok 1 - before the crash'\nkill -SEGV $$\n",
+        )
+        .write(
+            "test/hang.sh",
+            "trap '' TERM\necho '1..1'\nwhile :; do sleep 1; done\n",
+        )
+        .write(
+            "test/bail.sh",
+            "echo '1..3'\necho 'ok 1 - connects'\necho 'Bail out! database is down'\n",
+        )
+        .write(HOSTILE_FILE, HOSTILE.replace("PORT", port));
+    p
+}
+
+const RUN_ARGS: [&str; 5] = ["-q", "--timeout", "2s", "--grace", "200ms"];
+
+#[test]
+fn html_report_replayed_equals_live_and_parse_writes_one() {
+    let p = mixed_project("9");
+    let mut args = RUN_ARGS.to_vec();
+    args.extend(["-o", "live.html", "-o", "run.jsonl"]);
+    let ran = p.run(&args);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let live = fs::read_to_string(p.join("live.html")).expect("live report");
+    let replay = std::process::Command::new(env!("CARGO_BIN_EXE_tapline"))
+        .current_dir(p.path())
+        .args(["report", "run.jsonl", "-o", "replay.html"])
+        .output()
+        .expect("tapline report runs");
+    assert_eq!(replay.status.code(), Some(1), "{replay:?}");
+    let replayed = fs::read_to_string(p.join("replay.html")).expect("replayed report");
+    // Byte for byte: the header's time, host, directory and command come from the recording.
+    assert_eq!(replayed, live);
+
+    p.write(
+        "stream.tap",
+        DIFFS
+            .lines()
+            .skip(1)
+            .take_while(|l| *l != "TAP")
+            .collect::<Vec<_>>()
+            .join("\n"),
+    );
+    let parsed = std::process::Command::new(env!("CARGO_BIN_EXE_tapline"))
+        .current_dir(p.path())
+        .args(["parse", "stream.tap", "-o", "parse.html"])
+        .output()
+        .expect("tapline parse runs");
+    assert_eq!(parsed.status.code(), Some(1), "{parsed:?}");
+    let page = fs::read_to_string(p.join("parse.html")).expect("parse report");
+    assert_eq!(
+        page.matches("<article class=\"failure\"").count(),
+        2,
+        "{page}"
+    );
+    assert!(page.contains(">stream.tap</a>"), "{page}");
+    assert!(
+        page.contains("&quot;name&quot;: &quot;<mark>ada</mark>&quot;"),
+        "{page}"
     );
 }
 
