@@ -197,6 +197,34 @@ pub struct RunArgs {
     /// otherwise.
     #[arg(long)]
     pub no_history: bool,
+    /// Per process of a test file: heap and private writable memory, e.g. `256M`, `2G`
+    /// (RLIMIT_DATA). A file stopped by it fails with the limit named.
+    #[arg(long, value_name = "SIZE")]
+    pub max_memory: Option<String>,
+    /// Per process of a test file: CPU time, e.g. `2s`, `1m` (RLIMIT_CPU).
+    #[arg(long, value_name = "DURATION")]
+    pub max_cpu_time: Option<String>,
+    /// Per process of a test file: open file descriptors (RLIMIT_NOFILE).
+    #[arg(long, value_name = "N")]
+    pub max_open_files: Option<u64>,
+    /// Processes and threads of the user running the tests (RLIMIT_NPROC; root is exempt).
+    #[arg(long, value_name = "N")]
+    pub max_processes: Option<u64>,
+    /// Output (stdout and stderr together) a file may write, e.g. `1M`; past it the file is
+    /// stopped, and its log keeps what came.
+    #[arg(long, value_name = "SIZE")]
+    pub max_output: Option<String>,
+    /// Run each file inside bubblewrap: no network, read-only file system (the checkout too),
+    /// private /tmp and HOME, own PID namespace.
+    #[arg(long, conflicts_with = "no_sandbox")]
+    pub sandbox: bool,
+    /// Run without the sandbox even when `[run] sandbox = true`.
+    #[arg(long)]
+    pub no_sandbox: bool,
+    /// A path that stays writable inside the sandbox (repeatable; relative to the working
+    /// directory).
+    #[arg(long, value_name = "PATH")]
+    pub sandbox_write: Vec<PathBuf>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

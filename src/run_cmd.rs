@@ -13,7 +13,9 @@ use tapline::report::terminal::{TerminalOptions, TerminalReporter, Verbosity};
 use tapline::run::cache::Cache;
 use tapline::run::child_env::{self, ChildEnv};
 use tapline::run::history::{self, Index};
+use tapline::run::limits::{self, Limits};
 use tapline::run::order::Order;
+use tapline::run::sandbox::Sandbox;
 use tapline::run::{config, discover, logs, supervise, Planned, Settings};
 use tapline::watch;
 
@@ -82,6 +84,8 @@ fn prepare(
     let grace = duration(&args.grace, "grace")?
         .or(cfg.grace)
         .unwrap_or(supervise::DEFAULT_GRACE);
+    let limits = limits(args, &cfg)?;
+    let sandbox = sandbox(args, &cfg, &cwd, &root)?;
     let cli_env = args
         .env
         .iter()
@@ -251,12 +255,77 @@ fn prepare(
                 .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
         },
         stop_running: args.stop_running,
+        limits,
+        sandbox,
     };
     let extras = Extras {
         cache,
         runs: args.runs.unwrap_or(1),
     };
     Ok(Prepared::Run(planned, Box::new(settings), extras))
+}
+
+/// `--max-*` over `[run] max_*`, limit by limit.
+fn limits(args: &RunArgs, cfg: &config::Config) -> Result<Limits, Usage> {
+    let size = |flag: &Option<String>, name: &str| -> Result<Option<u64>, Usage> {
+        flag.as_deref()
+            .map(limits::parse_size)
+            .transpose()
+            .map_err(|e| Usage(format!("invalid --{name}: {e}")))
+    };
+    let cpu_time = args
+        .max_cpu_time
+        .as_deref()
+        .map(config::parse_duration)
+        .transpose()
+        .map_err(|e| Usage(format!("invalid --max-cpu-time: {e}")))?;
+    let limits = Limits {
+        memory: size(&args.max_memory, "max-memory")?.or(cfg.limits.memory),
+        cpu_time: cpu_time.or(cfg.limits.cpu_time),
+        open_files: args.max_open_files.or(cfg.limits.open_files),
+        processes: args.max_processes.or(cfg.limits.processes),
+        output: size(&args.max_output, "max-output")?.or(cfg.limits.output),
+    };
+    if limits.cpu_time.is_some_and(|t| t.is_zero()) {
+        return Err(Usage(
+            "invalid --max-cpu-time: it must be more than 0".into(),
+        ));
+    }
+    if limits.open_files == Some(0) || limits.processes == Some(0) {
+        return Err(Usage(
+            "invalid --max-open-files/--max-processes: it must be at least 1".into(),
+        ));
+    }
+    Ok(limits)
+}
+
+/// The sandbox `--sandbox` or `[run] sandbox = true` asks for; no bwrap is a usage error, never
+/// a run without isolation.
+fn sandbox(
+    args: &RunArgs,
+    cfg: &config::Config,
+    cwd: &Path,
+    root: &Path,
+) -> Result<Option<std::sync::Arc<Sandbox>>, Usage> {
+    let wanted = args.sandbox || (cfg.sandbox == Some(true) && !args.no_sandbox);
+    if !wanted {
+        if !args.sandbox_write.is_empty() {
+            return Err(Usage("--sandbox-write needs --sandbox".into()));
+        }
+        return Ok(None);
+    }
+    let mut writable = cfg.sandbox_write.clone();
+    writable.extend(args.sandbox_write.iter().cloned());
+    let path = std::env::var_os("PATH");
+    Sandbox::new(
+        path.as_deref(),
+        cwd,
+        root,
+        &writable,
+        cfg.sandbox_env_drop.clone(),
+    )
+    .map(|s| Some(std::sync::Arc::new(s)))
+    .map_err(|e| Usage(e.to_string()))
 }
 
 /// The folder of `history.jsonl` and `cache.json`: the log folder, even with `--no-logs`.

@@ -19,6 +19,14 @@
 //! history = true               # record every run in <log_dir>/history.jsonl
 //! cache = false                # skip files unchanged since they passed (see cache_inputs)
 //! cache_inputs = ["src/**"]    # files (globs from the project root) every test depends on
+//! max_memory = "256M"          # per process: heap and private writable memory (RLIMIT_DATA)
+//! max_cpu_time = "30s"         # per process: CPU time (RLIMIT_CPU; SIGXCPU, then SIGKILL 1s on)
+//! max_open_files = 256         # per process: file descriptors (RLIMIT_NOFILE)
+//! max_processes = 512          # per user, as the kernel counts it (RLIMIT_NPROC; not for root)
+//! max_output = "10M"           # stdout + stderr of a file; past it the file is stopped
+//! sandbox = true               # run each file inside bubblewrap (see the README's threat model)
+//! sandbox_write = ["target"]   # writable inside the sandbox (relative to the project root)
+//! sandbox_env_drop = ["AWS_SECRET_ACCESS_KEY"]  # variables a sandboxed test does not get
 //!
 //! [[runner]]                   # tried in order, before the built-in rules; first match wins
 //! glob = "*.ts"                # matched against the file name, or against the path relative
@@ -50,6 +58,14 @@ order = "slowest-first"
 history = true
 cache = false
 cache_inputs = ["src/**", "lib/**"]
+max_memory = "2G"
+max_cpu_time = "60s"
+max_open_files = 1024
+max_processes = 4096
+max_output = "50M"
+sandbox = false
+sandbox_write = ["target"]
+sandbox_env_drop = ["AWS_SECRET_ACCESS_KEY"]
 
 [[runner]]
 glob = "*.ts"
@@ -82,6 +98,12 @@ pub struct Config {
     pub cache: Option<bool>,
     /// Globs relative to the project root.
     pub cache_inputs: Vec<String>,
+    /// `max_memory`, `max_cpu_time`, `max_open_files`, `max_processes`, `max_output`.
+    pub limits: super::limits::Limits,
+    pub sandbox: Option<bool>,
+    /// Already joined to the project root.
+    pub sandbox_write: Vec<PathBuf>,
+    pub sandbox_env_drop: Vec<String>,
 }
 
 impl Default for Config {
@@ -100,6 +122,10 @@ impl Default for Config {
             history: None,
             cache: None,
             cache_inputs: Vec::new(),
+            limits: super::limits::Limits::default(),
+            sandbox: None,
+            sandbox_write: Vec::new(),
+            sandbox_env_drop: Vec::new(),
         }
     }
 }
@@ -221,6 +247,47 @@ struct RawRun {
     history: Option<bool>,
     cache: Option<bool>,
     cache_inputs: Option<Vec<String>>,
+    #[serde(default, deserialize_with = "size")]
+    max_memory: Option<u64>,
+    #[serde(default, deserialize_with = "duration")]
+    max_cpu_time: Option<Duration>,
+    max_open_files: Option<u64>,
+    max_processes: Option<u64>,
+    #[serde(default, deserialize_with = "size")]
+    max_output: Option<u64>,
+    sandbox: Option<bool>,
+    #[serde(default)]
+    sandbox_write: Vec<PathBuf>,
+    #[serde(default)]
+    sandbox_env_drop: Vec<String>,
+}
+
+/// Reads a size written as a string (`"256M"`, [`super::limits::parse_size`]) or a number of
+/// bytes.
+fn size<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
+    struct SizeVisitor;
+
+    impl Visitor<'_> for SizeVisitor {
+        type Value = u64;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a size like \"256M\" or a number of bytes")
+        }
+
+        fn visit_str<E: de::Error>(self, s: &str) -> Result<u64, E> {
+            super::limits::parse_size(s).map_err(E::custom)
+        }
+
+        fn visit_u64<E: de::Error>(self, n: u64) -> Result<u64, E> {
+            Ok(n)
+        }
+
+        fn visit_i64<E: de::Error>(self, n: i64) -> Result<u64, E> {
+            u64::try_from(n).map_err(|_| E::invalid_value(Unexpected::Signed(n), &self))
+        }
+    }
+
+    deserializer.deserialize_any(SizeVisitor).map(Some)
 }
 
 fn order<'de, D: Deserializer<'de>>(
@@ -274,6 +341,16 @@ pub fn load(root: &Path) -> Result<Config, ConfigError> {
         history: raw.run.history,
         cache: raw.run.cache,
         cache_inputs: raw.run.cache_inputs.unwrap_or_default(),
+        limits: super::limits::Limits {
+            memory: raw.run.max_memory,
+            cpu_time: raw.run.max_cpu_time,
+            open_files: raw.run.max_open_files,
+            processes: raw.run.max_processes,
+            output: raw.run.max_output,
+        },
+        sandbox: raw.run.sandbox,
+        sandbox_write: raw.run.sandbox_write.iter().map(|p| root.join(p)).collect(),
+        sandbox_env_drop: raw.run.sandbox_env_drop,
     })
 }
 
@@ -472,6 +549,33 @@ mod tests {
             [("DEBUG".into(), "1".into()), ("LANG".into(), "C".into())]
         );
         assert_eq!(cfg.lib, [dir.path().join("lib")]);
+        assert_eq!(cfg.limits.memory, Some(2 << 30));
+        assert_eq!(cfg.limits.cpu_time, Some(Duration::from_secs(60)));
+        assert_eq!(cfg.limits.open_files, Some(1024));
+        assert_eq!(cfg.limits.processes, Some(4096));
+        assert_eq!(cfg.limits.output, Some(50 << 20));
+        assert_eq!(cfg.sandbox, Some(false));
+        assert_eq!(cfg.sandbox_write, [dir.path().join("target")]);
+        assert_eq!(cfg.sandbox_env_drop, ["AWS_SECRET_ACCESS_KEY"]);
+    }
+
+    #[test]
+    fn limits_as_numbers_and_bad_sizes() {
+        let cfg = load_text(
+            "[run]
+max_memory = 1048576
+max_cpu_time = 2
+",
+        )
+        .expect("valid");
+        assert_eq!(cfg.limits.memory, Some(1 << 20));
+        assert_eq!(cfg.limits.cpu_time, Some(Duration::from_secs(2)));
+        let message = parse_error(
+            "[run]
+max_output = \"lots\"\n",
+        );
+        assert!(message.contains("failed to parse size `lots`"), "{message}");
+        assert!(message.contains("tapline.toml:2:"), "{message}");
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! One test file's life: spawn it supervised, archive every byte it writes, parse its stdout
 //! into TAP events, and judge it by its stream and its process together.
+use super::limits::{self, AllocationWatch, Evidence, Limits};
+use super::sandbox::Sandbox;
 use super::supervise::{self, Cancel, Chunk, Exit, Outcome, Spec};
 use crate::event::run::Tally;
 use crate::event::run::{ExitInfo, FileInfo, FileResult, RunEvent, TestOutcome};
@@ -26,6 +28,9 @@ pub(crate) struct FileJob {
     /// Parse stderr as TAP too (`--merge`).
     pub merge: bool,
     pub log: Option<File>,
+    pub limits: Limits,
+    /// `--sandbox`: the command runs inside bubblewrap.
+    pub sandbox: Option<std::sync::Arc<Sandbox>>,
 }
 
 /// Collects the parser's events between feeds, and what the verdict needs to know about them.
@@ -132,6 +137,10 @@ pub(crate) async fn run_file(
         Ok(argv) => argv,
         Err(why) => return not_started(why, started),
     };
+    let argv = match &job.sandbox {
+        Some(sandbox) if !argv.is_empty() => sandbox.wrap(&argv, &job.cwd),
+        _ => argv,
+    };
     let Some((program, args)) = argv.split_first() else {
         return not_started("empty command".to_owned(), started);
     };
@@ -145,7 +154,11 @@ pub(crate) async fn run_file(
         timeout: job.timeout,
         grace: job.grace,
         leak_wait: supervise::DEFAULT_LEAK_WAIT,
+        rlimits: job.limits.rlimits(),
+        max_output: job.limits.output,
     };
+    // Only a memory limit needs the runtime's words; without one, nothing is scanned.
+    let mut allocation = job.limits.memory.map(|_| AllocationWatch::default());
     let (chunk_tx, mut chunk_rx) = mpsc::channel::<Chunk>(64);
     let child = tokio::spawn(supervise::run(spec, chunk_tx, cancel));
 
@@ -161,6 +174,9 @@ pub(crate) async fn run_file(
                 log_error = Some(format!("failed to write the log: {e}"));
                 log = None;
             }
+        }
+        if let Some(watch) = allocation.as_mut() {
+            watch.feed(chunk.bytes());
         }
         match chunk {
             Chunk::Stdout(b) if job.merge => held_out.feed(&b, &mut parser),
@@ -190,7 +206,11 @@ pub(crate) async fn run_file(
         Ok(Err(e)) => Err(e.to_string()),
         Err(e) => Err(format!("failed to supervise the child: {e}")),
     };
-    let mut result = judge(&mut collected, outcome, job.timeout, started);
+    let broken = match &outcome {
+        Ok(o) => limits::broken(&job.limits, &evidence(o, allocation.and_then(|w| w.found))),
+        Err(_) => Vec::new(),
+    };
+    let mut result = judge(&mut collected, outcome, job.timeout, started, broken);
     if let Some(e) = log_error {
         result.reasons.push(e);
     }
@@ -229,12 +249,31 @@ fn empty_verdict() -> Verdict<'static> {
     }
 }
 
-/// The file's verdict: its stream's and its process's. Every reason it failed is named.
+/// What the child's end says about the limits it may have broken.
+fn evidence(o: &Outcome, allocation_failure: Option<&'static str>) -> Evidence {
+    let signal = match o.exit {
+        Exit::Signal(n) => Some(n),
+        // A shell, or bubblewrap, reports its child's death by signal N as exit 128 + N.
+        Exit::Code(code) if (129..=128 + 64).contains(&code) => Some(code - 128),
+        Exit::Code(_) => None,
+    };
+    Evidence {
+        signal,
+        failed: !o.exit.success(),
+        cpu_time: o.cpu_time,
+        output_exceeded: o.output_exceeded,
+        allocation_failure,
+    }
+}
+
+/// The file's verdict: its stream's and its process's. Every reason it failed is named; a
+/// limit it broke (`broken`) is named instead of the bare exit it caused.
 fn judge(
     c: &mut Collect,
     outcome: Result<Outcome, String>,
     timeout: Option<Duration>,
     started: Instant,
+    broken: Vec<String>,
 ) -> FileResult {
     let verdict = c.verdict.clone().unwrap_or_else(empty_verdict);
     let outcome = match outcome {
@@ -246,7 +285,9 @@ fn judge(
         }
     };
     let mut reasons = Vec::new();
-    if outcome.timed_out {
+    if !broken.is_empty() {
+        reasons.extend(broken);
+    } else if outcome.timed_out {
         let limit = timeout.map(humane).unwrap_or_default();
         reasons.push(format!("timed out after {limit}"));
     } else if outcome.cancelled {
@@ -323,8 +364,16 @@ mod tests {
             cancelled: false,
             leaked: false,
             duration: Duration::ZERO,
+            output_exceeded: false,
+            cpu_time: None,
         };
-        judge(&mut collected, Ok(outcome), None, Instant::now())
+        judge(
+            &mut collected,
+            Ok(outcome),
+            None,
+            Instant::now(),
+            Vec::new(),
+        )
     }
 
     fn streams() -> Vec<(PathBuf, Vec<u8>)> {

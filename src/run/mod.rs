@@ -8,7 +8,9 @@ pub mod child_env;
 pub mod config;
 pub mod discover;
 pub mod history;
+pub mod limits;
 pub mod order;
+pub mod sandbox;
 pub mod stability;
 
 pub(crate) mod file_task;
@@ -69,6 +71,10 @@ pub struct Settings {
     pub max_fail: Option<usize>,
     /// With `max_fail`: files still running when it is reached are stopped too.
     pub stop_running: bool,
+    /// Resource limits for each file (`--max-memory` and the like).
+    pub limits: limits::Limits,
+    /// `--sandbox`.
+    pub sandbox: Option<std::sync::Arc<sandbox::Sandbox>>,
 }
 
 /// What a finished run leaves behind.
@@ -188,6 +194,8 @@ pub async fn execute(
                 grace: settings.grace,
                 merge: settings.merge,
                 log,
+                limits: settings.limits,
+                sandbox: settings.sandbox.clone(),
             };
             infos[idx] = Some(info);
             plans[idx] = Some(p);
@@ -450,6 +458,8 @@ mod tests {
             history: None,
             max_fail: None,
             stop_running: false,
+            limits: limits::Limits::default(),
+            sandbox: None,
         };
         let (tx, rx) = watch::channel(None);
         let started = Instant::now();

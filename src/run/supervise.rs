@@ -29,6 +29,8 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::AbortHandle;
 use tokio::time::{sleep, sleep_until, Instant};
 
+use super::limits::RlimitSetting;
+
 /// Default time between SIGTERM and SIGKILL.
 pub const DEFAULT_GRACE: Duration = Duration::from_secs(5);
 
@@ -64,6 +66,10 @@ pub struct Spec {
     /// Time the pipes get to reach EOF after the child exits before whoever
     /// still holds them is considered leaked.
     pub leak_wait: Duration,
+    /// Set in the child before it execs (`--max-memory` and the like).
+    pub rlimits: Vec<RlimitSetting>,
+    /// Bytes of stdout and stderr together after which the group is killed.
+    pub max_output: Option<u64>,
 }
 
 impl Spec {
@@ -78,6 +84,8 @@ impl Spec {
             timeout: None,
             grace: DEFAULT_GRACE,
             leak_wait: DEFAULT_LEAK_WAIT,
+            rlimits: Vec::new(),
+            max_output: None,
         }
     }
 }
@@ -199,6 +207,10 @@ pub struct Outcome {
     pub leaked: bool,
     /// From spawn until all output was delivered and the child reaped.
     pub duration: Duration,
+    /// The child wrote more than `max_output` and its group was killed.
+    pub output_exceeded: bool,
+    /// CPU time of the child and its reaped descendants (read only when rlimits were set).
+    pub cpu_time: Option<Duration>,
 }
 
 /// Why a run could not be started (or, rarely, finished).
@@ -295,6 +307,21 @@ pub async fn run(
         // terminal is handled by us rather than hitting the tests directly.
         .process_group(0)
         .kill_on_drop(true);
+    if !spec.rlimits.is_empty() {
+        let rlimits = spec.rlimits.clone();
+        // SAFETY: runs between fork and exec; `limits::apply` only makes setrlimit system
+        // calls on data allocated before the fork (async-signal-safe).
+        unsafe {
+            command.pre_exec(move || super::limits::apply(&rlimits));
+        }
+    }
+    let output_budget = spec.max_output.map(|max| {
+        std::sync::Arc::new(OutputBudget {
+            max,
+            used: std::sync::atomic::AtomicU64::new(0),
+            exceeded: tokio::sync::Notify::new(),
+        })
+    });
 
     let started = Instant::now();
     let mut child = match command.spawn() {
@@ -335,14 +362,22 @@ pub async fn run(
         chunks.clone(),
         phase_rx.clone(),
         out_state_tx,
+        output_budget.clone(),
     ));
-    let err_task = tokio::spawn(pump(stderr, Chunk::Stderr, chunks, phase_rx, err_state_tx));
+    let err_task = tokio::spawn(pump(
+        stderr,
+        Chunk::Stderr,
+        chunks,
+        phase_rx,
+        err_state_tx,
+        output_budget.clone(),
+    ));
     teardown.readers = vec![out_task.abort_handle(), err_task.abort_handle()];
 
     // Phase 1: wait for the child to exit, enforcing timeout and cancellation.
     let deadline = spec.timeout.and_then(|t| started.checked_add(t));
     let mut stop = Stop::Running;
-    let (mut timed_out, mut cancelled) = (false, false);
+    let (mut timed_out, mut cancelled, mut output_exceeded) = (false, false, false);
     let (mut cancel_open, mut sigchld_open) = (true, true);
     let observed = loop {
         // WNOWAIT: observe the exit but leave the zombie in place so the
@@ -381,7 +416,17 @@ pub async fn run(
                 // Err: the sender is gone, so no request can come any more.
                 cancel_open = changed.is_ok();
             }
+            () = exceeded(output_budget.as_deref()), if !output_exceeded => {
+                output_exceeded = true;
+                stop = stop.escalate(pgid, Cancel::Immediate, spec.grace);
+            }
         }
+    };
+    // The zombie's accounting is final and still readable until it is reaped.
+    let cpu_time = if spec.rlimits.is_empty() {
+        None
+    } else {
+        super::limits::cpu_time_of(pgid.as_raw_nonzero().get())
     };
 
     // Phase 2: the child has exited; give its pipes `leak_wait` to close.
@@ -433,7 +478,37 @@ pub async fn run(
         cancelled,
         leaked,
         duration,
+        output_exceeded,
+        cpu_time,
     })
+}
+
+/// `--max-output`, shared by the two readers of one child.
+struct OutputBudget {
+    max: u64,
+    used: std::sync::atomic::AtomicU64,
+    /// Woken once when `used` passes `max`.
+    exceeded: tokio::sync::Notify,
+}
+
+impl OutputBudget {
+    fn spend(&self, n: usize) {
+        use std::sync::atomic::Ordering;
+        let n = n as u64;
+        let before = self.used.fetch_add(n, Ordering::Relaxed);
+        if before <= self.max && before + n > self.max {
+            // notify_one keeps a permit when the supervisor is not waiting yet.
+            self.exceeded.notify_one();
+        }
+    }
+}
+
+/// Resolves when the output budget is spent; never without one.
+async fn exceeded(budget: Option<&OutputBudget>) {
+    match budget {
+        Some(b) => b.exceeded.notified().await,
+        None => std::future::pending().await,
+    }
 }
 
 /// Sends `sig` to every process in group `pgid`. An empty group (ESRCH) is
@@ -574,6 +649,7 @@ async fn pump<R: AsyncRead + Unpin>(
     chunks: mpsc::Sender<Chunk>,
     mut phase: watch::Receiver<Phase>,
     state: watch::Sender<PipeState>,
+    budget: Option<std::sync::Arc<OutputBudget>>,
 ) {
     let mut chunks = Some(chunks);
     let mut buf = vec![0u8; CHUNK_SIZE];
@@ -628,6 +704,9 @@ async fn pump<R: AsyncRead + Unpin>(
         match read {
             Ok(0) => break,
             Ok(n) => {
+                if let Some(b) = &budget {
+                    b.spend(n);
+                }
                 let began = Instant::now();
                 if let Some(tx) = &chunks {
                     if tx.send(wrap(buf[..n].to_vec())).await.is_err() {
