@@ -6,6 +6,7 @@ mod conformance;
 mod formats;
 mod history;
 mod html;
+mod isolation;
 mod robustness;
 mod run;
 mod run_like_harness;
