@@ -35,6 +35,17 @@ pub enum Command {
     },
     /// Print the man page (roff) generated from these definitions (`tapline man | man -l -`).
     Man,
+    /// The reporter daemon: takes TAP streams over a socket (`tapline send`) into one live
+    /// view, per-stream logs and reports, until SIGTERM (exit 0) or SIGINT (130).
+    Serve(ServeArgs),
+    /// Stream TAP from a file or stdin to the daemon (`node --test | tapline send unit`);
+    /// exits with the daemon's verdict: 0 passed, 1 failed, 2 no daemon or refused.
+    Send(SendArgs),
+    /// Every event of every stream the daemon takes, as JSON lines tagged with `stream`,
+    /// until the daemon stops.
+    Events(EventsArgs),
+    /// The daemon's open and finished streams with their counts, as JSON.
+    Status(StatusArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -54,6 +65,80 @@ pub struct ReportArgs {
     /// When to use colour.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ServeArgs {
+    /// The Unix socket (default `.nogit/tapline.sock` under the project root).
+    #[arg(long, value_name = "PATH")]
+    pub socket: Option<PathBuf>,
+    /// Also listen on TCP, e.g. `127.0.0.1:7357` (port 0: any free port, printed on stderr).
+    /// A non-loopback address needs `--token`.
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub listen: Option<std::net::SocketAddr>,
+    /// A file holding the token every TCP connection must present first.
+    #[arg(long, value_name = "FILE", requires = "listen")]
+    pub token: Option<PathBuf>,
+    /// Do not write per-stream logs.
+    #[arg(long)]
+    pub no_logs: bool,
+    /// Log folder (default `.nogit/testlogs/serve` under the project root).
+    #[arg(long)]
+    pub log_dir: Option<PathBuf>,
+    /// Machine output on stdout; the human report goes to stderr either way.
+    #[arg(long, value_enum, default_value_t = RunFormat::Human)]
+    pub format: RunFormat,
+    /// Failures and the summary only.
+    #[arg(short, long, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Every test line as it happens.
+    #[arg(short, long)]
+    pub verbose: bool,
+    /// When to use colour.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+/// Which daemon a client talks to.
+#[derive(clap::Args, Debug)]
+pub struct DaemonTarget {
+    /// The daemon's Unix socket (default `.nogit/tapline.sock` under the project root).
+    #[arg(long, value_name = "PATH", conflicts_with = "connect")]
+    pub socket: Option<PathBuf>,
+    /// A daemon listening on TCP (`tapline serve --listen`).
+    #[arg(long, value_name = "HOST:PORT")]
+    pub connect: Option<String>,
+    /// A file holding the daemon's token (with `--connect`).
+    #[arg(long, value_name = "FILE", requires = "connect")]
+    pub token: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct SendArgs {
+    /// The stream's name (its log and report entry are named after it).
+    pub name: String,
+    /// The TAP to send; `-` or nothing for stdin (sent as it is produced).
+    pub file: Option<PathBuf>,
+    /// Metadata for the stream, a JSON object (shown by `tapline status`).
+    #[arg(long, value_name = "JSON")]
+    pub meta: Option<String>,
+    #[command(flatten)]
+    pub target: DaemonTarget,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct EventsArgs {
+    /// Only streams whose name matches this glob.
+    #[arg(long, value_name = "GLOB")]
+    pub stream: Option<String>,
+    #[command(flatten)]
+    pub target: DaemonTarget,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct StatusArgs {
+    #[command(flatten)]
+    pub target: DaemonTarget,
 }
 
 #[derive(clap::Args, Debug)]

@@ -1,4 +1,5 @@
 //! tapline: run test files of any language and report their TAP.
+pub mod daemon;
 pub mod event;
 pub mod protocol;
 pub mod report;

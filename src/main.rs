@@ -1,5 +1,6 @@
 //! The `tapline` binary: parses arguments, dispatches, maps outcomes to exit codes.
 mod cli;
+mod daemon_cmd;
 mod history_cmd;
 mod parse_cmd;
 mod report_cmd;
@@ -45,5 +46,9 @@ fn main() -> ExitCode {
                 }
             }
         }
+        cli::Command::Serve(args) => ExitCode::from(daemon_cmd::serve(&args)),
+        cli::Command::Send(args) => ExitCode::from(daemon_cmd::send(&args)),
+        cli::Command::Events(args) => ExitCode::from(daemon_cmd::events(&args)),
+        cli::Command::Status(args) => ExitCode::from(daemon_cmd::status(&args)),
     }
 }

@@ -153,25 +153,13 @@ fn prepare(
         None => None,
         Some(dir) => Some(logs::LogDir::prepare(&dir).map_err(|e| Usage(e.to_string()))?),
     };
-    // `test/a.sh` and `test/a.t` would share `test__a.log` (and write into one file at once):
-    // a later file whose name is taken keeps its extension (`test__a.t.log`).
-    let mut log_names = std::collections::HashSet::new();
+    let mut log_names = logs::LogNames::default();
     let mut programs = ProgramCache::default();
     let planned = files
         .into_iter()
         .enumerate()
         .map(|(index, f)| {
-            let mut log_name = discover::log_name(&f.rel);
-            if log_names.contains(&log_name) {
-                log_name = discover::log_name(&format!("{}.log", f.rel));
-                let stem = log_name.trim_end_matches(".log").to_owned();
-                let mut n = 2;
-                while log_names.contains(&log_name) {
-                    log_name = format!("{stem}.{n}.log");
-                    n += 1;
-                }
-            }
-            log_names.insert(log_name.clone());
+            let log_name = log_names.claim(&f.rel);
             let command = f.command.map_err(|e| e.to_string());
             let shown = match &command {
                 Ok(argv) => argv

@@ -229,7 +229,7 @@ pub fn log_name(rel: &str) -> String {
             if part == ".." {
                 "up".to_owned()
             } else {
-                part.replace(['\\', '\0'], "_")
+                part.replace(|c: char| c == '\\' || c.is_control(), "_")
             }
         })
         .collect();
@@ -239,8 +239,28 @@ pub fn log_name(rel: &str) -> String {
             last.truncate(dot);
         }
     }
-    let stem = parts.join("__");
+    let mut stem = parts.join("__");
+    if stem.len() > MAX_LOG_STEM {
+        // Names longer than a file name may be (255 bytes) keep their start and a hash of the
+        // whole, so two long names sharing a start still get two logs.
+        let mut cut = MAX_LOG_STEM - 17;
+        while !stem.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let hash = fnv1a(rel.as_bytes());
+        stem.truncate(cut);
+        stem.push_str(&format!("-{hash:016x}"));
+    }
     format!("{}.log", if stem.is_empty() { "_" } else { &stem })
+}
+
+/// Longest log name stem: room for `.attempt-NN.log`/`.N.log` within a 255-byte file name.
+const MAX_LOG_STEM: usize = 200;
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// A line of `tapline run --list`: the file and its command, or why it can't run.

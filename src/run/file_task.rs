@@ -34,15 +34,16 @@ pub(crate) struct FileJob {
 }
 
 /// Collects the parser's events between feeds, and what the verdict needs to know about them.
+/// (The daemon's streams collect the same way.)
 #[derive(Default)]
-struct Collect {
-    events: Vec<Event<'static>>,
-    tally: Tally,
-    saw_tap: bool,
-    verdict: Option<Verdict<'static>>,
+pub(crate) struct Collect {
+    pub(crate) events: Vec<Event<'static>>,
+    pub(crate) tally: Tally,
+    pub(crate) saw_tap: bool,
+    pub(crate) verdict: Option<Verdict<'static>>,
     /// Names of the open subtests, by depth, for full test names.
     subtests: Vec<String>,
-    tests: Vec<TestOutcome>,
+    pub(crate) tests: Vec<TestOutcome>,
 }
 
 impl Collect {
@@ -235,7 +236,7 @@ fn not_started(why: String, started: Instant) -> FileResult {
     }
 }
 
-fn empty_verdict() -> Verdict<'static> {
+pub(crate) fn empty_verdict() -> Verdict<'static> {
     Verdict {
         ok: false,
         count: 0,

@@ -126,6 +126,31 @@ impl LogDir {
     }
 }
 
+/// Log file names for a run's files (or a daemon's streams), each claimed once: `test/a.sh`
+/// and `test/a.t` would share `test__a.log` (and write into one file at once), so a later
+/// file whose name is taken keeps its extension (`test__a.t.log`), then gets a number.
+#[derive(Debug, Default)]
+pub struct LogNames(std::collections::HashSet<String>);
+
+impl LogNames {
+    /// A plain file name ending in `.log` for `rel`, whatever `rel` holds (see
+    /// `discover::log_name`), not claimed before.
+    pub fn claim(&mut self, rel: &str) -> String {
+        let mut log_name = super::discover::log_name(rel);
+        if self.0.contains(&log_name) {
+            log_name = super::discover::log_name(&format!("{rel}.log"));
+            let stem = log_name.trim_end_matches(".log").to_owned();
+            let mut n = 2;
+            while self.0.contains(&log_name) {
+                log_name = format!("{stem}.{n}.log");
+                n += 1;
+            }
+        }
+        self.0.insert(log_name.clone());
+        log_name
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -328,6 +353,54 @@ mod tests {
             fs::read(dir.join("x.log")).expect("read"),
             b"short",
             "truncated"
+        );
+    }
+
+    /// Issue 10: names from the outside (a daemon's stream names) land inside the folder,
+    /// one file each, whatever they hold.
+    #[test]
+    fn hostile_names_stay_inside_the_folder() {
+        let tmp = TempDir::new().expect("temp dir");
+        let dir = tmp.path().join("logs");
+        let logs = LogDir::prepare(&dir).expect("prepared");
+        let mut claimed = LogNames::default();
+        let long = "x".repeat(4096);
+        let deep = "../".repeat(600);
+        let hostile = [
+            "../x",
+            "/etc/passwd",
+            "a\0b",
+            "nul\0byte",
+            "..",
+            ".",
+            "/",
+            "",
+            "previous",
+            "verdicts.json",
+            "new\nline",
+            "tab\tand\x1bescape",
+            &long,
+            &deep,
+            "\u{e9}t\u{e9}",
+            "../x",
+        ];
+        for name in hostile {
+            let log_name = claimed.claim(name);
+            assert!(log_name.len() <= 255, "{name:?}: {} bytes", log_name.len());
+            logs.create_log(&log_name)
+                .unwrap_or_else(|e| panic!("{name:?} -> {log_name:?}: {e}"))
+                .write_all(name.as_bytes())
+                .expect("write");
+        }
+        assert_eq!(names(tmp.path()), ["logs"], "nothing outside the folder");
+        let inside = names(&dir);
+        assert_eq!(inside.len(), hostile.len() + 1, "one log each: {inside:?}");
+        assert!(inside
+            .iter()
+            .all(|n| n == "previous" || n.ends_with(".log")));
+        assert!(
+            inside.iter().all(|n| !n.chars().any(|c| c.is_control())),
+            "{inside:?}"
         );
     }
 

@@ -3,6 +3,7 @@
 mod browser;
 mod chunking;
 mod conformance;
+mod daemon;
 mod formats;
 mod history;
 mod html;

@@ -449,7 +449,12 @@ impl<W: Write> TerminalReporter<W> {
         }
         let mut parts = vec![
             (
-                format!("Running {running} of {} files", self.total),
+                // An open-ended run (the daemon's streams) has no total.
+                if self.total == 0 {
+                    format!("{running} open")
+                } else {
+                    format!("Running {running} of {} files", self.total)
+                },
                 Some(style::BOLD),
             ),
             (format!(" · {done} done"), None),

@@ -1,0 +1,157 @@
+//! `tapline serve`: the reporter daemon. Producers stream TAP over a Unix socket (or TCP) into
+//! one live view, per-stream logs and the run's reports; subscribers follow every event.
+//!
+//! The daemon is one open-ended run whose files are its streams, so every run sink works
+//! unchanged. One dispatcher ([`dispatch::Dispatcher`]) owns the state in one `select!`, fed by
+//! a task per connection through a bounded channel: a stream is parsed in its own task (a slow
+//! or stuck one delays nobody), and one whose events are not taken stops being read.
+//! The wire protocol is written in `protocol-spec/daemon.md`.
+pub mod client;
+mod conn;
+pub(crate) mod dispatch;
+pub mod socket;
+pub(crate) mod stream;
+pub mod wire;
+
+use crate::event::run::RunSummary;
+use crate::report::sink::RunSink;
+use crate::run::logs::LogDir;
+use conn::Shared;
+use std::io;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::signal::unix::{signal, SignalKind};
+use tokio::sync::{mpsc, watch};
+
+/// How often the live region is redrawn.
+const TICK: Duration = Duration::from_millis(80);
+/// Messages from connection tasks waiting for the dispatcher (each at most one read's events).
+const QUEUE: usize = 512;
+/// How long a stopping daemon waits for connection tasks to send their last lines.
+const HANGUP_WAIT: Duration = Duration::from_millis(300);
+
+/// Where and how the daemon listens and records.
+pub struct ServeSettings {
+    pub unix: socket::UnixSocket,
+    pub tcp: Option<std::net::TcpListener>,
+    /// Every TCP connection must present it first.
+    pub token: Option<String>,
+    pub log_dir: Option<LogDir>,
+    /// Redraw the terminal's live region.
+    pub live: bool,
+}
+
+/// What stopped the daemon.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    Terminate,
+    Interrupt,
+}
+
+pub struct Served {
+    pub summary: RunSummary,
+    pub stop: Stop,
+}
+
+/// Runs the daemon until SIGTERM or SIGINT, feeding `sink`; `warn` gets one-line warnings.
+pub async fn serve(
+    settings: ServeSettings,
+    sink: &mut dyn RunSink,
+    warn: &mut dyn FnMut(&str),
+) -> io::Result<Served> {
+    let mut sigint = signal(SignalKind::interrupt())?;
+    let mut sigterm = signal(SignalKind::terminate())?;
+    let ServeSettings {
+        unix,
+        tcp,
+        token,
+        log_dir,
+        live,
+    } = settings;
+    let mut listening = vec![unix.path.display().to_string()];
+    let (tx, mut rx) = mpsc::channel(QUEUE);
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let (alive_tx, mut alive_rx) = mpsc::channel::<()>(1);
+    let shared = Shared {
+        tx,
+        stop: stop_rx,
+        alive: alive_tx,
+    };
+    let mut accepting = Vec::new();
+    let unix_listener = unix.listener.try_clone()?;
+    unix_listener.set_nonblocking(true)?;
+    let unix_listener = tokio::net::UnixListener::from_std(unix_listener)?;
+    accepting.push(tokio::spawn(accept_unix(unix_listener, shared.clone())));
+    if let Some(l) = tcp {
+        listening.push(l.local_addr()?.to_string());
+        l.set_nonblocking(true)?;
+        let l = tokio::net::TcpListener::from_std(l)?;
+        let token = token.map(Arc::<str>::from);
+        accepting.push(tokio::spawn(accept_tcp(l, token, shared.clone())));
+    }
+    let mut d = dispatch::Dispatcher::new(sink, log_dir, listening)?;
+    let mut tick = tokio::time::interval(TICK);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let stop = loop {
+        tokio::select! {
+            Some(msg) = rx.recv() => d.handle(msg)?,
+            _ = sigterm.recv() => break Stop::Terminate,
+            _ = sigint.recv() => break Stop::Interrupt,
+            _ = tick.tick(), if live => d.tick(Instant::now())?,
+        }
+        for w in d.warnings.drain(..) {
+            warn(&w);
+        }
+    };
+    // Stop accepting (the socket goes at once), then let open streams end as interrupted.
+    for task in &accepting {
+        task.abort();
+    }
+    drop(unix);
+    let _ = stop_tx.send(true);
+    let deadline = tokio::time::Instant::now() + dispatch::STOP_GRACE;
+    while d.open_streams() > 0 {
+        tokio::select! {
+            Some(msg) = rx.recv() => d.handle(msg)?,
+            _ = tokio::time::sleep_until(deadline) => break,
+        }
+    }
+    d.abandon_open()?;
+    let interrupted = d.open_streams_were_interrupted();
+    let summary = d.finish(interrupted)?;
+    drop(rx);
+    drop(shared);
+    for task in accepting {
+        let _ = task.await;
+    }
+    // Subscribers drain their queues and hang up; producers answer their verdicts.
+    let _ = tokio::time::timeout(HANGUP_WAIT, alive_rx.recv()).await;
+    Ok(Served { summary, stop })
+}
+
+async fn accept_unix(l: tokio::net::UnixListener, shared: Shared) {
+    loop {
+        match l.accept().await {
+            Ok((conn, _)) => {
+                let shared = shared.clone();
+                tokio::spawn(conn::handle(conn, "unix socket".into(), None, shared));
+            }
+            // Out of descriptors, most likely: let some connections end.
+            Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+        }
+    }
+}
+
+async fn accept_tcp(l: tokio::net::TcpListener, token: Option<Arc<str>>, shared: Shared) {
+    loop {
+        match l.accept().await {
+            Ok((conn, peer)) => {
+                let _ = conn.set_nodelay(true);
+                let shared = shared.clone();
+                let token = token.clone();
+                tokio::spawn(conn::handle(conn, format!("tcp {peer}"), token, shared));
+            }
+            Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+        }
+    }
+}

@@ -1,0 +1,264 @@
+//! `tapline serve`, `send`, `events` and `status`: command lines into the daemon and its
+//! clients (`tapline::daemon`), and their outcomes into exit codes.
+use crate::cli::{DaemonTarget, EventsArgs, RunFormat, SendArgs, ServeArgs, StatusArgs};
+use crate::{EXIT_INTERNAL, EXIT_USAGE};
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use tapline::daemon::client::{self, ClientError, Target};
+use tapline::daemon::{self, socket, ServeSettings, Stop};
+use tapline::report::sink::{Fanout, JsonlRun, RunSink, SummaryRun};
+use tapline::report::terminal::{TerminalOptions, TerminalReporter, Verbosity};
+use tapline::run::{config, logs};
+
+/// The socket's place under the project root when `--socket` does not say.
+const DEFAULT_SOCKET: &str = ".nogit/tapline.sock";
+
+fn usage(msg: impl std::fmt::Display) -> u8 {
+    eprintln!("tapline: {msg}");
+    EXIT_USAGE
+}
+
+fn project_root() -> Result<PathBuf, String> {
+    let cwd = std::env::current_dir()
+        .map_err(|e| format!("failed to read the current directory: {e}"))?;
+    Ok(config::find_project_root(&cwd))
+}
+
+fn socket_path(flag: Option<&PathBuf>) -> Result<PathBuf, String> {
+    match flag {
+        Some(p) => Ok(p.clone()),
+        None => Ok(project_root()?.join(DEFAULT_SOCKET)),
+    }
+}
+
+pub fn serve(args: &ServeArgs) -> u8 {
+    let root = match project_root() {
+        Ok(r) => r,
+        Err(e) => return usage(e),
+    };
+    let cfg = match config::load(&root) {
+        Ok(c) => c,
+        Err(e) => return usage(e),
+    };
+    let token = match args.token.as_deref().map(socket::read_token).transpose() {
+        Ok(t) => t,
+        Err(e) => return usage(e),
+    };
+    let path = match socket_path(args.socket.as_ref()) {
+        Ok(p) => p,
+        Err(e) => return usage(e),
+    };
+    let tcp = match args
+        .listen
+        .map(|a| socket::bind_tcp(a, token.is_some()))
+        .transpose()
+    {
+        Ok(l) => l,
+        Err(e) => return usage(e),
+    };
+    let log_dir = if args.no_logs {
+        None
+    } else {
+        let dir = match (&args.log_dir, &cfg.log_dir) {
+            (Some(d), _) => d.clone(),
+            (None, Some(d)) => d.join("serve"),
+            (None, None) => Path::new(".nogit/testlogs/serve").into(),
+        };
+        let dir = if dir.is_absolute() {
+            dir
+        } else {
+            root.join(dir)
+        };
+        match logs::LogDir::prepare(&dir) {
+            Ok(d) => Some(d),
+            Err(e) => return usage(e),
+        }
+    };
+    let unix = match socket::UnixSocket::bind(&path) {
+        Ok(s) => s,
+        Err(e) => return usage(e),
+    };
+    eprintln!("tapline: listening on {}", path.display());
+    if let Some(addr) = tcp.as_ref().and_then(|l| l.local_addr().ok()) {
+        eprintln!("tapline: listening on tcp {addr}");
+    }
+    let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0");
+    let live = io::stderr().is_terminal() && !ci && !args.verbose;
+    let settings = ServeSettings {
+        unix,
+        tcp,
+        token,
+        log_dir,
+        live,
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("tapline: failed to start the async runtime: {e}");
+            return EXIT_INTERNAL;
+        }
+    };
+    let stderr = io::stderr();
+    let err_out: Box<dyn Write> = if live {
+        Box::new(io::BufWriter::with_capacity(1 << 16, stderr.lock()))
+    } else {
+        Box::new(io::LineWriter::new(stderr.lock()))
+    };
+    let mut terminal = TerminalReporter::new(err_out, terminal_options(args, live));
+    let stdout = io::stdout();
+    let mut jsonl;
+    let mut summary;
+    let mut sinks: Vec<&mut dyn RunSink> = vec![&mut terminal];
+    match args.format {
+        RunFormat::Human => {}
+        RunFormat::Jsonl => {
+            jsonl = JsonlRun::new(io::BufWriter::new(stdout.lock()));
+            sinks.push(&mut jsonl);
+        }
+        RunFormat::Summary => {
+            summary = SummaryRun::new(io::BufWriter::new(stdout.lock()));
+            sinks.push(&mut summary);
+        }
+    }
+    let mut fanout = Fanout(sinks);
+    let mut warnings = Vec::new();
+    let served = runtime.block_on(daemon::serve(settings, &mut fanout, &mut |w: &str| {
+        warnings.push(w.to_owned())
+    }));
+    drop(fanout);
+    let finish = terminal.finish();
+    for w in warnings {
+        eprintln!("tapline: {w}");
+    }
+    // Stuck connections (a producer that never sends) must not hold the exit.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    match (served, finish) {
+        (Ok(s), Ok(_)) => exit_code(s.stop),
+        (Ok(s), Err(e)) if e.kind() == io::ErrorKind::BrokenPipe => exit_code(s.stop),
+        (Err(e), _) if e.kind() == io::ErrorKind::BrokenPipe => 0,
+        (Err(e), _) | (Ok(_), Err(e)) => {
+            eprintln!("tapline: failed to report the streams: {e}");
+            EXIT_INTERNAL
+        }
+    }
+}
+
+fn exit_code(stop: Stop) -> u8 {
+    match stop {
+        Stop::Terminate => 0,
+        Stop::Interrupt => tapline::run::EXIT_INTERRUPTED,
+    }
+}
+
+fn terminal_options(args: &ServeArgs, live: bool) -> TerminalOptions {
+    let style = args.color.style(io::stderr().is_terminal());
+    let verbosity = if args.quiet {
+        Verbosity::Quiet
+    } else if args.verbose {
+        Verbosity::Verbose
+    } else {
+        Verbosity::Normal
+    };
+    let width = if live {
+        crossterm::terminal::size().map_or(100, |(w, _)| w)
+    } else {
+        100
+    };
+    TerminalOptions {
+        style,
+        live,
+        verbosity,
+        width,
+    }
+}
+
+fn target(t: &DaemonTarget) -> Result<Target, String> {
+    if let Some(addr) = &t.connect {
+        let token = t.token.as_deref().map(socket::read_token).transpose()?;
+        return Ok(Target::Tcp {
+            addr: addr.clone(),
+            token,
+        });
+    }
+    Ok(Target::Unix(socket_path(t.socket.as_ref())?))
+}
+
+fn client_failure(e: ClientError) -> u8 {
+    usage(e)
+}
+
+pub fn send(args: &SendArgs) -> u8 {
+    let target = match target(&args.target) {
+        Ok(t) => t,
+        Err(e) => return usage(e),
+    };
+    let meta = match args.meta.as_deref().map(serde_json::from_str).transpose() {
+        Ok(Some(serde_json::Value::Object(m))) => Some(serde_json::Value::Object(m)),
+        Ok(None) => None,
+        Ok(Some(_)) => return usage("invalid --meta: not a JSON object"),
+        Err(e) => return usage(format!("invalid --meta: {e}")),
+    };
+    let mut input: Box<dyn io::Read> = match args.file.as_deref() {
+        None => Box::new(io::stdin().lock()),
+        Some(p) if p.as_os_str() == "-" => Box::new(io::stdin().lock()),
+        Some(p) => match std::fs::File::open(p) {
+            Ok(f) => Box::new(f),
+            Err(e) => return usage(format!("failed to open {}: {e}", p.display())),
+        },
+    };
+    match client::send(&target, &args.name, meta, &mut input) {
+        Ok(v) => {
+            let counts = format!("{} passed, {} failed", v.pass, v.fail);
+            if v.ok {
+                eprintln!("tapline: {}: passed ({counts})", v.stream);
+                0
+            } else {
+                eprintln!(
+                    "tapline: {}: failed ({counts}) — {}",
+                    v.stream,
+                    v.reasons.join("; ")
+                );
+                1
+            }
+        }
+        Err(e) => client_failure(e),
+    }
+}
+
+pub fn events(args: &EventsArgs) -> u8 {
+    let target = match target(&args.target) {
+        Ok(t) => t,
+        Err(e) => return usage(e),
+    };
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    match client::events(&target, args.stream.as_deref(), &mut out) {
+        Ok(false) => 0,
+        Ok(true) => {
+            eprintln!("tapline: the daemon dropped this subscriber: it fell behind");
+            1
+        }
+        Err(ClientError::Failed(e)) if e.contains("Broken pipe") => 0,
+        Err(e) => client_failure(e),
+    }
+}
+
+pub fn status(args: &StatusArgs) -> u8 {
+    let target = match target(&args.target) {
+        Ok(t) => t,
+        Err(e) => return usage(e),
+    };
+    match client::status(&target) {
+        Ok(doc) => {
+            let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+            let mut out = io::stdout().lock();
+            let _ = writeln!(out, "{text}");
+            0
+        }
+        Err(e) => client_failure(e),
+    }
+}

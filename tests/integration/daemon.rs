@@ -1,0 +1,566 @@
+//! Issue 10: `tapline serve` and its clients, as users start them: real processes, a real
+//! socket, real signals.
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+use tempfile::TempDir;
+
+const BIN: &str = env!("CARGO_BIN_EXE_tapline");
+
+/// A daemon started in a temp project, killed (by its pid) if a test leaves it running.
+struct Daemon {
+    dir: Option<TempDir>,
+    child: Option<Child>,
+}
+
+impl Daemon {
+    fn start(extra: &[&str]) -> Daemon {
+        let dir = TempDir::new().expect("temp dir");
+        std::fs::create_dir(dir.path().join(".git")).expect("project root");
+        Self::start_in(dir, extra)
+    }
+
+    fn start_in(dir: TempDir, extra: &[&str]) -> Daemon {
+        let out = std::fs::File::create(dir.path().join("stdout")).expect("stdout file");
+        let err = std::fs::File::create(dir.path().join("stderr")).expect("stderr file");
+        let child = Command::new(BIN)
+            .arg("serve")
+            .args(["--color", "never"])
+            .args(extra)
+            .current_dir(dir.path())
+            .env_remove("CI")
+            .stdin(Stdio::null())
+            .stdout(out)
+            .stderr(err)
+            .spawn()
+            .expect("serve starts");
+        let d = Daemon {
+            dir: Some(dir),
+            child: Some(child),
+        };
+        d.wait_ready();
+        d
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.as_ref().expect("the project").path()
+    }
+
+    /// The project folder, for a next daemon (this one has exited).
+    fn take_dir(&mut self) -> TempDir {
+        self.dir.take().expect("the project")
+    }
+
+    fn socket(&self) -> PathBuf {
+        self.path().join(".nogit/tapline.sock")
+    }
+
+    fn pid(&self) -> u32 {
+        self.child.as_ref().expect("running").id()
+    }
+
+    /// Ready once `status` answers (signal handlers are installed before it can).
+    fn wait_ready(&self) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            if self.try_status().is_some() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("daemon not ready: {}", self.stderr());
+    }
+
+    fn try_status(&self) -> Option<serde_json::Value> {
+        let out = self.client(&["status"]).output().ok()?;
+        out.status
+            .success()
+            .then(|| serde_json::from_slice(&out.stdout).ok())?
+    }
+
+    fn status(&self) -> serde_json::Value {
+        self.try_status().expect("status answers")
+    }
+
+    fn client(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(BIN);
+        c.args(args).current_dir(self.path());
+        c
+    }
+
+    fn send(&self, name: &str, tap: &[u8]) -> Output {
+        let mut child = self
+            .client(&["send", name])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("send starts");
+        let mut stdin = child.stdin.take().expect("stdin");
+        let tap = tap.to_vec();
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(&tap);
+        });
+        let out = child.wait_with_output().expect("send ends");
+        writer.join().expect("writer");
+        out
+    }
+
+    fn signal(&self, sig: rustix::process::Signal) {
+        let pid = rustix::process::Pid::from_raw(self.pid() as i32).expect("pid");
+        rustix::process::kill_process(pid, sig).expect("signal sent");
+    }
+
+    /// Sends `sig` and waits for the daemon to exit: (exit code, time it took).
+    fn stop(&mut self, sig: rustix::process::Signal) -> (Option<i32>, Duration) {
+        let started = Instant::now();
+        self.signal(sig);
+        let mut child = self.child.take().expect("running");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Some(status) = child.try_wait().expect("wait") {
+                return (status.code(), started.elapsed());
+            }
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("daemon did not exit: {}", self.stderr());
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    fn stdout(&self) -> String {
+        std::fs::read_to_string(self.path().join("stdout")).unwrap_or_default()
+    }
+
+    fn stderr(&self) -> String {
+        std::fs::read_to_string(self.path().join("stderr")).unwrap_or_default()
+    }
+
+    fn summary(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout()).expect("summary document on stdout")
+    }
+
+    /// A raw connection that sends `head` and whatever follows.
+    fn raw(&self, head: &[u8]) -> UnixStream {
+        let mut s = UnixStream::connect(self.socket()).expect("connect");
+        s.write_all(head).expect("header");
+        s
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+fn passing(n: usize) -> Vec<u8> {
+    let mut tap = format!("TAP version 14\n1..{n}\n");
+    for i in 1..=n {
+        tap.push_str(&format!("ok {i} - point {i}\n"));
+    }
+    tap.into_bytes()
+}
+
+fn finished(status: &serde_json::Value) -> Vec<serde_json::Value> {
+    status["finished"].as_array().cloned().unwrap_or_default()
+}
+
+/// Done when: 50 concurrent sends are judged right: pass, fail, and a client killed
+/// mid-stream fails as cut. A stuck producer delays none of them.
+#[test]
+fn fifty_concurrent_sends_are_judged_right() {
+    let d = Daemon::start(&["--format", "summary"]);
+    // A stuck producer: its stream stays open through the whole test.
+    let mut stuck = d.raw(b"SEND stuck\n1..3\nok 1\n");
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..50)
+            .map(|i| {
+                let d = &d;
+                scope.spawn(move || match i % 3 {
+                    0 => {
+                        let out = d.send(&format!("pass-{i}"), &passing(20));
+                        assert_eq!(out.status.code(), Some(0), "pass-{i}: {out:?}");
+                    }
+                    1 => {
+                        let tap = b"1..3\nok 1\nnot ok 2 - adds\nok 3\n";
+                        let out = d.send(&format!("fail-{i}"), tap);
+                        assert_eq!(out.status.code(), Some(1), "fail-{i}: {out:?}");
+                        let err = String::from_utf8_lossy(&out.stderr);
+                        assert!(err.contains("\"adds\""), "{err}");
+                    }
+                    _ => {
+                        let mut child = d
+                            .client(&["send", &format!("cut-{i}")])
+                            .stdin(Stdio::piped())
+                            .stderr(Stdio::null())
+                            .spawn()
+                            .expect("send");
+                        let mut stdin = child.stdin.take().expect("stdin");
+                        stdin.write_all(b"1..5\nok 1\nok 2\n").expect("write");
+                        // Until the daemon has the points, then the client dies.
+                        let name = format!("cut-{i}");
+                        wait_for(|| {
+                            let s = d.status();
+                            s["open"].as_array().is_some_and(|open| {
+                                open.iter().any(|o| o["name"] == name && o["pass"] == 1)
+                            })
+                        });
+                        child.kill().expect("killed");
+                        let _ = child.wait();
+                    }
+                })
+            })
+            .collect();
+        for h in handles {
+            h.join().expect("client thread");
+        }
+    });
+    wait_for(|| finished(&d.status()).len() == 50);
+    assert!(started.elapsed() < Duration::from_secs(60));
+    let status = d.status();
+    assert_eq!(
+        status["open"].as_array().map(Vec::len),
+        Some(1),
+        "the stuck one"
+    );
+    for s in finished(&status) {
+        let name = s["name"].as_str().expect("name");
+        let reasons = s["reasons"].to_string();
+        match name.split('-').next() {
+            Some("pass") => assert_eq!(s["ok"], true, "{s}"),
+            Some("fail") => {
+                assert_eq!(s["ok"], false, "{s}");
+                assert!(!reasons.contains("cut"), "{s}");
+            }
+            Some("cut") => {
+                assert_eq!(s["ok"], false, "{s}");
+                assert_eq!(s["pass"], 2, "{s}");
+                assert!(
+                    reasons.contains("cut: the connection ended before the stream was complete")
+                        && reasons.contains("planned 5, ran 2"),
+                    "{s}"
+                );
+            }
+            _ => panic!("unexpected stream {s}"),
+        }
+    }
+    stuck.write_all(b"ok 2\n").expect("still open");
+    let mut d = d;
+    let (code, _) = d.stop(rustix::process::Signal::TERM);
+    assert_eq!(code, Some(0), "{}", d.stderr());
+    let summary = d.summary();
+    let files = summary["files"].as_array().expect("files");
+    assert_eq!(files.len(), 51);
+    let stuck_doc = files.iter().find(|f| f["path"] == "stuck").expect("stuck");
+    assert_eq!(stuck_doc["ok"], false);
+    assert!(
+        stuck_doc["reasons"][0]
+            .as_str()
+            .is_some_and(|r| r.starts_with("interrupted")),
+        "{stuck_doc}"
+    );
+    // The stuck producer is told its verdict too.
+    let mut reply = String::new();
+    let _ = stuck.set_read_timeout(Some(Duration::from_secs(5)));
+    let _ = BufReader::new(&mut stuck).read_line(&mut reply);
+    assert!(
+        reply.contains("\"ok\":false") && reply.contains("interrupted"),
+        "{reply}"
+    );
+}
+
+fn wait_for(mut ready: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !ready() {
+        assert!(Instant::now() < deadline, "timed out waiting");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Done when: hostile stream names are logged inside the log folder only.
+#[test]
+fn hostile_stream_names_are_logged_inside_the_log_folder_only() {
+    let mut d = Daemon::start(&["--format", "summary"]);
+    let long = "n".repeat(4096);
+    let deep = "../".repeat(100) + "etc/passwd";
+    let names = [
+        "../x",
+        "/etc/passwd",
+        "a\0b",
+        "..",
+        "new\nline",
+        long.as_str(),
+        deep.as_str(),
+        "../x",
+    ];
+    for name in names {
+        // The JSON header carries any name, NUL and newline included.
+        let head = format!("SEND {}\n", serde_json::json!({ "name": name }));
+        let mut s = d.raw(head.as_bytes());
+        s.write_all(b"1..1\nok 1 - fine\n").expect("tap");
+        s.shutdown(std::net::Shutdown::Write).expect("eof");
+        let mut reply = String::new();
+        s.read_to_string(&mut reply).expect("verdict");
+        assert!(reply.contains("\"ok\":true"), "{name:?}: {reply}");
+    }
+    let (code, _) = d.stop(rustix::process::Signal::TERM);
+    assert_eq!(code, Some(0));
+    let logs = d.path().join(".nogit/testlogs/serve");
+    let mut inside: Vec<String> = std::fs::read_dir(&logs)
+        .expect("log folder")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".log"))
+        .collect();
+    inside.sort();
+    assert_eq!(inside.len(), names.len(), "{inside:?}");
+    for name in &inside {
+        let bytes = std::fs::read(logs.join(name)).expect("log");
+        assert_eq!(bytes, b"1..1\nok 1 - fine\n");
+        assert!(name.len() <= 255);
+    }
+    // Nothing landed anywhere else in the project.
+    let mut everything = Vec::new();
+    let mut stack = vec![d.path().to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).expect("dir").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                everything.push(p);
+            }
+        }
+    }
+    for p in everything {
+        let rel = p.strip_prefix(d.path()).expect("inside");
+        assert!(
+            rel.starts_with(".nogit/testlogs/serve")
+                || rel == Path::new("stdout")
+                || rel == Path::new("stderr"),
+            "stray file {}",
+            rel.display()
+        );
+    }
+    let summary = d.summary();
+    let paths: Vec<&str> = summary["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .map(|f| f["path"].as_str().expect("path"))
+        .collect();
+    assert_eq!(paths, names, "each stream's name is its path");
+}
+
+/// Done when: the socket is 0600 and removed on exit; a second serve on a live socket is
+/// refused; SIGTERM exits 0 within a second with the reports written.
+#[test]
+fn the_socket_is_private_refused_twice_and_gone_after_sigterm() {
+    let mut d = Daemon::start(&["--format", "summary"]);
+    let mode = std::fs::metadata(d.socket())
+        .expect("socket")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600);
+    let second = Command::new(BIN)
+        .arg("serve")
+        .current_dir(d.path())
+        .output()
+        .expect("second serve");
+    assert_eq!(second.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert!(
+        err.contains(&format!(
+            "another tapline serve (pid {}) is listening",
+            d.pid()
+        )),
+        "{err}"
+    );
+    assert!(d.socket().exists(), "the live socket is left alone");
+    assert_eq!(d.send("unit", &passing(3)).status.code(), Some(0));
+    // An open stream at the signal is interrupted, and fails.
+    let _open = d.raw(b"SEND open\n1..2\nok 1\n");
+    wait_for(|| d.status()["open"].as_array().is_some_and(|o| o.len() == 1));
+    let (code, took) = d.stop(rustix::process::Signal::TERM);
+    assert_eq!(code, Some(0), "{}", d.stderr());
+    assert!(took < Duration::from_secs(1), "took {took:?}");
+    assert!(!d.socket().exists(), "socket removed");
+    let summary = d.summary();
+    assert_eq!(summary["ok"], false);
+    assert_eq!(summary["files"][0]["path"], "unit");
+    assert_eq!(summary["files"][0]["ok"], true);
+    assert_eq!(summary["files"][1]["path"], "open");
+    assert_eq!(summary["files"][1]["ok"], false);
+    assert!(d.stderr().contains("1 of 2 files failed"), "{}", d.stderr());
+    // And a stale socket (the daemon is gone, its file is not) is replaced.
+    drop(std::os::unix::net::UnixListener::bind(d.socket()).expect("stale socket"));
+    let dir = d.take_dir();
+    let mut again = Daemon::start_in(dir, &[]);
+    let (code, _) = again.stop(rustix::process::Signal::INT);
+    assert_eq!(code, Some(130), "SIGINT exits 130");
+}
+
+/// Done when: a subscriber sees every stream's events in order per stream (4 subscribers, one
+/// filtered by glob).
+#[test]
+fn subscribers_see_every_streams_events_in_order() {
+    let mut d = Daemon::start(&[]);
+    let subscribers: Vec<std::thread::JoinHandle<Output>> = [None, None, None, Some("even-*")]
+        .into_iter()
+        .map(|glob| {
+            let mut args = vec!["events"];
+            if let Some(g) = glob {
+                args.extend(["--stream", g]);
+            }
+            d.client(&args)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("events")
+        })
+        // Read as they go, as a subscriber does.
+        .map(|child| std::thread::spawn(move || child.wait_with_output().expect("events ends")))
+        .collect();
+    wait_for(|| d.status()["subscribers"] == 4);
+    std::thread::scope(|scope| {
+        for i in 0..12 {
+            let d = &d;
+            scope.spawn(move || {
+                let name = format!("{}-{i}", if i % 2 == 0 { "even" } else { "odd" });
+                assert_eq!(d.send(&name, &passing(200)).status.code(), Some(0));
+            });
+        }
+    });
+    let (code, _) = d.stop(rustix::process::Signal::TERM);
+    assert_eq!(code, Some(0));
+    for (n, sub) in subscribers.into_iter().enumerate() {
+        let out = sub.join().expect("events ends with the daemon");
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let mut per_stream: std::collections::BTreeMap<String, Vec<serde_json::Value>> =
+            Default::default();
+        let mut saw_end = false;
+        for line in out.stdout.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+            let v: serde_json::Value = serde_json::from_slice(line).expect("JSON line");
+            match v["stream"].as_str() {
+                Some(name) => per_stream.entry(name.to_owned()).or_default().push(v),
+                None => saw_end |= v["type"] == "run_finished",
+            }
+        }
+        assert!(saw_end, "subscriber {n} saw the daemon's end");
+        let expected = if n == 3 { 6 } else { 12 };
+        assert_eq!(per_stream.len(), expected, "subscriber {n}");
+        for (name, events) in per_stream {
+            if n == 3 {
+                assert!(name.starts_with("even-"), "{name}");
+            }
+            assert_eq!(events[0]["type"], "file_started", "{name}");
+            assert_eq!(events.last().expect("events")["type"], "file_finished");
+            let ids: Vec<u64> = events
+                .iter()
+                .filter(|e| e["event"]["type"] == "assert")
+                .map(|e| e["event"]["id"].as_u64().expect("id"))
+                .collect();
+            assert_eq!(ids, (1..=200).collect::<Vec<u64>>(), "{name}: in order");
+        }
+    }
+}
+
+/// A subscriber that stops reading is dropped with a warning; nobody waits for it.
+#[test]
+fn a_subscriber_that_stops_reading_is_dropped() {
+    let mut d = Daemon::start(&[]);
+    let _sleeper = d.raw(b"EVENTS\n");
+    wait_for(|| d.status()["subscribers"] == 1);
+    let started = Instant::now();
+    let out = d.send("big", &passing(60_000));
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(started.elapsed() < Duration::from_secs(60));
+    wait_for(|| d.status()["subscribers"] == 0);
+    let (code, _) = d.stop(rustix::process::Signal::TERM);
+    assert_eq!(code, Some(0));
+    assert!(
+        d.stderr().contains("dropped the events subscriber"),
+        "{}",
+        d.stderr()
+    );
+}
+
+/// Done when: a TCP connection without the token is refused (loopback, ephemeral port).
+#[test]
+fn a_tcp_connection_without_the_token_is_refused() {
+    let dir = TempDir::new().expect("temp dir");
+    std::fs::create_dir(dir.path().join(".git")).expect("root");
+    let token = dir.path().join("token");
+    std::fs::write(&token, "s3cret-token\n").expect("token");
+    let token = token.display().to_string();
+    let mut d = Daemon::start_in(dir, &["--listen", "127.0.0.1:0", "--token", &token]);
+    let err = d.stderr();
+    let addr = err
+        .lines()
+        .find_map(|l| l.strip_prefix("tapline: listening on tcp "))
+        .expect("the TCP address is printed")
+        .to_owned();
+    // Raw: a header without the token first.
+    let mut s = std::net::TcpStream::connect(&addr).expect("connect");
+    s.write_all(b"SEND sneaky\n1..1\nok 1\n").expect("write");
+    let mut reply = String::new();
+    s.read_to_string(&mut reply).expect("reply");
+    assert!(
+        reply.contains("\"error\"") && reply.contains("token"),
+        "{reply}"
+    );
+    // The client without the token: refused, exit 2.
+    let out = d
+        .client(&["send", "also-sneaky", "--connect", &addr])
+        .stdin(Stdio::null())
+        .output()
+        .expect("send");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    // With it: judged.
+    let tap = d.path().join("ok.tap");
+    std::fs::write(&tap, passing(2)).expect("tap");
+    let out = d
+        .client(&[
+            "send",
+            "welcome",
+            tap.to_str().expect("utf-8"),
+            "--connect",
+            &addr,
+            "--token",
+            &token,
+        ])
+        .output()
+        .expect("send");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let status = d.status();
+    let names: Vec<String> = finished(&status)
+        .iter()
+        .map(|s| s["name"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(names, ["welcome"]);
+    let (code, _) = d.stop(rustix::process::Signal::TERM);
+    assert_eq!(code, Some(0));
+}
+
+/// `send` with no daemon listening exits 2 and says so.
+#[test]
+fn send_without_a_daemon_exits_2() {
+    let dir = TempDir::new().expect("temp dir");
+    std::fs::create_dir(dir.path().join(".git")).expect("root");
+    let out = Command::new(BIN)
+        .args(["send", "unit"])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("send");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no tapline daemon listens"));
+}
