@@ -104,10 +104,15 @@ impl<'a> Dispatcher<'a> {
             listening,
             warnings: Vec::new(),
         };
+        let here = crate::report::record::Meta::current();
         d.emit(&RunEvent::RunStarted {
             run: RUN,
             files: 0,
             jobs: 0,
+            started_ms: crate::report::record::unix_ms(std::time::SystemTime::now()),
+            host: here.host,
+            cwd: here.cwd,
+            command: here.command,
         })?;
         Ok(d)
     }
@@ -475,6 +480,10 @@ mod tests {
             run: 1,
             files: 0,
             jobs: 0,
+            started_ms: None,
+            host: None,
+            cwd: None,
+            command: None,
         };
         let line = tagged_line(Some("a\"b"), &ev);
         let v: serde_json::Value = serde_json::from_slice(&line).expect("json");
