@@ -88,6 +88,14 @@ pub struct ServeArgs {
     /// Machine output on stdout; the human report goes to stderr either way.
     #[arg(long, value_enum, default_value_t = RunFormat::Human)]
     pub format: RunFormat,
+    /// Write a report when the daemon stops, the format chosen by the extension (repeatable):
+    /// `.jsonl` the events, `.json` the summary document, `.xml` JUnit, `.md` Markdown,
+    /// `.html` a page. Each stream is one file of the report, named by the stream.
+    #[arg(short = 'o', long = "output", value_name = "PATH")]
+    pub output: Vec<PathBuf>,
+    /// CI annotations: `github` (default when GITHUB_ACTIONS=true) or `none`.
+    #[arg(long, value_enum)]
+    pub annotations: Option<Annotations>,
     /// Failures and the summary only.
     #[arg(short, long, conflicts_with = "verbose")]
     pub quiet: bool,

@@ -6,6 +6,7 @@ use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use tapline::daemon::client::{self, ClientError, Target};
 use tapline::daemon::{self, socket, ServeSettings, Stop};
+use tapline::report::output;
 use tapline::report::sink::{Fanout, JsonlRun, RunSink, SummaryRun};
 use tapline::report::terminal::{TerminalOptions, TerminalReporter, Verbosity};
 use tapline::run::{config, logs};
@@ -40,6 +41,13 @@ pub fn serve(args: &ServeArgs) -> u8 {
         Ok(c) => c,
         Err(e) => return usage(e),
     };
+    // Report paths are checked before anything listens or is touched.
+    let targets = match output::targets(&args.output) {
+        Ok(t) => t,
+        Err(e) => return usage(e),
+    };
+    let mut reports =
+        crate::reports::build(targets, args.annotations, args.format != RunFormat::Human);
     let token = match args.token.as_deref().map(socket::read_token).transpose() {
         Ok(t) => t,
         Err(e) => return usage(e),
@@ -124,6 +132,9 @@ pub fn serve(args: &ServeArgs) -> u8 {
             sinks.push(&mut summary);
         }
     }
+    if let Some(r) = reports.as_mut() {
+        sinks.push(r);
+    }
     let mut fanout = Fanout(sinks);
     let mut warnings = Vec::new();
     let served = runtime.block_on(daemon::serve(settings, &mut fanout, &mut |w: &str| {
@@ -136,7 +147,16 @@ pub fn serve(args: &ServeArgs) -> u8 {
     }
     // Stuck connections (a producer that never sends) must not hold the exit.
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    let report_errors = reports
+        .as_mut()
+        .map(output::Reports::take_errors)
+        .unwrap_or_default();
+    for e in &report_errors {
+        eprintln!("tapline: {e}");
+    }
     match (served, finish) {
+        // A report that could not be written is an error of ours, whatever the streams did.
+        (Ok(_), Ok(_)) if !report_errors.is_empty() => EXIT_INTERNAL,
         (Ok(s), Ok(_)) => exit_code(s.stop),
         (Ok(s), Err(e)) if e.kind() == io::ErrorKind::BrokenPipe => exit_code(s.stop),
         (Err(e), _) if e.kind() == io::ErrorKind::BrokenPipe => 0,

@@ -228,7 +228,7 @@ impl<'a> Dispatcher<'a> {
     pub fn open_streams_were_interrupted(&self) -> bool {
         self.streams
             .iter()
-            .any(|s| s.result.as_ref().is_some_and(|r| r.cancelled))
+            .any(|s| s.result.as_ref().is_some_and(was_interrupted))
     }
 
     /// Streams whose connection task did not close them in time end as interrupted.
@@ -270,7 +270,8 @@ impl<'a> Dispatcher<'a> {
                 failed += 1;
             }
             slowest.push((s.info.rel.clone(), r.duration.as_millis() as u64));
-            if !r.cancelled {
+            // An interrupted stream's verdict says nothing about its tests.
+            if !was_interrupted(r) {
                 verdicts.insert(s.info.rel.clone(), r.ok);
             }
         }
@@ -433,6 +434,12 @@ fn offer(sub: &Subscriber, line: &Arc<[u8]>, warnings: &mut Vec<String>) -> bool
             false
         }
     }
+}
+
+fn was_interrupted(r: &FileResult) -> bool {
+    r.reasons
+        .first()
+        .is_some_and(|w| w == super::stream::INTERRUPTED)
 }
 
 fn matches_filter(sub: &Subscriber, name: &str) -> bool {

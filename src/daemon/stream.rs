@@ -16,6 +16,9 @@ use tokio::sync::{mpsc, oneshot, watch};
 /// whose events are not taken stops being read: back-pressure, not buffering).
 const CHUNK: usize = 64 * 1024;
 
+/// The first reason of a stream still open when the daemon stopped.
+pub(crate) const INTERRUPTED: &str = "interrupted: the daemon stopped before the stream ended";
+
 /// How a producer connection ended.
 #[derive(Debug)]
 pub(crate) enum Ending {
@@ -195,11 +198,8 @@ pub(crate) fn judge(
 ) -> FileResult {
     let verdict = c.verdict.clone().unwrap_or_else(empty_verdict);
     let mut reasons = Vec::new();
-    let cancelled = matches!(ending, Ending::Stopped);
     match ending {
-        Ending::Stopped => {
-            reasons.push("interrupted: the daemon stopped before the stream ended".to_owned())
-        }
+        Ending::Stopped => reasons.push(INTERRUPTED.to_owned()),
         Ending::Failed(e) => reasons.push(format!("cut: failed to read the connection: {e}")),
         // Nothing at all is a cut too: the producer died before its first line.
         Ending::Eof if !c.saw_tap || incomplete(&verdict, unterminated) => {
@@ -220,7 +220,8 @@ pub(crate) fn judge(
         reasons,
         exit: None,
         timed_out: false,
-        cancelled,
+        // Not "cancelled" (which reports show as not run): the stream was cut, and fails.
+        cancelled: false,
         leaked: false,
         duration: started.elapsed(),
         tally: c.tally,
@@ -236,10 +237,10 @@ pub(crate) fn judge(
 pub(crate) fn abandoned(tally: Tally, started: Instant) -> FileResult {
     FileResult {
         ok: false,
-        reasons: vec!["interrupted: the daemon stopped before the stream ended".to_owned()],
+        reasons: vec![INTERRUPTED.to_owned()],
         exit: None,
         timed_out: false,
-        cancelled: true,
+        cancelled: false,
         leaked: false,
         duration: started.elapsed(),
         tally,
@@ -312,7 +313,7 @@ mod tests {
     #[test]
     fn a_stopping_daemon_interrupts_open_streams() {
         let r = judged(b"1..1\nok 1\n", Ending::Stopped);
-        assert!(!r.ok && r.cancelled);
+        assert!(!r.ok && !r.cancelled, "it fails, as cut");
         assert!(r.reasons[0].starts_with("interrupted"));
         let r = judged(b"1..2\nok 1\n", Ending::Failed("reset".into()));
         assert!(!r.ok);

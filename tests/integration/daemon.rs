@@ -364,7 +364,18 @@ fn hostile_stream_names_are_logged_inside_the_log_folder_only() {
 /// refused; SIGTERM exits 0 within a second with the reports written.
 #[test]
 fn the_socket_is_private_refused_twice_and_gone_after_sigterm() {
-    let mut d = Daemon::start(&["--format", "summary"]);
+    let reports = [
+        "report.xml",
+        "report.json",
+        "report.md",
+        "report.html",
+        "events.jsonl",
+    ];
+    let mut args = vec!["--format", "summary"];
+    for r in reports {
+        args.extend(["-o", r]);
+    }
+    let mut d = Daemon::start(&args);
     let mode = std::fs::metadata(d.socket())
         .expect("socket")
         .permissions()
@@ -400,6 +411,21 @@ fn the_socket_is_private_refused_twice_and_gone_after_sigterm() {
     assert_eq!(summary["files"][1]["path"], "open");
     assert_eq!(summary["files"][1]["ok"], false);
     assert!(d.stderr().contains("1 of 2 files failed"), "{}", d.stderr());
+    // Every report is written, each stream a file of it.
+    for r in reports {
+        let text = std::fs::read_to_string(d.path().join(r)).unwrap_or_else(|e| panic!("{r}: {e}"));
+        assert!(
+            text.contains("unit") && text.contains("open"),
+            "{r}: {text}"
+        );
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.path().join("report.json")).expect("json"))
+            .expect("JSON report");
+    assert_eq!(json["files"][1]["path"], "open");
+    assert_eq!(json["files"][1]["ok"], false);
+    let xml = std::fs::read_to_string(d.path().join("report.xml")).expect("xml");
+    assert!(xml.contains("interrupted"), "{xml}");
     // And a stale socket (the daemon is gone, its file is not) is replaced.
     drop(std::os::unix::net::UnixListener::bind(d.socket()).expect("stale socket"));
     let dir = d.take_dir();
