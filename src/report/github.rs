@@ -6,7 +6,10 @@
 //! processes and parse warnings. GitHub shows at most 50 annotations of a step, so after 50
 //! one last line says how many more there were. Values are escaped as GitHub's toolkit does:
 //! `%` `\r` `\n` in messages, and `:` `,` too in properties.
+//! Colour codes a child printed are dropped and other control bytes shown as `\u{…}`, as in
+//! the Markdown report.
 use super::diff::DiffLine;
+use super::markdown::safe_chars;
 use super::record::{FailureView, FileStatus, FileView, PointStatus, RunView};
 use std::io::{self, Write};
 use std::path::Path;
@@ -86,12 +89,14 @@ fn failure_message(f: &FailureView) -> String {
 }
 
 fn command(kind: &str, file: &str, line: Option<u64>, title: &str, message: &str) -> String {
+    // Colour codes and control bytes from a child would reach the annotation as they are.
+    let (title, message) = (safe_chars(title), safe_chars(message));
     let mut props = format!("file={}", escape_property(file));
     if let Some(n) = line {
         props.push_str(&format!(",line={n}"));
     }
-    props.push_str(&format!(",title={}", escape_property(title)));
-    format!("::{kind} {props}::{}\n", escape_data(message))
+    props.push_str(&format!(",title={}", escape_property(&title)));
+    format!("::{kind} {props}::{}\n", escape_data(&message))
 }
 
 /// `%`, CR and LF, as GitHub's toolkit escapes command data.
@@ -146,6 +151,14 @@ mod tests {
     fn escaping_follows_the_toolkit() {
         assert_eq!(escape_data("50% done\r\nnext"), "50%25 done%0D%0Anext");
         assert_eq!(escape_property("a:b,c%"), "a%3Ab%2Cc%25");
+    }
+
+    #[test]
+    fn colour_codes_and_control_bytes_do_not_reach_github() {
+        assert_eq!(
+            command("error", "t/a.sh", Some(3), "a\u{1b}[31mb", "x\u{7}y\u{1b}[0m"),
+            "::error file=t/a.sh,line=3,title=ab::x\\u{7}y\n"
+        );
     }
 
     #[test]

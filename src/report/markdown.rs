@@ -330,11 +330,33 @@ fn fenced(s: &mut String, lang: &str, body: &str) {
     let _ = writeln!(s, "{fence}{lang}\n{}\n{fence}\n", safe_chars(body));
 }
 
-/// Control characters (an escape sequence, a bell) shown as `\u{…}`, tabs and newlines kept.
-fn safe_chars(text: &str) -> String {
+/// Text a reader can see: terminal CSI sequences (colours, cursor moves: `ESC [ … m`) dropped,
+/// as the HTML report drops them, and any other control character shown as `\u{…}`; tabs and
+/// line ends kept. Shared with the GitHub annotations.
+pub(crate) fn safe_chars(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if (c.is_control() && c != '\n' && c != '\t') || c == '\u{FFFE}' || c == '\u{FFFF}' {
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' && chars.peek() == Some(&'[') {
+            chars.next();
+            // Parameter and intermediate bytes, then one final byte; an unterminated
+            // sequence ends at the first character that cannot belong to it.
+            while let Some(&n) = chars.peek() {
+                match n {
+                    ' '..='?' => {
+                        chars.next();
+                    }
+                    '@'..='~' => {
+                        chars.next();
+                        break;
+                    }
+                    _ => break,
+                }
+            }
+        } else if (c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+            || c == '\u{FFFE}'
+            || c == '\u{FFFF}'
+        {
             let _ = write!(out, "\\u{{{:x}}}", c as u32);
         } else {
             out.push(c);
@@ -447,7 +469,8 @@ mod tests {
             r"&lt;script&gt;\*x\*&lt;/script&gt;"
         );
         assert_eq!(code_text("a`b"), "a\u{2cb}b");
-        assert_eq!(safe_chars("\u{1b}[31m"), "\\u{1b}[31m");
+        assert_eq!(safe_chars("\u{1b}[31mred\u{1b}[0m"), "red");
+        assert_eq!(safe_chars("a\u{7}b\u{1b}X\u{1b}["), "a\\u{7}b\\u{1b}X");
     }
 
     #[test]
