@@ -84,11 +84,11 @@ pub fn run(args: &ReportArgs) -> u8 {
                 code = Some(1);
             }
         }
-        let sent = match (&mut terminal, &mut reports) {
-            (Some(t), _) => t.on(&ev),
-            (None, Some(r)) => r.on(&ev),
-            (None, None) => Ok(()),
-        };
+        // Both: with no `-o` the terminal report, and annotations when they are on.
+        let sent = terminal
+            .as_mut()
+            .map_or(Ok(()), |t| t.on(&ev))
+            .and_then(|()| reports.as_mut().map_or(Ok(()), |r| r.on(&ev)));
         if let Err(e) = sent {
             if e.kind() == io::ErrorKind::BrokenPipe {
                 return 0;
