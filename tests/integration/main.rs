@@ -8,6 +8,7 @@ mod formats;
 mod history;
 mod html;
 mod isolation;
+mod reports;
 mod robustness;
 mod run;
 mod run_like_harness;
