@@ -156,7 +156,13 @@ mod tests {
     #[test]
     fn colour_codes_and_control_bytes_do_not_reach_github() {
         assert_eq!(
-            command("error", "t/a.sh", Some(3), "a\u{1b}[31mb", "x\u{7}y\u{1b}[0m"),
+            command(
+                "error",
+                "t/a.sh",
+                Some(3),
+                "a\u{1b}[31mb",
+                "x\u{7}y\u{1b}[0m"
+            ),
             "::error file=t/a.sh,line=3,title=ab::x\\u{7}y\n"
         );
     }
