@@ -96,10 +96,35 @@ fn prepare(
     libs.extend(cfg.lib.iter().cloned());
     let inherited = |key: &str| std::env::var_os(key);
     let env = ChildEnv::build(&cfg.env, &cli_env, &libs, inherited);
-    let found = discover::find(&args.paths, &cwd, &root, &cfg, args.exec.as_deref())
-        .map_err(|e| Usage(e.to_string()))?;
-    let files: Vec<discover::TestFile> = found
-        .files
+    // A PATH argument naming a `[[suite]]` (and no file) selects that suite; with no PATH,
+    // every suite runs beside the files found.
+    let (suite_args, paths): (Vec<String>, Vec<String>) = args
+        .paths
+        .iter()
+        .cloned()
+        .partition(|p| cfg.suites.iter().any(|s| s.name == *p) && !cwd.join(p).exists());
+    let found = if paths.is_empty() && !suite_args.is_empty() {
+        discover::Found::default()
+    } else {
+        match discover::find(&paths, &cwd, &root, &cfg, args.exec.as_deref()) {
+            Ok(found) => found,
+            // A project of suites alone has no test folder to walk.
+            Err(discover::DiscoverError::NoTests(_))
+                if paths.is_empty() && !cfg.suites.is_empty() =>
+            {
+                discover::Found::default()
+            }
+            Err(e) => return Err(Usage(e.to_string())),
+        }
+    };
+    let mut found_files = found.files;
+    if args.paths.is_empty() {
+        found_files.extend(tapline::run::suite::entries(&cfg.suites, &cwd, None));
+    } else if !suite_args.is_empty() {
+        let selected = Some(suite_args.as_slice());
+        found_files.extend(tapline::run::suite::entries(&cfg.suites, &cwd, selected));
+    }
+    let files: Vec<discover::TestFile> = found_files
         .into_iter()
         .map(|mut f| {
             f.command = f.command.map(|argv| env.adapt(argv, inherited));
@@ -181,6 +206,7 @@ fn prepare(
                 command: command.map(|argv| programs.resolve(argv)),
                 log_name,
                 cached: None,
+                input: f.input,
             }
         })
         .collect::<Vec<Planned>>();
@@ -193,7 +219,12 @@ fn prepare(
             .map_err(|e| Usage(e.to_string()))?;
         let keys: Vec<Option<String>> = planned
             .iter()
-            .map(|p| cache.key(&root, &p.info.rel, &p.info.command))
+            // A suite is no file whose content tells whether it changed: it always runs.
+            .map(|p| {
+                (!p.input.suite)
+                    .then(|| cache.key(&root, &p.info.rel, &p.info.command))
+                    .flatten()
+            })
             .collect();
         if cache_on && !args.no_cache {
             for (p, key) in planned.iter_mut().zip(&keys) {

@@ -32,7 +32,18 @@
 //! glob = "*.ts"                # matched against the file name, or against the path relative
 //!                              # to the project root when the glob contains '/'
 //! command = ["tsx", "{}"]      # {} = the test file; with no {} the file is appended
+//! format = "tap"               # what the command prints: tap (default), go-json, junit
+//!
+//! [[suite]]                    # a whole command run once per run, one entry beside the files
+//! name = "go"                  # its name in reports and logs (unique)
+//! dir = "go"                   # where it runs, relative to the project root (default ".")
+//! command = ["go", "test", "-json", "./..."]
+//! format = "go-json"           # tap, go-json or junit (default tap)
+//! report = "reports/*.xml"     # junit only: read these files (relative to dir) when the
+//!                              # command ends, instead of its output
+//! optional = true              # a missing program skips the suite (default: it fails)
 //! ```
+use crate::protocol::InputFormat;
 use globset::{GlobBuilder, GlobMatcher};
 use serde::de::{self, Deserializer, Unexpected, Visitor};
 use serde::Deserialize;
@@ -74,6 +85,24 @@ command = ["tsx", "{}"]
 [[runner]]
 glob = "test/slow/*.t"
 command = ["perl", "-Ilib", "{}"]
+
+[[runner]]
+glob = "*.gotest.sh"
+command = ["sh", "{}"]
+format = "go-json"
+
+[[suite]]
+name = "go"
+dir = "go"
+command = ["go", "test", "-json", "./..."]
+format = "go-json"
+optional = true
+
+[[suite]]
+name = "pytest"
+command = ["pytest", "--junitxml=.nogit/pytest.xml"]
+format = "junit"
+report = ".nogit/pytest.xml"
 "#;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -104,6 +133,23 @@ pub struct Config {
     /// Already joined to the project root.
     pub sandbox_write: Vec<PathBuf>,
     pub sandbox_env_drop: Vec<String>,
+    /// `[[suite]]` entries, in the order written.
+    pub suites: Vec<Suite>,
+}
+
+/// A `[[suite]]`: a command run once per run as one entry, whose output (or JUnit report
+/// files) holds many tests.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Suite {
+    pub name: String,
+    /// Already joined to the project root.
+    pub dir: PathBuf,
+    pub command: Vec<String>,
+    pub format: InputFormat,
+    /// JUnit report files (a glob relative to `dir`) read when the command ends.
+    pub report: Option<String>,
+    /// A missing program skips the suite instead of failing it.
+    pub optional: bool,
 }
 
 impl Default for Config {
@@ -126,6 +172,7 @@ impl Default for Config {
             sandbox: None,
             sandbox_write: Vec::new(),
             sandbox_env_drop: Vec::new(),
+            suites: Vec::new(),
         }
     }
 }
@@ -137,13 +184,15 @@ pub struct RunnerRule {
     pub glob: String,
     /// Words of the command; `{}` within a word stands for the test file.
     pub command: Vec<String>,
+    /// What the command prints.
+    pub format: InputFormat,
     matcher: GlobMatcher,
 }
 
 impl PartialEq for RunnerRule {
     fn eq(&self, other: &Self) -> bool {
         // The matcher is derived from the glob.
-        self.glob == other.glob && self.command == other.command
+        self.glob == other.glob && self.command == other.command && self.format == other.format
     }
 }
 
@@ -164,6 +213,7 @@ impl RunnerRule {
         Ok(RunnerRule {
             glob: glob.to_owned(),
             command,
+            format: InputFormat::Tap,
             matcher,
         })
     }
@@ -183,14 +233,79 @@ impl RunnerRule {
 struct RawRunner {
     glob: String,
     command: Vec<String>,
+    #[serde(default, deserialize_with = "input_format")]
+    format: Option<InputFormat>,
 }
 
 impl TryFrom<RawRunner> for RunnerRule {
     type Error = RuleError;
 
     fn try_from(raw: RawRunner) -> Result<Self, RuleError> {
-        RunnerRule::new(&raw.glob, raw.command)
+        let mut rule = RunnerRule::new(&raw.glob, raw.command)?;
+        rule.format = raw.format.unwrap_or_default();
+        Ok(rule)
     }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSuite {
+    name: String,
+    #[serde(default)]
+    dir: Option<PathBuf>,
+    command: Vec<String>,
+    #[serde(default, deserialize_with = "input_format")]
+    format: Option<InputFormat>,
+    report: Option<String>,
+    #[serde(default)]
+    optional: bool,
+}
+
+fn input_format<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<InputFormat>, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    text.parse().map(Some).map_err(de::Error::custom)
+}
+
+/// Checks the `[[suite]]` entries and places them at the project root.
+fn suites(raw: Vec<RawSuite>, root: &Path) -> Result<Vec<Suite>, String> {
+    let mut out: Vec<Suite> = Vec::new();
+    for s in raw {
+        let name = s.name.trim();
+        if name.is_empty() {
+            return Err("a [[suite]] has an empty name".to_owned());
+        }
+        if out.iter().any(|o| o.name == name) {
+            return Err(format!("two [[suite]] entries are named `{name}`"));
+        }
+        if s.command.is_empty() {
+            return Err(format!("[[suite]] `{name}` has an empty command"));
+        }
+        let format = s.format.unwrap_or_default();
+        if s.report.is_some() && format != InputFormat::Junit {
+            return Err(format!(
+                "[[suite]] `{name}` has a report but its format is {format}: reports are JUnit XML (format = \"junit\")"
+            ));
+        }
+        if let Some(glob) = &s.report {
+            globset::Glob::new(glob).map_err(|e| {
+                format!(
+                    "[[suite]] `{name}`: failed to parse report glob `{glob}`: {}",
+                    e.kind()
+                )
+            })?;
+        }
+        out.push(Suite {
+            name: name.to_owned(),
+            dir: root.join(s.dir.unwrap_or_default()),
+            command: s.command,
+            format,
+            report: s.report,
+            optional: s.optional,
+        });
+    }
+    Ok(out)
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -224,6 +339,8 @@ struct RawFile {
     run: RawRun,
     #[serde(default)]
     runner: Vec<RunnerRule>,
+    #[serde(default)]
+    suite: Vec<RawSuite>,
 }
 
 #[derive(Default, Deserialize)]
@@ -327,6 +444,10 @@ pub fn load(root: &Path) -> Result<Config, ConfigError> {
         }
     })?;
     let defaults = Config::default();
+    let suites = suites(raw.suite, root).map_err(|message| ConfigError::Parse {
+        location: path.display().to_string(),
+        message,
+    })?;
     Ok(Config {
         jobs: raw.run.jobs.map(NonZeroUsize::get),
         timeout: raw.run.timeout,
@@ -351,6 +472,7 @@ pub fn load(root: &Path) -> Result<Config, ConfigError> {
         sandbox: raw.run.sandbox,
         sandbox_write: raw.run.sandbox_write.iter().map(|p| root.join(p)).collect(),
         sandbox_env_drop: raw.run.sandbox_env_drop,
+        suites,
     })
 }
 
@@ -536,7 +658,14 @@ mod tests {
         assert_eq!(cfg.grace, Some(Duration::from_secs(5)));
         assert_eq!(cfg.log_dir, Some(dir.path().join(".nogit/testlogs")));
         assert_eq!(cfg.test_dirs, [PathBuf::from("test")]);
-        assert_eq!(cfg.runners.len(), 2);
+        assert_eq!(cfg.runners.len(), 3);
+        assert_eq!(cfg.runners[2].format, InputFormat::GoJson);
+        assert_eq!(cfg.suites.len(), 2);
+        assert_eq!(cfg.suites[0].dir, dir.path().join("go"));
+        assert_eq!(cfg.suites[0].format, InputFormat::GoJson);
+        assert!(cfg.suites[0].optional);
+        assert_eq!(cfg.suites[1].report.as_deref(), Some(".nogit/pytest.xml"));
+        assert_eq!(cfg.suites[1].dir, dir.path().join(""));
         assert_eq!(cfg.retries, Some(2));
         assert_eq!(cfg.order, Some(super::super::order::Order::SlowestFirst));
         assert_eq!((cfg.history, cfg.cache), (Some(true), Some(false)));

@@ -31,6 +31,7 @@ use std::path::{Component, Path, PathBuf};
 use std::{env, fs, iter};
 
 pub use super::runners::BUILTIN_RUNNERS;
+use crate::protocol::InputFormat;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct TestFile {
@@ -40,6 +41,22 @@ pub struct TestFile {
     /// Relative to the project root, with '/' separators (`..` components if outside it).
     pub rel: String,
     pub command: Result<Vec<OsString>, MissingInterpreter>,
+    pub input: Input,
+}
+
+/// How a test's output is read and where it runs: a file's is TAP from the cwd unless its
+/// `[[runner]]` rule says otherwise; a `[[suite]]`'s is its own.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Input {
+    pub format: InputFormat,
+    /// JUnit report files (a glob relative to where it runs) read when the command ends.
+    pub report: Option<String>,
+    /// Where the command runs, when not the cwd (a suite's `dir`).
+    pub cwd: Option<PathBuf>,
+    /// A `[[suite]]`, not a file.
+    pub suite: bool,
+    /// Why it does not run and counts as skipped (an optional suite's missing program).
+    pub skip: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -397,7 +414,27 @@ impl Finder<'_> {
             return false;
         };
         let command = self.check_installed(command, &path);
-        self.found.insert(abs, TestFile { path, rel, command });
+        // Only a user's rule can say its command prints something other than TAP.
+        let format = match self.rules.iter().find(|r| r.rule.matches(&rel)) {
+            Some(Rule {
+                kind: RuleKind::User,
+                rule,
+            }) if self.exec.is_none() => rule.format,
+            _ => InputFormat::Tap,
+        };
+        let input = Input {
+            format,
+            ..Input::default()
+        };
+        self.found.insert(
+            abs,
+            TestFile {
+                path,
+                rel,
+                command,
+                input,
+            },
+        );
         true
     }
 
@@ -516,7 +553,7 @@ fn program_path(path: &Path) -> OsString {
 
 /// Whether `program` can be run: a path with '/' is checked (relative to `cwd`), a bare name
 /// searched on PATH.
-fn installed(program: &OsStr, cwd: &Path) -> bool {
+pub(crate) fn installed(program: &OsStr, cwd: &Path) -> bool {
     let runnable = |path: &Path| fs::metadata(path).is_ok_and(|meta| is_executable(&meta));
     if program.as_encoded_bytes().contains(&b'/') {
         return runnable(&cwd.join(program));
@@ -1165,6 +1202,7 @@ mod tests {
             path: path.into(),
             rel: path.into(),
             command: Ok(command.iter().map(OsString::from).collect()),
+            input: Default::default(),
         };
         assert_eq!(
             list_line(&file("test/a.t", &["perl", "test/a.t"])),

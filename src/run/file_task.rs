@@ -1,12 +1,14 @@
 //! One test file's life: spawn it supervised, archive every byte it writes, parse its stdout
-//! into TAP events, and judge it by its stream and its process together.
+//! into TAP events (or its `go test -json` / JUnit output, or the JUnit reports a `[[suite]]`
+//! leaves), and judge it by its stream and its process together.
+use super::discover::Input;
 use super::limits::{self, AllocationWatch, Evidence, Limits};
 use super::sandbox::Sandbox;
 use super::supervise::{self, Cancel, Chunk, Exit, Outcome, Spec};
 use crate::event::run::Tally;
 use crate::event::run::{ExitInfo, FileInfo, FileResult, RunEvent, TestOutcome};
 use crate::event::{Event, Sink, Verdict};
-use crate::protocol::{Framer, Parser};
+use crate::protocol::{AnyParser, Framer, InputFormat};
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::Write;
@@ -31,6 +33,8 @@ pub(crate) struct FileJob {
     pub limits: Limits,
     /// `--sandbox`: the command runs inside bubblewrap.
     pub sandbox: Option<std::sync::Arc<Sandbox>>,
+    /// The output's format and a suite's reports; `cwd` above already holds its place.
+    pub input: Input,
 }
 
 /// Collects the parser's events between feeds, and what the verdict needs to know about them.
@@ -40,6 +44,11 @@ pub(crate) struct Collect {
     pub(crate) events: Vec<Event<'static>>,
     pub(crate) tally: Tally,
     pub(crate) saw_tap: bool,
+    /// Count tests, not top-level points: for `go test -json` and JUnit, whose top level is
+    /// packages and suites ([`Collect::count_test`]).
+    count_tests: bool,
+    /// Per open level (the top first): points counted inside it, and failures among them.
+    counted: Vec<(u64, u64)>,
     pub(crate) verdict: Option<Verdict<'static>>,
     /// Names of the open subtests, by depth, for full test names.
     subtests: Vec<String>,
@@ -47,6 +56,38 @@ pub(crate) struct Collect {
 }
 
 impl Collect {
+    fn counting_tests() -> Self {
+        Collect {
+            count_tests: true,
+            counted: vec![(0, 0)],
+            ..Collect::default()
+        }
+    }
+
+    /// Tallies the tests of a tree of packages or suites: every leaf, and a package or suite
+    /// only when nothing inside it counted (no test files) or it failed with no failing test
+    /// inside (a build failure, a crash after the tests).
+    fn count_test(&mut self, a: &crate::event::Assert<'_>) {
+        let depth = a.depth as usize;
+        let count = if a.closes_subtest {
+            let (inner, failed) = self.counted.get(depth + 1).copied().unwrap_or((0, 0));
+            self.counted.truncate(depth + 1);
+            inner == 0 || (a.is_failure() && failed == 0)
+        } else {
+            true
+        };
+        if count {
+            self.tally.add(a);
+            if self.counted.len() <= depth {
+                self.counted.resize(depth + 1, (0, 0));
+            }
+            for level in &mut self.counted[..=depth] {
+                level.0 += 1;
+                level.1 += u64::from(a.is_failure());
+            }
+        }
+    }
+
     fn test_point(&mut self, a: &crate::event::Assert<'_>) {
         let depth = a.depth as usize;
         let mut name = String::new();
@@ -71,12 +112,19 @@ impl Sink for Collect {
         match event {
             Event::Assert(a) => {
                 self.saw_tap = true;
-                if a.depth == 0 {
+                if self.count_tests {
+                    self.count_test(a);
+                } else if a.depth == 0 {
                     self.tally.add(a);
                 }
                 self.test_point(a);
             }
             Event::SubtestStart { depth, name, .. } => {
+                if self.count_tests {
+                    // The subtest's level is `depth`; its parent's is `depth - 1`.
+                    self.counted.resize(*depth as usize, (0, 0));
+                    self.counted.push((0, 0));
+                }
                 self.subtests.truncate(*depth as usize);
                 self.subtests.push(name.to_string());
             }
@@ -101,7 +149,7 @@ const MAX_STDERR_LINE: usize = 64 * 1024;
 struct Held(Vec<u8>);
 
 impl Held {
-    fn feed(&mut self, bytes: &[u8], parser: &mut Parser<Collect>) {
+    fn feed(&mut self, bytes: &[u8], parser: &mut AnyParser<Collect>) {
         let whole = match memchr::memrchr(b'\n', bytes) {
             Some(last) => last + 1,
             // Longer than the parser keeps of a line anyway: no point holding more.
@@ -117,7 +165,7 @@ impl Held {
     }
 
     /// The stream's unterminated last line, ended so that the other stream's can't join it.
-    fn finish(&mut self, parser: &mut Parser<Collect>) {
+    fn finish(&mut self, parser: &mut AnyParser<Collect>) {
         if !self.0.is_empty() {
             parser.feed(&self.0);
             parser.feed(b"\n");
@@ -134,6 +182,10 @@ pub(crate) async fn run_file(
     let run = job.run;
     let file = job.info.index;
     let started = Instant::now();
+    let started_at = std::time::SystemTime::now();
+    if let Some(why) = &job.input.skip {
+        return skipped(why, run, file, &tx, started);
+    }
     let argv = match job.command {
         Ok(argv) => argv,
         Err(why) => return not_started(why, started),
@@ -163,7 +215,14 @@ pub(crate) async fn run_file(
     let (chunk_tx, mut chunk_rx) = mpsc::channel::<Chunk>(64);
     let child = tokio::spawn(supervise::run(spec, chunk_tx, cancel));
 
-    let mut parser = Parser::new(Collect::default());
+    let collect = match job.input.format {
+        InputFormat::Tap => Collect::default(),
+        _ => Collect::counting_tests(),
+    };
+    let mut parser = match job.input.report {
+        Some(_) => AnyParser::for_junit_reports(collect),
+        None => AnyParser::new(collect, Some(job.input.format)),
+    };
     let mut stderr_lines = Framer::new(MAX_STDERR_LINE);
     let (mut held_out, mut held_err) = (Held::default(), Held::default());
     let mut log = job.log;
@@ -198,10 +257,6 @@ pub(crate) async fn run_file(
     });
     held_out.finish(&mut parser);
     held_err.finish(&mut parser);
-    let mut collected = parser.finish();
-    for event in collected.events.drain(..) {
-        let _ = tx.send(RunEvent::Tap { run, file, event });
-    }
     let outcome = match child.await {
         Ok(Ok(o)) => Ok(o),
         Ok(Err(e)) => Err(e.to_string()),
@@ -211,11 +266,100 @@ pub(crate) async fn run_file(
         Ok(o) => limits::broken(&job.limits, &evidence(o, allocation.and_then(|w| w.found))),
         Err(_) => Vec::new(),
     };
+    if let Some(glob) = &job.input.report {
+        // The reports are complete once the command has ended.
+        read_reports(&mut parser, &job.cwd, glob, started_at);
+    }
+    let format = job.input.format;
+    let mut collected = parser.finish();
+    for event in collected.events.drain(..) {
+        let _ = tx.send(RunEvent::Tap { run, file, event });
+    }
     let mut result = judge(&mut collected, outcome, job.timeout, started, broken);
+    if format != InputFormat::Tap {
+        for r in &mut result.reasons {
+            if r == "no TAP output" {
+                *r = format!("no {} output", format_label(format));
+            }
+        }
+    }
     if let Some(e) = log_error {
         result.reasons.push(e);
     }
     result
+}
+
+/// How a format is named in reasons.
+fn format_label(format: InputFormat) -> &'static str {
+    match format {
+        InputFormat::Tap => "TAP",
+        InputFormat::GoJson => "go test -json",
+        InputFormat::Junit => "JUnit XML",
+    }
+}
+
+/// Reads the JUnit reports a suite's command left; none (or only older ones) is a failure.
+fn read_reports(
+    parser: &mut AnyParser<Collect>,
+    dir: &std::path::Path,
+    glob: &str,
+    since: std::time::SystemTime,
+) {
+    // File systems with coarse timestamps round a report written just now down.
+    let since = since.checked_sub(Duration::from_secs(1)).unwrap_or(since);
+    let (files, stale) = match super::suite::reports(dir, glob, since) {
+        Ok(found) => found,
+        Err(e) => return parser.report_problem(e),
+    };
+    if files.is_empty() {
+        let older = if stale > 0 {
+            format!(" ({stale} older, from an earlier run, not read)")
+        } else {
+            String::new()
+        };
+        return parser.report_problem(format!(
+            "no JUnit report matches `{glob}` after the command ended{older}"
+        ));
+    }
+    for path in files {
+        let name = path
+            .strip_prefix(dir)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        match std::fs::read(&path) {
+            Ok(bytes) => parser.add_junit_document(&name, &bytes),
+            Err(e) => parser.report_problem(format!("failed to read the report {name}: {e}")),
+        }
+    }
+}
+
+/// An entry that does not run (an optional suite without its program): a skipped stream.
+fn skipped(
+    why: &str,
+    run: u64,
+    file: usize,
+    tx: &mpsc::UnboundedSender<RunEvent>,
+    started: Instant,
+) -> FileResult {
+    let mut parser = AnyParser::new(Collect::default(), Some(InputFormat::Tap));
+    parser.feed(format!("1..0 # {}\n", why.replace('\n', " ")).as_bytes());
+    let mut collected = parser.finish();
+    for event in collected.events.drain(..) {
+        let _ = tx.send(RunEvent::Tap { run, file, event });
+    }
+    let outcome = Outcome {
+        exit: Exit::Code(0),
+        timed_out: false,
+        cancelled: false,
+        leaked: false,
+        duration: started.elapsed(),
+        output_exceeded: false,
+        cpu_time: None,
+    };
+    let mut r = judge(&mut collected, Ok(outcome), None, started, Vec::new());
+    r.exit = None;
+    r
 }
 
 fn not_started(why: String, started: Instant) -> FileResult {
@@ -356,7 +500,7 @@ mod tests {
     use super::*;
 
     fn judged(bytes: &[u8], exit: Exit) -> FileResult {
-        let mut parser = Parser::new(Collect::default());
+        let mut parser = AnyParser::new(Collect::default(), Some(InputFormat::Tap));
         parser.feed(bytes);
         let mut collected = parser.finish();
         let outcome = Outcome {

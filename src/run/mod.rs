@@ -17,6 +17,7 @@ pub(crate) mod file_task;
 pub mod logs;
 pub mod runners;
 pub(crate) mod shebang;
+pub mod suite;
 
 pub mod supervise;
 
@@ -47,6 +48,8 @@ pub struct Planned {
     pub log_name: String,
     /// The result cache's last pass of this unchanged file (`--cache`): reported, not run.
     pub cached: Option<FileResult>,
+    /// Its output's format, where it runs, its reports (a `[[suite]]`'s).
+    pub input: discover::Input,
 }
 
 /// What the scheduler needs beyond the files.
@@ -188,7 +191,8 @@ pub async fn execute(
                 run,
                 info: info.clone(),
                 command: p.command.clone(),
-                cwd: settings.cwd.clone(),
+                cwd: p.input.cwd.clone().unwrap_or_else(|| settings.cwd.clone()),
+                input: p.input.clone(),
                 env: settings.env.clone(),
                 timeout: settings.timeout,
                 grace: settings.grace,
@@ -442,6 +446,7 @@ mod tests {
             command: Ok(vec!["sh".into(), "-c".into(), "echo 1..1; sleep 30".into()]),
             log_name: "long.log".into(),
             cached: None,
+            input: Default::default(),
         };
         let settings = Settings {
             run: 1,

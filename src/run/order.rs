@@ -143,6 +143,7 @@ mod tests {
                 command: Ok(Vec::new()),
                 log_name: format!("{rel}.log"),
                 cached: None,
+                input: Default::default(),
             })
             .collect()
     }

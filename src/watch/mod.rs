@@ -156,6 +156,7 @@ mod tests {
                 path: rel.into(),
                 rel: (*rel).to_owned(),
                 command: Ok(vec!["sh".into(), (*rel).into()]),
+                input: Default::default(),
             })
             .collect()
     }

@@ -14,6 +14,7 @@ mod run;
 mod run_like_harness;
 mod snapshots;
 mod spec_examples;
+mod suites;
 mod util;
 mod verdict_invariant;
 mod watch;

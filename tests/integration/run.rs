@@ -176,7 +176,7 @@ pub(crate) fn on_path(program: &str) -> bool {
     })
 }
 
-fn copy_dir(from: &Path, to: &Path) {
+pub(crate) fn copy_dir(from: &Path, to: &Path) {
     fs::create_dir_all(to).expect("mkdir");
     for entry in fs::read_dir(from).expect("read dir") {
         let entry = entry.expect("entry");

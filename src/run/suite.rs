@@ -1,0 +1,163 @@
+//! `[[suite]]` entries: whole commands (`go test -json ./...`, `pytest --junitxml`) run once
+//! per run as one entry beside the test files, and the JUnit report files they leave.
+use super::config::Suite;
+use super::discover::{self, Input, MissingInterpreter, TestFile};
+use globset::GlobBuilder;
+use std::ffi::OsString;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// The suites as entries to run: `selected` names the ones asked for, all when `None`.
+pub fn entries(suites: &[Suite], cwd: &Path, selected: Option<&[String]>) -> Vec<TestFile> {
+    suites
+        .iter()
+        .filter(|s| selected.is_none_or(|names| names.contains(&s.name)))
+        .map(|s| entry(s, cwd))
+        .collect()
+}
+
+fn entry(s: &Suite, cwd: &Path) -> TestFile {
+    let argv: Vec<OsString> = s.command.iter().map(OsString::from).collect();
+    let program = argv.first().cloned().unwrap_or_default();
+    let mut input = Input {
+        format: s.format,
+        report: s.report.clone(),
+        cwd: Some(s.dir.clone()),
+        suite: true,
+        skip: None,
+    };
+    let missing = !discover::installed(&program, &s.dir);
+    let command = if missing && s.optional {
+        input.skip = Some(format!(
+            "`{}` is not installed (the suite is optional)",
+            program.to_string_lossy()
+        ));
+        Ok(argv)
+    } else if missing {
+        Err(MissingInterpreter {
+            program: program.to_string_lossy().into_owned(),
+            file: PathBuf::from(&s.name),
+        })
+    } else {
+        Ok(argv)
+    };
+    TestFile {
+        path: relative_to(&s.dir, cwd),
+        rel: s.name.clone(),
+        command,
+        input,
+    }
+}
+
+fn relative_to(dir: &Path, cwd: &Path) -> PathBuf {
+    dir.strip_prefix(cwd)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|_| dir.to_path_buf())
+}
+
+/// How deep a report glob's walk goes below its literal folder.
+const MAX_DEPTH: usize = 16;
+
+/// The report files `glob` (relative to `dir`) matches that were written at or after `since`,
+/// sorted; and how many matched but were older (left by an earlier run).
+pub(crate) fn reports(
+    dir: &Path,
+    glob: &str,
+    since: SystemTime,
+) -> Result<(Vec<PathBuf>, usize), String> {
+    let matcher = GlobBuilder::new(glob)
+        .literal_separator(true)
+        .build()
+        .map_err(|e| format!("failed to parse report glob `{glob}`: {}", e.kind()))?
+        .compile_matcher();
+    // Walk only below the glob's literal folders (`target/surefire-reports/*.xml`).
+    let literal: PathBuf = Path::new(glob)
+        .components()
+        .take_while(|c| {
+            let s = c.as_os_str().to_string_lossy();
+            !s.contains(['*', '?', '[', '{'])
+        })
+        .collect();
+    let start = if literal.as_os_str() == glob {
+        // No wildcard: the glob names one file.
+        literal.parent().map(Path::to_path_buf).unwrap_or_default()
+    } else {
+        literal
+    };
+    let mut found = Vec::new();
+    let mut stale = 0;
+    let mut stack = vec![(dir.join(&start), 0usize)];
+    while let Some((d, depth)) = stack.pop() {
+        let Ok(entries) = fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let path = e.path();
+            let Ok(meta) = e.metadata() else { continue };
+            if meta.is_dir() {
+                if depth < MAX_DEPTH {
+                    stack.push((path, depth + 1));
+                }
+                continue;
+            }
+            let Ok(rel) = path.strip_prefix(dir) else {
+                continue;
+            };
+            if !matcher.is_match(rel) {
+                continue;
+            }
+            // A report older than the run is an earlier run's: reading it would pass a
+            // suite whose command wrote nothing this time.
+            match meta.modified() {
+                Ok(m) if m < since => stale += 1,
+                _ => found.push(path),
+            }
+        }
+    }
+    found.sort();
+    Ok((found, stale))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn reports_match_below_their_folder_and_skip_stale_ones() {
+        let dir = tempfile::TempDir::new().expect("temp dir");
+        let root = dir.path();
+        fs::create_dir_all(root.join("target/reports/sub")).expect("mkdir");
+        for f in [
+            "target/reports/TEST-a.xml",
+            "target/reports/TEST-b.xml",
+            "target/reports/notes.txt",
+            "target/reports/sub/TEST-c.xml",
+            "other.xml",
+        ] {
+            fs::write(root.join(f), "<testsuite/>").expect("write");
+        }
+        let old = SystemTime::now() - Duration::from_secs(3600);
+        let (found, stale) = reports(root, "target/reports/*.xml", old).expect("glob");
+        let names: Vec<_> = found
+            .iter()
+            .map(|p| p.strip_prefix(root).expect("inside").to_path_buf())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                PathBuf::from("target/reports/TEST-a.xml"),
+                PathBuf::from("target/reports/TEST-b.xml")
+            ]
+        );
+        assert_eq!(stale, 0);
+        let (found, _) = reports(root, "other.xml", old).expect("glob");
+        assert_eq!(found.len(), 1);
+        let (found, _) = reports(root, "target/**/*.xml", old).expect("glob");
+        assert_eq!(found.len(), 3);
+        let later = SystemTime::now() + Duration::from_secs(3600);
+        let (found, stale) = reports(root, "target/reports/*.xml", later).expect("glob");
+        assert_eq!((found.len(), stale), (0, 2));
+    }
+}

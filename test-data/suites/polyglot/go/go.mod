@@ -1,0 +1,3 @@
+module example.com/polyglot
+
+go 1.19

@@ -1,0 +1,5 @@
+// Package greet says hello.
+package greet
+
+// Hello greets name.
+func Hello(name string) string { return "hello, " + name }

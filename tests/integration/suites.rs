@@ -1,0 +1,266 @@
+//! Issue 11: `[[suite]]` entries (whole commands whose output is go test -json or TAP, or
+//! whose JUnit reports are read when they end) and `[[runner]]` rules with a `format`.
+use crate::run::{copy_dir, on_path, Project, Ran};
+use crate::util::repo;
+use serde_json::Value;
+
+/// test-data/suites/polyglot copied to the root of a fresh project.
+fn polyglot() -> Project {
+    let p = Project::new();
+    copy_dir(&repo().join("test-data/suites/polyglot"), p.path());
+    p
+}
+
+fn file<'a>(doc: &'a Value, path: &str) -> &'a Value {
+    doc["files"]
+        .as_array()
+        .and_then(|files| files.iter().find(|f| f["path"] == path))
+        .unwrap_or_else(|| panic!("no {path} in {doc:#}"))
+}
+
+fn tests(doc: &Value) -> [u64; 3] {
+    ["pass", "fail", "skip"].map(|k| doc["run"]["tests"][k].as_u64().unwrap_or(u64::MAX))
+}
+
+fn needs(programs: &[&str]) -> bool {
+    let missing: Vec<&&str> = programs.iter().filter(|p| !on_path(p)).collect();
+    if missing.is_empty() {
+        return true;
+    }
+    eprintln!("note: {missing:?} not on PATH; skipping this test (.ci/run installs them)");
+    false
+}
+
+/// A bare `tapline run` runs the TAP files, the go module and the pytest suite together.
+#[test]
+fn issue11_polyglot_suite_runs_with_a_bare_run() {
+    if !needs(&["perl", "pytest"]) {
+        return;
+    }
+    let p = polyglot();
+    let ran = p
+        .command(&["--format", "summary"])
+        .env("GOFLAGS", "-mod=mod")
+        .output();
+    let out = ran.expect("tapline runs");
+    let ran = Ran {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        took: std::time::Duration::ZERO,
+    };
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    let doc = ran.summary_doc();
+    let paths: Vec<&str> = doc["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .filter_map(|f| f["path"].as_str())
+        .collect();
+    assert_eq!(paths.len(), 4, "{paths:?}");
+    for path in ["t/strings.t", "t/numbers.t", "go", "pytest"] {
+        assert_eq!(file(&doc, path)["ok"], true, "{path}: {}", ran.both());
+    }
+    // pytest: 3 passed, 1 skipped, read from its JUnit report; perl: 4 passed, 1 skipped.
+    if on_path("go") {
+        // go: TestHello's two subtests pass, TestNeedsNetwork skips.
+        assert_eq!(tests(&doc), [4 + 3 + 2, 0, 1 + 1 + 1], "{}", ran.both());
+    } else {
+        eprintln!("note: go is not on PATH; the go suite is checked as skipped");
+        assert_eq!(tests(&doc), [4 + 3, 0, 1 + 1], "{}", ran.both());
+    }
+    assert!(
+        p.join("python/.nogit/junit.xml").exists(),
+        "pytest wrote no report"
+    );
+}
+
+/// Where go is absent, the optional go suite is skipped with a message, and the run passes.
+#[test]
+fn issue11_polyglot_without_go_skips_the_go_suite() {
+    if !needs(&["perl", "pytest"]) {
+        return;
+    }
+    let p = polyglot();
+    // A PATH holding only what the other suites need.
+    let bin = p.join(".bin");
+    std::fs::create_dir_all(&bin).expect("mkdir");
+    for program in ["perl", "pytest"] {
+        let found = which(program).expect("on PATH");
+        std::os::unix::fs::symlink(found, bin.join(program)).expect("symlink");
+    }
+    let out = p
+        .command(&[])
+        .env("PATH", &bin)
+        .output()
+        .expect("tapline runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("- go  skipped: `go` is not installed (the suite is optional)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("✓ pytest  3 passed, 1 skipped"), "{stderr}");
+}
+
+fn which(program: &str) -> Option<std::path::PathBuf> {
+    let paths = std::env::var_os("PATH")?;
+    std::env::split_paths(&paths)
+        .map(|d| d.join(program))
+        .find(|p| p.is_file())
+}
+
+/// A suite whose command leaves no report (or only an earlier run's) fails, saying so.
+#[test]
+fn issue11_a_missing_or_stale_junit_report_fails_the_suite() {
+    let p = Project::new();
+    p.write(
+        "tapline.toml",
+        r#"
+[[suite]]
+name = "reports"
+command = ["sh", "-c", "echo building"]
+format = "junit"
+report = "out/*.xml"
+"#,
+    );
+    let ran = p.run(&["--format", "summary"]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let doc = ran.summary_doc();
+    let reasons = file(&doc, "reports")["reasons"].to_string();
+    assert!(
+        reasons.contains("no JUnit report matches `out/*.xml` after the command ended"),
+        "{reasons}"
+    );
+    // An earlier run's report is not read as this run's.
+    p.write(
+        "out/TEST-old.xml",
+        "<testsuite name=\"old\"><testcase name=\"x\"/></testsuite>",
+    );
+    let old = std::process::Command::new("touch")
+        .args(["-d", "2020-01-01", "out/TEST-old.xml"])
+        .current_dir(p.path())
+        .status()
+        .expect("touch runs");
+    assert!(old.success());
+    let ran = p.run(&["--format", "summary"]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let reasons = file(&ran.summary_doc(), "reports")["reasons"].to_string();
+    assert!(
+        reasons.contains("1 older, from an earlier run, not read"),
+        "{reasons}"
+    );
+}
+
+/// A report the command writes is read when it ends: its cases are the suite's tests, its
+/// failures the suite's reasons, the command's output kept as output.
+#[test]
+fn issue11_junit_reports_are_read_when_the_command_ends() {
+    let p = Project::new();
+    p.write(
+        "tapline.toml",
+        r#"
+[[suite]]
+name = "java"
+dir = "java"
+command = ["sh", "-c", "echo compiling; mkdir -p target/reports && cp ../fixture.xml target/reports/TEST-calc.xml; exit 1"]
+format = "junit"
+report = "target/reports/*.xml"
+"#,
+    );
+    p.write(
+        "fixture.xml",
+        std::fs::read(repo().join("test-data/formats/junit5-console.xml")).expect("recording"),
+    );
+    std::fs::create_dir_all(p.join("java")).expect("mkdir");
+    let ran = p.run(&["--format", "jsonl"]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    assert!(
+        ran.stdout.contains("\"text\":\"compiling\""),
+        "{}",
+        ran.both()
+    );
+    assert!(
+        ran.stderr.contains("✗ java  2 failed, 5 passed, 2 skipped"),
+        "{}",
+        ran.both()
+    );
+    assert!(ran.stderr.contains("exited with code 1"), "{}", ran.both());
+    assert!(
+        ran.stderr.contains("- \"1\"") && ran.stderr.contains("+ \"2\""),
+        "no diff: {}",
+        ran.both()
+    );
+}
+
+/// A `[[runner]]` rule's `format` reads its files' output as go test -json.
+#[test]
+fn issue11_runner_rules_take_a_format() {
+    let p = Project::new();
+    p.write(
+        "tapline.toml",
+        r#"
+[[runner]]
+glob = "*.gojson"
+command = ["cat", "{}"]
+format = "go-json"
+"#,
+    );
+    let go = std::fs::read(repo().join("test-data/formats/go-test.jsonl")).expect("recording");
+    p.write("test/recorded.gojson", go);
+    let ran = p.run(&["--format", "summary"]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let doc = ran.summary_doc();
+    // Tests, not packages: calc's leaves (TestAdd, 3 of TestAbs's 4 cases, fast, 3 workers,
+    // TestOutput pass; minus_three fails; TestSkipped and slow skip), broken's build failure,
+    // nofiles' no test files.
+    assert_eq!(tests(&doc), [9, 2, 3], "{}", ran.both());
+    let reasons = file(&doc, "test/recorded.gojson")["reasons"].to_string();
+    assert!(reasons.contains("example.com/formats/broken"), "{reasons}");
+}
+
+/// Suites are named by their name on the command line; a bad entry is a usage error.
+#[test]
+fn issue11_suites_are_selected_by_name_and_checked() {
+    let p = Project::new();
+    p.write(
+        "tapline.toml",
+        r#"
+[[suite]]
+name = "one"
+command = ["sh", "-c", "echo 1..1; echo ok 1 - one"]
+
+[[suite]]
+name = "two"
+command = ["sh", "-c", "echo 1..1; echo not ok 1 - two"]
+"#,
+    );
+    let ran = p.run(&["one"]);
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    assert!(ran.stderr.contains("1 file"), "{}", ran.both());
+    let ran = p.run(&[]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    for (toml, want) in [
+        (
+            "[[suite]]\nname = \"x\"\ncommand = [\"true\"]\nreport = \"*.xml\"\n",
+            "reports are JUnit XML",
+        ),
+        (
+            "[[suite]]\nname = \"x\"\ncommand = [\"true\"]\nformat = \"yaml\"\n",
+            "expected tap, go-json or junit",
+        ),
+        (
+            "[[suite]]\nname = \"x\"\ncommand = []\n",
+            "has an empty command",
+        ),
+        (
+            "[[suite]]\nname = \"x\"\ncommand = [\"a\"]\n[[suite]]\nname = \"x\"\ncommand = [\"b\"]\n",
+            "two [[suite]] entries are named `x`",
+        ),
+    ] {
+        p.write("tapline.toml", toml);
+        let ran = p.run(&[]);
+        assert_eq!(ran.code, 2, "{toml}: {}", ran.both());
+        assert!(ran.stderr.contains(want), "{toml}: {}", ran.both());
+    }
+}
