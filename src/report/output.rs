@@ -66,31 +66,34 @@ pub struct Target {
     pub format: ReportFormat,
 }
 
-/// The `-o` paths as targets, checked before anything runs: a known extension, and a folder
-/// that exists.
+/// The `-o` paths as targets, checked before anything runs: every extension known first, then
+/// each report's folder created when missing (`-o reports/junit.xml` in a fresh CI checkout),
+/// so a path that cannot be written is refused before any test starts.
 ///
 /// # Errors
 ///
 /// A one-line usage message naming the first bad path.
 pub fn targets(paths: &[PathBuf]) -> Result<Vec<Target>, String> {
-    paths
+    let targets = paths
         .iter()
         .map(|path| {
-            let format = ReportFormat::of(path)?;
-            let dir = parent_dir(path);
-            if !dir.is_dir() {
-                return Err(format!(
-                    "cannot write the report `{}`: folder `{}` does not exist",
-                    path.display(),
-                    dir.display()
-                ));
-            }
             Ok(Target {
                 path: path.clone(),
-                format,
+                format: ReportFormat::of(path)?,
             })
         })
-        .collect()
+        .collect::<Result<Vec<_>, String>>()?;
+    for t in &targets {
+        let dir = parent_dir(&t.path);
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            return Err(format!(
+                "cannot write the report `{}`: failed to create folder `{}`: {e}",
+                t.path.display(),
+                dir.display()
+            ));
+        }
+    }
+    Ok(targets)
 }
 
 fn parent_dir(path: &Path) -> &Path {
@@ -527,9 +530,20 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_folder_is_refused_up_front() {
-        let err = targets(&[PathBuf::from("/nonexistent-dir-tapline/r.xml")]).unwrap_err();
-        assert!(err.contains("does not exist"), "{err}");
+    fn a_missing_folder_is_created_and_an_impossible_one_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let nested = dir.path().join("reports/ci/r.xml");
+        let t = targets(std::slice::from_ref(&nested)).unwrap();
+        assert_eq!(t[0].format, ReportFormat::Junit);
+        assert!(dir.path().join("reports/ci").is_dir());
+        let file = dir.path().join("a-file");
+        std::fs::write(&file, "").unwrap();
+        let err = targets(&[file.join("r.xml")]).unwrap_err();
+        assert!(err.contains("failed to create folder"), "{err}");
+        // An unknown extension is refused before any folder is made.
+        let err = targets(&[dir.path().join("new/r.xml"), PathBuf::from("r.txt")]).unwrap_err();
+        assert!(err.contains("r.txt"), "{err}");
+        assert!(!dir.path().join("new").exists());
     }
 
     #[test]

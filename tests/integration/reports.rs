@@ -572,7 +572,8 @@ fn jsonl_report_is_what_format_jsonl_prints() {
 fn unknown_output_extension_is_a_usage_error_before_anything_runs() {
     let p = Project::new();
     p.script("test/touch.sh", "touch ran\necho '1..1'\necho 'ok 1'\n");
-    for bad in ["r.txt", "report", "missing/r.xml"] {
+    // A folder under a file cannot be created.
+    for bad in ["r.txt", "report", "test/touch.sh/r.xml"] {
         let r = ran(&mut tapline(&p, &["run", "-o", "r.json", "-o", bad]));
         assert_eq!(r.code, 2, "{bad}: {}", r.both());
         assert_eq!(r.stderr.lines().count(), 1, "one line: {}", r.both());
@@ -582,6 +583,10 @@ fn unknown_output_extension_is_a_usage_error_before_anything_runs() {
     }
     let r = ran(tapline(&p, &["parse", "-o", "r.yaml"]).write_stdin("1..0\n"));
     assert_eq!(r.code, 2, "{}", r.both());
+    // A missing folder is created, as CI steps expect of `-o reports/junit.xml`.
+    let r = ran(&mut tapline(&p, &["run", "-o", "reports/ci/junit.xml"]));
+    assert_eq!(r.code, 0, "{}", r.both());
+    assert!(p.join("reports/ci/junit.xml").is_file());
 }
 
 #[test]
