@@ -214,15 +214,21 @@ fn prepare(
     // A series re-runs on purpose, and watch mode re-runs what changed: neither skips files.
     let cache_on =
         (args.cache || cfg.cache == Some(true)) && !args.watch && args.runs.unwrap_or(1) == 1;
+    let isolation = match (&sandbox, limits.is_empty()) {
+        (None, true) => String::new(),
+        (sandbox, _) => format!(" (isolation: {sandbox:?} {limits:?})"),
+    };
     let cache = if cache_on || (args.no_cache && cfg.cache == Some(true)) {
         let cache = Cache::open(&history_dir, &root, &cfg.cache_inputs, args.merge)
             .map_err(|e| Usage(e.to_string()))?;
         let keys: Vec<Option<String>> = planned
             .iter()
-            // A suite is no file whose content tells whether it changed: it always runs.
+            // A suite is no file whose content tells whether it changed: it always runs. A
+            // pass without the sandbox or limits says nothing of a run with them.
             .map(|p| {
+                let command = format!("{}{isolation}", p.info.command);
                 (!p.input.suite)
-                    .then(|| cache.key(&root, &p.info.rel, &p.info.command))
+                    .then(|| cache.key(&root, &p.info.rel, &command))
                     .flatten()
             })
             .collect();

@@ -426,3 +426,31 @@ fn issue11_sandbox_leaves_no_process_behind_even_one_that_left_the_group() {
         "a process of the sandboxed file outlived it"
     );
 }
+
+#[test]
+fn issue11_a_cached_pass_without_limits_does_not_stand_for_a_run_with_them() {
+    let p = Project::new();
+    p.script("t/a.sh", "#!/bin/sh\necho 1..1\necho ok 1\n");
+    let cached = |ran: &Ran| file_doc(&ran.summary_doc(), "t/a.sh")["cached"] == true;
+    let first = p.run(&["--cache", "--format", "summary", "t/a.sh"]);
+    assert!(!cached(&first), "{}", first.both());
+    let again = p.run(&["--cache", "--format", "summary", "t/a.sh"]);
+    assert!(cached(&again), "{}", again.both());
+    let limited = p.run(&[
+        "--cache",
+        "--max-cpu-time",
+        "5s",
+        "--format",
+        "summary",
+        "t/a.sh",
+    ]);
+    assert!(
+        !cached(&limited),
+        "a run under limits must really run\n{}",
+        limited.both()
+    );
+    if !skip_without("bwrap", "the sandbox's cache key") {
+        let sandboxed = p.run(&["--cache", "--sandbox", "--format", "summary", "t/a.sh"]);
+        assert!(!cached(&sandboxed), "{}", sandboxed.both());
+    }
+}
