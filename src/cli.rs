@@ -278,6 +278,10 @@ pub struct RunArgs {
     /// With `--max-fail`/`--fail-fast`: also stop the files still running (gracefully).
     #[arg(long)]
     pub stop_running: bool,
+    /// Run every file even after one bails out (`Bail out!` otherwise stops the run, as it
+    /// stops prove); the bailing file still fails.
+    #[arg(long)]
+    pub keep_going: bool,
     /// Write a report, the format chosen by the extension (repeatable): `.jsonl` the run's
     /// events, `.json` the summary document, `.xml` JUnit, `.md` Markdown, `.html` a page.
     #[arg(short = 'o', long = "output", value_name = "PATH")]

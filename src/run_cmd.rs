@@ -282,6 +282,7 @@ fn prepare(
         stop_running: args.stop_running,
         limits,
         sandbox,
+        keep_going: args.keep_going,
     };
     let extras = Extras {
         cache,

@@ -300,6 +300,7 @@ impl<'a> Dispatcher<'a> {
             flaky: Vec::new(),
             files_cached: 0,
             max_fail_reached: None,
+            bailed_out: None,
         }
     }
 

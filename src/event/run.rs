@@ -169,6 +169,10 @@ pub struct RunSummary {
     /// `--max-fail N` stopped the run after N failed files (files not started are not run).
     #[serde(default)]
     pub max_fail_reached: Option<usize>,
+    /// A file bailed out (`Bail out!`), which stops the run as it stops prove's: files not
+    /// started yet are not run, running ones are stopped.
+    #[serde(default)]
+    pub bailed_out: Option<BailedOut>,
     /// Slowest files, slowest first: (rel, duration).
     pub slowest: Vec<(String, u64)>,
     /// Changed verdict since the previous run (from the log folder).
@@ -178,6 +182,13 @@ pub struct RunSummary {
     pub flaky: Vec<(String, u32)>,
     /// Files not run because the result cache held their last pass (`--cache`).
     pub files_cached: usize,
+}
+
+/// The file whose `Bail out!` stopped the run, and its reason (`""` without one).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BailedOut {
+    pub file: String,
+    pub reason: String,
 }
 
 fn as_millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {

@@ -474,6 +474,7 @@ impl StreamAsRun {
             duration,
             interrupted: false,
             max_fail_reached: None,
+            bailed_out: None,
             slowest: Vec::new(),
             newly_failing: Vec::new(),
             fixed: Vec::new(),

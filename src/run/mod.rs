@@ -21,7 +21,7 @@ pub mod suite;
 
 pub mod supervise;
 
-use crate::event::run::{FileInfo, FileResult, RunEvent, RunSummary};
+use crate::event::run::{BailedOut, FileInfo, FileResult, RunEvent, RunSummary};
 use crate::report::sink::RunSink;
 use file_task::FileJob;
 use std::collections::{BTreeMap, VecDeque};
@@ -78,6 +78,8 @@ pub struct Settings {
     pub limits: limits::Limits,
     /// `--sandbox`.
     pub sandbox: Option<std::sync::Arc<sandbox::Sandbox>>,
+    /// A file's `Bail out!` does not stop the run (`--keep-going`).
+    pub keep_going: bool,
 }
 
 /// What a finished run leaves behind.
@@ -126,6 +128,8 @@ pub async fn execute(
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut interrupts = 0u32;
+    // The file that bailed out, which stops the run.
+    let mut bailed: Option<BailedOut> = None;
     // The outside's stop request last passed on, so each level is acted on once: a branch that
     // stayed ready would spin the loop and starve the very children it is stopping.
     let mut applied_stop: Option<Cancel> = None;
@@ -149,7 +153,11 @@ pub async fn execute(
         command: here.command,
     })?;
     loop {
-        while running.len() < jobs && interrupts == 0 && max_fail_reached.is_none() {
+        while running.len() < jobs
+            && interrupts == 0
+            && max_fail_reached.is_none()
+            && bailed.is_none()
+        {
             let Some((mut p, attempt)) = pending.pop_front() else {
                 break;
             };
@@ -228,7 +236,15 @@ pub async fn execute(
                     Err(e) => return Err(std::io::Error::other(format!("a file task failed: {e}"))),
                 };
                 let of = settings.retries.saturating_add(1);
-                let retry = !result.ok && !result.cancelled && interrupts == 0 && attempt < of;
+                // A bail out asks for the run to stop, not for another try.
+                let bails =
+                    result.verdict.bailout.is_some() && !result.cancelled && !settings.keep_going;
+                let retry = !result.ok
+                    && !result.cancelled
+                    && !bails
+                    && interrupts == 0
+                    && bailed.is_none()
+                    && attempt < of;
                 if retry {
                     if let (Some(stamp), Some(info)) = (&stamp, &infos[idx]) {
                         records.push(stamp.record(&info.rel, attempt, &result));
@@ -252,6 +268,21 @@ pub async fn execute(
                 if let (Some(stamp), Some(info)) = (&stamp, &infos[idx]) {
                     if !result.cancelled {
                         records.push(stamp.record(&info.rel, attempt, &result));
+                    }
+                }
+                if let Some(by) = bailed.as_ref().filter(|_| result.cancelled) {
+                    // Stopped because another file bailed out, not by Ctrl-C.
+                    for reason in result.reasons.iter_mut().filter(|r| *r == "interrupted") {
+                        *reason = format!("stopped: {} bailed out", by.file);
+                    }
+                }
+                if bails && bailed.is_none() {
+                    if let Some(info) = &infos[idx] {
+                        bailed = Some(BailedOut {
+                            file: info.rel.clone(),
+                            reason: result.verdict.bailout.as_deref().unwrap_or_default().to_owned(),
+                        });
+                        let _ = cancel_tx.send(Some(Cancel::Graceful));
                     }
                 }
                 if !result.ok && !result.cancelled {
@@ -279,7 +310,7 @@ pub async fn execute(
     while let Ok(ev) = rx.try_recv() {
         sink.on(&ev)?;
     }
-    // Never started: interrupted or stopped by --max-fail before their turn. Listed in order.
+    // Never started: interrupted, or stopped by --max-fail or a bail out, before their turn.
     let mut never: Vec<FileInfo> = pending.into_iter().map(|(p, _)| p.info).collect();
     never.sort_by_key(|info| info.index);
     for file in never {
@@ -292,6 +323,10 @@ pub async fn execute(
         interrupts > 0,
         settings.log_dir.as_ref(),
     );
+    if bailed.is_some() {
+        summary.ok = false;
+        summary.bailed_out = bailed;
+    }
     let history_error = match &settings.history {
         Some(h) => h.store.append(&records).err().map(|e| {
             format!(
@@ -411,6 +446,7 @@ fn summarize(
         duration,
         interrupted,
         max_fail_reached: None,
+        bailed_out: None,
         slowest,
         newly_failing,
         fixed,
@@ -465,6 +501,7 @@ mod tests {
             stop_running: false,
             limits: limits::Limits::default(),
             sandbox: None,
+            keep_going: false,
         };
         let (tx, rx) = watch::channel(None);
         let started = Instant::now();

@@ -239,7 +239,8 @@ fn mixed_project(port: &str) -> Project {
     p
 }
 
-const RUN_ARGS: [&str; 5] = ["-q", "--timeout", "2s", "--grace", "200ms"];
+// `--keep-going`: the report shows every file, the one that bails out included.
+const RUN_ARGS: [&str; 6] = ["-q", "--timeout", "2s", "--grace", "200ms", "--keep-going"];
 
 #[test]
 fn html_report_replayed_equals_live_and_parse_writes_one() {

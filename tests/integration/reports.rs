@@ -69,7 +69,15 @@ fn ran(cmd: &mut assert_cmd::Command) -> Ran {
 
 /// `tapline run test --timeout 2s --no-history` plus `extra`.
 fn run_mixed(p: &Project, extra: &[&str]) -> Ran {
-    let mut args = vec!["run", "test", "--timeout", "2s", "--no-history"];
+    // --keep-going: bail.sh's `Bail out!` would otherwise stop the run (as it stops prove).
+    let mut args = vec![
+        "run",
+        "test",
+        "--timeout",
+        "2s",
+        "--no-history",
+        "--keep-going",
+    ];
     args.extend_from_slice(extra);
     ran(&mut tapline(p, &args))
 }
@@ -395,6 +403,7 @@ fn markdown_and_github_annotations_snapshots() {
             "--timeout",
             "2s",
             "--no-history",
+            "--keep-going",
             "-o",
             "r.md",
             "-o",

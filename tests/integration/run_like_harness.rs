@@ -303,3 +303,84 @@ fn issue7_other_runners_read_their_shebang_too() {
         ran.both()
     );
 }
+
+#[test]
+fn issue7_bail_out_stops_the_run_as_prove_does() {
+    let p = Project::new();
+    p.write("t/a.t", "print qq{1..1\\nok 1\\n};\n")
+        .write(
+            "t/b.t",
+            "print qq{1..2\\nok 1\\nBail out! database is down\\n};\n",
+        )
+        .write(
+            "t/c.t",
+            "open my $f, '>', 'c-ran'; print qq{1..1\\nok 1\\n};\n",
+        );
+    let ran = p.run(&["--format", "summary", "-j1", "--retries", "2", "t"]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    assert!(
+        !p.join("c-ran").exists(),
+        "a file after the bail out ran:\n{}",
+        ran.both()
+    );
+    let doc = ran.summary_doc();
+    assert_eq!(
+        doc["run"]["bailed_out"],
+        serde_json::json!({"file": "t/b.t", "reason": "database is down"}),
+        "{}",
+        ran.both()
+    );
+    assert_eq!(doc["run"]["files_not_run"], 1, "{}", ran.both());
+    assert_eq!(
+        file_doc(&doc, "t/b.t")["attempts"],
+        1,
+        "a bail out is not retried"
+    );
+    assert!(
+        ran.stderr
+            .contains("✗ BAILED OUT  t/b.t: database is down · 1 of 3 files failed · 1 not run"),
+        "{}",
+        ran.both()
+    );
+
+    // A file running beside it is stopped, and says why. (A fresh project: history would put
+    // the files that failed above first.)
+    let p = Project::new();
+    p.write("t/c.t", "print qq{1..1\\nok 1\\n};\n")
+        .write(
+            "t/a.t",
+            "$| = 1; print qq{1..1\\n}; sleep 60; print qq{ok 1\\n};\n",
+        )
+        .write(
+            "t/b.t",
+            "select undef, undef, undef, 0.3; print qq{Bail out!\\n};\n",
+        );
+    let ran = p.run(&["--format", "summary", "-j2", "--grace", "1s", "t"]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    assert!(
+        ran.took < std::time::Duration::from_secs(30),
+        "{}",
+        ran.both()
+    );
+    let doc = ran.summary_doc();
+    assert_eq!(doc["run"]["bailed_out"]["reason"], "", "{}", ran.both());
+    let a = file_doc(&doc, "t/a.t");
+    assert_eq!(a["ok"], false, "{}", ran.both());
+    assert_eq!(
+        a["reasons"][0],
+        "stopped: t/b.t bailed out",
+        "{}",
+        ran.both()
+    );
+    assert_eq!(doc["run"]["files_not_run"], 1, "{}", ran.both());
+
+    // --keep-going: every file runs, the bailing one still fails.
+    p.write("t/a.t", "print qq{1..1\\nok 1\\n};\n");
+    let ran = p.run(&["--format", "summary", "-j1", "--keep-going", "t"]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let doc = ran.summary_doc();
+    assert_eq!(doc["run"]["bailed_out"], Value::Null, "{}", ran.both());
+    assert_eq!(doc["run"]["files_not_run"], 0, "{}", ran.both());
+    assert_eq!(file_doc(&doc, "t/b.t")["ok"], false, "{}", ran.both());
+    assert_eq!(file_doc(&doc, "t/c.t")["ok"], true, "{}", ran.both());
+}

@@ -231,7 +231,8 @@ fn run_names_every_failing_files_reason() {
     );
     p.write("test/point.sh", echo(&["1..2", "ok 1", "not ok 2 - adds"]));
     p.write("test/bail.sh", echo(&["1..2", "ok 1", "Bail out! no disk"]));
-    let ran = p.run(&["--format", "jsonl"]);
+    // --keep-going: a bail out would otherwise stop the run before the other files.
+    let ran = p.run(&["--format", "jsonl", "--keep-going"]);
     assert_eq!(ran.code, 1, "{}", ran.both());
     let mut failing = Vec::new();
     for line in ran.stdout.lines() {
@@ -261,7 +262,7 @@ fn run_names_every_failing_files_reason() {
     failing.sort();
     want.sort();
     assert_eq!(failing, want, "{}", ran.both());
-    let human = p.run(&[]);
+    let human = p.run(&["--keep-going"]);
     for reason in &want {
         assert!(
             human.stderr.contains(reason.as_str()),

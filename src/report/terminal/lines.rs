@@ -198,7 +198,18 @@ pub(super) fn summary_line(sum: &RunSummary, s: Style) -> String {
     };
     let total = sum.files_total;
     let mut parts = Vec::new();
-    let head = if sum.interrupted {
+    let head = if let Some(bailed) = &sum.bailed_out {
+        parts.push(if bailed.reason.is_empty() {
+            bailed.file.clone()
+        } else {
+            format!("{}: {}", bailed.file, bailed.reason)
+        });
+        parts.push(format!("{} of {} failed", sum.files_failed, files(total)));
+        if sum.files_not_run > 0 {
+            parts.push(format!("{} not run", sum.files_not_run));
+        }
+        s.paint(style::RED, "✗ BAILED OUT")
+    } else if sum.interrupted {
         parts.push(if sum.files_failed > 0 {
             format!("{} of {} failed", sum.files_failed, files(total))
         } else {

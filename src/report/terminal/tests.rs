@@ -249,6 +249,7 @@ impl Script {
             tests,
             duration: Duration::from_millis(ms),
             interrupted,
+            bailed_out: None,
             slowest,
             newly_failing: newly_failing.iter().map(|s| (*s).to_owned()).collect(),
             fixed: fixed.iter().map(|s| (*s).to_owned()).collect(),
