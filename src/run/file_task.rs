@@ -191,7 +191,15 @@ pub(crate) async fn run_file(
         Err(why) => return not_started(why, started),
     };
     let argv = match &job.sandbox {
-        Some(sandbox) if !argv.is_empty() => sandbox.wrap(&argv, &job.cwd),
+        Some(sandbox) if !argv.is_empty() => {
+            // A suite's command writes its JUnit reports: their folder stays writable.
+            let reports = match job.input.report.as_deref().map(|g| report_dir(&job.cwd, g)) {
+                Some(Err(why)) => return not_started(why, started),
+                Some(Ok(dir)) => vec![dir],
+                None => Vec::new(),
+            };
+            sandbox.wrap_writable(&argv, &job.cwd, &reports)
+        }
         _ => argv,
     };
     let Some((program, args)) = argv.split_first() else {
@@ -296,6 +304,25 @@ fn format_label(format: InputFormat) -> &'static str {
         InputFormat::GoJson => "go test -json",
         InputFormat::Junit => "JUnit XML",
     }
+}
+
+/// The folder a suite's report glob writes into (its part before the first wildcard), created
+/// so that the sandbox can keep it writable.
+fn report_dir(cwd: &std::path::Path, glob: &str) -> Result<PathBuf, String> {
+    let literal: PathBuf = std::path::Path::new(glob)
+        .parent()
+        .into_iter()
+        .flat_map(|p| p.components())
+        .take_while(|c| {
+            !c.as_os_str()
+                .to_string_lossy()
+                .contains(['*', '?', '[', '{'])
+        })
+        .collect();
+    let dir = cwd.join(literal);
+    std::fs::create_dir_all(&dir)
+        .map(|()| dir.clone())
+        .map_err(|e| format!("failed to create the report folder {}: {e}", dir.display()))
 }
 
 /// Reads the JUnit reports a suite's command left; none (or only older ones) is a failure.

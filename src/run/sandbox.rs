@@ -84,6 +84,11 @@ impl Sandbox {
 
     /// `argv` run inside the sandbox, in `cwd`.
     pub fn wrap(&self, argv: &[OsString], cwd: &Path) -> Vec<OsString> {
+        self.wrap_writable(argv, cwd, &[])
+    }
+
+    /// [`Sandbox::wrap`], with `extra` (existing paths) writable too.
+    pub fn wrap_writable(&self, argv: &[OsString], cwd: &Path, extra: &[PathBuf]) -> Vec<OsString> {
         let mut out: Vec<OsString> = vec![self.bwrap.clone().into()];
         let mut push = |words: &[&OsStr]| out.extend(words.iter().map(|w| w.to_os_string()));
         push(&[
@@ -116,7 +121,7 @@ impl Sandbox {
         for dir in &self.read_only {
             push(&["--ro-bind-try".as_ref(), dir.as_os_str(), dir.as_os_str()]);
         }
-        for path in &self.writable {
+        for path in self.writable.iter().chain(extra) {
             push(&["--bind".as_ref(), path.as_os_str(), path.as_os_str()]);
         }
         for key in &self.env_drop {

@@ -454,3 +454,29 @@ fn issue11_a_cached_pass_without_limits_does_not_stand_for_a_run_with_them() {
         assert!(!cached(&sandboxed), "{}", sandboxed.both());
     }
 }
+
+#[test]
+fn issue11_a_suite_under_the_sandbox_may_write_its_junit_report_and_nothing_else() {
+    if skip_without("bwrap", "the sandbox") {
+        return;
+    }
+    let p = Project::new();
+    p.write(
+        "tapline.toml",
+        "[[suite]]\nname = \"xml\"\ndir = \"sub\"\ncommand = [\"sh\", \"make-report.sh\"]\n\
+         format = \"junit\"\nreport = \"out/reports/*.xml\"\n",
+    );
+    p.write(
+        "sub/make-report.sh",
+        "touch ../escaped 2>/dev/null\nmkdir -p out/reports && cat > out/reports/r.xml <<'X'\n\
+         <?xml version=\"1.0\"?>\n<testsuite name=\"s\" tests=\"1\"><testcase name=\"works\"/></testsuite>\nX\n",
+    );
+    let ran = p.run(&["--sandbox", "--no-history", "--format", "summary"]);
+    assert_eq!(file_doc(&ran.summary_doc(), "xml")["ok"], true, "{}", ran.both());
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    assert!(p.join("sub/out/reports/r.xml").exists());
+    assert!(
+        !p.join("escaped").exists(),
+        "only the report folder is writable"
+    );
+}
