@@ -190,6 +190,7 @@ impl Store {
         let mut pos = size;
         // Bytes before `tail_start` not yet split into lines (a line cut by the chunk edge).
         let mut carry: Vec<u8> = Vec::new();
+        let keys = Keys::new();
         let mut first_chunk = true;
         let enough = |satisfied: usize, read: usize| satisfied >= wanted.len() || read >= budget;
         'chunks: while pos > 0 {
@@ -219,7 +220,9 @@ impl Store {
                 let line = &chunk[line_start..lines_end];
                 lines_end = line_start;
                 if !line.iter().all(u8::is_ascii_whitespace) {
-                    match serde_json::from_slice::<Light<'_>>(line) {
+                    let light = Light::scan(line, &keys)
+                        .map_or_else(|| serde_json::from_slice::<Light<'_>>(line), Ok);
+                    match light {
                         Ok(light) => {
                             let r = light.into_record();
                             let entry = runs.entry(r.path.clone()).or_default();
@@ -325,6 +328,28 @@ impl Store {
     }
 }
 
+/// The keys [`Light::scan`] looks for, their searchers built once per read.
+struct Keys {
+    run: memchr::memmem::Finder<'static>,
+    path: memchr::memmem::Finder<'static>,
+    verdict: memchr::memmem::Finder<'static>,
+    duration_ms: memchr::memmem::Finder<'static>,
+    flaky: memchr::memmem::Finder<'static>,
+}
+
+impl Keys {
+    fn new() -> Keys {
+        let finder = memchr::memmem::Finder::new;
+        Keys {
+            run: finder("run"),
+            path: finder("path"),
+            verdict: finder("verdict"),
+            duration_ms: finder("duration_ms"),
+            flaky: finder("flaky"),
+        }
+    }
+}
+
 /// What [`Index`] reads of a record, borrowed where the JSON allows: the tail is read at the
 /// start of every run.
 #[derive(Deserialize)]
@@ -339,7 +364,48 @@ struct Light<'a> {
     flaky: bool,
 }
 
-impl Light<'_> {
+impl<'a> Light<'a> {
+    /// The fields read straight from a line as tapline writes it (no escapes in `run` and
+    /// `path`); `None` sends the line to the JSON parser. A key is matched only after `{` or
+    /// `,`: inside a JSON string every `"` is escaped, so `,"path":` cannot occur there.
+    fn scan(line: &'a [u8], keys: &Keys) -> Option<Light<'a>> {
+        fn value<'l>(line: &'l [u8], key: &memchr::memmem::Finder<'_>) -> Option<&'l [u8]> {
+            let len = key.needle().len();
+            let at = key
+                .find_iter(line)
+                .find(|&i| i > 1 && matches!(line[i - 2], b'{' | b',') && line[i - 1] == b'"')?;
+            line[at + len..].strip_prefix(b"\":")
+        }
+        fn string<'l>(line: &'l [u8], key: &memchr::memmem::Finder<'_>) -> Option<&'l str> {
+            let rest = value(line, key)?.strip_prefix(b"\"")?;
+            let end = memchr::memchr2(b'"', b'\\', rest)?;
+            (rest[end] == b'"')
+                .then(|| std::str::from_utf8(&rest[..end]).ok())
+                .flatten()
+        }
+        let verdict = match string(line, &keys.verdict)? {
+            "passed" => Verdict::Passed,
+            "failed" => Verdict::Failed,
+            _ => return None,
+        };
+        let digits = value(line, &keys.duration_ms)?;
+        let len = digits.iter().take_while(|b| b.is_ascii_digit()).count();
+        let duration_ms = std::str::from_utf8(&digits[..len]).ok()?.parse().ok()?;
+        let flaky = match value(line, &keys.flaky) {
+            None => false,
+            Some(v) if v.starts_with(b"true") => true,
+            Some(v) if v.starts_with(b"false") => false,
+            Some(_) => return None,
+        };
+        Some(Light {
+            run: std::borrow::Cow::Borrowed(string(line, &keys.run)?),
+            path: std::borrow::Cow::Borrowed(string(line, &keys.path)?),
+            verdict,
+            duration_ms,
+            flaky,
+        })
+    }
+
     fn into_record(self) -> Record {
         Record {
             run: self.run.into_owned(),
@@ -576,6 +642,51 @@ mod tests {
             tests: 1,
             flaky: false,
         }
+    }
+
+    #[test]
+    fn the_quick_scan_reads_what_serde_reads_or_leaves_the_line_to_it() {
+        let mut r = record("r\"1", "t/a \\ b.t", 2, Verdict::Failed, 1234);
+        r.reasons = vec![",\"path\":\"evil".into()];
+        r.failing = vec!["x\",\"flaky\":true".into()];
+        let escaped = serde_json::to_vec(&r).unwrap();
+        assert!(
+            Light::scan(&escaped, &Keys::new()).is_none(),
+            "escapes go to serde"
+        );
+        let parsed = serde_json::from_slice::<Light<'_>>(&escaped)
+            .unwrap()
+            .into_record();
+        assert_eq!(
+            (parsed.run.as_str(), parsed.path.as_str()),
+            ("r\"1", "t/a \\ b.t")
+        );
+        let mut plain = record("r1", "t/a.t", 2, Verdict::Failed, 1234);
+        plain.reasons = vec![",\"path\":\"evil".into()];
+        plain.failing = vec!["x\",\"flaky\":true,\"duration_ms\":9".into()];
+        plain.flaky = false;
+        let line = serde_json::to_vec(&plain).unwrap();
+        let light = Light::scan(&line, &Keys::new())
+            .expect("plain line")
+            .into_record();
+        assert_eq!(
+            (
+                light.run.as_str(),
+                light.path.as_str(),
+                light.verdict,
+                light.duration_ms,
+                light.flaky
+            ),
+            ("r1", "t/a.t", Verdict::Failed, 1234, false)
+        );
+        plain.flaky = true;
+        plain.verdict = Verdict::Passed;
+        let line = serde_json::to_vec(&plain).unwrap();
+        let light = Light::scan(&line, &Keys::new())
+            .expect("plain line")
+            .into_record();
+        assert_eq!((light.verdict, light.flaky), (Verdict::Passed, true));
+        assert!(Light::scan(b"{not json", &Keys::new()).is_none());
     }
 
     #[test]
