@@ -166,10 +166,19 @@ fn attr(e: &BytesStart<'_>, key: &[u8]) -> Option<String> {
         )
 }
 
-/// `0.012`, `1,234.5` (Surefire in some locales) as milliseconds.
+/// `0.012`, and the locale forms some Surefire versions write (`1,234.5`, `1.234,5`,
+/// `0,002`), as milliseconds: the last separator is the decimal one; a lone comma is too.
 fn millis(e: &BytesStart<'_>) -> Option<f64> {
     let t = attr(e, b"time")?;
-    let secs: f64 = t.replace(',', "").trim().parse().ok()?;
+    let t = t.trim();
+    let normal = match (t.rfind('.'), t.rfind(',')) {
+        (Some(dot), Some(comma)) if comma > dot => t.replace('.', "").replace(',', "."),
+        (Some(_), Some(_)) => t.replace(',', ""),
+        (None, Some(_)) if t.matches(',').count() == 1 => t.replace(',', "."),
+        (None, Some(_)) => t.replace(',', ""),
+        _ => t.to_owned(),
+    };
+    let secs: f64 = normal.parse().ok()?;
     (secs.is_finite() && secs >= 0.0).then_some(secs * 1000.0)
 }
 
@@ -599,6 +608,55 @@ trace</failure></testcase>
         let v = verdict(&events);
         assert!(!v.ok);
         assert_eq!(v.reasons, ["1 test point failed: \"pytest\""]);
+    }
+
+    /// Surefire's shape: a suite per class, reruns of a flaky test, an error, properties.
+    #[test]
+    fn surefire_reruns_and_errors() {
+        let xml = br#"<?xml version="1.0" encoding="UTF-8"?>
+<testsuite name="com.example.CalcTest" time="0.05" tests="3" errors="1" skipped="0" failures="0">
+  <properties><property name="java.version" value="17"/></properties>
+  <testcase name="adds" classname="com.example.CalcTest" time="0.01">
+    <flakyFailure message="timing" type="java.lang.AssertionError"><stackTrace>at x</stackTrace></flakyFailure>
+    <flakyFailure message="timing" type="java.lang.AssertionError"/>
+  </testcase>
+  <testcase name="divides" classname="com.example.CalcTest" time="0,002">
+    <error message="/ by zero" type="java.lang.ArithmeticException">java.lang.ArithmeticException: / by zero
+	at com.example.CalcTest.divides(CalcTest.java:12)</error>
+  </testcase>
+  <testcase name="compares" classname="com.example.CalcTest" time="0.001">
+    <failure message="expected: &lt;[a, b]&gt; but was: &lt;[a]&gt;" type="org.opentest4j.AssertionFailedError"/>
+  </testcase>
+</testsuite>"#;
+        let events = parse(xml);
+        assert!(events.iter().any(|e| matches!(e,
+            Event::Comment { text, .. } if text == "flaky: failed 2 times before it passed")));
+        let asserts: Vec<_> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Assert(a) => Some(a.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(asserts[0].name, "adds");
+        assert!(asserts[0].ok);
+        assert!(!asserts[1].ok);
+        assert_eq!(asserts[1].duration_ms, Some(2.0));
+        let diag = asserts[1].diagnostics.as_deref().unwrap_or_default();
+        assert!(
+            diag.contains("severity: error") && diag.contains("/ by zero"),
+            "{diag}"
+        );
+        let diag = asserts[2].diagnostics.as_deref().unwrap_or_default();
+        let v: serde_json::Value = serde_saphyr::from_str(diag).expect("YAML");
+        assert_eq!(
+            (v["expected"].as_str(), v["actual"].as_str()),
+            (Some("[a, b]"), Some("[a]"))
+        );
+        assert_eq!(
+            verdict(&events).reasons,
+            ["1 test point failed: \"com.example.CalcTest\""]
+        );
     }
 
     #[test]
