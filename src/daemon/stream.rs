@@ -71,7 +71,7 @@ pub(crate) async fn produce<R, W>(
         return;
     };
     let mut stream = Stream {
-        parser: Parser::new(Collect::default()),
+        parser: Parser::new(Collect::without_tests()),
         unterminated: false,
         log_error,
     };
