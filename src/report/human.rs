@@ -220,7 +220,7 @@ pub fn summary_line(v: &Verdict<'_>, t: &Tally, s: Style) -> String {
     extra.extend(v.reasons.iter().cloned());
     format!(
         "{head}  {} ({})",
-        super::render_tally(&t, s),
+        super::render_tally(t, s),
         extra.join("; ")
     )
 }
