@@ -149,7 +149,7 @@ pub fn serve(args: &ServeArgs) -> u8 {
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
     let report_errors = reports
         .as_mut()
-        .map(output::Reports::take_errors)
+        .map(tapline::report::threaded::ReportsThread::take_errors)
         .unwrap_or_default();
     for e in &report_errors {
         eprintln!("tapline: {e}");

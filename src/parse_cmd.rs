@@ -6,7 +6,8 @@ use std::io::{self, IsTerminal, Read, Write};
 use std::os::fd::AsFd;
 use tapline::event::{Event, Sink};
 use tapline::protocol::{AnyParser, InputFormat};
-use tapline::report::output::{self, AtomicFile, ReportFormat, Reports, StreamAsRun, Target};
+use tapline::report::output::{self, AtomicFile, ReportFormat, StreamAsRun, Target};
+use tapline::report::threaded::ReportsThread;
 use tapline::report::{human::HumanReport, jsonl::JsonlWriter, summary::SummaryWriter};
 
 /// Remembers the verdict while passing events on, to the report on stdout and to the `-o`
@@ -37,7 +38,11 @@ struct FileReports {
 }
 
 impl FileReports {
-    fn open(targets: Vec<Target>, reports: Option<Reports>, name: String) -> Result<Self, String> {
+    fn open(
+        targets: Vec<Target>,
+        reports: Option<ReportsThread>,
+        name: String,
+    ) -> Result<Self, String> {
         let mut files = FileReports::default();
         for t in targets {
             let file = AtomicFile::create(&t.path)

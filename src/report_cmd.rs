@@ -107,7 +107,7 @@ pub fn run(args: &ReportArgs) -> u8 {
     }
     let errors = reports
         .as_mut()
-        .map(output::Reports::take_errors)
+        .map(tapline::report::threaded::ReportsThread::take_errors)
         .unwrap_or_default();
     for e in &errors {
         eprintln!("tapline: {e}");

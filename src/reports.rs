@@ -5,6 +5,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use tapline::report::output::{self, Reports, Target};
 use tapline::report::record::Meta;
+use tapline::report::threaded::ReportsThread;
 
 /// The reports sink, or `None` when nothing is asked for. Annotations are on with
 /// `--annotations github`, or by default when `GITHUB_ACTIONS=true`; they go to stdout beside
@@ -13,7 +14,7 @@ pub fn build(
     targets: Vec<Target>,
     annotations: Option<Annotations>,
     machine_on_stdout: bool,
-) -> Option<Reports> {
+) -> Option<ReportsThread> {
     let on_github = std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true");
     let annotate = match annotations {
         Some(Annotations::Github) => true,
@@ -22,7 +23,7 @@ pub fn build(
     };
     let annotations = annotate.then(|| output::Annotations {
         out: if machine_on_stdout {
-            Box::new(io::stderr()) as Box<dyn Write>
+            Box::new(io::stderr()) as Box<dyn Write + Send>
         } else {
             Box::new(io::stdout())
         },
@@ -31,7 +32,17 @@ pub fn build(
             .map(PathBuf::from),
     });
     let reports = Reports::new(targets, annotations, Meta::current());
-    (!reports.is_empty()).then_some(reports)
+    if reports.is_empty() {
+        return None;
+    }
+    match ReportsThread::spawn(reports) {
+        Ok(thread) => Some(thread),
+        Err(e) => {
+            // Before anything ran: nothing to clean up. 3 is the internal-error exit code.
+            eprintln!("tapline: failed to start the reports thread: {e}");
+            std::process::exit(3)
+        }
+    }
 }
 
 /// Globs for `--watch-ignore` that cover the report files under `root` and their temporary

@@ -10,6 +10,7 @@ use tapline::event::stability::Stability;
 use tapline::report::output;
 use tapline::report::sink::{Fanout, JsonlRun, RunSink, SummaryRun};
 use tapline::report::terminal::{TerminalOptions, TerminalReporter, Verbosity};
+use tapline::report::threaded::ReportsThread;
 use tapline::run::cache::Cache;
 use tapline::run::child_env::{self, ChildEnv};
 use tapline::run::history::{self, Index};
@@ -445,7 +446,7 @@ fn terminal_options(args: &RunArgs, live: bool) -> TerminalOptions {
 }
 
 /// `--watch`: the session lives in `tapline::watch`; each run is prepared here, as without it.
-fn watch(args: &RunArgs, reports: Option<output::Reports>) -> u8 {
+fn watch(args: &RunArgs, reports: Option<ReportsThread>) -> u8 {
     struct Plans<'a>(&'a RunArgs);
     impl watch::Planner for Plans<'_> {
         fn plan(
@@ -521,7 +522,7 @@ fn execute(
     files: Vec<Planned>,
     mut settings: Settings,
     extras: Extras,
-    mut reports: Option<output::Reports>,
+    mut reports: Option<ReportsThread>,
 ) -> u8 {
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -620,7 +621,7 @@ fn execute(
     }
     let report_errors = reports
         .as_mut()
-        .map(output::Reports::take_errors)
+        .map(tapline::report::threaded::ReportsThread::take_errors)
         .unwrap_or_default();
     for e in &report_errors {
         eprintln!("tapline: {e}");

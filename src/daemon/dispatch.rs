@@ -105,7 +105,7 @@ impl<'a> Dispatcher<'a> {
             warnings: Vec::new(),
         };
         let here = crate::report::record::Meta::current();
-        d.emit(&RunEvent::RunStarted {
+        d.emit(RunEvent::RunStarted {
             run: RUN,
             files: 0,
             jobs: 0,
@@ -140,7 +140,7 @@ impl<'a> Dispatcher<'a> {
                             s.tally.add(a);
                         }
                     }
-                    self.emit(&RunEvent::Tap {
+                    self.emit(RunEvent::Tap {
                         run: RUN,
                         file: id,
                         event,
@@ -193,7 +193,7 @@ impl<'a> Dispatcher<'a> {
             result: None,
         });
         self.open += 1;
-        self.emit(&RunEvent::FileStarted {
+        self.emit(RunEvent::FileStarted {
             run: RUN,
             file: info,
         })?;
@@ -212,7 +212,7 @@ impl<'a> Dispatcher<'a> {
         if s.result.is_some() {
             return Ok(());
         }
-        self.emit(&RunEvent::FileFinished {
+        self.emit(RunEvent::FileFinished {
             run: RUN,
             file: id,
             result: result.clone(),
@@ -248,7 +248,7 @@ impl<'a> Dispatcher<'a> {
     /// "newly failing", and every subscriber's queue closed (their writers drain and hang up).
     pub fn finish(mut self, interrupted: bool) -> io::Result<RunSummary> {
         let summary = self.summary(interrupted);
-        self.emit(&RunEvent::RunFinished {
+        self.emit(RunEvent::RunFinished {
             run: RUN,
             summary: summary.clone(),
         })?;
@@ -322,25 +322,24 @@ impl<'a> Dispatcher<'a> {
         self.subscribers.push(sub);
     }
 
-    /// One event to every sink, then to every subscriber that wants it.
-    fn emit(&mut self, ev: &RunEvent) -> io::Result<()> {
-        self.sink.on(ev)?;
-        if self.subscribers.is_empty() {
-            return Ok(());
+    /// One event to every subscriber that wants it, then to every sink (given away: the
+    /// reports thread keeps it without a copy).
+    fn emit(&mut self, ev: RunEvent) -> io::Result<()> {
+        if !self.subscribers.is_empty() {
+            let stream = event_file(&ev)
+                .and_then(|i| self.streams.get(i))
+                .map(|s| s.info.rel.as_str());
+            let mut line: Option<Arc<[u8]>> = None;
+            let warnings = &mut self.warnings;
+            self.subscribers.retain(|sub| {
+                if stream.is_some_and(|name| !matches_filter(sub, name)) {
+                    return true;
+                }
+                let line = line.get_or_insert_with(|| tagged_line(stream, &ev));
+                offer(sub, line, warnings)
+            });
         }
-        let stream = event_file(ev)
-            .and_then(|i| self.streams.get(i))
-            .map(|s| s.info.rel.as_str());
-        let mut line: Option<Arc<[u8]>> = None;
-        let warnings = &mut self.warnings;
-        self.subscribers.retain(|sub| {
-            if stream.is_some_and(|name| !matches_filter(sub, name)) {
-                return true;
-            }
-            let line = line.get_or_insert_with(|| tagged_line(stream, ev));
-            offer(sub, line, warnings)
-        });
-        Ok(())
+        self.sink.on_owned(ev)
     }
 
     pub fn tick(&mut self, now: Instant) -> io::Result<()> {

@@ -14,6 +14,7 @@ pub mod sink;
 pub mod style;
 pub mod summary;
 pub mod terminal;
+pub mod threaded;
 
 use style::Style;
 

@@ -15,6 +15,7 @@
 //! Markdown report to `GITHUB_STEP_SUMMARY`, so all of them read one [`Collector`].
 use super::record::{Collector, Meta, RunView};
 use super::sink::{JsonlRun, RunSink, SummaryRun};
+use super::threaded::ReportsThread;
 use super::{github, html, junit, markdown};
 use crate::event::run::RunEvent;
 use std::fs::File;
@@ -194,7 +195,7 @@ fn temp_path(path: &Path) -> PathBuf {
 
 /// Where GitHub annotations go, when they are on.
 pub struct Annotations {
-    pub out: Box<dyn Write>,
+    pub out: Box<dyn Write + Send>,
     /// `GITHUB_STEP_SUMMARY`: the Markdown report is appended there.
     pub step_summary: Option<PathBuf>,
 }
@@ -209,6 +210,9 @@ pub struct Reports {
     annotations: Option<Annotations>,
     /// Inside a `--runs N` series: files are written when it ends.
     series: bool,
+    /// With an `.html` target: each file's section of the page, rendered as the file ends
+    /// (on the reports thread, while the run goes on), by file index.
+    html_files: Vec<Option<html::FileTests>>,
     /// Write failures, reported once the run is over.
     errors: Vec<String>,
 }
@@ -224,6 +228,7 @@ impl Reports {
             jsonl: None,
             annotations,
             series: false,
+            html_files: Vec::new(),
             errors: Vec::new(),
         }
     }
@@ -231,6 +236,12 @@ impl Reports {
     /// Nothing to write: the sink can be left out.
     pub fn is_empty(&self) -> bool {
         self.targets.is_empty() && self.annotations.is_none()
+    }
+
+    /// Where the annotations are written, when they are on (the reports thread swaps in a
+    /// buffer of its own).
+    pub(crate) fn annotation_out_mut(&mut self) -> Option<&mut Box<dyn Write + Send>> {
+        self.annotations.as_mut().map(|a| &mut a.out)
     }
 
     /// What failed to be written since the last call, one line each (`failed to write r.xml: …`).
@@ -297,7 +308,9 @@ impl Reports {
                 ReportFormat::Markdown => write_atomic(&t.path, |w| {
                     markdown::write(w, view, &markdown::Options::default())
                 }),
-                ReportFormat::Html => write_atomic(&t.path, |w| html::write_page(w, view)),
+                ReportFormat::Html => write_atomic(&t.path, |w| {
+                    html::write_page_with(w, view, &self.html_files)
+                }),
                 ReportFormat::Jsonl | ReportFormat::Json => Ok(()),
             };
             if let Err(e) = written {
@@ -321,6 +334,28 @@ impl Reports {
                         .push(format!("failed to append to {}: {e}", path.display()));
                 }
             }
+        }
+    }
+}
+
+impl Reports {
+    /// Renders the part of a file report that depends on that file alone when the file
+    /// ends, so the run's end has only the rest to do. Not inside a `--runs N` series, whose
+    /// reports show its last run.
+    fn prerender(&mut self, ev: &RunEvent) {
+        let wants_html = self.targets.iter().any(|t| t.format == ReportFormat::Html);
+        match ev {
+            RunEvent::RunStarted { .. } => self.html_files.clear(),
+            RunEvent::FileFinished { file, .. } if wants_html && !self.series => {
+                let Some(view) = self.collector.as_ref().and_then(|c| c.file_so_far(*file)) else {
+                    return;
+                };
+                if self.html_files.len() <= *file {
+                    self.html_files.resize_with(file + 1, || None);
+                }
+                self.html_files[*file] = Some(html::FileTests::render(*file, view));
+            }
+            _ => {}
         }
     }
 }
@@ -361,6 +396,7 @@ impl RunSink for Reports {
         if let Some(c) = &mut self.collector {
             c.on(ev);
         }
+        self.prerender(ev);
         match ev {
             RunEvent::SeriesStarted { .. } => self.series = true,
             RunEvent::RunFinished { .. } if !self.series => {
@@ -381,7 +417,7 @@ impl RunSink for Reports {
 /// One TAP stream (`tapline parse`) told as a run of one file named `name`, so the reports of
 /// a run (JUnit, Markdown, HTML, annotations) render it too.
 pub struct StreamAsRun {
-    reports: Reports,
+    reports: ReportsThread,
     name: String,
     started: Option<std::time::Instant>,
     tally: crate::event::run::Tally,
@@ -389,7 +425,7 @@ pub struct StreamAsRun {
 }
 
 impl StreamAsRun {
-    pub fn new(reports: Reports, name: String) -> Self {
+    pub fn new(reports: ReportsThread, name: String) -> Self {
         StreamAsRun {
             reports,
             name,
@@ -404,16 +440,16 @@ impl StreamAsRun {
     /// # Errors
     ///
     /// A sink's own error.
-    pub fn finish(self) -> io::Result<Reports> {
+    pub fn finish(self) -> io::Result<ReportsThread> {
         match self.failed {
             Some(e) => Err(e),
             None => Ok(self.reports),
         }
     }
 
-    fn send(&mut self, ev: &RunEvent) {
+    fn send(&mut self, ev: RunEvent) {
         if self.failed.is_none() {
-            if let Err(e) = self.reports.on(ev) {
+            if let Err(e) = self.reports.on_owned(ev) {
                 self.failed = Some(e);
             }
         }
@@ -422,7 +458,7 @@ impl StreamAsRun {
     fn start(&mut self) {
         self.started = Some(std::time::Instant::now());
         let here = super::record::Meta::current();
-        self.send(&RunEvent::RunStarted {
+        self.send(RunEvent::RunStarted {
             run: 1,
             files: 1,
             jobs: 1,
@@ -438,7 +474,7 @@ impl StreamAsRun {
             log: None,
             attempt: 1,
         };
-        self.send(&RunEvent::FileStarted { run: 1, file });
+        self.send(RunEvent::FileStarted { run: 1, file });
     }
 
     fn end(&mut self, verdict: &crate::event::Verdict<'_>) {
@@ -459,7 +495,7 @@ impl StreamAsRun {
             cached: false,
             tests: Vec::new(),
         };
-        self.send(&RunEvent::FileFinished {
+        self.send(RunEvent::FileFinished {
             run: 1,
             file: 0,
             result,
@@ -481,7 +517,7 @@ impl StreamAsRun {
             flaky: Vec::new(),
             files_cached: 0,
         };
-        self.send(&RunEvent::RunFinished { run: 1, summary });
+        self.send(RunEvent::RunFinished { run: 1, summary });
     }
 }
 
@@ -495,7 +531,7 @@ impl crate::event::Sink for StreamAsRun {
             Event::Assert(a) if a.depth == 0 => self.tally.add(a),
             Event::End { verdict } => {
                 let owned = event.clone().into_owned();
-                self.send(&RunEvent::Tap {
+                self.send(RunEvent::Tap {
                     run: 1,
                     file: 0,
                     event: owned,
@@ -505,7 +541,7 @@ impl crate::event::Sink for StreamAsRun {
             }
             _ => {}
         }
-        self.send(&RunEvent::Tap {
+        self.send(RunEvent::Tap {
             run: 1,
             file: 0,
             event: event.clone().into_owned(),

@@ -9,6 +9,12 @@ use std::time::Instant;
 /// A consumer of run events. `tick` is the live region's redraw clock.
 pub trait RunSink {
     fn on(&mut self, ev: &RunEvent) -> io::Result<()>;
+    /// The same, with the event given away: a sink that keeps events (one that hands them to
+    /// another thread) takes it without a copy. The dispatcher gives every event it has no
+    /// further use for this way.
+    fn on_owned(&mut self, ev: RunEvent) -> io::Result<()> {
+        self.on(&ev)
+    }
     fn tick(&mut self, _now: Instant) -> io::Result<()> {
         Ok(())
     }
@@ -20,6 +26,14 @@ pub struct Fanout<'a>(pub Vec<&'a mut dyn RunSink>);
 impl RunSink for Fanout<'_> {
     fn on(&mut self, ev: &RunEvent) -> io::Result<()> {
         self.0.iter_mut().try_for_each(|s| s.on(ev))
+    }
+    /// Every sink but the last sees the event by reference; the last one is given it.
+    fn on_owned(&mut self, ev: RunEvent) -> io::Result<()> {
+        let Some((last, first)) = self.0.split_last_mut() else {
+            return Ok(());
+        };
+        first.iter_mut().try_for_each(|s| s.on(&ev))?;
+        last.on_owned(ev)
     }
     fn tick(&mut self, now: Instant) -> io::Result<()> {
         self.0.iter_mut().try_for_each(|s| s.tick(now))

@@ -225,11 +225,11 @@ pub async fn execute(
             break;
         }
         tokio::select! {
-            Some(ev) = rx.recv() => sink.on(&ev)?,
+            Some(ev) = rx.recv() => sink.on_owned(ev)?,
             Some(joined) = running.join_next() => {
                 // Every event a file sent precedes its FileFinished.
                 while let Ok(ev) = rx.try_recv() {
-                    sink.on(&ev)?;
+                    sink.on_owned(ev)?;
                 }
                 let (idx, attempt, mut result) = match joined {
                     Ok(r) => r,
@@ -308,7 +308,7 @@ pub async fn execute(
         }
     }
     while let Ok(ev) = rx.try_recv() {
-        sink.on(&ev)?;
+        sink.on_owned(ev)?;
     }
     // Never started: interrupted, or stopped by --max-fail or a bail out, before their turn.
     let mut never: Vec<FileInfo> = pending.into_iter().map(|(p, _)| p.info).collect();

@@ -82,7 +82,7 @@ pub struct WatchOptions {
     pub terminal: TerminalOptions,
     pub machine: Machine,
     /// `-o` reports, rewritten after each run (their paths belong in `ignore`).
-    pub reports: Option<crate::report::output::Reports>,
+    pub reports: Option<crate::report::threaded::ReportsThread>,
 }
 
 /// Prepares each run: discovers the test files, lets `select` pick and order them, then (when

@@ -25,12 +25,46 @@ pub use crate::report::record::{
 /// Size at which the page being built is handed to the writer.
 const FLUSH_AT: usize = 1 << 20;
 
+/// One file's section of "Tests by file" (nearly all of a big run's page), rendered when the
+/// file finished so that little is left to do when the run ends.
+pub struct FileTests {
+    /// The file it shows: a section is used only for the file it was made for.
+    rel: String,
+    html: String,
+}
+
+impl FileTests {
+    /// The section of the file at `index` (its place in the run's files).
+    pub fn render(index: usize, file: &FileView) -> Self {
+        let mut html = String::new();
+        files::write_file_tests(&mut html, index, file);
+        FileTests {
+            rel: file.rel.clone(),
+            html,
+        }
+    }
+}
+
 /// Writes the page for `run` to `out`.
 ///
 /// # Errors
 ///
 /// Only errors from writing to `out`.
 pub fn write_page(out: &mut dyn Write, run: &RunView) -> io::Result<()> {
+    write_page_with(out, run, &[])
+}
+
+/// Writes the page for `run` to `out`, taking each file's section from `rendered` (by its
+/// place in `run.files`) where it is there and made for that file.
+///
+/// # Errors
+///
+/// Only errors from writing to `out`.
+pub fn write_page_with(
+    out: &mut dyn Write,
+    run: &RunView,
+    rendered: &[Option<FileTests>],
+) -> io::Result<()> {
     let mut page = String::with_capacity(64 * 1024);
     write_head(&mut page, run);
     summary::write_header(&mut page, run);
@@ -43,7 +77,10 @@ pub fn write_page(out: &mut dyn Write, run: &RunView) -> io::Result<()> {
     flush(out, &mut page)?;
     files::open_tests(&mut page);
     for (index, file) in run.files.iter().enumerate() {
-        files::write_file_tests(&mut page, index, file);
+        match rendered.get(index) {
+            Some(Some(done)) if done.rel == file.rel => page.push_str(&done.html),
+            _ => files::write_file_tests(&mut page, index, file),
+        }
         flush(out, &mut page)?;
     }
     files::close_tests(&mut page);

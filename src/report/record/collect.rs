@@ -136,6 +136,12 @@ impl Collector {
         &self.view
     }
 
+    /// The view of the file with this index as it is being built: final once its
+    /// `FileFinished` arrived, though the run goes on.
+    pub fn file_so_far(&self, file: usize) -> Option<&FileView> {
+        self.building.get(file)?.as_ref().map(|b| &b.view)
+    }
+
     pub fn on(&mut self, ev: &RunEvent) {
         match ev {
             RunEvent::RunStarted {
