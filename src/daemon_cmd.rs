@@ -1,13 +1,14 @@
 //! `tapline serve`, `send`, `events` and `status`: command lines into the daemon and its
 //! clients (`tapline::daemon`), and their outcomes into exit codes.
 use crate::cli::{DaemonTarget, EventsArgs, RunFormat, SendArgs, ServeArgs, StatusArgs};
+use crate::run_cmd::machine_sink;
 use crate::{EXIT_INTERNAL, EXIT_USAGE};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use tapline::daemon::client::{self, ClientError, Target};
 use tapline::daemon::{self, socket, ServeSettings, Stop};
 use tapline::report::output;
-use tapline::report::sink::{Fanout, JsonlRun, RunSink, SummaryRun};
+use tapline::report::sink::{Fanout, RunSink};
 use tapline::report::terminal::{TerminalOptions, TerminalReporter, Verbosity};
 use tapline::run::{config, logs};
 
@@ -117,20 +118,10 @@ pub fn serve(args: &ServeArgs) -> u8 {
         Box::new(io::LineWriter::new(stderr.lock()))
     };
     let mut terminal = TerminalReporter::new(err_out, terminal_options(args, live));
-    let stdout = io::stdout();
-    let mut jsonl;
-    let mut summary;
+    let mut machine = machine_sink(args.format);
     let mut sinks: Vec<&mut dyn RunSink> = vec![&mut terminal];
-    match args.format {
-        RunFormat::Human => {}
-        RunFormat::Jsonl => {
-            jsonl = JsonlRun::new(io::BufWriter::new(stdout.lock()));
-            sinks.push(&mut jsonl);
-        }
-        RunFormat::Summary => {
-            summary = SummaryRun::new(io::BufWriter::new(stdout.lock()));
-            sinks.push(&mut summary);
-        }
+    if let Some(m) = machine.as_deref_mut() {
+        sinks.push(m);
     }
     if let Some(r) = reports.as_mut() {
         sinks.push(r);

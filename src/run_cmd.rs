@@ -446,6 +446,16 @@ fn terminal_options(args: &RunArgs, live: bool) -> TerminalOptions {
 }
 
 /// `--watch`: the session lives in `tapline::watch`; each run is prepared here, as without it.
+/// The sink of `--format jsonl|summary`, on stdout (block-buffered: a machine reads it).
+pub(crate) fn machine_sink(format: RunFormat) -> Option<Box<dyn RunSink>> {
+    let out = || io::BufWriter::new(io::stdout().lock());
+    match format {
+        RunFormat::Human => None,
+        RunFormat::Jsonl => Some(Box::new(JsonlRun::new(out()))),
+        RunFormat::Summary => Some(Box::new(SummaryRun::new(out()))),
+    }
+}
+
 fn watch(args: &RunArgs, reports: Option<ReportsThread>) -> u8 {
     struct Plans<'a>(&'a RunArgs);
     impl watch::Planner for Plans<'_> {
@@ -544,20 +554,10 @@ fn execute(
         Box::new(io::BufWriter::new(stderr.lock()))
     };
     let mut terminal = TerminalReporter::new(err_out, terminal_options(args, settings.live));
-    let stdout = io::stdout();
-    let mut jsonl;
-    let mut summary;
+    let mut machine = machine_sink(args.format);
     let mut sinks: Vec<&mut dyn RunSink> = vec![&mut terminal];
-    match args.format {
-        RunFormat::Human => {}
-        RunFormat::Jsonl => {
-            jsonl = JsonlRun::new(io::BufWriter::new(stdout.lock()));
-            sinks.push(&mut jsonl);
-        }
-        RunFormat::Summary => {
-            summary = SummaryRun::new(io::BufWriter::new(stdout.lock()));
-            sinks.push(&mut summary);
-        }
+    if let Some(m) = machine.as_deref_mut() {
+        sinks.push(m);
     }
     if let Some(r) = reports.as_mut() {
         sinks.push(r);
