@@ -22,9 +22,14 @@
 //! A run's `.xml` is written in pieces (`Suites`): each file's suite serialized by quick-junit
 //! as the file ends, the document joined when the run ends, identical to [`write()`]'s.
 use super::diff::DiffLine;
-use super::record::{Collector, FailureView, FileStatus, FileView, PointStatus, RunView};
+use super::record::{
+    Collector, FailureView, FileStatus, FileView, PointStatus, PointView, RunView,
+};
 use crate::event::run::RunEvent;
-use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestRerun, TestSuite};
+use quick_junit::{
+    NonSuccessKind, Report, TestCase, TestCaseStatus, TestRerun, TestSuite, XmlString,
+};
+use std::borrow::Cow;
 use std::io::{self, Write};
 use std::ops::Range;
 use std::time::Duration;
@@ -41,7 +46,7 @@ pub fn write(out: &mut dyn Write, run: &RunView) -> io::Result<()> {
     let mut report = Report::new(NAME);
     report.set_time(run.duration);
     for file in &run.files {
-        report.add_test_suite(suite(file));
+        report.add_test_suite(suite(file, Vec::new()));
     }
     report.serialize(out).map_err(io::Error::other)
 }
@@ -58,6 +63,8 @@ pub(crate) struct Suites {
     done: Vec<Option<Suite>>,
     /// One file's document is serialized here, then its suite copied out.
     scratch: Vec<u8>,
+    /// The last suite's test cases, emptied for the next (see [`suite`]).
+    cases: Vec<TestCase>,
 }
 
 /// One `<testsuite>` element as the whole document holds it (its line break and indentation
@@ -168,13 +175,18 @@ impl Suites {
 
     /// `file`'s suite, serialized as the only one of a document and cut out of it.
     fn render(&mut self, file: &FileView) -> Option<Suite> {
-        let suite = suite(file);
+        let suite = suite(file, std::mem::take(&mut self.cases));
         let (tests, failures, errors, skipped) =
             (suite.tests, suite.failures, suite.errors, suite.skipped);
         let mut doc = Report::new(NAME);
         doc.add_test_suite(suite);
         self.scratch.clear();
-        doc.serialize(&mut self.scratch).ok()?;
+        let serialized = doc.serialize(&mut self.scratch);
+        if let Some(mut suite) = doc.test_suites.pop() {
+            self.cases = std::mem::take(&mut suite.test_cases);
+            self.cases.clear();
+        }
+        serialized.ok()?;
         let xml = self.scratch.get(body(&self.scratch)?)?.to_vec();
         Some(Suite {
             xml,
@@ -199,58 +211,53 @@ fn body(doc: &[u8]) -> Option<Range<usize>> {
     (start <= end).then_some(start..end)
 }
 
-fn suite(file: &FileView) -> TestSuite {
-    let mut suite = TestSuite::new(clean(&file.rel));
+/// `file`'s suite, its test cases pushed onto `cases` (emptied first; a buffer handed back
+/// by the previous suite saves growing a large vector for every file).
+fn suite(file: &FileView, mut cases: Vec<TestCase>) -> TestSuite {
+    // Stripped of what XML cannot hold once, then copied into every case.
+    let classname = XmlString::new(clean(&file.rel));
+    let mut suite = TestSuite::new(classname.clone());
+    cases.clear();
+    cases.reserve(file.points.len() + 1);
+    suite.test_cases = cases;
     if let Some(d) = file.duration {
         suite.set_time(d);
     }
     if file.status == FileStatus::NotRun {
         let mut status = TestCaseStatus::skipped();
         status.set_message("not run");
-        suite.add_test_case(case(file, "(file)", status, None));
+        suite.add_test_case(case(&classname, "(file)", status, None));
         return suite;
     }
     let mut failures = file.failures.iter().peekable();
     let mut any_failing_point = false;
     for (n, point) in file.points.iter().enumerate() {
         let name = if point.name.is_empty() {
-            format!("#{}", point.id.unwrap_or(n as u64 + 1))
+            Cow::Owned(format!("#{}", point.id.unwrap_or(n as u64 + 1)))
         } else {
-            point.name.clone()
+            clean(&point.name)
         };
-        // The failures explained under this point: its own, or its subtests' (`name > …`).
-        let mut mine = Vec::new();
-        if point.status == PointStatus::Fail {
-            let prefix = format!("{} > ", point.name);
-            while let Some(f) =
-                failures.next_if(|f| f.name == point.name || f.name.starts_with(&prefix))
-            {
-                mine.push(f);
-            }
-        }
         let status = match point.status {
             PointStatus::Pass => TestCaseStatus::success(),
             PointStatus::Fail => {
                 any_failing_point = true;
+                // The failures explained under this point: its own, or its subtests'
+                // (`name > …`).
+                let prefix = format!("{} > ", point.name);
+                let mut mine = Vec::new();
+                while let Some(f) =
+                    failures.next_if(|f| f.name == point.name || f.name.starts_with(&prefix))
+                {
+                    mine.push(f);
+                }
                 failure_status(&point.name, &mine)
             }
-            PointStatus::Skip | PointStatus::Todo => {
-                let mut s = TestCaseStatus::skipped();
-                let reason = point.reason.as_deref().unwrap_or("");
-                let message = match (point.status, reason.is_empty()) {
-                    (PointStatus::Todo, true) => "TODO".to_owned(),
-                    (PointStatus::Todo, false) => format!("TODO: {reason}"),
-                    (_, true) => "SKIP".to_owned(),
-                    (_, false) => reason.to_owned(),
-                };
-                s.set_message(clean(&message));
-                s
-            }
+            PointStatus::Skip | PointStatus::Todo => skipped_status(point),
         };
         let time = point
             .duration_ms
             .map(|ms| Duration::from_secs_f64(ms.max(0.0) / 1000.0));
-        suite.add_test_case(case(file, &name, status, time));
+        suite.add_test_case(case(&classname, &name, status, time));
     }
     if file.status == FileStatus::Fail && !any_failing_point {
         let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
@@ -266,7 +273,7 @@ fn suite(file: &FileView) -> TestSuite {
             text.push_str(&format!("\n(log: {log})"));
         }
         status.set_description(clean(&text));
-        suite.add_test_case(case(file, "(file)", status, file.duration));
+        suite.add_test_case(case(&classname, "(file)", status, file.duration));
     }
     if !file.earlier_attempts.is_empty() {
         add_reruns(&mut suite, file);
@@ -281,9 +288,28 @@ fn suite(file: &FileView) -> TestSuite {
     suite
 }
 
-fn case(file: &FileView, name: &str, status: TestCaseStatus, time: Option<Duration>) -> TestCase {
-    let mut c = TestCase::new(clean(name), status);
-    c.set_classname(clean(&file.rel));
+/// A SKIP or TODO point's `<skipped message="…">`.
+fn skipped_status(point: &PointView) -> TestCaseStatus {
+    let mut s = TestCaseStatus::skipped();
+    let reason = point.reason.as_deref().unwrap_or("");
+    let message = match (point.status, reason.is_empty()) {
+        (PointStatus::Todo, true) => Cow::Borrowed("TODO"),
+        (PointStatus::Todo, false) => Cow::Owned(format!("TODO: {reason}")),
+        (_, true) => Cow::Borrowed("SKIP"),
+        (_, false) => Cow::Borrowed(reason),
+    };
+    s.set_message(clean(&message));
+    s
+}
+
+fn case(
+    classname: &XmlString,
+    name: &str,
+    status: TestCaseStatus,
+    time: Option<Duration>,
+) -> TestCase {
+    let mut c = TestCase::new(name, status);
+    c.set_classname(classname.clone());
     if let Some(t) = time {
         c.set_time(t);
     }
@@ -398,15 +424,18 @@ pub(crate) fn explain(f: &FailureView, with_name: bool) -> String {
 }
 
 /// Text XML 1.0 accepts: quick-junit strips ANSI escapes and C0 controls; the two
-/// non-characters it leaves are replaced.
-fn clean(text: &str) -> String {
-    text.replace(['\u{FFFE}', '\u{FFFF}'], "\u{FFFD}")
+/// non-characters it leaves are replaced (a copy only when there is one).
+fn clean(text: &str) -> Cow<'_, str> {
+    if text.contains(['\u{FFFE}', '\u{FFFF}']) {
+        Cow::Owned(text.replace(['\u{FFFE}', '\u{FFFF}'], "\u{FFFD}"))
+    } else {
+        Cow::Borrowed(text)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::record::PointView;
 
     fn file(rel: &str, status: FileStatus) -> FileView {
         FileView {
