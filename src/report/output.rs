@@ -204,6 +204,8 @@ pub struct Annotations {
 pub struct Reports {
     targets: Vec<Target>,
     collector: Option<Collector>,
+    /// JUnit's suites, rendered as their files end (when a `.xml` is asked for).
+    junit: Option<junit::Suites>,
     summary: Option<SummaryRun<Vec<u8>>>,
     /// The `.jsonl` being written (to its temporary path) during a run.
     jsonl: Option<JsonlRun<AtomicFile>>,
@@ -221,9 +223,11 @@ impl Reports {
     pub fn new(targets: Vec<Target>, annotations: Option<Annotations>, meta: Meta) -> Self {
         let needs_record = annotations.is_some() || targets.iter().any(|t| t.format.needs_record());
         let needs_summary = targets.iter().any(|t| t.format == ReportFormat::Json);
+        let needs_junit = targets.iter().any(|t| t.format == ReportFormat::Junit);
         Reports {
             targets,
             collector: needs_record.then(|| Collector::new(meta)),
+            junit: needs_junit.then(junit::Suites::default),
             summary: needs_summary.then(|| SummaryRun::new(Vec::new())),
             jsonl: None,
             annotations,
@@ -304,7 +308,10 @@ impl Reports {
         let view = collector.view();
         for t in &self.targets {
             let written = match t.format {
-                ReportFormat::Junit => write_atomic(&t.path, |w| junit::write(w, view)),
+                ReportFormat::Junit => match &mut self.junit {
+                    Some(suites) => write_atomic(&t.path, |w| suites.write(w, collector)),
+                    None => write_atomic(&t.path, |w| junit::write(w, view)),
+                },
                 ReportFormat::Markdown => write_atomic(&t.path, |w| {
                     markdown::write(w, view, &markdown::Options::default())
                 }),
@@ -347,7 +354,7 @@ impl Reports {
         match ev {
             RunEvent::RunStarted { .. } => self.html_files.clear(),
             RunEvent::FileFinished { file, .. } if wants_html && !self.series => {
-                let Some(view) = self.collector.as_ref().and_then(|c| c.file_so_far(*file)) else {
+                let Some(view) = self.collector.as_ref().and_then(|c| c.file(*file)) else {
                     return;
                 };
                 if self.html_files.len() <= *file {
@@ -395,6 +402,9 @@ impl RunSink for Reports {
         }
         if let Some(c) = &mut self.collector {
             c.on(ev);
+            if let Some(j) = &mut self.junit {
+                j.on(ev, c);
+            }
         }
         self.prerender(ev);
         match ev {

@@ -10,6 +10,9 @@ use serde_json::Value;
 use std::fs;
 use std::path::Path;
 use std::process::Command as StdCommand;
+use tapline::event::run::RunEvent;
+use tapline::report::junit;
+use tapline::report::record::{Collector, Meta};
 
 /// `hostile.sh` runs under this name: markup, `&`, a quote, and GitHub's property separators.
 const HOSTILE_FILE: &str = "test/<hostile> \"&\" 50%, a:b.sh";
@@ -481,6 +484,37 @@ fn annotations_stop_at_fifty_and_say_how_many_more() {
     assert_eq!(lines.len(), 51, "{}", r.both());
     assert!(lines[..50].iter().all(|l| l.starts_with("::error ")));
     assert!(lines[50].contains("10 more annotations"), "{}", lines[50]);
+}
+
+/// The `.xml` a run writes (each file's `<testsuite>` serialized as the file ends, then
+/// joined) is, byte for byte, the document quick-junit makes of the whole recorded run: for
+/// the mixed suite, and with retries and files left unrun by `--max-fail`.
+#[test]
+fn junit_written_file_by_file_is_the_whole_document() {
+    let retried: &[&str] = &["-j1", "--retries", "1", "--max-fail", "3"];
+    for extra in [&[][..], retried] {
+        let p = mixed_project();
+        let mut args = vec!["-o", "r.jsonl", "-o", "r.xml"];
+        args.extend_from_slice(extra);
+        let ran = run_mixed(&p, &args);
+        assert_eq!(ran.code, 1, "{}", ran.both());
+        let mut record = Collector::new(Meta::default());
+        for line in read_text(&p, "r.jsonl").lines() {
+            let ev: RunEvent = serde_json::from_str(line).expect("an event of the run");
+            record.on(&ev);
+        }
+        let mut whole = Vec::new();
+        junit::write(&mut whole, record.view()).expect("serialized");
+        let whole = String::from_utf8(whole).expect("UTF-8");
+        let live = read_text(&p, "r.xml");
+        if extra.is_empty() {
+            assert!(live.contains("<failure"), "{live}");
+        } else {
+            assert!(live.contains("message=\"attempt 1: "), "{live}");
+            assert!(live.contains("<skipped message=\"not run\"/>"), "{live}");
+        }
+        assert_eq!(live, whole, "with {extra:?}");
+    }
 }
 
 // ------------------------------------------------------------------------- --max-fail

@@ -98,6 +98,8 @@ pub struct Collector {
     meta: Meta,
     view: RunView,
     building: Vec<Option<Building>>,
+    /// Each file of `view` by its index in the run (`view.files[k]` is file `indices[k]`).
+    indices: Vec<usize>,
     expanded: usize,
     budget: Budget,
 }
@@ -114,6 +116,7 @@ impl Collector {
             },
             meta,
             building: Vec::new(),
+            indices: Vec::new(),
             expanded: 0,
             budget: Budget::default(),
         }
@@ -136,10 +139,16 @@ impl Collector {
         &self.view
     }
 
-    /// The view of the file with this index as it is being built: final once its
-    /// `FileFinished` arrived, though the run goes on.
-    pub fn file_so_far(&self, file: usize) -> Option<&FileView> {
-        self.building.get(file)?.as_ref().map(|b| &b.view)
+    /// The index in the run of each file of [`Self::view`]: `view().files[k]` is file
+    /// `file_indices()[k]` (files never heard of are left out of the view).
+    pub fn file_indices(&self) -> &[usize] {
+        &self.indices
+    }
+
+    /// A file of the run in progress as recorded so far, by its index. The runner sends every
+    /// event of a file before its `FileFinished`, so from then on it is what the view will hold.
+    pub fn file(&self, index: usize) -> Option<&FileView> {
+        self.building.get(index)?.as_ref().map(|b| &b.view)
     }
 
     pub fn on(&mut self, ev: &RunEvent) {
@@ -167,6 +176,7 @@ impl Collector {
                     ..RunView::default()
                 };
                 self.building.clear();
+                self.indices.clear();
                 self.expanded = 0;
             }
             RunEvent::FileStarted { run, file } if *run == self.run => {
@@ -270,6 +280,9 @@ impl Collector {
                 self.view.interrupted = summary.interrupted;
                 self.view.duration = whole_ms(summary.duration);
                 self.view.tests = summary.tests;
+                self.indices = (self.building.iter().enumerate())
+                    .filter_map(|(i, b)| b.is_some().then_some(i))
+                    .collect();
                 self.view.files = self.building.drain(..).flatten().map(|b| b.view).collect();
                 self.view.failures_left_out =
                     self.view.files.iter().map(|f| f.failures_left_out).sum();
