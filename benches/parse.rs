@@ -3,8 +3,11 @@
 //! Whole-process figures against the reference parser: see benches/README.md.
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::path::PathBuf;
+use tapline::event::run::RunEvent;
 use tapline::event::{Event, Sink};
-use tapline::protocol::Parser;
+use tapline::protocol::{parse_all, Parser};
+use tapline::report::jsonl::JsonlWriter;
+use tapline::report::sink::{JsonlRun, RunSink};
 use tapline::report::summary::SummaryWriter;
 
 #[derive(Default)]
@@ -77,6 +80,35 @@ fn bench(c: &mut Criterion) {
                 p.feed(chunk);
             }
             p.finish().finish().is_ok()
+        })
+    });
+    // Into a reused `Vec`, not `io::sink()`: a sink's no-op writes would hide what making
+    // the bytes costs.
+    let mut out = Vec::with_capacity(data.len() * 4);
+    g.bench_function("jsonl", |b| {
+        b.iter(|| {
+            out.clear();
+            let mut p = Parser::new(JsonlWriter::new(&mut out));
+            for chunk in data.chunks(256 * 1024) {
+                p.feed(chunk);
+            }
+            p.finish().finish().is_ok()
+        })
+    });
+    // What `run -o r.jsonl` adds per event, without the parse: the stream's events as a
+    // run's `Tap` events, written as lines.
+    let events: Vec<RunEvent> = parse_all(&data)
+        .into_iter()
+        .map(|event| RunEvent::Tap {
+            run: 1,
+            file: 136,
+            event,
+        })
+        .collect();
+    g.bench_function("jsonl_run_events_only", |b| {
+        b.iter(|| {
+            let mut sink = JsonlRun::new(std::io::sink());
+            events.iter().all(|e| sink.on(e).is_ok())
         })
     });
     g.finish();

@@ -1,4 +1,5 @@
 //! Run reporters: the `RunSink` trait, sinks on the run's event stream (terminal, JSON lines, summary document).
+use super::jsonl::write_run_event;
 use super::summary::SummaryWriter;
 use super::terminal::TerminalReporter;
 use crate::event::run::{FileResult, RunEvent, RunSummary};
@@ -52,8 +53,7 @@ impl<W: Write> RunSink for TerminalReporter<W> {
 /// `--format jsonl`: every run event as one JSON line, as it happens.
 pub struct JsonlRun<W: Write> {
     out: W,
-    /// One line, serialized whole before it is written: serde's many small writes then go to
-    /// a `Vec` (cheap) instead of through `out`'s layers.
+    /// One line, made whole before it is written: one write per event through `out`'s layers.
     line: Vec<u8>,
 }
 
@@ -74,7 +74,7 @@ impl<W: Write> JsonlRun<W> {
 impl<W: Write> RunSink for JsonlRun<W> {
     fn on(&mut self, ev: &RunEvent) -> io::Result<()> {
         self.line.clear();
-        serde_json::to_writer(&mut self.line, ev)?;
+        write_run_event(&mut self.line, ev)?;
         self.line.push(b'\n');
         self.out.write_all(&self.line)?;
         // Whole files at a time keep the writes large; readers see each file as it finishes.
