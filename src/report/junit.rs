@@ -316,11 +316,17 @@ fn case(
     c
 }
 
-/// A file run again (`--retries`) keeps its failed attempts on its first test case (the file
-/// as a whole was retried, not one test): `<flakyFailure>` when it passed in the end,
-/// `<rerunFailure>` when the last attempt failed too, as nextest writes them.
+/// A file run again (`--retries`) keeps its failed attempts on one test case (the file as a
+/// whole was retried, not one test): `<flakyFailure>`s on its first when it passed in the end,
+/// `<rerunFailure>`s on its first failing one when the last attempt failed too, as nextest
+/// writes them (on a passing case they would read as flaky).
 fn add_reruns(suite: &mut TestSuite, file: &FileView) {
-    let Some(first) = suite.test_cases.first_mut() else {
+    let failing = suite
+        .test_cases
+        .iter()
+        .position(|c| matches!(c.status, TestCaseStatus::NonSuccess { .. }));
+    let at = if file.flaky { 0 } else { failing.unwrap_or(0) };
+    let Some(first) = suite.test_cases.get_mut(at) else {
         return;
     };
     let reruns = file.earlier_attempts.iter().map(|a| {
@@ -543,6 +549,33 @@ mod tests {
             x.contains(r#"message="attempt 1: exited with code 1" type="flaky""#),
             "{x}"
         );
+    }
+
+    #[test]
+    fn a_file_failing_every_attempt_keeps_them_as_rerun_failures_of_its_failing_case() {
+        let mut a = file("t/broken.t", FileStatus::Fail);
+        a.points = vec![
+            point("passes", PointStatus::Pass),
+            point("breaks", PointStatus::Fail),
+        ];
+        a.attempts = 2;
+        a.earlier_attempts = vec![crate::report::record::AttemptView {
+            attempt: 1,
+            duration: Duration::from_millis(5),
+            reasons: vec!["1 test point failed".into()],
+            failures: Vec::new(),
+            output_tail: Vec::new(),
+            log: None,
+        }];
+        let x = xml(&RunView {
+            files: vec![a],
+            ..RunView::default()
+        });
+        assert!(!x.contains("<flakyFailure"), "{x}");
+        let breaks = x.find(r#"name="breaks""#).expect("failing case");
+        let rerun = x.find("<rerunFailure").expect("rerun kept");
+        assert!(rerun > breaks, "the rerun belongs to the failing case: {x}");
+        assert!(x.contains(r#"type="rerun""#), "{x}");
     }
 
     // ------------------------------------------- rendered as files end, equal to the whole
