@@ -10,7 +10,38 @@ use std::io::{self, Write};
 
 /// The run's files by index, as far as each has got.
 #[derive(Default)]
-pub(super) struct Entries(Vec<Entry>);
+pub(super) struct Entries {
+    files: Vec<Entry>,
+    /// The finished files' parse summaries.
+    store: Store,
+}
+
+/// Finished parse summaries packed into large blocks, in the order the files finished.
+/// Freed, a large block goes back to the system (a small one stays in the heap as free space),
+/// so dropping each block once the document is written past it lowers the peak while the
+/// document is built in memory (`-o r.json`): files finish roughly in index order.
+#[derive(Default)]
+struct Store {
+    blocks: Vec<Block>,
+}
+
+struct Block {
+    text: Vec<u8>,
+    /// Summaries in it not written yet.
+    live: usize,
+}
+
+/// Where a summary is in the [`Store`].
+#[derive(Clone, Copy)]
+struct Span {
+    block: usize,
+    start: usize,
+    len: usize,
+}
+
+/// Size of a block: a large allocation, and a small part of a large run's document (small in
+/// tests, so that their runs fill many blocks).
+const BLOCK: usize = if cfg!(test) { 4 << 10 } else { 4 << 20 };
 
 /// A file's place in `files[]`.
 enum Entry {
@@ -27,8 +58,8 @@ enum Entry {
         log: Option<String>,
         /// The entry up to its `"summary": `.
         head: Vec<u8>,
-        /// The parse summary; empty when no event came.
-        doc: Vec<u8>,
+        /// The parse summary; none when no event came.
+        doc: Option<Span>,
         /// A cached file sent no stream: its summary is null.
         cached: bool,
     },
@@ -47,10 +78,10 @@ const ENTRY_END: &[u8] = b"\n    }";
 
 impl Entries {
     fn slot(&mut self, index: usize) -> &mut Entry {
-        if self.0.len() <= index {
-            self.0.resize_with(index + 1, || Entry::Absent);
+        if self.files.len() <= index {
+            self.files.resize_with(index + 1, || Entry::Absent);
         }
-        &mut self.0[index]
+        &mut self.files[index]
     }
 
     /// A file (or a retry of it: its earlier attempt's points are dropped) starts.
@@ -81,22 +112,21 @@ impl Entries {
     }
 
     pub(super) fn tap(&mut self, index: usize, event: &Event<'_>) {
-        if let Some(Entry::Running { parse, .. }) = self.0.get_mut(index) {
+        if let Some(Entry::Running { parse, .. }) = self.files.get_mut(index) {
             parse.event(event);
         }
     }
 
     /// The file's entry, but for its place in the document, is final.
     pub(super) fn finished(&mut self, index: usize, result: &FileResult) -> io::Result<()> {
-        let Some(entry) = self.0.get_mut(index) else {
+        let Some(entry) = self.files.get_mut(index) else {
             return Ok(());
         };
         let (path, log, doc) = match std::mem::replace(entry, Entry::Absent) {
             Entry::Running { path, log, parse } => {
-                let mut doc = parse.finish()?;
-                // Held until the run ends: no spare capacity.
-                doc.shrink_to_fit();
-                (path, log, doc)
+                let doc = parse.finish()?;
+                let span = (!doc.is_empty()).then(|| self.store.add(&doc));
+                (path, log, span)
             }
             Entry::Finished { path, log, doc, .. } => (path, log, doc),
             not_run @ Entry::NotRun { .. } => {
@@ -104,7 +134,7 @@ impl Entries {
                 return Ok(());
             }
             // Finished but never started (a replayed recording cut at its start).
-            Entry::Absent => (String::new(), None, Vec::new()),
+            Entry::Absent => (String::new(), None, None),
         };
         let head = entry_head(&FileOut {
             path: &path,
@@ -132,7 +162,7 @@ impl Entries {
     /// The whole document: the outer lines around the files' entries, each dropped once
     /// written (files that never started or never finished are left out).
     pub(super) fn write_document(
-        self,
+        mut self,
         out: &mut dyn Write,
         summary: &RunSummary,
     ) -> io::Result<()> {
@@ -142,19 +172,26 @@ impl Entries {
             b"{\n  \"ok\": false,\n  \"files\": ["
         })?;
         let mut first = true;
-        for entry in self.0 {
-            let (head, doc) = match &entry {
+        for entry in std::mem::take(&mut self.files) {
+            let (head, doc, cached) = match &entry {
                 Entry::Finished {
                     head, doc, cached, ..
-                } => (head, (!*cached && !doc.is_empty()).then_some(doc)),
-                Entry::NotRun { head } => (head, None),
+                } => (head, *doc, *cached),
+                Entry::NotRun { head } => (head, None, false),
                 Entry::Absent | Entry::Running { .. } => continue,
             };
             out.write_all(if first { b"\n    " } else { b",\n    " })?;
             first = false;
             out.write_all(head)?;
-            out.write_all(doc.map_or(&b"null"[..], Vec::as_slice))?;
+            match doc {
+                // A cached file sent no stream: nothing parsed to show.
+                Some(span) if !cached => out.write_all(self.store.get(span))?,
+                _ => out.write_all(b"null")?,
+            }
             out.write_all(ENTRY_END)?;
+            if let Some(span) = doc {
+                self.store.written(span);
+            }
         }
         out.write_all(if first {
             b"],\n  \"run\": "
@@ -165,6 +202,48 @@ impl Entries {
         push_indented(&mut run, &serde_json::to_vec_pretty(summary)?, 1);
         run.extend_from_slice(b"\n}\n");
         out.write_all(&run)
+    }
+}
+
+impl Store {
+    fn add(&mut self, doc: &[u8]) -> Span {
+        let fits = self
+            .blocks
+            .last()
+            .is_some_and(|b| b.text.capacity() - b.text.len() >= doc.len());
+        if !fits {
+            self.blocks.push(Block {
+                text: Vec::with_capacity(doc.len().max(BLOCK)),
+                live: 0,
+            });
+        }
+        let block = self.blocks.len() - 1;
+        let b = &mut self.blocks[block];
+        let start = b.text.len();
+        b.text.extend_from_slice(doc);
+        b.live += 1;
+        Span {
+            block,
+            start,
+            len: doc.len(),
+        }
+    }
+
+    fn get(&self, span: Span) -> &[u8] {
+        self.blocks
+            .get(span.block)
+            .and_then(|b| b.text.get(span.start..span.start + span.len))
+            .unwrap_or_default()
+    }
+
+    /// The summary is in the document: its block goes once all of its summaries are.
+    fn written(&mut self, span: Span) {
+        if let Some(b) = self.blocks.get_mut(span.block) {
+            b.live = b.live.saturating_sub(1);
+            if b.live == 0 {
+                b.text = Vec::new();
+            }
+        }
     }
 }
 
