@@ -94,6 +94,8 @@ pub(crate) struct Description<'a> {
 ///
 /// The delimiter is a `#` at the start or after whitespace (an escaped `\\` counts as
 /// whitespace there, so `\\# todo` is a directive, as the TAP 14 examples require).
+// Asked inline, as `test_point` is: called on every test point line.
+#[inline]
 pub(crate) fn description<'a>(rest: &'a str, brace: bool) -> Description<'a> {
     if memchr::memchr2(b'#', b'\\', rest.as_bytes()).is_none() {
         // Fast path: nothing to split or unescape.
