@@ -152,7 +152,7 @@ pub enum RunEvent {
 }
 
 /// The whole run, for the last line and machine reports.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Default, Clone, Serialize, Deserialize)]
 pub struct RunSummary {
     pub ok: bool,
     pub files_total: usize,

@@ -762,19 +762,10 @@ mod tests {
                     summary: RunSummary {
                         ok: tests.fail == 0,
                         files_total: self.tallies.len(),
-                        files_passed: 0,
-                        files_failed: 0,
-                        files_not_run: 0,
                         tests,
                         duration: Duration::from_millis(1234),
                         interrupted,
-                        max_fail_reached: None,
-                        bailed_out: None,
-                        slowest: Vec::new(),
-                        newly_failing: Vec::new(),
-                        fixed: Vec::new(),
-                        flaky: Vec::new(),
-                        files_cached: 0,
+                        ..RunSummary::default()
                     },
                 });
                 std::mem::take(&mut self.events)

@@ -515,17 +515,9 @@ impl StreamAsRun {
             files_total: 1,
             files_passed: usize::from(verdict.ok),
             files_failed: usize::from(!verdict.ok),
-            files_not_run: 0,
             tests: self.tally,
             duration,
-            interrupted: false,
-            max_fail_reached: None,
-            bailed_out: None,
-            slowest: Vec::new(),
-            newly_failing: Vec::new(),
-            fixed: Vec::new(),
-            flaky: Vec::new(),
-            files_cached: 0,
+            ..RunSummary::default()
         };
         self.send(RunEvent::RunFinished { run: 1, summary });
     }

@@ -327,17 +327,9 @@ mod tests {
                 files_total: 3,
                 files_passed: 1,
                 files_failed: 2,
-                files_not_run: 0,
                 tests,
                 duration: Duration::from_millis(40),
-                interrupted: false,
-                max_fail_reached: None,
-                bailed_out: None,
-                slowest: Vec::new(),
-                newly_failing: Vec::new(),
-                fixed: Vec::new(),
-                flaky: Vec::new(),
-                files_cached: 0,
+                ..RunSummary::default()
             },
         });
         events

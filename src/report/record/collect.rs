@@ -564,18 +564,10 @@ mod tests {
                     ok: true,
                     files_total: 1,
                     files_passed: 1,
-                    files_failed: 0,
-                    files_not_run: 0,
                     tests: Tally::default(),
                     duration: Duration::from_millis(20),
-                    interrupted: false,
-                    max_fail_reached: None,
-                    bailed_out: None,
-                    slowest: Vec::new(),
-                    newly_failing: Vec::new(),
-                    fixed: Vec::new(),
                     flaky: vec![("t/flip.sh".into(), 2)],
-                    files_cached: 0,
+                    ..RunSummary::default()
                 },
             },
             RunEvent::SeriesFinished {
@@ -693,7 +685,6 @@ mod tests {
                 summary: RunSummary {
                     ok: false,
                     files_total: 3,
-                    files_passed: 0,
                     files_failed: 2,
                     files_not_run: 1,
                     tests: Tally {
@@ -702,14 +693,7 @@ mod tests {
                         ..Tally::default()
                     },
                     duration: Duration::from_millis(40),
-                    interrupted: false,
-                    max_fail_reached: None,
-                    bailed_out: None,
-                    slowest: Vec::new(),
-                    newly_failing: Vec::new(),
-                    fixed: Vec::new(),
-                    flaky: Vec::new(),
-                    files_cached: 0,
+                    ..RunSummary::default()
                 },
             },
         ];

@@ -245,16 +245,13 @@ impl Script {
             files_passed: passed,
             files_failed: failed,
             files_not_run: not_run,
-            max_fail_reached: None,
             tests,
             duration: Duration::from_millis(ms),
             interrupted,
-            bailed_out: None,
             slowest,
             newly_failing: newly_failing.iter().map(|s| (*s).to_owned()).collect(),
             fixed: fixed.iter().map(|s| (*s).to_owned()).collect(),
-            flaky: Vec::new(),
-            files_cached: 0,
+            ..RunSummary::default()
         };
         self.events
             .push(RunEvent::RunFinished { run: RUN, summary });
