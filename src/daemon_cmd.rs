@@ -1,7 +1,7 @@
 //! `tapline serve`, `send`, `events` and `status`: command lines into the daemon and its
 //! clients (`tapline::daemon`), and their outcomes into exit codes.
 use crate::cli::{DaemonTarget, EventsArgs, RunFormat, SendArgs, ServeArgs, StatusArgs};
-use crate::run_cmd::machine_sink;
+use crate::run_cmd::{machine_sink, stderr_terminal_options};
 use crate::{EXIT_INTERNAL, EXIT_USAGE};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -9,7 +9,7 @@ use tapline::daemon::client::{self, ClientError, Target};
 use tapline::daemon::{self, socket, ServeSettings, Stop};
 use tapline::report::output;
 use tapline::report::sink::{Fanout, RunSink};
-use tapline::report::terminal::{TerminalOptions, TerminalReporter, Verbosity};
+use tapline::report::terminal::TerminalReporter;
 use tapline::run::{config, logs};
 
 /// The socket's place under the project root when `--socket` does not say.
@@ -117,7 +117,10 @@ pub fn serve(args: &ServeArgs) -> u8 {
     } else {
         Box::new(io::LineWriter::new(stderr.lock()))
     };
-    let mut terminal = TerminalReporter::new(err_out, terminal_options(args, live));
+    let mut terminal = TerminalReporter::new(
+        err_out,
+        stderr_terminal_options(args.color, args.quiet, args.verbose, live),
+    );
     let mut machine = machine_sink(args.format);
     let mut sinks: Vec<&mut dyn RunSink> = vec![&mut terminal];
     if let Some(m) = machine.as_deref_mut() {
@@ -162,28 +165,6 @@ fn exit_code(stop: Stop) -> u8 {
     match stop {
         Stop::Terminate => 0,
         Stop::Interrupt => tapline::run::EXIT_INTERRUPTED,
-    }
-}
-
-fn terminal_options(args: &ServeArgs, live: bool) -> TerminalOptions {
-    let style = args.color.style(io::stderr().is_terminal());
-    let verbosity = if args.quiet {
-        Verbosity::Quiet
-    } else if args.verbose {
-        Verbosity::Verbose
-    } else {
-        Verbosity::Normal
-    };
-    let width = if live {
-        crossterm::terminal::size().map_or(100, |(w, _)| w)
-    } else {
-        100
-    };
-    TerminalOptions {
-        style,
-        live,
-        verbosity,
-        width,
     }
 }
 

@@ -1,6 +1,6 @@
 //! `tapline run`: turns the command line and `tapline.toml` into a run, and its outcome into an
 //! exit code (0 passed, 1 failed, 2 usage/configuration, 3 internal, 130 interrupted).
-use crate::cli::{RunArgs, RunFormat};
+use crate::cli::{ColorChoice, RunArgs, RunFormat};
 use crate::{EXIT_INTERNAL, EXIT_USAGE};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -423,10 +423,20 @@ fn log_dir_path(args: &RunArgs, cfg: &config::Config, root: &Path) -> Option<Pat
 
 /// The terminal report's options (`live` is the run's, decided in `prepare`).
 fn terminal_options(args: &RunArgs, live: bool) -> TerminalOptions {
-    let style = args.color.style(io::stderr().is_terminal());
-    let verbosity = if args.quiet {
+    stderr_terminal_options(args.color, args.quiet, args.verbose, live)
+}
+
+/// The options of a terminal report on stderr (`run` and `serve`).
+pub(crate) fn stderr_terminal_options(
+    color: ColorChoice,
+    quiet: bool,
+    verbose: bool,
+    live: bool,
+) -> TerminalOptions {
+    let style = color.style(io::stderr().is_terminal());
+    let verbosity = if quiet {
         Verbosity::Quiet
-    } else if args.verbose {
+    } else if verbose {
         Verbosity::Verbose
     } else {
         Verbosity::Normal

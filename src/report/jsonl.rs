@@ -7,6 +7,7 @@
 //! key, number and string fragment, which for 200,000 test points was most of the cost of
 //! `-o r.jsonl`; here each fixed stretch of keys is one copy. Shapes that are rare (problems,
 //! the run's lifecycle events) still go through serde.
+use super::json::{push_int, push_opt_str, push_str};
 use crate::event::run::RunEvent;
 use crate::event::{Assert, Block, Event, Plan, Sink, Verdict};
 use std::io::{self, Write};
@@ -320,94 +321,10 @@ fn key_str(buf: &mut Vec<u8>, key: &[u8], s: &str) {
 
 fn key_opt_str(buf: &mut Vec<u8>, key: &[u8], s: Option<&str>) {
     buf.extend_from_slice(key);
-    match s {
-        Some(s) => push_str(buf, s),
-        None => buf.extend_from_slice(b"null"),
-    }
+    push_opt_str(buf, s);
 }
 
 fn key_bool(buf: &mut Vec<u8>, key: &[u8], b: bool) {
     buf.extend_from_slice(key);
     buf.extend_from_slice(if b { b"true" } else { b"false" });
-}
-
-/// Integers as serde_json writes them: it uses this same crate.
-fn push_int(buf: &mut Vec<u8>, n: impl itoa::Integer) {
-    buf.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
-}
-
-/// A JSON string literal escaped as serde_json escapes: `"` and `\` by a backslash,
-/// backspace, tab, line feed, form feed and carriage return by their short forms, the other
-/// control characters as `\u00xx` (lowercase hex); everything else (DEL, non-ASCII) as is.
-pub(crate) fn push_str(buf: &mut Vec<u8>, s: &str) {
-    let mut rest = s.as_bytes();
-    buf.reserve(rest.len() + 2);
-    buf.push(b'"');
-    while let Some(at) = find_escape(rest) {
-        buf.extend_from_slice(&rest[..at]);
-        push_escape(buf, rest[at]);
-        rest = &rest[at + 1..];
-    }
-    buf.extend_from_slice(rest);
-    buf.push(b'"');
-}
-
-fn escaped(b: u8) -> bool {
-    b < 0x20 || b == b'"' || b == b'\\'
-}
-
-/// The first byte that needs escaping, eight bytes at a time (SWAR): this runs over every
-/// name and output line of the stream, and most have nothing to escape.
-fn find_escape(bytes: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = ONES * 0x80;
-    // Each test flags its bytes exactly up to its first true hit (borrows only run upwards,
-    // past it), so the lowest flag of their union is the first byte to escape.
-    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
-    let mut chunks = bytes.chunks_exact(8);
-    let mut at = 0;
-    for c in &mut chunks {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        let x = u64::from_le_bytes(w);
-        // A byte below 0x20 is one whose value minus 0x20 borrows, when its high bit is clear.
-        let flags = (x.wrapping_sub(ONES * 0x20) & !x & HIGHS)
-            | zero(x ^ (ONES * u64::from(b'"')))
-            | zero(x ^ (ONES * u64::from(b'\\')));
-        if flags != 0 {
-            return Some(at + flags.trailing_zeros() as usize / 8);
-        }
-        at += 8;
-    }
-    chunks
-        .remainder()
-        .iter()
-        .position(|&b| escaped(b))
-        .map(|i| at + i)
-}
-
-fn push_escape(buf: &mut Vec<u8>, b: u8) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let short = match b {
-        b'"' => b'"',
-        b'\\' => b'\\',
-        0x08 => b'b',
-        0x09 => b't',
-        0x0a => b'n',
-        0x0c => b'f',
-        0x0d => b'r',
-        _ => {
-            let hex = [
-                b'\\',
-                b'u',
-                b'0',
-                b'0',
-                HEX[usize::from(b >> 4)],
-                HEX[usize::from(b & 0xf)],
-            ];
-            buf.extend_from_slice(&hex);
-            return;
-        }
-    };
-    buf.extend_from_slice(&[b'\\', short]);
 }

@@ -5,6 +5,7 @@ pub mod failure;
 pub mod github;
 pub mod html;
 pub mod human;
+pub(crate) mod json;
 pub mod jsonl;
 pub mod junit;
 pub mod markdown;

@@ -7,6 +7,7 @@
 //!
 //! Compact JSON for `--format summary` of one stream; pretty (serde_json's layout, nested at
 //! a given depth) for the run's summary document, which holds each file's parse summary.
+use super::json::{push_int, push_opt_str, push_str};
 use crate::event::{Assert, Event, Sink, Verdict};
 use std::io::{self, Write};
 
@@ -206,7 +207,7 @@ fn write_assert(buf: &mut Vec<u8>, first: bool, a: &Assert<'_>, child: Option<&[
     buf.extend_from_slice(child.unwrap_or(b"null"));
     buf.extend_from_slice(b",\"id\":");
     match a.id {
-        Some(id) => push_u64(buf, id),
+        Some(id) => push_int(buf, id),
         None => buf.extend_from_slice(b"null"),
     }
     buf.extend_from_slice(if a.ok {
@@ -214,7 +215,7 @@ fn write_assert(buf: &mut Vec<u8>, first: bool, a: &Assert<'_>, child: Option<&[
     } else {
         b",\"ok\":false,\"name\":"
     });
-    push_json_str(buf, &a.name);
+    push_str(buf, &a.name);
     buf.extend_from_slice(b",\"todo\":");
     push_opt_str(buf, a.todo.as_deref());
     buf.extend_from_slice(b",\"skip\":");
@@ -228,79 +229,8 @@ fn write_assert(buf: &mut Vec<u8>, first: bool, a: &Assert<'_>, child: Option<&[
         );
     }
     buf.extend_from_slice(b",\"line\":");
-    push_u64(buf, a.line);
+    push_int(buf, a.line);
     buf.push(b'}');
-}
-
-/// Whether any byte is a control character, `"` or `\\`: eight bytes at a time (SWAR), since
-/// this runs over every name in the stream.
-fn needs_escape(bytes: &[u8]) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS != 0;
-    let mut chunks = bytes.chunks_exact(8);
-    for c in &mut chunks {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        let x = u64::from_le_bytes(w);
-        // A byte below 0x20 is one whose value minus 0x20 borrows, when its high bit is clear.
-        let control = x.wrapping_sub(ONES * 0x20) & !x & HIGHS != 0;
-        if control
-            || has_zero(x ^ (ONES * u64::from(b'"')))
-            || has_zero(x ^ (ONES * u64::from(b'\\')))
-        {
-            return true;
-        }
-    }
-    chunks
-        .remainder()
-        .iter()
-        .any(|&b| b < 0x20 || b == b'"' || b == b'\\')
-}
-
-/// "00" … "99": two digits per division.
-const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
-2021222324252627282930313233343536373839\
-4041424344454647484950515253545556575859\
-6061626364656667686970717273747576777879\
-8081828384858687888990919293949596979899";
-
-fn push_u64(buf: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    while n >= 100 {
-        let pair = (n % 100) as usize * 2;
-        n /= 100;
-        i -= 2;
-        digits[i..i + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
-    }
-    if n >= 10 {
-        let pair = n as usize * 2;
-        i -= 2;
-        digits[i..i + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
-    } else {
-        i -= 1;
-        digits[i] = b'0' + n as u8;
-    }
-    buf.extend_from_slice(&digits[i..]);
-}
-
-fn push_opt_str(buf: &mut Vec<u8>, s: Option<&str>) {
-    match s {
-        Some(s) => push_json_str(buf, s),
-        None => buf.extend_from_slice(b"null"),
-    }
-}
-
-/// A JSON string literal; names rarely need escaping, so check first and copy whole.
-fn push_json_str(buf: &mut Vec<u8>, s: &str) {
-    if !needs_escape(s.as_bytes()) {
-        buf.push(b'"');
-        buf.extend_from_slice(s.as_bytes());
-        buf.push(b'"');
-    } else if serde_json::to_writer(&mut *buf, s).is_err() {
-        buf.extend_from_slice(b"null"); // unreachable for a str written to a Vec
-    }
 }
 
 /// Closes an `asserts` array and writes the document's verdict fields and closing brace.
@@ -310,7 +240,7 @@ fn write_verdict(buf: &mut Vec<u8>, v: &Verdict<'_>) {
     } else {
         b"],\"ok\":false,\"count\":"
     });
-    push_u64(buf, v.count);
+    push_int(buf, v.count);
     for (key, n) in [
         (&b",\"pass\":"[..], v.pass),
         (b",\"fail\":", v.fail),
@@ -318,15 +248,15 @@ fn write_verdict(buf: &mut Vec<u8>, v: &Verdict<'_>) {
         (b",\"skip\":", v.skip),
     ] {
         buf.extend_from_slice(key);
-        push_u64(buf, n);
+        push_int(buf, n);
     }
     buf.extend_from_slice(b",\"plan\":");
     match &v.plan {
         Some(p) => {
             buf.extend_from_slice(b"{\"start\":");
-            push_u64(buf, p.start);
+            push_int(buf, p.start);
             buf.extend_from_slice(b",\"end\":");
-            push_u64(buf, p.end);
+            push_int(buf, p.end);
             buf.extend_from_slice(if p.skip_all {
                 b",\"skip_all\":true,\"reason\":"
             } else {
@@ -344,7 +274,7 @@ fn write_verdict(buf: &mut Vec<u8>, v: &Verdict<'_>) {
         if i > 0 {
             buf.push(b',');
         }
-        push_json_str(buf, r);
+        push_str(buf, r);
     }
     buf.extend_from_slice(b"]}");
 }
@@ -399,13 +329,13 @@ fn write_assert_pretty(
     buf.extend_from_slice(child.unwrap_or(b"null"));
     pretty_key(buf, false, key, b"\"id\": ");
     match a.id {
-        Some(id) => push_u64(buf, id),
+        Some(id) => push_int(buf, id),
         None => buf.extend_from_slice(b"null"),
     }
     pretty_key(buf, false, key, b"\"ok\": ");
     buf.extend_from_slice(if a.ok { b"true" } else { b"false" });
     pretty_key(buf, false, key, b"\"name\": ");
-    push_json_str(buf, &a.name);
+    push_str(buf, &a.name);
     pretty_key(buf, false, key, b"\"todo\": ");
     push_opt_str(buf, a.todo.as_deref());
     pretty_key(buf, false, key, b"\"skip\": ");
@@ -419,7 +349,7 @@ fn write_assert_pretty(
         );
     }
     pretty_key(buf, false, key, b"\"line\": ");
-    push_u64(buf, a.line);
+    push_int(buf, a.line);
     newline(buf, item);
     buf.push(b'}');
 }
@@ -441,7 +371,7 @@ fn write_verdict_pretty(buf: &mut Vec<u8>, v: &Verdict<'_>, level: usize, empty:
         (b"\"skip\": ", v.skip),
     ] {
         pretty_key(buf, false, key, name);
-        push_u64(buf, n);
+        push_int(buf, n);
     }
     pretty_key(buf, false, key, b"\"plan\": ");
     match &v.plan {
@@ -449,9 +379,9 @@ fn write_verdict_pretty(buf: &mut Vec<u8>, v: &Verdict<'_>, level: usize, empty:
             let inner = key + 1;
             buf.push(b'{');
             pretty_key(buf, true, inner, b"\"start\": ");
-            push_u64(buf, p.start);
+            push_int(buf, p.start);
             pretty_key(buf, false, inner, b"\"end\": ");
-            push_u64(buf, p.end);
+            push_int(buf, p.end);
             pretty_key(buf, false, inner, b"\"skip_all\": ");
             buf.extend_from_slice(if p.skip_all { b"true" } else { b"false" });
             pretty_key(buf, false, inner, b"\"reason\": ");
@@ -469,7 +399,7 @@ fn write_verdict_pretty(buf: &mut Vec<u8>, v: &Verdict<'_>, level: usize, empty:
             buf.push(b',');
         }
         newline(buf, key + 1);
-        push_json_str(buf, r);
+        push_str(buf, r);
     }
     if !v.reasons.is_empty() {
         newline(buf, key);
@@ -477,57 +407,4 @@ fn write_verdict_pretty(buf: &mut Vec<u8>, v: &Verdict<'_>, level: usize, empty:
     buf.push(b']');
     newline(buf, level);
     buf.push(b'}');
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{needs_escape, push_u64};
-
-    #[test]
-    fn numbers_are_written_exactly() {
-        for n in [
-            0,
-            7,
-            9,
-            10,
-            42,
-            99,
-            100,
-            101,
-            999,
-            1000,
-            65_535,
-            1_000_000,
-            u64::MAX,
-        ] {
-            let mut buf = Vec::new();
-            push_u64(&mut buf, n);
-            assert_eq!(String::from_utf8(buf).expect("ascii"), n.to_string());
-        }
-    }
-
-    #[test]
-    fn escape_check_agrees_with_the_byte_rule() {
-        let rule = |s: &[u8]| s.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\');
-        let samples: Vec<Vec<u8>> = vec![
-            b"plain name that is long enough".to_vec(),
-            b"has \"quote\" inside".to_vec(),
-            b"back\\slash in the middle".to_vec(),
-            b"tab\there".to_vec(),
-            "ünïcödé ⟦TSTEST⟧ text".as_bytes().to_vec(),
-            vec![0x1f; 9],
-            vec![0x20; 17],
-            vec![0x7f, 0x80, 0xff, 0x21, 0x5b, 0x5d, 0x23, 0x24],
-        ];
-        for s in samples {
-            for start in 0..s.len() {
-                assert_eq!(
-                    needs_escape(&s[start..]),
-                    rule(&s[start..]),
-                    "{:?}",
-                    &s[start..]
-                );
-            }
-        }
-    }
 }

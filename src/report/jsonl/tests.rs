@@ -1,8 +1,9 @@
 //! The hand-written JSON against serde_json's, byte for byte.
-use super::{find_escape, push_str, write_event, write_run_event, JsonlWriter};
+use super::{write_event, write_run_event, JsonlWriter};
 use crate::event::run::RunEvent;
 use crate::event::{Assert, Block, Event, Plan, Problem, ProblemKind, Sink, Verdict};
 use crate::protocol::AnyParser;
+use crate::report::json::{find_escape, push_str};
 use proptest::prelude::*;
 use std::borrow::Cow;
 use std::collections::BTreeSet;
