@@ -23,7 +23,7 @@
 //! as the file ends, the document joined when the run ends, identical to [`write()`]'s.
 use super::diff::DiffLine;
 use super::record::{
-    Collector, FailureView, FileStatus, FileView, PointStatus, PointView, RunView,
+    Collector, FailureView, FileStatus, FileView, Pieces, PointStatus, PointView, RunView,
 };
 use crate::event::run::RunEvent;
 use quick_junit::{
@@ -57,10 +57,8 @@ pub fn write(out: &mut dyn Write, run: &RunView) -> io::Result<()> {
 /// end instead (rendering every run's files would be work thrown away).
 #[derive(Default)]
 pub(crate) struct Suites {
-    run: u64,
-    series: bool,
     /// By file index: the file's `<testsuite>`, dropped if a later event changes the file.
-    done: Vec<Option<Suite>>,
+    done: Pieces<Suite>,
     /// One file's document is serialized here, then its suite copied out.
     scratch: Vec<u8>,
     /// The last suite's test cases, emptied for the next (see [`suite`]).
@@ -80,50 +78,9 @@ struct Suite {
 impl Suites {
     /// Follows the run after `record` has seen `ev`.
     pub(crate) fn on(&mut self, ev: &RunEvent, record: &Collector) {
-        match ev {
-            RunEvent::SeriesStarted { .. } => {
-                self.series = true;
-                self.done.clear();
-            }
-            RunEvent::SeriesFinished { .. } => self.series = false,
-            _ if self.series => {}
-            RunEvent::RunStarted { run, .. } => {
-                self.run = *run;
-                self.done.clear();
-            }
-            RunEvent::FileFinished { run, file, .. } if *run == self.run => {
-                let suite = record.file(*file).and_then(|f| self.render(f));
-                self.keep(*file, suite);
-            }
-            RunEvent::FileStarted { run, file } | RunEvent::FileNotRun { run, file }
-                if *run == self.run =>
-            {
-                self.keep(file.index, None);
-            }
-            RunEvent::Tap { run, file, .. }
-            | RunEvent::Stderr { run, file, .. }
-            | RunEvent::AttemptFailed { run, file, .. }
-                if *run == self.run =>
-            {
-                self.keep(*file, None);
-            }
-            _ => {}
-        }
-    }
-
-    /// `suite` as file `index`'s, or `None`: the file is not (or no longer) rendered.
-    fn keep(&mut self, index: usize, suite: Option<Suite>) {
-        match suite {
-            Some(s) => {
-                if self.done.len() <= index {
-                    self.done.resize_with(index + 1, || None);
-                }
-                self.done[index] = Some(s);
-            }
-            None => {
-                if let Some(slot) = self.done.get_mut(index) {
-                    *slot = None;
-                }
+        if let Some(index) = self.done.on(ev) {
+            if let Some(suite) = record.file(index).and_then(|f| self.render(f)) {
+                self.done.keep(index, suite);
             }
         }
     }
@@ -136,13 +93,12 @@ impl Suites {
     /// Only errors from writing to `out`.
     pub(crate) fn write(&mut self, out: &mut dyn Write, record: &Collector) -> io::Result<()> {
         let run = record.view();
-        let mut done = std::mem::take(&mut self.done);
         let indices = record.file_indices();
         let suites: Option<Vec<Suite>> = (indices.len() == run.files.len())
             .then(|| {
                 (run.files.iter().zip(indices))
                     .map(|(file, &i)| {
-                        let rendered = done.get_mut(i).and_then(Option::take);
+                        let rendered = self.done.take(i);
                         rendered.or_else(|| self.render(file))
                     })
                     .collect()
@@ -942,9 +898,7 @@ mod tests {
             let events = every_kind(1);
             let mut record = Collector::new(Meta::default());
             let mut suites = Suites::default();
-            let rendered = |s: &Suites| -> Vec<usize> {
-                (0..s.done.len()).filter(|&i| s.done[i].is_some()).collect()
-            };
+            let rendered = |s: &Suites| s.done.ready();
             for ev in &events {
                 record.on(ev);
                 suites.on(ev, &record);

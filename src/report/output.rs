@@ -13,7 +13,7 @@
 //!
 //! The same sink also writes GitHub Actions annotations ([`super::github`]) and appends the
 //! Markdown report to `GITHUB_STEP_SUMMARY`, so all of them read one [`Collector`].
-use super::record::{Collector, Meta, RunView};
+use super::record::{Collector, Meta, Pieces, RunView};
 use super::sink::{JsonlRun, RunSink, SummaryRun};
 use super::threaded::ReportsThread;
 use super::{github, html, junit, markdown};
@@ -213,8 +213,8 @@ pub struct Reports {
     /// Inside a `--runs N` series: files are written when it ends.
     series: bool,
     /// With an `.html` target: each file's section of the page, rendered as the file ends
-    /// (on the reports thread, while the run goes on), by file index.
-    html_files: Vec<Option<html::FileTests>>,
+    /// (on the reports thread, while the run goes on).
+    html: Option<Pieces<html::FileTests>>,
     /// Write failures, reported once the run is over.
     errors: Vec<String>,
 }
@@ -224,6 +224,7 @@ impl Reports {
         let needs_record = annotations.is_some() || targets.iter().any(|t| t.format.needs_record());
         let needs_summary = targets.iter().any(|t| t.format == ReportFormat::Json);
         let needs_junit = targets.iter().any(|t| t.format == ReportFormat::Junit);
+        let needs_html = targets.iter().any(|t| t.format == ReportFormat::Html);
         Reports {
             targets,
             collector: needs_record.then(|| Collector::new(meta)),
@@ -232,7 +233,7 @@ impl Reports {
             jsonl: None,
             annotations,
             series: false,
-            html_files: Vec::new(),
+            html: needs_html.then(Pieces::default),
             errors: Vec::new(),
         }
     }
@@ -315,9 +316,10 @@ impl Reports {
                 ReportFormat::Markdown => write_atomic(&t.path, |w| {
                     markdown::write(w, view, &markdown::Options::default())
                 }),
-                ReportFormat::Html => write_atomic(&t.path, |w| {
-                    html::write_page_with(w, view, &self.html_files)
-                }),
+                ReportFormat::Html => {
+                    let sections = html_sections(&mut self.html, collector);
+                    write_atomic(&t.path, |w| html::write_page_with(w, view, &sections))
+                }
                 ReportFormat::Jsonl | ReportFormat::Json => Ok(()),
             };
             if let Err(e) = written {
@@ -345,26 +347,18 @@ impl Reports {
     }
 }
 
-impl Reports {
-    /// Renders the part of a file report that depends on that file alone when the file
-    /// ends, so the run's end has only the rest to do. Not inside a `--runs N` series, whose
-    /// reports show its last run.
-    fn prerender(&mut self, ev: &RunEvent) {
-        let wants_html = self.targets.iter().any(|t| t.format == ReportFormat::Html);
-        match ev {
-            RunEvent::RunStarted { .. } => self.html_files.clear(),
-            RunEvent::FileFinished { file, .. } if wants_html && !self.series => {
-                let Some(view) = self.collector.as_ref().and_then(|c| c.file(*file)) else {
-                    return;
-                };
-                if self.html_files.len() <= *file {
-                    self.html_files.resize_with(file + 1, || None);
-                }
-                self.html_files[*file] = Some(html::FileTests::render(*file, view));
-            }
-            _ => {}
-        }
-    }
+/// The HTML sections rendered as their files ended, by place in the record's view. A section
+/// names its file by index (`id="file-N"`), so it serves only where place and index agree.
+fn html_sections(
+    pieces: &mut Option<Pieces<html::FileTests>>,
+    record: &Collector,
+) -> Vec<Option<html::FileTests>> {
+    let Some(pieces) = pieces else {
+        return Vec::new();
+    };
+    (record.file_indices().iter().enumerate())
+        .map(|(place, &index)| (place == index).then(|| pieces.take(index)).flatten())
+        .collect()
 }
 
 /// GitHub's step summary takes up to 1 MiB per step; the Markdown report stays far below.
@@ -405,8 +399,12 @@ impl RunSink for Reports {
             if let Some(j) = &mut self.junit {
                 j.on(ev, c);
             }
+            if let Some(index) = self.html.as_mut().and_then(|h| h.on(ev)) {
+                if let (Some(h), Some(file)) = (&mut self.html, c.file(index)) {
+                    h.keep(index, html::FileTests::render(index, file));
+                }
+            }
         }
-        self.prerender(ev);
         match ev {
             RunEvent::SeriesStarted { .. } => self.series = true,
             RunEvent::RunFinished { .. } if !self.series => {

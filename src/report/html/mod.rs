@@ -28,8 +28,6 @@ const FLUSH_AT: usize = 1 << 20;
 /// One file's section of "Tests by file" (nearly all of a big run's page), rendered when the
 /// file finished so that little is left to do when the run ends.
 pub struct FileTests {
-    /// The file it shows: a section is used only for the file it was made for.
-    rel: String,
     html: String,
 }
 
@@ -38,10 +36,7 @@ impl FileTests {
     pub fn render(index: usize, file: &FileView) -> Self {
         let mut html = String::new();
         files::write_file_tests(&mut html, index, file);
-        FileTests {
-            rel: file.rel.clone(),
-            html,
-        }
+        FileTests { html }
     }
 }
 
@@ -55,7 +50,7 @@ pub fn write_page(out: &mut dyn Write, run: &RunView) -> io::Result<()> {
 }
 
 /// Writes the page for `run` to `out`, taking each file's section from `rendered` (by its
-/// place in `run.files`) where it is there and made for that file.
+/// place in `run.files`) where it is there.
 ///
 /// # Errors
 ///
@@ -78,7 +73,7 @@ pub fn write_page_with(
     files::open_tests(&mut page);
     for (index, file) in run.files.iter().enumerate() {
         match rendered.get(index) {
-            Some(Some(done)) if done.rel == file.rel => page.push_str(&done.html),
+            Some(Some(done)) => page.push_str(&done.html),
             _ => files::write_file_tests(&mut page, index, file),
         }
         flush(out, &mut page)?;

@@ -2,9 +2,11 @@
 //! render: files with their verdicts, counts, logs and top-level points, failing points
 //! explained (location, message, diff, stack, output), collected from the run's events.
 mod collect;
+mod pieces;
 mod view;
 
 pub use collect::{Collector, Meta, EXPANDED_FAILURES};
+pub(crate) use pieces::Pieces;
 pub use view::unix_ms;
 pub(crate) use view::utc;
 pub use view::{AttemptView, FailureView, FileStatus, FileView, PointStatus, PointView, RunView};
