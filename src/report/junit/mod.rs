@@ -1,0 +1,504 @@
+//! `-o report.xml`: JUnit XML in the dialect CI systems read (Jenkins, GitLab, GitHub test
+//! reporters, Azure), written with quick-junit as nextest writes it.
+//!
+//! - one `<testsuite>` per test file, `name` = its path, with `<system-out>` (the file's
+//!   non-TAP stdout) and `<system-err>` (its stderr), the newest lines of each when there were
+//!   many (the log path says where the rest is);
+//! - one `<testcase>` per top-level test point: `classname` = the file, `name` = the point's
+//!   name (`#N` when it has none), `time` from the producer when it gave one;
+//! - a failing point has `<failure message="…">` whose text is the explanation the terminal
+//!   gives, without colour: location, message, the expected/actual diff, stack, output; failures
+//!   inside subtests are explained under their top-level point with `parent > child` names;
+//! - SKIP and TODO points are `<skipped message="…">` (`TODO: …` for TODO);
+//! - a file that failed without a failing point (crash, timeout, exit code, missing plan, no
+//!   TAP, bail out) has a `<testcase name="(file)">` with `<error message="reasons">`;
+//! - a file never started (`--max-fail`, Ctrl-C) is a testcase `<skipped message="not run">`;
+//! - a flaky file (failed, then passed on a retry) keeps its failed attempts as
+//!   `<flakyFailure>` on its test case, as nextest does.
+//!
+//! XML 1.0 forbids most control characters: quick-junit strips ANSI escapes and C0 controls;
+//! the non-characters U+FFFE and U+FFFF are replaced here.
+//!
+//! A run's `.xml` is written in pieces (`Suites`): each file's suite serialized by quick-junit
+//! as the file ends, the document joined when the run ends, identical to [`write()`]'s.
+use super::diff::DiffLine;
+use super::record::{
+    Collector, FailureView, FileStatus, FileView, Pieces, PointStatus, PointView, RunView,
+};
+use crate::event::run::RunEvent;
+use quick_junit::{
+    NonSuccessKind, Report, TestCase, TestCaseStatus, TestRerun, TestSuite, XmlString,
+};
+use std::borrow::Cow;
+use std::io::{self, Write};
+use std::ops::Range;
+use std::time::Duration;
+
+mod plain;
+
+/// The report's name, on its root element.
+const NAME: &str = "tapline";
+
+/// Writes the JUnit document for `run`.
+///
+/// # Errors
+///
+/// Only errors from writing to `out`.
+pub fn write(out: &mut dyn Write, run: &RunView) -> io::Result<()> {
+    let mut suites = Suites::default();
+    let rendered: Option<Vec<Suite>> = run.files.iter().map(|f| suites.render(f)).collect();
+    match rendered {
+        Some(rendered) => suites.join(out, run, &rendered),
+        None => write_whole(out, run),
+    }
+}
+
+/// The JUnit document for `run` as quick-junit writes it alone: built whole, every case
+/// through quick-junit, then serialized. What the pieces and plain cases must equal.
+fn write_whole(out: &mut dyn Write, run: &RunView) -> io::Result<()> {
+    let mut report = Report::new(NAME);
+    report.set_time(run.duration);
+    for file in &run.files {
+        report.add_test_suite(suite(file, Vec::new(), None));
+    }
+    report.serialize(out).map_err(io::Error::other)
+}
+
+/// The JUnit document of a run written in pieces, byte for byte what [`write_whole()`] makes of it:
+/// each file's `<testsuite>` serialized as the file ends, so the end of the run only adds up
+/// the counts and joins them. A `--runs N` series writes its last run's document once at its
+/// end instead (rendering every run's files would be work thrown away).
+#[derive(Default)]
+pub(crate) struct Suites {
+    /// By file index: the file's `<testsuite>`, dropped if a later event changes the file.
+    done: Pieces<Suite>,
+    /// One file's document is serialized here, then its suite copied out.
+    scratch: Vec<u8>,
+    /// The last suite's test cases, emptied for the next (see [`suite`]).
+    cases: Vec<TestCase>,
+    /// The plain cases of the suite being rendered.
+    plain: plain::Runs,
+    /// The counts of the suite serialized last.
+    last: Counts,
+}
+
+/// One `<testsuite>` element as the whole document holds it (its line break and indentation
+/// first), with the counts the root element adds up.
+struct Suite {
+    xml: Vec<u8>,
+    counts: Counts,
+}
+
+/// A suite's counts of test cases.
+#[derive(Clone, Copy, Default)]
+struct Counts {
+    tests: usize,
+    failures: usize,
+    errors: usize,
+    skipped: usize,
+}
+
+impl Counts {
+    fn of(suite: &TestSuite) -> Self {
+        Counts {
+            tests: suite.tests,
+            failures: suite.failures,
+            errors: suite.errors,
+            skipped: suite.skipped,
+        }
+    }
+}
+
+impl Suites {
+    /// Follows the run after `record` has seen `ev`.
+    pub(crate) fn on(&mut self, ev: &RunEvent, record: &Collector) {
+        if let Some(index) = self.done.on(ev) {
+            if let Some(suite) = record.file(index).and_then(|f| self.render(f)) {
+                self.done.keep(index, suite);
+            }
+        }
+    }
+
+    /// Writes the document of the run `record` holds, which has just ended: the suites
+    /// rendered as their files ended, the others rendered now.
+    ///
+    /// # Errors
+    ///
+    /// Only errors from writing to `out`.
+    pub(crate) fn write(&mut self, out: &mut dyn Write, record: &Collector) -> io::Result<()> {
+        let run = record.view();
+        let indices = record.file_indices();
+        let suites: Option<Vec<Suite>> = (indices.len() == run.files.len())
+            .then(|| {
+                (run.files.iter().zip(indices))
+                    .map(|(file, &i)| {
+                        let rendered = self.done.take(i);
+                        rendered.or_else(|| self.render(file))
+                    })
+                    .collect()
+            })
+            .flatten();
+        match suites {
+            Some(suites) => self.join(out, run, &suites),
+            // Not expected; the whole document is still right.
+            None => write_whole(out, run),
+        }
+    }
+
+    /// The document of `run` around its rendered `suites`.
+    fn join(&mut self, out: &mut dyn Write, run: &RunView, suites: &[Suite]) -> io::Result<()> {
+        let mut root = Report::new(NAME);
+        root.set_time(run.duration);
+        for s in suites {
+            root.tests += s.counts.tests;
+            root.failures += s.counts.failures;
+            root.errors += s.counts.errors;
+            root.skipped += s.counts.skipped;
+        }
+        self.scratch.clear();
+        root.serialize(&mut self.scratch)
+            .map_err(io::Error::other)?;
+        let Some(body) = body(&self.scratch) else {
+            return write_whole(out, run);
+        };
+        out.write_all(&self.scratch[..body.start])?;
+        for s in suites {
+            out.write_all(&s.xml)?;
+        }
+        out.write_all(&self.scratch[body.end..])
+    }
+
+    /// `file`'s suite, serialized as the only one of a document and cut out of it, its plain
+    /// cases spliced in (or, should their markers not be found, every case by quick-junit).
+    fn render(&mut self, file: &FileView) -> Option<Suite> {
+        self.plain.clear();
+        let rendered = self.serialize(file, true)?;
+        let rendered = self.scratch.get(rendered)?;
+        let xml = if self.plain.is_empty() {
+            rendered.to_vec()
+        } else {
+            let mut xml = Vec::new();
+            if self.plain.splice(rendered, &mut xml) {
+                xml
+            } else {
+                let whole = self.serialize(file, false)?;
+                self.scratch.get(whole)?.to_vec()
+            }
+        };
+        Some(Suite {
+            xml,
+            counts: self.last,
+        })
+    }
+
+    /// `file`'s suite, plain cases as markers when `plain`, in a document of its own: the
+    /// suite element's place in `self.scratch`, its counts in `self.last`.
+    fn serialize(&mut self, file: &FileView, plain: bool) -> Option<Range<usize>> {
+        let suite = suite(
+            file,
+            std::mem::take(&mut self.cases),
+            plain.then_some(&mut self.plain),
+        );
+        self.last = Counts::of(&suite);
+        let mut doc = Report::new(NAME);
+        doc.add_test_suite(suite);
+        self.scratch.clear();
+        let serialized = doc.serialize(&mut self.scratch);
+        if let Some(mut suite) = doc.test_suites.pop() {
+            self.cases = std::mem::take(&mut suite.test_cases);
+            self.cases.clear();
+        }
+        serialized.ok()?;
+        body(&self.scratch)
+    }
+}
+
+/// Where a serialized document's suites are: from the end of the `<testsuites …>` start tag
+/// to the line break before `</testsuites>`. The suites are indented by their depth alone,
+/// so one file's suite reads the same in a document of its own as among the others.
+fn body(doc: &[u8]) -> Option<Range<usize>> {
+    const ROOT: &[u8] = b"<testsuites";
+    const END: &[u8] = b"\n</testsuites>";
+    let root = doc.windows(ROOT.len()).position(|w| w == ROOT)?;
+    // Attribute values are escaped: the first `>` ends the start tag.
+    let start = root + doc[root..].iter().position(|&b| b == b'>')? + 1;
+    let end = doc.windows(END.len()).rposition(|w| w == END)?;
+    (start <= end).then_some(start..end)
+}
+
+/// `file`'s suite, its test cases pushed onto `cases` (emptied first; a buffer handed back
+/// by the previous suite saves growing a large vector for every file). With `plain`, the
+/// plain cases are written there and stand in the suite as markers (see `plain.rs`); the
+/// suite's counts are those of its real cases either way. A retried file's cases are all
+/// quick-junit's: its earlier attempts go onto one of them.
+fn suite(file: &FileView, mut cases: Vec<TestCase>, plain: Option<&mut plain::Runs>) -> TestSuite {
+    let mut plain = plain.filter(|_| file.earlier_attempts.is_empty());
+    // Stripped of what XML cannot hold once, then copied into every case.
+    let classname = XmlString::new(clean(&file.rel));
+    let escaped_classname = plain
+        .is_some()
+        .then(|| quick_xml::escape::escape(classname.as_str()));
+    let mut suite = TestSuite::new(classname.clone());
+    cases.clear();
+    cases.reserve(file.points.len() + 1);
+    suite.test_cases = cases;
+    if let Some(d) = file.duration {
+        suite.set_time(d);
+    }
+    if file.status == FileStatus::NotRun {
+        let mut status = TestCaseStatus::skipped();
+        status.set_message("not run");
+        suite.add_test_case(case(&classname, "(file)", status, None));
+        return suite;
+    }
+    let mut failures = file.failures.iter().peekable();
+    let mut any_failing_point = false;
+    for (n, point) in file.points.iter().enumerate() {
+        let name = if point.name.is_empty() {
+            Cow::Owned(format!("#{}", point.id.unwrap_or(n as u64 + 1)))
+        } else {
+            clean(&point.name)
+        };
+        let time = point
+            .duration_ms
+            .and_then(|ms| Duration::try_from_secs_f64(ms.max(0.0) / 1000.0).ok());
+        if let (Some(runs), Some(classname)) = (plain.as_deref_mut(), &escaped_classname) {
+            match plain_case(point, &name, time) {
+                Some(case) => {
+                    if let Some(marker) = runs.push(&name, classname, &case) {
+                        suite.add_test_case(marker);
+                    }
+                    continue;
+                }
+                None => runs.interrupt(),
+            }
+        }
+        let status = match point.status {
+            PointStatus::Pass => TestCaseStatus::success(),
+            PointStatus::Fail => {
+                any_failing_point = true;
+                // The failures explained under this point: its own, or its subtests'
+                // (`name > …`).
+                let prefix = format!("{} > ", point.name);
+                let mut mine = Vec::new();
+                while let Some(f) =
+                    failures.next_if(|f| f.name == point.name || f.name.starts_with(&prefix))
+                {
+                    mine.push(f);
+                }
+                failure_status(&point.name, &mine)
+            }
+            PointStatus::Skip | PointStatus::Todo => skipped_status(point),
+        };
+        suite.add_test_case(case(&classname, &name, status, time));
+    }
+    if let Some(runs) = &plain {
+        let (tests, skipped) = runs.counts();
+        suite.tests += tests;
+        suite.skipped += skipped;
+    }
+    if file.status == FileStatus::Fail && !any_failing_point {
+        let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+        let reasons = if file.reasons.is_empty() {
+            "failed".to_owned()
+        } else {
+            file.reasons.join("; ")
+        };
+        status.set_message(clean(&reasons));
+        status.set_type("file");
+        let mut text = file.output_tail.join("\n");
+        if let Some(log) = &file.log {
+            text.push_str(&format!("\n(log: {log})"));
+        }
+        status.set_description(clean(&text));
+        suite.add_test_case(case(&classname, "(file)", status, file.duration));
+    }
+    if !file.earlier_attempts.is_empty() {
+        add_reruns(&mut suite, file);
+    }
+    let (out_dropped, err_dropped) = file.stream_lines_dropped;
+    if !file.stdout.is_empty() {
+        suite.set_system_out(clean(&stream_text(&file.stdout, out_dropped, file)));
+    }
+    if !file.stderr.is_empty() {
+        suite.set_system_err(clean(&stream_text(&file.stderr, err_dropped, file)));
+    }
+    suite
+}
+
+/// A SKIP or TODO point's `<skipped message="…">`.
+fn skipped_status(point: &PointView) -> TestCaseStatus {
+    let mut s = TestCaseStatus::skipped();
+    s.set_message(clean(&skip_message(point)));
+    s
+}
+
+fn skip_message(point: &PointView) -> Cow<'_, str> {
+    let reason = point.reason.as_deref().unwrap_or("");
+    match (point.status, reason.is_empty()) {
+        (PointStatus::Todo, true) => Cow::Borrowed("TODO"),
+        (PointStatus::Todo, false) => Cow::Owned(format!("TODO: {reason}")),
+        (_, true) => Cow::Borrowed("SKIP"),
+        (_, false) => Cow::Borrowed(reason),
+    }
+}
+
+/// `point` as a plain case, when it is one: passing or skipped, its name and message
+/// printable ASCII.
+fn plain_case<'a>(
+    point: &'a PointView,
+    name: &str,
+    time: Option<Duration>,
+) -> Option<plain::Plain<'a>> {
+    if !plain::is_plain(name) {
+        return None;
+    }
+    let skipped = match point.status {
+        PointStatus::Pass => None,
+        PointStatus::Fail => return None,
+        PointStatus::Skip | PointStatus::Todo => Some(skip_message(point))
+            .filter(|m| plain::is_plain(m))?
+            .into(),
+    };
+    Some(plain::Plain { time, skipped })
+}
+
+fn case(
+    classname: &XmlString,
+    name: &str,
+    status: TestCaseStatus,
+    time: Option<Duration>,
+) -> TestCase {
+    let mut c = TestCase::new(name, status);
+    c.set_classname(classname.clone());
+    if let Some(t) = time {
+        c.set_time(t);
+    }
+    c
+}
+
+/// A file run again (`--retries`) keeps its failed attempts on one test case (the file as a
+/// whole was retried, not one test): `<flakyFailure>`s on its first when it passed in the end,
+/// `<rerunFailure>`s on its first failing one when the last attempt failed too, as nextest
+/// writes them (on a passing case they would read as flaky).
+fn add_reruns(suite: &mut TestSuite, file: &FileView) {
+    let failing = suite
+        .test_cases
+        .iter()
+        .position(|c| matches!(c.status, TestCaseStatus::NonSuccess { .. }));
+    let at = if file.flaky { 0 } else { failing.unwrap_or(0) };
+    let Some(first) = suite.test_cases.get_mut(at) else {
+        return;
+    };
+    let reruns = file.earlier_attempts.iter().map(|a| {
+        let mut rerun = TestRerun::new(NonSuccessKind::Failure);
+        let message = a
+            .failures
+            .iter()
+            .find_map(|f| f.message.as_deref())
+            .map(|m| m.lines().next().unwrap_or("").to_owned())
+            .unwrap_or_else(|| a.reasons.join("; "));
+        rerun.set_message(clean(&format!("attempt {}: {message}", a.attempt)));
+        rerun.set_type(if file.flaky { "flaky" } else { "rerun" });
+        rerun.set_time(a.duration);
+        let text: Vec<String> = a.failures.iter().map(|f| explain(f, true)).collect();
+        if !text.is_empty() {
+            rerun.set_description(clean(&text.join("\n\n")));
+        }
+        if !a.output_tail.is_empty() {
+            rerun.set_system_out(clean(&a.output_tail.join("\n")));
+        }
+        rerun
+    });
+    match &mut first.status {
+        TestCaseStatus::Success { flaky_runs } => flaky_runs.extend(reruns),
+        status @ TestCaseStatus::NonSuccess { .. } => {
+            status.add_reruns(reruns);
+        }
+        TestCaseStatus::Skipped { .. } => {}
+    }
+}
+
+fn stream_text(lines: &[String], dropped: usize, file: &FileView) -> String {
+    let mut text = String::new();
+    if dropped > 0 {
+        text.push_str(&format!("… {dropped} earlier lines"));
+        if let Some(log) = &file.log {
+            text.push_str(&format!(" in {log}"));
+        }
+        text.push('\n');
+    }
+    text.push_str(&lines.join("\n"));
+    text
+}
+
+fn failure_status(point: &str, failures: &[&FailureView]) -> TestCaseStatus {
+    let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+    let message = failures
+        .iter()
+        .find_map(|f| f.message.as_deref())
+        .map(|m| m.lines().next().unwrap_or("").to_owned())
+        .or_else(|| failures.first().map(|f| f.name.clone()))
+        .unwrap_or_else(|| "failed".to_owned());
+    status.set_message(clean(&message));
+    let text: Vec<String> = failures
+        .iter()
+        .map(|f| explain(f, failures.len() > 1 || f.name != point))
+        .collect();
+    if !text.is_empty() {
+        status.set_description(clean(&text.join("\n\n")));
+    }
+    status
+}
+
+/// A failure as plain text: what the terminal shows under a failing point, without colour.
+pub(crate) fn explain(f: &FailureView, with_name: bool) -> String {
+    let mut lines = Vec::new();
+    if with_name {
+        lines.push(format!("{}:", f.name));
+    }
+    if let Some(loc) = &f.location {
+        lines.push(format!("at {loc}"));
+    }
+    if let Some(m) = &f.message {
+        lines.extend(m.lines().map(str::to_owned));
+    }
+    for (k, v) in &f.other {
+        lines.push(format!("{k}: {v}"));
+    }
+    if let Some(diff) = &f.diff {
+        lines.push(String::new());
+        lines.extend(diff.lines.iter().map(DiffLine::plain_text));
+    }
+    if let Some((raw, err)) = &f.raw_yaml {
+        lines.push(format!("diagnostics are not valid YAML ({err}):"));
+        lines.extend(raw.lines().take(20).map(|l| format!("  {l}")));
+    }
+    if let Some(stack) = &f.stack {
+        lines.push(String::new());
+        lines.extend(
+            stack
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(str::to_owned),
+        );
+    }
+    if !f.output.is_empty() {
+        lines.push("output:".to_owned());
+        lines.extend(f.output.iter().map(|l| format!("│ {l}")));
+    }
+    lines.join("\n")
+}
+
+/// Text XML 1.0 accepts: quick-junit strips ANSI escapes and C0 controls; the two
+/// non-characters it leaves are replaced (a copy only when there is one).
+fn clean(text: &str) -> Cow<'_, str> {
+    if text.contains(['\u{FFFE}', '\u{FFFF}']) {
+        Cow::Owned(text.replace(['\u{FFFE}', '\u{FFFF}'], "\u{FFFD}"))
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+#[cfg(test)]
+mod tests;
