@@ -188,6 +188,76 @@ impl Drop for AtomicFile {
     }
 }
 
+/// The `.json` reports as one writer: the summary document goes straight into each one's
+/// temporary file (a big run's document is not copied whole into memory first), and
+/// [`JsonFiles::commit`] puts them in place. A report that fails to be written is dropped and
+/// its error kept, while the others go on.
+struct JsonFiles {
+    paths: Vec<PathBuf>,
+    /// The document being written: one file per path still going.
+    open: Vec<(usize, AtomicFile)>,
+    started: bool,
+    errors: Vec<String>,
+}
+
+impl JsonFiles {
+    fn new(paths: Vec<PathBuf>) -> Self {
+        JsonFiles {
+            paths,
+            open: Vec::new(),
+            started: false,
+            errors: Vec::new(),
+        }
+    }
+
+    fn failed(&mut self, i: usize, e: &io::Error) {
+        let path = self.paths.get(i).map(|p| p.display().to_string());
+        self.errors
+            .push(format!("failed to write {}: {e}", path.unwrap_or_default()));
+    }
+
+    /// Puts the document written since the last commit in place; the write failures, one
+    /// line each.
+    fn commit(&mut self) -> Vec<String> {
+        for (i, file) in std::mem::take(&mut self.open) {
+            if let Err(e) = file.commit() {
+                self.failed(i, &e);
+            }
+        }
+        self.started = false;
+        std::mem::take(&mut self.errors)
+    }
+}
+
+impl Write for JsonFiles {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if !self.started {
+            self.started = true;
+            for i in 0..self.paths.len() {
+                match AtomicFile::create(&self.paths[i]) {
+                    Ok(f) => self.open.push((i, f)),
+                    Err(e) => self.failed(i, &e),
+                }
+            }
+        }
+        let mut k = 0;
+        while k < self.open.len() {
+            match self.open[k].1.write_all(buf) {
+                Ok(()) => k += 1,
+                Err(e) => {
+                    let (i, _dropped) = self.open.remove(k);
+                    self.failed(i, &e);
+                }
+            }
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Writes `path` atomically (see [`AtomicFile`]).
 ///
 /// # Errors
@@ -223,7 +293,7 @@ pub struct Reports {
     collector: Option<Collector>,
     /// JUnit's suites, rendered as their files end (when a `.xml` is asked for).
     junit: Option<junit::Suites>,
-    summary: Option<SummaryRun<Vec<u8>>>,
+    summary: Option<SummaryRun<JsonFiles>>,
     /// The `.jsonl` being written (to its temporary path) during a run.
     jsonl: Option<JsonlRun<AtomicFile>>,
     annotations: Option<Annotations>,
@@ -239,14 +309,18 @@ pub struct Reports {
 impl Reports {
     pub fn new(targets: Vec<Target>, annotations: Option<Annotations>, meta: Meta) -> Self {
         let needs_record = annotations.is_some() || targets.iter().any(|t| t.format.needs_record());
-        let needs_summary = targets.iter().any(|t| t.format == ReportFormat::Json);
+        let json_paths: Vec<PathBuf> = (targets.iter())
+            .filter(|t| t.format == ReportFormat::Json)
+            .map(|t| t.path.clone())
+            .collect();
+        let needs_summary = !json_paths.is_empty();
         let needs_junit = targets.iter().any(|t| t.format == ReportFormat::Junit);
         let needs_html = targets.iter().any(|t| t.format == ReportFormat::Html);
         Reports {
             targets,
             collector: needs_record.then(|| Collector::new(meta)),
             junit: needs_junit.then(junit::Suites::default),
-            summary: needs_summary.then(|| SummaryRun::new(Vec::new())),
+            summary: needs_summary.then(|| SummaryRun::new(JsonFiles::new(json_paths))),
             jsonl: None,
             annotations,
             series: false,
@@ -306,19 +380,7 @@ impl Reports {
     /// Writes every file report but `.jsonl`, and the annotations, for the run just ended.
     fn write_reports(&mut self) {
         if let Some(summary) = &mut self.summary {
-            let doc = std::mem::take(summary.out_mut());
-            if !doc.is_empty() {
-                for t in self
-                    .targets
-                    .iter()
-                    .filter(|t| t.format == ReportFormat::Json)
-                {
-                    if let Err(e) = write_atomic(&t.path, |w| w.write_all(&doc)) {
-                        self.errors
-                            .push(format!("failed to write {}: {e}", t.path.display()));
-                    }
-                }
-            }
+            self.errors.extend(summary.out_mut().commit());
         }
         let Some(collector) = &self.collector else {
             return;
@@ -614,6 +676,26 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, vec![std::ffi::OsString::from("r.md")]);
+    }
+
+    #[test]
+    fn a_json_report_that_cannot_be_written_leaves_the_others_and_says_why() {
+        let dir = tempfile::tempdir().unwrap();
+        let good = dir.path().join("r.json");
+        let blocked = dir.path().join("r.md/r.json");
+        std::fs::write(dir.path().join("r.md"), "a file, not a folder").unwrap();
+        let mut files = JsonFiles::new(vec![blocked, good.clone()]);
+        files.write_all(b"{}").unwrap();
+        files.write_all(b"\n").unwrap();
+        let errors = files.commit();
+        assert_eq!(std::fs::read_to_string(&good).unwrap(), "{}\n");
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].starts_with("failed to write "), "{errors:?}");
+        assert!(errors[0].contains("r.md/r.json"), "{errors:?}");
+        // The next document starts new files.
+        files.write_all(b"[]").unwrap();
+        assert_eq!(files.commit().len(), 1);
+        assert_eq!(std::fs::read_to_string(&good).unwrap(), "[]");
     }
 
     #[test]
