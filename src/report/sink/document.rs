@@ -14,6 +14,10 @@ pub(super) struct Entries {
     files: Vec<Entry>,
     /// The finished files' parse summaries.
     store: Store,
+    /// Buffers of finished files' summaries, emptied, for the next files' (a big file's
+    /// summary grows to hundreds of kilobytes: fresh memory for each would be page faults
+    /// all over again).
+    spare: Vec<Vec<u8>>,
 }
 
 /// Finished parse summaries packed into large blocks, in the order the files finished.
@@ -86,10 +90,11 @@ impl Entries {
 
     /// A file (or a retry of it: its earlier attempt's points are dropped) starts.
     pub(super) fn started(&mut self, file: &FileInfo) {
+        let buffer = self.spare.pop().unwrap_or_default();
         *self.slot(file.index) = Entry::Running {
             path: file.rel.clone(),
             log: file.log.as_ref().map(|p| p.display().to_string()),
-            parse: SummaryWriter::pretty(Vec::new(), SUMMARY_LEVEL),
+            parse: SummaryWriter::pretty(buffer, SUMMARY_LEVEL),
         };
     }
 
@@ -124,8 +129,10 @@ impl Entries {
         };
         let (path, log, doc) = match std::mem::replace(entry, Entry::Absent) {
             Entry::Running { path, log, parse } => {
-                let doc = parse.finish()?;
+                let mut doc = parse.finish()?;
                 let span = (!doc.is_empty()).then(|| self.store.add(&doc));
+                doc.clear();
+                self.spare.push(doc);
                 (path, log, span)
             }
             Entry::Finished { path, log, doc, .. } => (path, log, doc),
