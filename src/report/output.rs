@@ -379,9 +379,6 @@ impl Reports {
 
     /// Writes every file report but `.jsonl`, and the annotations, for the run just ended.
     fn write_reports(&mut self) {
-        if let Some(summary) = &mut self.summary {
-            self.errors.extend(summary.out_mut().commit());
-        }
         let Some(collector) = &self.collector else {
             return;
         };
@@ -470,9 +467,32 @@ impl RunSink for Reports {
                     .push(format!("failed to write the .jsonl report: {e}"));
             }
         }
+        let ends = match ev {
+            RunEvent::SeriesStarted { .. } => {
+                self.series = true;
+                false
+            }
+            RunEvent::RunFinished { .. } => !self.series,
+            RunEvent::SeriesFinished { .. } => {
+                self.series = false;
+                true
+            }
+            _ => false,
+        };
+        if ends {
+            return self.end(ev);
+        }
         if let Some(s) = &mut self.summary {
             s.on(ev)?;
         }
+        self.record(ev);
+        Ok(())
+    }
+}
+
+impl Reports {
+    /// The run record and the reports rendered from it follow `ev`.
+    fn record(&mut self, ev: &RunEvent) {
         if let Some(c) = &mut self.collector {
             c.on(ev);
             if let Some(j) = &mut self.junit {
@@ -484,20 +504,44 @@ impl RunSink for Reports {
                 }
             }
         }
-        match ev {
-            RunEvent::SeriesStarted { .. } => self.series = true,
-            RunEvent::RunFinished { .. } if !self.series => {
-                self.finish_jsonl();
-                self.write_reports();
+    }
+
+    /// The reports are written at the run's (or series') end `ev`. The `.json` document (tens
+    /// of megabytes on a big run) is written on a thread of its own meanwhile: the run's
+    /// files are done and the dispatcher waits for the reports, so a core is free.
+    fn end(&mut self, ev: &RunEvent) -> io::Result<()> {
+        let mut summary = self.summary.take();
+        let mut json_written = None;
+        std::thread::scope(|scope| {
+            let json = summary.as_mut().and_then(|s| {
+                std::thread::Builder::new()
+                    .name("tapline-json".into())
+                    .spawn_scoped(scope, move || (s.on(ev), s.out_mut().commit()))
+                    .ok()
+            });
+            self.record(ev);
+            self.finish_jsonl();
+            self.write_reports();
+            json_written = json.map(|thread| thread.join());
+        });
+        let result = match json_written {
+            Some(Ok((result, errors))) => {
+                self.errors.extend(errors);
+                result
             }
-            RunEvent::SeriesFinished { .. } => {
-                self.series = false;
-                self.finish_jsonl();
-                self.write_reports();
-            }
-            _ => {}
-        }
-        Ok(())
+            Some(Err(panic)) => std::panic::resume_unwind(panic),
+            // No thread could be started: written here, after the others.
+            None => match summary.as_mut() {
+                Some(s) => {
+                    let result = s.on(ev);
+                    self.errors.extend(s.out_mut().commit());
+                    result
+                }
+                None => Ok(()),
+            },
+        };
+        self.summary = summary;
+        result
     }
 }
 
