@@ -20,7 +20,10 @@
 //! the non-characters U+FFFE and U+FFFF are replaced here.
 //!
 //! A run's `.xml` is written in pieces (`Suites`): each file's suite serialized by quick-junit
-//! as the file ends, the document joined when the run ends, identical to [`write()`]'s.
+//! as the file ends, the document joined when the run ends. Plain cases (passing or skipped,
+//! printable ASCII) are written by `plain.rs` into the suite quick-junit serialized around
+//! them, in quick-junit's own bytes: every document equals `write_whole()`'s, quick-junit
+//! writing every case (tests, and a property test over generated runs).
 use super::diff::DiffLine;
 use super::record::{
     Collector, FailureView, FileStatus, FileView, Pieces, PointStatus, PointView, RunView,

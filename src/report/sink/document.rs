@@ -23,7 +23,7 @@ pub(super) struct Entries {
 /// Finished parse summaries packed into large blocks, in the order the files finished.
 /// Freed, a large block goes back to the system (a small one stays in the heap as free space),
 /// so dropping each block once the document is written past it lowers the peak while the
-/// document is built in memory (`-o r.json`): files finish roughly in index order.
+/// document is written out: files finish roughly in index order.
 #[derive(Default)]
 struct Store {
     blocks: Vec<Block>,
