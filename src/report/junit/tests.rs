@@ -36,6 +36,7 @@ fn point(name: &str, status: PointStatus) -> PointView {
     }
 }
 
+/// `write()`'s document for `run`.
 fn xml(run: &RunView) -> String {
     let mut out = Vec::new();
     write(&mut out, run).unwrap();
@@ -445,7 +446,7 @@ mod pieces {
         suites.write(&mut pieces, &record).unwrap();
         let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
         let (whole, pieces) = (text(whole), text(pieces));
-        assert_eq!(super::document(record.view()), whole, "write() differs");
+        assert_eq!(super::xml(record.view()), whole, "write() differs");
         (whole, pieces)
     }
 
@@ -517,13 +518,6 @@ mod pieces {
     }
 }
 
-/// `write()`'s document for `run`.
-fn document(run: &RunView) -> String {
-    let mut out = Vec::new();
-    write(&mut out, run).unwrap();
-    String::from_utf8(out).unwrap()
-}
-
 /// The same document from quick-junit writing every case.
 fn whole_document(run: &RunView) -> String {
     let mut out = Vec::new();
@@ -556,8 +550,8 @@ fn plain_cases_are_spliced_between_the_others_as_quick_junit_writes_them() {
         files: vec![a, file("t/empty.t", FileStatus::Pass)],
         ..RunView::default()
     };
-    let fast = document(&run);
-    assert_eq!(fast, whole_document(&run));
+    let fast = xml(&run);
+    assert_eq!(fast, whole_xml(&run));
     assert!(
         fast.contains(r#"name="second &apos;quoted&apos; &amp; &lt;tagged&gt;""#),
         "{fast}"
@@ -679,7 +673,7 @@ mod generated {
             files in prop::collection::vec(a_file(), 0..4)
         ) {
             let run = RunView { files, ..RunView::default() };
-            prop_assert_eq!(document(&run), whole_document(&run));
+            prop_assert_eq!(xml(&run), whole_xml(&run));
         }
     }
 }
