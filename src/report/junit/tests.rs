@@ -38,8 +38,17 @@ fn point(name: &str, status: PointStatus) -> PointView {
 
 /// `write()`'s document for `run`.
 fn xml(run: &RunView) -> String {
+    text_of(run, write)
+}
+
+/// The same document from quick-junit writing every case.
+fn whole_xml(run: &RunView) -> String {
+    text_of(run, write_whole)
+}
+
+fn text_of(run: &RunView, writer: fn(&mut dyn Write, &RunView) -> io::Result<()>) -> String {
     let mut out = Vec::new();
-    write(&mut out, run).unwrap();
+    writer(&mut out, run).unwrap();
     String::from_utf8(out).unwrap()
 }
 
@@ -516,13 +525,6 @@ mod pieces {
         // File 5 changed after its end; 6 never ended; 7 never ran.
         assert_eq!(rendered(&suites), [0, 1, 2, 3, 4]);
     }
-}
-
-/// The same document from quick-junit writing every case.
-fn whole_document(run: &RunView) -> String {
-    let mut out = Vec::new();
-    write_whole(&mut out, run).unwrap();
-    String::from_utf8(out).unwrap()
 }
 
 #[test]
