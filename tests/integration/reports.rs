@@ -609,6 +609,25 @@ fn jsonl_report_is_what_format_jsonl_prints() {
     assert_eq!(r.stdout, read_text(&p, "r.jsonl"));
 }
 
+#[test]
+fn json_report_is_what_format_summary_prints_after_a_run_and_after_a_series() {
+    let p = Project::new();
+    p.script(
+        "test/ok.sh",
+        "echo '1..2'\necho 'ok 1 - one'\necho 'ok 2 - two # SKIP later'\n",
+    )
+    .script("test/bad.sh", "echo '1..1'\necho 'not ok 1 - never'\n");
+    for series in [&[][..], &["--runs", "2"][..]] {
+        let mut args = vec!["run", "--no-history", "--format", "summary", "-o", "r.json"];
+        args.extend(series);
+        let r = ran(&mut tapline(&p, &args));
+        assert_eq!(r.code, 1, "{}", r.both());
+        assert!(r.stdout.contains("\"name\": \"never\""), "{}", r.stdout);
+        assert_eq!(r.stdout, read_text(&p, "r.json"), "{series:?}");
+    }
+    assert!(read_text(&p, "r.json").contains("\"stability\""));
+}
+
 // ---------------------------------------------------------------------- -o checks, parse
 
 #[test]
