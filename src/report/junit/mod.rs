@@ -174,7 +174,6 @@ impl Suites {
     /// `file`'s suite, serialized as the only one of a document and cut out of it, its plain
     /// cases spliced in (or, should their markers not be found, every case by quick-junit).
     fn render(&mut self, file: &FileView) -> Option<Suite> {
-        self.plain.clear();
         let rendered = self.serialize(file, true)?;
         let rendered = self.scratch.get(rendered)?;
         let xml = if self.plain.is_empty() {
@@ -234,13 +233,17 @@ fn body(doc: &[u8]) -> Option<Range<usize>> {
 /// plain cases are written there and stand in the suite as markers (see `plain.rs`); the
 /// suite's counts are those of its real cases either way. A retried file's cases are all
 /// quick-junit's: its earlier attempts go onto one of them.
-fn suite(file: &FileView, mut cases: Vec<TestCase>, plain: Option<&mut plain::Runs>) -> TestSuite {
-    let mut plain = plain.filter(|_| file.earlier_attempts.is_empty());
+fn suite(
+    file: &FileView,
+    mut cases: Vec<TestCase>,
+    mut plain: Option<&mut plain::Runs>,
+) -> TestSuite {
     // Stripped of what XML cannot hold once, then copied into every case.
     let classname = XmlString::new(clean(&file.rel));
-    let escaped_classname = plain
-        .is_some()
-        .then(|| quick_xml::escape::escape(classname.as_str()));
+    if let Some(runs) = plain.as_deref_mut() {
+        runs.begin(&classname);
+    }
+    let mut plain = plain.filter(|_| file.earlier_attempts.is_empty());
     let mut suite = TestSuite::new(classname.clone());
     cases.clear();
     cases.reserve(file.points.len() + 1);
@@ -265,10 +268,10 @@ fn suite(file: &FileView, mut cases: Vec<TestCase>, plain: Option<&mut plain::Ru
         let time = point
             .duration_ms
             .and_then(|ms| Duration::try_from_secs_f64(ms.max(0.0) / 1000.0).ok());
-        if let (Some(runs), Some(classname)) = (plain.as_deref_mut(), &escaped_classname) {
+        if let Some(runs) = plain.as_deref_mut() {
             match plain_case(point, &name, time) {
                 Some(case) => {
-                    if let Some(marker) = runs.push(&name, classname, &case) {
+                    if let Some(marker) = runs.push(&name, &case) {
                         suite.add_test_case(marker);
                     }
                     continue;
@@ -359,9 +362,13 @@ fn plain_case<'a>(
     let skipped = match point.status {
         PointStatus::Pass => None,
         PointStatus::Fail => return None,
-        PointStatus::Skip | PointStatus::Todo => Some(skip_message(point))
-            .filter(|m| plain::is_plain(m))?
-            .into(),
+        PointStatus::Skip | PointStatus::Todo => {
+            let message = skip_message(point);
+            if !plain::is_plain(&message) {
+                return None;
+            }
+            Some(message)
+        }
     };
     Some(plain::Plain { time, skipped })
 }

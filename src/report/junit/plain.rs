@@ -28,6 +28,8 @@ const CASE_START: &[u8] = b"\n        <testcase name=\"";
 /// The plain cases of one suite, as runs between its other cases.
 #[derive(Default)]
 pub(super) struct Runs {
+    /// The suite's classname, escaped for an attribute value.
+    classname: String,
     /// Every plain case's element, in order.
     text: Vec<u8>,
     /// Where each run's text ends in `text`.
@@ -52,7 +54,11 @@ pub(super) fn is_plain(text: &str) -> bool {
 }
 
 impl Runs {
-    pub(super) fn clear(&mut self) {
+    /// Starts a suite whose cases' classname is `classname`.
+    pub(super) fn begin(&mut self, classname: &str) {
+        self.classname.clear();
+        self.classname
+            .push_str(&quick_xml::escape::escape(classname));
         self.text.clear();
         self.ends.clear();
         self.open = false;
@@ -61,18 +67,12 @@ impl Runs {
     }
 
     /// Adds a plain case; the suite gets a marker when it starts a new run.
-    /// `classname` is the suite's, escaped.
-    pub(super) fn push(
-        &mut self,
-        name: &str,
-        classname: &str,
-        case: &Plain<'_>,
-    ) -> Option<TestCase> {
+    pub(super) fn push(&mut self, name: &str, case: &Plain<'_>) -> Option<TestCase> {
         let t = &mut self.text;
         t.extend_from_slice(CASE_START);
         t.extend_from_slice(quick_xml::escape::escape(name).as_bytes());
         t.extend_from_slice(b"\" classname=\"");
-        t.extend_from_slice(classname.as_bytes());
+        t.extend_from_slice(self.classname.as_bytes());
         t.push(b'"');
         if let Some(time) = case.time {
             // quick-junit's own format for `time`.
