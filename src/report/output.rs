@@ -385,15 +385,16 @@ impl Reports {
         let view = collector.view();
         for t in &self.targets {
             let written = match t.format {
-                ReportFormat::Junit => match &mut self.junit {
-                    Some(suites) => write_atomic(&t.path, |w| suites.write(w, collector)),
-                    None => write_atomic(&t.path, |w| junit::write(w, view)),
-                },
+                ReportFormat::Junit => {
+                    let suites = self.junit.get_or_insert_with(junit::Suites::default);
+                    write_atomic(&t.path, |w| suites.write(w, collector))
+                }
                 ReportFormat::Markdown => write_atomic(&t.path, |w| {
                     markdown::write(w, view, &markdown::Options::default())
                 }),
                 ReportFormat::Html => {
-                    let sections = html_sections(&mut self.html, collector);
+                    let pieces = self.html.get_or_insert_with(Pieces::default);
+                    let sections = html_sections(pieces, collector);
                     write_atomic(&t.path, |w| html::write_page_with(w, view, &sections))
                 }
                 ReportFormat::Jsonl | ReportFormat::Json => Ok(()),
@@ -426,12 +427,9 @@ impl Reports {
 /// The HTML sections rendered as their files ended, by place in the record's view. A section
 /// names its file by index (`id="file-N"`), so it serves only where place and index agree.
 fn html_sections(
-    pieces: &mut Option<Pieces<html::FileTests>>,
+    pieces: &mut Pieces<html::FileTests>,
     record: &Collector,
 ) -> Vec<Option<html::FileTests>> {
-    let Some(pieces) = pieces else {
-        return Vec::new();
-    };
     (record.file_indices().iter().enumerate())
         .map(|(place, &index)| (place == index).then(|| pieces.take(index)).flatten())
         .collect()
@@ -516,7 +514,7 @@ impl Reports {
             let json = summary.as_mut().and_then(|s| {
                 std::thread::Builder::new()
                     .name("tapline-json".into())
-                    .spawn_scoped(scope, move || (s.on(ev), s.out_mut().commit()))
+                    .spawn_scoped(scope, move || write_json(s, ev))
                     .ok()
             });
             self.record(ev);
@@ -531,10 +529,9 @@ impl Reports {
             }
             Some(Err(panic)) => std::panic::resume_unwind(panic),
             // No thread could be started: written here, after the others.
-            None => match summary.as_mut() {
-                Some(s) => {
-                    let result = s.on(ev);
-                    self.errors.extend(s.out_mut().commit());
+            None => match summary.as_mut().map(|s| write_json(s, ev)) {
+                Some((result, errors)) => {
+                    self.errors.extend(errors);
                     result
                 }
                 None => Ok(()),
@@ -543,6 +540,13 @@ impl Reports {
         self.summary = summary;
         result
     }
+}
+
+/// The `.json` reports' document for the run ended by `ev`, put in place: the sink's own
+/// error, and the reports' write failures.
+fn write_json(summary: &mut SummaryRun<JsonFiles>, ev: &RunEvent) -> (io::Result<()>, Vec<String>) {
+    let result = summary.on(ev);
+    (result, summary.out_mut().commit())
 }
 
 /// One TAP stream (`tapline parse`) told as a run of one file named `name`, so the reports of
