@@ -54,6 +54,27 @@ pub struct Assert<'a> {
     pub closes_subtest: bool,
 }
 
+#[cfg(test)]
+impl Assert<'static> {
+    /// A top-level point with a name and nothing attached: what tests build theirs from.
+    pub(crate) fn plain(ok: bool, name: &str) -> Self {
+        Assert {
+            depth: 0,
+            line: 0,
+            ok,
+            id: None,
+            name: std::borrow::Cow::Owned(name.to_owned()),
+            skip: None,
+            todo: None,
+            duration_ms: None,
+            diagnostics: None,
+            meta: None,
+            blocks: Vec::new(),
+            closes_subtest: false,
+        }
+    }
+}
+
 impl Assert<'_> {
     /// A failure that counts: `not ok` without SKIP or TODO.
     pub fn is_failure(&self) -> bool {

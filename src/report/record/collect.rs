@@ -431,17 +431,8 @@ mod tests {
     fn point(depth: u32, id: u64, ok: bool, name: &str) -> Event<'static> {
         Event::Assert(Assert {
             depth,
-            line: 0,
-            ok,
             id: Some(id),
-            name: Cow::Owned(name.to_owned()),
-            skip: None,
-            todo: None,
-            duration_ms: None,
-            diagnostics: None,
-            meta: None,
-            blocks: Vec::new(),
-            closes_subtest: false,
+            ..Assert::plain(ok, name)
         })
     }
 

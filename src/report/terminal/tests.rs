@@ -17,20 +17,7 @@ fn opts(verbosity: Verbosity) -> TerminalOptions {
 }
 
 fn point(ok: bool, name: &str) -> Assert<'static> {
-    Assert {
-        depth: 0,
-        line: 0,
-        ok,
-        id: None,
-        name: Cow::Owned(name.to_owned()),
-        skip: None,
-        todo: None,
-        duration_ms: None,
-        diagnostics: None,
-        meta: None,
-        blocks: Vec::new(),
-        closes_subtest: false,
-    }
+    Assert::plain(ok, name)
 }
 
 fn timed(ok: bool, name: &str, ms: f64) -> Assert<'static> {
