@@ -3,6 +3,7 @@
 //! out to subscribers without ever waiting on one, and answers `status`.
 use crate::event::run::{FileInfo, FileResult, RunEvent, RunSummary, Tally};
 use crate::event::Event;
+use crate::report::progress::Progress;
 use crate::report::sink::RunSink;
 use crate::run::logs::{LogDir, LogNames};
 use globset::GlobMatcher;
@@ -68,8 +69,8 @@ struct StreamState {
     meta: Option<serde_json::Value>,
     peer: String,
     opened: Instant,
-    /// Top-level points so far (while open).
-    tally: Tally,
+    /// The test it is on and its top-level points so far (while open).
+    progress: Progress,
     result: Option<FileResult>,
 }
 
@@ -135,10 +136,8 @@ impl<'a> Dispatcher<'a> {
             }
             Msg::Tap { id, events } => {
                 for event in events {
-                    if let (Event::Assert(a), Some(s)) = (&event, self.streams.get_mut(id)) {
-                        if a.depth == 0 {
-                            s.tally.add(a);
-                        }
+                    if let Some(s) = self.streams.get_mut(id) {
+                        s.progress.event(&event);
                     }
                     self.emit(RunEvent::Tap {
                         run: RUN,
@@ -189,7 +188,7 @@ impl<'a> Dispatcher<'a> {
             meta,
             peer,
             opened: Instant::now(),
-            tally: Tally::default(),
+            progress: Progress::default(),
             result: None,
         });
         self.open += 1;
@@ -238,7 +237,7 @@ impl<'a> Dispatcher<'a> {
             .collect();
         for id in open {
             let s = &self.streams[id];
-            let result = super::stream::abandoned(s.tally, s.opened);
+            let result = super::stream::abandoned(s.progress.completed(), s.opened);
             self.close(id, result)?;
         }
         Ok(())
@@ -381,6 +380,9 @@ struct StreamDoc<'a> {
     peer: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     ok: Option<bool>,
+    /// Open streams only: the test it is on (null before the first).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    current: Option<Option<&'a str>>,
     pass: u64,
     fail: u64,
     skip: u64,
@@ -401,7 +403,7 @@ fn doc_of(s: &StreamState) -> StreamDoc<'_> {
             r.duration,
             Some(&r.reasons[..]),
         ),
-        None => ("open", None, s.tally, s.opened.elapsed(), None),
+        None => ("open", None, s.progress.tally(), s.opened.elapsed(), None),
     };
     StreamDoc {
         name: &s.info.rel,
@@ -409,6 +411,7 @@ fn doc_of(s: &StreamState) -> StreamDoc<'_> {
         state,
         peer: &s.peer,
         ok,
+        current: s.result.is_none().then(|| s.progress.current()),
         pass: tally.pass,
         fail: tally.fail,
         skip: tally.skip,

@@ -9,8 +9,20 @@
 //!   line is read. `Comment` and `Output` too, unless a test point is pending: then they follow
 //!   it, so every output line belongs to the test point that comes after it (a test prints,
 //!   then reports), and output after the last point belongs to the stream's end.
+//! - An `AssertBegin` is emitted as soon as a test point's line is read, after the events that
+//!   line completes (the previous point, a subtest it closes) and those of the line itself (an
+//!   out-of-plan id, an unknown inline marker), before anything that follows it: live views
+//!   name the test at once. It announces the point; it is not one: counts, verdicts and reports
+//!   go by the `Assert`.
 //! - An `Assert` is emitted once it is complete: after its YAML diagnostics, `META` line and
 //!   v2 blocks, that is when the next TAP line of its level (or the end of stream) arrives.
+//!   It is the next `Assert` at its depth after its `AssertBegin` (same `depth` and `line`;
+//!   `skip`/`todo` may differ, as a later `⟦TSTEST:SKIP⟧` line can add one). Between the two
+//!   come only events of lines that do not complete it: its own buffered subtest
+//!   (`ok 1 - name {`), problems, and what is emitted as soon as read (`V2Event`, `Marker`, …);
+//!   `Output` and `Comment` are held as said above. A bail out can drop a begun point (one in a
+//!   subtest it abandons, or a buffered subtest's opener), as the reference drops it: then no
+//!   `Assert` follows, and `BailOut` or `End` ends what it began.
 //! - A subtest is `SubtestStart` … its events at `depth + 1` … `SubtestEnd`, and the `Assert` that
 //!   closes it (`closes_subtest: true`) is the next `Assert` at `depth`, whatever the dialect
 //!   (indented, `# Subtest:` heading, Test2 buffered `{ … }`).
@@ -235,6 +247,17 @@ pub enum Event<'a> {
         name: Cow<'a, str>,
         buffered: bool,
     },
+    /// A test point's line was read; its `Assert` follows once its YAML, META and v2 blocks
+    /// have (see the ordering guarantees). The fields are the line's.
+    AssertBegin {
+        depth: u32,
+        line: u64,
+        ok: bool,
+        id: Option<u64>,
+        name: Cow<'a, str>,
+        skip: Option<Cow<'a, str>>,
+        todo: Option<Cow<'a, str>>,
+    },
     Assert(Assert<'a>),
     SubtestEnd {
         depth: u32,
@@ -324,6 +347,23 @@ impl Event<'_> {
                 line,
                 name: own(name),
                 buffered,
+            },
+            Event::AssertBegin {
+                depth,
+                line,
+                ok,
+                id,
+                name,
+                skip,
+                todo,
+            } => Event::AssertBegin {
+                depth,
+                line,
+                ok,
+                id,
+                name: own(name),
+                skip: skip.map(own),
+                todo: todo.map(own),
             },
             Event::Assert(a) => Event::Assert(a.into_owned()),
             Event::SubtestEnd { depth, verdict } => Event::SubtestEnd {

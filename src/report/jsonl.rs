@@ -90,6 +90,18 @@ pub(crate) fn write_run_event(buf: &mut Vec<u8>, ev: &RunEvent) -> io::Result<()
 pub(crate) fn write_event(buf: &mut Vec<u8>, ev: &Event<'_>) -> io::Result<()> {
     match ev {
         Event::Assert(a) => write_assert(buf, a)?,
+        Event::AssertBegin {
+            depth,
+            line,
+            ok,
+            id,
+            name,
+            skip,
+            todo,
+        } => {
+            head(buf, b"{\"type\":\"assert_begin\",\"depth\":", *depth, *line);
+            write_point_line(buf, *ok, *id, name, skip.as_deref(), todo.as_deref());
+        }
         Event::Output { depth, line, text } => {
             head(buf, b"{\"type\":\"output\",\"depth\":", *depth, *line);
             key_str(buf, b",\"text\":", text);
@@ -203,18 +215,7 @@ fn write_assert(buf: &mut Vec<u8>, a: &Assert<'_>) -> io::Result<()> {
         closes_subtest,
     } = a;
     head(buf, b"{\"type\":\"assert\",\"depth\":", *depth, *line);
-    buf.extend_from_slice(if *ok {
-        b",\"ok\":true,\"id\":"
-    } else {
-        b",\"ok\":false,\"id\":"
-    });
-    match id {
-        Some(id) => push_int(buf, *id),
-        None => buf.extend_from_slice(b"null"),
-    }
-    key_str(buf, b",\"name\":", name);
-    key_opt_str(buf, b",\"skip\":", skip.as_deref());
-    key_opt_str(buf, b",\"todo\":", todo.as_deref());
+    write_point_line(buf, *ok, *id, name, skip.as_deref(), todo.as_deref());
     buf.extend_from_slice(b",\"duration_ms\":");
     match duration_ms {
         // serde_json's own float formatting (and its `null` for NaN and infinities).
@@ -233,6 +234,29 @@ fn write_assert(buf: &mut Vec<u8>, a: &Assert<'_>) -> io::Result<()> {
     buf.push(b']');
     key_bool(buf, b",\"closes_subtest\":", *closes_subtest);
     Ok(())
+}
+
+/// What a test point's line says, in the order both `assert` and `assert_begin` have it.
+fn write_point_line(
+    buf: &mut Vec<u8>,
+    ok: bool,
+    id: Option<u64>,
+    name: &str,
+    skip: Option<&str>,
+    todo: Option<&str>,
+) {
+    buf.extend_from_slice(if ok {
+        b",\"ok\":true,\"id\":"
+    } else {
+        b",\"ok\":false,\"id\":"
+    });
+    match id {
+        Some(id) => push_int(buf, id),
+        None => buf.extend_from_slice(b"null"),
+    }
+    key_str(buf, b",\"name\":", name);
+    key_opt_str(buf, b",\"skip\":", skip);
+    key_opt_str(buf, b",\"todo\":", todo);
 }
 
 fn write_block(buf: &mut Vec<u8>, b: &Block<'_>) {

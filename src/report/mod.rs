@@ -10,6 +10,7 @@ pub mod jsonl;
 pub mod junit;
 pub mod markdown;
 pub mod output;
+pub(crate) mod progress;
 pub mod record;
 pub mod sink;
 pub mod style;

@@ -206,12 +206,13 @@ fn fifty_concurrent_sends_are_judged_right() {
                             .expect("send");
                         let mut stdin = child.stdin.take().expect("stdin");
                         stdin.write_all(b"1..5\nok 1\nok 2\n").expect("write");
-                        // Until the daemon has the points, then the client dies.
+                        // Until the daemon has the points (both count as soon as their
+                        // lines are read), then the client dies.
                         let name = format!("cut-{i}");
                         wait_for(|| {
                             let s = d.status();
                             s["open"].as_array().is_some_and(|open| {
-                                open.iter().any(|o| o["name"] == name && o["pass"] == 1)
+                                open.iter().any(|o| o["name"] == name && o["pass"] == 2)
                             })
                         });
                         child.kill().expect("killed");

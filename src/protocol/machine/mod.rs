@@ -167,6 +167,24 @@ struct HeldLine {
     end: usize,
 }
 
+/// Announces a point as its line is read, borrowing what the pending point holds.
+fn begin(depth: u32, p: &Pending, sink: &mut dyn Sink) {
+    let (skip, todo) = match &p.directive {
+        Some(Directive::Skip(r)) => (Some(Cow::Borrowed(r.as_ref())), None),
+        Some(Directive::Todo(r)) => (None, Some(Cow::Borrowed(r.as_ref()))),
+        None => (None, None),
+    };
+    sink.event(&Event::AssertBegin {
+        depth,
+        line: p.line,
+        ok: p.ok,
+        id: p.id,
+        name: Cow::Borrowed(&p.name),
+        skip,
+        todo,
+    });
+}
+
 fn held_event(comment: bool, depth: u32, line: u64, text: &str) -> Event<'_> {
     let text = Cow::Borrowed(text);
     if comment {
@@ -523,6 +541,7 @@ impl Machine {
                 return;
             }
         }
+        begin(lvl as u32, &p, sink);
         let l = &mut self.levels[lvl];
         if p.directive.is_none() {
             l.ok = l.ok && p.ok;

@@ -46,6 +46,7 @@ fn variant(ev: &Event<'_>) -> &'static str {
         Event::Plan { .. } => "plan",
         Event::Pragma { .. } => "pragma",
         Event::SubtestStart { .. } => "subtest_start",
+        Event::AssertBegin { .. } => "assert_begin",
         Event::Assert(_) => "assert",
         Event::SubtestEnd { .. } => "subtest_end",
         Event::Comment { .. } => "comment",
@@ -58,7 +59,7 @@ fn variant(ev: &Event<'_>) -> &'static str {
         Event::End { .. } => "end",
     }
 }
-const VARIANTS: usize = 15;
+const VARIANTS: usize = 16;
 
 fn files_under(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -192,6 +193,15 @@ fn samples() -> Vec<Event<'static>> {
                 line: 5,
                 name: s(AWKWARD),
                 buffered: full,
+            },
+            Event::AssertBegin {
+                depth: u32::MAX,
+                line: 6,
+                ok: full,
+                id: full.then_some(u64::MAX),
+                name: s(AWKWARD),
+                skip: opt("skip \\ reason"),
+                todo: opt("todo\treason"),
             },
             Event::Assert(Assert {
                 depth: u32::MAX,

@@ -5,8 +5,9 @@ use super::*;
 pub(super) struct FileState {
     pub(super) info: FileInfo,
     pub(super) result: Option<FileResult>,
-    /// Shown in the live region: the last top-level point, or the subtest being run.
-    pub(super) current: Option<String>,
+    /// The test it is on and its counts so far, for the live region.
+    pub(super) progress: Progress,
+    /// Its counts once finished.
     pub(super) tally: Tally,
     /// Output since the last test point: the next point's (console output precedes `ok`).
     pub(super) pending: Tail,
@@ -80,7 +81,7 @@ impl FileState {
         FileState {
             info,
             result: None,
-            current: None,
+            progress: Progress::default(),
             tally: Tally::default(),
             pending: Tail::new(FILE_OUTPUT_LINES),
             all: Tail::new(FILE_OUTPUT_LINES),
@@ -120,7 +121,6 @@ impl FileState {
         self.diag_depth = None;
         self.subtests.truncate(depth as usize);
         self.subtests.push(name.to_owned());
-        self.current = Some(self.subtests.join(" > "));
     }
 
     pub(super) fn assert(&mut self, a: &Assert<'static>) {
@@ -166,10 +166,6 @@ impl FileState {
         if a.closes_subtest {
             self.subtests.truncate(d);
         }
-        if d == 0 {
-            self.tally.add(a);
-            self.current = Some(a.name.to_string());
-        }
     }
 
     /// `parent > child` for a point at `depth`, from the open subtests' names.
@@ -185,6 +181,7 @@ impl FileState {
     }
 
     pub(super) fn tap(&mut self, ev: &Event<'static>) {
+        self.progress.event(ev);
         match ev {
             Event::Assert(a) => self.assert(a),
             Event::Output { text, .. } => {
@@ -194,11 +191,6 @@ impl FileState {
             Event::Comment { depth, text, .. } => self.comment(*depth, text),
             Event::SubtestStart { depth, name, .. } => self.subtest_start(*depth, name),
             Event::Plan { .. } => self.diag_depth = None,
-            Event::V2Event { depth: 0, json, .. } => {
-                if let Some(name) = started_test(json) {
-                    self.current = Some(name);
-                }
-            }
             _ => {}
         }
     }
@@ -223,13 +215,4 @@ impl FileState {
     pub(super) fn failures(&self) -> &[Failure] {
         self.failures.first().map_or(&[], Vec::as_slice)
     }
-}
-
-/// The test name of a v2 `test:started` event: what the file is doing right now.
-pub(super) fn started_test(json: &str) -> Option<String> {
-    let v: serde_json::Value = serde_json::from_str(json).ok()?;
-    if v.get("type")?.as_str()? != "test:started" {
-        return None;
-    }
-    Some(v.get("name")?.as_str()?.to_owned())
 }

@@ -10,6 +10,7 @@ use crate::event::{Assert, Event};
 use crate::report::diff::Budget;
 use crate::report::failure;
 use crate::report::human::point_line;
+use crate::report::progress::Progress;
 use crate::report::style::{self, Style};
 use crate::report::Tally;
 use std::borrow::Cow;
@@ -428,7 +429,7 @@ impl<W: Write> TerminalReporter<W> {
         let mut lines = vec![fit(&self.status_parts(running.len()), width, s)];
         for f in running.iter().take(LIVE_FILES) {
             let mut parts = vec![(format!("  {}", f.info.rel), None)];
-            if let Some(cur) = &f.current {
+            if let Some(cur) = f.progress.current() {
                 parts.push((format!("  › {cur}"), Some(style::DIM)));
             }
             lines.push(fit(&parts, width, s));
@@ -445,7 +446,11 @@ impl<W: Write> TerminalReporter<W> {
         let done = self.files.values().filter(|f| !f.running()).count();
         let mut tally = Tally::default();
         for f in self.files.values() {
-            tally.merge(&f.tally);
+            tally.merge(&if f.running() {
+                f.progress.tally()
+            } else {
+                f.tally
+            });
         }
         let mut parts = vec![
             (

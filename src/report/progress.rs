@@ -1,0 +1,251 @@
+//! What a running stream is doing now, for the live displays (`tapline run`'s live region, the
+//! daemon's `status`): the test it is on, and its counts with the point being read.
+//!
+//! A test point is announced by `AssertBegin` as soon as its line is read, and completed by
+//! its `Assert` once its YAML block (or the next line) has come. Until then it is the current
+//! test and counts as its line says, so a file that stalls right after `not ok 2 - b` shows `b`
+//! and the failure, not the point before. A v2 `test:started` event names the test whose body
+//! is running, before it reports anything.
+use crate::event::run::Tally;
+use crate::event::Event;
+
+#[derive(Debug, Default)]
+pub(crate) struct Progress {
+    /// Complete top-level points.
+    done: Tally,
+    /// The top-level point begun and not complete yet, counted as its line says.
+    begun: Option<Tally>,
+    current: Option<String>,
+    /// Names of the open subtests, outermost first.
+    subtests: Vec<String>,
+    /// The stream announces its points (the TAP parser does; `go test -json` and JUnit XML
+    /// sources do not): then a complete point no longer names the current test, which the
+    /// next point's line or a `test:started` may already have done.
+    announced: bool,
+}
+
+impl Progress {
+    pub(crate) fn event(&mut self, ev: &Event<'_>) {
+        match ev {
+            Event::AssertBegin {
+                depth,
+                ok,
+                name,
+                skip,
+                todo,
+                ..
+            } => {
+                self.announced = true;
+                if *depth == 0 {
+                    self.begun = Some(count(*ok, skip.is_some(), todo.is_some()));
+                }
+                self.current = Some(self.path(*depth, name));
+            }
+            Event::Assert(a) => {
+                let d = a.depth as usize;
+                if d == 0 {
+                    self.done.add(a);
+                    self.begun = None;
+                    if !self.announced {
+                        self.current = Some(a.name.to_string());
+                    }
+                }
+                if a.closes_subtest {
+                    self.subtests.truncate(d);
+                }
+            }
+            Event::SubtestStart { depth, name, .. } => {
+                self.subtests.truncate((*depth as usize).saturating_sub(1));
+                self.subtests.push(name.to_string());
+                self.current = Some(self.subtests.join(" > "));
+            }
+            Event::V2Event { depth: 0, json, .. } => {
+                if let Some(name) = started_test(json) {
+                    self.current = Some(name);
+                }
+            }
+            // A bail out can drop a begun point; the stream's end leaves none open.
+            Event::BailOut { .. } | Event::End { .. } => self.begun = None,
+            _ => {}
+        }
+    }
+
+    /// The test the stream is on: the last point whose line was read (`parent > child` inside
+    /// subtests), the subtest being run, or the test a `test:started` named.
+    pub(crate) fn current(&self) -> Option<&str> {
+        self.current.as_deref()
+    }
+
+    /// Top-level points so far, the one being read included.
+    pub(crate) fn tally(&self) -> Tally {
+        let mut t = self.done;
+        if let Some(b) = &self.begun {
+            t.merge(b);
+        }
+        t
+    }
+
+    /// Top-level points whose `Assert` has come.
+    pub(crate) fn completed(&self) -> Tally {
+        self.done
+    }
+
+    fn path(&self, depth: u32, name: &str) -> String {
+        let mut parts: Vec<&str> = self
+            .subtests
+            .iter()
+            .take(depth as usize)
+            .map(String::as_str)
+            .collect();
+        parts.push(name);
+        parts.join(" > ")
+    }
+}
+
+/// One point as [`Tally::add`] counts it: a SKIP or TODO only as that.
+fn count(ok: bool, skip: bool, todo: bool) -> Tally {
+    let mut t = Tally::default();
+    if skip {
+        t.skip = 1;
+    } else if todo {
+        t.todo = 1;
+    } else if ok {
+        t.pass = 1;
+    } else {
+        t.fail = 1;
+    }
+    t
+}
+
+/// The test name of a v2 `test:started` event: what the file is doing right now.
+pub(crate) fn started_test(json: &str) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_str(json).ok()?;
+    if v.get("type")?.as_str()? != "test:started" {
+        return None;
+    }
+    Some(v.get("name")?.as_str()?.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::parse_all;
+
+    /// The progress after each line of `tap`, fed as a live stream would be: line by line.
+    fn after_each_line(tap: &str) -> Vec<(Option<String>, Tally)> {
+        let mut parser = crate::protocol::Parser::new(Vec::<Event<'static>>::new());
+        let mut progress = Progress::default();
+        let mut seen = 0;
+        let mut out = Vec::new();
+        for line in tap.split_inclusive('\n') {
+            parser.feed(line.as_bytes());
+            let events = parser.sink_mut();
+            for ev in &events[seen..] {
+                progress.event(ev);
+            }
+            seen = events.len();
+            out.push((progress.current().map(str::to_owned), progress.tally()));
+        }
+        out
+    }
+
+    fn tally(pass: u64, fail: u64, skip: u64, todo: u64) -> Tally {
+        Tally {
+            pass,
+            fail,
+            skip,
+            todo,
+        }
+    }
+
+    #[test]
+    fn a_point_is_current_and_counted_once_its_line_is_read() {
+        let got = after_each_line("1..3\nok 1 - a\nnot ok 2 - b\n  ---\n  x: 1\n  ...\n");
+        let names: Vec<_> = got.iter().map(|(c, _)| c.as_deref()).collect();
+        assert_eq!(
+            names,
+            [None, Some("a"), Some("b"), Some("b"), Some("b"), Some("b")]
+        );
+        assert_eq!(got[1].1, tally(1, 0, 0, 0));
+        // `b` counts as failed as soon as its line is read, once.
+        for (_, t) in &got[2..] {
+            assert_eq!(*t, tally(1, 1, 0, 0));
+        }
+    }
+
+    #[test]
+    fn the_complete_point_settles_the_count() {
+        // A SKIP line after the point makes it a skip: the begun `not ok` no longer counts.
+        let tap = "1..2\nnot ok 1 - a\n⟦TSTEST:SKIP:later⟧\nok 2 - b # TODO x\n";
+        let got = after_each_line(tap);
+        assert_eq!(got[1].1, tally(0, 1, 0, 0));
+        assert_eq!(got[3].1, tally(0, 0, 1, 1));
+        let mut p = Progress::default();
+        for ev in parse_all(tap.as_bytes()) {
+            p.event(&ev);
+        }
+        assert_eq!(p.tally(), tally(0, 0, 1, 1));
+        assert_eq!(p.completed(), tally(0, 0, 1, 1));
+    }
+
+    #[test]
+    fn points_inside_subtests_are_named_by_their_path() {
+        let tap =
+            "1..1\n# Subtest: group\n    1..2\n    ok 1 - inner\n    ok 2 - last\nok 1 - group\n";
+        let got = after_each_line(tap);
+        let names: Vec<_> = got
+            .iter()
+            .map(|(c, _)| c.as_deref().unwrap_or(""))
+            .collect();
+        assert_eq!(
+            names,
+            ["", "", "group", "group > inner", "group > last", "group"]
+        );
+        // Only top-level points count, the closing one included.
+        assert_eq!(got[4].1, tally(0, 0, 0, 0));
+        assert_eq!(got[5].1, tally(1, 0, 0, 0));
+    }
+
+    #[test]
+    fn a_v2_test_started_names_the_running_test_before_it_reports() {
+        let tap = "⟦TSTEST:PROTOCOL:2.0.0⟧\n1..2\n\
+            ⟦TSTEST:EVENT:{\"type\":\"test:started\",\"name\":\"first\"}⟧\n\
+            ok 1 - first\n\
+            ⟦TSTEST:EVENT:{\"type\":\"test:started\",\"name\":\"second\"}⟧\n\
+            ⟦TSTEST:EVENT:{\"type\":\"test:queued\",\"name\":\"third\"}⟧\n\
+            ok 2 - second\n";
+        let got = after_each_line(tap);
+        let names: Vec<_> = got
+            .iter()
+            .map(|(c, _)| c.as_deref().unwrap_or(""))
+            .collect();
+        assert_eq!(
+            names,
+            ["", "", "first", "first", "second", "second", "second"]
+        );
+    }
+
+    #[test]
+    fn sources_that_do_not_announce_points_name_the_last_complete_one() {
+        let mut p = Progress::default();
+        p.event(&Event::Assert(crate::event::Assert::plain(false, "x")));
+        assert_eq!(p.current(), Some("x"));
+        assert_eq!(p.tally(), tally(0, 1, 0, 0));
+    }
+
+    #[test]
+    fn test_started_is_read_only_from_its_own_type() {
+        assert_eq!(
+            started_test(r#"{"type":"test:started","name":"a","id":3}"#).as_deref(),
+            Some("a")
+        );
+        for json in [
+            r#"{"type":"test:completed","name":"a"}"#,
+            r#"{"type":"test:started"}"#,
+            r#"{"type":"test:started","name":3}"#,
+            "not json",
+        ] {
+            assert_eq!(started_test(json), None, "{json}");
+        }
+    }
+}
