@@ -591,3 +591,51 @@ fn send_without_a_daemon_exits_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no tapline daemon listens"));
 }
+
+/// The open stream named `name` in a status document.
+fn open_stream(status: &serde_json::Value, name: &str) -> Option<serde_json::Value> {
+    status["open"]
+        .as_array()?
+        .iter()
+        .find(|o| o["name"] == name)
+        .cloned()
+}
+
+/// Issue 16: `status` is current. A producer that prints `ok 1 - a`, `not ok 2 - b` and then
+/// stalls is shown on `b` (counted), not on `a`; a v2 `test:started` names the test whose body
+/// is running before it reports; a finished stream has no current test.
+#[test]
+fn status_names_the_test_a_stalled_stream_is_on() {
+    let d = Daemon::start(&["--format", "summary"]);
+    let _stalled = d.raw(b"SEND stall\n1..3\nok 1 - a\nnot ok 2 - b\n");
+    let v2 = "SEND v2\n⟦TSTEST:PROTOCOL:2.0.0⟧\n1..2\nok 1 - first\n\
+        ⟦TSTEST:EVENT:{\"type\":\"test:started\",\"name\":\"second\"}⟧\n";
+    let _v2 = d.raw(v2.as_bytes());
+    let mut last = serde_json::Value::Null;
+    wait_for(|| {
+        last = d.status();
+        let on = |name, current| open_stream(&last, name).is_some_and(|o| o["current"] == current);
+        on("stall", "b") && on("v2", "second")
+    });
+    let stall = open_stream(&last, "stall").expect("open");
+    assert_eq!(
+        (&stall["pass"], &stall["fail"]),
+        (&1.into(), &1.into()),
+        "{stall}"
+    );
+    let v2 = open_stream(&last, "v2").expect("open");
+    assert_eq!(v2["pass"], 1, "{v2}");
+    // Nothing more arrives: it stays on `b`.
+    std::thread::sleep(Duration::from_millis(300));
+    let stall = open_stream(&d.status(), "stall").expect("still open");
+    assert_eq!(stall["current"], "b", "{stall}");
+
+    let out = d.send("done", b"1..1\nok 1 - only\n");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let status = d.status();
+    let done = finished(&status)
+        .into_iter()
+        .find(|s| s["name"] == "done")
+        .expect("finished");
+    assert!(done.get("current").is_none(), "{done}");
+}

@@ -597,6 +597,51 @@ fn replay_equals_live() {
     assert!(r.stderr.contains("bad.jsonl line 1"), "{}", r.both());
 }
 
+/// Issue 16: `assert_begin` announces a point for live displays only: every report (and the
+/// terminal report) of a recorded run is the same byte for byte without those events.
+#[test]
+fn reports_are_the_same_without_the_points_announcements() {
+    let p = mixed_project();
+    let live = run_mixed(&p, &["-o", "r.jsonl"]);
+    assert_eq!(live.code, 1, "{}", live.both());
+    let recorded = read_text(&p, "r.jsonl");
+    let announced = |l: &&str| l.contains("\"event\":{\"type\":\"assert_begin\"");
+    let begun = recorded.lines().filter(announced).count();
+    let points = recorded
+        .lines()
+        .filter(|l| l.contains("\"event\":{\"type\":\"assert\""))
+        .count();
+    assert!(
+        begun > 10 && begun >= points - 1,
+        "{begun} announced, {points} points"
+    );
+    let without: String = recorded
+        .lines()
+        .filter(|l| !announced(l))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    p.write("without.jsonl", &without);
+    let formats = ["json", "xml", "md", "html"];
+    for (input, prefix) in [("r.jsonl", "with"), ("without.jsonl", "without")] {
+        let mut args = vec!["report".to_owned(), input.to_owned()];
+        for ext in formats {
+            args.extend(["-o".to_owned(), format!("{prefix}.{ext}")]);
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let r = ran(&mut tapline(&p, &args));
+        assert_eq!(r.code, 1, "{}", r.both());
+    }
+    for ext in formats {
+        assert_eq!(
+            read_text(&p, &format!("with.{ext}")),
+            read_text(&p, &format!("without.{ext}")),
+            ".{ext} differs"
+        );
+    }
+    let terminal = |input| ran(&mut tapline(&p, &["report", input])).stdout;
+    assert_eq!(terminal("r.jsonl"), terminal("without.jsonl"));
+}
+
 #[test]
 fn jsonl_report_is_what_format_jsonl_prints() {
     let p = Project::new();

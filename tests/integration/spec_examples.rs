@@ -1,13 +1,38 @@
 //! Known-answer tests generated from protocol-spec/: every ```tap block followed by an
-//! ```expect block must parse to a summary that contains the expected JSON.
-use crate::util::{files_with_ext, repo, summary};
+//! ```expect block must parse to a summary that contains the expected JSON; one followed by
+//! an ```events block (one JSON object a line) to `--format jsonl` events that contain them,
+//! one for one, in order.
+use crate::util::{files_with_ext, jsonl_events, repo, summary};
 use serde_json::Value;
 
 struct Example {
     file: String,
     line: usize,
     tap: String,
-    expect: Value,
+    /// Must be contained in the `--format summary` document.
+    expect: Option<Value>,
+    /// One per event of `--format jsonl`, in order: each contained in its event.
+    events: Option<Vec<Value>>,
+}
+
+/// The fenced block opening at `lines[open]`: its info string, its lines, and the index
+/// after its closing fence.
+fn fenced<'a>(lines: &[&'a str], open: usize) -> Option<(&'a str, Vec<&'a str>, usize)> {
+    let info = lines.get(open)?.trim_end().strip_prefix("```")?;
+    let mut end = open + 1;
+    while end < lines.len() && lines[end].trim_end() != "```" {
+        end += 1;
+    }
+    Some((
+        info,
+        lines[open + 1..end.min(lines.len())].to_vec(),
+        end + 1,
+    ))
+}
+
+fn json_of(text: &str, path: &std::path::Path, line: usize, what: &str) -> Value {
+    serde_json::from_str(text)
+        .unwrap_or_else(|e| panic!("{}:{}: {what} is not JSON: {e}", path.display(), line + 1))
 }
 
 fn examples() -> Vec<Example> {
@@ -17,43 +42,38 @@ fn examples() -> Vec<Example> {
         let lines: Vec<&str> = text.lines().collect();
         let mut i = 0;
         while i < lines.len() {
-            if lines[i].trim_end() != "```tap" {
+            let Some(("tap", tap_lines, next)) = fenced(&lines, i) else {
                 i += 1;
                 continue;
-            }
-            let start = i + 1;
-            let mut end = start;
-            while end < lines.len() && lines[end].trim_end() != "```" {
-                end += 1;
-            }
-            let tap: String = lines[start..end].iter().map(|l| format!("{l}\n")).collect();
-            let exp_start = end + 1;
-            if lines.get(exp_start).map(|l| l.trim_end()) != Some("```expect") {
-                i = end + 1;
-                continue;
-            }
-            let mut exp_end = exp_start + 1;
-            while exp_end < lines.len() && lines[exp_end].trim_end() != "```" {
-                exp_end += 1;
-            }
-            let json = lines[exp_start + 1..exp_end].join("\n");
-            let expect = serde_json::from_str(&json).unwrap_or_else(|e| {
-                panic!(
-                    "{}:{}: expect block is not JSON: {e}",
-                    path.display(),
-                    exp_start + 1
-                )
-            });
-            out.push(Example {
+            };
+            let mut ex = Example {
                 file: path
                     .file_name()
                     .map(|f| f.to_string_lossy().into_owned())
                     .unwrap_or_default(),
-                line: start,
-                tap,
-                expect,
-            });
-            i = exp_end + 1;
+                line: i + 1,
+                tap: tap_lines.iter().map(|l| format!("{l}\n")).collect(),
+                expect: None,
+                events: None,
+            };
+            i = next;
+            // The answers follow the stream directly, in either order.
+            while let Some((info @ ("expect" | "events"), body, next)) = fenced(&lines, i) {
+                if info == "expect" {
+                    ex.expect = Some(json_of(&body.join("\n"), &path, i, "expect block"));
+                } else {
+                    let events = body
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, l)| !l.trim().is_empty());
+                    let events = events.map(|(n, l)| json_of(l, &path, i + 1 + n, "event line"));
+                    ex.events = Some(events.collect());
+                }
+                i = next;
+            }
+            if ex.expect.is_some() || ex.events.is_some() {
+                out.push(ex);
+            }
         }
     }
     out
@@ -93,6 +113,8 @@ fn subset(expected: &Value, actual: &Value, path: &str) -> Result<(), String> {
 #[test]
 fn every_spec_example_holds() {
     let all = examples();
+    let with_events = all.iter().filter(|e| e.events.is_some()).count();
+    assert!(with_events >= 4, "only {with_events} event examples");
     assert!(
         all.len() >= 30,
         "only {} examples found in protocol-spec/",
@@ -100,9 +122,25 @@ fn every_spec_example_holds() {
     );
     let mut failures = Vec::new();
     for ex in &all {
-        let got = summary(ex.tap.as_bytes());
-        if let Err(e) = subset(&ex.expect, &got, "$") {
-            failures.push(format!("{}:{}: {e}\n  summary: {got}", ex.file, ex.line));
+        if let Some(expect) = &ex.expect {
+            let got = summary(ex.tap.as_bytes());
+            if let Err(e) = subset(expect, &got, "$") {
+                failures.push(format!("{}:{}: {e}\n  summary: {got}", ex.file, ex.line));
+            }
+        }
+        if let Some(expect) = &ex.events {
+            let got = jsonl_events(ex.tap.as_bytes());
+            let (expect, got) = (Value::Array(expect.clone()), Value::Array(got));
+            if let Err(e) = subset(&expect, &got, "$events") {
+                let lines: Vec<String> = got
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|v| format!("  {v}"))
+                    .collect();
+                let lines = lines.join("\n");
+                failures.push(format!("{}:{}: {e}\n  events:\n{lines}", ex.file, ex.line));
+            }
         }
     }
     assert!(

@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests.
 use std::path::{Path, PathBuf};
 use tapline::protocol::Parser;
+use tapline::report::jsonl::JsonlWriter;
 use tapline::report::summary::SummaryWriter;
 
 pub fn repo() -> PathBuf {
@@ -13,6 +14,17 @@ pub fn summary(bytes: &[u8]) -> serde_json::Value {
     p.feed(bytes);
     let out = p.finish().finish().expect("writing to a Vec cannot fail");
     serde_json::from_slice(&out).expect("summary is JSON")
+}
+
+/// The `--format jsonl` events for a stream, parsed back.
+pub fn jsonl_events(bytes: &[u8]) -> Vec<serde_json::Value> {
+    let mut p = Parser::new(JsonlWriter::new(Vec::new()));
+    p.feed(bytes);
+    let out = p.finish().finish().expect("writing to a Vec cannot fail");
+    out.split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).expect("each line is JSON"))
+        .collect()
 }
 
 /// Every file below `dir` with the extension, sorted.

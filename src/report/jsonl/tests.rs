@@ -306,6 +306,19 @@ fn every_variant_with_every_field_is_written_as_serde_writes_it() {
     }
 }
 
+/// What `tapline report` reads back (serde's derived reader) is every event as written,
+/// `assert_begin` included.
+#[test]
+fn every_variant_reads_back_as_written() {
+    for (i, ev) in samples().iter().enumerate() {
+        let mut line = Vec::new();
+        write_event(&mut line, ev).expect("a Vec takes every write");
+        let back: Event<'static> = serde_json::from_slice(&line)
+            .unwrap_or_else(|e| panic!("sample {i} does not read back: {e}"));
+        assert_eq!(&back, ev, "sample {i}");
+    }
+}
+
 /// The run's own events go through serde; the stderr one is hand-written.
 #[test]
 fn run_events_are_written_as_serde_writes_them() {

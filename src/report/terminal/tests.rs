@@ -650,3 +650,75 @@ fn stale_runs_are_ignored() {
     );
     assert!(!render(&events, opts(Verbosity::Normal)).contains("old.t"));
 }
+
+/// A live reporter with one running file, fed `tap` as it arrives: parsed line by line and
+/// each line's events handed on at once, as the run's file task does; the region after each.
+fn live_region_after_each_line(tap: &str) -> Vec<Vec<String>> {
+    let mut r = TerminalReporter::new(
+        Vec::new(),
+        TerminalOptions {
+            live: true,
+            ..opts(Verbosity::Normal)
+        },
+    );
+    let mut s = Script::new(1);
+    s.start(0, "t/stall.t");
+    for ev in &s.events {
+        r.on_event(ev).expect("writing to a Vec");
+    }
+    let mut parser = crate::protocol::Parser::new(Vec::<Event<'static>>::new());
+    let mut regions = Vec::new();
+    for line in tap.split_inclusive('\n') {
+        parser.feed(line.as_bytes());
+        for event in parser.sink_mut().drain(..) {
+            let ev = RunEvent::Tap {
+                run: RUN,
+                file: 0,
+                event,
+            };
+            r.on_event(&ev).expect("writing to a Vec");
+        }
+        regions.push(r.region_lines());
+    }
+    regions
+}
+
+#[test]
+fn live_region_names_the_point_just_read_not_the_one_before() {
+    let regions = live_region_after_each_line("1..3\nok 1 - a\nnot ok 2 - b\n  ---\n  x: 1\n");
+    // The file stalls after `not ok 2 - b` (its YAML block still open): `b` is shown, and
+    // counted, while nothing else arrives.
+    assert_eq!(
+        regions[2],
+        [
+            "Running 1 of 1 files · 0 done · 1 passed · 1 failed",
+            "  t/stall.t  › b"
+        ]
+    );
+    assert_eq!(regions[4], regions[2], "its YAML block changes nothing");
+    assert_eq!(regions[1][1], "  t/stall.t  › a");
+}
+
+#[test]
+fn live_region_names_a_v2_test_started_and_points_inside_subtests() {
+    let tap = "⟦TSTEST:PROTOCOL:2.0.0⟧\n1..2\nok 1 - adds\n\
+        ⟦TSTEST:EVENT:{\"type\":\"test:started\",\"name\":\"waits for the server\"}⟧\n\
+        # Subtest: group\n    ok 1 - inner\n";
+    let current: Vec<String> = live_region_after_each_line(tap)
+        .into_iter()
+        .map(|region| region.get(1).cloned().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        current,
+        [
+            "  t/stall.t",
+            "  t/stall.t",
+            "  t/stall.t  › adds",
+            // `adds` is still pending (a META line could follow): the test that started names
+            // what the file is doing.
+            "  t/stall.t  › waits for the server",
+            "  t/stall.t  › waits for the server",
+            "  t/stall.t  › group > inner",
+        ]
+    );
+}
