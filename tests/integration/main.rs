@@ -8,6 +8,7 @@ mod formats;
 mod history;
 mod html;
 mod isolation;
+mod live_state;
 mod reports;
 mod robustness;
 mod run;

@@ -1,0 +1,65 @@
+//! Issue 16: `tapline run`'s live region is current. Run on a real terminal (a pty from
+//! util-linux `script`), a file that prints `ok 1 - a`, `not ok 2 - b` and then stalls is
+//! shown on `b`, counted, while it sleeps, not on `a`.
+use crate::run::{on_path, Project};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long the file stalls: long enough to see the region drawn while it sleeps.
+const STALL_S: u64 = 6;
+
+#[test]
+fn the_live_region_names_the_test_a_stalled_file_is_on() {
+    assert!(
+        on_path("script"),
+        "util-linux `script` gives this test its terminal"
+    );
+    let p = Project::new();
+    p.script(
+        "test/stall.sh",
+        &format!(
+            "#!/bin/sh\necho 1..3\necho 'ok 1 - a'\necho 'not ok 2 - b'\nsleep {STALL_S}\n\
+             echo 'ok 3 - c'\n"
+        ),
+    );
+    let typescript = p.join("typescript");
+    let tapline = env!("CARGO_BIN_EXE_tapline");
+    let command = format!("{tapline} run test/stall.sh --no-history --no-logs --color never");
+    let mut child = Command::new("script")
+        .args(["-qfec", &command])
+        .arg(&typescript)
+        .current_dir(p.path())
+        .env_remove("CI")
+        .env_remove("GITHUB_ACTIONS")
+        .env("TERM", "xterm")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("script starts");
+    // The region is redrawn every 80 ms; within the stall it must show `b` and its failure.
+    let deadline = Instant::now() + Duration::from_secs(STALL_S - 1);
+    let mut seen = String::new();
+    while Instant::now() < deadline {
+        seen =
+            String::from_utf8_lossy(&std::fs::read(&typescript).unwrap_or_default()).into_owned();
+        if seen.contains("test/stall.sh  › b") {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let status = child.wait().expect("script ends");
+    assert!(
+        seen.contains("test/stall.sh  › b"),
+        "while the file sleeps the region names `b`:\n{seen}"
+    );
+    assert!(
+        seen.contains("1 passed · 1 failed"),
+        "and counts it:\n{seen}"
+    );
+    assert!(
+        !seen.contains("✗ test/stall.sh"),
+        "seen before the file finished:\n{seen}"
+    );
+    assert_eq!(status.code(), Some(1), "the file fails (`not ok 2`)");
+}
