@@ -33,8 +33,9 @@ pub enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff) generated from these definitions (`tapline man | man -l -`).
-    Man,
+    /// Print the man page (roff) generated from these definitions (`tapline man | man -l -`),
+    /// one command's page (`tapline man run`), or write every page into a folder (`--dir`).
+    Man(ManArgs),
     /// The reporter daemon: takes TAP streams over a socket (`tapline send`) into one live
     /// view, per-stream logs and reports, until SIGTERM (exit 0) or SIGINT (130).
     Serve(ServeArgs),
@@ -184,7 +185,7 @@ pub struct RunArgs {
     /// Print what would run, one file per line with its command, and exit.
     #[arg(long)]
     pub list: bool,
-    /// Files run at once (default: the number of cores).
+    /// Files run at once (default, and `0`: the number of cores).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
     /// Per-file time limit, e.g. `30s`, `2m`, `500ms` (default 120s; `0` for none).
@@ -358,6 +359,20 @@ pub struct ParseArgs {
     /// CI annotations: `github` (default when GITHUB_ACTIONS=true) or `none`.
     #[arg(long, value_enum)]
     pub annotations: Option<Annotations>,
+    /// Let a stream with no plan, no test point and no bail out pass ("no tests found", as
+    /// tap-parser has it) instead of failing as `no TAP output`.
+    #[arg(long)]
+    pub allow_empty: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ManArgs {
+    /// A command whose page to print (`run`, `parse`, …); the main page without one.
+    pub command: Option<String>,
+    /// Write every page (`tapline.1`, `tapline-run.1`, …, each with all its options) into
+    /// this folder, created if missing (`man -M` or a `man1/` folder on MANPATH reads them).
+    #[arg(long, value_name = "DIR", conflicts_with = "command")]
+    pub dir: Option<PathBuf>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -133,9 +133,14 @@ fn prepare(
         })
         .collect();
     if args.list {
+        // A reader that went away (`--list | head`) ends the list quietly: no panic, exit 0.
+        let mut out = std::io::stdout().lock();
         for f in &files {
-            println!("{}", discover::list_line(f));
+            if writeln!(out, "{}", discover::list_line(f)).is_err() {
+                break;
+            }
         }
+        drop(out);
         list_notes(&env, &found.passed_over);
         return Ok(Prepared::Listed);
     }
@@ -256,10 +261,13 @@ fn prepare(
         eprintln!("tapline: order {order} (the same seed repeats this order)");
     }
     tapline::run::order::arrange(&mut planned, order, &index);
-    let jobs = args
-        .jobs
-        .or(cfg.jobs)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from));
+    // `-j 0` is the number of cores, as in make, nextest and xargs (and wins over the file's).
+    let cores = || std::thread::available_parallelism().map_or(2, usize::from);
+    let jobs = match args.jobs {
+        Some(0) => cores(),
+        Some(n) => n,
+        None => cfg.jobs.unwrap_or_else(cores),
+    };
     let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0");
     let settings = Settings {
         run: 1,

@@ -168,6 +168,8 @@ pub enum ProblemKind {
     BailedOut,
     /// A go test -json or JUnit XML input that is not what its format says.
     InvalidInput,
+    /// No plan, no test point and no bail out in the whole stream: `no TAP output`.
+    NoOutput,
 }
 
 /// The outcome of one TAP document (the whole stream, or a subtest).

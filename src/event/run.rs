@@ -141,6 +141,15 @@ pub enum RunEvent {
         run: u64,
         summary: RunSummary,
     },
+    /// Ctrl-C (or SIGTERM) asked the run to stop: no new file starts, and the `running` files
+    /// are terminated gracefully (`immediate: false`, the first signal) or killed at once
+    /// (`immediate: true`, the second). Said as it happens, so a user knows a second Ctrl-C
+    /// kills, and a machine reader knows why files are about to end as interrupted.
+    Stopping {
+        run: u64,
+        immediate: bool,
+        running: usize,
+    },
     /// Before the first run of `--runs N`: N runs follow, then `SeriesFinished`.
     SeriesStarted {
         runs: u64,

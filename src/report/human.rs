@@ -3,6 +3,7 @@
 use super::diff::Budget;
 use super::failure;
 use super::style::{self, Style};
+use super::leaves::LeafTally;
 use super::Tally;
 use crate::event::{Assert, Event, Sink, Verdict};
 use std::io::{self, Write};
@@ -20,6 +21,10 @@ pub struct HumanReport<W: Write> {
     /// Rendered failures of nested points, shown under the subtest's closing line.
     nested: Vec<u8>,
     tally: Tally,
+    /// The same points counted as `go test -json` and JUnit trees are: their leaf tests.
+    leaves: LeafTally,
+    /// The summary line counts `leaves` ([`HumanReport::count_leaves`]).
+    count_leaves: bool,
     error: Option<io::Error>,
 }
 
@@ -33,8 +38,16 @@ impl<W: Write> HumanReport<W> {
             output_dropped: 0,
             nested: Vec::new(),
             tally: Tally::default(),
+            leaves: LeafTally::default(),
+            count_leaves: false,
             error: None,
         }
+    }
+
+    /// The summary line counts leaf tests, not top-level points: for `go test -json` and
+    /// JUnit input, whose top level is packages and suites (as `tapline run` counts them).
+    pub fn count_leaves(&mut self) {
+        self.count_leaves = true;
     }
 
     pub fn finish(mut self) -> io::Result<W> {
@@ -125,7 +138,12 @@ impl<W: Write> HumanReport<W> {
                     }
                 }
                 writeln!(self.out)?;
-                writeln!(self.out, "{}", summary_line(verdict, &self.tally, s))?;
+                let tally = if self.count_leaves {
+                    self.leaves.tally()
+                } else {
+                    &self.tally
+                };
+                writeln!(self.out, "{}", summary_line(verdict, tally, s))?;
             }
             _ => {}
         }
@@ -147,6 +165,11 @@ impl<W: Write> HumanReport<W> {
 
 impl<W: Write> Sink for HumanReport<W> {
     fn event(&mut self, event: &Event<'_>) {
+        match event {
+            Event::SubtestStart { depth, .. } => self.leaves.subtest_start(*depth),
+            Event::Assert(a) => self.leaves.point(a),
+            _ => {}
+        }
         if self.error.is_none() {
             if let Err(e) = self.write(event) {
                 self.error = Some(e);
@@ -210,7 +233,11 @@ pub fn summary_line(v: &Verdict<'_>, t: &Tally, s: Style) -> String {
     } else {
         s.paint(style::RED, "✗ FAIL")
     };
-    let mut extra = vec![format!("{} tests", t.total())];
+    if t.total() == 0 && v.plan.is_none() && !v.reasons.is_empty() {
+        // Nothing was counted because nothing was TAP: the reasons are the whole story.
+        return format!("{head}  {}", v.reasons.join("; "));
+    }
+    let mut extra = vec![super::counted(t.total(), "test")];
     if let Some(p) = v.plan.as_ref().filter(|p| p.skip_all) {
         extra = vec![match &p.reason {
             Some(r) => format!("skipped: {r}"),

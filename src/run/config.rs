@@ -6,7 +6,7 @@
 //!
 //! ```toml
 //! [run]
-//! jobs = 4                     # files run at once (at least 1)
+//! jobs = 4                     # files run at once (0: the number of cores, the default)
 //! timeout = "120s"             # per file: "500ms", "5s", "2m", "1h", or a number of seconds
 //! grace = "5s"                 # how long a timed-out file gets to exit before it is killed
 //! log_dir = ".nogit/testlogs"  # relative to the project root
@@ -47,7 +47,6 @@ use crate::protocol::InputFormat;
 use globset::{GlobBuilder, GlobMatcher};
 use serde::de::{self, Deserializer, Unexpected, Visitor};
 use serde::Deserialize;
-use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use std::{fmt, fs, io};
@@ -346,8 +345,8 @@ struct RawFile {
 #[derive(Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawRun {
-    // Zero jobs would never run anything; NonZeroUsize rejects it with the key's position.
-    jobs: Option<NonZeroUsize>,
+    /// `0` means the number of cores, as `-j 0` does.
+    jobs: Option<usize>,
     #[serde(default, deserialize_with = "duration")]
     timeout: Option<Duration>,
     #[serde(default, deserialize_with = "duration")]
@@ -379,8 +378,8 @@ struct RawRun {
     sandbox_env_drop: Vec<String>,
 }
 
-/// Reads a size written as a string (`"256M"`, [`super::limits::parse_size`]) or a number of
-/// bytes.
+/// Reads a size written as a string with its unit (`"256M"`, [`super::limits::parse_size`]).
+/// A bare number is refused as on the command line: `max_memory = 256` would be 256 bytes.
 fn size<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
     struct SizeVisitor;
 
@@ -388,19 +387,11 @@ fn size<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Er
         type Value = u64;
 
         fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("a size like \"256M\" or a number of bytes")
+            f.write_str("a size with its unit, like \"256M\" (K, M, G, T or B for bytes)")
         }
 
         fn visit_str<E: de::Error>(self, s: &str) -> Result<u64, E> {
             super::limits::parse_size(s).map_err(E::custom)
-        }
-
-        fn visit_u64<E: de::Error>(self, n: u64) -> Result<u64, E> {
-            Ok(n)
-        }
-
-        fn visit_i64<E: de::Error>(self, n: i64) -> Result<u64, E> {
-            u64::try_from(n).map_err(|_| E::invalid_value(Unexpected::Signed(n), &self))
         }
     }
 
@@ -449,7 +440,7 @@ pub fn load(root: &Path) -> Result<Config, ConfigError> {
         message,
     })?;
     Ok(Config {
-        jobs: raw.run.jobs.map(NonZeroUsize::get),
+        jobs: raw.run.jobs.filter(|&n| n > 0),
         timeout: raw.run.timeout,
         grace: raw.run.grace,
         log_dir: raw.run.log_dir.map(|dir| root.join(dir)),
@@ -692,7 +683,7 @@ mod tests {
     fn limits_as_numbers_and_bad_sizes() {
         let cfg = load_text(
             "[run]
-max_memory = 1048576
+max_memory = \"1048576B\"
 max_cpu_time = 2
 ",
         )
@@ -705,6 +696,9 @@ max_output = \"lots\"\n",
         );
         assert!(message.contains("failed to parse size `lots`"), "{message}");
         assert!(message.contains("tapline.toml:2:"), "{message}");
+        // A number alone would be bytes: refused, as on the command line.
+        let message = parse_error("[run]\nmax_memory = 256\n");
+        assert!(message.contains("a size with its unit"), "{message}");
     }
 
     #[test]
@@ -765,7 +759,6 @@ max_output = \"lots\"\n",
 
         for text in [
             "[run\n",
-            "[run]\njobs = 0\n",
             "[run]\ntimeout = -3\n",
             "[run]\ntimeout = true\n",
             "[[runner]]\nglob = \"*.[\"\ncommand = [\"x\"]\n",

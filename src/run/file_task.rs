@@ -7,8 +7,9 @@ use super::sandbox::Sandbox;
 use super::supervise::{self, Cancel, Chunk, Exit, Outcome, Spec};
 use crate::event::run::Tally;
 use crate::event::run::{ExitInfo, FileInfo, FileResult, RunEvent, TestOutcome};
-use crate::event::{Event, Sink, Verdict};
+use crate::event::{Event, ProblemKind, Sink, Verdict};
 use crate::protocol::{AnyParser, Framer, InputFormat};
+use crate::report::leaves::LeafTally;
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::Write;
@@ -43,12 +44,11 @@ pub(crate) struct FileJob {
 pub(crate) struct Collect {
     pub(crate) events: Vec<Event<'static>>,
     pub(crate) tally: Tally,
-    pub(crate) saw_tap: bool,
+    /// The stream said nothing in TAP (the protocol's [`crate::protocol::NO_TAP_OUTPUT`]).
+    pub(crate) no_tap_output: bool,
     /// Count tests, not top-level points: for `go test -json` and JUnit, whose top level is
-    /// packages and suites ([`Collect::count_test`]).
-    count_tests: bool,
-    /// Per open level (the top first): points counted inside it, and failures among them.
-    counted: Vec<(u64, u64)>,
+    /// packages and suites.
+    leaves: Option<LeafTally>,
     pub(crate) verdict: Option<Verdict<'static>>,
     /// Names of the open subtests, by depth, for full test names.
     subtests: Vec<String>,
@@ -60,8 +60,7 @@ pub(crate) struct Collect {
 impl Collect {
     fn counting_tests() -> Self {
         Collect {
-            count_tests: true,
-            counted: vec![(0, 0)],
+            leaves: Some(LeafTally::default()),
             ..Collect::default()
         }
     }
@@ -72,30 +71,6 @@ impl Collect {
         Collect {
             skip_tests: true,
             ..Collect::default()
-        }
-    }
-
-    /// Tallies the tests of a tree of packages or suites: every leaf, and a package or suite
-    /// only when nothing inside it counted (no test files) or it failed with no failing test
-    /// inside (a build failure, a crash after the tests).
-    fn count_test(&mut self, a: &crate::event::Assert<'_>) {
-        let depth = a.depth as usize;
-        let count = if a.closes_subtest {
-            let (inner, failed) = self.counted.get(depth + 1).copied().unwrap_or((0, 0));
-            self.counted.truncate(depth + 1);
-            inner == 0 || (a.is_failure() && failed == 0)
-        } else {
-            true
-        };
-        if count {
-            self.tally.add(a);
-            if self.counted.len() <= depth {
-                self.counted.resize(depth + 1, (0, 0));
-            }
-            for level in &mut self.counted[..=depth] {
-                level.0 += 1;
-                level.1 += u64::from(a.is_failure());
-            }
         }
     }
 
@@ -125,26 +100,22 @@ impl Sink for Collect {
     fn event(&mut self, event: &Event<'_>) {
         match event {
             Event::Assert(a) => {
-                self.saw_tap = true;
-                if self.count_tests {
-                    self.count_test(a);
+                if let Some(leaves) = &mut self.leaves {
+                    leaves.point(a);
+                    self.tally = *leaves.tally();
                 } else if a.depth == 0 {
                     self.tally.add(a);
                 }
                 self.test_point(a);
             }
             Event::SubtestStart { depth, name, .. } => {
-                if self.count_tests {
-                    // The subtest's level is `depth`; its parent's is `depth - 1`.
-                    self.counted.resize(*depth as usize, (0, 0));
-                    self.counted.push((0, 0));
+                if let Some(leaves) = &mut self.leaves {
+                    leaves.subtest_start(*depth);
                 }
                 self.subtests.truncate(*depth as usize);
                 self.subtests.push(name.to_string());
             }
-            Event::Plan { .. } | Event::Version { .. } | Event::BailOut { .. } => {
-                self.saw_tap = true
-            }
+            Event::Problem(p) if p.kind == ProblemKind::NoOutput => self.no_tap_output = true,
             Event::End { verdict } => self.verdict = Some(verdict.clone().into_owned()),
             _ => {}
         }
@@ -292,33 +263,17 @@ pub(crate) async fn run_file(
         // The reports are complete once the command has ended.
         read_reports(&mut parser, &job.cwd, glob, started_at);
     }
-    let format = job.input.format;
     let mut collected = parser.finish();
     for event in collected.events.drain(..) {
         let _ = tx.send(RunEvent::Tap { run, file, event });
     }
     let mut result = judge(&mut collected, outcome, job.timeout, started, broken);
-    if format != InputFormat::Tap {
-        for r in &mut result.reasons {
-            if r == "no TAP output" {
-                *r = format!("no {} output", format_label(format));
-            }
-        }
-    }
     if let Some(e) = log_error {
         result.reasons.push(e);
     }
     result
 }
 
-/// How a format is named in reasons.
-fn format_label(format: InputFormat) -> &'static str {
-    match format {
-        InputFormat::Tap => "TAP",
-        InputFormat::GoJson => "go test -json",
-        InputFormat::Junit => "JUnit XML",
-    }
-}
 
 /// The folder a suite's report glob writes into (its part before the first wildcard), created
 /// so that the sandbox can keep it writable.
@@ -481,11 +436,8 @@ fn judge(
     } else if !outcome.exit.success() {
         reasons.push(outcome.exit.to_string());
     }
-    if !c.saw_tap {
-        reasons.push("no TAP output".to_owned());
-    } else {
-        reasons.extend(verdict.reasons.iter().cloned());
-    }
+    // The stream's reasons, `no TAP output` among them (one rule, in the protocol).
+    reasons.extend(verdict.reasons.iter().cloned());
     if !verdict.ok && reasons.is_empty() {
         // The parser names every failing verdict's reasons (tests/integration/
         // verdict_invariant.rs); should one ever come without, the file still says why.

@@ -297,8 +297,14 @@ pub async fn execute(
                 sink.on(&RunEvent::FileFinished { run, file: idx, result: result.clone() })?;
                 results[idx] = Some(result);
             }
-            _ = sigint.recv() => interrupts = interrupt(interrupts, &cancel_tx),
-            _ = sigterm.recv() => interrupts = interrupt(interrupts, &cancel_tx),
+            _ = sigint.recv() => {
+                interrupts = interrupt(interrupts, &cancel_tx);
+                sink.on(&stopping(run, interrupts, running.len()))?;
+            }
+            _ = sigterm.recv() => {
+                interrupts = interrupt(interrupts, &cancel_tx);
+                sink.on(&stopping(run, interrupts, running.len()))?;
+            }
             level = external_stop(&mut stop, applied_stop) => {
                 applied_stop = Some(level);
                 interrupts = interrupts.max(1);
@@ -366,6 +372,15 @@ fn interrupt(count: u32, cancel: &watch::Sender<Option<Cancel>>) -> u32 {
     };
     let _ = cancel.send(Some(level));
     count + 1
+}
+
+/// What the user is told on the `interrupts`-th Ctrl-C.
+fn stopping(run: u64, interrupts: u32, running: usize) -> RunEvent {
+    RunEvent::Stopping {
+        run,
+        immediate: interrupts > 1,
+        running,
+    }
 }
 
 /// Resolves with a stop level the outside asks for that differs from `applied`; never when

@@ -189,13 +189,7 @@ pub(super) fn recap_lines(f: &FileState, s: Style) -> Vec<String> {
 
 /// The last line: `✗ FAIL  2 of 12 files failed · 3 failed, 120 passed · 3.4s`.
 pub(super) fn summary_line(sum: &RunSummary, s: Style) -> String {
-    let files = |n: usize| {
-        if n == 1 {
-            "1 file".to_owned()
-        } else {
-            format!("{n} files")
-        }
-    };
+    let files = |n: usize| crate::report::counted(n as u64, "file");
     let total = sum.files_total;
     let mut parts = Vec::new();
     let head = if let Some(bailed) = &sum.bailed_out {
