@@ -10,6 +10,7 @@ pub mod discover;
 pub mod history;
 pub mod limits;
 pub mod order;
+pub mod plan;
 pub mod sandbox;
 pub mod stability;
 
