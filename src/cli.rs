@@ -50,13 +50,56 @@ pub enum Command {
 }
 
 #[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct ReportArgs {
+    #[command(subcommand)]
+    pub action: Option<ReportAction>,
     /// The recorded run's events, one JSON object per line; `-` for stdin.
-    pub file: PathBuf,
+    #[arg(required = true)]
+    pub file: Option<PathBuf>,
     /// Write a report, the format chosen by the extension (repeatable): `.jsonl`, `.json`,
     /// `.xml` JUnit, `.md` Markdown, `.html` a page.
     #[arg(short = 'o', long = "output", value_name = "PATH")]
     pub output: Vec<PathBuf>,
+    /// CI annotations: `github` (default when GITHUB_ACTIONS=true) or `none`.
+    #[arg(long, value_enum)]
+    pub annotations: Option<Annotations>,
+    /// Failures and the summary only (terminal report).
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// When to use colour.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ReportAction {
+    /// Merge the `-o FILE.jsonl` records of a sharded run's shards (`run --partition`) into
+    /// one run's reports, as if one machine had run it all; exit code as that run's, 2 when a
+    /// shard is missing, given twice, or of another selection.
+    Merge(MergeArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct MergeArgs {
+    /// The shards' records: files, globs (`shards/*.jsonl`) or folders (their `*.jsonl`).
+    #[arg(required = true, value_name = "SHARD")]
+    pub shards: Vec<String>,
+    /// Write a report, the format chosen by the extension (repeatable): `.jsonl`, `.json`,
+    /// `.xml` JUnit, `.md` Markdown, `.html` a page. Without one, the terminal report.
+    #[arg(short = 'o', long = "output", value_name = "PATH")]
+    pub output: Vec<PathBuf>,
+    /// Merge without the shards that are missing: their files are reported as not run, and
+    /// the run fails.
+    #[arg(long)]
+    pub allow_missing: bool,
+    /// Also append the merged run to the history store (as `tapline history import` does),
+    /// so the next sharded run is balanced by these durations.
+    #[arg(long)]
+    pub history: bool,
+    /// Log folder holding `history.jsonl` (default `.nogit/testlogs` under the project root).
+    #[arg(long)]
+    pub log_dir: Option<PathBuf>,
     /// CI annotations: `github` (default when GITHUB_ACTIONS=true) or `none`.
     #[arg(long, value_enum)]
     pub annotations: Option<Annotations>,
@@ -151,7 +194,10 @@ pub struct StatusArgs {
 }
 
 #[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct HistoryArgs {
+    #[command(subcommand)]
+    pub action: Option<HistoryAction>,
     /// Only files and tests that were flaky or changed verdict at least once.
     #[arg(long)]
     pub flaky: bool,
@@ -170,6 +216,20 @@ pub struct HistoryArgs {
     /// When to use colour.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum HistoryAction {
+    /// Append recorded runs (`-o run.jsonl`, or a merged sharded run's) to the history store,
+    /// as if they had run here: CI keeps one `history.jsonl` that balances the next shards.
+    Import {
+        /// The runs' records, one JSON event per line.
+        #[arg(required = true, value_name = "RUN.jsonl")]
+        runs: Vec<PathBuf>,
+        /// Log folder holding `history.jsonl` (default `.nogit/testlogs` under the project root).
+        #[arg(long)]
+        log_dir: Option<PathBuf>,
+    },
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -258,6 +318,17 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", conflicts_with_all = ["watch", "list"],
           value_parser = clap::value_parser!(u64).range(1..))]
     pub runs: Option<u64>,
+    /// Run one shard of a sharded run: `slice:M/N` (round-robin), `hash:M/N` (a file keeps
+    /// its shard), `time:M/N` (balanced by history's durations), M from 1; `auto` or
+    /// `auto:STRATEGY` reads M/N from the CI engine (TAPLINE_PARTITION, GitLab, CircleCI,
+    /// Buildkite, Kubernetes Indexed Jobs, Bazel). `-o FILE.jsonl` records it for
+    /// `tapline report merge`.
+    #[arg(long, value_name = "STRATEGY:M/N", conflicts_with_all = ["watch", "runs"])]
+    pub partition: Option<String>,
+    /// With `--partition time`: the weight of a file history does not know (default: the
+    /// median of the known ones).
+    #[arg(long, value_name = "DURATION")]
+    pub time_default: Option<String>,
     /// The order files start in: slowest-first (the default once history knows the files),
     /// failed-first, declared, random or random:SEED (the seed is printed).
     #[arg(long, value_name = "ORDER")]

@@ -79,10 +79,45 @@ impl FileResult {
     }
 }
 
+/// The first event of one shard's run (`tapline run --partition`): what `tapline report
+/// merge` checks the shards by and puts them back together with.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShardHeader {
+    /// The version of this header's format ([`SHARD_FORMAT`]).
+    pub format: u32,
+    /// The tapline version that ran the shard.
+    pub tapline: String,
+    /// `slice`, `hash` or `time`.
+    pub strategy: String,
+    /// This shard, 1-based, of `total`.
+    pub index: usize,
+    pub total: usize,
+    /// A hash of the strategy, N and the whole selection with its weights: the shards of one
+    /// run share it, and shards planned from another selection or history do not.
+    pub fingerprint: String,
+    /// The whole selection in declared order (not only this shard's part): each unit's path,
+    /// its shard and the weight it was dealt with.
+    pub selection: Vec<ShardUnit>,
+}
+
+/// Format version of [`ShardHeader`].
+pub const SHARD_FORMAT: u32 = 1;
+
+/// One file or suite of a sharded run's selection.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShardUnit {
+    pub path: String,
+    /// 1-based.
+    pub shard: usize,
+    pub weight_ms: u64,
+}
+
 /// One thing that happened in the run.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum RunEvent {
+    /// Before `RunStarted` in a shard's run (`--partition`).
+    Shard(ShardHeader),
     RunStarted {
         run: u64,
         files: usize,

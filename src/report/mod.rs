@@ -10,6 +10,7 @@ pub mod jsonl;
 pub mod leaves;
 pub mod junit;
 pub mod markdown;
+pub mod merge;
 pub mod output;
 pub mod record;
 pub mod sink;

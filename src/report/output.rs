@@ -454,7 +454,7 @@ impl RunSink for Reports {
     fn on(&mut self, ev: &RunEvent) -> io::Result<()> {
         if matches!(
             ev,
-            RunEvent::RunStarted { .. } | RunEvent::SeriesStarted { .. }
+            RunEvent::RunStarted { .. } | RunEvent::SeriesStarted { .. } | RunEvent::Shard(_)
         ) {
             self.open_jsonl();
         }

@@ -121,6 +121,8 @@ pub struct Config {
     pub lib: Vec<PathBuf>,
     pub retries: Option<u32>,
     pub order: Option<super::order::Order>,
+    /// `[run] partition`: usually `"auto"` (the CI engine says which shard this is).
+    pub partition: Option<super::plan::partition::PartitionArg>,
     /// `false` turns the history store off.
     pub history: Option<bool>,
     pub cache: Option<bool>,
@@ -164,6 +166,7 @@ impl Default for Config {
             lib: Vec::new(),
             retries: None,
             order: None,
+            partition: None,
             history: None,
             cache: None,
             cache_inputs: Vec::new(),
@@ -360,6 +363,8 @@ struct RawRun {
     retries: Option<u32>,
     #[serde(default, deserialize_with = "order")]
     order: Option<super::order::Order>,
+    #[serde(default, deserialize_with = "partition")]
+    partition: Option<super::plan::partition::PartitionArg>,
     history: Option<bool>,
     cache: Option<bool>,
     cache_inputs: Option<Vec<String>>,
@@ -396,6 +401,13 @@ fn size<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Er
     }
 
     deserializer.deserialize_any(SizeVisitor).map(Some)
+}
+
+fn partition<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<super::plan::partition::PartitionArg>, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    text.parse().map(Some).map_err(de::Error::custom)
 }
 
 fn order<'de, D: Deserializer<'de>>(
@@ -450,6 +462,7 @@ pub fn load(root: &Path) -> Result<Config, ConfigError> {
         lib: raw.run.lib.iter().map(|dir| root.join(dir)).collect(),
         retries: raw.run.retries,
         order: raw.run.order,
+        partition: raw.run.partition,
         history: raw.run.history,
         cache: raw.run.cache,
         cache_inputs: raw.run.cache_inputs.unwrap_or_default(),

@@ -167,6 +167,8 @@ impl<W: Write> TerminalReporter<W> {
                 self.series = *runs;
                 return Ok(());
             }
+            // `tapline run` says which shard it runs before it starts.
+            RunEvent::Shard(_) => return Ok(()),
             RunEvent::SeriesFinished { stability } => {
                 self.series = 0;
                 if self.printed && !self.ends_blank {
@@ -222,6 +224,7 @@ impl<W: Write> TerminalReporter<W> {
             // Named just above the summary line, which counts them ("N not run").
             RunEvent::FileNotRun { file, .. } => self.not_run.push(file.rel.clone()),
             RunEvent::RunStarted { .. }
+            | RunEvent::Shard(_)
             | RunEvent::SeriesStarted { .. }
             | RunEvent::SeriesFinished { .. } => {}
         }
