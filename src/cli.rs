@@ -238,7 +238,7 @@ pub enum HistoryFormat {
     Json,
 }
 
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct RunArgs {
     /// Test files, directories (searched recursively, honouring .gitignore) or globs.
     pub paths: Vec<String>,

@@ -1,4 +1,5 @@
 //! The `tapline` binary: parses arguments, dispatches, maps outcomes to exit codes.
+mod bazel;
 mod cli;
 mod daemon_cmd;
 mod docs_cmd;

@@ -23,6 +23,17 @@ use tapline::watch;
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
 
 pub fn run(args: &RunArgs) -> u8 {
+    // Under `bazel test`, Bazel's test protocol decides the shard, reports and outputs.
+    let env = |key: &str| std::env::var(key).ok();
+    let (bazel, test_filter) = match crate::bazel::adapt(args, &env) {
+        Ok(Some((adapted, filter))) => (Some(adapted), filter),
+        Ok(None) => (None, None),
+        Err(msg) => {
+            eprintln!("tapline: {msg}");
+            return EXIT_USAGE;
+        }
+    };
+    let args = bazel.as_ref().unwrap_or(args);
     // Report paths are checked before anything runs or is touched.
     let targets = match output::targets(&args.output) {
         Ok(t) => t,
@@ -36,7 +47,14 @@ pub fn run(args: &RunArgs) -> u8 {
     if args.watch {
         return watch(args, reports);
     }
-    match prepare(args, &mut |files| files) {
+    let mut select = |files: Vec<discover::TestFile>| match &test_filter {
+        Some(f) => files
+            .into_iter()
+            .filter(|t| crate::bazel::selects(f, &t.rel))
+            .collect(),
+        None => files,
+    };
+    match prepare(args, &mut select) {
         Ok(Prepared::Listed) => 0,
         Ok(Prepared::Run(files, settings, extras)) => {
             execute(args, files, *settings, extras, reports)

@@ -13,6 +13,7 @@ mod reports;
 mod robustness;
 mod run;
 mod run_like_harness;
+mod sharding;
 mod snapshots;
 mod spec_examples;
 mod suites;
