@@ -197,11 +197,14 @@ fn prepare(
             eprintln!("tapline: warning: {w}");
         }
         let index = Index::of(&loaded.records);
-        let recorder = history::Recorder {
+        // A shard reads history but never appends to it: every shard of a run must plan from
+        // the same history (shards run one after another in one checkout would otherwise
+        // deal differently), and the merged run enters it once (`report merge --history`).
+        let recorder = shard.is_none().then(|| history::Recorder {
             store,
             root: root.clone(),
-        };
-        (index, Some(recorder))
+        });
+        (index, recorder)
     } else {
         (Index::default(), None)
     };

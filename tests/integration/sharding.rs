@@ -476,3 +476,140 @@ fn history_import_records_what_the_run_recorded() {
     };
     assert_eq!(key(&imported), key(&live));
 }
+
+/// `sh -c SCRIPT` in the project, with the tapline under test first on PATH and `vars` set.
+fn shell(p: &Project, script: &str, vars: &[(&str, String)]) -> (i32, String) {
+    let bin = Path::new(env!("CARGO_BIN_EXE_tapline"))
+        .parent()
+        .expect("the binary's folder")
+        .to_path_buf();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c").arg(script).current_dir(p.path()).env("PATH", path).env("NO_COLOR", "1");
+    for v in ENGINE_VARS {
+        cmd.env_remove(v);
+    }
+    for (k, v) in vars {
+        cmd.env(k, v);
+    }
+    let o = cmd.output().expect("sh runs");
+    let text = format!(
+        "{script}\n{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (o.status.code().unwrap_or(-1), text)
+}
+
+fn yaml(name: &str) -> Value {
+    let path = crate::util::repo().join("examples/ci").join(name);
+    let text = fs::read_to_string(&path).expect("example readable");
+    serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("{name} is not YAML: {e}"))
+}
+
+#[test]
+fn the_github_actions_example_parses_and_its_commands_run() {
+    let wf = yaml("github-actions.yml");
+    let steps = |job: &str| wf["jobs"][job]["steps"].as_array().cloned().unwrap_or_default();
+    let step = |job: &str, name: &str| -> String {
+        steps(job)
+            .iter()
+            .find(|s| s["name"] == name)
+            .and_then(|s| s["run"].as_str())
+            .unwrap_or_else(|| panic!("{job}: no step {name}"))
+            .to_owned()
+    };
+    let shards = wf["jobs"]["shard"]["strategy"]["matrix"]["shard"]
+        .as_array()
+        .expect("a matrix of shards")
+        .clone();
+    assert_eq!(shards.len(), 4);
+    let p = suite(8);
+    fs::create_dir_all(p.join("shards")).expect("mkdir");
+    for shard in &shards {
+        let n = shard.as_u64().expect("a number").to_string();
+        let run = step("shard", "Run one shard").replace("${{ matrix.shard }}", &n);
+        let (code, out) = shell(&p, &run, &[]);
+        assert!(matches!(code, 0 | 1), "{out}");
+        // What upload-artifact and download-artifact with merge-multiple do.
+        let file = format!("shard-{n}.jsonl");
+        fs::rename(p.join(&file), p.join("shards").join(&file)).expect("move");
+    }
+    let (code, out) = shell(&p, &step("merge", "Merge the shards"), &[]);
+    assert_eq!(code, 1, "the merged run fails as the suite does: {out}");
+    for report in ["report.xml", "report.html", "report.md"] {
+        assert!(p.join(report).is_file(), "{report}: {out}");
+    }
+    assert!(p.join(".nogit/testlogs/history.jsonl").is_file(), "history for next time");
+}
+
+#[test]
+fn the_gitlab_example_parses_and_its_commands_run() {
+    let ci = yaml("gitlab-ci.yml");
+    assert_eq!(ci["tests"]["parallel"], 4);
+    let script = |job: &str| ci[job]["script"][0].as_str().expect("a script").to_owned();
+    let p = suite(8);
+    for n in 1..=4 {
+        let vars = [("CI_NODE_INDEX", n.to_string()), ("CI_NODE_TOTAL", "4".to_owned())];
+        let (code, out) = shell(&p, &script("tests"), &vars);
+        assert!(matches!(code, 0 | 1), "{out}");
+        assert!(out.contains(&format!("shard {n} of 4")), "{out}");
+    }
+    let (code, out) = shell(&p, &script("report"), &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(p.join("report.xml").is_file() && p.join("report.md").is_file(), "{out}");
+}
+
+#[test]
+fn the_kubernetes_example_parses_and_its_commands_run() {
+    let job = yaml("kubernetes-indexed-job.yaml");
+    assert_eq!(job["spec"]["completionMode"], "Indexed");
+    let completions = job["spec"]["completions"].as_u64().expect("completions");
+    let container = &job["spec"]["template"]["spec"]["containers"][0];
+    let total = container["env"]
+        .as_array()
+        .and_then(|env| env.iter().find(|e| e["name"] == "TAPLINE_PARTITION_TOTAL"))
+        .and_then(|e| e["value"].as_str())
+        .expect("TAPLINE_PARTITION_TOTAL")
+        .to_owned();
+    assert_eq!(total, completions.to_string());
+    let p = suite(8);
+    let results = p.join("results");
+    fs::create_dir_all(&results).expect("mkdir");
+    let args = container["args"][0].as_str().expect("args").replace("/results", &results.display().to_string());
+    for index in 0..completions {
+        let vars = [
+            ("JOB_COMPLETION_INDEX", index.to_string()),
+            ("TAPLINE_PARTITION_TOTAL", total.clone()),
+        ];
+        let (code, out) = shell(&p, &args, &vars);
+        assert!(matches!(code, 0 | 1), "{out}");
+    }
+    let merge = format!("tapline report merge {} -o merged.json", results.display());
+    let (code, out) = shell(&p, &merge, &[]);
+    assert_eq!(code, 1, "{out}");
+}
+
+#[test]
+fn shards_run_one_after_another_in_one_checkout_deal_alike() {
+    let p = suite(10);
+    // History from one whole run: `time` deals by it.
+    output(tapline(&p, &["run"], &[]));
+    let history = fs::read_to_string(p.join(".nogit/testlogs/history.jsonl")).expect("history");
+    for m in 1..=4 {
+        let part = format!("time:{m}/4");
+        let (code, _, err) =
+            output(tapline(&p, &["run", "--partition", &part, "-o", &format!("t{m}.jsonl")], &[]));
+        assert!(matches!(code, 0 | 1), "{err}");
+    }
+    let after = fs::read_to_string(p.join(".nogit/testlogs/history.jsonl")).expect("history");
+    assert_eq!(history, after, "a shard never appends to history");
+    let mut ran: Vec<String> = (1..=4).flat_map(|m| finished_files(&p.join(&format!("t{m}.jsonl")))).collect();
+    ran.sort();
+    let all: Vec<String> = (0..10).map(|i| format!("test/f{i:02}.sh")).collect();
+    assert_eq!(ran, all);
+    let (code, _, err) = output(tapline(&p, &["report", "merge", "t1.jsonl", "t2.jsonl", "t3.jsonl", "t4.jsonl", "--history"], &[]));
+    assert_eq!(code, 1, "{err}");
+    let merged = fs::read_to_string(p.join(".nogit/testlogs/history.jsonl")).expect("history");
+    assert_eq!(merged.lines().count(), history.lines().count() + 10, "the merged run enters it once");
+}
