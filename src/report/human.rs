@@ -17,8 +17,10 @@ pub struct HumanReport<W: Write> {
     /// Non-TAP output since the last top-level point: the test in progress printed it.
     output: Vec<String>,
     output_dropped: usize,
-    /// Rendered failures of nested points, shown under the subtest's closing line.
-    nested: Vec<u8>,
+    /// Rendered failures of nested points by depth (`[d]`: of the open subtest at depth
+    /// `d - 1`), shown under the subtest's closing line: a parent's line comes before its
+    /// failing children.
+    nested: Vec<Vec<u8>>,
     tally: Tally,
     error: Option<io::Error>,
 }
@@ -51,27 +53,38 @@ impl<W: Write> HumanReport<W> {
             Event::Assert(a) if a.depth == 0 => {
                 self.tally.add(a);
                 writeln!(self.out, "{}", point_line(a, s))?;
-                let nested = std::mem::take(&mut self.nested);
-                self.out.write_all(&nested)?;
+                let inner = self.take_nested(1);
                 if a.is_failure() {
                     let output = self.take_output();
-                    failure::render(&mut self.out, a, &output, "    ", s, &self.budget)?;
+                    failure::render(&mut self.out, a, &output, "    ", s, &self.budget, false)?;
                 }
+                self.out.write_all(&inner)?;
                 self.output.clear();
                 self.output_dropped = 0;
             }
-            Event::Assert(a) if a.is_failure() => {
-                let indent = "  ".repeat(a.depth as usize);
-                writeln!(self.nested, "{indent}{}", point_line(a, s))?;
-                let output = self.take_output();
-                failure::render(
-                    &mut self.nested,
-                    a,
-                    &output,
-                    &format!("{indent}    "),
-                    s,
-                    &self.budget,
-                )?;
+            Event::Assert(a) => {
+                let depth = a.depth as usize;
+                let inner = self.take_nested(depth + 1);
+                let mut text = Vec::new();
+                if a.is_failure() {
+                    let indent = "  ".repeat(depth);
+                    writeln!(text, "{indent}{}", point_line(a, s))?;
+                    let output = self.take_output();
+                    failure::render(
+                        &mut text,
+                        a,
+                        &output,
+                        &format!("{indent}    "),
+                        s,
+                        &self.budget,
+                        false,
+                    )?;
+                }
+                text.extend_from_slice(&inner);
+                if self.nested.len() <= depth {
+                    self.nested.resize_with(depth + 1, Vec::new);
+                }
+                self.nested[depth].extend_from_slice(&text);
             }
             Event::Output { text, .. } => {
                 if self.output.len() == OUTPUT_LINES {
@@ -112,6 +125,9 @@ impl<W: Write> HumanReport<W> {
                 )?;
             }
             Event::End { verdict } => {
+                // Failures inside subtests the stream never closed.
+                let left = self.take_nested(0);
+                self.out.write_all(&left)?;
                 if !self.output.is_empty() && !verdict.ok {
                     // Output after the last point: often the crash that ended the stream.
                     let output = self.take_output();
@@ -130,6 +146,18 @@ impl<W: Write> HumanReport<W> {
             _ => {}
         }
         Ok(())
+    }
+
+    /// The rendered failures at `depth` and deeper, outermost first: what a subtest's closing
+    /// point at `depth - 1` shows under its line.
+    fn take_nested(&mut self, depth: usize) -> Vec<u8> {
+        let mut out = Vec::new();
+        if self.nested.len() > depth {
+            for level in self.nested.drain(depth..) {
+                out.extend_from_slice(&level);
+            }
+        }
+        out
     }
 
     fn take_output(&mut self) -> Vec<String> {

@@ -1,10 +1,28 @@
 //! Explains one failing test point: where, what, the expected/actual diff, the stack and the
-//! test's own output, from whatever the producer attached (TAP YAML, v2 META and ERROR).
-use super::diff::{self, Budget};
+//! test's own output, from whatever the producer attached (TAP YAML, v2 META and ERROR, and
+//! the `#` diagnostics some producers print instead).
+//!
+//! Every producer says it differently; the report says it one way:
+//! * **one diff**: ours, of the values. A producer's own text diff is dropped when the values
+//!   are there (node:test's `+ actual - expected` block in its message), and shown through the
+//!   same renderer when they are not (node-tap's `diff:`);
+//! * the producer's **machine fields** (`operator`/`compare`, `name`, `code`, `failureType`)
+//!   on one quiet line: `operator deepStrictEqual · AssertionError [ERR_ASSERTION] ·
+//!   testCodeFailure`;
+//! * **runtime-internal stack frames** left out unless `-v` (see [`stack`] for which);
+//! * the values as the test wrote them ([`values`]: arrays, `Infinity`, `NaN`);
+//! * Test::More's, pytest's and bats' `#` diagnostics read into the same fields
+//!   ([`comments`]).
+use super::diff::{self, Budget, Diff};
 use super::style::{self, Style};
 use crate::event::Assert;
 use serde_json::{Map, Value};
 use std::io::{self, Write};
+
+mod comments;
+mod literal;
+mod stack;
+mod values;
 
 /// What a failing point's attachments say, normalised across producers.
 #[derive(Debug, Default, PartialEq)]
@@ -12,11 +30,30 @@ pub struct Details {
     pub location: Option<String>,
     pub message: Option<String>,
     pub expected_actual: Option<(Value, Value)>,
+    /// The producer's own unified diff, kept only when it gave no values to diff (node-tap's
+    /// `diff:`); rendered by the same diff renderer.
+    pub text_diff: Option<String>,
     pub stack: Option<String>,
-    /// Other diagnostics worth a line each (`operator: strictEqual`).
+    /// The producer's machine fields on one line (`operator deepStrictEqual · AssertionError
+    /// [ERR_ASSERTION] · testCodeFailure`).
+    pub machine: Option<String>,
+    /// Other diagnostics worth a line each (`source: …`).
     pub other: Vec<(String, String)>,
     /// The YAML did not parse: shown raw with the parser's complaint.
     pub raw_yaml: Option<(String, String)>,
+    /// What the test printed, less the `#` diagnostics read into the fields above.
+    pub output: Vec<String>,
+}
+
+impl Details {
+    /// The one diff of this failure, for any renderer: of the values, or else of the
+    /// producer's own text diff. `highlight` marks changed characters (values only).
+    pub fn diff(&self, budget: &Budget, highlight: bool) -> Option<Diff> {
+        if let Some((expected, actual)) = &self.expected_actual {
+            return Some(diff::compute(expected, actual, budget, highlight));
+        }
+        diff::from_unified(self.text_diff.as_deref()?, budget)
+    }
 }
 
 /// Keys naming the expected and actual values, in the order producers use them.
@@ -25,8 +62,12 @@ const PAIRS: [(&str, &str); 3] = [
     ("expected", "actual"),
     ("expected", "got"),
 ];
+/// The producer's machine fields, in the order the quiet line gives them: the comparison,
+/// the error's class and code, node:test's kind of failure.
+const MACHINE: [&str; 5] = ["operator", "compare", "name", "code", "failureType"];
 /// Keys that are shown elsewhere or are noise in a failure report.
-const CONSUMED: [&str; 13] = [
+const CONSUMED: [&str; 14] = [
+    "diff",
     "wanted",
     "found",
     "expected",
@@ -42,11 +83,14 @@ const CONSUMED: [&str; 13] = [
     "type",
 ];
 
-pub fn details(a: &Assert<'_>) -> Details {
+/// Explains a failing point from its attachments and `output`, what its test printed (its
+/// `#` diagnostics are read, the rest is left in [`Details::output`]).
+pub fn details(a: &Assert<'_>, output: &[String]) -> Details {
     let mut d = Details::default();
+    let mut machine = Vec::new();
     if let Some(yaml) = a.diagnostics.as_deref() {
         match serde_saphyr::from_str::<Value>(yaml) {
-            Ok(Value::Object(map)) => read_map(&map, &mut d),
+            Ok(Value::Object(map)) => read_map(&map, &mut d, &mut machine),
             Ok(Value::Null) => {}
             Ok(other) => d.message = Some(scalar(&other)),
             Err(e) => d.raw_yaml = Some((yaml.to_owned(), first_line(&e.to_string()))),
@@ -68,8 +112,8 @@ pub fn details(a: &Assert<'_>) -> Details {
             continue;
         };
         let err = v.get("error").unwrap_or(&v);
-        if let Some(Value::Object(map)) = Some(err) {
-            read_map(map, &mut d);
+        if let Value::Object(map) = err {
+            read_map(map, &mut d, &mut machine);
             if let Some(Value::Object(diffmap)) = map.get("diff") {
                 if d.expected_actual.is_none() {
                     d.expected_actual = pair(diffmap);
@@ -80,15 +124,96 @@ pub fn details(a: &Assert<'_>) -> Details {
             d.location = file_line(&v);
         }
     }
+    read_comments(&mut d, output);
+    d.machine = machine_line(&machine);
+    if let Some((expected, actual)) = &mut d.expected_actual {
+        values::normalise(expected, actual);
+        // One diff: ours replaces the producer's.
+        d.text_diff = None;
+        d.message = d.message.take().and_then(|m| without_text_diff(&m));
+    }
     d
 }
 
-fn read_map(map: &Map<String, Value>, d: &mut Details) {
+/// The `#` diagnostics in the output, and a message that is bats' own (`(in test file …)`).
+fn read_comments(d: &mut Details, output: &[String]) {
+    let from_output = comments::read(output, true);
+    d.output = from_output.rest.clone();
+    let from_message = match &d.message {
+        Some(m) if m.starts_with("(in test file ") => {
+            let lines: Vec<String> = m.lines().map(str::to_owned).collect();
+            let r = comments::read(&lines, false);
+            d.message = Some(r.rest.join("\n")).filter(|m| !m.trim().is_empty());
+            Some(r)
+        }
+        _ => None,
+    };
+    for r in [Some(from_output), from_message].into_iter().flatten() {
+        if d.location.is_none() {
+            d.location = r.location;
+        }
+        if d.expected_actual.is_none() {
+            d.expected_actual = r.expected_actual;
+        }
+        d.message = match (d.message.take(), r.message) {
+            (Some(m), Some(more)) => Some(format!("{more}\n{m}")),
+            (m, more) => m.or(more),
+        };
+    }
+}
+
+/// node:test's message with its own diff (from the `+ actual - expected` legend on) cut off:
+/// what is left is the assertion's headline. `None` if nothing is left.
+fn without_text_diff(message: &str) -> Option<String> {
+    let lines: Vec<&str> = message.lines().collect();
+    let cut = lines
+        .iter()
+        .position(|l| {
+            let t = l.trim();
+            t == "+ actual - expected" || t == "- expected + actual"
+        })
+        .unwrap_or(lines.len());
+    let kept = lines[..cut].join("\n");
+    let kept = kept.trim_end();
+    (!kept.is_empty()).then(|| kept.to_owned())
+}
+
+/// `operator deepStrictEqual · AssertionError [ERR_ASSERTION] · testCodeFailure`; a code
+/// without a class is `code EACCES`.
+fn machine_line(fields: &[(String, String)]) -> Option<String> {
+    let get = |key: &str| {
+        fields
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    };
+    let mut parts = Vec::new();
+    for key in ["operator", "compare"] {
+        if let Some(v) = get(key) {
+            parts.push(format!("{key} {v}"));
+        }
+    }
+    match (get("name"), get("code")) {
+        (Some(name), Some(code)) => parts.push(format!("{name} [{code}]")),
+        (Some(name), None) => parts.push(name.to_owned()),
+        (None, Some(code)) => parts.push(format!("code {code}")),
+        (None, None) => {}
+    }
+    if let Some(kind) = get("failureType") {
+        parts.push(kind.to_owned());
+    }
+    (!parts.is_empty()).then(|| parts.join(" · "))
+}
+
+fn read_map(map: &Map<String, Value>, d: &mut Details, machine: &mut Vec<(String, String)>) {
     if d.message.is_none() {
         d.message = map.get("message").or_else(|| map.get("error")).map(scalar);
     }
     if d.expected_actual.is_none() {
         d.expected_actual = pair(map);
+    }
+    if d.text_diff.is_none() {
+        d.text_diff = map.get("diff").and_then(Value::as_str).map(str::to_owned);
     }
     if d.stack.is_none() {
         d.stack = map.get("stack").map(scalar);
@@ -100,10 +225,14 @@ fn read_map(map: &Map<String, Value>, d: &mut Details) {
             .and_then(location);
     }
     for (k, v) in map {
-        if !CONSUMED.contains(&k.as_str())
-            && !matches!(v, Value::Object(_) | Value::Array(_))
-            && k != "diff"
-        {
+        if matches!(v, Value::Object(_) | Value::Array(_)) || CONSUMED.contains(&k.as_str()) {
+            continue;
+        }
+        if MACHINE.contains(&k.as_str()) {
+            if !machine.iter().any(|(m, _)| m == k) {
+                machine.push((k.clone(), scalar(v)));
+            }
+        } else {
             d.other.push((k.clone(), scalar(v)));
         }
     }
@@ -117,18 +246,28 @@ fn pair(map: &Map<String, Value>) -> Option<(Value, Value)> {
 
 fn location(v: &Value) -> Option<String> {
     match v {
-        Value::String(s) => Some(s.clone()),
+        Value::String(s) => Some(frame_location(s).unwrap_or(s).to_owned()),
         Value::Object(_) => file_line(v),
         _ => None,
     }
 }
 
+/// The place in a stack frame as tape writes its `at:` (`Test.<anonymous> (/t/a.js:14:5)`).
+fn frame_location(s: &str) -> Option<&str> {
+    let inner = s.trim().strip_suffix(')')?;
+    let place = &inner[inner.rfind('(')? + 1..];
+    place.contains(':').then_some(place)
+}
+
+/// `file:line:column` from `{file, line, column}` (v2 META) or node-tap's
+/// `{fileName, lineNumber, columnNumber}`.
 fn file_line(v: &Value) -> Option<String> {
-    let file = v.get("file")?.as_str()?;
+    let field = |a: &str, b: &str| v.get(a).or_else(|| v.get(b));
+    let file = field("file", "fileName")?.as_str()?;
     let mut s = file.to_owned();
-    if let Some(line) = v.get("line").and_then(Value::as_u64) {
+    if let Some(line) = field("line", "lineNumber").and_then(Value::as_u64) {
         s.push_str(&format!(":{line}"));
-        if let Some(col) = v.get("column").and_then(Value::as_u64) {
+        if let Some(col) = field("column", "columnNumber").and_then(Value::as_u64) {
             s.push_str(&format!(":{col}"));
         }
     }
@@ -150,6 +289,7 @@ fn first_line(s: &str) -> String {
 const STACK_LINES: usize = 6;
 
 /// Writes the explanation under a failing point's line, every line prefixed by `indent`.
+/// `output` is what the test printed; `verbose` (`-v`) keeps runtime-internal stack frames.
 pub fn render(
     out: &mut dyn Write,
     a: &Assert<'_>,
@@ -157,8 +297,9 @@ pub fn render(
     indent: &str,
     style: Style,
     budget: &Budget,
+    verbose: bool,
 ) -> io::Result<()> {
-    let d = details(a);
+    let d = details(a, output);
     if let Some(loc) = &d.location {
         writeln!(
             out,
@@ -171,17 +312,17 @@ pub fn render(
             writeln!(out, "{indent}{}", style.paint(style::BOLD, l))?;
         }
     }
-    for (k, v) in &d.other {
-        writeln!(
-            out,
-            "{indent}{}",
-            style.paint(style::DIM, format!("{k}: {v}"))
-        )?;
+    if let Some(machine) = &d.machine {
+        writeln!(out, "{indent}{}", style.paint(style::DIM, machine))?;
     }
-    if let Some((expected, actual)) = &d.expected_actual {
+    for (k, v) in &d.other {
+        write_other(out, k, v, indent, style)?;
+    }
+    // Highlighting only shows with colours, so it is not computed without them.
+    if let Some(diff) = d.diff(budget, style.enabled) {
         writeln!(out)?;
         let mut buf = Vec::new();
-        diff::render(&mut buf, expected, actual, &style, budget)?;
+        diff.write_terminal(&mut buf, &style)?;
         for l in String::from_utf8_lossy(&buf).lines() {
             if l.is_empty() {
                 writeln!(out)?; // no trailing indentation on blank lines
@@ -204,23 +345,74 @@ pub fn render(
         }
     }
     if let Some(stack) = &d.stack {
-        let lines: Vec<&str> = stack.lines().filter(|l| !l.trim().is_empty()).collect();
-        if !lines.is_empty() {
-            writeln!(out)?;
-        }
-        for l in lines.iter().take(STACK_LINES) {
-            writeln!(out, "{indent}{}", style.paint(style::DIM, l))?;
-        }
-        if lines.len() > STACK_LINES {
-            let more = format!("… {} more stack lines", lines.len() - STACK_LINES);
-            writeln!(out, "{indent}{}", style.paint(style::DIM, more))?;
-        }
+        write_stack(out, stack, indent, style, verbose)?;
     }
-    if !output.is_empty() {
+    if !d.output.is_empty() {
         writeln!(out, "{indent}{}", style.paint(style::DIM, "output:"))?;
-        for l in output {
+        for l in &d.output {
             writeln!(out, "{indent}{} {l}", style.paint(style::DIM, "│"))?;
         }
+    }
+    Ok(())
+}
+
+/// `key: value`, or for a value of several lines (node-tap's `source:`) `key:` over the lines.
+fn write_other(
+    out: &mut dyn Write,
+    k: &str,
+    v: &str,
+    indent: &str,
+    style: Style,
+) -> io::Result<()> {
+    let v = v.trim_matches('\n');
+    if !v.contains('\n') {
+        return writeln!(
+            out,
+            "{indent}{}",
+            style.paint(style::DIM, format!("{k}: {v}"))
+        );
+    }
+    writeln!(out, "{indent}{}", style.paint(style::DIM, format!("{k}:")))?;
+    for l in v.lines() {
+        let l = l.trim_end();
+        if l.is_empty() {
+            writeln!(out)?;
+        } else {
+            writeln!(out, "{indent}  {}", style.paint(style::DIM, l))?;
+        }
+    }
+    Ok(())
+}
+
+/// The stack's frames worth showing: internal ones only with `-v`, at most [`STACK_LINES`]
+/// without it.
+fn write_stack(
+    out: &mut dyn Write,
+    stack: &str,
+    indent: &str,
+    style: Style,
+    verbose: bool,
+) -> io::Result<()> {
+    let (lines, hidden) = stack::frames(stack, verbose);
+    if lines.is_empty() && hidden == 0 {
+        return Ok(());
+    }
+    writeln!(out)?;
+    let shown = if verbose { lines.len() } else { STACK_LINES };
+    for l in lines.iter().take(shown) {
+        writeln!(out, "{indent}{}", style.paint(style::DIM, l))?;
+    }
+    let mut notes = Vec::new();
+    if lines.len() > shown {
+        notes.push(format!("{} more stack lines", lines.len() - shown));
+    }
+    if hidden > 0 {
+        let frames = if hidden == 1 { "frame" } else { "frames" };
+        notes.push(format!("{hidden} runtime {frames} hidden (-v shows them)"));
+    }
+    if !notes.is_empty() {
+        let note = format!("… {}", notes.join(", "));
+        writeln!(out, "{indent}{}", style.paint(style::DIM, note))?;
     }
     Ok(())
 }
