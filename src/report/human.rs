@@ -21,6 +21,9 @@ pub struct HumanReport<W: Write> {
     /// `d - 1`), shown under the subtest's closing line: a parent's line comes before its
     /// failing children.
     nested: Vec<Vec<u8>>,
+    /// A failing point not written yet: `#` comments right after it at its depth are its
+    /// diagnostics (Test::More prints `got:`/`expected:` after the `not ok`).
+    held: Option<Held>,
     tally: Tally,
     error: Option<io::Error>,
 }
@@ -34,6 +37,7 @@ impl<W: Write> HumanReport<W> {
             output: Vec::new(),
             output_dropped: 0,
             nested: Vec::new(),
+            held: None,
             tally: Tally::default(),
             error: None,
         }
@@ -43,21 +47,39 @@ impl<W: Write> HumanReport<W> {
         if let Some(e) = self.error.take() {
             return Err(e);
         }
+        // A stream cut off right after a failing point (the parser's `End` writes it otherwise).
+        self.explain_held()?;
         self.out.flush()?;
         Ok(self.out)
     }
 
     fn write(&mut self, event: &Event<'_>) -> io::Result<()> {
         let s = self.style;
+        if let Some(held) = &mut self.held {
+            match event {
+                Event::Comment { depth, text, .. } if *depth == held.assert.depth => {
+                    held.output.push(format!("# {text}"));
+                    return Ok(());
+                }
+                _ => self.explain_held()?,
+            }
+        }
         match event {
+            Event::Assert(a) if a.is_failure() => {
+                if a.depth == 0 {
+                    self.tally.add(a);
+                }
+                // Held until its `#` diagnostics (Test::More prints them after) have arrived.
+                self.held = Some(Held {
+                    inner: self.take_nested(a.depth as usize + 1),
+                    output: self.take_output(),
+                    assert: a.clone().into_owned(),
+                });
+            }
             Event::Assert(a) if a.depth == 0 => {
                 self.tally.add(a);
                 writeln!(self.out, "{}", point_line(a, s))?;
                 let inner = self.take_nested(1);
-                if a.is_failure() {
-                    let output = self.take_output();
-                    failure::render(&mut self.out, a, &output, "    ", s, &self.budget, false)?;
-                }
                 self.out.write_all(&inner)?;
                 self.output.clear();
                 self.output_dropped = 0;
@@ -65,26 +87,7 @@ impl<W: Write> HumanReport<W> {
             Event::Assert(a) => {
                 let depth = a.depth as usize;
                 let inner = self.take_nested(depth + 1);
-                let mut text = Vec::new();
-                if a.is_failure() {
-                    let indent = "  ".repeat(depth);
-                    writeln!(text, "{indent}{}", point_line(a, s))?;
-                    let output = self.take_output();
-                    failure::render(
-                        &mut text,
-                        a,
-                        &output,
-                        &format!("{indent}    "),
-                        s,
-                        &self.budget,
-                        false,
-                    )?;
-                }
-                text.extend_from_slice(&inner);
-                if self.nested.len() <= depth {
-                    self.nested.resize_with(depth + 1, Vec::new);
-                }
-                self.nested[depth].extend_from_slice(&text);
+                self.nest(depth, &inner);
             }
             Event::Output { text, .. } => {
                 if self.output.len() == OUTPUT_LINES {
@@ -148,6 +151,53 @@ impl<W: Write> HumanReport<W> {
         Ok(())
     }
 
+    /// Writes the held failing point: its line, its explanation, then the failures inside it
+    /// (at the top level straight out, nested ones under their subtest's line to come).
+    fn explain_held(&mut self) -> io::Result<()> {
+        let Some(Held {
+            assert: a,
+            output,
+            inner,
+        }) = self.held.take()
+        else {
+            return Ok(());
+        };
+        let depth = a.depth as usize;
+        let indent = "  ".repeat(depth);
+        let mut text = Vec::new();
+        // The line indents itself by depth; its explanation goes four columns further.
+        writeln!(text, "{}", point_line(&a, self.style))?;
+        failure::render(
+            &mut text,
+            &a,
+            &output,
+            &format!("{indent}    "),
+            self.style,
+            &self.budget,
+            false,
+        )?;
+        text.extend_from_slice(&inner);
+        if depth == 0 {
+            self.out.write_all(&text)?;
+            self.output.clear();
+            self.output_dropped = 0;
+        } else {
+            self.nest(depth, &text);
+        }
+        Ok(())
+    }
+
+    /// Adds rendered failures to those shown under the subtest open at `depth - 1`.
+    fn nest(&mut self, depth: usize, text: &[u8]) {
+        if text.is_empty() {
+            return;
+        }
+        if self.nested.len() <= depth {
+            self.nested.resize_with(depth + 1, Vec::new);
+        }
+        self.nested[depth].extend_from_slice(text);
+    }
+
     /// The rendered failures at `depth` and deeper, outermost first: what a subtest's closing
     /// point at `depth - 1` shows under its line.
     fn take_nested(&mut self, depth: usize) -> Vec<u8> {
@@ -171,6 +221,14 @@ impl<W: Write> HumanReport<W> {
         }
         out
     }
+}
+
+/// A failing point waiting for its diagnostics, with what its test printed before it and the
+/// rendered failures inside it.
+struct Held {
+    assert: Assert<'static>,
+    output: Vec<String>,
+    inner: Vec<u8>,
 }
 
 impl<W: Write> Sink for HumanReport<W> {

@@ -9,6 +9,7 @@ use crate::util::repo;
 use tapline::event::run::{ExitInfo, FileInfo, FileResult, RunEvent, RunSummary, Tally};
 use tapline::event::{Event, Verdict};
 use tapline::protocol::Parser;
+use tapline::report::human::HumanReport;
 use tapline::report::style::Style;
 use tapline::report::terminal::{TerminalOptions, TerminalReporter, Verbosity};
 
@@ -345,4 +346,41 @@ fn test_more_got_and_expected_are_a_diff() {
     let test2 = terminal("perl-test2-failures.tap", Verbosity::Normal);
     assert!(test2.contains("    Structures begin differing at {b}{c}\n\n    - Expected\n    + Received\n\n    - \"3\"\n    + \"2\"\n"));
     assert!(!test2.contains("| GOT"), "{test2}");
+}
+
+fn human(recording: &str) -> String {
+    let path = repo().join("test-data/producers").join(recording);
+    let bytes = std::fs::read(&path).expect("recording readable");
+    let mut p = Parser::new(HumanReport::new(Vec::new(), Style::default()));
+    p.feed(&bytes);
+    String::from_utf8(p.finish().finish().expect("Vec write")).expect("utf-8 report")
+}
+
+#[test]
+fn the_human_report_reads_failures_the_same_way() {
+    for recording in [
+        "perl-failures.tap",
+        "node-test-failures.tap",
+        "node-tap-failures.tap",
+    ] {
+        let report = human(recording);
+        let at = |line: &str| {
+            report
+                .find(&format!("\n{line}"))
+                .unwrap_or_else(|| panic!("{recording}: no {line:?}:\n{report}"))
+        };
+        let (outer, middle) = (at("✗ outer"), at("  ✗ middle"));
+        assert!(
+            outer < middle,
+            "{recording}: the parent after its child:\n{report}"
+        );
+        assert!(middle < at("    ✗ inner fails"), "{recording}:\n{report}");
+        assert!(report.contains("- \"wanted\"\n") || report.contains("- wanted\n"));
+    }
+    let perl = human("perl-failures.tap");
+    assert!(
+        !perl.contains("got: 'got'"),
+        "Test::More's got/expected left as text:\n{perl}"
+    );
+    assert!(perl.contains("    at test-data/producers/src/perl/failures.t:14\n"));
 }

@@ -308,8 +308,12 @@ pub fn render(
         )?;
     }
     if let Some(msg) = &d.message {
-        for l in msg.lines() {
-            writeln!(out, "{indent}{}", style.paint(style::BOLD, l))?;
+        for l in msg.trim_end().lines() {
+            if l.trim().is_empty() {
+                writeln!(out)?; // no trailing indentation on blank lines
+            } else {
+                writeln!(out, "{indent}{}", style.paint(style::BOLD, l))?;
+            }
         }
     }
     if let Some(machine) = &d.machine {
