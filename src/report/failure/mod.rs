@@ -420,3 +420,72 @@ fn write_stack(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::borrow::Cow;
+
+    fn failing(yaml: &str) -> Assert<'static> {
+        Assert {
+            diagnostics: Some(Cow::Owned(yaml.to_owned())),
+            ..Assert::plain(false, "t")
+        }
+    }
+
+    #[test]
+    fn node_test_message_loses_its_own_diff_and_machine_fields_fold() {
+        let yaml = "error: |-\n  Expected values to be strictly deep-equal:\n  + actual - expected\n\n    [\n  +   2\n  -   3\n    ]\ncode: 'ERR_ASSERTION'\nname: 'AssertionError'\nexpected:\n  0: 3\nactual:\n  0: 2\noperator: 'deepStrictEqual'\nfailureType: 'testCodeFailure'\n";
+        let d = details(&failing(yaml), &[]);
+        assert_eq!(
+            d.message.as_deref(),
+            Some("Expected values to be strictly deep-equal:")
+        );
+        assert_eq!(
+            d.machine.as_deref(),
+            Some("operator deepStrictEqual · AssertionError [ERR_ASSERTION] · testCodeFailure")
+        );
+        assert_eq!(d.expected_actual, Some((json!([3]), json!([2]))));
+        assert!(d.other.is_empty(), "{:?}", d.other);
+    }
+
+    #[test]
+    fn node_tap_diff_is_kept_only_without_values_and_its_at_is_a_location() {
+        let yaml = "compare: ===\nat:\n  fileName: t/a.js\n  lineNumber: 11\n  columnNumber: 5\ndiff: |\n  --- expected\n  +++ actual\n  -a\n  +b\n";
+        let d = details(&failing(yaml), &[]);
+        assert_eq!(d.location.as_deref(), Some("t/a.js:11:5"));
+        assert_eq!(d.machine.as_deref(), Some("compare ==="));
+        assert!(d.diff(&Budget::default(), false).is_some());
+        // With the values there, theirs goes: one diff.
+        let d = details(&failing(&format!("{yaml}found: b\nwanted: a\n")), &[]);
+        assert_eq!(d.text_diff, None);
+        assert_eq!(d.expected_actual, Some((json!("a"), json!("b"))));
+    }
+
+    #[test]
+    fn tape_at_is_the_place_in_the_frame_and_a_lone_code_says_so() {
+        let yaml = "operator: equal\nat: Test.<anonymous> (/w/t/a.js:14:5)\ncode: EACCES\n";
+        let d = details(&failing(yaml), &[]);
+        assert_eq!(d.location.as_deref(), Some("/w/t/a.js:14:5"));
+        assert_eq!(d.machine.as_deref(), Some("operator equal · code EACCES"));
+    }
+
+    #[test]
+    fn comment_diagnostics_fill_the_fields_and_leave_the_rest() {
+        let output: Vec<String> = [
+            "# Subtest: t",
+            "#   Failed test 't'",
+            "#   at t/a.t line 3.",
+            "#          got: 'x'",
+            "#     expected: 'y'",
+            "printed by the test",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        let d = details(&Assert::plain(false, "t"), &output);
+        assert_eq!(d.location.as_deref(), Some("t/a.t:3"));
+        assert_eq!(d.expected_actual, Some((json!("y"), json!("x"))));
+        assert_eq!(d.output, ["printed by the test"]);
+    }
+}
