@@ -255,7 +255,7 @@ fn location(v: &Value) -> Option<String> {
 /// The place in a stack frame as tape writes its `at:` (`Test.<anonymous> (/t/a.js:14:5)`).
 fn frame_location(s: &str) -> Option<&str> {
     let inner = s.trim().strip_suffix(')')?;
-    let place = &inner[inner.rfind('(')? + 1..];
+    let place = inner.get(inner.rfind('(')? + 1..)?;
     place.contains(':').then_some(place)
 }
 

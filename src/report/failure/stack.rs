@@ -12,14 +12,13 @@
 //! Anything else is kept: the test's code, its libraries, and lines that are no frame at all
 //! (`Error: message` at the top of a JavaScript stack).
 
-/// Node's built-ins and the JS TAP frameworks' own files, by where the frame says it is.
-const JS_INTERNAL: [&str; 6] = [
-    "node:",
-    "internal/",
+/// Node's built-ins, by how the frame's location starts.
+const NODE_BUILTINS: [&str; 2] = ["node:", "internal/"];
+/// The JS TAP frameworks' own files, by a folder in the frame's location (`/`-separated).
+const FRAMEWORKS: [&str; 3] = [
     "/node_modules/tape/",
     "/node_modules/tap/",
     "/node_modules/@tapjs/",
-    "\\node_modules\\tape\\",
 ];
 
 /// The stack's lines worth showing, and how many internal frames were left out. `verbose`
@@ -63,16 +62,12 @@ pub(super) fn is_internal(line: &str) -> bool {
     let t = t.strip_prefix("async ").unwrap_or(t);
     // `Fn (where)` or a bare `where`.
     let location = match (t.rfind('('), t.ends_with(')')) {
-        (Some(open), true) => &t[open + 1..t.len() - 1],
+        (Some(open), true) => t.get(open + 1..t.len() - 1).unwrap_or(t),
         _ => t,
     };
-    JS_INTERNAL.iter().any(|p| {
-        if p.starts_with('/') || p.starts_with('\\') {
-            location.contains(p)
-        } else {
-            location.starts_with(p)
-        }
-    })
+    let location = location.replace('\\', "/");
+    NODE_BUILTINS.iter().any(|p| location.starts_with(p))
+        || FRAMEWORKS.iter().any(|f| location.contains(f))
 }
 
 fn is_python_stdlib(path: &str) -> bool {
