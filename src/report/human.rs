@@ -174,7 +174,8 @@ impl<W: Write> HumanReport<W> {
             &format!("{indent}    "),
             self.style,
             &self.budget,
-            false,
+            // `tapline parse` has no `-v`: the frames are in the input.
+            failure::Frames::Own { shown_by: None },
         )?;
         text.extend_from_slice(&inner);
         if depth == 0 {

@@ -285,11 +285,21 @@ fn first_line(s: &str) -> String {
     s.lines().next().unwrap_or("").to_owned()
 }
 
+/// Which stack frames a failure shows ([`stack`] says which are runtime-internal).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Frames {
+    /// Every frame, however many (`-v`).
+    All,
+    /// The test's own frames, at most [`STACK_LINES`]; the runtime's are counted, with the
+    /// flag that would show them where there is one.
+    Own { shown_by: Option<&'static str> },
+}
+
 /// Most lines of a stack trace worth showing; the rest is in the log.
 const STACK_LINES: usize = 6;
 
 /// Writes the explanation under a failing point's line, every line prefixed by `indent`.
-/// `output` is what the test printed; `verbose` (`-v`) keeps runtime-internal stack frames.
+/// `output` is what the test printed; `frames` says whether runtime-internal stack frames show.
 pub fn render(
     out: &mut dyn Write,
     a: &Assert<'_>,
@@ -297,7 +307,7 @@ pub fn render(
     indent: &str,
     style: Style,
     budget: &Budget,
-    verbose: bool,
+    frames: Frames,
 ) -> io::Result<()> {
     let d = details(a, output);
     if let Some(loc) = &d.location {
@@ -349,7 +359,7 @@ pub fn render(
         }
     }
     if let Some(stack) = &d.stack {
-        write_stack(out, stack, indent, style, verbose)?;
+        write_stack(out, stack, indent, style, frames)?;
     }
     if !d.output.is_empty() {
         writeln!(out, "{indent}{}", style.paint(style::DIM, "output:"))?;
@@ -395,8 +405,9 @@ fn write_stack(
     stack: &str,
     indent: &str,
     style: Style,
-    verbose: bool,
+    frames: Frames,
 ) -> io::Result<()> {
+    let verbose = frames == Frames::All;
     let (lines, hidden) = stack::frames(stack, verbose);
     if lines.is_empty() && hidden == 0 {
         return Ok(());
@@ -411,8 +422,14 @@ fn write_stack(
         notes.push(format!("{} more stack lines", lines.len() - shown));
     }
     if hidden > 0 {
-        let frames = if hidden == 1 { "frame" } else { "frames" };
-        notes.push(format!("{hidden} runtime {frames} hidden (-v shows them)"));
+        let word = if hidden == 1 { "frame" } else { "frames" };
+        let how = match frames {
+            Frames::Own {
+                shown_by: Some(flag),
+            } => format!(" ({flag} shows them)"),
+            _ => String::new(),
+        };
+        notes.push(format!("{hidden} runtime {word} hidden{how}"));
     }
     if !notes.is_empty() {
         let note = format!("… {}", notes.join(", "));

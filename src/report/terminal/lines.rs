@@ -31,7 +31,13 @@ pub(super) fn file_block(
             "    ",
             s,
             budget,
-            verbose,
+            if verbose {
+                failure::Frames::All
+            } else {
+                failure::Frames::Own {
+                    shown_by: Some("-v"),
+                }
+            },
         )?;
     }
     // Output after the last point is often the crash; with no failing point to explain the
