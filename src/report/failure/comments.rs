@@ -13,6 +13,9 @@
 //! * bats: `(in test file FILE, line N)` (the location; bats-assert's `(from function …`
 //!   lines above it are its internals) and the failed command under it (the message), and
 //!   bats-assert's `-- values do not equal --` block (a diff);
+//! * a Python traceback (`Traceback (most recent call last):`, as tap.py prints it): the stack
+//!   (whose standard-library frames are then left out like any runtime's) and the exception
+//!   line under it (the message);
 //! * `# Subtest: name` headings, which the point's line says better.
 //!
 //! Lines read this way leave the output; everything else stays in it, in order.
@@ -26,6 +29,7 @@ pub(super) struct Read {
     pub(super) location: Option<String>,
     pub(super) message: Option<String>,
     pub(super) expected_actual: Option<(Value, Value)>,
+    pub(super) stack: Option<String>,
     pub(super) rest: Vec<String>,
 }
 
@@ -58,7 +62,8 @@ pub(super) fn read(lines: &[String], commented: bool) -> Read {
                 .or_else(|| r.pytest(&bodies[i..]))
                 .or_else(|| r.pytest_assert(&lines[i..], &bodies[i..]))
                 .or_else(|| r.bats_location(&bodies[i..]))
-                .or_else(|| r.bats_assert(&bodies[i..])),
+                .or_else(|| r.bats_assert(&bodies[i..]))
+                .or_else(|| r.traceback(&bodies[i..])),
             None => None,
         };
         match used {
@@ -314,6 +319,32 @@ impl Read {
         self.message.get_or_insert_with(|| title.to_owned());
         Some(end)
     }
+
+    /// A Python traceback: its frames as the stack, the exception line as the message.
+    fn traceback(&mut self, bodies: &[Option<&str>]) -> Option<usize> {
+        let head = bodies.first().copied().flatten()?.trim();
+        if head != "Traceback (most recent call last):" || self.stack.is_some() {
+            return None;
+        }
+        // The printer put one space after `#`; the frames are indented under the heading.
+        let line = |k: usize| {
+            bodies
+                .get(k)
+                .copied()
+                .flatten()
+                .map(|b| b.strip_prefix(' ').unwrap_or(b))
+        };
+        let mut frames = vec![head.to_owned()];
+        let mut k = 1;
+        while let Some(b) = line(k).filter(|b| b.starts_with(' ')) {
+            frames.push(b.to_owned());
+            k += 1;
+        }
+        let exception = line(k).map(str::trim).filter(|e| !e.is_empty())?;
+        self.stack = Some(frames.join("\n"));
+        self.message.get_or_insert_with(|| exception.to_owned());
+        Some(k + 1)
+    }
 }
 
 /// `at FILE line N.` as `FILE:N`.
@@ -433,6 +464,20 @@ mod tests {
         // Not values: pytest's words stay.
         let text = "# E       assert <Foo> == 1\n# E         more";
         assert_eq!(read(&lines(text), true).rest, lines(text));
+    }
+
+    #[test]
+    fn a_python_traceback_is_the_stack_and_its_exception_the_message() {
+        let r = read(
+            &lines("# Traceback (most recent call last):\n#   File \"/usr/lib/python3.11/unittest/case.py\", line 57, in run\n#     yield\n#   File \"/w/t.py\", line 43, in test_raises\n#     raise RuntimeError(\"boom\")\n# RuntimeError: boom\n# after"),
+            true,
+        );
+        assert_eq!(r.message.as_deref(), Some("RuntimeError: boom"));
+        assert_eq!(
+            r.stack.as_deref(),
+            Some("Traceback (most recent call last):\n  File \"/usr/lib/python3.11/unittest/case.py\", line 57, in run\n    yield\n  File \"/w/t.py\", line 43, in test_raises\n    raise RuntimeError(\"boom\")")
+        );
+        assert_eq!(r.rest, ["# after"]);
     }
 
     #[test]

@@ -11,7 +11,8 @@
 //!   testCodeFailure`;
 //! * **runtime-internal stack frames** left out unless `-v` (see [`stack`] for which);
 //! * the values as the test wrote them ([`values`]: arrays, `Infinity`, `NaN`);
-//! * Test::More's, pytest's and bats' `#` diagnostics read into the same fields
+//! * Test::More's, Test2's, pytest's, bats' and Python tracebacks' `#` diagnostics read into
+//!   the same fields
 //!   ([`comments`]).
 use super::diff::{self, Budget, Diff};
 use super::style::{self, Style};
@@ -154,6 +155,9 @@ fn read_comments(d: &mut Details, output: &[String]) {
         }
         if d.expected_actual.is_none() {
             d.expected_actual = r.expected_actual;
+        }
+        if d.stack.is_none() {
+            d.stack = r.stack;
         }
         d.message = match (d.message.take(), r.message) {
             (Some(m), Some(more)) => Some(format!("{more}\n{m}")),
