@@ -18,8 +18,13 @@ pub struct HumanReport<W: Write> {
     /// Non-TAP output since the last top-level point: the test in progress printed it.
     output: Vec<String>,
     output_dropped: usize,
-    /// Rendered failures of nested points, shown under the subtest's closing line.
-    nested: Vec<u8>,
+    /// Rendered failures of nested points by depth (`[d]`: of the open subtest at depth
+    /// `d - 1`), shown under the subtest's closing line: a parent's line comes before its
+    /// failing children.
+    nested: Vec<Vec<u8>>,
+    /// A failing point not written yet: `#` comments right after it at its depth are its
+    /// diagnostics (Test::More prints `got:`/`expected:` after the `not ok`).
+    held: Option<Held>,
     tally: Tally,
     /// The same points counted as `go test -json` and JUnit trees are: their leaf tests.
     leaves: LeafTally,
@@ -37,6 +42,7 @@ impl<W: Write> HumanReport<W> {
             output: Vec::new(),
             output_dropped: 0,
             nested: Vec::new(),
+            held: None,
             tally: Tally::default(),
             leaves: LeafTally::default(),
             count_leaves: false,
@@ -54,37 +60,47 @@ impl<W: Write> HumanReport<W> {
         if let Some(e) = self.error.take() {
             return Err(e);
         }
+        // A stream cut off right after a failing point (the parser's `End` writes it otherwise).
+        self.explain_held()?;
         self.out.flush()?;
         Ok(self.out)
     }
 
     fn write(&mut self, event: &Event<'_>) -> io::Result<()> {
         let s = self.style;
+        if let Some(held) = &mut self.held {
+            match event {
+                Event::Comment { depth, text, .. } if *depth == held.assert.depth => {
+                    held.output.push(format!("# {text}"));
+                    return Ok(());
+                }
+                _ => self.explain_held()?,
+            }
+        }
         match event {
+            Event::Assert(a) if a.is_failure() => {
+                if a.depth == 0 {
+                    self.tally.add(a);
+                }
+                // Held until its `#` diagnostics (Test::More prints them after) have arrived.
+                self.held = Some(Held {
+                    inner: self.take_nested(a.depth as usize + 1),
+                    output: self.take_output(),
+                    assert: a.clone().into_owned(),
+                });
+            }
             Event::Assert(a) if a.depth == 0 => {
                 self.tally.add(a);
                 writeln!(self.out, "{}", point_line(a, s))?;
-                let nested = std::mem::take(&mut self.nested);
-                self.out.write_all(&nested)?;
-                if a.is_failure() {
-                    let output = self.take_output();
-                    failure::render(&mut self.out, a, &output, "    ", s, &self.budget)?;
-                }
+                let inner = self.take_nested(1);
+                self.out.write_all(&inner)?;
                 self.output.clear();
                 self.output_dropped = 0;
             }
-            Event::Assert(a) if a.is_failure() => {
-                let indent = "  ".repeat(a.depth as usize);
-                writeln!(self.nested, "{indent}{}", point_line(a, s))?;
-                let output = self.take_output();
-                failure::render(
-                    &mut self.nested,
-                    a,
-                    &output,
-                    &format!("{indent}    "),
-                    s,
-                    &self.budget,
-                )?;
+            Event::Assert(a) => {
+                let depth = a.depth as usize;
+                let inner = self.take_nested(depth + 1);
+                self.nest(depth, &inner);
             }
             Event::Output { text, .. } => {
                 if self.output.len() == OUTPUT_LINES {
@@ -125,6 +141,9 @@ impl<W: Write> HumanReport<W> {
                 )?;
             }
             Event::End { verdict } => {
+                // Failures inside subtests the stream never closed.
+                let left = self.take_nested(0);
+                self.out.write_all(&left)?;
                 if !self.output.is_empty() && !verdict.ok {
                     // Output after the last point: often the crash that ended the stream.
                     let output = self.take_output();
@@ -150,6 +169,66 @@ impl<W: Write> HumanReport<W> {
         Ok(())
     }
 
+    /// Writes the held failing point: its line, its explanation, then the failures inside it
+    /// (at the top level straight out, nested ones under their subtest's line to come).
+    fn explain_held(&mut self) -> io::Result<()> {
+        let Some(Held {
+            assert: a,
+            output,
+            inner,
+        }) = self.held.take()
+        else {
+            return Ok(());
+        };
+        let depth = a.depth as usize;
+        let indent = "  ".repeat(depth);
+        let mut text = Vec::new();
+        // The line indents itself by depth; its explanation goes four columns further.
+        writeln!(text, "{}", point_line(&a, self.style))?;
+        failure::render(
+            &mut text,
+            &a,
+            &output,
+            &format!("{indent}    "),
+            self.style,
+            &self.budget,
+            // `tapline parse` has no `-v`: the frames are in the input.
+            failure::Frames::Own { shown_by: None },
+        )?;
+        text.extend_from_slice(&inner);
+        if depth == 0 {
+            self.out.write_all(&text)?;
+            self.output.clear();
+            self.output_dropped = 0;
+        } else {
+            self.nest(depth, &text);
+        }
+        Ok(())
+    }
+
+    /// Adds rendered failures to those shown under the subtest open at `depth - 1`.
+    fn nest(&mut self, depth: usize, text: &[u8]) {
+        if text.is_empty() {
+            return;
+        }
+        if self.nested.len() <= depth {
+            self.nested.resize_with(depth + 1, Vec::new);
+        }
+        self.nested[depth].extend_from_slice(text);
+    }
+
+    /// The rendered failures at `depth` and deeper, outermost first: what a subtest's closing
+    /// point at `depth - 1` shows under its line.
+    fn take_nested(&mut self, depth: usize) -> Vec<u8> {
+        let mut out = Vec::new();
+        if self.nested.len() > depth {
+            for level in self.nested.drain(depth..) {
+                out.extend_from_slice(&level);
+            }
+        }
+        out
+    }
+
     fn take_output(&mut self) -> Vec<String> {
         let mut out = std::mem::take(&mut self.output);
         if self.output_dropped > 0 {
@@ -161,6 +240,14 @@ impl<W: Write> HumanReport<W> {
         }
         out
     }
+}
+
+/// A failing point waiting for its diagnostics, with what its test printed before it and the
+/// rendered failures inside it.
+struct Held {
+    assert: Assert<'static>,
+    output: Vec<String>,
+    inner: Vec<u8>,
 }
 
 impl<W: Write> Sink for HumanReport<W> {

@@ -247,10 +247,13 @@ fn failure_section(file: &FileView, f: &FailureView) -> String {
         }
         _ => {}
     }
+    if let Some(machine) = &f.machine {
+        let _ = writeln!(s, "- {}", inline(machine));
+    }
     for (k, v) in &f.other {
         let _ = writeln!(s, "- {}: {}", inline(k), inline(v));
     }
-    if !f.other.is_empty() {
+    if !f.other.is_empty() || f.machine.is_some() {
         s.push('\n');
     }
     if let Some(diff) = &f.diff {

@@ -27,6 +27,9 @@ pub(super) struct Failure {
     pub(super) path: String,
     pub(super) assert: Assert<'static>,
     pub(super) output: Vec<String>,
+    /// Where it failed, kept for the recap once the output is released (Test::More says it
+    /// in the output).
+    pub(super) at: Option<String>,
 }
 
 /// The newest lines of an output stream, counting the ones that fell off.
@@ -147,6 +150,7 @@ impl FileState {
             path: self.path(d, &a.name),
             assert: a.clone(),
             output,
+            at: None,
         });
         // A SKIP or TODO subtest's failures are expected; they are not the run's.
         let inner = if a.skip.is_some() || a.todo.is_some() {
@@ -216,6 +220,7 @@ impl FileState {
         self.pending = Tail::new(0);
         self.all = Tail::new(0);
         for f in self.failures.iter_mut().flatten() {
+            f.at = failure::details(&f.assert, &f.output).location;
             f.output = Vec::new();
         }
     }

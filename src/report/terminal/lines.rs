@@ -2,11 +2,13 @@
 use super::*;
 
 /// The file's line, and for a failing file its failures, leftover output and log under it.
+/// `verbose` (`-v`) keeps the stacks' runtime-internal frames.
 pub(super) fn file_block(
     f: &FileState,
     r: &FileResult,
     s: Style,
     budget: &Budget,
+    verbose: bool,
     text: &mut Vec<u8>,
 ) -> io::Result<()> {
     writeln!(text, "{}", file_line(&f.info, r, s))?;
@@ -22,7 +24,21 @@ pub(super) fn file_block(
             ..failure.assert.clone()
         };
         writeln!(text, "  {}", point_line(&shown, s))?;
-        failure::render(text, &failure.assert, &failure.output, "    ", s, budget)?;
+        failure::render(
+            text,
+            &failure.assert,
+            &failure.output,
+            "    ",
+            s,
+            budget,
+            if verbose {
+                failure::Frames::All
+            } else {
+                failure::Frames::Own {
+                    shown_by: Some("-v"),
+                }
+            },
+        )?;
     }
     // Output after the last point is often the crash; with no failing point to explain the
     // failure, all of the file's output is the best clue.
@@ -157,7 +173,7 @@ pub(super) fn recap_lines(f: &FileState, s: Style) -> Vec<String> {
         .failures()
         .iter()
         .map(|fl| {
-            let at = failure::details(&fl.assert).location;
+            let at = fl.at.clone();
             let at = at
                 .map(|l| format!("  {}", s.paint(style::CYAN, format!("at {l}"))))
                 .unwrap_or_default();

@@ -318,7 +318,8 @@ impl<W: Write> TerminalReporter<W> {
         });
         f.finish(result);
         if self.opts.verbosity != Verbosity::Quiet || !result.ok {
-            file_block(f, result, self.opts.style, &self.budget, text)?;
+            let verbose = self.opts.verbosity == Verbosity::Verbose;
+            file_block(f, result, self.opts.style, &self.budget, verbose, text)?;
         }
         f.release_output();
         Ok(())
