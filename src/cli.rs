@@ -57,19 +57,8 @@ pub struct ReportArgs {
     /// The recorded run's events, one JSON object per line; `-` for stdin.
     #[arg(required = true)]
     pub file: Option<PathBuf>,
-    /// Write a report, the format chosen by the extension (repeatable): `.jsonl`, `.json`,
-    /// `.xml` JUnit, `.md` Markdown, `.html` a page.
-    #[arg(short = 'o', long = "output", value_name = "PATH")]
-    pub output: Vec<PathBuf>,
-    /// CI annotations: `github` (default when GITHUB_ACTIONS=true) or `none`.
-    #[arg(long, value_enum)]
-    pub annotations: Option<Annotations>,
-    /// Failures and the summary only (terminal report).
-    #[arg(short, long)]
-    pub quiet: bool,
-    /// When to use colour.
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
-    pub color: ColorChoice,
+    #[command(flatten)]
+    pub replay: ReplayArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -85,10 +74,6 @@ pub struct MergeArgs {
     /// The shards' records: files, globs (`shards/*.jsonl`) or folders (their `*.jsonl`).
     #[arg(required = true, value_name = "SHARD")]
     pub shards: Vec<String>,
-    /// Write a report, the format chosen by the extension (repeatable): `.jsonl`, `.json`,
-    /// `.xml` JUnit, `.md` Markdown, `.html` a page. Without one, the terminal report.
-    #[arg(short = 'o', long = "output", value_name = "PATH")]
-    pub output: Vec<PathBuf>,
     /// Merge without the shards that are missing: their files are reported as not run, and
     /// the run fails.
     #[arg(long)]
@@ -100,6 +85,17 @@ pub struct MergeArgs {
     /// Log folder holding `history.jsonl` (default `.nogit/testlogs` under the project root).
     #[arg(long)]
     pub log_dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub replay: ReplayArgs,
+}
+
+/// Where a replayed or merged run is reported.
+#[derive(clap::Args, Debug)]
+pub struct ReplayArgs {
+    /// Write a report, the format chosen by the extension (repeatable): `.jsonl`, `.json`,
+    /// `.xml` JUnit, `.md` Markdown, `.html` a page. Without one, the terminal report.
+    #[arg(short = 'o', long = "output", value_name = "PATH")]
+    pub output: Vec<PathBuf>,
     /// CI annotations: `github` (default when GITHUB_ACTIONS=true) or `none`.
     #[arg(long, value_enum)]
     pub annotations: Option<Annotations>,

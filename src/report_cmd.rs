@@ -4,7 +4,7 @@
 //! sharded run as one run ([`tapline::report::merge`]). Exit codes: the recorded run's (0
 //! passed, 1 failed, 130 interrupted), 2 for input that cannot be read or is not a run's events
 //! (or shards that do not make one run), 3 for a report that cannot be written.
-use crate::cli::{Annotations, ColorChoice, MergeArgs, ReportAction, ReportArgs};
+use crate::cli::{MergeArgs, ReplayArgs, ReportAction, ReportArgs};
 use crate::{EXIT_INTERNAL, EXIT_USAGE};
 use std::cell::RefCell;
 use std::io::{self, BufRead, BufReader, IsTerminal, Read};
@@ -39,7 +39,7 @@ pub fn run(args: &ReportArgs) -> u8 {
             }
         }
     };
-    let mut replay = match Replay::new(&args.output, args.annotations, args.quiet, args.color) {
+    let mut replay = match Replay::new(&args.replay) {
         Ok(r) => r,
         Err(code) => return code,
     };
@@ -65,13 +65,9 @@ struct Replay {
 }
 
 impl Replay {
-    fn new(
-        outputs: &[PathBuf],
-        annotations: Option<Annotations>,
-        quiet: bool,
-        color: ColorChoice,
-    ) -> Result<Replay, u8> {
-        let targets = output::targets(outputs).map_err(|msg| {
+    fn new(args: &ReplayArgs) -> Result<Replay, u8> {
+        let (annotations, quiet, color) = (args.annotations, args.quiet, args.color);
+        let targets = output::targets(&args.output).map_err(|msg| {
             eprintln!("tapline: {msg}");
             EXIT_USAGE
         })?;
@@ -228,7 +224,7 @@ fn merge_shards(args: &MergeArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
-    let mut replay = match Replay::new(&args.output, args.annotations, args.quiet, args.color) {
+    let mut replay = match Replay::new(&args.replay) {
         Ok(r) => r,
         Err(code) => return code,
     };
