@@ -3,12 +3,22 @@
 use super::diff::Budget;
 use super::failure;
 use super::style::{self, Style};
+use super::trailing::{Step, Trailing};
 use super::Tally;
 use crate::event::{Assert, Event, Sink, Verdict};
 use std::io::{self, Write};
 
 /// Output lines kept per test for its failure report (the newest win).
 const OUTPUT_LINES: usize = 200;
+
+/// A failing point whose explanation waits for the output printed after it.
+struct Unrendered {
+    assert: Assert<'static>,
+    /// What its test printed before it reported.
+    output: Vec<String>,
+    /// A nested point: explained under its subtest's closing line, not at once.
+    nested: bool,
+}
 
 pub struct HumanReport<W: Write> {
     out: W,
@@ -19,6 +29,8 @@ pub struct HumanReport<W: Write> {
     output_dropped: usize,
     /// Rendered failures of nested points, shown under the subtest's closing line.
     nested: Vec<u8>,
+    /// The failing point just read, collecting its trailing output (see [`Trailing`]).
+    trailing: Trailing<Unrendered>,
     tally: Tally,
     error: Option<io::Error>,
 }
@@ -32,12 +44,19 @@ impl<W: Write> HumanReport<W> {
             output: Vec::new(),
             output_dropped: 0,
             nested: Vec::new(),
+            trailing: Trailing::new(OUTPUT_LINES),
             tally: Tally::default(),
             error: None,
         }
     }
 
     pub fn finish(mut self) -> io::Result<W> {
+        // A stream ends with `End`, which explains the last failure; events fed by hand may not.
+        if let Some((f, trailing)) = self.trailing.close() {
+            if self.error.is_none() {
+                self.explain(f, trailing)?;
+            }
+        }
         if let Some(e) = self.error.take() {
             return Err(e);
         }
@@ -45,8 +64,27 @@ impl<W: Write> HumanReport<W> {
         Ok(self.out)
     }
 
+    /// Explains a failing point whose trailing output has ended.
+    fn explain(&mut self, f: Unrendered, trailing: Vec<String>) -> io::Result<()> {
+        let mut output = f.output;
+        output.extend(trailing);
+        let a = &f.assert;
+        let indent = format!("{}    ", "  ".repeat(a.depth as usize));
+        let out: &mut dyn Write = if f.nested {
+            &mut self.nested
+        } else {
+            &mut self.out
+        };
+        failure::render(out, a, &output, &indent, self.style, &self.budget)
+    }
+
     fn write(&mut self, event: &Event<'_>) -> io::Result<()> {
         let s = self.style;
+        match self.trailing.event(event) {
+            Step::Kept => return Ok(()),
+            Step::Closed(f, trailing) => self.explain(f, trailing)?,
+            Step::Passed => {}
+        }
         match event {
             Event::Assert(a) if a.depth == 0 => {
                 self.tally.add(a);
@@ -55,7 +93,12 @@ impl<W: Write> HumanReport<W> {
                 self.out.write_all(&nested)?;
                 if a.is_failure() {
                     let output = self.take_output();
-                    failure::render(&mut self.out, a, &output, "    ", s, &self.budget)?;
+                    let f = Unrendered {
+                        assert: a.clone().into_owned(),
+                        output,
+                        nested: false,
+                    };
+                    self.trailing.open(a, f);
                 }
                 self.output.clear();
                 self.output_dropped = 0;
@@ -64,14 +107,12 @@ impl<W: Write> HumanReport<W> {
                 let indent = "  ".repeat(a.depth as usize);
                 writeln!(self.nested, "{indent}{}", point_line(a, s))?;
                 let output = self.take_output();
-                failure::render(
-                    &mut self.nested,
-                    a,
-                    &output,
-                    &format!("{indent}    "),
-                    s,
-                    &self.budget,
-                )?;
+                let f = Unrendered {
+                    assert: a.clone().into_owned(),
+                    output,
+                    nested: true,
+                };
+                self.trailing.open(a, f);
             }
             Event::Output { text, .. } => {
                 if self.output.len() == OUTPUT_LINES {

@@ -16,6 +16,7 @@ pub mod style;
 pub mod summary;
 pub mod terminal;
 pub mod threaded;
+pub(crate) mod trailing;
 
 use style::Style;
 
