@@ -15,6 +15,7 @@ mod run_like_harness;
 mod snapshots;
 mod spec_examples;
 mod suites;
+mod trailing_output;
 mod util;
 mod verdict_invariant;
 mod watch;
