@@ -21,7 +21,7 @@
 //! line is the next point's; except that the lines at a failing point's depth right after it,
 //! up to the next test point, subtest, plan, `# Subtest:` heading or v2 `test:started` (and,
 //! after YAML diagnostics, a `#` comment), are that failure's: producers such as tapbundle
-//! print the error after the `not ok`. Lines after the last point are the stream's end's.
+//! print the error after the `not ok`. Other lines after the last point are the stream's end's.
 pub mod run;
 pub mod stability;
 
