@@ -8,8 +8,8 @@
 //! SKIP or TODO), the `output` and `comment` lines at its depth are that failure's, until the
 //! first event that says something else has begun:
 //!
-//! - any other event of the stream but a `problem` or `marker`: a test point (at any depth),
-//!   a subtest's start or end, a plan, a bail out, a version or pragma line, the end;
+//! - any other event of the stream but a `problem`, a `marker` or a v2 event: a test point (at
+//!   any depth), a subtest's start or end, a plan, a bail out, a version or pragma line, the end;
 //! - a v2 `test:started` or `suite:started` event read after the failing point (it is emitted
 //!   at once, before the point and its lines, so it is placed by its line number);
 //! - an `output` or `comment` line at another depth;
