@@ -37,6 +37,8 @@ BATS_ASSERT_VERSION=2.2.4 # assert_equal & co., loaded by bats/failures.bats
 PYTEST_VERSION=7.4.4
 PYTEST_TAP_VERSION=3.5
 TAPPY_VERSION=3.2.1       # pip package "tap.py"
+TAPBUNDLE_VERSION=5.6.3   # npm package "@push.rocks/tapbundle" (tstest's test framework)
+TSX_VERSION=4.23.15       # runs tapbundle's TypeScript tests
 
 log() { printf '==> %s\n' "$*"; }
 
@@ -47,8 +49,8 @@ log "producer environment: $ENV_DIR"
 NPM_DIR="$ENV_DIR/npm"
 NODE_MODULES="$NPM_DIR/node_modules"
 
-npm_pkg_version() { # npm_pkg_version NAME -> installed version or empty
-  local pj="$NODE_MODULES/$1/package.json"
+npm_pkg_version() { # npm_pkg_version NAME [NODE_MODULES] -> installed version or empty
+  local pj="${2:-$NODE_MODULES}/$1/package.json"
   [ -f "$pj" ] && node -p "require(process.argv[1]).version" "$pj" 2>/dev/null || true
 }
 
@@ -69,6 +71,38 @@ fi
 # dependency's .bin; call the script directly.
 BATS="$NODE_MODULES/bats/bin/bats"
 TAP_CLI="$NODE_MODULES/.bin/tap"
+
+# tapbundle: an ESM project of its own (its tests are TypeScript modules run with tsx).
+# The overrides pin transitive packages that tapbundle's dependency ranges ask for newer
+# versions of than some registries hold; tapbundle's test API does not use them.
+TB_DIR="$ENV_DIR/tapbundle"
+if [ "$(npm_pkg_version @push.rocks/tapbundle "$TB_DIR/node_modules")" = "$TAPBUNDLE_VERSION" ] &&
+   [ "$(npm_pkg_version tsx "$TB_DIR/node_modules")" = "$TSX_VERSION" ]; then
+  log "npm: @push.rocks/tapbundle@$TAPBUNDLE_VERSION tsx@$TSX_VERSION already installed"
+else
+  log "npm: installing @push.rocks/tapbundle@$TAPBUNDLE_VERSION tsx@$TSX_VERSION into $TB_DIR"
+  mkdir -p "$TB_DIR"
+  cat >"$TB_DIR/package.json" <<'JSON'
+{
+  "name": "tapline-tapbundle-project",
+  "private": true,
+  "type": "module",
+  "overrides": {
+    "@push.rocks/lik": "6.4.0",
+    "@push.rocks/smartfs": "1.5.0",
+    "@tsclass/tsclass": "9.5.0",
+    "@api.global/typedrequest": "3.3.0",
+    "@api.global/typedrequest-interfaces": "3.0.19",
+    "@push.rocks/smartenv": "6.0.0",
+    "@push.rocks/smartjson": "6.0.0",
+    "@push.rocks/smartpromise": "4.2.3",
+    "@push.rocks/smartrx": "3.0.10"
+  }
+}
+JSON
+  npm install --prefix "$TB_DIR" --no-audit --no-fund --save-exact \
+    "@push.rocks/tapbundle@$TAPBUNDLE_VERSION" "tsx@$TSX_VERSION"
+fi
 
 # Python: a venv under the env dir; fall back to pip --target if venv is
 # unavailable (Debian without python3-venv).
@@ -200,6 +234,19 @@ record bats-skip-all "$BATS" --tap "$SRC/bats/skip-all.bats"
 record bats-abort "$BATS" --tap --abort "$SRC/bats/abort.bats"
 record bats-failures "$BATS" --tap "$SRC/bats/failures.bats"
 
+# tapbundle prints its plan, `ok`/`not ok N - name # time=Nms`, and a failing test's
+# error (message and stack) on stdout after its `not ok`; the tests run in a copy of the
+# sources inside the project, where `@push.rocks/tapbundle` resolves.
+log "tapbundle (tsx FILE.ts), project in $TB_DIR"
+mkdir -p "$TB_DIR/test"
+cp "$SRC/tapbundle/"*.ts "$TB_DIR/test/"
+(
+  cd "$TB_DIR"
+  for c in mixed assert parallel; do
+    record "tapbundle-$c" node_modules/.bin/tsx "test/$c.ts"
+  done
+)
+
 # --------------------------------------------------------------- versions --
 pyver() { "$PY" -c 'import sys; from importlib.metadata import version; print(version(sys.argv[1]))' "$1"; }
 {
@@ -219,6 +266,7 @@ pyver() { "$PY" -c 'import sys; from importlib.metadata import version; print(ve
   echo "pytest $(pyver pytest)"
   echo "pytest-tap $(pyver pytest-tap)"
   echo "tap.py $(pyver tap.py)"
+  echo "@push.rocks/tapbundle $(npm_pkg_version @push.rocks/tapbundle "$TB_DIR/node_modules") (tsx $(npm_pkg_version tsx "$TB_DIR/node_modules"), @push.rocks/smartexpect $(npm_pkg_version @push.rocks/smartexpect "$TB_DIR/node_modules"))"
   echo
   echo "# Exit code of each recording (a .stderr file sits beside a recording"
   echo "# whose producer wrote to stderr)."
@@ -226,5 +274,5 @@ pyver() { "$PY" -c 'import sys; from importlib.metadata import version; print(ve
 } >"$OUT/VERSIONS.txt"
 
 log "wrote $(wc -l <"$EXITS") recordings and $OUT/VERSIONS.txt:"
-sed -n '3,16p' "$OUT/VERSIONS.txt" | sed 's/^/    /'
+sed -n '3,17p' "$OUT/VERSIONS.txt" | sed 's/^/    /'
 log "total size of recordings: $(cat "$OUT"/*.tap "$OUT"/*.stderr 2>/dev/null | wc -c) bytes"

@@ -6,15 +6,22 @@
 //!
 //! Ordering guarantees (all of them hold whatever the chunking of the input):
 //! - `Version`, `Plan`, `Pragma`, `BailOut`, `V2Event`, `Marker` are emitted as soon as their
-//!   line is read. `Comment` and `Output` too, unless a test point is pending: then they follow
-//!   it, so every output line belongs to the test point that comes after it (a test prints,
-//!   then reports), and output after the last point belongs to the stream's end.
+//!   line is read (so a `V2Event` can come before a pending point read earlier: its `line`
+//!   places it). `Comment` and `Output` too, unless a test point is pending: then they follow
+//!   it, in stream order.
 //! - An `Assert` is emitted once it is complete: after its YAML diagnostics, `META` line and
 //!   v2 blocks, that is when the next TAP line of its level (or the end of stream) arrives.
 //! - A subtest is `SubtestStart` … its events at `depth + 1` … `SubtestEnd`, and the `Assert` that
 //!   closes it (`closes_subtest: true`) is the next `Assert` at `depth`, whatever the dialect
 //!   (indented, `# Subtest:` heading, Test2 buffered `{ … }`).
 //! - `End` is the last event; it carries the verdict.
+//!
+//! Which test point an `Output` or `Comment` line belongs to is not an ordering but a rule
+//! every report applies the same way (`report::trailing`): a test prints, then reports, so a
+//! line is the next point's; except that the lines at a failing point's depth right after it,
+//! up to the next test point, subtest, plan, `# Subtest:` heading or v2 `test:started` (and,
+//! after YAML diagnostics, a `#` comment), are that failure's: producers such as tapbundle
+//! print the error after the `not ok`. Other lines after the last point are the stream's end's.
 pub mod run;
 pub mod stability;
 

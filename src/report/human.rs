@@ -4,6 +4,7 @@ use super::diff::Budget;
 use super::failure;
 use super::style::{self, Style};
 use super::leaves::LeafTally;
+use super::trailing::{Step, Trailing};
 use super::Tally;
 use crate::event::{Assert, Event, Sink, Verdict};
 use std::io::{self, Write};
@@ -22,9 +23,9 @@ pub struct HumanReport<W: Write> {
     /// `d - 1`), shown under the subtest's closing line: a parent's line comes before its
     /// failing children.
     nested: Vec<Vec<u8>>,
-    /// A failing point not written yet: `#` comments right after it at its depth are its
-    /// diagnostics (Test::More prints `got:`/`expected:` after the `not ok`).
-    held: Option<Held>,
+    /// The failing point just read, not written yet: the output after it is its own
+    /// ([`Trailing`]: tapbundle's error and stack, Test::More's `got:`/`expected:`).
+    trailing: Trailing<Held>,
     tally: Tally,
     /// The same points counted as `go test -json` and JUnit trees are: their leaf tests.
     leaves: LeafTally,
@@ -42,7 +43,7 @@ impl<W: Write> HumanReport<W> {
             output: Vec::new(),
             output_dropped: 0,
             nested: Vec::new(),
-            held: None,
+            trailing: Trailing::new(OUTPUT_LINES),
             tally: Tally::default(),
             leaves: LeafTally::default(),
             count_leaves: false,
@@ -60,34 +61,34 @@ impl<W: Write> HumanReport<W> {
         if let Some(e) = self.error.take() {
             return Err(e);
         }
-        // A stream cut off right after a failing point (the parser's `End` writes it otherwise).
-        self.explain_held()?;
+        // A stream ends with `End`, which explains the last failure; events fed by hand (a
+        // stream cut off right after a failing point) may not.
+        if let Some((held, trailing)) = self.trailing.close() {
+            self.explain(held, trailing)?;
+        }
         self.out.flush()?;
         Ok(self.out)
     }
 
     fn write(&mut self, event: &Event<'_>) -> io::Result<()> {
         let s = self.style;
-        if let Some(held) = &mut self.held {
-            match event {
-                Event::Comment { depth, text, .. } if *depth == held.assert.depth => {
-                    held.output.push(format!("# {text}"));
-                    return Ok(());
-                }
-                _ => self.explain_held()?,
-            }
+        match self.trailing.event(event) {
+            Step::Kept => return Ok(()),
+            Step::Closed(held, trailing) => self.explain(held, trailing)?,
+            Step::Passed => {}
         }
         match event {
             Event::Assert(a) if a.is_failure() => {
                 if a.depth == 0 {
                     self.tally.add(a);
                 }
-                // Held until its `#` diagnostics (Test::More prints them after) have arrived.
-                self.held = Some(Held {
+                // Held until the output it owns has arrived (see [`Trailing`]).
+                let held = Held {
                     inner: self.take_nested(a.depth as usize + 1),
                     output: self.take_output(),
                     assert: a.clone().into_owned(),
-                });
+                };
+                self.trailing.open(a, held);
             }
             Event::Assert(a) if a.depth == 0 => {
                 self.tally.add(a);
@@ -169,17 +170,16 @@ impl<W: Write> HumanReport<W> {
         Ok(())
     }
 
-    /// Writes the held failing point: its line, its explanation, then the failures inside it
-    /// (at the top level straight out, nested ones under their subtest's line to come).
-    fn explain_held(&mut self) -> io::Result<()> {
-        let Some(Held {
+    /// Writes a failing point whose own output has ended: its line, its explanation (with
+    /// what its test printed before and after it), then the failures inside it (at the top
+    /// level straight out, nested ones under their subtest's line to come).
+    fn explain(&mut self, held: Held, trailing: Vec<String>) -> io::Result<()> {
+        let Held {
             assert: a,
-            output,
+            mut output,
             inner,
-        }) = self.held.take()
-        else {
-            return Ok(());
-        };
+        } = held;
+        output.extend(trailing);
         let depth = a.depth as usize;
         let indent = "  ".repeat(depth);
         let mut text = Vec::new();

@@ -18,6 +18,7 @@ pub mod style;
 pub mod summary;
 pub mod terminal;
 pub mod threaded;
+pub(crate) mod trailing;
 
 use style::Style;
 

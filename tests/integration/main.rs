@@ -18,6 +18,7 @@ mod sharding;
 mod snapshots;
 mod spec_examples;
 mod suites;
+mod trailing_output;
 mod util;
 mod verdict_invariant;
 mod watch;

@@ -144,7 +144,8 @@ pub struct FailureView {
     /// Diagnostics that did not parse as YAML: the raw text and the parser's complaint.
     pub raw_yaml: Option<(String, String)>,
     pub stack: Option<String>,
-    /// What the test printed before it reported.
+    /// What the test printed before it reported, and after, up to the next test (the error
+    /// many producers print after `not ok`; `report::trailing` has the rule).
     pub output: Vec<String>,
 }
 

@@ -309,7 +309,7 @@ fn failing() -> Vec<RunEvent> {
             ..timed(false, "fetches users", 31.0)
         },
     );
-    s.comment(0, "  Failed test 'fetches users'");
+    s.out(0, "retrying once: still 500");
     s.subtest(0, 0, "auth");
     s.assert(
         0,
