@@ -47,6 +47,16 @@ pub enum Command {
     Events(EventsArgs),
     /// The daemon's open and finished streams with their counts, as JSON.
     Status(StatusArgs),
+    /// Write a commented `tapline.toml` for this repository: a `[[suite]]` for each go module
+    /// and pytest configuration, notes on what a plain `tapline run` already follows.
+    Init(InitArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct InitArgs {
+    /// Replace an existing tapline.toml.
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(clap::Args, Debug)]

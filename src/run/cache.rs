@@ -197,6 +197,7 @@ fn cached_result(e: &Entry) -> FileResult {
         attempts: 0,
         flaky: false,
         cached: true,
+        no_tests: false,
         tests: Vec::new(),
     }
 }

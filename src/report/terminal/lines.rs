@@ -82,6 +82,11 @@ pub(super) fn file_line(info: &FileInfo, r: &FileResult, s: Style) -> String {
                 .map_or_else(|| "skipped".to_owned(), |w| format!("skipped: {w}"));
             (s.paint(style::YELLOW, "-"), s.paint(style::YELLOW, why))
         }
+        // Its harness reports a file with no tests: neither a pass nor a failure.
+        _ if r.ok && r.no_tests => (
+            s.paint(style::YELLOW, "-"),
+            s.paint(style::YELLOW, "no tests"),
+        ),
         _ if r.ok => (
             s.paint(style::GREEN, "✓"),
             crate::report::render_tally(&r.tally, s),
@@ -249,6 +254,13 @@ pub(super) fn summary_line(sum: &RunSummary, s: Style) -> String {
     }
     if sum.files_cached > 0 {
         parts.push(s.paint(style::CYAN, format!("{} cached", sum.files_cached)));
+    }
+    if sum.files_no_tests > 0 {
+        let n = sum.files_no_tests;
+        parts.push(s.paint(
+            style::YELLOW,
+            format!("{n} file{} with no tests", if n == 1 { "" } else { "s" }),
+        ));
     }
     parts.push(s.paint(
         style::DIM,

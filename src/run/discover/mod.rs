@@ -2,15 +2,19 @@
 //!
 //! Each PATH argument is a file (run even if no rule would pick it in a walk), a directory
 //! (walked recursively) or a glob matched against paths relative to the cwd. With no argument,
-//! the `test_dirs` of `tapline.toml` (default `test/`) are walked. Walks honour `.gitignore`
-//! (even outside a git repository) and skip hidden entries and `node_modules`.
+//! the run follows the project ([`walk`]): the `test_dirs` of `tapline.toml`, else the test
+//! command `package.json` declares ([`project`]), else `test/`, `tests/` and `t/`, whichever
+//! exist (only `t/` in a Perl distribution). Walks honour `.gitignore` (even outside a git
+//! repository) and skip hidden entries, `node_modules` and fixture folders ([`naming`]).
 //!
 //! A file found by a walk or a glob is a test when a runner rule maps it — the `[[runner]]`
 //! rules of `tapline.toml` first, then [`BUILTIN_RUNNERS`] — or, failing that, when it is
 //! executable. A directory walk yields fewer files than a rule's glob: a built-in rule may
 //! name the files it takes in a walk (`*.t` but not the `*.pl` helpers beside them; `test*.py`
-//! and `*_test.py` but not other modules), as the languages' own harnesses do; a file named
-//! explicitly or matched by a glob needs only a rule.
+//! and `*_test.py` but not other modules; TypeScript as tstest names tests; JavaScript as node
+//! and node-tap name them, or every file of a test folder), as the languages' own harnesses
+//! do; in a Perl distribution a walk yields `*.t` only, as prove. A file named explicitly or
+//! matched by a glob needs only a rule.
 //!
 //! The command comes from the rule, shaped by the file's `#!` line as its own harness would
 //! shape it (see [`super::runners`]): perl gets `-T`/`-t`/`-w`/`-W`/`-X`, python and node the
@@ -23,7 +27,6 @@ use super::config::{Config, RunnerRule};
 use super::runners::{self, Family};
 use super::shebang::Shebang;
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
-use ignore::WalkBuilder;
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsString;
 use std::fs;
@@ -35,9 +38,12 @@ use paths::{is_executable, normalize, relative};
 use words::{fill, program_path, split_words};
 pub use words::{list_line, log_name};
 
+mod naming;
 mod paths;
+mod project;
 #[cfg(test)]
 mod tests;
+mod walk;
 mod words;
 use crate::protocol::InputFormat;
 
@@ -65,6 +71,25 @@ pub struct Input {
     pub suite: bool,
     /// Why it does not run and counts as skipped (an optional suite's missing program).
     pub skip: Option<String>,
+    /// How it is judged when it prints no TAP.
+    pub silent: Silent,
+}
+
+/// How a file that prints no TAP is judged: as its own harness would judge it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Silent {
+    /// It fails, `no TAP output` (a shell script, an executable: no harness says otherwise).
+    #[default]
+    Fails,
+    /// A `*.t`: it fails, as prove fails it (`No subtests run`).
+    Prove,
+    /// JavaScript or TypeScript: node's runner and tape count it as a file with no tests, not
+    /// as a failure; when it exits 0 it is `no tests`, neither passed nor failed.
+    NoTests,
+    /// A Python file that reads like a pytest module (it defines `test_` functions, or imports
+    /// pytest, and never runs anything itself): it fails with a hint to run pytest as a
+    /// `[[suite]]`.
+    Pytest,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -88,6 +113,18 @@ pub enum DiscoverError {
         "failed to find test files in {0}: with --exec a directory still yields only its test files (those a runner rule picks, and executables); name the files, or a glob, to run others"
     )]
     NoExecTests(String),
+    /// No PATH and none of the folders looked for exists (a Perl distribution's `t/`, or
+    /// `test/`, `tests/`, `t/`, or `test_dirs`).
+    #[error(
+        "failed to find test files: no test folder here (looked for {0}); name a folder or file, or set `test_dirs` in tapline.toml (`tapline init` writes one)"
+    )]
+    NoTestFolder(String),
+    /// The folders exist and hold nothing at all.
+    #[error("failed to find test files in {0}: the folder is empty")]
+    EmptyFolder(String),
+    /// The project's test command names places where nothing runs.
+    #[error("failed to find test files: {0} names no file tapline can run; name a folder or file")]
+    NoDeclaredTests(String),
     #[error("failed to find how to run {0}: no runner rule matches it and it is not executable")]
     NoRunner(PathBuf),
     #[error("failed to parse glob `{pattern}`: {kind}")]
@@ -112,6 +149,8 @@ pub struct Found {
     /// Files a directory walk passed over as not tests (helpers, data), relative to the
     /// project root, sorted.
     pub passed_over: Vec<String>,
+    /// The project's test command the run followed (`package.json scripts.test (…)`).
+    pub declared: Option<String>,
 }
 
 /// Finds the test files named by `args` (or in `cfg.test_dirs`), sorted by path, each once.
@@ -165,11 +204,6 @@ pub fn find(
             family: builtin.family,
         },
     });
-    let no_tests = if exec.is_some() {
-        DiscoverError::NoExecTests
-    } else {
-        DiscoverError::NoTests
-    };
     let mut finder = Finder {
         cwd,
         root: normalize(root),
@@ -178,26 +212,24 @@ pub fn find(
         installed: HashMap::new(),
         found: BTreeMap::new(),
         passed_over: Vec::new(),
+        perl_dist: project::is_perl_dist(cwd),
+        test_folder: false,
+        ts_runner: runners::ts_runner(cfg.ts_runner.as_deref(), cwd, root),
+        declared: None,
     };
     if args.is_empty() {
-        for dir in cfg.test_dirs.iter().filter(|dir| cwd.join(dir).is_dir()) {
-            finder.add_dir(dir)?;
-        }
-        if finder.found.is_empty() {
-            let places: Vec<String> = cfg
-                .test_dirs
-                .iter()
-                .map(|dir| format!("`{}`", dir.display()))
-                .collect();
-            return Err(no_tests(places.join(", ")));
-        }
+        finder.add_defaults(cfg.test_dirs.as_deref())?;
     }
     for arg in args {
         let path = Path::new(arg);
         let abs = cwd.join(path);
         if abs.is_dir() {
-            if finder.add_dir(path)? == 0 {
-                return Err(no_tests(format!("`{arg}`")));
+            let count = finder.add_dir(path, true)?;
+            if count.files == 0 {
+                return Err(DiscoverError::EmptyFolder(format!("`{arg}`")));
+            }
+            if count.tests == 0 {
+                return Err(finder.no_tests(format!("`{arg}`")));
             }
         } else if abs.exists() {
             if !finder.add(path.to_path_buf(), Origin::Named) {
@@ -213,7 +245,22 @@ pub fn find(
     passed_over.sort();
     passed_over.dedup();
     passed_over.retain(|rel| !files.iter().any(|f| &f.rel == rel));
-    Ok(Found { files, passed_over })
+    Ok(Found {
+        files,
+        passed_over,
+        declared: finder.declared,
+    })
+}
+
+/// The test command the project in `dir` declares and a run with no PATH follows
+/// (`package.json scripts.test (…)`), if tapline understands it.
+pub fn declared_by_project(dir: &Path) -> Option<String> {
+    project::declared(dir).map(|d| d.source)
+}
+
+/// Whether `dir` holds a Perl distribution (`Makefile.PL`, `Build.PL`, `dist.ini`).
+pub fn is_perl_dist(dir: &Path) -> bool {
+    project::is_perl_dist(dir)
 }
 
 /// What a directory yields, for `--list` and error messages: the built-in walk globs.
@@ -281,73 +328,24 @@ struct Finder<'a> {
     found: BTreeMap<PathBuf, TestFile>,
     /// Files a walk found that are not tests (relative to the root).
     passed_over: Vec<String>,
+    /// The cwd holds a Perl distribution: a walk yields `*.t` only.
+    perl_dist: bool,
+    /// The folder being walked was named as holding tests (every JavaScript file counts).
+    test_folder: bool,
+    /// The command `*.ts` files run with ([`runners::ts_runner`]).
+    ts_runner: Vec<String>,
+    /// The project's test command, when a run with no PATH followed it.
+    declared: Option<String>,
 }
 
 impl Finder<'_> {
-    /// Adds the tests under `dir`; returns how many it holds.
-    fn add_dir(&mut self, dir: &Path) -> Result<usize, DiscoverError> {
-        let files = self.walk(dir)?;
-        let mut tests = 0;
-        for path in files {
-            if self.add(path.clone(), Origin::Walk) {
-                tests += 1;
-            } else {
-                self.passed_over
-                    .push(relative(&normalize(&self.cwd.join(&path)), &self.root));
-            }
+    /// The error for places that hold files but no test.
+    fn no_tests(&self, places: String) -> DiscoverError {
+        if self.exec.is_some() {
+            DiscoverError::NoExecTests(places)
+        } else {
+            DiscoverError::NoTests(places)
         }
-        Ok(tests)
-    }
-
-    /// Adds the tests matching `pattern`; returns how many match.
-    fn add_glob(&mut self, pattern: &str) -> Result<usize, DiscoverError> {
-        let matcher = GlobBuilder::new(pattern)
-            .literal_separator(true)
-            .build()
-            .map_err(|e| DiscoverError::Glob {
-                pattern: pattern.to_owned(),
-                kind: e.kind().clone(),
-            })?
-            .compile_matcher();
-        // Walk only the literal directories the pattern starts with: cheaper, and it lets
-        // `../other/*.t` or an absolute pattern match at all.
-        let first_meta = pattern.find(['*', '?', '[', '{']).unwrap_or(pattern.len());
-        let base = Path::new(
-            pattern[..first_meta]
-                .rfind('/')
-                .map_or("", |slash| &pattern[..=slash]),
-        );
-        if !self.cwd.join(base).is_dir() {
-            return Ok(0);
-        }
-        let files = self.walk(base)?;
-        Ok(files
-            .into_iter()
-            .filter(|path| matcher.is_match(path) && self.add(path.clone(), Origin::Named))
-            .count())
-    }
-
-    /// Every non-directory under `dir`, as `dir` joined with its path inside.
-    fn walk(&self, dir: &Path) -> Result<Vec<PathBuf>, DiscoverError> {
-        let start = self.cwd.join(dir);
-        let walker = WalkBuilder::new(&start)
-            // A fresh project's .gitignore counts before `git init` too.
-            .require_git(false)
-            .filter_entry(|entry| entry.file_name() != "node_modules")
-            .build();
-        let mut files = Vec::new();
-        for entry in walker {
-            let entry = entry.map_err(|source| DiscoverError::Walk {
-                path: dir.to_path_buf(),
-                source,
-            })?;
-            if entry.file_type().is_some_and(|kind| !kind.is_dir()) {
-                if let Ok(inside) = entry.path().strip_prefix(&start) {
-                    files.push(dir.join(inside));
-                }
-            }
-        }
-        Ok(files)
     }
 
     /// Adds `path` if it is a test; returns whether it is.
@@ -377,6 +375,7 @@ impl Finder<'_> {
         };
         let input = Input {
             format,
+            silent: silent(&abs, &rel),
             ..Input::default()
         };
         self.found.insert(
@@ -409,10 +408,13 @@ impl Finder<'_> {
                 kind: RuleKind::Builtin { walk, family },
                 rule,
             }) => {
-                if origin == Origin::Walk && walk.as_ref().is_some_and(|w| !w.is_match(name)) {
+                if origin == Origin::Walk && !self.walk_takes(path, name, walk.as_ref(), *family) {
                     return None;
                 }
-                let command = fill(&rule.command, path);
+                let command = match family {
+                    Family::Tsx => fill(&self.ts_runner, path),
+                    _ => fill(&rule.command, path),
+                };
                 match (family, self.exec.is_some()) {
                     (Family::Opaque, _) | (_, true) => command,
                     _ => match line() {
@@ -431,7 +433,9 @@ impl Finder<'_> {
                     None => command,
                 }
             }
-            None if origin == Origin::Walk && !is_executable(meta) => return None,
+            None if origin == Origin::Walk && (self.perl_dist || !is_executable(meta)) => {
+                return None
+            }
             None => match line() {
                 Some(line) if self.exec.is_none() => runners::by_shebang(&line, path.into()),
                 _ if is_executable(meta) => vec![program_path(path)],
@@ -441,6 +445,19 @@ impl Finder<'_> {
         match &self.exec {
             Some(exec) => Some(fill(exec, path)),
             None => Some(command),
+        }
+    }
+
+    /// Whether a walk takes a file a built-in rule maps: by the rule's walk names, and by the
+    /// naming of its language (a Perl distribution's walk takes `*.t` only).
+    fn walk_takes(&self, path: &Path, name: &str, walk: Option<&GlobSet>, family: Family) -> bool {
+        if walk.is_some_and(|w| !w.is_match(name)) || self.perl_dist && family != Family::Perl {
+            return false;
+        }
+        match family {
+            Family::Node => naming::is_js_test(path, self.test_folder),
+            Family::Tsx => naming::ts_name(name) == naming::TsName::Test,
+            _ => true,
         }
     }
 
@@ -464,4 +481,33 @@ impl Finder<'_> {
             })
         }
     }
+}
+
+/// How `rel` is judged when it prints no TAP: by its language's harness ([`Silent`]).
+fn silent(abs: &Path, rel: &str) -> Silent {
+    let ext = rel.rsplit_once('.').map_or("", |(_, ext)| ext);
+    match ext {
+        "t" => Silent::Prove,
+        "js" | "mjs" | "cjs" | "ts" => Silent::NoTests,
+        "py" if looks_like_pytest(abs) => Silent::Pytest,
+        _ => Silent::Fails,
+    }
+}
+
+/// Whether a Python file reads like a pytest module: `test_` functions or a pytest import,
+/// and no `__main__` block of its own that would run them.
+fn looks_like_pytest(abs: &Path) -> bool {
+    use std::io::Read;
+    let mut text = String::new();
+    let read = fs::File::open(abs).and_then(|f| f.take(256 * 1024).read_to_string(&mut text));
+    if read.is_err() || text.contains("__main__") {
+        return false;
+    }
+    text.lines().any(|line| {
+        let line = line.trim_start();
+        line.starts_with("def test_")
+            || line.starts_with("async def test_")
+            || line.starts_with("import pytest")
+            || line.starts_with("from pytest ")
+    })
 }

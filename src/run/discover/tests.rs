@@ -67,7 +67,8 @@ fn rule(glob: &str, command: &[&str]) -> RunnerRule {
 
 const TREE: &[&str] = &[
     "test/a.t",
-    "test/b.ts",
+    "test/b.test.ts",
+    "test/helpers.ts",
     "test/c.sh",
     "test/sub/d.pl",
     "test/sub/e.mjs",
@@ -90,7 +91,7 @@ fn walks_test_dirs_by_default() {
         rels(&files),
         [
             "test/a.t",
-            "test/b.ts",
+            "test/b.test.ts",
             "test/c.sh",
             "test/run-me",
             "test/sub/e.mjs",
@@ -107,7 +108,12 @@ fn walks_test_dirs_by_default() {
     let found = find(&[], dir.path(), dir.path(), &Config::default(), None).expect("found");
     assert_eq!(
         found.passed_over,
-        ["test/README.md", "test/helper.py", "test/sub/d.pl"]
+        [
+            "test/README.md",
+            "test/helper.py",
+            "test/helpers.ts",
+            "test/sub/d.pl"
+        ]
     );
 }
 
@@ -115,7 +121,7 @@ fn walks_test_dirs_by_default() {
 fn configured_test_dirs() {
     let dir = project(TREE);
     let cfg = Config {
-        test_dirs: vec!["other".into(), "missing".into()],
+        test_dirs: Some(vec!["other".into(), "missing".into()]),
         ..Config::default()
     };
     assert_eq!(
@@ -133,14 +139,16 @@ fn no_tests_names_where_it_looked() {
         err.to_string(),
         "failed to find test files in `test`: no file there matches a runner rule or is executable"
     );
+    fs::create_dir(dir.path().join("t")).expect("mkdir");
+    fs::write(dir.path().join("t/notes.txt"), "").expect("write");
     let cfg = Config {
-        test_dirs: vec!["t".into(), "spec".into()],
+        test_dirs: Some(vec!["t".into(), "spec".into()]),
         ..Config::default()
     };
     let err = run(dir.path(), &[], &cfg, None).expect_err("nothing to run");
     assert!(
         err.to_string()
-            .starts_with("failed to find test files in `t`, `spec`: "),
+            .starts_with("failed to find test files in `t`: "),
         "{err}"
     );
     let err = run(dir.path(), &["test"], &Config::default(), None).expect_err("nothing to run");
@@ -313,7 +321,7 @@ fn user_rules_come_first() {
         "without {{}} the path is appended"
     );
     assert_eq!(
-        program(by_rel("test/b.ts")),
+        program(by_rel("test/b.test.ts")),
         "tsx",
         "other files fall through to the built-in rules"
     );
@@ -561,7 +569,7 @@ fn builtin_rules() {
         "t/a.js",
         "t/a.mjs",
         "t/a.cjs",
-        "t/a.ts",
+        "t/test_a.ts",
         "t/a.sh",
         "t/a.bats",
         "t/a.rb",
@@ -576,8 +584,8 @@ fn builtin_rules() {
         ("t/a.mjs", "node"),
         ("t/a.sh", "sh"),
         ("t/a.t", "perl"),
-        ("t/a.ts", "tsx"),
         ("t/test_a.py", "python3"),
+        ("t/test_a.ts", "tsx"),
     ];
     assert_eq!(
         programs,
@@ -590,7 +598,7 @@ fn builtin_rules() {
     assert_eq!(program(&named[0]), "perl", "a helper named explicitly runs");
     assert_eq!(
         walk_globs().join(" "),
-        "*.t test*.py *_test.py *.{js,mjs,cjs} *.ts *.sh *.bats"
+        "*.t test*.py *_test.py *.{js,mjs,cjs} test*.ts *.test.ts *.test.*.ts *.sh *.bats"
     );
 }
 
@@ -704,5 +712,216 @@ fn shebang_lines_shape_commands() {
         command(&files[0]),
         ["perl", "t/taint.t"],
         "--exec is used as written"
+    );
+}
+
+/// Issue 16: with no PATH, `test/`, `tests/` and `t/`, whichever exist; a missing and an empty
+/// folder say different things.
+#[test]
+fn defaults_follow_the_project() {
+    let dir = project(&["tests/test_a.py", "t/a.t", "spec/a.test.js"]);
+    assert_eq!(
+        rels(&run(dir.path(), &[], &Config::default(), None).expect("found")),
+        ["t/a.t", "tests/test_a.py"]
+    );
+
+    let dir = project(&["spec/a.test.js"]);
+    let err = run(dir.path(), &[], &Config::default(), None).expect_err("no folder");
+    assert!(matches!(err, DiscoverError::NoTestFolder(_)), "{err}");
+    assert_eq!(
+        err.to_string(),
+        "failed to find test files: no test folder here (looked for `test/`, `tests/`, `t/`); name a folder or file, or set `test_dirs` in tapline.toml (`tapline init` writes one)"
+    );
+    fs::create_dir(dir.path().join("test")).expect("mkdir");
+    let err = run(dir.path(), &[], &Config::default(), None).expect_err("empty");
+    assert_eq!(
+        err.to_string(),
+        "failed to find test files in `test`: the folder is empty"
+    );
+    let err = run(dir.path(), &["test"], &Config::default(), None).expect_err("empty");
+    assert!(matches!(err, DiscoverError::EmptyFolder(_)), "{err}");
+}
+
+/// A Perl distribution walks `t/` for `*.t` only: no JavaScript asset, no executable.
+#[test]
+fn a_perl_distribution_yields_dot_t_only() {
+    let dir = project(&[
+        "Makefile.PL",
+        "t/basic.t",
+        "t/deep/more.t",
+        "t/static/app.js",
+        "t/static/test.js",
+        "t/lib/Helper.pm",
+        "t/run-me*",
+        "test/other.t",
+    ]);
+    let found = find(&[], dir.path(), dir.path(), &Config::default(), None).expect("found");
+    assert_eq!(rels(&found.files), ["t/basic.t", "t/deep/more.t"]);
+    assert!(found.passed_over.contains(&"t/static/test.js".to_owned()));
+    let named = run(dir.path(), &["t"], &Config::default(), None).expect("found");
+    assert_eq!(rels(&named), ["t/basic.t", "t/deep/more.t"], "named, too");
+}
+
+/// JavaScript as node and node-tap name it; fixture folders are never walked.
+#[test]
+fn javascript_and_fixture_folders() {
+    let dir = project(&[
+        "t/static/app.js",
+        "t/app.test.js",
+        "test/helpers.js",
+        "test/fixtures/bad.test.js",
+        "test/__fixtures__/x.bats",
+        "test/dist/a.test.js",
+        "test/unit/a.bats",
+    ]);
+    assert_eq!(
+        rels(&run(dir.path(), &[], &Config::default(), None).expect("found")),
+        ["t/app.test.js", "test/helpers.js", "test/unit/a.bats"],
+        "a helper in test/ is node's test too (and judged as one with no tests)"
+    );
+    assert_eq!(
+        rels(&run(dir.path(), &["t"], &Config::default(), None).expect("found")),
+        ["t/app.test.js", "t/static/app.js"],
+        "a folder named on the command line is a test folder"
+    );
+    assert_eq!(
+        rels(&run(dir.path(), &["test/fixtures"], &Config::default(), None).expect("found")),
+        ["test/fixtures/bad.test.js"],
+        "a fixture folder named explicitly runs"
+    );
+}
+
+/// `package.json` declaring its tests wins over the default folders.
+#[test]
+fn package_json_declares_the_tests() {
+    let dir = project_with(&[
+        (
+            "package.json",
+            r#"{"scripts": {"test": "npm run lint && npm run unit", "lint": "eslint .", "unit": "tape 'test/*.js' | tap-spec"}}"#,
+        ),
+        ("test/index.js", ""),
+        ("test/data.js", ""),
+        ("test/browser/dom.js", ""),
+        ("tests/other.test.js", ""),
+    ]);
+    let found = find(&[], dir.path(), dir.path(), &Config::default(), None).expect("found");
+    assert_eq!(rels(&found.files), ["test/data.js", "test/index.js"]);
+    assert_eq!(
+        found.declared.as_deref(),
+        Some("package.json scripts.test (`npm run lint && npm run unit`)")
+    );
+    let cfg = Config {
+        test_dirs: Some(vec!["tests".into()]),
+        ..Config::default()
+    };
+    assert_eq!(
+        rels(&run(dir.path(), &[], &cfg, None).expect("found")),
+        ["tests/other.test.js"],
+        "tapline.toml's test_dirs win over package.json"
+    );
+
+    let dir = project_with(&[
+        ("package.json", r#"{"scripts": {"test": "bats test"}}"#),
+        ("test/a.bats", ""),
+        ("test/deeper/b.bats", ""),
+        ("test/helper.bash", ""),
+    ]);
+    assert_eq!(
+        rels(&run(dir.path(), &[], &Config::default(), None).expect("found")),
+        ["test/a.bats"],
+        "bats does not recurse"
+    );
+
+    let dir = project_with(&[
+        ("package.json", r#"{"scripts": {"test": "node --test"}}"#),
+        ("src/a.test.mjs", ""),
+        ("src/util.js", ""),
+        ("test/helper.js", ""),
+        ("node_modules/x/a.test.js", ""),
+    ]);
+    assert_eq!(
+        rels(&run(dir.path(), &[], &Config::default(), None).expect("found")),
+        ["src/a.test.mjs", "test/helper.js"],
+        "node's own patterns from the cwd"
+    );
+
+    let dir = project_with(&[
+        (
+            "package.json",
+            r#"{"scripts": {"test": "tape 'spec/*.js'"}}"#,
+        ),
+        ("test/a.test.js", ""),
+    ]);
+    let err = run(dir.path(), &[], &Config::default(), None).expect_err("nothing declared runs");
+    assert_eq!(
+        err.to_string(),
+        "failed to find test files: package.json scripts.test (`tape 'spec/*.js'`) names no file tapline can run; name a folder or file"
+    );
+}
+
+/// TypeScript as tstest names its tests, run with the project's own runner.
+#[test]
+fn typescript_names_and_the_projects_runner() {
+    let dir = project_with(&[
+        ("test/test.basic.ts", ""),
+        ("test/math.test.ts", ""),
+        ("test/test.browser.ts", ""),
+        ("test/helpers.ts", ""),
+        ("node_modules/.bin/tsrun*", "#!/bin/sh\n"),
+    ]);
+    let files = run(dir.path(), &[], &Config::default(), None).expect("found");
+    assert_eq!(rels(&files), ["test/math.test.ts", "test/test.basic.ts"]);
+    let tsrun = dir.path().join("node_modules/.bin/tsrun");
+    assert_eq!(
+        program(&files[0]),
+        tsrun.to_string_lossy(),
+        "tstest's runner"
+    );
+    fs::write(dir.path().join("node_modules/.bin/tsx"), "#!/bin/sh\n").expect("write");
+    use std::os::unix::fs::PermissionsExt;
+    let tsx = dir.path().join("node_modules/.bin/tsx");
+    fs::set_permissions(&tsx, fs::Permissions::from_mode(0o755)).expect("chmod");
+    let files = run(dir.path(), &["test/helpers.ts"], &Config::default(), None).expect("named");
+    assert_eq!(program(&files[0]), tsx.to_string_lossy(), "tsx first");
+    let cfg = Config {
+        ts_runner: Some(vec!["sh".into(), "-c".into(), "x".into()]),
+        ..Config::default()
+    };
+    let files = run(dir.path(), &["test/helpers.ts"], &cfg, None).expect("named");
+    assert_eq!(command(&files[0]), ["sh", "-c", "x", "test/helpers.ts"]);
+}
+
+/// How each file is judged when it prints no TAP.
+#[test]
+fn silence_is_judged_by_language() {
+    let dir = project_with(&[
+        ("t/a.t", ""),
+        ("t/a.test.js", ""),
+        ("t/test_plain.py", "print('1..0')\n"),
+        (
+            "t/test_pytest.py",
+            "import pytest\n\ndef test_x():\n    assert True\n",
+        ),
+        (
+            "t/test_main.py",
+            "def test_x():\n    pass\n\nif __name__ == '__main__':\n    test_x()\n",
+        ),
+        ("t/a.sh", ""),
+    ]);
+    let files = run(dir.path(), &["t"], &Config::default(), None).expect("found");
+    let silent: Vec<(&str, Silent)> = files
+        .iter()
+        .map(|f| (f.rel.as_str(), f.input.silent))
+        .collect();
+    assert_eq!(
+        silent,
+        [
+            ("t/a.sh", Silent::Fails),
+            ("t/a.t", Silent::Prove),
+            ("t/a.test.js", Silent::NoTests),
+            ("t/test_main.py", Silent::Fails),
+            ("t/test_plain.py", Silent::Fails),
+            ("t/test_pytest.py", Silent::Pytest),
+        ]
     );
 }
