@@ -75,6 +75,11 @@ pub(super) fn file_line(info: &FileInfo, r: &FileResult, s: Style) -> String {
         .as_ref()
         .filter(|p| p.skip_all && r.tally.total() == 0);
     let (mark, counts) = match skipped_all {
+        // Its harness reports a file with no tests: neither a pass nor a failure.
+        _ if r.ok && r.no_tests => (
+            s.paint(style::YELLOW, "-"),
+            s.paint(style::YELLOW, "no tests"),
+        ),
         Some(p) if r.ok => {
             let why = p
                 .reason
@@ -82,11 +87,6 @@ pub(super) fn file_line(info: &FileInfo, r: &FileResult, s: Style) -> String {
                 .map_or_else(|| "skipped".to_owned(), |w| format!("skipped: {w}"));
             (s.paint(style::YELLOW, "-"), s.paint(style::YELLOW, why))
         }
-        // Its harness reports a file with no tests: neither a pass nor a failure.
-        _ if r.ok && r.no_tests => (
-            s.paint(style::YELLOW, "-"),
-            s.paint(style::YELLOW, "no tests"),
-        ),
         _ if r.ok => (
             s.paint(style::GREEN, "✓"),
             crate::report::render_tally(&r.tally, s),
