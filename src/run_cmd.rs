@@ -133,19 +133,16 @@ fn prepare(
             Err(
                 discover::DiscoverError::NoTests(_)
                 | discover::DiscoverError::NoTestFolder(_)
-                | discover::DiscoverError::EmptyFolder(_),
+                | discover::DiscoverError::EmptyFolder(_)
+                | discover::DiscoverError::NoDeclaredTests(_),
             ) if paths.is_empty() && !cfg.suites.is_empty() => {
                 discover::Found::default()
             }
+            // pytest's tests are functions, not files that print TAP: say how to run them.
             Err(discover::DiscoverError::NoTestFolder(_)) if looks_like_pytest_project(&cwd) => {
                 return Err(Usage(
                     "failed to find test files: this looks like a pytest project; run pytest as a [[suite]] in tapline.toml (`tapline init` writes one)".into(),
                 ))
-            }
-            Err(discover::DiscoverError::NoTests(_))
-                if paths.is_empty() && !cfg.suites.is_empty() =>
-            {
-                discover::Found::default()
             }
             Err(e) => return Err(Usage(e.to_string())),
         }

@@ -287,6 +287,14 @@ fn issue16_a_missing_and_an_empty_test_folder_say_different_things() {
         missing.stderr,
         "tapline: failed to find test files: no test folder here (looked for `test/`, `tests/`, `t/`); name a folder or file, or set `test_dirs` in tapline.toml (`tapline init` writes one)\n"
     );
+    p.write("pyproject.toml", "[tool.pytest.ini_options]\n");
+    let pytest = p.run(&[]);
+    assert_eq!(pytest.code, 2, "{}", pytest.both());
+    assert_eq!(
+        pytest.stderr,
+        "tapline: failed to find test files: this looks like a pytest project; run pytest as a [[suite]] in tapline.toml (`tapline init` writes one)\n"
+    );
+    fs::remove_file(p.join("pyproject.toml")).expect("rm");
     fs::create_dir(p.join("t")).expect("mkdir");
     let empty = p.run(&[]);
     assert_eq!(empty.code, 2, "{}", empty.both());

@@ -22,8 +22,6 @@ pub(super) struct Place {
 /// Which files of a place run.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Only {
-    /// The usual naming of every language, the folder counting as a test folder.
-    Usual,
     /// Files whose name matches one of these globs (`*.t` for prove, `*.bats` for bats).
     Names(&'static [&'static str]),
     /// JavaScript (and TypeScript when `ts`) as node's runner and node-tap name tests.
@@ -164,13 +162,8 @@ fn runner_places(words: &[String]) -> Vec<Place> {
             .collect(),
         "bats" => {
             let recursive = args.iter().any(|a| a == "-r" || a == "--recursive");
-            folders_or_files(args, &["-f", "--filter", "-j", "--jobs"], "test", recursive)
-                .into_iter()
-                .map(|mut p| {
-                    p.only = Only::Names(&["*.bats"]);
-                    p
-                })
-                .collect()
+            let with_value = ["-f", "--filter", "-j", "--jobs"];
+            folders_or_files(args, &with_value, "test", recursive, &["*.bats"])
         }
         "prove" => {
             // `-r`, or a bundle of short switches with `r` in it (`-lr`), not `-Ilib/r`.
@@ -182,18 +175,8 @@ fn runner_places(words: &[String]) -> Vec<Place> {
                         && a[1..].chars().all(|c| c.is_ascii_alphabetic())
                         && a.contains('r'))
             });
-            folders_or_files(
-                args,
-                &["-I", "-M", "-P", "-j", "--jobs", "-e", "--exec"],
-                "t",
-                recursive,
-            )
-            .into_iter()
-            .map(|mut p| {
-                p.only = Only::Names(&["*.t"]);
-                p
-            })
-            .collect()
+            let with_value = ["-I", "-M", "-P", "-j", "--jobs", "-e", "--exec"];
+            folders_or_files(args, &with_value, "t", recursive, &["*.t"])
         }
         _ => Vec::new(),
     }
@@ -253,12 +236,14 @@ fn path_or_glob(operand: &str, only: Only) -> Place {
     }
 }
 
-/// Folders and files of bats or prove (`default` when none is named).
+/// Folders and files of bats or prove (`default` when none is named), taking the files whose
+/// name matches `names`.
 fn folders_or_files(
     args: &[String],
     with_value: &[&str],
     default: &str,
     recursive: bool,
+    names: &'static [&'static str],
 ) -> Vec<Place> {
     let mut paths = operands(args, with_value);
     if paths.is_empty() {
@@ -269,7 +254,7 @@ fn folders_or_files(
         .map(|p| Place {
             path: PathBuf::from(p),
             recursive,
-            only: Only::Usual,
+            only: Only::Names(names),
         })
         .collect()
 }

@@ -149,15 +149,6 @@ impl Finder<'_> {
             let name = path.file_name().and_then(OsStr::to_str).unwrap_or_default();
             let ext = name.rsplit_once('.').map_or("", |(_, ext)| ext);
             let takes = match &place.only {
-                Only::Usual => {
-                    self.test_folder = true;
-                    let added = self.add(path.clone(), Origin::Walk);
-                    self.test_folder = false;
-                    if !added {
-                        self.pass_over(&path);
-                    }
-                    continue;
-                }
                 Only::Names(globs) => globs.iter().any(|g| glob_matches(g, name)),
                 Only::Js { ts } => {
                     matches!(ext, "js" | "mjs" | "cjs") && naming::is_js_test(&path, false)
