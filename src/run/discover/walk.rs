@@ -39,10 +39,8 @@ impl Finder<'_> {
         test_dirs: Option<&[PathBuf]>,
     ) -> Result<(), DiscoverError> {
         if let Some(dirs) = test_dirs {
-            let shown = |dirs: &[PathBuf]| -> Vec<String> {
-                dirs.iter().map(|d| format!("`{}`", d.display())).collect()
-            };
-            return self.add_folders(dirs, true, &shown(dirs).join(", "));
+            let shown: Vec<String> = dirs.iter().map(|d| format!("`{}`", d.display())).collect();
+            return self.add_folders(dirs, true, &shown.join(", "));
         }
         if let Some(declared) = project::declared(self.cwd) {
             for place in &declared.places {
