@@ -146,8 +146,20 @@ fn runner_places(words: &[String]) -> Vec<Place> {
             .map(|a| path_or_glob(a, Only::Js { ts: false }))
             .collect(),
         "node" if args.iter().any(|a| a == "--test") => {
-            let paths = operands(args, &["-r", "--require", "--import", "--loader"]);
-            or_default(paths, Only::Js { ts: false })
+            // The options that take their value as the next word.
+            let with_value = [
+                "-r",
+                "--require",
+                "--import",
+                "--loader",
+                "--test-reporter",
+                "--test-reporter-destination",
+                "--test-name-pattern",
+                "--test-skip-pattern",
+                "--test-concurrency",
+                "--test-timeout",
+            ];
+            or_default(operands(args, &with_value), Only::Js { ts: false })
         }
         "tap" => or_default(
             operands(
@@ -308,6 +320,14 @@ mod tests {
         assert_eq!(
             places("NODE_ENV=test node --import ./x.mjs --test spec/", &[]),
             [place("spec", true, Only::Js { ts: false })]
+        );
+        assert_eq!(
+            places(
+                "node --test --test-reporter spec --test-reporter-destination=stdout",
+                &[]
+            ),
+            [place("", true, Only::Js { ts: false })],
+            "an option's value is no path"
         );
         assert_eq!(
             places("c8 --reporter=lcov tap", &[]),
