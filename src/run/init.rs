@@ -35,6 +35,8 @@ pub struct Findings {
     pub perl_dist: bool,
     /// Which of `test/`, `tests/`, `t/` exist.
     pub test_dirs: Vec<String>,
+    /// Those of `test_dirs` holding Python test files and no other kind of test: pytest's.
+    pub python_only: Vec<String>,
 }
 
 /// Looks at the repository at `root`.
@@ -68,7 +70,33 @@ pub fn look(root: &Path) -> Findings {
         .filter(|d| root.join(d).is_dir())
         .map(str::to_owned)
         .collect();
+    findings.python_only = findings
+        .test_dirs
+        .iter()
+        .filter(|d| python_only(&root.join(d)))
+        .cloned()
+        .collect();
     findings
+}
+
+/// Whether `dir` (to [`MAX_DEPTH`]) holds Python test files and no file another harness runs.
+fn python_only(dir: &Path) -> bool {
+    let (mut python, mut other) = (false, false);
+    let mut dirs = vec![(dir.to_path_buf(), 0)];
+    while let Some((dir, depth)) = dirs.pop() {
+        for entry in fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            match name.rsplit_once('.').map(|(_, ext)| ext) {
+                Some("py") => python |= name.starts_with("test") || name.ends_with("_test.py"),
+                Some("t" | "js" | "mjs" | "cjs" | "ts" | "sh" | "bats") => other = true,
+                _ => {}
+            }
+        }
+        if depth < MAX_DEPTH {
+            dirs.extend(subfolders(&dir).into_iter().map(|d| (d, depth + 1)));
+        }
+    }
+    python && !other
 }
 
 /// Whether `dir` holds pytest's configuration: `pytest.ini`, a `[tool.pytest…]` table in
@@ -185,31 +213,48 @@ pub fn render(f: &Findings) -> String {
 /// The `[run]` table: where a plain run looks, as comments (the defaults already do it).
 fn render_run(out: &mut String, f: &Findings) {
     out.push_str("[run]\n");
+    // The folders a plain run walks, less those pytest's suite already runs (their files,
+    // run one by one, would print no TAP).
+    let walked: Vec<&String> = f
+        .test_dirs
+        .iter()
+        .filter(|d| !f.perl_dist || *d == "t")
+        .collect();
+    let (pytests, rest): (Vec<&String>, Vec<&String>) = walked
+        .iter()
+        .partition(|d| f.python_only.contains(d) && f.pytest.iter().any(|p| is_within(d, p)));
+    let shown =
+        |dirs: &[&String]| -> Vec<String> { dirs.iter().map(|d| format!("{d}/")).collect() };
     if let (Some(script), true) = (&f.npm_test, f.npm_test_followed) {
         let _ = writeln!(
             out,
             "# A plain run follows package.json's test script ({}).",
             quoted(script)
         );
+    } else if !pytests.is_empty() {
+        let _ = writeln!(
+            out,
+            "# {} holds pytest's tests, run by the pytest suite below, not file by file.",
+            shown(&pytests).join(", ")
+        );
+        let dirs: Vec<String> = rest.iter().map(|d| quoted(d)).collect();
+        let _ = writeln!(out, "test_dirs = [{}]", dirs.join(", "));
+        return;
     } else if f.perl_dist {
         out.push_str("# A Perl distribution: a plain run walks t/ for *.t, as prove.\n");
-    } else if f.test_dirs.is_empty() {
+    } else if walked.is_empty() {
         out.push_str("# No test/, tests/ or t/ here: name the folders that hold test files.\n");
     } else {
         let _ = writeln!(
             out,
             "# A plain run walks {} (test/, tests/ and t/, whichever exist).",
-            f.test_dirs
-                .iter()
-                .map(|d| format!("{d}/"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            shown(&walked).join(", ")
         );
     }
-    let dirs: Vec<String> = if f.test_dirs.is_empty() {
+    let dirs: Vec<String> = if walked.is_empty() {
         vec![quoted("test")]
     } else {
-        f.test_dirs.iter().map(|d| quoted(d)).collect()
+        walked.iter().map(|d| quoted(d)).collect()
     };
     let _ = writeln!(
         out,
@@ -305,6 +350,25 @@ mod tests {
         let names: Vec<&str> = cfg.suites.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["go", "pytest", "mocha"], "{text}");
         assert!(text.contains("\"mocha \\\"a b\\\"\""), "{text}");
+    }
+
+    /// pytest's own folder is not walked file by file as well.
+    #[test]
+    fn a_pytest_folder_is_the_suites_alone() {
+        let dir = repo(&[
+            ("pyproject.toml", "[tool.pytest.ini_options]\n"),
+            ("tests/test_a.py", "def test_a():\n    pass\n"),
+            ("t/a.t", ""),
+        ]);
+        let text = render(&look(dir.path()));
+        assert!(text.contains("# tests/ holds pytest's tests"), "{text}");
+        assert!(text.contains("\ntest_dirs = [\"t\"]\n"), "{text}");
+        fs::write(dir.path().join("tapline.toml"), &text).expect("write");
+        let cfg = super::super::config::load(dir.path()).expect("loads");
+        assert_eq!(cfg.test_dirs, Some(vec![PathBuf::from("t")]));
+        fs::remove_dir_all(dir.path().join("t")).expect("rm");
+        let text = render(&look(dir.path()));
+        assert!(text.contains("\ntest_dirs = []\n"), "{text}");
     }
 
     #[test]
