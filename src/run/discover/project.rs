@@ -123,13 +123,21 @@ fn skip_wrappers(words: &[String]) -> &[String] {
 }
 
 /// The script `npm run NAME` (and its kin) calls.
+/// Options (`--silent`, `-s`) may come before the script's name.
 fn called_script(words: &[String]) -> Option<&str> {
-    let w: Vec<&str> = words.iter().map(String::as_str).collect();
-    match w.as_slice() {
-        ["npm", "test" | "t", ..] => Some("test"),
-        ["npm" | "pnpm", "run" | "run-script", name, ..] => Some(name),
-        ["yarn", "run", name, ..] => Some(name),
-        ["yarn" | "pnpm", name, ..] if !name.starts_with('-') => Some(name),
+    let (program, rest) = words.split_first()?;
+    let program = program.rsplit('/').next().unwrap_or(program);
+    if !matches!(program, "npm" | "yarn" | "pnpm") {
+        return None;
+    }
+    let mut w = rest
+        .iter()
+        .map(String::as_str)
+        .filter(|word| !word.starts_with('-'));
+    match (program, w.next()?) {
+        ("npm" | "yarn" | "pnpm", "test" | "t") => Some("test"),
+        (_, "run" | "run-script") => w.next(),
+        ("yarn" | "pnpm", name) => Some(name),
         _ => None,
     }
 }
@@ -366,6 +374,23 @@ mod tests {
                 place("e2e", true, Only::Names(&["*.bats"])),
             ]
         );
+    }
+
+    /// resolve's own: `npm run --silent tests-only`.
+    #[test]
+    fn options_before_a_scripts_name() {
+        assert_eq!(
+            places(
+                "npm run --silent tests-only",
+                &[("tests-only", "tape test/*.js")]
+            ),
+            [place("test/", true, Only::Glob("test/*.js".into()))]
+        );
+        assert_eq!(
+            places("yarn -s unit", &[("unit", "bats test")]),
+            [place("test", false, Only::Names(&["*.bats"]))]
+        );
+        assert_eq!(places("npm install", &[]), []);
     }
 
     #[test]
