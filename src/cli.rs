@@ -18,7 +18,8 @@ pub enum Command {
     /// Parse a TAP, `go test -json` or JUnit XML stream from a file or stdin
     /// (`node --test | tapline parse`, `go test -json ./... | tapline parse`).
     Parse(ParseArgs),
-    /// Run test files (default: `test/`) as supervised child processes and report them.
+    /// Run test files (default: what the project's own harness runs: package.json's test
+    /// command, else `test/`, `tests/` and `t/`) as supervised child processes and report them.
     // Boxed: the run's options outweigh parse's by far.
     Run(Box<RunArgs>),
     /// What the history store (`.nogit/testlogs/history.jsonl`) knows: per file and per test,
@@ -250,7 +251,8 @@ pub enum HistoryFormat {
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct RunArgs {
-    /// Test files, directories (searched recursively, honouring .gitignore) or globs.
+    /// Test files, directories (searched recursively, honouring .gitignore) or globs; none:
+    /// what the project's own harness runs.
     pub paths: Vec<String>,
     /// Print what would run, one file per line with its command, and exit.
     #[arg(long)]
