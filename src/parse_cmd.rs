@@ -143,22 +143,12 @@ pub fn run(args: &ParseArgs) -> std::process::ExitCode {
         allow_empty: args.allow_empty,
     };
     let result = match args.format {
-        Format::Summary => drive(
-            input,
-            read,
-            SummaryWriter::new(out),
-            files,
-            |_| {},
-            |s| s.finish().map(drop),
-        ),
-        Format::Jsonl => drive(
-            input,
-            read,
-            JsonlWriter::new(out),
-            files,
-            |_| {},
-            |s| s.finish().map(drop),
-        ),
+        Format::Summary => drive(input, read, SummaryWriter::new(out), files, |_| {}, |s| {
+            s.finish().map(drop)
+        }),
+        Format::Jsonl => drive(input, read, JsonlWriter::new(out), files, |_| {}, |s| {
+            s.finish().map(drop)
+        }),
         Format::Human => drive(
             input,
             read,

@@ -277,6 +277,7 @@ pub(crate) async fn run_file(
     result
 }
 
+
 /// The folder a suite's report glob writes into (its part before the first wildcard), created
 /// so that the sandbox can keep it writable.
 fn report_dir(cwd: &std::path::Path, glob: &str) -> Result<PathBuf, String> {
