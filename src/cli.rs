@@ -18,7 +18,8 @@ pub enum Command {
     /// Parse a TAP, `go test -json` or JUnit XML stream from a file or stdin
     /// (`node --test | tapline parse`, `go test -json ./... | tapline parse`).
     Parse(ParseArgs),
-    /// Run test files (default: `test/`) as supervised child processes and report them.
+    /// Run test files (default: what the project's own harness runs: package.json's test
+    /// command, else `test/`, `tests/` and `t/`) as supervised child processes and report them.
     // Boxed: the run's options outweigh parse's by far.
     Run(Box<RunArgs>),
     /// What the history store (`.nogit/testlogs/history.jsonl`) knows: per file and per test,
@@ -47,6 +48,16 @@ pub enum Command {
     Events(EventsArgs),
     /// The daemon's open and finished streams with their counts, as JSON.
     Status(StatusArgs),
+    /// Write a commented `tapline.toml` for this repository: a `[[suite]]` for each go module
+    /// and pytest configuration, notes on what a plain `tapline run` already follows.
+    Init(InitArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct InitArgs {
+    /// Replace an existing tapline.toml.
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -236,7 +247,8 @@ pub enum HistoryFormat {
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct RunArgs {
-    /// Test files, directories (searched recursively, honouring .gitignore) or globs.
+    /// Test files, directories (searched recursively, honouring .gitignore) or globs; none:
+    /// what the project's own harness runs.
     pub paths: Vec<String>,
     /// Print what would run, one file per line with its command, and exit.
     #[arg(long)]

@@ -4,6 +4,7 @@ mod cli;
 mod daemon_cmd;
 mod docs_cmd;
 mod history_cmd;
+mod init_cmd;
 mod parse_cmd;
 mod report_cmd;
 mod reports;
@@ -36,5 +37,6 @@ fn main() -> ExitCode {
         cli::Command::Send(args) => ExitCode::from(daemon_cmd::send(&args)),
         cli::Command::Events(args) => ExitCode::from(daemon_cmd::events(&args)),
         cli::Command::Status(args) => ExitCode::from(daemon_cmd::status(&args)),
+        cli::Command::Init(args) => ExitCode::from(init_cmd::run(&args)),
     }
 }

@@ -130,10 +130,19 @@ fn prepare(
         match discover::find(&paths, &cwd, &root, &cfg, args.exec.as_deref()) {
             Ok(found) => found,
             // A project of suites alone has no test folder to walk.
-            Err(discover::DiscoverError::NoTests(_))
-                if paths.is_empty() && !cfg.suites.is_empty() =>
-            {
+            Err(
+                discover::DiscoverError::NoTests(_)
+                | discover::DiscoverError::NoTestFolder(_)
+                | discover::DiscoverError::EmptyFolder(_)
+                | discover::DiscoverError::NoDeclaredTests(_),
+            ) if paths.is_empty() && !cfg.suites.is_empty() => {
                 discover::Found::default()
+            }
+            // pytest's tests are functions, not files that print TAP: say how to run them.
+            Err(discover::DiscoverError::NoTestFolder(_)) if looks_like_pytest_project(&cwd) => {
+                return Err(Usage(
+                    "failed to find test files: this looks like a pytest project; run pytest as a [[suite]] in tapline.toml (`tapline init` writes one)".into(),
+                ))
             }
             Err(e) => return Err(Usage(e.to_string())),
         }
@@ -165,7 +174,7 @@ fn prepare(
             }
         }
         drop(out);
-        list_notes(&env, &found.passed_over);
+        list_notes(&env, &found.passed_over, found.declared.as_deref());
         return Ok(Prepared::Listed);
     }
     let files = select(files);
@@ -411,11 +420,14 @@ pub(crate) fn history_dir_path(
 
 /// `--list`'s notes on stderr (stdout stays one file per line): what a directory yields, the
 /// files the walks passed over, and the variables every file gets.
-fn list_notes(env: &ChildEnv, passed_over: &[String]) {
+fn list_notes(env: &ChildEnv, passed_over: &[String], declared: Option<&str>) {
     let mut err = io::stderr().lock();
+    if let Some(declared) = declared {
+        let _ = writeln!(err, "tapline: following {declared}");
+    }
     let _ = writeln!(
         err,
-        "tapline: a directory yields files matching {}, your [[runner]] globs, and other executable files",
+        "tapline: a directory yields files matching {} (JavaScript: test-named, or in a test folder), your [[runner]] globs, and other executable files (a Perl distribution: *.t only)",
         discover::walk_globs().join(" ")
     );
     if !passed_over.is_empty() {
@@ -439,6 +451,12 @@ fn list_notes(env: &ChildEnv, passed_over: &[String]) {
             value.to_string_lossy()
         );
     }
+}
+
+/// Whether `dir` holds pytest's configuration (or a `conftest.py`): a missing test folder then
+/// gets a hint to run pytest as a suite.
+fn looks_like_pytest_project(dir: &Path) -> bool {
+    tapline::run::init::pytest_configured(dir)
 }
 
 /// The log folder `args` and `tapline.toml` ask for, if any.

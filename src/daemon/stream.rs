@@ -227,6 +227,7 @@ pub(crate) fn judge(
         attempts: 1,
         flaky: false,
         cached: false,
+        no_tests: false,
         tests: std::mem::take(&mut c.tests),
     }
 }
@@ -246,6 +247,7 @@ pub(crate) fn abandoned(tally: Tally, started: Instant) -> FileResult {
         attempts: 1,
         flaky: false,
         cached: false,
+        no_tests: false,
         tests: Vec::new(),
     }
 }

@@ -57,6 +57,10 @@ pub struct FileResult {
     pub flaky: bool,
     /// Not run: this is its last passing result, from the result cache (`--cache`).
     pub cached: bool,
+    /// It exited 0 and printed no TAP, and its harness (node's runner, tape) counts that as a
+    /// file with no tests: not failed (`ok`), and not counted as passed either.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_tests: bool,
     /// Every test point at every depth, in stream order: what history and stability analysis
     /// need. Not serialized: the `Tap` events already carry them.
     #[serde(skip)]
@@ -226,6 +230,10 @@ pub struct RunSummary {
     pub flaky: Vec<(String, u32)>,
     /// Files not run because the result cache held their last pass (`--cache`).
     pub files_cached: usize,
+    /// Files that ran no tests and did not fail ([`FileResult::no_tests`]): neither in
+    /// `files_passed` nor in `files_failed`.
+    #[serde(default)]
+    pub files_no_tests: usize,
 }
 
 /// The file whose `Bail out!` stopped the run, and its reason (`""` without one).

@@ -628,6 +628,7 @@ impl StreamAsRun {
             attempts: 1,
             flaky: false,
             cached: false,
+            no_tests: false,
             tests: Vec::new(),
         };
         self.send(RunEvent::FileFinished {

@@ -10,7 +10,11 @@
 //! timeout = "120s"             # per file: "500ms", "5s", "2m", "1h", or a number of seconds
 //! grace = "5s"                 # how long a timed-out file gets to exit before it is killed
 //! log_dir = ".nogit/testlogs"  # relative to the project root
-//! test_dirs = ["test"]         # where to look when no PATH is given (relative to the cwd)
+//! test_dirs = ["test"]         # where to look when no PATH is given (relative to the cwd;
+//!                              # default: what package.json's test script runs, else
+//!                              # test/, tests/ and t/, whichever exist)
+//! ts_runner = ["tsx"]          # runs *.ts (default: node_modules/.bin/tsx, then tsrun,
+//!                              # then tsx or tsrun on PATH); a path is from the project root
 //! env = { LANG = "C" }         # set for every test (`--env KEY=VALUE` wins, key by key)
 //! lib = ["lib"]                # prepended to PERL5LIB, PYTHONPATH, NODE_PATH (like -I DIR;
 //!                              # relative to the project root)
@@ -61,6 +65,7 @@ timeout = "120s"
 grace = "5s"
 log_dir = ".nogit/testlogs"
 test_dirs = ["test"]
+ts_runner = ["node_modules/.bin/tsx"]
 env = { LANG = "C", DEBUG = 1 }
 lib = ["lib"]
 retries = 2
@@ -111,8 +116,12 @@ pub struct Config {
     pub grace: Option<Duration>,
     /// Already joined to the project root.
     pub log_dir: Option<PathBuf>,
-    /// As written: relative to the cwd, like PATH arguments.
-    pub test_dirs: Vec<PathBuf>,
+    /// As written: relative to the cwd, like PATH arguments. `None`: the project decides
+    /// (see `discover`).
+    pub test_dirs: Option<Vec<PathBuf>>,
+    /// The command `*.ts` files run with (a program with '/' already joined to the project
+    /// root); `None`: the project's own runner (see `runners::ts_runner`).
+    pub ts_runner: Option<Vec<String>>,
     /// The user's rules only; discovery puts the built-in ones after them.
     pub runners: Vec<RunnerRule>,
     /// `[run] env`, sorted by key.
@@ -160,7 +169,8 @@ impl Default for Config {
             timeout: None,
             grace: None,
             log_dir: None,
-            test_dirs: vec!["test".into()],
+            test_dirs: None,
+            ts_runner: None,
             runners: Vec::new(),
             env: Vec::new(),
             lib: Vec::new(),
@@ -356,6 +366,8 @@ struct RawRun {
     grace: Option<Duration>,
     log_dir: Option<PathBuf>,
     test_dirs: Option<Vec<PathBuf>>,
+    #[serde(default, deserialize_with = "words")]
+    ts_runner: Option<Vec<String>>,
     #[serde(default, deserialize_with = "env_table")]
     env: Vec<(String, String)>,
     #[serde(default)]
@@ -446,7 +458,6 @@ pub fn load(root: &Path) -> Result<Config, ConfigError> {
             message: e.message().trim().replace('\n', " "),
         }
     })?;
-    let defaults = Config::default();
     let suites = suites(raw.suite, root).map_err(|message| ConfigError::Parse {
         location: path.display().to_string(),
         message,
@@ -456,7 +467,8 @@ pub fn load(root: &Path) -> Result<Config, ConfigError> {
         timeout: raw.run.timeout,
         grace: raw.run.grace,
         log_dir: raw.run.log_dir.map(|dir| root.join(dir)),
-        test_dirs: raw.run.test_dirs.unwrap_or(defaults.test_dirs),
+        test_dirs: raw.run.test_dirs,
+        ts_runner: raw.run.ts_runner.map(|words| rooted_program(words, root)),
         runners: raw.runner,
         env: raw.run.env,
         lib: raw.run.lib.iter().map(|dir| root.join(dir)).collect(),
@@ -478,6 +490,35 @@ pub fn load(root: &Path) -> Result<Config, ConfigError> {
         sandbox_env_drop: raw.run.sandbox_env_drop,
         suites,
     })
+}
+
+/// A command whose program is a relative path (`node_modules/.bin/tsx`), placed at the
+/// project root; a bare name is looked up on PATH.
+fn rooted_program(mut words: Vec<String>, root: &Path) -> Vec<String> {
+    if let Some(program) = words.first_mut() {
+        if program.contains('/') && Path::new(program.as_str()).is_relative() {
+            *program = root.join(&*program).to_string_lossy().into_owned();
+        }
+    }
+    words
+}
+
+/// Reads a command: an array of words, or one string split at whitespace.
+fn words<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Vec<String>>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Words {
+        One(String),
+        Many(Vec<String>),
+    }
+    let words = match Words::deserialize(deserializer)? {
+        Words::Many(words) => words,
+        Words::One(line) => line.split_whitespace().map(str::to_owned).collect(),
+    };
+    if words.is_empty() {
+        return Err(de::Error::custom("the command is empty"));
+    }
+    Ok(Some(words))
 }
 
 /// Parses a humane duration: `500ms`, `5s`, `2m`, `1h`, `1.5s`; a plain number is seconds.
@@ -649,7 +690,7 @@ mod tests {
         let dir = TempDir::new().expect("temp dir");
         let cfg = load(dir.path()).expect("defaults");
         assert_eq!(cfg, Config::default());
-        assert_eq!(cfg.test_dirs, [PathBuf::from("test")]);
+        assert_eq!(cfg.test_dirs, None, "the project decides");
     }
 
     #[test]
@@ -661,7 +702,22 @@ mod tests {
         assert_eq!(cfg.timeout, Some(Duration::from_secs(120)));
         assert_eq!(cfg.grace, Some(Duration::from_secs(5)));
         assert_eq!(cfg.log_dir, Some(dir.path().join(".nogit/testlogs")));
-        assert_eq!(cfg.test_dirs, [PathBuf::from("test")]);
+        assert_eq!(cfg.test_dirs, Some(vec![PathBuf::from("test")]));
+        assert_eq!(
+            cfg.ts_runner,
+            Some(vec![dir
+                .path()
+                .join("node_modules/.bin/tsx")
+                .to_string_lossy()
+                .into_owned()])
+        );
+        assert_eq!(
+            load_text("[run]\nts_runner = \"ts-node --esm\"\n")
+                .expect("valid")
+                .ts_runner,
+            Some(vec!["ts-node".to_owned(), "--esm".to_owned()])
+        );
+        assert!(parse_error("[run]\nts_runner = []\n").contains("the command is empty"));
         assert_eq!(cfg.runners.len(), 3);
         assert_eq!(cfg.runners[2].format, InputFormat::GoJson);
         assert_eq!(cfg.suites.len(), 2);

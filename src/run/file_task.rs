@@ -1,7 +1,7 @@
 //! One test file's life: spawn it supervised, archive every byte it writes, parse its stdout
 //! into TAP events (or its `go test -json` / JUnit output, or the JUnit reports a `[[suite]]`
 //! leaves), and judge it by its stream and its process together.
-use super::discover::Input;
+use super::discover::{Input, Silent};
 use super::limits::{self, AllocationWatch, Evidence, Limits};
 use super::sandbox::Sandbox;
 use super::supervise::{self, Cancel, Chunk, Exit, Outcome, Spec};
@@ -268,6 +268,9 @@ pub(crate) async fn run_file(
         let _ = tx.send(RunEvent::Tap { run, file, event });
     }
     let mut result = judge(&mut collected, outcome, job.timeout, started, broken);
+    if job.input.format == InputFormat::Tap {
+        judge_silent(&mut result, job.input.silent);
+    }
     if let Some(e) = log_error {
         result.reasons.push(e);
     }
@@ -372,6 +375,7 @@ fn not_started(why: String, started: Instant) -> FileResult {
         attempts: 1,
         flaky: false,
         cached: false,
+        no_tests: false,
         tests: Vec::new(),
     }
 }
@@ -470,7 +474,43 @@ fn judge(
         attempts: 1,
         flaky: false,
         cached: false,
+        no_tests: false,
         tests: std::mem::take(&mut c.tests),
+    }
+}
+
+/// What a file that printed no TAP says, when it reads like a pytest module.
+pub(crate) const PYTEST_HINT: &str = "no TAP output: it reads like a pytest module (test_ functions, nothing that runs them); run pytest as a [[suite]] in tapline.toml (`tapline init` writes one)";
+
+/// What prove says of a `*.t` that printed no TAP.
+pub(crate) const PROVE_NO_TAP: &str = "no TAP output (No subtests run)";
+
+/// A file that printed no TAP, judged as its own harness judges it ([`Silent`]): prove fails
+/// a `*.t` (`No subtests run`); node's runner and tape count a JavaScript or TypeScript file
+/// that exits 0 as a file with no tests, not a failure (`no_tests`, kept out of the passed
+/// files); a pytest module fails with a hint. Any other reason it failed (an exit code, a
+/// timeout) stands.
+fn judge_silent(r: &mut FileResult, silent: Silent) {
+    let no_tap = crate::protocol::NO_TAP_OUTPUT;
+    let Some(at) = r.reasons.iter().position(|x| x == no_tap) else {
+        return;
+    };
+    match silent {
+        Silent::Fails => {}
+        Silent::Prove => r.reasons[at] = PROVE_NO_TAP.to_owned(),
+        Silent::Pytest => r.reasons[at] = PYTEST_HINT.to_owned(),
+        Silent::NoTests => {
+            let exited_0 = r.exit.is_some_and(|e| e.code == Some(0));
+            let only = r
+                .reasons
+                .iter()
+                .all(|x| x == no_tap || x == crate::event::run::LEAK_REASON);
+            if exited_0 && only && !r.timed_out && !r.cancelled {
+                r.reasons.remove(at);
+                r.ok = true;
+                r.no_tests = true;
+            }
+        }
     }
 }
 
@@ -557,6 +597,45 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Issue 16: a file with no TAP is judged as its harness judges it.
+    #[test]
+    fn a_silent_file_is_judged_by_its_harness() {
+        let silent = |silent: Silent, exit: Exit| {
+            let mut r = judged(b"", exit);
+            judge_silent(&mut r, silent);
+            (r.ok, r.no_tests, r.reasons)
+        };
+        assert_eq!(
+            silent(Silent::NoTests, Exit::Code(0)),
+            (true, true, Vec::<String>::new()),
+            "node and tape: a file with no tests"
+        );
+        assert_eq!(
+            silent(Silent::NoTests, Exit::Code(1)),
+            (
+                false,
+                false,
+                vec!["exited with code 1".to_owned(), "no TAP output".to_owned()]
+            ),
+            "a crash is still a failure"
+        );
+        assert_eq!(
+            silent(Silent::Prove, Exit::Code(0)),
+            (false, false, vec![PROVE_NO_TAP.to_owned()])
+        );
+        assert_eq!(
+            silent(Silent::Pytest, Exit::Code(0)),
+            (false, false, vec![PYTEST_HINT.to_owned()])
+        );
+        assert_eq!(
+            silent(Silent::Fails, Exit::Code(0)),
+            (false, false, vec!["no TAP output".to_owned()])
+        );
+        let mut r = judged(b"1..1\nok 1\n", Exit::Code(0));
+        judge_silent(&mut r, Silent::NoTests);
+        assert!(r.ok && !r.no_tests, "a file with TAP is judged by it");
     }
 
     #[test]

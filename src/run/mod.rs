@@ -8,7 +8,9 @@ pub mod child_env;
 pub mod config;
 pub mod discover;
 pub mod history;
+pub mod init;
 pub mod limits;
+pub mod nogit;
 pub mod order;
 pub mod plan;
 pub mod sandbox;
@@ -415,13 +417,16 @@ fn summarize(
     let (mut passed, mut failed, mut not_run) = (0, 0, 0);
     let mut slowest: Vec<(String, u64)> = Vec::new();
     let mut flaky = Vec::new();
-    let mut cached = 0;
+    let (mut cached, mut no_tests) = (0, 0);
     let mut verdicts = BTreeMap::new();
     for (info, result) in infos.iter().zip(results) {
         match (info, result) {
             (Some(info), Some(r)) => {
                 tests.merge(&r.tally);
-                if r.ok {
+                if r.ok && r.no_tests {
+                    // Neither passed nor failed: its harness reports a file with no tests.
+                    no_tests += 1;
+                } else if r.ok {
                     passed += 1;
                 } else {
                     failed += 1;
@@ -468,6 +473,7 @@ fn summarize(
         fixed,
         flaky,
         files_cached: cached,
+        files_no_tests: no_tests,
     }
 }
 

@@ -81,6 +81,7 @@ fn run_events(recording: &str) -> Vec<RunEvent> {
         attempts: 1,
         flaky: false,
         cached: false,
+        no_tests: false,
         tests: Vec::new(),
     };
     out.push(RunEvent::FileFinished {

@@ -75,6 +75,11 @@ pub(super) fn file_line(info: &FileInfo, r: &FileResult, s: Style) -> String {
         .as_ref()
         .filter(|p| p.skip_all && r.tally.total() == 0);
     let (mark, counts) = match skipped_all {
+        // Its harness reports a file with no tests: neither a pass nor a failure.
+        _ if r.ok && r.no_tests => (
+            s.paint(style::YELLOW, "-"),
+            s.paint(style::YELLOW, "no tests"),
+        ),
         Some(p) if r.ok => {
             let why = p
                 .reason
@@ -249,6 +254,13 @@ pub(super) fn summary_line(sum: &RunSummary, s: Style) -> String {
     }
     if sum.files_cached > 0 {
         parts.push(s.paint(style::CYAN, format!("{} cached", sum.files_cached)));
+    }
+    if sum.files_no_tests > 0 {
+        let n = sum.files_no_tests;
+        parts.push(s.paint(
+            style::YELLOW,
+            format!("{n} file{} with no tests", if n == 1 { "" } else { "s" }),
+        ));
     }
     parts.push(s.paint(
         style::DIM,

@@ -190,6 +190,7 @@ impl Script {
             attempts: 1,
             flaky: false,
             cached: false,
+            no_tests: false,
             tests: Vec::new(),
         };
         self.tap(

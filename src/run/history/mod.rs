@@ -263,7 +263,7 @@ impl Store {
             return Ok(());
         }
         if let Some(dir) = self.path.parent() {
-            fs::create_dir_all(dir)?;
+            crate::run::nogit::create_dir_all(dir)?;
         }
         let mut text = Vec::with_capacity(records.len() * 200);
         for r in records {
