@@ -10,7 +10,8 @@
 #   test-data/producers/<producer>-<case>.stderr  raw stderr, only if non-empty
 #   test-data/producers/VERSIONS.txt              tool versions + exit codes
 #
-# Needs: node (v20), npm, python3 (with venv or pip), perl, bash.
+# Needs: node (v20), npm, python3 (with venv or pip), perl, bash, and
+# Test2::Suite for perl (Debian: libtest2-suite-perl) for the Test2 case.
 # Usage (from anywhere): bash scripts/record-producers.sh
 # Idempotent: re-running reinstalls nothing that is already at the pinned
 # version and replaces all recordings.
@@ -27,6 +28,8 @@ SRC=$OUT/src
 TAPE_VERSION=5.10.2
 TAP_VERSION=21.8.0        # node-tap
 BATS_VERSION=1.13.0       # npm package "bats" (bats-core)
+BATS_SUPPORT_VERSION=0.3.0
+BATS_ASSERT_VERSION=2.2.4 # assert_equal & co., loaded by bats/failures.bats
 # pytest-tap 3.5 does not work with pytest >= 8: pytest 9 refuses to load the
 # plugin (option dest 'tap_stream' clash) and pytest 8.x crashes inside its
 # assertion-comparison repr under --tap-stream (no terminal reporter). 7.4.4
@@ -34,6 +37,8 @@ BATS_VERSION=1.13.0       # npm package "bats" (bats-core)
 PYTEST_VERSION=7.4.4
 PYTEST_TAP_VERSION=3.5
 TAPPY_VERSION=3.2.1       # pip package "tap.py"
+TAPBUNDLE_VERSION=5.6.3   # npm package "@push.rocks/tapbundle" (tstest's test framework)
+TSX_VERSION=4.23.15       # runs tapbundle's TypeScript tests
 
 log() { printf '==> %s\n' "$*"; }
 
@@ -44,25 +49,60 @@ log "producer environment: $ENV_DIR"
 NPM_DIR="$ENV_DIR/npm"
 NODE_MODULES="$NPM_DIR/node_modules"
 
-npm_pkg_version() { # npm_pkg_version NAME -> installed version or empty
-  local pj="$NODE_MODULES/$1/package.json"
+npm_pkg_version() { # npm_pkg_version NAME [NODE_MODULES] -> installed version or empty
+  local pj="${2:-$NODE_MODULES}/$1/package.json"
   [ -f "$pj" ] && node -p "require(process.argv[1]).version" "$pj" 2>/dev/null || true
 }
 
 if [ "$(npm_pkg_version tape)" = "$TAPE_VERSION" ] &&
    [ "$(npm_pkg_version tap)" = "$TAP_VERSION" ] &&
-   [ "$(npm_pkg_version bats)" = "$BATS_VERSION" ]; then
-  log "npm: tape@$TAPE_VERSION tap@$TAP_VERSION bats@$BATS_VERSION already installed"
+   [ "$(npm_pkg_version bats)" = "$BATS_VERSION" ] &&
+   [ "$(npm_pkg_version bats-support)" = "$BATS_SUPPORT_VERSION" ] &&
+   [ "$(npm_pkg_version bats-assert)" = "$BATS_ASSERT_VERSION" ]; then
+  log "npm: tape@$TAPE_VERSION tap@$TAP_VERSION bats@$BATS_VERSION (+ bats-support, bats-assert) already installed"
 else
-  log "npm: installing tape@$TAPE_VERSION tap@$TAP_VERSION bats@$BATS_VERSION into $NPM_DIR"
+  log "npm: installing tape@$TAPE_VERSION tap@$TAP_VERSION bats@$BATS_VERSION bats-support@$BATS_SUPPORT_VERSION bats-assert@$BATS_ASSERT_VERSION into $NPM_DIR"
   mkdir -p "$NPM_DIR"
   npm install --prefix "$NPM_DIR" --no-audit --no-fund --save-exact \
-    "tape@$TAPE_VERSION" "tap@$TAP_VERSION" "bats@$BATS_VERSION"
+    "tape@$TAPE_VERSION" "tap@$TAP_VERSION" "bats@$BATS_VERSION" \
+    "bats-support@$BATS_SUPPORT_VERSION" "bats-assert@$BATS_ASSERT_VERSION"
 fi
 # bats-core's package.json uses directories.bin, which npm does not link as a
 # dependency's .bin; call the script directly.
 BATS="$NODE_MODULES/bats/bin/bats"
 TAP_CLI="$NODE_MODULES/.bin/tap"
+
+# tapbundle: an ESM project of its own (its tests are TypeScript modules run with tsx).
+# The overrides pin transitive packages that tapbundle's dependency ranges ask for newer
+# versions of than some registries hold; tapbundle's test API does not use them.
+TB_DIR="$ENV_DIR/tapbundle"
+if [ "$(npm_pkg_version @push.rocks/tapbundle "$TB_DIR/node_modules")" = "$TAPBUNDLE_VERSION" ] &&
+   [ "$(npm_pkg_version tsx "$TB_DIR/node_modules")" = "$TSX_VERSION" ]; then
+  log "npm: @push.rocks/tapbundle@$TAPBUNDLE_VERSION tsx@$TSX_VERSION already installed"
+else
+  log "npm: installing @push.rocks/tapbundle@$TAPBUNDLE_VERSION tsx@$TSX_VERSION into $TB_DIR"
+  mkdir -p "$TB_DIR"
+  cat >"$TB_DIR/package.json" <<'JSON'
+{
+  "name": "tapline-tapbundle-project",
+  "private": true,
+  "type": "module",
+  "overrides": {
+    "@push.rocks/lik": "6.4.0",
+    "@push.rocks/smartfs": "1.5.0",
+    "@tsclass/tsclass": "9.5.0",
+    "@api.global/typedrequest": "3.3.0",
+    "@api.global/typedrequest-interfaces": "3.0.19",
+    "@push.rocks/smartenv": "6.0.0",
+    "@push.rocks/smartjson": "6.0.0",
+    "@push.rocks/smartpromise": "4.2.3",
+    "@push.rocks/smartrx": "3.0.10"
+  }
+}
+JSON
+  npm install --prefix "$TB_DIR" --no-audit --no-fund --save-exact \
+    "@push.rocks/tapbundle@$TAPBUNDLE_VERSION" "tsx@$TSX_VERSION"
+fi
 
 # Python: a venv under the env dir; fall back to pip --target if venv is
 # unavailable (Debian without python3-venv).
@@ -110,6 +150,7 @@ export TZ=UTC LC_ALL=C.UTF-8 NO_COLOR=1 PYTHONDONTWRITEBYTECODE=1 PYTHONHASHSEED
 unset CI NODE_OPTIONS FORCE_COLOR HARNESS_ACTIVE HARNESS_VERSION PERL5OPT \
   PYTEST_ADDOPTS TAP TAP_SNAPSHOT TAP_TIMEOUT 2>/dev/null || true
 export NODE_PATH="$NODE_MODULES"   # lets the CommonJS examples require('tape'/'tap')
+export BATS_LIB_PATH="$NODE_MODULES" # where bats/failures.bats loads bats-support/-assert
 
 # --------------------------------------------------------------- record --
 mkdir -p "$OUT"
@@ -141,14 +182,15 @@ for c in mixed throws empty; do
   # direct run: stdout is not a TTY, so node 20's default reporter is tap
   record "node-test-direct-$c" node "$SRC/node-test/$c.test.mjs"
 done
+record node-test-failures node --test --test-reporter=tap "$SRC/node-test/failures.test.mjs"
 
 log "tape (node FILE)"
-for c in mixed plan-mismatch throws; do
+for c in mixed plan-mismatch throws failures; do
   record "tape-$c" node "$SRC/tape/$c.js"
 done
 
 log "node-tap (node FILE, i.e. the tap library's own stream)"
-for c in mixed bailout skip-all; do
+for c in mixed bailout skip-all failures; do
   record "node-tap-$c" node "$SRC/node-tap/$c.js"
 done
 
@@ -169,12 +211,15 @@ cp "$SRC/node-tap/"*.js "$TAP_PROJ/"
 )
 
 log "Perl Test::More (perl FILE.t, no prove)"
-for c in mixed merged bailout skip-all plan-mismatch; do
+for c in mixed merged bailout skip-all plan-mismatch failures; do
   record "perl-$c" perl "$SRC/perl/$c.t"
 done
 
+log "Perl Test2::V0 (perl FILE.t, no prove)"
+record perl-test2-failures perl "$SRC/perl/test2-failures.t"
+
 log "pytest-tap (pytest --tap-stream)"
-for c in mixed skip_all error; do
+for c in mixed skip_all error failures; do
   record "pytest-tap-${c//_/-}" "$PY" -m pytest -p no:cacheprovider \
     --rootdir="$SRC/pytest-tap" --tap-stream "$SRC/pytest-tap/test_$c.py"
 done
@@ -187,6 +232,20 @@ record bats-mixed "$BATS" --tap "$SRC/bats/mixed.bats"
 record bats-tap13-mixed "$BATS" --formatter tap13 "$SRC/bats/mixed.bats"
 record bats-skip-all "$BATS" --tap "$SRC/bats/skip-all.bats"
 record bats-abort "$BATS" --tap --abort "$SRC/bats/abort.bats"
+record bats-failures "$BATS" --tap "$SRC/bats/failures.bats"
+
+# tapbundle prints its plan, `ok`/`not ok N - name # time=Nms`, and a failing test's
+# error (message and stack) on stdout after its `not ok`; the tests run in a copy of the
+# sources inside the project, where `@push.rocks/tapbundle` resolves.
+log "tapbundle (tsx FILE.ts), project in $TB_DIR"
+mkdir -p "$TB_DIR/test"
+cp "$SRC/tapbundle/"*.ts "$TB_DIR/test/"
+(
+  cd "$TB_DIR"
+  for c in mixed assert parallel; do
+    record "tapbundle-$c" node_modules/.bin/tsx "test/$c.ts"
+  done
+)
 
 # --------------------------------------------------------------- versions --
 pyver() { "$PY" -c 'import sys; from importlib.metadata import version; print(version(sys.argv[1]))' "$1"; }
@@ -198,12 +257,16 @@ pyver() { "$PY" -c 'import sys; from importlib.metadata import version; print(ve
   echo "tape $(npm_pkg_version tape)"
   echo "tap (node-tap) $(npm_pkg_version tap) (@tapjs/core $(npm_pkg_version @tapjs/core))"
   echo "bats $("$BATS" --version | sed 's/^Bats //')"
+  echo "bats-support $(npm_pkg_version bats-support)"
+  echo "bats-assert $(npm_pkg_version bats-assert)"
   echo "perl $(perl -e 'printf "%vd", $^V')"
   echo "Test::More $(perl -MTest::More -e 'print Test::More->VERSION')"
+  echo "Test2::Suite $(perl -MTest2::Suite -e 'print Test2::Suite->VERSION')"
   echo "python $("$PY" -c 'import platform; print(platform.python_version())')"
   echo "pytest $(pyver pytest)"
   echo "pytest-tap $(pyver pytest-tap)"
   echo "tap.py $(pyver tap.py)"
+  echo "@push.rocks/tapbundle $(npm_pkg_version @push.rocks/tapbundle "$TB_DIR/node_modules") (tsx $(npm_pkg_version tsx "$TB_DIR/node_modules"), @push.rocks/smartexpect $(npm_pkg_version @push.rocks/smartexpect "$TB_DIR/node_modules"))"
   echo
   echo "# Exit code of each recording (a .stderr file sits beside a recording"
   echo "# whose producer wrote to stderr)."
@@ -211,5 +274,5 @@ pyver() { "$PY" -c 'import sys; from importlib.metadata import version; print(ve
 } >"$OUT/VERSIONS.txt"
 
 log "wrote $(wc -l <"$EXITS") recordings and $OUT/VERSIONS.txt:"
-sed -n '3,13p' "$OUT/VERSIONS.txt" | sed 's/^/    /'
+sed -n '3,17p' "$OUT/VERSIONS.txt" | sed 's/^/    /'
 log "total size of recordings: $(cat "$OUT"/*.tap "$OUT"/*.stderr 2>/dev/null | wc -c) bytes"

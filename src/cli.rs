@@ -18,7 +18,8 @@ pub enum Command {
     /// Parse a TAP, `go test -json` or JUnit XML stream from a file or stdin
     /// (`node --test | tapline parse`, `go test -json ./... | tapline parse`).
     Parse(ParseArgs),
-    /// Run test files (default: `test/`) as supervised child processes and report them.
+    /// Run test files (default: what the project's own harness runs: package.json's test
+    /// command, else `test/`, `tests/` and `t/`) as supervised child processes and report them.
     // Boxed: the run's options outweigh parse's by far.
     Run(Box<RunArgs>),
     /// What the history store (`.nogit/testlogs/history.jsonl`) knows: per file and per test,
@@ -33,8 +34,9 @@ pub enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff) generated from these definitions (`tapline man | man -l -`).
-    Man,
+    /// Print the man page (roff) generated from these definitions (`tapline man | man -l -`),
+    /// one command's page (`tapline man run`), or write every page into a folder (`--dir`).
+    Man(ManArgs),
     /// The reporter daemon: takes TAP streams over a socket (`tapline send`) into one live
     /// view, per-stream logs and reports, until SIGTERM (exit 0) or SIGINT (130).
     Serve(ServeArgs),
@@ -46,14 +48,63 @@ pub enum Command {
     Events(EventsArgs),
     /// The daemon's open and finished streams with their counts, as JSON.
     Status(StatusArgs),
+    /// Write a commented `tapline.toml` for this repository: a `[[suite]]` for each go module
+    /// and pytest configuration, notes on what a plain `tapline run` already follows.
+    Init(InitArgs),
 }
 
 #[derive(clap::Args, Debug)]
+pub struct InitArgs {
+    /// Replace an existing tapline.toml.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct ReportArgs {
+    #[command(subcommand)]
+    pub action: Option<ReportAction>,
     /// The recorded run's events, one JSON object per line; `-` for stdin.
-    pub file: PathBuf,
+    #[arg(required = true)]
+    pub file: Option<PathBuf>,
+    #[command(flatten)]
+    pub replay: ReplayArgs,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ReportAction {
+    /// Merge the `-o FILE.jsonl` records of a sharded run's shards (`run --partition`) into
+    /// one run's reports, as if one machine had run it all; exit code as that run's, 2 when a
+    /// shard is missing, given twice, or of another selection.
+    Merge(MergeArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct MergeArgs {
+    /// The shards' records: files, globs (`shards/*.jsonl`) or folders (their `*.jsonl`).
+    #[arg(required = true, value_name = "SHARD")]
+    pub shards: Vec<String>,
+    /// Merge without the shards that are missing: their files are reported as not run, and
+    /// the run fails.
+    #[arg(long)]
+    pub allow_missing: bool,
+    /// Also append the merged run to the history store (as `tapline history import` does),
+    /// so the next sharded run is balanced by these durations.
+    #[arg(long)]
+    pub history: bool,
+    /// Log folder holding `history.jsonl` (default `.nogit/testlogs` under the project root).
+    #[arg(long)]
+    pub log_dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub replay: ReplayArgs,
+}
+
+/// Where a replayed or merged run is reported.
+#[derive(clap::Args, Debug)]
+pub struct ReplayArgs {
     /// Write a report, the format chosen by the extension (repeatable): `.jsonl`, `.json`,
-    /// `.xml` JUnit, `.md` Markdown, `.html` a page.
+    /// `.xml` JUnit, `.md` Markdown, `.html` a page. Without one, the terminal report.
     #[arg(short = 'o', long = "output", value_name = "PATH")]
     pub output: Vec<PathBuf>,
     /// CI annotations: `github` (default when GITHUB_ACTIONS=true) or `none`.
@@ -150,7 +201,10 @@ pub struct StatusArgs {
 }
 
 #[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct HistoryArgs {
+    #[command(subcommand)]
+    pub action: Option<HistoryAction>,
     /// Only files and tests that were flaky or changed verdict at least once.
     #[arg(long)]
     pub flaky: bool,
@@ -171,20 +225,35 @@ pub struct HistoryArgs {
     pub color: ColorChoice,
 }
 
+#[derive(Subcommand, Debug)]
+pub enum HistoryAction {
+    /// Append recorded runs (`-o run.jsonl`, or a merged sharded run's) to the history store,
+    /// as if they had run here: CI keeps one `history.jsonl` that balances the next shards.
+    Import {
+        /// The runs' records, one JSON event per line.
+        #[arg(required = true, value_name = "RUN.jsonl")]
+        runs: Vec<PathBuf>,
+        /// Log folder holding `history.jsonl` (default `.nogit/testlogs` under the project root).
+        #[arg(long)]
+        log_dir: Option<PathBuf>,
+    },
+}
+
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HistoryFormat {
     Human,
     Json,
 }
 
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct RunArgs {
-    /// Test files, directories (searched recursively, honouring .gitignore) or globs.
+    /// Test files, directories (searched recursively, honouring .gitignore) or globs; none:
+    /// what the project's own harness runs.
     pub paths: Vec<String>,
     /// Print what would run, one file per line with its command, and exit.
     #[arg(long)]
     pub list: bool,
-    /// Files run at once (default: the number of cores).
+    /// Files run at once (default, and `0`: the number of cores).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
     /// Per-file time limit, e.g. `30s`, `2m`, `500ms` (default 120s; `0` for none).
@@ -257,6 +326,17 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", conflicts_with_all = ["watch", "list"],
           value_parser = clap::value_parser!(u64).range(1..))]
     pub runs: Option<u64>,
+    /// Run one shard of a sharded run: `slice:M/N` (round-robin), `hash:M/N` (a file keeps
+    /// its shard), `time:M/N` (balanced by history's durations), M from 1; `auto` or
+    /// `auto:STRATEGY` reads M/N from the CI engine (TAPLINE_PARTITION, GitLab, CircleCI,
+    /// Buildkite, Kubernetes Indexed Jobs, Bazel). `-o FILE.jsonl` records it for
+    /// `tapline report merge`.
+    #[arg(long, value_name = "STRATEGY:M/N", conflicts_with_all = ["watch", "runs"])]
+    pub partition: Option<String>,
+    /// With `--partition time`: the weight of a file history does not know (default: the
+    /// median of the known ones).
+    #[arg(long, value_name = "DURATION")]
+    pub time_default: Option<String>,
     /// The order files start in: slowest-first (the default once history knows the files),
     /// failed-first, declared, random or random:SEED (the seed is printed).
     #[arg(long, value_name = "ORDER")]
@@ -358,6 +438,20 @@ pub struct ParseArgs {
     /// CI annotations: `github` (default when GITHUB_ACTIONS=true) or `none`.
     #[arg(long, value_enum)]
     pub annotations: Option<Annotations>,
+    /// Let a stream with no plan, no test point and no bail out pass ("no tests found", as
+    /// tap-parser has it) instead of failing as `no TAP output`.
+    #[arg(long)]
+    pub allow_empty: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ManArgs {
+    /// A command whose page to print (`run`, `parse`, …); the main page without one.
+    pub command: Option<String>,
+    /// Write every page (`tapline.1`, `tapline-run.1`, …, each with all its options) into
+    /// this folder, created if missing (`man -M` or a `man1/` folder on MANPATH reads them).
+    #[arg(long, value_name = "DIR", conflicts_with = "command")]
+    pub dir: Option<PathBuf>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! `tapline history`: what the history store knows, per file and per test.
-use crate::cli::{HistoryArgs, HistoryFormat};
+use crate::cli::{HistoryAction, HistoryArgs, HistoryFormat};
 use crate::{EXIT_INTERNAL, EXIT_USAGE};
 use std::io::{self, IsTerminal, Write};
 use tapline::report::style::{self, Style};
@@ -7,6 +7,9 @@ use tapline::run::config;
 use tapline::run::history::{self, report::HistoryReport};
 
 pub fn run(args: &HistoryArgs) -> u8 {
+    if let Some(HistoryAction::Import { runs, log_dir }) = &args.action {
+        return import(runs, log_dir.as_ref());
+    }
     let cwd = match std::env::current_dir() {
         Ok(cwd) => cwd,
         Err(e) => {
@@ -137,4 +140,69 @@ fn human(out: &mut impl Write, report: &HistoryReport, s: Style) -> io::Result<(
         })
         .collect();
     table(out, "Tests that failed at least once", &tests)
+}
+
+/// `tapline history import RUN.jsonl…`: each recorded run appended as if it had run here.
+fn import(runs: &[std::path::PathBuf], log_dir: Option<&std::path::PathBuf>) -> u8 {
+    let mut appended = 0;
+    for path in runs {
+        let events = match read_events(path) {
+            Ok(events) => events,
+            Err(msg) => {
+                eprintln!("tapline: {msg}");
+                return EXIT_USAGE;
+            }
+        };
+        match append(events, log_dir) {
+            Ok(n) => appended += n,
+            Err(msg) => {
+                eprintln!("tapline: {msg}");
+                return EXIT_INTERNAL;
+            }
+        }
+    }
+    eprintln!("tapline: {appended} records added to the history");
+    0
+}
+
+fn read_events(path: &std::path::Path) -> Result<Vec<tapline::event::run::RunEvent>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("failed to read {}: {e}", path.display()))?;
+    let mut events = Vec::new();
+    for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        events.push(serde_json::from_str(line).map_err(|e| {
+            format!(
+                "failed to read {} line {}: not an event of a tapline run ({e})",
+                path.display(),
+                n + 1
+            )
+        })?);
+    }
+    if !events
+        .iter()
+        .any(|e| matches!(e, tapline::event::run::RunEvent::RunFinished { .. }))
+    {
+        return Err(format!("{} holds no finished run (no run_finished event)", path.display()));
+    }
+    Ok(events)
+}
+
+/// Appends the run these events make to the project's history store; the records written.
+pub(crate) fn append(
+    events: Vec<tapline::event::run::RunEvent>,
+    log_dir: Option<&std::path::PathBuf>,
+) -> Result<usize, String> {
+    let cwd = std::env::current_dir()
+        .map_err(|e| format!("failed to read the current directory: {e}"))?;
+    let root = config::find_project_root(&cwd);
+    let cfg = config::load(&root).map_err(|e| e.to_string())?;
+    let dir = crate::run_cmd::history_dir_path(log_dir, &cfg, &root);
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| format!("failed to create {}: {e}", dir.display()))?;
+    let store = history::Store::in_dir(&dir);
+    let records = history::import::records(events, history::git_head(&root));
+    store
+        .append(&records)
+        .map_err(|e| format!("failed to write {}: {e}", store.path().display()))?;
+    Ok(records.len())
 }

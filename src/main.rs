@@ -1,7 +1,10 @@
 //! The `tapline` binary: parses arguments, dispatches, maps outcomes to exit codes.
+mod bazel;
 mod cli;
 mod daemon_cmd;
+mod docs_cmd;
 mod history_cmd;
+mod init_cmd;
 mod parse_cmd;
 mod report_cmd;
 mod reports;
@@ -28,27 +31,12 @@ fn main() -> ExitCode {
         cli::Command::Run(args) => ExitCode::from(run_cmd::run(&args)),
         cli::Command::History(args) => ExitCode::from(history_cmd::run(&args)),
         cli::Command::Report(args) => ExitCode::from(report_cmd::run(&args)),
-        cli::Command::Completions { shell } => {
-            use clap::CommandFactory as _;
-            let mut cmd = cli::Cli::command();
-            clap_complete::generate(shell, &mut cmd, "tapline", &mut std::io::stdout());
-            ExitCode::SUCCESS
-        }
-        cli::Command::Man => {
-            use clap::CommandFactory as _;
-            let man = clap_mangen::Man::new(cli::Cli::command());
-            match man.render(&mut std::io::stdout()) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("tapline: failed to write the man page: {e}");
-                    ExitCode::from(EXIT_INTERNAL)
-                }
-            }
-        }
+        cli::Command::Completions { shell } => ExitCode::from(docs_cmd::completions(shell)),
+        cli::Command::Man(args) => ExitCode::from(docs_cmd::man(&args)),
         cli::Command::Serve(args) => ExitCode::from(daemon_cmd::serve(&args)),
         cli::Command::Send(args) => ExitCode::from(daemon_cmd::send(&args)),
         cli::Command::Events(args) => ExitCode::from(daemon_cmd::events(&args)),
         cli::Command::Status(args) => ExitCode::from(daemon_cmd::status(&args)),
+        cli::Command::Init(args) => ExitCode::from(init_cmd::run(&args)),
     }
 }

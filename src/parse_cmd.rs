@@ -138,17 +138,25 @@ pub fn run(args: &ParseArgs) -> std::process::ExitCode {
         }
     };
     let style = args.color.style(io::stdout().is_terminal());
-    let format = args.input_format.map(InputFormat::from);
+    let read = Reading {
+        format: args.input_format.map(InputFormat::from),
+        allow_empty: args.allow_empty,
+    };
     let result = match args.format {
-        Format::Summary => drive(input, format, SummaryWriter::new(out), files, |s| {
+        Format::Summary => drive(input, read, SummaryWriter::new(out), files, |_| {}, |s| {
             s.finish().map(drop)
         }),
-        Format::Jsonl => drive(input, format, JsonlWriter::new(out), files, |s| {
+        Format::Jsonl => drive(input, read, JsonlWriter::new(out), files, |_| {}, |s| {
             s.finish().map(drop)
         }),
-        Format::Human => drive(input, format, HumanReport::new(out, style), files, |s| {
-            s.finish().map(drop)
-        }),
+        Format::Human => drive(
+            input,
+            read,
+            HumanReport::new(out, style),
+            files,
+            HumanReport::count_leaves,
+            |s| s.finish().map(drop),
+        ),
     };
     match result {
         Ok((_, errors)) if !errors.is_empty() => {
@@ -177,13 +185,22 @@ enum Failure {
     Write(io::Error),
 }
 
+/// How the input is read.
+#[derive(Clone, Copy)]
+struct Reading {
+    /// `None` tells the input's format from its first bytes.
+    format: Option<InputFormat>,
+    /// `--allow-empty`: a stream with no TAP at all passes.
+    allow_empty: bool,
+}
+
 /// Feeds the whole input through the parser into `sink`; returns the stream's verdict.
-/// `format` `None` tells the input's format from its first bytes.
 fn drive<S: Sink>(
     mut input: Box<dyn Read>,
-    format: Option<InputFormat>,
+    read: Reading,
     sink: S,
     files: FileReports,
+    count_leaves: impl FnOnce(&mut S),
     finish: impl FnOnce(S) -> io::Result<()>,
 ) -> Result<(bool, Vec<String>), Failure> {
     let mut parser = AnyParser::new(
@@ -192,8 +209,9 @@ fn drive<S: Sink>(
             ok: None,
             files,
         },
-        format,
-    );
+        read.format,
+    )
+    .allow_empty(read.allow_empty);
     let mut buf = vec![0u8; 256 * 1024];
     loop {
         match input.read(&mut buf) {
@@ -202,6 +220,11 @@ fn drive<S: Sink>(
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(Failure::Read(e)),
         }
+    }
+    parser.settle();
+    if parser.format().is_some_and(|f| f != InputFormat::Tap) {
+        // Packages and suites are not tests: the summary line counts the tests inside them.
+        count_leaves(&mut parser.sink_mut().inner);
     }
     let v = parser.finish();
     let ok = v.ok.unwrap_or(false);

@@ -1,128 +1,336 @@
 //! `tapline report RUN.jsonl`: replays a recorded run's events into `-o` reports (the same
 //! sinks as a live run, so a replayed `.json` equals the live one), or into the terminal report
-//! on stdout when no `-o` is given. Exit codes: the recorded run's (0 passed, 1 failed, 130
-//! interrupted), 2 for input that cannot be read or is not a run's events, 3 for a report that
-//! cannot be written.
-use crate::cli::ReportArgs;
+//! on stdout when no `-o` is given. `tapline report merge SHARD…` replays the shards of a
+//! sharded run as one run ([`tapline::report::merge`]). Exit codes: the recorded run's (0
+//! passed, 1 failed, 130 interrupted), 2 for input that cannot be read or is not a run's events
+//! (or shards that do not make one run), 3 for a report that cannot be written.
+use crate::cli::{MergeArgs, ReplayArgs, ReportAction, ReportArgs};
 use crate::{EXIT_INTERNAL, EXIT_USAGE};
+use std::cell::RefCell;
 use std::io::{self, BufRead, BufReader, IsTerminal, Read};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use tapline::event::run::RunEvent;
+use tapline::report::merge::{self, ShardInput};
 use tapline::report::output;
 use tapline::report::sink::RunSink;
 use tapline::report::terminal::{TerminalOptions, TerminalReporter, Verbosity};
+use tapline::report::threaded::ReportsThread;
 
 /// Exit code of an interrupted run, as `tapline run` gives it.
 const EXIT_INTERRUPTED: u8 = 130;
 
 pub fn run(args: &ReportArgs) -> u8 {
-    let targets = match output::targets(&args.output) {
-        Ok(t) => t,
-        Err(msg) => {
-            eprintln!("tapline: {msg}");
-            return EXIT_USAGE;
-        }
+    if let Some(ReportAction::Merge(m)) = &args.action {
+        return merge_shards(m);
+    }
+    let Some(file) = args.file.as_deref() else {
+        eprintln!("tapline: failed to replay: no recorded run given");
+        return EXIT_USAGE;
     };
-    let input: Box<dyn Read> = if args.file.as_os_str() == "-" {
+    let input: Box<dyn Read> = if file.as_os_str() == "-" {
         Box::new(io::stdin().lock())
     } else {
-        match std::fs::File::open(&args.file) {
+        match std::fs::File::open(file) {
             Ok(f) => Box::new(f),
             Err(e) => {
-                eprintln!("tapline: failed to open {}: {e}", args.file.display());
+                eprintln!("tapline: failed to open {}: {e}", file.display());
                 return EXIT_USAGE;
             }
         }
     };
-    let human = targets.is_empty();
-    let mut reports = crate::reports::build(targets, args.annotations, false);
-    let mut terminal = human.then(|| {
-        let stdout = io::stdout();
-        let opts = TerminalOptions {
-            style: args.color.style(stdout.is_terminal()),
-            live: false,
-            verbosity: if args.quiet {
-                Verbosity::Quiet
-            } else {
-                Verbosity::Normal
-            },
-            width: 100,
-        };
-        TerminalReporter::new(io::BufWriter::new(stdout), opts)
-    });
-    let mut code = None;
-    for (n, line) in BufReader::new(input).lines().enumerate() {
-        let line = match line {
-            Ok(l) => l,
-            Err(e) => {
-                eprintln!("tapline: failed to read {}: {e}", args.file.display());
-                return EXIT_USAGE;
-            }
-        };
-        if line.trim().is_empty() {
-            continue;
+    let mut replay = match Replay::new(&args.replay) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let name = file.display().to_string();
+    let errors = Rc::new(RefCell::new(None));
+    for ev in Events::new(input, name.clone(), errors.clone()) {
+        if let Err(code) = replay.on(ev) {
+            return code;
         }
-        let ev: RunEvent = match serde_json::from_str(&line) {
-            Ok(ev) => ev,
-            Err(e) => {
-                eprintln!(
-                    "tapline: failed to read {} line {}: not an event of a tapline run ({e})",
-                    args.file.display(),
-                    n + 1
-                );
-                return EXIT_USAGE;
-            }
-        };
+    }
+    if let Some(e) = errors.borrow_mut().take() {
+        eprintln!("tapline: {e}");
+        return EXIT_USAGE;
+    }
+    replay.finish(&name)
+}
+
+/// The sinks a replay feeds, and the exit code its events give.
+struct Replay {
+    terminal: Option<TerminalReporter<io::BufWriter<io::Stdout>>>,
+    reports: Option<ReportsThread>,
+    code: Option<u8>,
+}
+
+impl Replay {
+    fn new(args: &ReplayArgs) -> Result<Replay, u8> {
+        let (annotations, quiet, color) = (args.annotations, args.quiet, args.color);
+        let targets = output::targets(&args.output).map_err(|msg| {
+            eprintln!("tapline: {msg}");
+            EXIT_USAGE
+        })?;
+        let human = targets.is_empty();
+        let reports = crate::reports::build(targets, annotations, false);
+        let terminal = human.then(|| {
+            let stdout = io::stdout();
+            let opts = TerminalOptions {
+                style: color.style(stdout.is_terminal()),
+                live: false,
+                verbosity: if quiet {
+                    Verbosity::Quiet
+                } else {
+                    Verbosity::Normal
+                },
+                width: 100,
+            };
+            TerminalReporter::new(io::BufWriter::new(stdout), opts)
+        });
+        Ok(Replay {
+            terminal,
+            reports,
+            code: None,
+        })
+    }
+
+    /// Passes one event on; `Err` is the exit code to stop with.
+    fn on(&mut self, ev: RunEvent) -> Result<(), u8> {
         if let RunEvent::RunFinished { summary, .. } = &ev {
-            code = Some(if summary.interrupted {
+            self.code = Some(if summary.interrupted {
                 EXIT_INTERRUPTED
             } else {
                 u8::from(!summary.ok)
             });
         }
         if let RunEvent::SeriesFinished { stability } = &ev {
-            if code == Some(0) && !stability.all_stable() {
-                code = Some(1);
+            if self.code == Some(0) && !stability.all_stable() {
+                self.code = Some(1);
             }
         }
         // Both: with no `-o` the terminal report, and annotations when they are on.
-        let sent = terminal
+        let sent = self
+            .terminal
             .as_mut()
             .map_or(Ok(()), |t| t.on(&ev))
-            .and_then(|()| reports.as_mut().map_or(Ok(()), |r| r.on(&ev)));
-        if let Err(e) = sent {
-            if e.kind() == io::ErrorKind::BrokenPipe {
-                return 0;
+            .and_then(|()| self.reports.as_mut().map_or(Ok(()), |r| r.on_owned(ev)));
+        match sent {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(0),
+            Err(e) => {
+                eprintln!("tapline: failed to write the report: {e}");
+                Err(EXIT_INTERNAL)
             }
-            eprintln!("tapline: failed to write the report: {e}");
+        }
+    }
+
+    fn finish(mut self, name: &str) -> u8 {
+        if let Some(t) = self.terminal.take() {
+            if let Err(e) = t.finish() {
+                if e.kind() != io::ErrorKind::BrokenPipe {
+                    eprintln!("tapline: failed to write the report: {e}");
+                    return EXIT_INTERNAL;
+                }
+            }
+        }
+        let errors = self
+            .reports
+            .as_mut()
+            .map(ReportsThread::take_errors)
+            .unwrap_or_default();
+        for e in &errors {
+            eprintln!("tapline: {e}");
+        }
+        if !errors.is_empty() {
+            return EXIT_INTERNAL;
+        }
+        self.code.unwrap_or_else(|| {
+            eprintln!("tapline: {name} holds no finished run (no run_finished event)");
+            EXIT_USAGE
+        })
+    }
+}
+
+/// A recording's events, read line by line; the first unreadable line ends them and is kept in
+/// `error` (a run's record can be large: it is never held whole).
+struct Events {
+    lines: std::iter::Enumerate<io::Lines<BufReader<Box<dyn Read>>>>,
+    name: String,
+    error: Rc<RefCell<Option<String>>>,
+}
+
+impl Events {
+    fn new(input: Box<dyn Read>, name: String, error: Rc<RefCell<Option<String>>>) -> Events {
+        Events {
+            lines: BufReader::with_capacity(1 << 16, input).lines().enumerate(),
+            name,
+            error,
+        }
+    }
+}
+
+impl Iterator for Events {
+    type Item = RunEvent;
+    fn next(&mut self) -> Option<RunEvent> {
+        loop {
+            let (n, line) = self.lines.next()?;
+            let fail = |msg: String| {
+                *self.error.borrow_mut() = Some(msg);
+                None
+            };
+            let line = match line {
+                Ok(l) => l,
+                Err(e) => return fail(format!("failed to read {}: {e}", self.name)),
+            };
+            if line.trim().is_empty() {
+                continue;
+            }
+            return match serde_json::from_str(&line) {
+                Ok(ev) => Some(ev),
+                Err(e) => fail(format!(
+                    "failed to read {} line {}: not an event of a tapline run ({e})",
+                    self.name,
+                    n + 1
+                )),
+            };
+        }
+    }
+}
+
+/// `tapline report merge`.
+fn merge_shards(args: &MergeArgs) -> u8 {
+    let paths = match shard_paths(&args.shards) {
+        Ok(p) => p,
+        Err(msg) => {
+            eprintln!("tapline: {msg}");
+            return EXIT_USAGE;
+        }
+    };
+    let errors = Rc::new(RefCell::new(None));
+    let mut inputs = Vec::new();
+    for path in &paths {
+        match open_shard(path, &errors) {
+            Ok(input) => inputs.push(input),
+            Err(msg) => {
+                eprintln!("tapline: {msg}");
+                return EXIT_USAGE;
+            }
+        }
+    }
+    let (shards, missing) = match merge::check(inputs, args.allow_missing) {
+        Ok(checked) => checked,
+        Err(e) => {
+            eprintln!("tapline: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    let mut replay = match Replay::new(&args.replay) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let mut recorded = Vec::new();
+    let merged = merge::merge(shards, missing, &mut |ev: RunEvent| {
+        if args.history {
+            recorded.push(ev.clone());
+        }
+        replay.on(ev)
+    });
+    match merged {
+        Err(code) => return code,
+        Ok(Err(e)) => {
+            eprintln!("tapline: {e}");
+            return EXIT_USAGE;
+        }
+        Ok(Ok(_)) => {}
+    }
+    if let Some(e) = errors.borrow_mut().take() {
+        eprintln!("tapline: {e}");
+        return EXIT_USAGE;
+    }
+    if args.history {
+        if let Err(msg) = crate::history_cmd::append(recorded, args.log_dir.as_ref()) {
+            eprintln!("tapline: {msg}");
             return EXIT_INTERNAL;
         }
     }
-    if let Some(t) = terminal {
-        if let Err(e) = t.finish() {
-            if e.kind() != io::ErrorKind::BrokenPipe {
-                eprintln!("tapline: failed to write the report: {e}");
-                return EXIT_INTERNAL;
+    replay.finish("the merged shards")
+}
+
+/// Files as given, globs expanded, folders' `*.jsonl`, each once, in the order given.
+fn shard_paths(args: &[String]) -> Result<Vec<PathBuf>, String> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    for arg in args {
+        let path = Path::new(arg);
+        let found: Vec<PathBuf> = if path.is_dir() {
+            let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+                .map_err(|e| format!("failed to read the folder {arg}: {e}"))?
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+                .collect();
+            files.sort();
+            files
+        } else if arg.contains(['*', '?', '[']) {
+            glob_files(arg)?
+        } else {
+            vec![path.to_path_buf()]
+        };
+        if found.is_empty() {
+            return Err(format!("failed to find a shard's record in {arg}"));
+        }
+        for p in found {
+            if !out.contains(&p) {
+                out.push(p);
             }
         }
     }
-    let errors = reports
-        .as_mut()
-        .map(tapline::report::threaded::ReportsThread::take_errors)
-        .unwrap_or_default();
-    for e in &errors {
-        eprintln!("tapline: {e}");
-    }
-    if !errors.is_empty() {
-        return EXIT_INTERNAL;
-    }
-    match code {
-        Some(c) => c,
-        None => {
-            eprintln!(
-                "tapline: {} holds no finished run (no run_finished event)",
-                args.file.display()
-            );
-            EXIT_USAGE
-        }
+    Ok(out)
+}
+
+/// The files a glob matches, from the current directory, sorted.
+fn glob_files(pattern: &str) -> Result<Vec<PathBuf>, String> {
+    let glob = globset::Glob::new(pattern)
+        .map_err(|e| format!("failed to read the glob {pattern}: {e}"))?
+        .compile_matcher();
+    // Walk from the glob's literal head (`shards/` of `shards/*.jsonl`).
+    let head: PathBuf = Path::new(pattern)
+        .components()
+        .take_while(|c| !c.as_os_str().to_string_lossy().contains(['*', '?', '[']))
+        .collect();
+    let start = if head.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        head
+    };
+    let mut found: Vec<PathBuf> = ignore::WalkBuilder::new(&start)
+        .standard_filters(false)
+        .build()
+        .filter_map(Result::ok)
+        .map(|e| e.into_path())
+        .filter(|p| p.is_file())
+        .filter(|p| glob.is_match(p.strip_prefix("./").unwrap_or(p)))
+        .collect();
+    found.sort();
+    Ok(found)
+}
+
+/// A shard's record: its header (the first event) and the rest, read as merged.
+fn open_shard(
+    path: &Path,
+    errors: &Rc<RefCell<Option<String>>>,
+) -> Result<ShardInput<Events>, String> {
+    let file = std::fs::File::open(path)
+        .map_err(|e| format!("failed to open {}: {e}", path.display()))?;
+    let name = path.display().to_string();
+    let mut events = Events::new(Box::new(file), name.clone(), errors.clone());
+    match events.next() {
+        Some(RunEvent::Shard(header)) => Ok(ShardInput {
+            name,
+            header,
+            events,
+        }),
+        _ => Err(errors.borrow_mut().take().unwrap_or_else(|| {
+            merge::MergeError::NotAShard { name }.to_string()
+        })),
     }
 }

@@ -23,6 +23,17 @@ use tapline::watch;
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
 
 pub fn run(args: &RunArgs) -> u8 {
+    // Under `bazel test`, Bazel's test protocol decides the shard, reports and outputs.
+    let env = |key: &str| std::env::var(key).ok();
+    let (bazel, test_filter) = match crate::bazel::adapt(args, &env) {
+        Ok(Some((adapted, filter))) => (Some(adapted), filter),
+        Ok(None) => (None, None),
+        Err(msg) => {
+            eprintln!("tapline: {msg}");
+            return EXIT_USAGE;
+        }
+    };
+    let args = bazel.as_ref().unwrap_or(args);
     // Report paths are checked before anything runs or is touched.
     let targets = match output::targets(&args.output) {
         Ok(t) => t,
@@ -36,7 +47,14 @@ pub fn run(args: &RunArgs) -> u8 {
     if args.watch {
         return watch(args, reports);
     }
-    match prepare(args, &mut |files| files) {
+    let mut select = |files: Vec<discover::TestFile>| match &test_filter {
+        Some(f) => files
+            .into_iter()
+            .filter(|t| crate::bazel::selects(f, &t.rel))
+            .collect(),
+        None => files,
+    };
+    match prepare(args, &mut select) {
         Ok(Prepared::Listed) => 0,
         Ok(Prepared::Run(files, settings, extras)) => {
             execute(args, files, *settings, extras, reports)
@@ -57,6 +75,8 @@ enum Prepared {
 
 /// What a plain run needs beyond the scheduler's settings.
 struct Extras {
+    /// `--partition`: the shard's header, the first event of its record.
+    shard: Option<tapline::event::run::ShardHeader>,
     /// The result cache and each planned file's key (by index), with `--cache`.
     cache: Option<(Cache, Vec<Option<String>>)>,
     /// `--runs N`.
@@ -110,10 +130,19 @@ fn prepare(
         match discover::find(&paths, &cwd, &root, &cfg, args.exec.as_deref()) {
             Ok(found) => found,
             // A project of suites alone has no test folder to walk.
-            Err(discover::DiscoverError::NoTests(_))
-                if paths.is_empty() && !cfg.suites.is_empty() =>
-            {
+            Err(
+                discover::DiscoverError::NoTests(_)
+                | discover::DiscoverError::NoTestFolder(_)
+                | discover::DiscoverError::EmptyFolder(_)
+                | discover::DiscoverError::NoDeclaredTests(_),
+            ) if paths.is_empty() && !cfg.suites.is_empty() => {
                 discover::Found::default()
+            }
+            // pytest's tests are functions, not files that print TAP: say how to run them.
+            Err(discover::DiscoverError::NoTestFolder(_)) if looks_like_pytest_project(&cwd) => {
+                return Err(Usage(
+                    "failed to find test files: this looks like a pytest project; run pytest as a [[suite]] in tapline.toml (`tapline init` writes one)".into(),
+                ))
             }
             Err(e) => return Err(Usage(e.to_string())),
         }
@@ -132,15 +161,25 @@ fn prepare(
             f
         })
         .collect();
+    let (files, weights, shard) = shard_files(args, &cfg, &root, files)?;
     if args.list {
-        for f in &files {
-            println!("{}", discover::list_line(f));
+        // A reader that went away (`--list | head`) ends the list quietly: no panic, exit 0.
+        let mut out = std::io::stdout().lock();
+        for (f, w) in files.iter().zip(&weights) {
+            let weight = w
+                .map(|w| format!("  (weight {})", tapline::report::style::duration_ms(w.as_millis() as f64)))
+                .unwrap_or_default();
+            if writeln!(out, "{}{weight}", discover::list_line(f)).is_err() {
+                break;
+            }
         }
-        list_notes(&env, &found.passed_over);
+        drop(out);
+        list_notes(&env, &found.passed_over, found.declared.as_deref());
         return Ok(Prepared::Listed);
     }
     let files = select(files);
-    if files.is_empty() {
+    // An empty shard is a shard all the same: it passes, and its record joins the merge.
+    if files.is_empty() && shard.is_none() {
         return Err(Usage("no test file selected".into()));
     }
     let order = args
@@ -167,11 +206,14 @@ fn prepare(
             eprintln!("tapline: warning: {w}");
         }
         let index = Index::of(&loaded.records);
-        let recorder = history::Recorder {
+        // A shard reads history but never appends to it: every shard of a run must plan from
+        // the same history (shards run one after another in one checkout would otherwise
+        // deal differently), and the merged run enters it once (`report merge --history`).
+        let recorder = shard.is_none().then(|| history::Recorder {
             store,
             root: root.clone(),
-        };
-        (index, Some(recorder))
+        });
+        (index, recorder)
     } else {
         (Index::default(), None)
     };
@@ -256,10 +298,13 @@ fn prepare(
         eprintln!("tapline: order {order} (the same seed repeats this order)");
     }
     tapline::run::order::arrange(&mut planned, order, &index);
-    let jobs = args
-        .jobs
-        .or(cfg.jobs)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from));
+    // `-j 0` is the number of cores, as in make, nextest and xargs (and wins over the file's).
+    let cores = || std::thread::available_parallelism().map_or(2, usize::from);
+    let jobs = match args.jobs {
+        Some(0) => cores(),
+        Some(n) => n,
+        None => cfg.jobs.unwrap_or_else(cores),
+    };
     let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0");
     let settings = Settings {
         run: 1,
@@ -286,6 +331,7 @@ fn prepare(
         keep_going: args.keep_going,
     };
     let extras = Extras {
+        shard,
         cache,
         runs: args.runs.unwrap_or(1),
     };
@@ -374,11 +420,14 @@ pub(crate) fn history_dir_path(
 
 /// `--list`'s notes on stderr (stdout stays one file per line): what a directory yields, the
 /// files the walks passed over, and the variables every file gets.
-fn list_notes(env: &ChildEnv, passed_over: &[String]) {
+fn list_notes(env: &ChildEnv, passed_over: &[String], declared: Option<&str>) {
     let mut err = io::stderr().lock();
+    if let Some(declared) = declared {
+        let _ = writeln!(err, "tapline: following {declared}");
+    }
     let _ = writeln!(
         err,
-        "tapline: a directory yields files matching {}, your [[runner]] globs, and other executable files",
+        "tapline: a directory yields files matching {} (JavaScript: test-named, or in a test folder), your [[runner]] globs, and other executable files (a Perl distribution: *.t only)",
         discover::walk_globs().join(" ")
     );
     if !passed_over.is_empty() {
@@ -402,6 +451,12 @@ fn list_notes(env: &ChildEnv, passed_over: &[String]) {
             value.to_string_lossy()
         );
     }
+}
+
+/// Whether `dir` holds pytest's configuration (or a `conftest.py`): a missing test folder then
+/// gets a hint to run pytest as a suite.
+fn looks_like_pytest_project(dir: &Path) -> bool {
+    tapline::run::init::pytest_configured(dir)
 }
 
 /// The log folder `args` and `tapline.toml` ask for, if any.
@@ -573,7 +628,17 @@ fn execute(
         sinks.push(r);
     }
     let mut fanout = Fanout(sinks);
-    let Extras { mut cache, runs } = extras;
+    let Extras {
+        mut cache,
+        runs,
+        shard,
+    } = extras;
+    if let Some(header) = shard {
+        if let Err(e) = fanout.on(&RunEvent::Shard(header)) {
+            eprintln!("tapline: failed to write the report: {e}");
+            return EXIT_INTERNAL;
+        }
+    }
     let rels: Vec<String> = {
         let mut by_index: Vec<&Planned> = files.iter().collect();
         by_index.sort_by_key(|p| p.info.index);
@@ -690,4 +755,78 @@ fn search_path(name: &std::ffi::OsStr) -> std::ffi::OsString {
             std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
         })
         .map_or_else(|| name.to_owned(), std::ffi::OsString::from)
+}
+
+/// `--partition` (or `[run] partition`): this shard's files, each with the weight it was dealt
+/// with (for `--list`), and the shard's header; every file and no header without one.
+#[expect(clippy::type_complexity, reason = "one call site unpacks it at once")]
+fn shard_files(
+    args: &RunArgs,
+    cfg: &config::Config,
+    root: &Path,
+    files: Vec<discover::TestFile>,
+) -> Result<
+    (
+        Vec<discover::TestFile>,
+        Vec<Option<Duration>>,
+        Option<tapline::event::run::ShardHeader>,
+    ),
+    Usage,
+> {
+    use tapline::run::plan::{self, partition::PartitionArg, Resolved};
+    let arg = match args.partition.as_deref() {
+        Some(text) => Some(text.parse::<PartitionArg>().map_err(|e| Usage(e.to_string()))?),
+        None => cfg.partition,
+    };
+    let Some(arg) = arg else {
+        let n = files.len();
+        return Ok((files, vec![None; n], None));
+    };
+    if args.watch || args.runs.is_some_and(|r| r > 1) {
+        return Err(Usage(
+            "--partition runs one shard once: not with --watch or --runs".into(),
+        ));
+    }
+    let time_default = args
+        .time_default
+        .as_deref()
+        .map(config::parse_duration)
+        .transpose()
+        .map_err(|e| Usage(format!("invalid --time-default: {e}")))?;
+    let index = if !args.no_history && cfg.history != Some(false) {
+        let store = history::Store::in_dir(&history_dir_path(args.log_dir.as_ref(), cfg, root));
+        let wanted: Vec<&str> = files.iter().map(|f| f.rel.as_str()).collect();
+        Index::of(&store.recent(&wanted).unwrap_or_default().records)
+    } else {
+        Index::default()
+    };
+    let known = |f: &discover::TestFile| {
+        index
+            .files
+            .get(&f.rel)
+            .map(|facts| Duration::from_millis(facts.p50_ms as u64))
+    };
+    let history_knows = files.iter().any(|f| known(f).is_some());
+    let env = |key: &str| std::env::var(key).ok();
+    let p = match plan::resolve(arg, &env, history_knows).map_err(|e| Usage(e.to_string()))? {
+        Resolved::Shard(p) => p,
+        Resolved::Everything { note } => {
+            eprintln!("tapline: {note}");
+            let n = files.len();
+            return Ok((files, vec![None; n], None));
+        }
+    };
+    let total = files.len();
+    let sharded = plan::shard(files, |f| f.rel.as_str(), known, p, time_default);
+    let mine = sharded.mine.len();
+    eprintln!(
+        "tapline: shard {} of {} ({}): {mine} of {total} files{}",
+        p.index,
+        p.total,
+        p.strategy.name(),
+        if mine == 0 { " (nothing to run here: this shard passes)" } else { "" }
+    );
+    let (files, weights): (Vec<_>, Vec<_>) =
+        sharded.mine.into_iter().map(|(f, w)| (f, Some(w))).unzip();
+    Ok((files, weights, Some(sharded.header)))
 }

@@ -298,6 +298,7 @@ impl<'a> Dispatcher<'a> {
             fixed,
             flaky: Vec::new(),
             files_cached: 0,
+            files_no_tests: 0,
             max_fail_reached: None,
             bailed_out: None,
         }

@@ -201,17 +201,15 @@ pub(crate) fn judge(
     match ending {
         Ending::Stopped => reasons.push(INTERRUPTED.to_owned()),
         Ending::Failed(e) => reasons.push(format!("cut: failed to read the connection: {e}")),
-        // Nothing at all is a cut too: the producer died before its first line.
-        Ending::Eof if !c.saw_tap || incomplete(&verdict, unterminated) => {
+        // Nothing at all is a cut too (no plan: incomplete): the producer died before its
+        // first line.
+        Ending::Eof if incomplete(&verdict, unterminated) => {
             reasons.push("cut: the connection ended before the stream was complete".to_owned())
         }
         Ending::Eof => {}
     }
-    if !c.saw_tap {
-        reasons.push("no TAP output".to_owned());
-    } else {
-        reasons.extend(verdict.reasons.iter().cloned());
-    }
+    // The stream's reasons, `no TAP output` among them (one rule, in the protocol).
+    reasons.extend(verdict.reasons.iter().cloned());
     if !verdict.ok && reasons.is_empty() {
         reasons.push("its TAP stream failed".to_owned());
     }
@@ -229,6 +227,7 @@ pub(crate) fn judge(
         attempts: 1,
         flaky: false,
         cached: false,
+        no_tests: false,
         tests: std::mem::take(&mut c.tests),
     }
 }
@@ -248,6 +247,7 @@ pub(crate) fn abandoned(tally: Tally, started: Instant) -> FileResult {
         attempts: 1,
         flaky: false,
         cached: false,
+        no_tests: false,
         tests: Vec::new(),
     }
 }

@@ -6,9 +6,9 @@
 //!
 //! Ordering guarantees (all of them hold whatever the chunking of the input):
 //! - `Version`, `Plan`, `Pragma`, `BailOut`, `V2Event`, `Marker` are emitted as soon as their
-//!   line is read. `Comment` and `Output` too, unless a test point is pending: then they follow
-//!   it, so every output line belongs to the test point that comes after it (a test prints,
-//!   then reports), and output after the last point belongs to the stream's end.
+//!   line is read (so a `V2Event` can come before a pending point read earlier: its `line`
+//!   places it). `Comment` and `Output` too, unless a test point is pending: then they follow
+//!   it, in stream order.
 //! - An `AssertBegin` is emitted as soon as a test point's line is read, after the events that
 //!   line completes (the previous point, a subtest it closes) and those of the line itself (an
 //!   out-of-plan id, an unknown inline marker), before anything that follows it: live views
@@ -27,6 +27,13 @@
 //!   closes it (`closes_subtest: true`) is the next `Assert` at `depth`, whatever the dialect
 //!   (indented, `# Subtest:` heading, Test2 buffered `{ … }`).
 //! - `End` is the last event; it carries the verdict.
+//!
+//! Which test point an `Output` or `Comment` line belongs to is not an ordering but a rule
+//! every report applies the same way (`report::trailing`): a test prints, then reports, so a
+//! line is the next point's; except that the lines at a failing point's depth right after it,
+//! up to the next test point, subtest, plan, `# Subtest:` heading or v2 `test:started` (and,
+//! after YAML diagnostics, a `#` comment), are that failure's: producers such as tapbundle
+//! print the error after the `not ok`. Other lines after the last point are the stream's end's.
 pub mod run;
 pub mod stability;
 
@@ -180,6 +187,8 @@ pub enum ProblemKind {
     BailedOut,
     /// A go test -json or JUnit XML input that is not what its format says.
     InvalidInput,
+    /// No plan, no test point and no bail out in the whole stream: `no TAP output`.
+    NoOutput,
 }
 
 /// The outcome of one TAP document (the whole stream, or a subtest).

@@ -57,6 +57,10 @@ pub struct FileResult {
     pub flaky: bool,
     /// Not run: this is its last passing result, from the result cache (`--cache`).
     pub cached: bool,
+    /// It exited 0 and printed no TAP, and its harness (node's runner, tape) counts that as a
+    /// file with no tests: not failed (`ok`), and not counted as passed either.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_tests: bool,
     /// Every test point at every depth, in stream order: what history and stability analysis
     /// need. Not serialized: the `Tap` events already carry them.
     #[serde(skip)]
@@ -79,10 +83,45 @@ impl FileResult {
     }
 }
 
+/// The first event of one shard's run (`tapline run --partition`): what `tapline report
+/// merge` checks the shards by and puts them back together with.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShardHeader {
+    /// The version of this header's format ([`SHARD_FORMAT`]).
+    pub format: u32,
+    /// The tapline version that ran the shard.
+    pub tapline: String,
+    /// `slice`, `hash` or `time`.
+    pub strategy: String,
+    /// This shard, 1-based, of `total`.
+    pub index: usize,
+    pub total: usize,
+    /// A hash of the strategy, N and the whole selection with its weights: the shards of one
+    /// run share it, and shards planned from another selection or history do not.
+    pub fingerprint: String,
+    /// The whole selection in declared order (not only this shard's part): each unit's path,
+    /// its shard and the weight it was dealt with.
+    pub selection: Vec<ShardUnit>,
+}
+
+/// Format version of [`ShardHeader`].
+pub const SHARD_FORMAT: u32 = 1;
+
+/// One file or suite of a sharded run's selection.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShardUnit {
+    pub path: String,
+    /// 1-based.
+    pub shard: usize,
+    pub weight_ms: u64,
+}
+
 /// One thing that happened in the run.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum RunEvent {
+    /// Before `RunStarted` in a shard's run (`--partition`).
+    Shard(ShardHeader),
     RunStarted {
         run: u64,
         files: usize,
@@ -141,6 +180,15 @@ pub enum RunEvent {
         run: u64,
         summary: RunSummary,
     },
+    /// Ctrl-C (or SIGTERM) asked the run to stop: no new file starts, and the `running` files
+    /// are terminated gracefully (`immediate: false`, the first signal) or killed at once
+    /// (`immediate: true`, the second). Said as it happens, so a user knows a second Ctrl-C
+    /// kills, and a machine reader knows why files are about to end as interrupted.
+    Stopping {
+        run: u64,
+        immediate: bool,
+        running: usize,
+    },
     /// Before the first run of `--runs N`: N runs follow, then `SeriesFinished`.
     SeriesStarted {
         runs: u64,
@@ -182,6 +230,10 @@ pub struct RunSummary {
     pub flaky: Vec<(String, u32)>,
     /// Files not run because the result cache held their last pass (`--cache`).
     pub files_cached: usize,
+    /// Files that ran no tests and did not fail ([`FileResult::no_tests`]): neither in
+    /// `files_passed` nor in `files_failed`.
+    #[serde(default)]
+    pub files_no_tests: usize,
 }
 
 /// The file whose `Bail out!` stopped the run, and its reason (`""` without one).

@@ -136,6 +136,8 @@ enum Inner<S: Sink> {
 /// A parser for any input format: fixed, or detected from the first bytes.
 pub struct AnyParser<S: Sink> {
     inner: Inner<S>,
+    /// Passed on to the TAP parser once the format is known ([`Parser::allow_empty`]).
+    allow_empty: bool,
 }
 
 impl<S: Sink> AnyParser<S> {
@@ -143,15 +145,30 @@ impl<S: Sink> AnyParser<S> {
     pub fn new(sink: S, format: Option<InputFormat>) -> Self {
         let inner = match format {
             None => Inner::Detecting(Vec::new(), sink),
-            Some(f) => start(f, sink),
+            Some(f) => start(f, sink, false),
         };
-        AnyParser { inner }
+        AnyParser {
+            inner,
+            allow_empty: false,
+        }
+    }
+
+    /// Lets a TAP stream without any plan, test point or bail out pass
+    /// ([`Parser::allow_empty`]); go and JUnit input keep their own rules for empty input.
+    pub fn allow_empty(mut self, allow: bool) -> Self {
+        self.allow_empty = allow;
+        self.inner = match self.inner {
+            Inner::Tap(p) => Inner::Tap(p.allow_empty(allow)),
+            other => other,
+        };
+        self
     }
 
     /// JUnit from report files: fed bytes are the command's console output.
     pub fn for_junit_reports(sink: S) -> Self {
         AnyParser {
             inner: Inner::Junit(JunitParser::for_reports(sink)),
+            allow_empty: false,
         }
     }
 
@@ -182,17 +199,23 @@ impl<S: Sink> AnyParser<S> {
 
     fn switch(&mut self, format: InputFormat) {
         if let Inner::Detecting(head, sink) = std::mem::replace(&mut self.inner, Inner::Gone) {
-            self.inner = start(format, sink);
+            self.inner = start(format, sink, self.allow_empty);
             self.feed(&head);
+        }
+    }
+
+    /// Decides the format of an input that has ended while it was still being told from its
+    /// first bytes ([`AnyParser::format`] is then known); nothing else changes.
+    pub fn settle(&mut self) {
+        if let Inner::Detecting(head, _) = &self.inner {
+            let f = detect(head, true).unwrap_or_default();
+            self.switch(f);
         }
     }
 
     /// Ends the stream and returns the sink.
     pub fn finish(mut self) -> S {
-        if let Inner::Detecting(head, _) = &self.inner {
-            let f = detect(head, true).unwrap_or_default();
-            self.switch(f);
-        }
+        self.settle();
         match self.inner {
             Inner::Tap(p) => p.finish(),
             Inner::GoJson(p) => p.finish(),
@@ -227,9 +250,9 @@ impl<S: Sink> AnyParser<S> {
     }
 }
 
-fn start<S: Sink>(format: InputFormat, sink: S) -> Inner<S> {
+fn start<S: Sink>(format: InputFormat, sink: S, allow_empty: bool) -> Inner<S> {
     match format {
-        InputFormat::Tap => Inner::Tap(Parser::new(sink)),
+        InputFormat::Tap => Inner::Tap(Parser::new(sink).allow_empty(allow_empty)),
         InputFormat::GoJson => Inner::GoJson(GoJsonParser::new(sink)),
         InputFormat::Junit => Inner::Junit(JunitParser::new(sink)),
     }

@@ -14,7 +14,7 @@ mod machine;
 
 pub use frame::{Framer, Line, DEFAULT_MAX_LINE};
 pub use input::{AnyParser, InputFormat};
-pub use machine::DEFAULT_MAX_BLOCK;
+pub use machine::{DEFAULT_MAX_BLOCK, NO_TAP_OUTPUT};
 
 use crate::event::Sink;
 
@@ -52,6 +52,13 @@ impl<S: Sink> Parser<S> {
             machine: machine::Machine::new(limits.max_block),
             sink,
         }
+    }
+
+    /// With `true`, a stream without any plan, test point or bail out passes ("no tests
+    /// found", as tap-parser has it) instead of failing as [`NO_TAP_OUTPUT`].
+    pub fn allow_empty(mut self, allow: bool) -> Self {
+        self.machine.allow_empty(allow);
+        self
     }
 
     /// Parses a chunk of the stream; lines split across chunks are joined.

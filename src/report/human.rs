@@ -3,6 +3,8 @@
 use super::diff::Budget;
 use super::failure;
 use super::style::{self, Style};
+use super::leaves::LeafTally;
+use super::trailing::{Step, Trailing};
 use super::Tally;
 use crate::event::{Assert, Event, Sink, Verdict};
 use std::io::{self, Write};
@@ -17,9 +19,18 @@ pub struct HumanReport<W: Write> {
     /// Non-TAP output since the last top-level point: the test in progress printed it.
     output: Vec<String>,
     output_dropped: usize,
-    /// Rendered failures of nested points, shown under the subtest's closing line.
-    nested: Vec<u8>,
+    /// Rendered failures of nested points by depth (`[d]`: of the open subtest at depth
+    /// `d - 1`), shown under the subtest's closing line: a parent's line comes before its
+    /// failing children.
+    nested: Vec<Vec<u8>>,
+    /// The failing point just read, not written yet: the output after it is its own
+    /// ([`Trailing`]: tapbundle's error and stack, Test::More's `got:`/`expected:`).
+    trailing: Trailing<Held>,
     tally: Tally,
+    /// The same points counted as `go test -json` and JUnit trees are: their leaf tests.
+    leaves: LeafTally,
+    /// The summary line counts `leaves` ([`HumanReport::count_leaves`]).
+    count_leaves: bool,
     error: Option<io::Error>,
 }
 
@@ -32,14 +43,28 @@ impl<W: Write> HumanReport<W> {
             output: Vec::new(),
             output_dropped: 0,
             nested: Vec::new(),
+            trailing: Trailing::new(OUTPUT_LINES),
             tally: Tally::default(),
+            leaves: LeafTally::default(),
+            count_leaves: false,
             error: None,
         }
+    }
+
+    /// The summary line counts leaf tests, not top-level points: for `go test -json` and
+    /// JUnit input, whose top level is packages and suites (as `tapline run` counts them).
+    pub fn count_leaves(&mut self) {
+        self.count_leaves = true;
     }
 
     pub fn finish(mut self) -> io::Result<W> {
         if let Some(e) = self.error.take() {
             return Err(e);
+        }
+        // A stream ends with `End`, which explains the last failure; events fed by hand (a
+        // stream cut off right after a failing point) may not.
+        if let Some((held, trailing)) = self.trailing.close() {
+            self.explain(held, trailing)?;
         }
         self.out.flush()?;
         Ok(self.out)
@@ -47,31 +72,36 @@ impl<W: Write> HumanReport<W> {
 
     fn write(&mut self, event: &Event<'_>) -> io::Result<()> {
         let s = self.style;
+        match self.trailing.event(event) {
+            Step::Kept => return Ok(()),
+            Step::Closed(held, trailing) => self.explain(held, trailing)?,
+            Step::Passed => {}
+        }
         match event {
+            Event::Assert(a) if a.is_failure() => {
+                if a.depth == 0 {
+                    self.tally.add(a);
+                }
+                // Held until the output it owns has arrived (see [`Trailing`]).
+                let held = Held {
+                    inner: self.take_nested(a.depth as usize + 1),
+                    output: self.take_output(),
+                    assert: a.clone().into_owned(),
+                };
+                self.trailing.open(a, held);
+            }
             Event::Assert(a) if a.depth == 0 => {
                 self.tally.add(a);
                 writeln!(self.out, "{}", point_line(a, s))?;
-                let nested = std::mem::take(&mut self.nested);
-                self.out.write_all(&nested)?;
-                if a.is_failure() {
-                    let output = self.take_output();
-                    failure::render(&mut self.out, a, &output, "    ", s, &self.budget)?;
-                }
+                let inner = self.take_nested(1);
+                self.out.write_all(&inner)?;
                 self.output.clear();
                 self.output_dropped = 0;
             }
-            Event::Assert(a) if a.is_failure() => {
-                let indent = "  ".repeat(a.depth as usize);
-                writeln!(self.nested, "{indent}{}", point_line(a, s))?;
-                let output = self.take_output();
-                failure::render(
-                    &mut self.nested,
-                    a,
-                    &output,
-                    &format!("{indent}    "),
-                    s,
-                    &self.budget,
-                )?;
+            Event::Assert(a) => {
+                let depth = a.depth as usize;
+                let inner = self.take_nested(depth + 1);
+                self.nest(depth, &inner);
             }
             Event::Output { text, .. } => {
                 if self.output.len() == OUTPUT_LINES {
@@ -112,6 +142,9 @@ impl<W: Write> HumanReport<W> {
                 )?;
             }
             Event::End { verdict } => {
+                // Failures inside subtests the stream never closed.
+                let left = self.take_nested(0);
+                self.out.write_all(&left)?;
                 if !self.output.is_empty() && !verdict.ok {
                     // Output after the last point: often the crash that ended the stream.
                     let output = self.take_output();
@@ -125,11 +158,75 @@ impl<W: Write> HumanReport<W> {
                     }
                 }
                 writeln!(self.out)?;
-                writeln!(self.out, "{}", summary_line(verdict, &self.tally, s))?;
+                let tally = if self.count_leaves {
+                    self.leaves.tally()
+                } else {
+                    &self.tally
+                };
+                writeln!(self.out, "{}", summary_line(verdict, tally, s))?;
             }
             _ => {}
         }
         Ok(())
+    }
+
+    /// Writes a failing point whose own output has ended: its line, its explanation (with
+    /// what its test printed before and after it), then the failures inside it (at the top
+    /// level straight out, nested ones under their subtest's line to come).
+    fn explain(&mut self, held: Held, trailing: Vec<String>) -> io::Result<()> {
+        let Held {
+            assert: a,
+            mut output,
+            inner,
+        } = held;
+        output.extend(trailing);
+        let depth = a.depth as usize;
+        let indent = "  ".repeat(depth);
+        let mut text = Vec::new();
+        // The line indents itself by depth; its explanation goes four columns further.
+        writeln!(text, "{}", point_line(&a, self.style))?;
+        failure::render(
+            &mut text,
+            &a,
+            &output,
+            &format!("{indent}    "),
+            self.style,
+            &self.budget,
+            // `tapline parse` has no `-v`: the frames are in the input.
+            failure::Frames::Own { shown_by: None },
+        )?;
+        text.extend_from_slice(&inner);
+        if depth == 0 {
+            self.out.write_all(&text)?;
+            self.output.clear();
+            self.output_dropped = 0;
+        } else {
+            self.nest(depth, &text);
+        }
+        Ok(())
+    }
+
+    /// Adds rendered failures to those shown under the subtest open at `depth - 1`.
+    fn nest(&mut self, depth: usize, text: &[u8]) {
+        if text.is_empty() {
+            return;
+        }
+        if self.nested.len() <= depth {
+            self.nested.resize_with(depth + 1, Vec::new);
+        }
+        self.nested[depth].extend_from_slice(text);
+    }
+
+    /// The rendered failures at `depth` and deeper, outermost first: what a subtest's closing
+    /// point at `depth - 1` shows under its line.
+    fn take_nested(&mut self, depth: usize) -> Vec<u8> {
+        let mut out = Vec::new();
+        if self.nested.len() > depth {
+            for level in self.nested.drain(depth..) {
+                out.extend_from_slice(&level);
+            }
+        }
+        out
     }
 
     fn take_output(&mut self) -> Vec<String> {
@@ -145,8 +242,21 @@ impl<W: Write> HumanReport<W> {
     }
 }
 
+/// A failing point waiting for its diagnostics, with what its test printed before it and the
+/// rendered failures inside it.
+struct Held {
+    assert: Assert<'static>,
+    output: Vec<String>,
+    inner: Vec<u8>,
+}
+
 impl<W: Write> Sink for HumanReport<W> {
     fn event(&mut self, event: &Event<'_>) {
+        match event {
+            Event::SubtestStart { depth, .. } => self.leaves.subtest_start(*depth),
+            Event::Assert(a) => self.leaves.point(a),
+            _ => {}
+        }
         if self.error.is_none() {
             if let Err(e) = self.write(event) {
                 self.error = Some(e);
@@ -210,7 +320,11 @@ pub fn summary_line(v: &Verdict<'_>, t: &Tally, s: Style) -> String {
     } else {
         s.paint(style::RED, "✗ FAIL")
     };
-    let mut extra = vec![format!("{} tests", t.total())];
+    if t.total() == 0 && v.plan.is_none() && !v.reasons.is_empty() {
+        // Nothing was counted because nothing was TAP: the reasons are the whole story.
+        return format!("{head}  {}", v.reasons.join("; "));
+    }
+    let mut extra = vec![super::counted(t.total(), "test")];
     if let Some(p) = v.plan.as_ref().filter(|p| p.skip_all) {
         extra = vec![match &p.reason {
             Some(r) => format!("skipped: {r}"),

@@ -98,11 +98,14 @@ fn head(md: &mut String, run: &RunView) {
     let flaky = run.files.iter().filter(|f| f.flaky).count();
     let files = run.files.len();
     let verdict = if run.interrupted {
-        format!("⚠️ Interrupted: {failed} of {files} files failed")
+        format!(
+            "⚠️ Interrupted: {failed} of {} failed",
+            super::counted(files as u64, "file")
+        )
     } else if run.ok {
         format!("✅ Passed: {files} file{}", plural(files))
     } else {
-        format!("❌ Failed: {failed} of {files} files")
+        format!("❌ Failed: {failed} of {}", super::counted(files as u64, "file"))
     };
     let _ = writeln!(md, "## {verdict}\n");
     md.push_str(
@@ -146,9 +149,9 @@ fn stability(md: &mut String, run: &RunView) {
     if tests.is_empty() && files.is_empty() {
         let _ = writeln!(
             md,
-            "All {} tests in {} files passed in every run.",
-            st.tests.len(),
-            st.files.len()
+            "All {} in {} passed in every run.",
+            super::counted(st.tests.len() as u64, "test"),
+            super::counted(st.files.len() as u64, "file")
         );
         return;
     }
@@ -244,10 +247,13 @@ fn failure_section(file: &FileView, f: &FailureView) -> String {
         }
         _ => {}
     }
+    if let Some(machine) = &f.machine {
+        let _ = writeln!(s, "- {}", inline(machine));
+    }
     for (k, v) in &f.other {
         let _ = writeln!(s, "- {}: {}", inline(k), inline(v));
     }
-    if !f.other.is_empty() {
+    if !f.other.is_empty() || f.machine.is_some() {
         s.push('\n');
     }
     if let Some(diff) = &f.diff {

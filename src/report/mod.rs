@@ -7,8 +7,10 @@ pub mod html;
 pub mod human;
 pub(crate) mod json;
 pub mod jsonl;
+pub mod leaves;
 pub mod junit;
 pub mod markdown;
+pub mod merge;
 pub mod output;
 pub(crate) mod progress;
 pub mod record;
@@ -17,10 +19,21 @@ pub mod style;
 pub mod summary;
 pub mod terminal;
 pub mod threaded;
+pub(crate) mod trailing;
 
 use style::Style;
 
 pub use crate::event::run::Tally;
+
+/// `1 file`, `2 files`, `0 tests`: a count with its noun, singular only for one.
+pub fn counted(n: impl Into<u64>, noun: &str) -> String {
+    let n = n.into();
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
 
 /// `2 failed, 5 passed, 1 skipped, 1 todo` (zero counts left out, `passed` always there).
 pub fn render_tally(t: &Tally, s: Style) -> String {

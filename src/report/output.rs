@@ -454,7 +454,7 @@ impl RunSink for Reports {
     fn on(&mut self, ev: &RunEvent) -> io::Result<()> {
         if matches!(
             ev,
-            RunEvent::RunStarted { .. } | RunEvent::SeriesStarted { .. }
+            RunEvent::RunStarted { .. } | RunEvent::SeriesStarted { .. } | RunEvent::Shard(_)
         ) {
             self.open_jsonl();
         }
@@ -628,6 +628,7 @@ impl StreamAsRun {
             attempts: 1,
             flaky: false,
             cached: false,
+            no_tests: false,
             tests: Vec::new(),
         };
         self.send(RunEvent::FileFinished {

@@ -316,6 +316,7 @@ mod tests {
                     attempts: 1,
                     flaky: false,
                     cached: false,
+                    no_tests: false,
                     tests: Vec::new(),
                 },
             });

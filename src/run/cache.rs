@@ -133,13 +133,14 @@ impl Cache {
         Some(cached_result(e))
     }
 
-    /// Records a finished (not cached) result: a clean pass is stored, anything else forgets.
+    /// Records a finished (not cached) result: a clean pass is stored, anything else forgets
+    /// (a file with no tests too: it is no pass, and replaying it would count one).
     pub fn update(&mut self, rel: &str, key: Option<&str>, r: &FileResult) {
         if r.cached || r.cancelled {
             return;
         }
         match key {
-            Some(key) if r.ok && !r.flaky => {
+            Some(key) if r.ok && !r.flaky && !r.no_tests => {
                 let entry = Entry {
                     key: key.to_owned(),
                     tally: Stored {
@@ -197,6 +198,7 @@ fn cached_result(e: &Entry) -> FileResult {
         attempts: 0,
         flaky: false,
         cached: true,
+        no_tests: false,
         tests: Vec::new(),
     }
 }
@@ -333,6 +335,10 @@ mod tests {
         failed.ok = false;
         cache.update("a.t", Some("k1"), &failed);
         assert!(cache.lookup("a.t", "k1").is_none());
+        let mut no_tests = pass();
+        no_tests.no_tests = true;
+        cache.update("a.js", Some("k1"), &no_tests);
+        assert!(cache.lookup("a.js", "k1").is_none(), "no tests is no pass");
         cache.update("a.t", Some("k1"), &pass());
         cache.save().expect("save");
         let again = Cache::open(dir.path(), dir.path(), &[], false).expect("open");

@@ -6,11 +6,15 @@
 //!
 //! ```toml
 //! [run]
-//! jobs = 4                     # files run at once (at least 1)
+//! jobs = 4                     # files run at once (0: the number of cores, the default)
 //! timeout = "120s"             # per file: "500ms", "5s", "2m", "1h", or a number of seconds
 //! grace = "5s"                 # how long a timed-out file gets to exit before it is killed
 //! log_dir = ".nogit/testlogs"  # relative to the project root
-//! test_dirs = ["test"]         # where to look when no PATH is given (relative to the cwd)
+//! test_dirs = ["test"]         # where to look when no PATH is given (relative to the cwd;
+//!                              # default: what package.json's test script runs, else
+//!                              # test/, tests/ and t/, whichever exist)
+//! ts_runner = ["tsx"]          # runs *.ts (default: node_modules/.bin/tsx, then tsrun,
+//!                              # then tsx or tsrun on PATH); a path is from the project root
 //! env = { LANG = "C" }         # set for every test (`--env KEY=VALUE` wins, key by key)
 //! lib = ["lib"]                # prepended to PERL5LIB, PYTHONPATH, NODE_PATH (like -I DIR;
 //!                              # relative to the project root)
@@ -47,7 +51,6 @@ use crate::protocol::InputFormat;
 use globset::{GlobBuilder, GlobMatcher};
 use serde::de::{self, Deserializer, Unexpected, Visitor};
 use serde::Deserialize;
-use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use std::{fmt, fs, io};
@@ -62,6 +65,7 @@ timeout = "120s"
 grace = "5s"
 log_dir = ".nogit/testlogs"
 test_dirs = ["test"]
+ts_runner = ["node_modules/.bin/tsx"]
 env = { LANG = "C", DEBUG = 1 }
 lib = ["lib"]
 retries = 2
@@ -112,8 +116,12 @@ pub struct Config {
     pub grace: Option<Duration>,
     /// Already joined to the project root.
     pub log_dir: Option<PathBuf>,
-    /// As written: relative to the cwd, like PATH arguments.
-    pub test_dirs: Vec<PathBuf>,
+    /// As written: relative to the cwd, like PATH arguments. `None`: the project decides
+    /// (see `discover`).
+    pub test_dirs: Option<Vec<PathBuf>>,
+    /// The command `*.ts` files run with (a program with '/' already joined to the project
+    /// root); `None`: the project's own runner (see `runners::ts_runner`).
+    pub ts_runner: Option<Vec<String>>,
     /// The user's rules only; discovery puts the built-in ones after them.
     pub runners: Vec<RunnerRule>,
     /// `[run] env`, sorted by key.
@@ -122,6 +130,8 @@ pub struct Config {
     pub lib: Vec<PathBuf>,
     pub retries: Option<u32>,
     pub order: Option<super::order::Order>,
+    /// `[run] partition`: usually `"auto"` (the CI engine says which shard this is).
+    pub partition: Option<super::plan::partition::PartitionArg>,
     /// `false` turns the history store off.
     pub history: Option<bool>,
     pub cache: Option<bool>,
@@ -159,12 +169,14 @@ impl Default for Config {
             timeout: None,
             grace: None,
             log_dir: None,
-            test_dirs: vec!["test".into()],
+            test_dirs: None,
+            ts_runner: None,
             runners: Vec::new(),
             env: Vec::new(),
             lib: Vec::new(),
             retries: None,
             order: None,
+            partition: None,
             history: None,
             cache: None,
             cache_inputs: Vec::new(),
@@ -346,14 +358,16 @@ struct RawFile {
 #[derive(Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawRun {
-    // Zero jobs would never run anything; NonZeroUsize rejects it with the key's position.
-    jobs: Option<NonZeroUsize>,
+    /// `0` means the number of cores, as `-j 0` does.
+    jobs: Option<usize>,
     #[serde(default, deserialize_with = "duration")]
     timeout: Option<Duration>,
     #[serde(default, deserialize_with = "duration")]
     grace: Option<Duration>,
     log_dir: Option<PathBuf>,
     test_dirs: Option<Vec<PathBuf>>,
+    #[serde(default, deserialize_with = "words")]
+    ts_runner: Option<Vec<String>>,
     #[serde(default, deserialize_with = "env_table")]
     env: Vec<(String, String)>,
     #[serde(default)]
@@ -361,6 +375,8 @@ struct RawRun {
     retries: Option<u32>,
     #[serde(default, deserialize_with = "order")]
     order: Option<super::order::Order>,
+    #[serde(default, deserialize_with = "partition")]
+    partition: Option<super::plan::partition::PartitionArg>,
     history: Option<bool>,
     cache: Option<bool>,
     cache_inputs: Option<Vec<String>>,
@@ -379,8 +395,8 @@ struct RawRun {
     sandbox_env_drop: Vec<String>,
 }
 
-/// Reads a size written as a string (`"256M"`, [`super::limits::parse_size`]) or a number of
-/// bytes.
+/// Reads a size written as a string with its unit (`"256M"`, [`super::limits::parse_size`]).
+/// A bare number is refused as on the command line: `max_memory = 256` would be 256 bytes.
 fn size<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
     struct SizeVisitor;
 
@@ -388,23 +404,22 @@ fn size<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Er
         type Value = u64;
 
         fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("a size like \"256M\" or a number of bytes")
+            f.write_str("a size with its unit, like \"256M\" (K, M, G, T or B for bytes)")
         }
 
         fn visit_str<E: de::Error>(self, s: &str) -> Result<u64, E> {
             super::limits::parse_size(s).map_err(E::custom)
         }
-
-        fn visit_u64<E: de::Error>(self, n: u64) -> Result<u64, E> {
-            Ok(n)
-        }
-
-        fn visit_i64<E: de::Error>(self, n: i64) -> Result<u64, E> {
-            u64::try_from(n).map_err(|_| E::invalid_value(Unexpected::Signed(n), &self))
-        }
     }
 
     deserializer.deserialize_any(SizeVisitor).map(Some)
+}
+
+fn partition<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<super::plan::partition::PartitionArg>, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    text.parse().map(Some).map_err(de::Error::custom)
 }
 
 fn order<'de, D: Deserializer<'de>>(
@@ -443,22 +458,23 @@ pub fn load(root: &Path) -> Result<Config, ConfigError> {
             message: e.message().trim().replace('\n', " "),
         }
     })?;
-    let defaults = Config::default();
     let suites = suites(raw.suite, root).map_err(|message| ConfigError::Parse {
         location: path.display().to_string(),
         message,
     })?;
     Ok(Config {
-        jobs: raw.run.jobs.map(NonZeroUsize::get),
+        jobs: raw.run.jobs.filter(|&n| n > 0),
         timeout: raw.run.timeout,
         grace: raw.run.grace,
         log_dir: raw.run.log_dir.map(|dir| root.join(dir)),
-        test_dirs: raw.run.test_dirs.unwrap_or(defaults.test_dirs),
+        test_dirs: raw.run.test_dirs,
+        ts_runner: raw.run.ts_runner.map(|words| rooted_program(words, root)),
         runners: raw.runner,
         env: raw.run.env,
         lib: raw.run.lib.iter().map(|dir| root.join(dir)).collect(),
         retries: raw.run.retries,
         order: raw.run.order,
+        partition: raw.run.partition,
         history: raw.run.history,
         cache: raw.run.cache,
         cache_inputs: raw.run.cache_inputs.unwrap_or_default(),
@@ -474,6 +490,35 @@ pub fn load(root: &Path) -> Result<Config, ConfigError> {
         sandbox_env_drop: raw.run.sandbox_env_drop,
         suites,
     })
+}
+
+/// A command whose program is a relative path (`node_modules/.bin/tsx`), placed at the
+/// project root; a bare name is looked up on PATH.
+fn rooted_program(mut words: Vec<String>, root: &Path) -> Vec<String> {
+    if let Some(program) = words.first_mut() {
+        if program.contains('/') && Path::new(program.as_str()).is_relative() {
+            *program = root.join(&*program).to_string_lossy().into_owned();
+        }
+    }
+    words
+}
+
+/// Reads a command: an array of words, or one string split at whitespace.
+fn words<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Vec<String>>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Words {
+        One(String),
+        Many(Vec<String>),
+    }
+    let words = match Words::deserialize(deserializer)? {
+        Words::Many(words) => words,
+        Words::One(line) => line.split_whitespace().map(str::to_owned).collect(),
+    };
+    if words.is_empty() {
+        return Err(de::Error::custom("the command is empty"));
+    }
+    Ok(Some(words))
 }
 
 /// Parses a humane duration: `500ms`, `5s`, `2m`, `1h`, `1.5s`; a plain number is seconds.
@@ -645,7 +690,7 @@ mod tests {
         let dir = TempDir::new().expect("temp dir");
         let cfg = load(dir.path()).expect("defaults");
         assert_eq!(cfg, Config::default());
-        assert_eq!(cfg.test_dirs, [PathBuf::from("test")]);
+        assert_eq!(cfg.test_dirs, None, "the project decides");
     }
 
     #[test]
@@ -657,7 +702,22 @@ mod tests {
         assert_eq!(cfg.timeout, Some(Duration::from_secs(120)));
         assert_eq!(cfg.grace, Some(Duration::from_secs(5)));
         assert_eq!(cfg.log_dir, Some(dir.path().join(".nogit/testlogs")));
-        assert_eq!(cfg.test_dirs, [PathBuf::from("test")]);
+        assert_eq!(cfg.test_dirs, Some(vec![PathBuf::from("test")]));
+        assert_eq!(
+            cfg.ts_runner,
+            Some(vec![dir
+                .path()
+                .join("node_modules/.bin/tsx")
+                .to_string_lossy()
+                .into_owned()])
+        );
+        assert_eq!(
+            load_text("[run]\nts_runner = \"ts-node --esm\"\n")
+                .expect("valid")
+                .ts_runner,
+            Some(vec!["ts-node".to_owned(), "--esm".to_owned()])
+        );
+        assert!(parse_error("[run]\nts_runner = []\n").contains("the command is empty"));
         assert_eq!(cfg.runners.len(), 3);
         assert_eq!(cfg.runners[2].format, InputFormat::GoJson);
         assert_eq!(cfg.suites.len(), 2);
@@ -692,7 +752,7 @@ mod tests {
     fn limits_as_numbers_and_bad_sizes() {
         let cfg = load_text(
             "[run]
-max_memory = 1048576
+max_memory = \"1048576B\"
 max_cpu_time = 2
 ",
         )
@@ -705,6 +765,9 @@ max_output = \"lots\"\n",
         );
         assert!(message.contains("failed to parse size `lots`"), "{message}");
         assert!(message.contains("tapline.toml:2:"), "{message}");
+        // A number alone would be bytes: refused, as on the command line.
+        let message = parse_error("[run]\nmax_memory = 256\n");
+        assert!(message.contains("a size with its unit"), "{message}");
     }
 
     #[test]
@@ -765,7 +828,6 @@ max_output = \"lots\"\n",
 
         for text in [
             "[run\n",
-            "[run]\njobs = 0\n",
             "[run]\ntimeout = -3\n",
             "[run]\ntimeout = true\n",
             "[[runner]]\nglob = \"*.[\"\ncommand = [\"x\"]\n",

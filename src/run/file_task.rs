@@ -1,14 +1,15 @@
 //! One test file's life: spawn it supervised, archive every byte it writes, parse its stdout
 //! into TAP events (or its `go test -json` / JUnit output, or the JUnit reports a `[[suite]]`
 //! leaves), and judge it by its stream and its process together.
-use super::discover::Input;
+use super::discover::{Input, Silent};
 use super::limits::{self, AllocationWatch, Evidence, Limits};
 use super::sandbox::Sandbox;
 use super::supervise::{self, Cancel, Chunk, Exit, Outcome, Spec};
 use crate::event::run::Tally;
 use crate::event::run::{ExitInfo, FileInfo, FileResult, RunEvent, TestOutcome};
-use crate::event::{Event, Sink, Verdict};
+use crate::event::{Event, ProblemKind, Sink, Verdict};
 use crate::protocol::{AnyParser, Framer, InputFormat};
+use crate::report::leaves::LeafTally;
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::Write;
@@ -43,12 +44,11 @@ pub(crate) struct FileJob {
 pub(crate) struct Collect {
     pub(crate) events: Vec<Event<'static>>,
     pub(crate) tally: Tally,
-    pub(crate) saw_tap: bool,
+    /// The stream said nothing in TAP (the protocol's [`crate::protocol::NO_TAP_OUTPUT`]).
+    pub(crate) no_tap_output: bool,
     /// Count tests, not top-level points: for `go test -json` and JUnit, whose top level is
-    /// packages and suites ([`Collect::count_test`]).
-    count_tests: bool,
-    /// Per open level (the top first): points counted inside it, and failures among them.
-    counted: Vec<(u64, u64)>,
+    /// packages and suites.
+    leaves: Option<LeafTally>,
     pub(crate) verdict: Option<Verdict<'static>>,
     /// Names of the open subtests, by depth, for full test names.
     subtests: Vec<String>,
@@ -60,8 +60,7 @@ pub(crate) struct Collect {
 impl Collect {
     fn counting_tests() -> Self {
         Collect {
-            count_tests: true,
-            counted: vec![(0, 0)],
+            leaves: Some(LeafTally::default()),
             ..Collect::default()
         }
     }
@@ -72,30 +71,6 @@ impl Collect {
         Collect {
             skip_tests: true,
             ..Collect::default()
-        }
-    }
-
-    /// Tallies the tests of a tree of packages or suites: every leaf, and a package or suite
-    /// only when nothing inside it counted (no test files) or it failed with no failing test
-    /// inside (a build failure, a crash after the tests).
-    fn count_test(&mut self, a: &crate::event::Assert<'_>) {
-        let depth = a.depth as usize;
-        let count = if a.closes_subtest {
-            let (inner, failed) = self.counted.get(depth + 1).copied().unwrap_or((0, 0));
-            self.counted.truncate(depth + 1);
-            inner == 0 || (a.is_failure() && failed == 0)
-        } else {
-            true
-        };
-        if count {
-            self.tally.add(a);
-            if self.counted.len() <= depth {
-                self.counted.resize(depth + 1, (0, 0));
-            }
-            for level in &mut self.counted[..=depth] {
-                level.0 += 1;
-                level.1 += u64::from(a.is_failure());
-            }
         }
     }
 
@@ -125,26 +100,22 @@ impl Sink for Collect {
     fn event(&mut self, event: &Event<'_>) {
         match event {
             Event::Assert(a) => {
-                self.saw_tap = true;
-                if self.count_tests {
-                    self.count_test(a);
+                if let Some(leaves) = &mut self.leaves {
+                    leaves.point(a);
+                    self.tally = *leaves.tally();
                 } else if a.depth == 0 {
                     self.tally.add(a);
                 }
                 self.test_point(a);
             }
             Event::SubtestStart { depth, name, .. } => {
-                if self.count_tests {
-                    // The subtest's level is `depth`; its parent's is `depth - 1`.
-                    self.counted.resize(*depth as usize, (0, 0));
-                    self.counted.push((0, 0));
+                if let Some(leaves) = &mut self.leaves {
+                    leaves.subtest_start(*depth);
                 }
                 self.subtests.truncate(*depth as usize);
                 self.subtests.push(name.to_string());
             }
-            Event::Plan { .. } | Event::Version { .. } | Event::BailOut { .. } => {
-                self.saw_tap = true
-            }
+            Event::Problem(p) if p.kind == ProblemKind::NoOutput => self.no_tap_output = true,
             Event::End { verdict } => self.verdict = Some(verdict.clone().into_owned()),
             _ => {}
         }
@@ -292,18 +263,13 @@ pub(crate) async fn run_file(
         // The reports are complete once the command has ended.
         read_reports(&mut parser, &job.cwd, glob, started_at);
     }
-    let format = job.input.format;
     let mut collected = parser.finish();
     for event in collected.events.drain(..) {
         let _ = tx.send(RunEvent::Tap { run, file, event });
     }
     let mut result = judge(&mut collected, outcome, job.timeout, started, broken);
-    if format != InputFormat::Tap {
-        for r in &mut result.reasons {
-            if r == "no TAP output" {
-                *r = format!("no {} output", format_label(format));
-            }
-        }
+    if job.input.format == InputFormat::Tap {
+        judge_silent(&mut result, job.input.silent);
     }
     if let Some(e) = log_error {
         result.reasons.push(e);
@@ -311,14 +277,6 @@ pub(crate) async fn run_file(
     result
 }
 
-/// How a format is named in reasons.
-fn format_label(format: InputFormat) -> &'static str {
-    match format {
-        InputFormat::Tap => "TAP",
-        InputFormat::GoJson => "go test -json",
-        InputFormat::Junit => "JUnit XML",
-    }
-}
 
 /// The folder a suite's report glob writes into (its part before the first wildcard), created
 /// so that the sandbox can keep it writable.
@@ -417,6 +375,7 @@ fn not_started(why: String, started: Instant) -> FileResult {
         attempts: 1,
         flaky: false,
         cached: false,
+        no_tests: false,
         tests: Vec::new(),
     }
 }
@@ -481,11 +440,8 @@ fn judge(
     } else if !outcome.exit.success() {
         reasons.push(outcome.exit.to_string());
     }
-    if !c.saw_tap {
-        reasons.push("no TAP output".to_owned());
-    } else {
-        reasons.extend(verdict.reasons.iter().cloned());
-    }
+    // The stream's reasons, `no TAP output` among them (one rule, in the protocol).
+    reasons.extend(verdict.reasons.iter().cloned());
     if !verdict.ok && reasons.is_empty() {
         // The parser names every failing verdict's reasons (tests/integration/
         // verdict_invariant.rs); should one ever come without, the file still says why.
@@ -518,7 +474,43 @@ fn judge(
         attempts: 1,
         flaky: false,
         cached: false,
+        no_tests: false,
         tests: std::mem::take(&mut c.tests),
+    }
+}
+
+/// What a file that printed no TAP says, when it reads like a pytest module.
+pub(crate) const PYTEST_HINT: &str = "no TAP output: it reads like a pytest module (test_ functions, nothing that runs them); run pytest as a [[suite]] in tapline.toml (`tapline init` writes one)";
+
+/// What prove says of a `*.t` that printed no TAP.
+pub(crate) const PROVE_NO_TAP: &str = "no TAP output (No subtests run)";
+
+/// A file that printed no TAP, judged as its own harness judges it ([`Silent`]): prove fails
+/// a `*.t` (`No subtests run`); node's runner and tape count a JavaScript or TypeScript file
+/// that exits 0 as a file with no tests, not a failure (`no_tests`, kept out of the passed
+/// files); a pytest module fails with a hint. Any other reason it failed (an exit code, a
+/// timeout) stands.
+fn judge_silent(r: &mut FileResult, silent: Silent) {
+    let no_tap = crate::protocol::NO_TAP_OUTPUT;
+    let Some(at) = r.reasons.iter().position(|x| x == no_tap) else {
+        return;
+    };
+    match silent {
+        Silent::Fails => {}
+        Silent::Prove => r.reasons[at] = PROVE_NO_TAP.to_owned(),
+        Silent::Pytest => r.reasons[at] = PYTEST_HINT.to_owned(),
+        Silent::NoTests => {
+            let exited_0 = r.exit.is_some_and(|e| e.code == Some(0));
+            let only = r
+                .reasons
+                .iter()
+                .all(|x| x == no_tap || x == crate::event::run::LEAK_REASON);
+            if exited_0 && only && !r.timed_out && !r.cancelled {
+                r.reasons.remove(at);
+                r.ok = true;
+                r.no_tests = true;
+            }
+        }
     }
 }
 
@@ -605,6 +597,45 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Issue 16: a file with no TAP is judged as its harness judges it.
+    #[test]
+    fn a_silent_file_is_judged_by_its_harness() {
+        let silent = |silent: Silent, exit: Exit| {
+            let mut r = judged(b"", exit);
+            judge_silent(&mut r, silent);
+            (r.ok, r.no_tests, r.reasons)
+        };
+        assert_eq!(
+            silent(Silent::NoTests, Exit::Code(0)),
+            (true, true, Vec::<String>::new()),
+            "node and tape: a file with no tests"
+        );
+        assert_eq!(
+            silent(Silent::NoTests, Exit::Code(1)),
+            (
+                false,
+                false,
+                vec!["exited with code 1".to_owned(), "no TAP output".to_owned()]
+            ),
+            "a crash is still a failure"
+        );
+        assert_eq!(
+            silent(Silent::Prove, Exit::Code(0)),
+            (false, false, vec![PROVE_NO_TAP.to_owned()])
+        );
+        assert_eq!(
+            silent(Silent::Pytest, Exit::Code(0)),
+            (false, false, vec![PYTEST_HINT.to_owned()])
+        );
+        assert_eq!(
+            silent(Silent::Fails, Exit::Code(0)),
+            (false, false, vec!["no TAP output".to_owned()])
+        );
+        let mut r = judged(b"1..1\nok 1\n", Exit::Code(0));
+        judge_silent(&mut r, Silent::NoTests);
+        assert!(r.ok && !r.no_tests, "a file with TAP is judged by it");
     }
 
     #[test]

@@ -90,7 +90,9 @@ pub fn apply(settings: &[RlimitSetting]) -> std::io::Result<()> {
     Ok(())
 }
 
-/// A size with an optional binary unit: `256M`, `2G`, `512k`, `1MiB`, `1048576`.
+/// A size with its binary unit: `256M`, `2G`, `512k`, `1MiB`, `1048576B`. The unit is
+/// required: `--max-memory 256` would otherwise be 256 bytes, under which a runtime dies of
+/// SIGSEGV before it can say why, with no limit named.
 pub fn parse_size(text: &str) -> Result<u64, SizeError> {
     let err = || SizeError(text.to_owned());
     let t = text.trim();
@@ -99,7 +101,7 @@ pub fn parse_size(text: &str) -> Result<u64, SizeError> {
         .unwrap_or(t.len());
     let (number, unit) = t.split_at(split);
     let factor: u64 = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 1,
+        "b" => 1,
         "k" | "kb" | "kib" => 1 << 10,
         "m" | "mb" | "mib" => 1 << 20,
         "g" | "gb" | "gib" => 1 << 30,
@@ -116,7 +118,7 @@ pub fn parse_size(text: &str) -> Result<u64, SizeError> {
 }
 
 #[derive(Debug, thiserror::Error)]
-#[error("failed to parse size `{0}`: expected a positive number with an optional unit K, M, G or T (powers of 1024), like `256M` or `2G`")]
+#[error("failed to parse size `{0}`: expected a positive number with its unit K, M, G or T (powers of 1024) or B (bytes), like `256M` or `2G`")]
 pub struct SizeError(String);
 
 /// A count of bytes as people read it: `256 MiB`, `1.5 GiB`, `800 bytes`.
@@ -266,8 +268,8 @@ mod tests {
         assert_eq!(parse_size("2G").ok(), Some(2 << 30));
         assert_eq!(parse_size("1.5k").ok(), Some(1536));
         assert_eq!(parse_size("1MiB").ok(), Some(1 << 20));
-        assert_eq!(parse_size("100").ok(), Some(100));
-        for bad in ["", "M", "-1M", "0", "2X", "1..2M"] {
+        assert_eq!(parse_size("100B").ok(), Some(100));
+        for bad in ["", "M", "-1M", "0", "0B", "2X", "1..2M", "256", "1048576"] {
             assert!(parse_size(bad).is_err(), "{bad}");
         }
         let message = parse_size("lots").err().map(|e| e.to_string());

@@ -52,14 +52,26 @@ impl LogDir {
     /// `previous/`, replacing what was there.
     pub fn prepare(dir: &Path) -> Result<LogDir, LogError> {
         let previous = dir.join(PREVIOUS);
-        fs::create_dir_all(dir).map_err(io_error("create", dir))?;
+        super::nogit::create_dir_all(dir).map_err(io_error("create", dir))?;
         match fs::remove_dir_all(&previous) {
-            Err(e) if e.kind() != io::ErrorKind::NotFound => {
+            Err(e)
+                if !matches!(
+                    e.kind(),
+                    io::ErrorKind::NotFound | io::ErrorKind::DirectoryNotEmpty
+                ) =>
+            {
                 return Err(io_error("clear", &previous)(e))
             }
             _ => {}
         }
-        fs::create_dir(&previous).map_err(io_error("create", &previous))?;
+        // Another tapline starting in the same folder at the same moment (shards side by side
+        // in one checkout) may have made it, or moved a log first: neither is an error.
+        match fs::create_dir(&previous) {
+            Err(e) if e.kind() != io::ErrorKind::AlreadyExists => {
+                return Err(io_error("create", &previous)(e))
+            }
+            _ => {}
+        }
         for entry in fs::read_dir(dir).map_err(io_error("read", dir))? {
             let entry = entry.map_err(io_error("read", dir))?;
             let name = entry.file_name();
@@ -68,7 +80,12 @@ impl LogDir {
                 && (name == VERDICTS || name.to_str().is_some_and(|name| name.ends_with(".log")))
             {
                 let to = previous.join(&name);
-                fs::rename(entry.path(), &to).map_err(io_error("move", &entry.path()))?;
+                match fs::rename(entry.path(), &to) {
+                    Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                        return Err(io_error("move", &entry.path())(e))
+                    }
+                    _ => {}
+                }
             }
         }
         let verdicts_path = previous.join(VERDICTS);

@@ -8,8 +8,11 @@ pub mod child_env;
 pub mod config;
 pub mod discover;
 pub mod history;
+pub mod init;
 pub mod limits;
+pub mod nogit;
 pub mod order;
+pub mod plan;
 pub mod sandbox;
 pub mod stability;
 
@@ -297,8 +300,14 @@ pub async fn execute(
                 sink.on(&RunEvent::FileFinished { run, file: idx, result: result.clone() })?;
                 results[idx] = Some(result);
             }
-            _ = sigint.recv() => interrupts = interrupt(interrupts, &cancel_tx),
-            _ = sigterm.recv() => interrupts = interrupt(interrupts, &cancel_tx),
+            _ = sigint.recv() => {
+                interrupts = interrupt(interrupts, &cancel_tx);
+                sink.on(&stopping(run, interrupts, running.len()))?;
+            }
+            _ = sigterm.recv() => {
+                interrupts = interrupt(interrupts, &cancel_tx);
+                sink.on(&stopping(run, interrupts, running.len()))?;
+            }
             level = external_stop(&mut stop, applied_stop) => {
                 applied_stop = Some(level);
                 interrupts = interrupts.max(1);
@@ -368,6 +377,15 @@ fn interrupt(count: u32, cancel: &watch::Sender<Option<Cancel>>) -> u32 {
     count + 1
 }
 
+/// What the user is told on the `interrupts`-th Ctrl-C.
+fn stopping(run: u64, interrupts: u32, running: usize) -> RunEvent {
+    RunEvent::Stopping {
+        run,
+        immediate: interrupts > 1,
+        running,
+    }
+}
+
 /// Resolves with a stop level the outside asks for that differs from `applied`; never when
 /// there is no outside, or it has gone.
 async fn external_stop(
@@ -399,13 +417,16 @@ fn summarize(
     let (mut passed, mut failed, mut not_run) = (0, 0, 0);
     let mut slowest: Vec<(String, u64)> = Vec::new();
     let mut flaky = Vec::new();
-    let mut cached = 0;
+    let (mut cached, mut no_tests) = (0, 0);
     let mut verdicts = BTreeMap::new();
     for (info, result) in infos.iter().zip(results) {
         match (info, result) {
             (Some(info), Some(r)) => {
                 tests.merge(&r.tally);
-                if r.ok {
+                if r.ok && r.no_tests {
+                    // Neither passed nor failed: its harness reports a file with no tests.
+                    no_tests += 1;
+                } else if r.ok {
                     passed += 1;
                 } else {
                     failed += 1;
@@ -452,6 +473,7 @@ fn summarize(
         fixed,
         flaky,
         files_cached: cached,
+        files_no_tests: no_tests,
     }
 }
 

@@ -2,6 +2,7 @@
 //! file's `#!` line shapes its command (the switches it names, the shell it asks for).
 use super::shebang::{self, Shebang};
 use std::ffi::OsString;
+use std::path::Path;
 
 /// The interpreter a runner starts, as far as reading a `#!` line goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,9 +56,11 @@ pub const BUILTIN_RUNNERS: &[Builtin] = &[
         command: &["node", "{}"],
         family: Family::Node,
     },
+    // tstest's names; `helpers.ts` beside them is not a test. The runner is the project's
+    // own ([`ts_runner`]), `tsx` only stands for it.
     Builtin {
         glob: "*.ts",
-        walk: &[],
+        walk: &["test*.ts", "*.test.ts", "*.test.*.ts"],
         command: &["tsx", "{}"],
         family: Family::Tsx,
     },
@@ -74,6 +77,30 @@ pub const BUILTIN_RUNNERS: &[Builtin] = &[
         family: Family::Opaque,
     },
 ];
+
+/// The command `*.ts` files run with: `[run] ts_runner` of `tapline.toml`, else the project's
+/// own runner (`node_modules/.bin/tsx`, then `node_modules/.bin/tsrun` as tstest runs its
+/// files, in the nearest `node_modules` from the cwd up to the root), else `tsx`, then
+/// `tsrun`, on PATH; else `tsx`, which then fails as not installed. The project's own matters:
+/// tsx and ts-node differ on CommonJS interop, and a suite passes under the one it was
+/// written for.
+pub(crate) fn ts_runner(configured: Option<&[String]>, cwd: &Path, root: &Path) -> Vec<String> {
+    if let Some(words) = configured.filter(|w| !w.is_empty()) {
+        return words.to_vec();
+    }
+    let local = cwd
+        .ancestors()
+        .take_while(|dir| dir.starts_with(root))
+        .flat_map(|dir| ["tsx", "tsrun"].map(|name| dir.join("node_modules/.bin").join(name)))
+        .find(|path| super::discover::installed(path.as_os_str(), cwd));
+    if let Some(path) = local {
+        return vec![path.to_string_lossy().into_owned()];
+    }
+    let on_path = ["tsx", "tsrun"]
+        .into_iter()
+        .find(|name| super::discover::installed(std::ffi::OsStr::new(name), cwd));
+    vec![on_path.unwrap_or("tsx").to_owned()]
+}
 
 /// The shells a `*.sh` file's `#!` line may ask for instead of `sh`.
 const SHELLS: &[&str] = &["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox"];

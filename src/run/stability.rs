@@ -182,6 +182,7 @@ mod tests {
             attempts: 1,
             flaky: false,
             cached: false,
+            no_tests: false,
             tests: tests
                 .iter()
                 .map(|&(name, ok)| TestOutcome {

@@ -26,6 +26,7 @@ fn entry(s: &Suite, cwd: &Path) -> TestFile {
         cwd: Some(s.dir.clone()),
         suite: true,
         skip: None,
+        silent: discover::Silent::Fails,
     };
     let missing = !discover::installed(&program, &s.dir);
     let command = if missing && s.optional {

@@ -442,6 +442,13 @@ fn ctrl_c_stops_the_run_with_130() {
     assert_eq!(status.code(), Some(130), "{status:?}\n{stderr}");
     assert!(stderr.contains("INTERRUPTED"), "{stderr}");
     assert!(stderr.contains("1 not run"), "{stderr}");
+    // Issue 16: the first Ctrl-C says what it does and what a second one would, and the
+    // files it kept from starting are named.
+    assert!(
+        stderr.contains("Stopping: terminating 1 running file (Ctrl-C again kills at once)."),
+        "{stderr}"
+    );
+    assert!(stderr.contains("Not run: test/b_later.sh"), "{stderr}");
     let log = fs::read_to_string(&log).expect("log");
     assert!(
         log.contains("ok 1 - before the interrupt"),
@@ -501,6 +508,7 @@ fn second_ctrl_c_kills_at_once() {
     );
     let stderr = String::from_utf8_lossy(&p.read("stderr.txt")).into_owned();
     assert_eq!(status.code(), Some(130), "{status:?}\n{stderr}");
+    assert!(stderr.contains("Killing 1 running file at once."), "{stderr}");
     let pid = p.pid("sh.pid");
     assert!(
         poll(Duration::from_secs(5), || !running(pid, "sh")),

@@ -19,6 +19,11 @@ use classify::*;
 /// Cap on a v2 block's payload or a YAML block: beyond it the rest is dropped and reported.
 pub const DEFAULT_MAX_BLOCK: usize = 16 << 20;
 
+/// The reason a stream with no plan, no test point and no bail out fails: empty input, a
+/// command that was not found, binary or random bytes, text that is not TAP. The one place
+/// this rule lives, for `parse`, `run`, `send` and `[[suite]]` alike (protocol-spec/verdict.md).
+pub const NO_TAP_OUTPUT: &str = "no TAP output";
+
 /// Deepest subtest nesting read as TAP; deeper lines are output. Real suites nest a handful of
 /// levels; the cap keeps a line of a million spaces from recursing a quarter-million deep.
 pub const MAX_DEPTH: usize = 64;
@@ -149,6 +154,12 @@ pub(crate) struct Machine {
     held: Held,
     /// `finish` is closing the documents: the stream itself ended.
     ending: bool,
+    /// A subtest was ever opened: the stream said something in TAP even when its top level
+    /// counted nothing.
+    opened_child: bool,
+    /// A stream with no plan, no test point and no bail out passes as "no tests found" instead
+    /// of failing as `no TAP output` (`tapline parse --allow-empty`).
+    allow_empty: bool,
 }
 
 /// Output and comment lines held back while a test point is pending, in one text arena so
@@ -207,7 +218,14 @@ impl Machine {
             spare_names: Vec::new(),
             held: Held::default(),
             ending: false,
+            opened_child: false,
+            allow_empty: false,
         }
+    }
+
+    /// Lets a stream without any TAP pass (see [`NO_TAP_OUTPUT`]).
+    pub fn allow_empty(&mut self, allow: bool) {
+        self.allow_empty = allow;
     }
 
     pub fn line_too_long(&mut self, full_len: u64, kept: usize, sink: &mut dyn Sink) {

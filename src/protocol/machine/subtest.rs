@@ -44,6 +44,7 @@ impl Machine {
         }
         self.abandon_above(lvl, sink);
         self.levels.push(child);
+        self.opened_child = true;
         sink.event(&Event::SubtestStart {
             depth: lvl as u32 + 1,
             line: self.line_no,
@@ -194,7 +195,11 @@ impl Machine {
                 self.tap_error(lvl, 0, ProblemKind::SkipAllWithTests, msg, sink);
             }
         } else if !l.bailed_out && l.plan.is_none() {
-            if l.count == 0 {
+            if l.count == 0 && lvl == 0 && !self.opened_child && !self.allow_empty {
+                // Nothing in TAP at all: not a pass (tap-parser calls it one; we do not).
+                let msg = super::NO_TAP_OUTPUT.to_owned();
+                self.tap_error(lvl, 0, ProblemKind::NoOutput, msg, sink);
+            } else if l.count == 0 {
                 // An empty document is a skip-all with nothing to run, as in the reference.
                 skip_all = true;
                 l.plan = Some((1, 0));

@@ -3,7 +3,41 @@ use serde_json::Value;
 
 use super::*;
 
+/// The key of the one-entry object that stands for a value the producer wrote as a bare word
+/// rather than as JSON (`Infinity`, `NaN`, Perl's `undef` or `HASH(0x…)`): printed unquoted.
+/// A magic key, as `serde_json` itself marks its arbitrary-precision numbers.
+pub(crate) const BARE_KEY: &str = "$tapline::bare";
+
+/// Words that are numbers outside JSON: JavaScript's and YAML's infinities and NaN.
+pub(crate) const NUMBER_WORDS: [&str; 10] = [
+    "Infinity",
+    "-Infinity",
+    "+Infinity",
+    "NaN",
+    ".inf",
+    "-.inf",
+    "+.inf",
+    ".nan",
+    ".Inf",
+    ".NaN",
+];
+
+/// The word of a value made by [`super::bare`].
+pub(super) fn as_bare(value: &Value) -> Option<&str> {
+    match value {
+        Value::Object(map) if map.len() == 1 => map.get(BARE_KEY)?.as_str(),
+        _ => None,
+    }
+}
+
 pub(super) fn type_name(value: &Value) -> &'static str {
+    if let Some(word) = as_bare(value) {
+        return if NUMBER_WORDS.contains(&word) {
+            "number"
+        } else {
+            "bare"
+        };
+    }
     match value {
         Value::Null => "null",
         Value::Bool(_) => "boolean",
@@ -16,7 +50,8 @@ pub(super) fn type_name(value: &Value) -> &'static str {
 
 pub(super) fn type_note(expected: &Value, actual: &Value) -> Option<String> {
     let (e, a) = (type_name(expected), type_name(actual));
-    (e != a).then(|| format!("(different types: {e} vs {a})"))
+    // A bare word (`undef`, `HASH(0x…)`) has no JSON type to compare.
+    (e != a && e != "bare" && a != "bare").then(|| format!("(different types: {e} vs {a})"))
 }
 
 pub(super) fn parse_json_container(s: &str) -> Option<Value> {
@@ -227,6 +262,7 @@ pub(super) fn compact(value: &Value, out: &mut String, limit: usize) -> bool {
                 Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
                 Value::Number(n) => out.push_str(&n.to_string()),
                 Value::String(s) => push_json_string(out, s, limit),
+                _ if as_bare(v).is_some() => out.push_str(as_bare(v).unwrap_or_default()),
                 Value::Array(items) if items.is_empty() => out.push_str("[]"),
                 Value::Object(map) if map.is_empty() => out.push_str("{}"),
                 Value::Array(items) => {
@@ -438,7 +474,7 @@ impl<'a> Pretty<'a> {
             push_json_string(&mut line, key, usize::MAX);
             line.push_str(": ");
         }
-        let nested = depth < MAX_PRETTY_DEPTH;
+        let nested = depth < MAX_PRETTY_DEPTH && as_bare(value).is_none();
         match value {
             Value::Object(map) if nested && !map.is_empty() => {
                 line.push('{');

@@ -158,6 +158,20 @@ pub fn render(
     Ok(diff.outcome)
 }
 
+/// A value the producer wrote as a bare word, not as JSON: `Infinity`, `NaN`, Perl's `undef`.
+/// The diff prints it unquoted, and a number word ([`NUMBER_WORDS`]) counts as a number.
+pub fn bare(word: &str) -> Value {
+    let mut map = serde_json::Map::new();
+    map.insert(BARE_KEY.to_owned(), Value::String(word.to_owned()));
+    Value::Object(map)
+}
+
+/// Whether `word` is a number that JSON cannot write (`Infinity`, `-Infinity`, `NaN`, YAML's
+/// `.inf`, `-.inf`, `.nan`).
+pub fn is_number_word(word: &str) -> bool {
+    NUMBER_WORDS.contains(&word)
+}
+
 /// The diff of `expected` vs `actual` as structured lines within `budget`, for any renderer.
 /// `highlight` computes the changed characters within changed lines ([`Segment::emphasized`]);
 /// without it every line is a single plain segment.
@@ -226,6 +240,9 @@ impl Renderer {
     fn diff(&mut self, expected: &Value, actual: &Value) {
         match (expected, actual) {
             (Value::String(e), Value::String(a)) => self.strings(e, a),
+            _ if as_bare(expected).is_some() || as_bare(actual).is_some() => {
+                self.side_by_side(expected, actual);
+            }
             (Value::Array(_) | Value::Object(_), Value::Array(_) | Value::Object(_)) => {
                 let note = type_note(expected, actual);
                 let notes: Vec<&str> = note.iter().map(String::as_str).collect();
@@ -484,6 +501,7 @@ mod model;
 mod paint;
 #[cfg(test)]
 mod tests;
+mod unified;
 
 use hunks::*;
 use inline::*;
@@ -492,3 +510,4 @@ pub use model::{Diff, DiffLine, Segment, Sign};
 use model::{LineBuilder, Sink};
 #[cfg(test)]
 use paint::ansi;
+pub use unified::from_unified;

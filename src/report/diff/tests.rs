@@ -930,3 +930,36 @@ fn the_model_marks_sides_changes_and_hunks() {
     let cut = compute(&json!(long), &json!(changed), &budget, true);
     assert_eq!(cut.lines.last(), Some(&DiffLine::Omitted(10)));
 }
+
+#[test]
+fn bare_words_print_unquoted_and_number_words_are_numbers() {
+    let plain = |e: &Value, a: &Value| -> Vec<String> {
+        compute(e, a, &generous(), false)
+            .lines
+            .iter()
+            .map(DiffLine::plain_text)
+            .collect()
+    };
+    // `Infinity` against a number: side by side, no type note.
+    assert_eq!(
+        plain(&json!(1), &bare("Infinity")),
+        ["- Expected: 1", "+ Received: Infinity"]
+    );
+    // Perl's `undef` against a string: unquoted, and no JSON type to compare.
+    assert_eq!(
+        plain(&json!("x"), &bare("undef")),
+        ["- Expected: \"x\"", "+ Received: undef"]
+    );
+    // Inside a structure, printed in place.
+    let lines = plain(&json!({"low": 0}), &json!({"low": bare("-Infinity")}));
+    assert!(
+        lines.contains(&"+   \"low\": -Infinity,".to_owned()),
+        "{lines:?}"
+    );
+    assert!(is_number_word(".nan") && !is_number_word("nan"));
+    // Equal words are equal values.
+    assert_eq!(
+        plain(&bare("NaN"), &bare("NaN")),
+        ["Compared values have no visual difference."]
+    );
+}

@@ -78,6 +78,9 @@ fn write_point_failure(out: &mut String, index: usize, file: &FileView, failure:
     if let Some(message) = &failure.message {
         let _ = write!(out, "<p class=\"msg\">{}</p>", Esc(message));
     }
+    if let Some(machine) = &failure.machine {
+        let _ = write!(out, "<div class=\"kv mono\">{}</div>", Esc(machine));
+    }
     for (key, value) in &failure.other {
         let _ = write!(
             out,

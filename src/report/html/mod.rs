@@ -112,9 +112,9 @@ fn write_head(page: &mut String, run: &RunView) {
     );
     page.push_str("<meta name=\"referrer\" content=\"no-referrer\">\n");
     page.push_str(&format!(
-        "<title>tapline: {verdict}, {} of {} tests failed</title>\n<style>",
+        "<title>tapline: {verdict}, {} of {} failed</title>\n<style>",
         run.tests.fail,
-        run.tests.total()
+        crate::report::counted(run.tests.total(), "test")
     ));
     page.push_str(styles::CSS);
     page.push_str("</style>\n</head>\n<body>\n<main>\n");

@@ -473,6 +473,7 @@ pub(crate) fn explain(f: &FailureView, with_name: bool) -> String {
     if let Some(m) = &f.message {
         lines.extend(m.lines().map(str::to_owned));
     }
+    lines.extend(f.machine.clone());
     for (k, v) in &f.other {
         lines.push(format!("{k}: {v}"));
     }

@@ -273,6 +273,7 @@ mod pieces {
                 attempts: 1,
                 flaky: false,
                 cached: false,
+                no_tests: false,
                 tests: Vec::new(),
             }
         }

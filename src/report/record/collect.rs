@@ -8,6 +8,7 @@ use super::view::{AttemptView, FailureView, FileStatus, FileView, PointView, Run
 use crate::event::run::{FileResult, RunEvent};
 use crate::event::{Assert, Event};
 use crate::report::diff::Budget;
+use crate::report::trailing::{Step, Trailing};
 
 /// Output lines kept for one failing point (the newest win).
 const POINT_OUTPUT_LINES: usize = 100;
@@ -56,6 +57,15 @@ impl Meta {
     }
 }
 
+/// A failing point explained once its trailing output is known (see [`Trailing`]).
+struct Unfinished {
+    assert: Assert<'static>,
+    /// Its name with its enclosing subtests.
+    name: String,
+    /// What its test printed before it reported.
+    output: Vec<String>,
+}
+
 /// A file while its events arrive.
 struct Building {
     view: FileView,
@@ -73,9 +83,8 @@ struct Building {
     /// Failures seen per open nesting level (index = depth), to tell a subtest that failed
     /// only through its children.
     failed_inside: Vec<usize>,
-    /// Depth of the failing point just explained: `#` comments right after it are its
-    /// diagnostics (`Test::More` prints `#   Failed test …` after the `not ok`).
-    diag_depth: Option<u32>,
+    /// The failing point just read, collecting the output printed after it.
+    trailing: Trailing<Unfinished>,
 }
 
 /// Durations as the run's events record them (whole milliseconds), so that a report replayed
@@ -219,7 +228,7 @@ impl Collector {
                     dropped: (0, 0),
                     subtests: Vec::new(),
                     failed_inside: vec![0],
-                    diag_depth: None,
+                    trailing: Trailing::new(POINT_OUTPUT_LINES),
                 });
             }
             RunEvent::Tap { run, file, event } if *run == self.run => {
@@ -255,7 +264,7 @@ impl Collector {
                 ..
             } if *run == self.run => {
                 if let Some(Some(b)) = self.building.get_mut(*file) {
-                    b.finish(result);
+                    b.finish(result, &self.budget);
                     let failed = AttemptView {
                         attempt: *attempt,
                         duration: whole_ms(result.duration),
@@ -272,7 +281,7 @@ impl Collector {
             }
             RunEvent::FileFinished { run, file, result } if *run == self.run => {
                 if let Some(Some(b)) = self.building.get_mut(*file) {
-                    b.finish(result);
+                    b.finish(result, &self.budget);
                 }
             }
             RunEvent::RunFinished { run, summary } if *run == self.run => {
@@ -298,36 +307,53 @@ impl Building {
         push_bounded(&mut self.tail, text.to_owned(), FILE_OUTPUT_LINES);
     }
 
+    /// A non-TAP stdout line, for JUnit's `<system-out>`.
+    fn stdout_line(&mut self, text: &str) {
+        self.dropped.0 += usize::from(self.stdout.len() >= FILE_STREAM_LINES);
+        push_bounded(&mut self.stdout, text.to_owned(), FILE_STREAM_LINES);
+    }
+
+    /// The failing point whose trailing output has ended, explained.
+    fn explain(&mut self, f: Unfinished, trailing: Vec<String>, budget: &Budget) {
+        let mut output = f.output;
+        output.extend(trailing);
+        (self.view.failures).push(FailureView::of(&f.assert, f.name, output, budget));
+    }
+
     /// Returns whether a failure was explained in full.
     fn tap(&mut self, event: &Event<'static>, expand: bool, budget: &Budget) -> bool {
+        match self.trailing.event(event) {
+            Step::Kept => {
+                // The failure's line: in the file's output, not the next point's.
+                match event {
+                    Event::Output { text, .. } => {
+                        push_bounded(&mut self.tail, text.to_string(), FILE_OUTPUT_LINES);
+                        self.stdout_line(text);
+                    }
+                    Event::Comment { text, .. } => {
+                        push_bounded(&mut self.tail, format!("# {text}"), FILE_OUTPUT_LINES);
+                    }
+                    _ => {}
+                }
+                return false;
+            }
+            Step::Closed(f, trailing) => self.explain(f, trailing, budget),
+            Step::Passed => {}
+        }
         match event {
-            Event::Assert(a) => return self.assert(a, expand, budget),
+            Event::Assert(a) => return self.assert(a, expand),
             Event::Output { text, .. } => {
-                self.diag_depth = None;
                 self.output(text);
-                self.dropped.0 += usize::from(self.stdout.len() >= FILE_STREAM_LINES);
-                push_bounded(&mut self.stdout, text.to_string(), FILE_STREAM_LINES);
+                self.stdout_line(text);
             }
             Event::Problem(p) if !p.fails && self.view.warnings.len() < MAX_WARNINGS => {
                 self.view
                     .warnings
                     .push(format!("line {}: {}", p.line, p.message));
             }
-            Event::Comment { depth, text, .. } => {
-                let line = format!("# {text}");
-                match self.view.failures.last_mut() {
-                    Some(failure) if self.diag_depth == Some(*depth) => {
-                        push_bounded(&mut self.tail, line.clone(), FILE_OUTPUT_LINES);
-                        if failure.output.len() < POINT_OUTPUT_LINES {
-                            failure.output.push(line);
-                        }
-                    }
-                    _ => self.output(&line),
-                }
-            }
+            Event::Comment { text, .. } => self.output(&format!("# {text}")),
             Event::BailOut { reason, .. } => self.output(&format!("Bail out! {reason}")),
             Event::SubtestStart { depth, name, .. } => {
-                self.diag_depth = None;
                 let d = *depth as usize;
                 self.subtests.truncate(d);
                 self.subtests.push(name.to_string());
@@ -339,7 +365,9 @@ impl Building {
         false
     }
 
-    fn assert(&mut self, a: &Assert<'static>, expand: bool, budget: &Budget) -> bool {
+    /// A failing point is explained once its trailing output has ended; returns whether it
+    /// will be in full.
+    fn assert(&mut self, a: &Assert<'static>, expand: bool) -> bool {
         let d = a.depth as usize;
         let output: Vec<String> = self.pending.drain(..).collect();
         let inner = if a.closes_subtest {
@@ -366,9 +394,12 @@ impl Building {
             name.push(&a.name);
             let name = name.join(" > ");
             if expand {
-                self.view
-                    .failures
-                    .push(FailureView::of(a, name, output, budget));
+                let failure = Unfinished {
+                    assert: a.clone(),
+                    name,
+                    output,
+                };
+                self.trailing.open(a, failure);
                 expanded = true;
             } else {
                 self.view.failures_left_out += 1;
@@ -376,7 +407,6 @@ impl Building {
         } else if a.is_failure() {
             self.failed_inside[d] += 1;
         }
-        self.diag_depth = expanded.then_some(a.depth);
         if a.closes_subtest {
             self.subtests.truncate(d);
         }
@@ -386,7 +416,11 @@ impl Building {
         expanded
     }
 
-    fn finish(&mut self, result: &FileResult) {
+    fn finish(&mut self, result: &FileResult, budget: &Budget) {
+        // A stream always ends with `End`, which ends the failure; a file cut short may not.
+        if let Some((f, trailing)) = self.trailing.close() {
+            self.explain(f, trailing, budget);
+        }
         let v = &mut self.view;
         v.tally = result.tally;
         v.duration = Some(whole_ms(result.duration));
@@ -467,6 +501,7 @@ mod tests {
             attempts: 1,
             flaky: false,
             cached: false,
+            no_tests: false,
             tests: Vec::new(),
         }
     }
@@ -587,6 +622,69 @@ mod tests {
         assert_eq!(view.stability.as_ref().map(|s| s.runs), Some(1));
     }
 
+    /// A tapbundle file: the error follows its `not ok`; the next test prints, then passes.
+    #[test]
+    fn output_after_a_failing_point_is_its_own_and_stays_out_of_the_next_point() {
+        let line = |n: u64, text: &str| {
+            tap(
+                0,
+                Event::Output {
+                    depth: 0,
+                    line: n,
+                    text: Cow::Owned(text.to_owned()),
+                },
+            )
+        };
+        let diag = |text: &str| {
+            tap(
+                0,
+                Event::Comment {
+                    depth: 0,
+                    line: 0,
+                    text: Cow::Owned(text.to_owned()),
+                },
+            )
+        };
+        let mut c = Collector::new(Meta::default());
+        let events = vec![
+            RunEvent::RunStarted {
+                run: 1,
+                files: 1,
+                jobs: 1,
+                started_ms: None,
+                host: None,
+                cwd: None,
+                command: None,
+            },
+            started(0, "t/bundle.ts"),
+            line(1, "log before the failing expect"),
+            tap(0, point(0, 1, false, "compares strings")),
+            line(3, "Error: Expected value to equal \"hello there\""),
+            line(4, "    at TapTest.testFunction (t/bundle.ts:12:25)"),
+            line(5, "log from the next test"),
+            tap(0, point(0, 2, false, "next fails too")),
+            diag("  Failed test 'next fails too'"),
+            tap(0, point(0, 3, true, "passes")),
+        ];
+        for ev in &events {
+            c.on(ev);
+        }
+        let f = c.file(0).expect("the file is being built");
+        let outputs: Vec<&[String]> = f.failures.iter().map(|f| f.output.as_slice()).collect();
+        assert_eq!(
+            outputs,
+            [
+                &[
+                    "log before the failing expect",
+                    "Error: Expected value to equal \"hello there\"",
+                    "    at TapTest.testFunction (t/bundle.ts:12:25)",
+                    "log from the next test",
+                ][..],
+                &["#   Failed test 'next fails too'"][..],
+            ]
+        );
+    }
+
     #[test]
     fn a_run_becomes_files_points_and_failures() {
         let mut c = Collector::new(Meta::default());
@@ -634,10 +732,10 @@ mod tests {
             tap(0, Event::Assert(with_diff)),
             tap(
                 0,
-                Event::Comment {
+                Event::Output {
                     depth: 0,
                     line: 0,
-                    text: Cow::Borrowed("  Failed test 'compares'"),
+                    text: Cow::Borrowed("printed after it"),
                 },
             ),
             RunEvent::FileFinished {
@@ -702,7 +800,7 @@ mod tests {
         let names: Vec<&str> = a.failures.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(names, ["group > inner", "compares"]);
         assert_eq!(a.failures[0].output, ["inner says hi"]);
-        assert_eq!(a.failures[1].output, ["#   Failed test 'compares'"]);
+        assert_eq!(a.failures[1].output, ["printed after it"]);
         assert_eq!(a.failures[1].location.as_deref(), Some("t/a.sh:3"));
         assert!(a.failures[1].diff.is_some());
         assert_eq!(a.log.as_deref(), Some(".nogit/testlogs/0.log"));

@@ -4,7 +4,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::event::run::Tally;
 use crate::event::Assert;
-use crate::report::diff::{self, Budget, Diff};
+use crate::report::diff::{Budget, Diff};
 use crate::report::failure;
 
 /// The whole page.
@@ -135,13 +135,17 @@ pub struct FailureView {
     pub name: String,
     pub location: Option<String>,
     pub message: Option<String>,
-    /// Other diagnostics worth a line each (`operator: strictEqual`).
+    /// The producer's machine fields on one line (`operator strictEqual · AssertionError
+    /// [ERR_ASSERTION]`).
+    pub machine: Option<String>,
+    /// Other diagnostics worth a line each (`source: …`).
     pub other: Vec<(String, String)>,
     pub diff: Option<Diff>,
     /// Diagnostics that did not parse as YAML: the raw text and the parser's complaint.
     pub raw_yaml: Option<(String, String)>,
     pub stack: Option<String>,
-    /// What the test printed before it reported.
+    /// What the test printed before it reported, and after, up to the next test (the error
+    /// many producers print after `not ok`; `report::trailing` has the rule).
     pub output: Vec<String>,
 }
 
@@ -175,21 +179,21 @@ impl PointView {
 impl FailureView {
     /// Explains a failing point from its attachments (TAP YAML, v2 META and ERROR), with
     /// the diff computed for HTML (changed characters marked) within `budget`. `name` is the
-    /// point's name with its enclosing subtests; `output` what it printed.
+    /// point's name with its enclosing subtests; `output` what it printed (less the `#`
+    /// diagnostics read into the other fields). The stack is whole: a file report is the record.
     pub fn of(a: &Assert<'_>, name: String, output: Vec<String>, budget: &Budget) -> Self {
-        let d = failure::details(a);
+        let d = failure::details(a, &output);
         Self {
             id: a.id,
             name,
+            diff: d.diff(budget, true),
             location: d.location,
             message: d.message,
+            machine: d.machine,
             other: d.other,
-            diff: d
-                .expected_actual
-                .map(|(expected, actual)| diff::compute(&expected, &actual, budget, true)),
             raw_yaml: d.raw_yaml,
             stack: d.stack,
-            output,
+            output: d.output,
         }
     }
 }

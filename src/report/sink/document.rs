@@ -111,6 +111,7 @@ impl Entries {
             flaky: false,
             cached: false,
             not_run: true,
+            no_tests: false,
         })?;
         *self.slot(file.index) = Entry::NotRun { head };
         Ok(())
@@ -155,6 +156,7 @@ impl Entries {
             flaky: result.flaky,
             cached: result.cached,
             not_run: false,
+            no_tests: result.no_tests,
         })?;
         *entry = Entry::Finished {
             path,
@@ -268,6 +270,9 @@ struct FileOut<'a> {
     flaky: bool,
     cached: bool,
     not_run: bool,
+    /// Ran no tests and did not fail (only written when true).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    no_tests: bool,
 }
 
 /// `file` pretty at [`ENTRY_LEVEL`], left open after `"summary": ` for its value.

@@ -166,6 +166,7 @@ fn result(n: usize, verdict: Verdict<'static>) -> FileResult {
         attempts: 1 + (n % 2) as u32,
         flaky: n % 5 == 1,
         cached: false,
+        no_tests: false,
         tests: Vec::new(),
     }
 }
@@ -195,6 +196,7 @@ fn run_summary(ok: bool) -> RunSummary {
         fixed: Vec::new(),
         flaky: vec![("t/c.t".to_owned(), 2)],
         files_cached: 1,
+        files_no_tests: 0,
     }
 }
 

@@ -1,5 +1,6 @@
 //! What the terminal knows of one file: its tests, failures and bounded output tails.
 use super::*;
+use crate::report::trailing::{Step, Trailing};
 
 /// What one file's events have told so far.
 pub(super) struct FileState {
@@ -17,9 +18,9 @@ pub(super) struct FileState {
     pub(super) subtests: Vec<String>,
     /// Failing points per open nesting level; `[0]` is the file's own list.
     pub(super) failures: Vec<Vec<Failure>>,
-    /// Depth of the failing point just seen: `#` comments right after it are its diagnostics
-    /// (`Test::More` prints `#   Failed test …` after the `not ok`).
-    pub(super) diag_depth: Option<u32>,
+    /// The failing point just seen (its place in `failures`), collecting the output printed
+    /// after it.
+    pub(super) trailing: Trailing<(usize, usize)>,
 }
 
 /// A failing point, with the output its test printed.
@@ -28,6 +29,9 @@ pub(super) struct Failure {
     pub(super) path: String,
     pub(super) assert: Assert<'static>,
     pub(super) output: Vec<String>,
+    /// Where it failed, kept for the recap once the output is released (Test::More says it
+    /// in the output).
+    pub(super) at: Option<String>,
 }
 
 /// The newest lines of an output stream, counting the ones that fell off.
@@ -87,7 +91,7 @@ impl FileState {
             all: Tail::new(FILE_OUTPUT_LINES),
             subtests: Vec::new(),
             failures: vec![Vec::new()],
-            diag_depth: None,
+            trailing: Trailing::new(TEST_OUTPUT_LINES),
         }
     }
 
@@ -101,24 +105,20 @@ impl FileState {
         self.pending.push(text.to_owned());
     }
 
-    pub(super) fn comment(&mut self, depth: u32, text: &str) {
+    pub(super) fn comment(&mut self, text: &str) {
         let line = format!("# {text}");
         self.all.push(line.clone());
-        if self.diag_depth == Some(depth) {
-            let last = self
-                .failures
-                .get_mut(depth as usize)
-                .and_then(|l| l.last_mut());
-            if let Some(f) = last {
-                f.output.push(line);
-                return;
-            }
-        }
         self.pending.push(line);
     }
 
+    /// The failing point whose trailing output has ended gets it.
+    fn end_failure(&mut self, (depth, index): (usize, usize), trailing: Vec<String>) {
+        if let Some(f) = self.failures.get_mut(depth).and_then(|l| l.get_mut(index)) {
+            f.output.extend(trailing);
+        }
+    }
+
     pub(super) fn subtest_start(&mut self, depth: u32, name: &str) {
-        self.diag_depth = None;
         self.subtests.truncate(depth as usize);
         self.subtests.push(name.to_owned());
     }
@@ -147,6 +147,7 @@ impl FileState {
             path: self.path(d, &a.name),
             assert: a.clone(),
             output,
+            at: None,
         });
         // A SKIP or TODO subtest's failures are expected; they are not the run's.
         let inner = if a.skip.is_some() || a.todo.is_some() {
@@ -155,14 +156,20 @@ impl FileState {
             inner
         };
         let list = &mut self.failures[d];
-        if a.closes_subtest {
+        let opens = own.is_some();
+        let at = if a.closes_subtest {
+            let at = list.len();
             list.extend(own);
             list.extend(inner);
+            at
         } else {
             list.extend(inner);
             list.extend(own);
+            list.len().saturating_sub(1)
+        };
+        if opens {
+            self.trailing.open(a, (d, at));
         }
-        self.diag_depth = a.is_failure().then_some(a.depth);
         if a.closes_subtest {
             self.subtests.truncate(d);
         }
@@ -182,20 +189,33 @@ impl FileState {
 
     pub(super) fn tap(&mut self, ev: &Event<'static>) {
         self.progress.event(ev);
+        match self.trailing.event(ev) {
+            Step::Kept => {
+                // The failing point's line: the file's output, not the next point's.
+                match ev {
+                    Event::Output { text, .. } => self.all.push(text.to_string()),
+                    Event::Comment { text, .. } => self.all.push(format!("# {text}")),
+                    _ => {}
+                }
+                return;
+            }
+            Step::Closed(at, trailing) => self.end_failure(at, trailing),
+            Step::Passed => {}
+        }
         match ev {
             Event::Assert(a) => self.assert(a),
-            Event::Output { text, .. } => {
-                self.diag_depth = None;
-                self.output(text);
-            }
-            Event::Comment { depth, text, .. } => self.comment(*depth, text),
+            Event::Output { text, .. } => self.output(text),
+            Event::Comment { text, .. } => self.comment(text),
             Event::SubtestStart { depth, name, .. } => self.subtest_start(*depth, name),
-            Event::Plan { .. } => self.diag_depth = None,
             _ => {}
         }
     }
 
     pub(super) fn finish(&mut self, result: &FileResult) {
+        // A stream always ends with `End`, which ends the failure; a file cut short may not.
+        if let Some((at, trailing)) = self.trailing.close() {
+            self.end_failure(at, trailing);
+        }
         // Subtests the stream never closed still hold failures.
         let inner: Vec<Failure> = self.failures.drain(1..).flatten().collect();
         self.failures[0].extend(inner);
@@ -208,6 +228,7 @@ impl FileState {
         self.pending = Tail::new(0);
         self.all = Tail::new(0);
         for f in self.failures.iter_mut().flatten() {
+            f.at = failure::details(&f.assert, &f.output).location;
             f.output = Vec::new();
         }
     }

@@ -2,11 +2,13 @@
 use super::*;
 
 /// The file's line, and for a failing file its failures, leftover output and log under it.
+/// `verbose` (`-v`) keeps the stacks' runtime-internal frames.
 pub(super) fn file_block(
     f: &FileState,
     r: &FileResult,
     s: Style,
     budget: &Budget,
+    verbose: bool,
     text: &mut Vec<u8>,
 ) -> io::Result<()> {
     writeln!(text, "{}", file_line(&f.info, r, s))?;
@@ -22,7 +24,21 @@ pub(super) fn file_block(
             ..failure.assert.clone()
         };
         writeln!(text, "  {}", point_line(&shown, s))?;
-        failure::render(text, &failure.assert, &failure.output, "    ", s, budget)?;
+        failure::render(
+            text,
+            &failure.assert,
+            &failure.output,
+            "    ",
+            s,
+            budget,
+            if verbose {
+                failure::Frames::All
+            } else {
+                failure::Frames::Own {
+                    shown_by: Some("-v"),
+                }
+            },
+        )?;
     }
     // Output after the last point is often the crash; with no failing point to explain the
     // failure, all of the file's output is the best clue.
@@ -59,6 +75,11 @@ pub(super) fn file_line(info: &FileInfo, r: &FileResult, s: Style) -> String {
         .as_ref()
         .filter(|p| p.skip_all && r.tally.total() == 0);
     let (mark, counts) = match skipped_all {
+        // Its harness reports a file with no tests: neither a pass nor a failure.
+        _ if r.ok && r.no_tests => (
+            s.paint(style::YELLOW, "-"),
+            s.paint(style::YELLOW, "no tests"),
+        ),
         Some(p) if r.ok => {
             let why = p
                 .reason
@@ -157,7 +178,7 @@ pub(super) fn recap_lines(f: &FileState, s: Style) -> Vec<String> {
         .failures()
         .iter()
         .map(|fl| {
-            let at = failure::details(&fl.assert).location;
+            let at = fl.at.clone();
             let at = at
                 .map(|l| format!("  {}", s.paint(style::CYAN, format!("at {l}"))))
                 .unwrap_or_default();
@@ -189,13 +210,7 @@ pub(super) fn recap_lines(f: &FileState, s: Style) -> Vec<String> {
 
 /// The last line: `✗ FAIL  2 of 12 files failed · 3 failed, 120 passed · 3.4s`.
 pub(super) fn summary_line(sum: &RunSummary, s: Style) -> String {
-    let files = |n: usize| {
-        if n == 1 {
-            "1 file".to_owned()
-        } else {
-            format!("{n} files")
-        }
-    };
+    let files = |n: usize| crate::report::counted(n as u64, "file");
     let total = sum.files_total;
     let mut parts = Vec::new();
     let head = if let Some(bailed) = &sum.bailed_out {
@@ -239,6 +254,13 @@ pub(super) fn summary_line(sum: &RunSummary, s: Style) -> String {
     }
     if sum.files_cached > 0 {
         parts.push(s.paint(style::CYAN, format!("{} cached", sum.files_cached)));
+    }
+    if sum.files_no_tests > 0 {
+        let n = sum.files_no_tests;
+        parts.push(s.paint(
+            style::YELLOW,
+            format!("{n} file{} with no tests", if n == 1 { "" } else { "s" }),
+        ));
     }
     parts.push(s.paint(
         style::DIM,

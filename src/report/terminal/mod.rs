@@ -79,6 +79,8 @@ pub struct TerminalReporter<W: Write> {
     ends_blank: bool,
     /// Runs in the `--runs N` series under way (0: none).
     series: u64,
+    /// Files of this run that never started (interrupted, `--max-fail`, a bail out), by path.
+    not_run: Vec<String>,
 }
 impl<W: Write> TerminalReporter<W> {
     pub fn new(out: W, opts: TerminalOptions) -> Self {
@@ -96,6 +98,7 @@ impl<W: Write> TerminalReporter<W> {
             printed: false,
             ends_blank: false,
             series: 0,
+            not_run: Vec::new(),
         }
     }
 
@@ -165,6 +168,8 @@ impl<W: Write> TerminalReporter<W> {
                 self.series = *runs;
                 return Ok(());
             }
+            // `tapline run` says which shard it runs before it starts.
+            RunEvent::Shard(_) => return Ok(()),
             RunEvent::SeriesFinished { stability } => {
                 self.series = 0;
                 if self.printed && !self.ends_blank {
@@ -179,6 +184,7 @@ impl<W: Write> TerminalReporter<W> {
             | RunEvent::AttemptFailed { run, .. }
             | RunEvent::FileFinished { run, .. }
             | RunEvent::FileNotRun { run, .. }
+            | RunEvent::Stopping { run, .. }
             | RunEvent::RunFinished { run, .. } => *run,
         };
         if self.run != Some(run) {
@@ -213,9 +219,13 @@ impl<W: Write> TerminalReporter<W> {
                 self.in_run = false;
                 self.run_finished(summary, text)?;
             }
-            // Counted in the summary line ("N not run"); the machine reports list them.
-            RunEvent::FileNotRun { .. } => {}
+            RunEvent::Stopping {
+                immediate, running, ..
+            } => writeln!(text, "{}", stopping_line(*immediate, *running, self.opts.style))?,
+            // Named just above the summary line, which counts them ("N not run").
+            RunEvent::FileNotRun { file, .. } => self.not_run.push(file.rel.clone()),
             RunEvent::RunStarted { .. }
+            | RunEvent::Shard(_)
             | RunEvent::SeriesStarted { .. }
             | RunEvent::SeriesFinished { .. } => {}
         }
@@ -224,6 +234,7 @@ impl<W: Write> TerminalReporter<W> {
 
     fn start_run(&mut self, run: u64, files: usize) {
         self.run = Some(run);
+        self.not_run.clear();
         self.in_run = true;
         self.total = files;
         self.files.clear();
@@ -308,7 +319,8 @@ impl<W: Write> TerminalReporter<W> {
         });
         f.finish(result);
         if self.opts.verbosity != Verbosity::Quiet || !result.ok {
-            file_block(f, result, self.opts.style, &self.budget, text)?;
+            let verbose = self.opts.verbosity == Verbosity::Verbose;
+            file_block(f, result, self.opts.style, &self.budget, verbose, text)?;
         }
         f.release_output();
         Ok(())
@@ -320,6 +332,9 @@ impl<W: Write> TerminalReporter<W> {
             self.recap(summary, text)?;
         } else if self.printed && !self.ends_blank {
             writeln!(text)?;
+        }
+        if let Some(line) = not_run_line(&self.not_run, s) {
+            writeln!(text, "{line}")?;
         }
         writeln!(text, "{}", summary_line(summary, s))
     }
@@ -458,7 +473,10 @@ impl<W: Write> TerminalReporter<W> {
                 if self.total == 0 {
                     format!("{running} open")
                 } else {
-                    format!("Running {running} of {} files", self.total)
+                    format!(
+                        "Running {running} of {}",
+                        crate::report::counted(self.total as u64, "file")
+                    )
                 },
                 Some(style::BOLD),
             ),
@@ -478,5 +496,40 @@ impl<W: Write> TerminalReporter<W> {
             parts.push((format!(" · {}", style::duration_ms(ms)), Some(style::DIM)));
         }
         parts
+    }
+}
+
+/// Files named in the "Not run" line before the rest are only counted.
+const NOT_RUN_NAMED: usize = 10;
+
+/// `Not run: t/c.t, t/d.t and 3 more`: which files never started, so a user can run them.
+fn not_run_line(files: &[String], s: Style) -> Option<String> {
+    if files.is_empty() {
+        return None;
+    }
+    let mut names = files
+        .iter()
+        .take(NOT_RUN_NAMED)
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(", ");
+    if files.len() > NOT_RUN_NAMED {
+        names.push_str(&format!(" and {} more", files.len() - NOT_RUN_NAMED));
+    }
+    Some(format!("{} {names}", s.paint(style::YELLOW, "Not run:")))
+}
+
+/// What a Ctrl-C does, said when it is pressed.
+fn stopping_line(immediate: bool, running: usize, s: Style) -> String {
+    let files = crate::report::counted(running as u64, "running file");
+    if immediate {
+        s.paint(style::RED, format!("Killing {files} at once."))
+    } else if running == 0 {
+        s.paint(style::YELLOW, "Stopping: no new file starts.")
+    } else {
+        s.paint(
+            style::YELLOW,
+            format!("Stopping: terminating {files} (Ctrl-C again kills at once)."),
+        )
     }
 }

@@ -46,10 +46,10 @@ pub(super) fn render(st: &Stability, quiet: bool, s: Style, text: &mut Vec<u8>) 
     let stable_tests = st.tests.len() - unstable_tests.len();
     let line = if st.all_stable() {
         format!(
-            "{}  {} tests in {} files passed in all {} runs",
+            "{}  {} in {} passed in all {} runs",
             s.paint(style::BOLD, s.paint(style::GREEN, "✓ STABLE")),
-            st.tests.len(),
-            st.files.len(),
+            crate::report::counted(st.tests.len() as u64, "test"),
+            crate::report::counted(st.files.len() as u64, "file"),
             st.runs
         )
     } else {

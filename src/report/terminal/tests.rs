@@ -190,6 +190,7 @@ impl Script {
             attempts: 1,
             flaky: false,
             cached: false,
+            no_tests: false,
             tests: Vec::new(),
         };
         self.tap(
@@ -309,7 +310,7 @@ fn failing() -> Vec<RunEvent> {
             ..timed(false, "fetches users", 31.0)
         },
     );
-    s.comment(0, "  Failed test 'fetches users'");
+    s.out(0, "retrying once: still 500");
     s.subtest(0, 0, "auth");
     s.assert(
         0,
@@ -691,7 +692,7 @@ fn live_region_names_the_point_just_read_not_the_one_before() {
     assert_eq!(
         regions[2],
         [
-            "Running 1 of 1 files · 0 done · 1 passed · 1 failed",
+            "Running 1 of 1 file · 0 done · 1 passed · 1 failed",
             "  t/stall.t  › b"
         ]
     );

@@ -12,6 +12,7 @@
 //! file has grown by a quarter since the last one (its size then is kept in
 //! `history.jsonl.compacted`), at least [`COMPACT_MIN_BYTES`]: a whole rewrite amortised over
 //! many runs, rather than a whole read at every run.
+pub mod import;
 pub mod report;
 
 use crate::event::run::FileResult;
@@ -262,7 +263,7 @@ impl Store {
             return Ok(());
         }
         if let Some(dir) = self.path.parent() {
-            fs::create_dir_all(dir)?;
+            crate::run::nogit::create_dir_all(dir)?;
         }
         let mut text = Vec::with_capacity(records.len() * 200);
         for r in records {

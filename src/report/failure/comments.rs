@@ -1,0 +1,522 @@
+//! Diagnostics that producers print as `#` comments after a failing point rather than as YAML,
+//! read into the failure's fields so they render like everyone else's:
+//!
+//! * Test::More: `Failed test 'name'` / `at FILE line N.` (the location), `got: 'x'` /
+//!   `expected: 'y'` (a diff), and is_deeply's `Structures begin differing at:` with its
+//!   `$got->…` / `$expected->…` lines (a message naming the place, and a diff of the values
+//!   there);
+//! * Test2: the same location lines, and its `+---+` table when it has one row with `GOT` and
+//!   `CHECK` (a diff; with a `PATH` column, a message naming the place);
+//! * pytest-tap: the closing `FILE.py:N: ErrorName` line (the location), the empty
+//!   `--- Captured Log/Out/Err ---` headings, and `E   assert X == Y` when both sides read as
+//!   values ([`super::literal`]): a diff, which replaces pytest's own explanation under it;
+//! * bats: `(in test file FILE, line N)` (the location; bats-assert's `(from function …`
+//!   lines above it are its internals) and the failed command under it (the message), and
+//!   bats-assert's `-- values do not equal --` block (a diff);
+//! * a Python traceback (`Traceback (most recent call last):`, as tap.py prints it): the stack
+//!   (whose standard-library frames are then left out like any runtime's) and the exception
+//!   line under it (the message);
+//! * `# Subtest: name` headings, which the point's line says better.
+//!
+//! Lines read this way leave the output; everything else stays in it, in order.
+use super::literal;
+use crate::report::diff;
+use serde_json::Value;
+
+/// What the comments said, and the lines they did not explain.
+#[derive(Debug, Default, PartialEq)]
+pub(super) struct Read {
+    pub(super) location: Option<String>,
+    pub(super) message: Option<String>,
+    pub(super) expected_actual: Option<(Value, Value)>,
+    pub(super) stack: Option<String>,
+    pub(super) rest: Vec<String>,
+}
+
+/// Most continuation lines read for one quoted Test::More value.
+const MAX_VALUE_LINES: usize = 1000;
+
+/// Reads `lines`: the test's output (`commented`: only `#` lines are diagnostics) or the lines
+/// of a diagnostic message (bats' TAP 13 `message:`).
+pub(super) fn read(lines: &[String], commented: bool) -> Read {
+    let bodies: Vec<Option<&str>> = lines
+        .iter()
+        .map(|l| {
+            if commented {
+                l.trim_start().strip_prefix('#')
+            } else {
+                Some(l.as_str())
+            }
+        })
+        .collect();
+    let mut r = Read::default();
+    let mut i = 0;
+    while i < lines.len() {
+        let used = match bodies[i] {
+            Some(body) if commented && body.trim_start().starts_with("Subtest: ") => Some(1),
+            Some(body) => r
+                .test_more_location(body, bodies.get(i + 1).copied().flatten())
+                .or_else(|| r.got_expected(&bodies[i..]))
+                .or_else(|| r.structures(&bodies[i..]))
+                .or_else(|| r.test2_table(&bodies[i..]))
+                .or_else(|| r.pytest(&bodies[i..]))
+                .or_else(|| r.pytest_assert(&lines[i..], &bodies[i..]))
+                .or_else(|| r.bats_location(&bodies[i..]))
+                .or_else(|| r.bats_assert(&bodies[i..]))
+                .or_else(|| r.traceback(&bodies[i..])),
+            None => None,
+        };
+        match used {
+            Some(n) => i += n.max(1),
+            None => {
+                r.rest.push(lines[i].clone());
+                i += 1;
+            }
+        }
+    }
+    if commented {
+        // Blank comments left at the edges only framed what was read.
+        let blank = |l: &String| {
+            l.trim_start()
+                .strip_prefix('#')
+                .is_some_and(|b| b.trim().is_empty())
+        };
+        while r.rest.last().is_some_and(blank) {
+            r.rest.pop();
+        }
+        let lead = r.rest.iter().take_while(|l| blank(l)).count();
+        r.rest.drain(..lead);
+    }
+    r
+}
+
+impl Read {
+    /// `Failed test 'name'` + `at FILE line N.`, or `Failed test at FILE line N.`.
+    fn test_more_location(&mut self, body: &str, next: Option<&str>) -> Option<usize> {
+        let t = body.trim();
+        let rest = t
+            .strip_prefix("Failed test")
+            .or_else(|| t.strip_prefix("Failed (TODO) test"))?;
+        if let Some(at) = perl_at(rest.trim()) {
+            self.location.get_or_insert(at);
+            return Some(1);
+        }
+        let at = next.and_then(|n| perl_at(n.trim()))?;
+        self.location.get_or_insert(at);
+        Some(2)
+    }
+
+    /// `got: 'x'` then `expected: 'y'` (`is`): a diff of the two values.
+    fn got_expected(&mut self, bodies: &[Option<&str>]) -> Option<usize> {
+        if self.expected_actual.is_some() {
+            return None;
+        }
+        let first = bodies.first().copied().flatten()?;
+        let got = first.trim_start().strip_prefix("got: ")?;
+        let (got, got_lines) = perl_value(got, &bodies[1..])?;
+        let next = bodies.get(got_lines).copied().flatten()?;
+        let expected = next.trim_start().strip_prefix("expected: ")?;
+        let (expected, expected_lines) = perl_value(expected, &bodies[got_lines + 1..])?;
+        // `isnt` says `expected: anything else`: no value to diff.
+        if expected == diff::bare("anything else") {
+            return None;
+        }
+        self.expected_actual = Some((expected, got));
+        Some(got_lines + expected_lines)
+    }
+
+    /// is_deeply's `Structures begin differing at:` with `$got->… = v` and `$expected->… = v`.
+    fn structures(&mut self, bodies: &[Option<&str>]) -> Option<usize> {
+        let head = bodies.first().copied().flatten()?;
+        if head.trim() != "Structures begin differing at:" {
+            return None;
+        }
+        let got = bodies.get(1).copied().flatten()?.trim();
+        let expected = bodies.get(2).copied().flatten()?.trim();
+        let (path, got) = got.strip_prefix("$got")?.split_once(" = ")?;
+        let (_, expected) = expected.strip_prefix("$expected")?.split_once(" = ")?;
+        let (got, _) = perl_value(got, &[])?;
+        let (expected, _) = perl_value(expected, &[])?;
+        let place = path.trim();
+        self.message.get_or_insert_with(|| {
+            if place.is_empty() {
+                "Structures differ".to_owned()
+            } else {
+                format!("Structures begin differing at {place}")
+            }
+        });
+        self.expected_actual.get_or_insert((expected, got));
+        Some(3)
+    }
+
+    /// pytest's `path.py:N: ErrorName` closing line, and empty captured-output headings.
+    fn pytest(&mut self, bodies: &[Option<&str>]) -> Option<usize> {
+        let body = bodies.first().copied().flatten()?.trim();
+        if let Some(name) = body
+            .strip_prefix("--- Captured ")
+            .and_then(|r| r.strip_suffix(" ---"))
+        {
+            if !matches!(name, "Log" | "Out" | "Err") {
+                return None;
+            }
+            // Empty when the next line is blank and then another heading or nothing.
+            let blank = |k: usize| bodies.get(k).copied().flatten().map(str::trim);
+            let after = blank(2);
+            let empty = blank(1) == Some("")
+                && (after.is_none() || after.is_some_and(|a| a.starts_with("--- Captured ")));
+            return empty.then_some(2);
+        }
+        let (place, error) = body.rsplit_once(": ")?;
+        let (file, line) = place.rsplit_once(':')?;
+        let plausible = file.ends_with(".py")
+            && line.bytes().all(|b| b.is_ascii_digit())
+            && !line.is_empty()
+            && error
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.');
+        if !plausible {
+            return None;
+        }
+        self.location
+            .get_or_insert_with(|| format!("{file}:{line}"));
+        // The blank comment pytest prints before it goes too.
+        if self.rest.last().is_some_and(|l| l.trim() == "#") {
+            self.rest.pop();
+        }
+        Some(1)
+    }
+
+    /// `(in test file FILE, line N)`, or bats-assert's `(from function …` lines ending in it,
+    /// and the failed command under it.
+    fn bats_location(&mut self, bodies: &[Option<&str>]) -> Option<usize> {
+        let first = bodies.first().copied().flatten()?.trim();
+        if !first.starts_with("(in test file ") && !first.starts_with("(from function ") {
+            return None;
+        }
+        let mut end = None;
+        for (k, body) in bodies.iter().enumerate().take(50) {
+            let b = (*body)?.trim();
+            if let Some(at) = b.rsplit_once("in test file ").map(|(_, at)| at) {
+                end = Some((k, at.strip_suffix(')')?));
+                break;
+            }
+        }
+        let (last, at) = end?;
+        let (file, line) = at.rsplit_once(", line ")?;
+        self.location
+            .get_or_insert_with(|| format!("{file}:{line}"));
+        let command = bodies
+            .get(last + 1)
+            .copied()
+            .flatten()
+            .map(str::trim)
+            .filter(|n| n.starts_with('`') && n.ends_with("' failed"));
+        match command {
+            Some(command) => {
+                self.message.get_or_insert_with(|| command.to_owned());
+                Some(last + 2)
+            }
+            None => Some(last + 1),
+        }
+    }
+
+    /// Test2's table (`| GOT | OP | CHECK |`) with one row: a diff of that row's values.
+    fn test2_table(&mut self, bodies: &[Option<&str>]) -> Option<usize> {
+        if self.expected_actual.is_some() {
+            return None;
+        }
+        let mut rows: Vec<Vec<&str>> = Vec::new();
+        let mut used = 0;
+        for body in bodies.iter().take(100) {
+            let Some(b) = body.map(str::trim) else { break };
+            let rule = b.starts_with("+-") && b.ends_with('+');
+            match b.strip_prefix('|').and_then(|r| r.strip_suffix('|')) {
+                Some(inner) => rows.push(inner.split('|').map(str::trim).collect()),
+                None if rule => {}
+                None => break,
+            }
+            used += 1;
+        }
+        let [header, row] = rows.as_slice() else {
+            return None;
+        };
+        if header.len() != row.len() || used < 3 {
+            return None;
+        }
+        let cell = |name: &str| Some(row[header.iter().position(|h| *h == name)?]);
+        let value = |v: &str| {
+            if v == "<UNDEF>" {
+                diff::bare("undef")
+            } else {
+                Value::String(v.to_owned())
+            }
+        };
+        let (got, check) = (cell("GOT")?, cell("CHECK")?);
+        if let Some(path) = cell("PATH") {
+            self.message
+                .get_or_insert_with(|| format!("Structures begin differing at {path}"));
+        }
+        self.expected_actual = Some((value(check), value(got)));
+        Some(used)
+    }
+
+    /// pytest's `E   assert X == Y` whose sides read as values: a diff of them, in place of
+    /// the explanation pytest indents under it (the headline itself stays).
+    fn pytest_assert(&mut self, lines: &[String], bodies: &[Option<&str>]) -> Option<usize> {
+        if self.expected_actual.is_some() {
+            return None;
+        }
+        let body = bodies.first().copied().flatten()?;
+        let e = body.trim_start().strip_prefix('E')?;
+        let indent = e.len() - e.trim_start().len();
+        let claim = e.trim();
+        let claim = claim.strip_prefix("AssertionError: ").unwrap_or(claim);
+        let claim = claim.strip_prefix("assert ")?;
+        let (actual, expected) = claim.match_indices(" == ").find_map(|(k, _)| {
+            let (left, right) = (claim.get(..k)?, claim.get(k + 4..)?);
+            Some((literal::parse(left)?, literal::parse(right)?))
+        })?;
+        self.expected_actual = Some((expected, actual));
+        self.rest.push(lines.first()?.clone());
+        let mut used = 1;
+        for b in bodies.iter().skip(1) {
+            let deeper = b
+                .and_then(|b| b.trim_start().strip_prefix('E'))
+                .is_some_and(|e| e.len() - e.trim_start().len() > indent);
+            if !deeper {
+                break;
+            }
+            used += 1;
+        }
+        Some(used)
+    }
+
+    /// bats-assert's `-- values do not equal --`, `expected : x`, `actual   : y`, `--`.
+    fn bats_assert(&mut self, bodies: &[Option<&str>]) -> Option<usize> {
+        let head = bodies.first().copied().flatten()?.trim();
+        let title = head.strip_prefix("-- ")?.strip_suffix(" --")?;
+        let mut fields = Vec::new();
+        let mut end = None;
+        for (k, body) in bodies.iter().enumerate().skip(1).take(50) {
+            let b = (*body)?.trim_start();
+            if b.trim() == "--" {
+                end = Some(k + 1);
+                break;
+            }
+            let (key, value) = b.split_once(" : ")?;
+            fields.push((key.trim(), value));
+        }
+        let end = end?;
+        let field = |name: &str| fields.iter().find(|(k, _)| *k == name).map(|(_, v)| *v);
+        let (expected, actual) = (field("expected")?, field("actual")?);
+        if self.expected_actual.is_some() {
+            return None;
+        }
+        self.expected_actual = Some((
+            Value::String(expected.to_owned()),
+            Value::String(actual.to_owned()),
+        ));
+        self.message.get_or_insert_with(|| title.to_owned());
+        Some(end)
+    }
+
+    /// A Python traceback: its frames as the stack, the exception line as the message.
+    fn traceback(&mut self, bodies: &[Option<&str>]) -> Option<usize> {
+        let head = bodies.first().copied().flatten()?.trim();
+        if head != "Traceback (most recent call last):" || self.stack.is_some() {
+            return None;
+        }
+        // The printer put one space after `#`; the frames are indented under the heading.
+        let line = |k: usize| {
+            bodies
+                .get(k)
+                .copied()
+                .flatten()
+                .map(|b| b.strip_prefix(' ').unwrap_or(b))
+        };
+        let mut frames = vec![head.to_owned()];
+        let mut k = 1;
+        while let Some(b) = line(k).filter(|b| b.starts_with(' ')) {
+            frames.push(b.to_owned());
+            k += 1;
+        }
+        let exception = line(k).map(str::trim).filter(|e| !e.is_empty())?;
+        self.stack = Some(frames.join("\n"));
+        self.message.get_or_insert_with(|| exception.to_owned());
+        Some(k + 1)
+    }
+}
+
+/// `at FILE line N.` as `FILE:N`.
+fn perl_at(s: &str) -> Option<String> {
+    let rest = s.strip_prefix("at ")?.strip_suffix('.')?;
+    let (file, line) = rest.rsplit_once(" line ")?;
+    line.bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| format!("{file}:{line}"))
+}
+
+/// A value as Test::More prints it, and how many lines it took: `'text'` (which may go on over
+/// the next comment lines), `undef`, or a bare word (`HASH(0x…)`, `Does not exist`).
+fn perl_value(first: &str, more: &[Option<&str>]) -> Option<(Value, usize)> {
+    let first = first.trim_end();
+    let Some(open) = first.strip_prefix('\'') else {
+        return Some((diff::bare(first.trim()), 1));
+    };
+    if let Some(text) = open.strip_suffix('\'') {
+        return Some((Value::String(text.to_owned()), 1));
+    }
+    // A value with line breaks: Test::More prints its later lines as comments of their own.
+    let mut text = open.to_owned();
+    for (k, body) in more.iter().take(MAX_VALUE_LINES).enumerate() {
+        let body = (*body)?;
+        let line = body.strip_prefix(' ').unwrap_or(body);
+        text.push('\n');
+        if let Some(last) = line.strip_suffix('\'') {
+            text.push_str(last);
+            return Some((Value::String(text), k + 2));
+        }
+        text.push_str(line);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn lines(text: &str) -> Vec<String> {
+        text.lines().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn test_more_is_reads_as_a_diff_with_its_location() {
+        let r = read(
+            &lines("#   Failed test 'x'\n#   at t/a.t line 13.\n#          got: 'actual'\n#     expected: 'expected'\n# other"),
+            true,
+        );
+        assert_eq!(r.location.as_deref(), Some("t/a.t:13"));
+        assert_eq!(
+            r.expected_actual,
+            Some((json!("expected"), json!("actual")))
+        );
+        assert_eq!(r.rest, ["# other"]);
+    }
+
+    #[test]
+    fn test_more_multi_line_and_undef_values() {
+        let r = read(
+            &lines("#          got: 'a\n# b'\n#     expected: undef"),
+            true,
+        );
+        assert_eq!(
+            r.expected_actual,
+            Some((diff::bare("undef"), json!("a\nb")))
+        );
+        assert!(r.rest.is_empty());
+    }
+
+    #[test]
+    fn is_deeply_names_the_place() {
+        let r = read(
+            &lines("#     Structures begin differing at:\n#          $got->{b}[1] = '2'\n#     $expected->{b}[1] = Does not exist"),
+            true,
+        );
+        assert_eq!(
+            r.message.as_deref(),
+            Some("Structures begin differing at ->{b}[1]")
+        );
+        assert_eq!(
+            r.expected_actual,
+            Some((diff::bare("Does not exist"), json!("2")))
+        );
+    }
+
+    #[test]
+    fn test2_table_of_one_row_is_a_diff() {
+        let r = read(
+            &lines("# +--------+-----+----+-------+\n# | PATH   | GOT | OP | CHECK |\n# +--------+-----+----+-------+\n# | [1][1] | 3   | eq | 4     |\n# +--------+-----+----+-------+\n# after"),
+            true,
+        );
+        assert_eq!(r.expected_actual, Some((json!("4"), json!("3"))));
+        assert_eq!(
+            r.message.as_deref(),
+            Some("Structures begin differing at [1][1]")
+        );
+        assert_eq!(r.rest, ["# after"]);
+    }
+
+    #[test]
+    fn pytest_assert_reads_both_sides_and_drops_its_explanation() {
+        let r = read(
+            &lines("# E       AssertionError: assert [1, 'a == b'] == [2, 'a == b']\n# E         At index 0 diff: 1 != 2\n# E         Use -v to get more diff\n# \n# t/test_a.py:7: AssertionError"),
+            true,
+        );
+        assert_eq!(
+            r.expected_actual,
+            Some((json!([2, "a == b"]), json!([1, "a == b"])))
+        );
+        assert_eq!(
+            r.rest,
+            ["# E       AssertionError: assert [1, 'a == b'] == [2, 'a == b']"]
+        );
+        // Not values: pytest's words stay.
+        let text = "# E       assert <Foo> == 1\n# E         more";
+        assert_eq!(read(&lines(text), true).rest, lines(text));
+    }
+
+    #[test]
+    fn a_python_traceback_is_the_stack_and_its_exception_the_message() {
+        let r = read(
+            &lines("# Traceback (most recent call last):\n#   File \"/usr/lib/python3.11/unittest/case.py\", line 57, in run\n#     yield\n#   File \"/w/t.py\", line 43, in test_raises\n#     raise RuntimeError(\"boom\")\n# RuntimeError: boom\n# after"),
+            true,
+        );
+        assert_eq!(r.message.as_deref(), Some("RuntimeError: boom"));
+        assert_eq!(
+            r.stack.as_deref(),
+            Some("Traceback (most recent call last):\n  File \"/usr/lib/python3.11/unittest/case.py\", line 57, in run\n    yield\n  File \"/w/t.py\", line 43, in test_raises\n    raise RuntimeError(\"boom\")")
+        );
+        assert_eq!(r.rest, ["# after"]);
+    }
+
+    #[test]
+    fn isnt_is_no_diff() {
+        let text = "#          got: 'a'\n#     expected: anything else";
+        let r = read(&lines(text), true);
+        assert_eq!(r.expected_actual, None);
+        assert_eq!(r.rest, lines(text));
+    }
+
+    #[test]
+    fn pytest_location_and_empty_captures() {
+        let r = read(
+            &lines("# E   boom\n# \n# t/test_a.py:15: AssertionError\n# --- Captured Log ---\n# \n# --- Captured Out ---\n# \n# --- Captured Err ---\n# hello"),
+            true,
+        );
+        assert_eq!(r.location.as_deref(), Some("t/test_a.py:15"));
+        assert_eq!(r.rest, ["# E   boom", "# --- Captured Err ---", "# hello"]);
+    }
+
+    #[test]
+    fn bats_location_command_and_assert_block() {
+        let r = read(
+            &lines("# (in test file t/a.bats, line 14)\n#   `assert_equal \"$a\" b' failed\n#\n# -- values do not equal --\n# expected : b\n# actual   : a\n# --\n#"),
+            true,
+        );
+        assert_eq!(r.location.as_deref(), Some("t/a.bats:14"));
+        assert_eq!(r.message.as_deref(), Some("`assert_equal \"$a\" b' failed"));
+        assert_eq!(r.expected_actual, Some((json!("b"), json!("a"))));
+        assert!(r.rest.is_empty(), "{:?}", r.rest);
+        // bats-assert's own frames above the test file's line.
+        let r = read(
+            &lines("# (from function `assert_equal' in file /n/bats-assert/src/assert_equal.bash, line 40,\n#  in test file t/f.bats, line 11)\n#   `assert_equal \"got\" \"wanted\"' failed"),
+            true,
+        );
+        assert_eq!(r.location.as_deref(), Some("t/f.bats:11"));
+        assert!(r.message.is_some() && r.rest.is_empty());
+        // Plain output lines are never read.
+        let r = read(&lines("got: 'a'\nexpected: 'b'"), true);
+        assert_eq!(r.expected_actual, None);
+    }
+}

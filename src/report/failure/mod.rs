@@ -1,0 +1,512 @@
+//! Explains one failing test point: where, what, the expected/actual diff, the stack and the
+//! test's own output, from whatever the producer attached (TAP YAML, v2 META and ERROR, and
+//! the `#` diagnostics some producers print instead).
+//!
+//! Every producer says it differently; the report says it one way:
+//! * **one diff**: ours, of the values. A producer's own text diff is dropped when the values
+//!   are there (node:test's `+ actual - expected` block in its message), and shown through the
+//!   same renderer when they are not (node-tap's `diff:`);
+//! * the producer's **machine fields** (`operator`/`compare`, `name`, `code`, `failureType`)
+//!   on one quiet line: `operator deepStrictEqual · AssertionError [ERR_ASSERTION] ·
+//!   testCodeFailure`;
+//! * **runtime-internal stack frames** left out unless `-v` (see [`stack`] for which);
+//! * the values as the test wrote them ([`values`]: arrays, `Infinity`, `NaN`);
+//! * Test::More's, Test2's, pytest's, bats' and Python tracebacks' `#` diagnostics read into
+//!   the same fields
+//!   ([`comments`]).
+use super::diff::{self, Budget, Diff};
+use super::style::{self, Style};
+use crate::event::Assert;
+use serde_json::{Map, Value};
+use std::io::{self, Write};
+
+mod comments;
+mod literal;
+mod stack;
+mod values;
+
+/// What a failing point's attachments say, normalised across producers.
+#[derive(Debug, Default, PartialEq)]
+pub struct Details {
+    pub location: Option<String>,
+    pub message: Option<String>,
+    pub expected_actual: Option<(Value, Value)>,
+    /// The producer's own unified diff, kept only when it gave no values to diff (node-tap's
+    /// `diff:`); rendered by the same diff renderer.
+    pub text_diff: Option<String>,
+    pub stack: Option<String>,
+    /// The producer's machine fields on one line (`operator deepStrictEqual · AssertionError
+    /// [ERR_ASSERTION] · testCodeFailure`).
+    pub machine: Option<String>,
+    /// Other diagnostics worth a line each (`source: …`).
+    pub other: Vec<(String, String)>,
+    /// The YAML did not parse: shown raw with the parser's complaint.
+    pub raw_yaml: Option<(String, String)>,
+    /// What the test printed, less the `#` diagnostics read into the fields above.
+    pub output: Vec<String>,
+}
+
+impl Details {
+    /// The one diff of this failure, for any renderer: of the values, or else of the
+    /// producer's own text diff. `highlight` marks changed characters (values only).
+    pub fn diff(&self, budget: &Budget, highlight: bool) -> Option<Diff> {
+        if let Some((expected, actual)) = &self.expected_actual {
+            return Some(diff::compute(expected, actual, budget, highlight));
+        }
+        diff::from_unified(self.text_diff.as_deref()?, budget)
+    }
+}
+
+/// Keys naming the expected and actual values, in the order producers use them.
+const PAIRS: [(&str, &str); 3] = [
+    ("wanted", "found"),
+    ("expected", "actual"),
+    ("expected", "got"),
+];
+/// The producer's machine fields, in the order the quiet line gives them: the comparison,
+/// the error's class and code, node:test's kind of failure.
+const MACHINE: [&str; 5] = ["operator", "compare", "name", "code", "failureType"];
+/// Keys that are shown elsewhere or are noise in a failure report.
+const CONSUMED: [&str; 14] = [
+    "diff",
+    "wanted",
+    "found",
+    "expected",
+    "actual",
+    "got",
+    "message",
+    "error",
+    "stack",
+    "at",
+    "location",
+    "duration_ms",
+    "severity",
+    "type",
+];
+
+/// Explains a failing point from its attachments and `output`, what its test printed (its
+/// `#` diagnostics are read, the rest is left in [`Details::output`]).
+pub fn details(a: &Assert<'_>, output: &[String]) -> Details {
+    let mut d = Details::default();
+    let mut machine = Vec::new();
+    if let Some(yaml) = a.diagnostics.as_deref() {
+        match serde_saphyr::from_str::<Value>(yaml) {
+            Ok(Value::Object(map)) => read_map(&map, &mut d, &mut machine),
+            Ok(Value::Null) => {}
+            Ok(other) => d.message = Some(scalar(&other)),
+            Err(e) => d.raw_yaml = Some((yaml.to_owned(), first_line(&e.to_string()))),
+        }
+    }
+    if let Some(meta) = a
+        .meta
+        .as_deref()
+        .and_then(|m| serde_json::from_str::<Value>(m).ok())
+    {
+        if d.location.is_none() {
+            d.location = file_line(&meta);
+        }
+    }
+    for block in a.blocks.iter().filter(|b| b.kind == "ERROR") {
+        let Ok(v) = serde_json::from_str::<Value>(&block.payload) else {
+            d.message
+                .get_or_insert_with(|| block.payload.trim().to_owned());
+            continue;
+        };
+        let err = v.get("error").unwrap_or(&v);
+        if let Value::Object(map) = err {
+            read_map(map, &mut d, &mut machine);
+            if let Some(Value::Object(diffmap)) = map.get("diff") {
+                if d.expected_actual.is_none() {
+                    d.expected_actual = pair(diffmap);
+                }
+            }
+        }
+        if d.location.is_none() {
+            d.location = file_line(&v);
+        }
+    }
+    read_comments(&mut d, output);
+    d.machine = machine_line(&machine);
+    if let Some((expected, actual)) = &mut d.expected_actual {
+        values::normalise(expected, actual);
+        // One diff: ours replaces the producer's.
+        d.text_diff = None;
+        d.message = d.message.take().and_then(|m| without_text_diff(&m));
+    }
+    d
+}
+
+/// The `#` diagnostics in the output, and a message that is bats' own (`(in test file …)`).
+fn read_comments(d: &mut Details, output: &[String]) {
+    let from_output = comments::read(output, true);
+    d.output = from_output.rest.clone();
+    let from_message = match &d.message {
+        Some(m) if m.starts_with("(in test file ") => {
+            let lines: Vec<String> = m.lines().map(str::to_owned).collect();
+            let r = comments::read(&lines, false);
+            d.message = Some(r.rest.join("\n")).filter(|m| !m.trim().is_empty());
+            Some(r)
+        }
+        _ => None,
+    };
+    for r in [Some(from_output), from_message].into_iter().flatten() {
+        if d.location.is_none() {
+            d.location = r.location;
+        }
+        if d.expected_actual.is_none() {
+            d.expected_actual = r.expected_actual;
+        }
+        if d.stack.is_none() {
+            d.stack = r.stack;
+        }
+        d.message = match (d.message.take(), r.message) {
+            (Some(m), Some(more)) => Some(format!("{more}\n{m}")),
+            (m, more) => m.or(more),
+        };
+    }
+}
+
+/// node:test's message with its own diff (from the `+ actual - expected` legend on) cut off:
+/// what is left is the assertion's headline. `None` if nothing is left.
+fn without_text_diff(message: &str) -> Option<String> {
+    let lines: Vec<&str> = message.lines().collect();
+    let cut = lines
+        .iter()
+        .position(|l| {
+            let t = l.trim();
+            t == "+ actual - expected" || t == "- expected + actual"
+        })
+        .unwrap_or(lines.len());
+    let kept = lines[..cut].join("\n");
+    let kept = kept.trim_end();
+    (!kept.is_empty()).then(|| kept.to_owned())
+}
+
+/// `operator deepStrictEqual · AssertionError [ERR_ASSERTION] · testCodeFailure`; a code
+/// without a class is `code EACCES`.
+fn machine_line(fields: &[(String, String)]) -> Option<String> {
+    let get = |key: &str| {
+        fields
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    };
+    let mut parts = Vec::new();
+    for key in ["operator", "compare"] {
+        if let Some(v) = get(key) {
+            parts.push(format!("{key} {v}"));
+        }
+    }
+    match (get("name"), get("code")) {
+        (Some(name), Some(code)) => parts.push(format!("{name} [{code}]")),
+        (Some(name), None) => parts.push(name.to_owned()),
+        (None, Some(code)) => parts.push(format!("code {code}")),
+        (None, None) => {}
+    }
+    if let Some(kind) = get("failureType") {
+        parts.push(kind.to_owned());
+    }
+    (!parts.is_empty()).then(|| parts.join(" · "))
+}
+
+fn read_map(map: &Map<String, Value>, d: &mut Details, machine: &mut Vec<(String, String)>) {
+    if d.message.is_none() {
+        d.message = map.get("message").or_else(|| map.get("error")).map(scalar);
+    }
+    if d.expected_actual.is_none() {
+        d.expected_actual = pair(map);
+    }
+    if d.text_diff.is_none() {
+        d.text_diff = map.get("diff").and_then(Value::as_str).map(str::to_owned);
+    }
+    if d.stack.is_none() {
+        d.stack = map.get("stack").map(scalar);
+    }
+    if d.location.is_none() {
+        d.location = map
+            .get("at")
+            .or_else(|| map.get("location"))
+            .and_then(location);
+    }
+    for (k, v) in map {
+        if matches!(v, Value::Object(_) | Value::Array(_)) || CONSUMED.contains(&k.as_str()) {
+            continue;
+        }
+        if MACHINE.contains(&k.as_str()) {
+            if !machine.iter().any(|(m, _)| m == k) {
+                machine.push((k.clone(), scalar(v)));
+            }
+        } else {
+            d.other.push((k.clone(), scalar(v)));
+        }
+    }
+}
+
+fn pair(map: &Map<String, Value>) -> Option<(Value, Value)> {
+    PAIRS
+        .iter()
+        .find_map(|(e, a)| Some((map.get(*e)?.clone(), map.get(*a)?.clone())))
+}
+
+fn location(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(frame_location(s).unwrap_or(s).to_owned()),
+        Value::Object(_) => file_line(v),
+        _ => None,
+    }
+}
+
+/// The place in a stack frame as tape writes its `at:` (`Test.<anonymous> (/t/a.js:14:5)`).
+fn frame_location(s: &str) -> Option<&str> {
+    let inner = s.trim().strip_suffix(')')?;
+    let place = inner.get(inner.rfind('(')? + 1..)?;
+    place.contains(':').then_some(place)
+}
+
+/// `file:line:column` from `{file, line, column}` (v2 META) or node-tap's
+/// `{fileName, lineNumber, columnNumber}`.
+fn file_line(v: &Value) -> Option<String> {
+    let field = |a: &str, b: &str| v.get(a).or_else(|| v.get(b));
+    let file = field("file", "fileName")?.as_str()?;
+    let mut s = file.to_owned();
+    if let Some(line) = field("line", "lineNumber").and_then(Value::as_u64) {
+        s.push_str(&format!(":{line}"));
+        if let Some(col) = field("column", "columnNumber").and_then(Value::as_u64) {
+            s.push_str(&format!(":{col}"));
+        }
+    }
+    Some(s)
+}
+
+fn scalar(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or("").to_owned()
+}
+
+/// Which stack frames a failure shows ([`stack`] says which are runtime-internal).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Frames {
+    /// Every frame, however many (`-v`).
+    All,
+    /// The test's own frames, at most [`STACK_LINES`]; the runtime's are counted, with the
+    /// flag that would show them where there is one.
+    Own { shown_by: Option<&'static str> },
+}
+
+/// Most lines of a stack trace worth showing; the rest is in the log.
+const STACK_LINES: usize = 6;
+
+/// Writes the explanation under a failing point's line, every line prefixed by `indent`.
+/// `output` is what the test printed; `frames` says whether runtime-internal stack frames show.
+pub fn render(
+    out: &mut dyn Write,
+    a: &Assert<'_>,
+    output: &[String],
+    indent: &str,
+    style: Style,
+    budget: &Budget,
+    frames: Frames,
+) -> io::Result<()> {
+    let d = details(a, output);
+    if let Some(loc) = &d.location {
+        writeln!(
+            out,
+            "{indent}{}",
+            style.paint(style::CYAN, format!("at {loc}"))
+        )?;
+    }
+    if let Some(msg) = &d.message {
+        for l in msg.trim_end().lines() {
+            if l.trim().is_empty() {
+                writeln!(out)?; // no trailing indentation on blank lines
+            } else {
+                writeln!(out, "{indent}{}", style.paint(style::BOLD, l))?;
+            }
+        }
+    }
+    if let Some(machine) = &d.machine {
+        writeln!(out, "{indent}{}", style.paint(style::DIM, machine))?;
+    }
+    for (k, v) in &d.other {
+        write_other(out, k, v, indent, style)?;
+    }
+    // Highlighting only shows with colours, so it is not computed without them.
+    if let Some(diff) = d.diff(budget, style.enabled) {
+        writeln!(out)?;
+        let mut buf = Vec::new();
+        diff.write_terminal(&mut buf, &style)?;
+        for l in String::from_utf8_lossy(&buf).lines() {
+            if l.is_empty() {
+                writeln!(out)?; // no trailing indentation on blank lines
+            } else {
+                writeln!(out, "{indent}{l}")?;
+            }
+        }
+    }
+    if let Some((raw, err)) = &d.raw_yaml {
+        writeln!(
+            out,
+            "{indent}{}",
+            style.paint(
+                style::YELLOW,
+                format!("diagnostics are not valid YAML ({err}):")
+            )
+        )?;
+        for l in raw.lines().take(20) {
+            writeln!(out, "{indent}  {l}")?;
+        }
+    }
+    if let Some(stack) = &d.stack {
+        write_stack(out, stack, indent, style, frames)?;
+    }
+    if !d.output.is_empty() {
+        writeln!(out, "{indent}{}", style.paint(style::DIM, "output:"))?;
+        for l in &d.output {
+            writeln!(out, "{indent}{} {l}", style.paint(style::DIM, "│"))?;
+        }
+    }
+    Ok(())
+}
+
+/// `key: value`, or for a value of several lines (node-tap's `source:`) `key:` over the lines.
+fn write_other(
+    out: &mut dyn Write,
+    k: &str,
+    v: &str,
+    indent: &str,
+    style: Style,
+) -> io::Result<()> {
+    let v = v.trim_matches('\n');
+    if !v.contains('\n') {
+        return writeln!(
+            out,
+            "{indent}{}",
+            style.paint(style::DIM, format!("{k}: {v}"))
+        );
+    }
+    writeln!(out, "{indent}{}", style.paint(style::DIM, format!("{k}:")))?;
+    for l in v.lines() {
+        let l = l.trim_end();
+        if l.is_empty() {
+            writeln!(out)?;
+        } else {
+            writeln!(out, "{indent}  {}", style.paint(style::DIM, l))?;
+        }
+    }
+    Ok(())
+}
+
+/// The stack's frames worth showing: internal ones only with `-v`, at most [`STACK_LINES`]
+/// without it.
+fn write_stack(
+    out: &mut dyn Write,
+    stack: &str,
+    indent: &str,
+    style: Style,
+    frames: Frames,
+) -> io::Result<()> {
+    let verbose = frames == Frames::All;
+    let (lines, hidden) = stack::frames(stack, verbose);
+    if lines.is_empty() && hidden == 0 {
+        return Ok(());
+    }
+    writeln!(out)?;
+    let shown = if verbose { lines.len() } else { STACK_LINES };
+    for l in lines.iter().take(shown) {
+        writeln!(out, "{indent}{}", style.paint(style::DIM, l))?;
+    }
+    let mut notes = Vec::new();
+    if lines.len() > shown {
+        notes.push(format!("{} more stack lines", lines.len() - shown));
+    }
+    if hidden > 0 {
+        let word = if hidden == 1 { "frame" } else { "frames" };
+        let how = match frames {
+            Frames::Own {
+                shown_by: Some(flag),
+            } => format!(" ({flag} shows them)"),
+            _ => String::new(),
+        };
+        notes.push(format!("{hidden} runtime {word} hidden{how}"));
+    }
+    if !notes.is_empty() {
+        let note = format!("… {}", notes.join(", "));
+        writeln!(out, "{indent}{}", style.paint(style::DIM, note))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::borrow::Cow;
+
+    fn failing(yaml: &str) -> Assert<'static> {
+        Assert {
+            diagnostics: Some(Cow::Owned(yaml.to_owned())),
+            ..Assert::plain(false, "t")
+        }
+    }
+
+    #[test]
+    fn node_test_message_loses_its_own_diff_and_machine_fields_fold() {
+        let yaml = "error: |-\n  Expected values to be strictly deep-equal:\n  + actual - expected\n\n    [\n  +   2\n  -   3\n    ]\ncode: 'ERR_ASSERTION'\nname: 'AssertionError'\nexpected:\n  0: 3\nactual:\n  0: 2\noperator: 'deepStrictEqual'\nfailureType: 'testCodeFailure'\n";
+        let d = details(&failing(yaml), &[]);
+        assert_eq!(
+            d.message.as_deref(),
+            Some("Expected values to be strictly deep-equal:")
+        );
+        assert_eq!(
+            d.machine.as_deref(),
+            Some("operator deepStrictEqual · AssertionError [ERR_ASSERTION] · testCodeFailure")
+        );
+        assert_eq!(d.expected_actual, Some((json!([3]), json!([2]))));
+        assert!(d.other.is_empty(), "{:?}", d.other);
+    }
+
+    #[test]
+    fn node_tap_diff_is_kept_only_without_values_and_its_at_is_a_location() {
+        let yaml = "compare: ===\nat:\n  fileName: t/a.js\n  lineNumber: 11\n  columnNumber: 5\ndiff: |\n  --- expected\n  +++ actual\n  -a\n  +b\n";
+        let d = details(&failing(yaml), &[]);
+        assert_eq!(d.location.as_deref(), Some("t/a.js:11:5"));
+        assert_eq!(d.machine.as_deref(), Some("compare ==="));
+        assert!(d.diff(&Budget::default(), false).is_some());
+        // With the values there, theirs goes: one diff.
+        let d = details(&failing(&format!("{yaml}found: b\nwanted: a\n")), &[]);
+        assert_eq!(d.text_diff, None);
+        assert_eq!(d.expected_actual, Some((json!("a"), json!("b"))));
+    }
+
+    #[test]
+    fn tape_at_is_the_place_in_the_frame_and_a_lone_code_says_so() {
+        let yaml = "operator: equal\nat: Test.<anonymous> (/w/t/a.js:14:5)\ncode: EACCES\n";
+        let d = details(&failing(yaml), &[]);
+        assert_eq!(d.location.as_deref(), Some("/w/t/a.js:14:5"));
+        assert_eq!(d.machine.as_deref(), Some("operator equal · code EACCES"));
+    }
+
+    #[test]
+    fn comment_diagnostics_fill_the_fields_and_leave_the_rest() {
+        let output: Vec<String> = [
+            "# Subtest: t",
+            "#   Failed test 't'",
+            "#   at t/a.t line 3.",
+            "#          got: 'x'",
+            "#     expected: 'y'",
+            "printed by the test",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        let d = details(&Assert::plain(false, "t"), &output);
+        assert_eq!(d.location.as_deref(), Some("t/a.t:3"));
+        assert_eq!(d.expected_actual, Some((json!("y"), json!("x"))));
+        assert_eq!(d.output, ["printed by the test"]);
+    }
+}

@@ -1,0 +1,145 @@
+//! Which stack frames are the runtime's or the test framework's own, and are left out of a
+//! failure unless `-v`: they are the same in every failure and push the test's frames away.
+//!
+//! A frame is internal when it is in
+//! * node's built-in modules: `node:internal/…`, `node:events`, any `(node:…)` location, and
+//!   node < 16's bare `internal/…` paths;
+//! * a JavaScript TAP framework's own code: `node_modules/tape/`, `node_modules/tap/`,
+//!   `node_modules/@tapjs/`;
+//! * Python's standard library: a `File "…/lib/pythonX.Y/…"` frame outside `site-packages` /
+//!   `dist-packages` (with the source line under it), as in unittest's tracebacks.
+//!
+//! Anything else is kept: the test's code, its libraries, and lines that are no frame at all
+//! (`Error: message` at the top of a JavaScript stack).
+
+/// Node's built-ins, by how the frame's location starts.
+const NODE_BUILTINS: [&str; 2] = ["node:", "internal/"];
+/// The JS TAP frameworks' own files, by a folder in the frame's location (`/`-separated).
+const FRAMEWORKS: [&str; 3] = [
+    "/node_modules/tape/",
+    "/node_modules/tap/",
+    "/node_modules/@tapjs/",
+];
+
+/// The stack's lines worth showing, and how many internal frames were left out. `verbose`
+/// keeps them all.
+pub(super) fn frames(stack: &str, verbose: bool) -> (Vec<&str>, usize) {
+    let lines: Vec<&str> = stack.lines().filter(|l| !l.trim().is_empty()).collect();
+    if verbose {
+        return (lines, 0);
+    }
+    let mut kept = Vec::with_capacity(lines.len());
+    let mut dropped = 0;
+    // The indentation of a dropped Python frame: the source lines under it (more indented)
+    // go with it.
+    let mut python_frame: Option<usize> = None;
+    for line in lines {
+        let indent = line.len() - line.trim_start().len();
+        if python_frame.is_some_and(|frame| indent > frame) {
+            continue;
+        }
+        python_frame = None;
+        if is_internal(line) {
+            dropped += 1;
+            if line.trim_start().starts_with("File \"") {
+                python_frame = Some(indent);
+            }
+        } else {
+            kept.push(line);
+        }
+    }
+    (kept, dropped)
+}
+
+/// Whether one line of a stack is a runtime or framework frame.
+pub(super) fn is_internal(line: &str) -> bool {
+    let t = line.trim_start();
+    if let Some(rest) = t.strip_prefix("File \"") {
+        let path = rest.split('"').next().unwrap_or_default();
+        return is_python_stdlib(path);
+    }
+    let t = t.strip_prefix("at ").unwrap_or(t);
+    let t = t.strip_prefix("async ").unwrap_or(t);
+    // `Fn (where)` or a bare `where`.
+    let location = match (t.rfind('('), t.ends_with(')')) {
+        (Some(open), true) => t.get(open + 1..t.len() - 1).unwrap_or(t),
+        _ => t,
+    };
+    let location = location.replace('\\', "/");
+    NODE_BUILTINS.iter().any(|p| location.starts_with(p))
+        || FRAMEWORKS.iter().any(|f| location.contains(f))
+}
+
+fn is_python_stdlib(path: &str) -> bool {
+    let in_lib = path
+        .split('/')
+        .collect::<Vec<_>>()
+        .windows(2)
+        .any(|w| w[0] == "lib" && w[1].starts_with("python"));
+    in_lib && !path.contains("/site-packages/") && !path.contains("/dist-packages/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NODE: &str = "TestContext.<anonymous> (file:///w/t.mjs:12:10)
+Test.runInAsyncScope (node:async_hooks:206:9)
+Test.run (node:internal/test_runner/test:796:25)
+async Test.processPendingSubtests (node:internal/test_runner/test:526:7)";
+
+    #[test]
+    fn node_builtins_go_unless_verbose() {
+        let (kept, dropped) = frames(NODE, false);
+        assert_eq!(kept, ["TestContext.<anonymous> (file:///w/t.mjs:12:10)"]);
+        assert_eq!(dropped, 3);
+        let (kept, dropped) = frames(NODE, true);
+        assert_eq!((kept.len(), dropped), (4, 0));
+    }
+
+    #[test]
+    fn framework_frames_and_old_node_paths_go_messages_stay() {
+        let stack = "Error: deep objects differ
+    at Test.assert [as _assert] (/p/node_modules/tape/lib/test.js:548:48)
+    at Test.<anonymous> (/w/test/a.js:14:5)
+    at process.processImmediate (node:internal/timers:483:21)
+    at processTicksAndRejections (internal/process/task_queues.js:97:5)
+    at Object.<anonymous> (/w/node_modules/lodash/x.js:1:1)";
+        let (kept, dropped) = frames(stack, false);
+        assert_eq!(
+            kept,
+            [
+                "Error: deep objects differ",
+                "    at Test.<anonymous> (/w/test/a.js:14:5)",
+                "    at Object.<anonymous> (/w/node_modules/lodash/x.js:1:1)",
+            ]
+        );
+        assert_eq!(dropped, 3);
+    }
+
+    #[test]
+    fn python_stdlib_frames_go_with_their_source_lines() {
+        let tb = r#"Traceback (most recent call last):
+  File "/usr/lib/python3.11/unittest/case.py", line 579, in _callTestMethod
+    if method() is not None:
+       ^^^^^^^^
+  File "/w/test_a.py", line 43, in test_raises
+    raise RuntimeError("boom")
+  File "/v/lib/python3.11/site-packages/lib.py", line 1, in f
+    g()
+RuntimeError: boom"#;
+        let (kept, dropped) = frames(tb, false);
+        assert_eq!(
+            kept,
+            [
+                "Traceback (most recent call last):",
+                r#"  File "/w/test_a.py", line 43, in test_raises"#,
+                r#"    raise RuntimeError("boom")"#,
+                r#"  File "/v/lib/python3.11/site-packages/lib.py", line 1, in f"#,
+                "    g()",
+                "RuntimeError: boom",
+            ]
+        );
+        assert_eq!(dropped, 1);
+    }
+}

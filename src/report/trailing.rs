@@ -1,0 +1,395 @@
+//! Which failing test point the output after it belongs to: the one rule every report
+//! (terminal, human, JUnit, Markdown, HTML, annotations) follows to give a failure its output.
+//!
+//! A test prints, then reports: output before a point is that point's (the parser emits it
+//! after the point before, so a consumer keeps it for the next point). But many producers print
+//! a failure's error *after* its `not ok` (tapbundle's message and stack, Test::More's and
+//! bats' `#` diagnostics, pytest-tap's traceback). So, after a failing point (`not ok`, not
+//! SKIP or TODO), the `output` and `comment` lines at its depth are that failure's, until the
+//! first event that says something else has begun:
+//!
+//! - any other event of the stream but a `problem`, a `marker` or a v2 event: a test point (at
+//!   any depth), a subtest's start or end, a plan, a bail out, a version or pragma line, the end;
+//! - a v2 `test:started` or `suite:started` event read after the failing point (it is emitted
+//!   at once, before the point and its lines, so it is placed by its line number);
+//! - an `output` or `comment` line at another depth;
+//! - a `# Subtest: name` comment (node:test and node-tap announce the next test so);
+//! - after a point whose diagnostics came as a YAML block (tape, node:test, node-tap: they say
+//!   everything there), a `#` comment: the producer's narration, such as tape's `# test name`
+//!   heading of the next test. Output lines after such a point are still its own.
+//!
+//! Blank lines count only between lines of the failure's: blank lines that end it (node-tap
+//! prints one after every subtest) are the gap before the next test, in no test's output.
+//! A failure's trailing output keeps its first lines (those nearest the failure) and says how
+//! many later ones it left out.
+//!
+//! The events themselves stay in stream order; this is only who owns which line. Lines of a
+//! run's stderr are not placed by this rule when they arrive: a point's event is complete only
+//! once the next TAP line is read, so a stderr line that arrives after a failing point's
+//! event was written after the line that ended the failure; it is the next point's, as output
+//! before a point always is (and stderr written after a `not ok` line but before the next one
+//! arrives before the failing point's event, so it is that failure's already).
+use crate::event::{Assert, Event};
+
+/// Where one event of the stream goes, as far as the failure whose output is open is concerned.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Step<T> {
+    /// An output or comment line of the open failure (kept here until it closes), or a blank
+    /// line held until the failure's next line says it is inside its output.
+    Kept,
+    /// The event ended the open failure: here it is, with its trailing output. The event is
+    /// then handled as if no failure had been open.
+    Closed(T, Vec<String>),
+    /// No failure is open, or the event does not concern it.
+    Passed,
+}
+
+/// The failing point whose trailing output is being read.
+struct Open<T> {
+    item: T,
+    depth: u32,
+    /// The point's line: a v2 start event on a later line ends its output.
+    line: u64,
+    /// Its diagnostics came as a YAML block: comments after it are not its.
+    yaml: bool,
+    lines: Vec<String>,
+    /// Lines past the kept ones.
+    dropped: usize,
+    /// Blank lines read since its last line.
+    blanks: Vec<String>,
+}
+
+/// Follows the stream and collects the trailing output of the failing point just read.
+/// `T` is what the consumer needs to finish that failure (its entry, or the point itself).
+pub(crate) struct Trailing<T> {
+    open: Option<Open<T>>,
+    /// Line of the latest v2 `test:started` / `suite:started` event.
+    started: Option<u64>,
+    /// Trailing lines kept per failure.
+    cap: usize,
+}
+
+impl<T> Trailing<T> {
+    /// Keeps up to `cap` trailing lines of a failure.
+    pub(crate) fn new(cap: usize) -> Self {
+        Trailing {
+            open: None,
+            started: None,
+            cap,
+        }
+    }
+
+    /// Starts reading the trailing output of failing point `a` (call it after [`Self::event`]
+    /// passed the point on, for a failure the consumer keeps an entry for).
+    pub(crate) fn open(&mut self, a: &Assert<'_>, item: T) {
+        self.open = Some(Open {
+            item,
+            depth: a.depth,
+            line: a.line,
+            yaml: a.diagnostics.is_some(),
+            lines: Vec::new(),
+            dropped: 0,
+            blanks: Vec::new(),
+        });
+    }
+
+    /// The open failure, if any, with its trailing output: at the end of a stream that ended
+    /// without an `end` event (a consumer's own end), or when the consumer drops it.
+    pub(crate) fn close(&mut self) -> Option<(T, Vec<String>)> {
+        let open = self.open.take()?;
+        let mut lines = open.lines;
+        if open.dropped > 0 {
+            lines.push(format!("… {} later lines not shown", open.dropped));
+        }
+        Some((open.item, lines))
+    }
+
+    /// Follows one event of the stream.
+    pub(crate) fn event(&mut self, ev: &Event<'_>) -> Step<T> {
+        if let Event::V2Event { line, json, .. } = ev {
+            if starts_a_test(json) {
+                self.started = Some(*line);
+            }
+            return Step::Passed;
+        }
+        let Some(open) = &self.open else {
+            return Step::Passed;
+        };
+        let keep = match ev {
+            Event::Output { depth, line, text } => {
+                self.belongs(open, *depth, *line).then_some((text, false))
+            }
+            Event::Comment { depth, line, text } => {
+                (self.belongs(open, *depth, *line) && !open.yaml && !text.starts_with("Subtest:"))
+                    .then_some((text, true))
+            }
+            Event::Problem(_) | Event::Marker { .. } => return Step::Passed,
+            _ => None,
+        };
+        match keep {
+            Some((text, comment)) => {
+                self.keep(text, comment);
+                Step::Kept
+            }
+            None => match self.close() {
+                Some((item, lines)) => Step::Closed(item, lines),
+                None => Step::Passed,
+            },
+        }
+    }
+
+    /// A line at `depth`, `line` of the stream continues the open failure's output.
+    fn belongs(&self, open: &Open<T>, depth: u32, line: u64) -> bool {
+        let started_since = self.started.is_some_and(|s| s > open.line && line > s);
+        depth == open.depth && !started_since
+    }
+
+    fn keep(&mut self, text: &str, comment: bool) {
+        let Some(open) = &mut self.open else {
+            return;
+        };
+        if !comment && text.trim().is_empty() {
+            open.blanks.push(text.to_owned());
+            return;
+        }
+        for blank in std::mem::take(&mut open.blanks) {
+            push_capped(open, blank, self.cap);
+        }
+        let line = if comment {
+            format!("# {text}")
+        } else {
+            text.to_owned()
+        };
+        push_capped(open, line, self.cap);
+    }
+}
+
+fn push_capped<T>(open: &mut Open<T>, line: String, cap: usize) {
+    if open.lines.len() < cap {
+        open.lines.push(line);
+    } else {
+        open.dropped += 1;
+    }
+}
+
+/// A v2 lifecycle event that says a test (or a suite) has begun.
+fn starts_a_test(json: &str) -> bool {
+    // Most events are not starts: look for the word before parsing.
+    if !json.contains("started") {
+        return false;
+    }
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(json) else {
+        return false;
+    };
+    matches!(
+        v.get("type").and_then(|t| t.as_str()),
+        Some("test:started" | "suite:started")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::borrow::Cow;
+
+    fn output(depth: u32, line: u64, text: &str) -> Event<'static> {
+        Event::Output {
+            depth,
+            line,
+            text: Cow::Owned(text.to_owned()),
+        }
+    }
+
+    fn comment(depth: u32, line: u64, text: &str) -> Event<'static> {
+        Event::Comment {
+            depth,
+            line,
+            text: Cow::Owned(text.to_owned()),
+        }
+    }
+
+    fn failing(depth: u32, line: u64) -> Assert<'static> {
+        Assert {
+            depth,
+            line,
+            ..Assert::plain(false, "fails")
+        }
+    }
+
+    /// Feeds `events` after opening failing point `a`; returns the lines kept and the
+    /// index of the event that closed it.
+    fn run(a: &Assert<'static>, events: &[Event<'static>]) -> (Vec<String>, Option<usize>) {
+        let mut t = Trailing::new(100);
+        t.open(a, ());
+        for (i, ev) in events.iter().enumerate() {
+            match t.event(ev) {
+                Step::Kept => {}
+                Step::Closed((), lines) => return (lines, Some(i)),
+                Step::Passed => panic!("event {i} passed while a failure is open"),
+            }
+        }
+        (t.close().map(|(_, l)| l).unwrap_or_default(), None)
+    }
+
+    #[test]
+    fn an_error_printed_after_not_ok_is_the_failures_up_to_the_next_point() {
+        let (lines, closed) = run(
+            &failing(0, 2),
+            &[
+                output(0, 3, "Error: Expected value to equal \"hello there\""),
+                output(0, 4, "    at TapTest.testFunction (t.ts:12:25)"),
+                output(0, 5, "log from the next passing test"),
+                Event::Assert(Assert::plain(true, "passes")),
+            ],
+        );
+        assert_eq!(
+            lines,
+            [
+                "Error: Expected value to equal \"hello there\"",
+                "    at TapTest.testFunction (t.ts:12:25)",
+                "log from the next passing test"
+            ]
+        );
+        assert_eq!(closed, Some(3));
+    }
+
+    #[test]
+    fn test_more_diagnostics_are_kept_as_comments() {
+        let (lines, closed) = run(
+            &failing(0, 2),
+            &[
+                comment(0, 3, "  Failed test 'fails'"),
+                comment(0, 4, "  at t/a.t line 13."),
+                Event::Plan {
+                    depth: 0,
+                    line: 5,
+                    plan: crate::event::Plan {
+                        start: 1,
+                        end: 3,
+                        skip_all: false,
+                        reason: None,
+                    },
+                },
+            ],
+        );
+        assert_eq!(lines, ["#   Failed test 'fails'", "#   at t/a.t line 13."]);
+        assert_eq!(closed, Some(2));
+    }
+
+    #[test]
+    fn a_subtest_heading_another_depth_or_a_subtest_start_ends_it() {
+        let (lines, closed) = run(&failing(0, 2), &[comment(0, 3, "Subtest: next")]);
+        assert_eq!((lines.len(), closed), (0, Some(0)));
+        let (lines, closed) = run(
+            &failing(1, 2),
+            &[output(1, 3, "mine"), output(0, 4, "the parent's")],
+        );
+        assert_eq!((lines, closed), (vec!["mine".to_owned()], Some(1)));
+        let start = Event::SubtestStart {
+            depth: 0,
+            line: 3,
+            name: Cow::Borrowed("next"),
+            buffered: false,
+        };
+        assert_eq!(run(&failing(0, 2), &[start]).1, Some(0));
+    }
+
+    #[test]
+    fn after_yaml_diagnostics_a_comment_is_the_next_tests_heading_but_output_is_still_its() {
+        let mut a = failing(0, 2);
+        a.diagnostics = Some(Cow::Borrowed("operator: equal\n"));
+        let (lines, closed) = run(
+            &a,
+            &[output(0, 8, "printed after"), comment(0, 9, "next test")],
+        );
+        assert_eq!((lines, closed), (vec!["printed after".to_owned()], Some(1)));
+    }
+
+    #[test]
+    fn a_v2_start_event_ends_it_by_line_number_though_it_comes_first() {
+        let mut t = Trailing::new(100);
+        // The parser emits the event at once, before the pending point and its lines.
+        let started = Event::V2Event {
+            depth: 0,
+            line: 4,
+            json: Cow::Borrowed(r#"{"type":"test:started","name":"b"}"#),
+        };
+        assert_eq!(t.event(&started), Step::Passed);
+        t.open(&failing(0, 2), ());
+        assert_eq!(t.event(&output(0, 3, "error of a")), Step::Kept);
+        assert_eq!(
+            t.event(&output(0, 5, "log of b")),
+            Step::Closed((), vec!["error of a".to_owned()])
+        );
+        // A start event before the failing point does not end it.
+        let mut t = Trailing::new(100);
+        assert_eq!(t.event(&started), Step::Passed);
+        t.open(&failing(0, 6), ());
+        assert_eq!(t.event(&output(0, 7, "error")), Step::Kept);
+        let done = Event::V2Event {
+            depth: 0,
+            line: 8,
+            json: Cow::Borrowed(r#"{"type":"test:completed","started":1}"#),
+        };
+        assert_eq!(t.event(&done), Step::Passed);
+        assert_eq!(t.close(), Some(((), vec!["error".to_owned()])));
+    }
+
+    #[test]
+    fn blank_lines_count_only_inside_its_output() {
+        let (lines, _) = run(
+            &failing(0, 2),
+            &[
+                output(0, 3, "AssertionError: values differ"),
+                output(0, 4, "  "),
+                output(0, 5, "+ 'a'"),
+                output(0, 6, "   "),
+                output(0, 7, ""),
+                Event::Assert(Assert::plain(true, "next")),
+            ],
+        );
+        assert_eq!(lines, ["AssertionError: values differ", "  ", "+ 'a'"]);
+    }
+
+    #[test]
+    fn problems_and_markers_leave_it_open_and_a_long_output_keeps_its_first_lines() {
+        let mut t = Trailing::new(2);
+        t.open(&failing(0, 1), ());
+        let problem = Event::Problem(crate::event::Problem {
+            depth: 0,
+            line: 2,
+            kind: crate::event::ProblemKind::LineTooLong,
+            message: "long".to_owned(),
+            fails: false,
+        });
+        assert_eq!(t.event(&problem), Step::Passed);
+        for (i, text) in ["one", "two", "three", "four"].iter().enumerate() {
+            assert_eq!(t.event(&output(0, 3 + i as u64, text)), Step::Kept);
+        }
+        let end = Event::End {
+            verdict: crate::event::Verdict {
+                ok: false,
+                count: 1,
+                pass: 0,
+                fail: 1,
+                todo: 0,
+                skip: 0,
+                plan: None,
+                bailout: None,
+                reasons: Vec::new(),
+            },
+        };
+        assert_eq!(
+            t.event(&end),
+            Step::Closed(
+                (),
+                vec![
+                    "one".to_owned(),
+                    "two".to_owned(),
+                    "… 2 later lines not shown".to_owned()
+                ]
+            )
+        );
+        assert_eq!(t.event(&output(0, 9, "after")), Step::Passed);
+    }
+}

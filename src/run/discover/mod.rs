@@ -1,0 +1,513 @@
+//! Test discovery: which files `tapline run` runs, and the command that runs each.
+//!
+//! Each PATH argument is a file (run even if no rule would pick it in a walk), a directory
+//! (walked recursively) or a glob matched against paths relative to the cwd. With no argument,
+//! the run follows the project ([`walk`]): the `test_dirs` of `tapline.toml`, else the test
+//! command `package.json` declares ([`project`]), else `test/`, `tests/` and `t/`, whichever
+//! exist (only `t/` in a Perl distribution). Walks honour `.gitignore` (even outside a git
+//! repository) and skip hidden entries, `node_modules` and fixture folders ([`naming`]).
+//!
+//! A file found by a walk or a glob is a test when a runner rule maps it — the `[[runner]]`
+//! rules of `tapline.toml` first, then [`BUILTIN_RUNNERS`] — or, failing that, when it is
+//! executable. A directory walk yields fewer files than a rule's glob: a built-in rule may
+//! name the files it takes in a walk (`*.t` but not the `*.pl` helpers beside them; `test*.py`
+//! and `*_test.py` but not other modules; TypeScript as tstest names tests; JavaScript as node
+//! and node-tap name them, or every file of a test folder), as the languages' own harnesses
+//! do; in a Perl distribution a walk yields `*.t` only, as prove. A file named explicitly or
+//! matched by a glob needs only a rule.
+//!
+//! The command comes from the rule, shaped by the file's `#!` line as its own harness would
+//! shape it (see [`super::runners`]): perl gets `-T`/`-t`/`-w`/`-W`/`-X`, python and node the
+//! line's flags, a `*.sh` file asking for bash gets bash. A file no rule maps runs by its `#!`
+//! line (the interpreter started by tapline, the line's words split), else directly.
+//!
+//! With `--exec`, a walk yields the same files and each runs with that command, as written;
+//! a file named explicitly or matched by a glob runs with it whatever it is.
+use super::config::{Config, RunnerRule};
+use super::runners::{self, Family};
+use super::shebang::Shebang;
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use std::collections::{BTreeMap, HashMap};
+use std::ffi::OsString;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+pub use super::runners::BUILTIN_RUNNERS;
+pub(crate) use paths::installed;
+use paths::{is_executable, normalize, relative};
+use words::{fill, program_path, split_words};
+pub use words::{list_line, log_name};
+
+mod naming;
+mod paths;
+mod project;
+#[cfg(test)]
+mod tests;
+mod walk;
+mod words;
+use crate::protocol::InputFormat;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TestFile {
+    /// As given, or as found under an argument; relative paths are relative to the cwd, which
+    /// is where the command must run.
+    pub path: PathBuf,
+    /// Relative to the project root, with '/' separators (`..` components if outside it).
+    pub rel: String,
+    pub command: Result<Vec<OsString>, MissingInterpreter>,
+    pub input: Input,
+}
+
+/// How a test's output is read and where it runs: a file's is TAP from the cwd unless its
+/// `[[runner]]` rule says otherwise; a `[[suite]]`'s is its own.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Input {
+    pub format: InputFormat,
+    /// JUnit report files (a glob relative to where it runs) read when the command ends.
+    pub report: Option<String>,
+    /// Where the command runs, when not the cwd (a suite's `dir`).
+    pub cwd: Option<PathBuf>,
+    /// A `[[suite]]`, not a file.
+    pub suite: bool,
+    /// Why it does not run and counts as skipped (an optional suite's missing program).
+    pub skip: Option<String>,
+    /// How it is judged when it prints no TAP.
+    pub silent: Silent,
+}
+
+/// How a file that prints no TAP is judged: as its own harness would judge it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Silent {
+    /// It fails, `no TAP output` (a shell script, an executable: no harness says otherwise).
+    #[default]
+    Fails,
+    /// A `*.t`: it fails, as prove fails it (`No subtests run`).
+    Prove,
+    /// JavaScript or TypeScript: node's runner and tape count it as a file with no tests, not
+    /// as a failure; when it exits 0 it is `no tests`, neither passed nor failed.
+    NoTests,
+    /// A Python file that reads like a pytest module (it defines `test_` functions, or imports
+    /// pytest, and never runs anything itself): it fails with a hint to run pytest as a
+    /// `[[suite]]`.
+    Pytest,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{program}` is not installed (needed to run {file})")]
+pub struct MissingInterpreter {
+    pub program: String,
+    pub file: PathBuf,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum DiscoverError {
+    #[error("failed to find test files: no file matches `{0}`")]
+    NoMatch(String),
+    /// Names the places looked in.
+    #[error(
+        "failed to find test files in {0}: no file there matches a runner rule or is executable"
+    )]
+    NoTests(String),
+    /// As `NoTests`, with `--exec`: a directory still yields only test files.
+    #[error(
+        "failed to find test files in {0}: with --exec a directory still yields only its test files (those a runner rule picks, and executables); name the files, or a glob, to run others"
+    )]
+    NoExecTests(String),
+    /// No PATH and none of the folders looked for exists (a Perl distribution's `t/`, or
+    /// `test/`, `tests/`, `t/`, or `test_dirs`).
+    #[error(
+        "failed to find test files: no test folder here (looked for {0}); name a folder or file, or set `test_dirs` in tapline.toml (`tapline init` writes one)"
+    )]
+    NoTestFolder(String),
+    /// The folders exist and hold nothing at all.
+    #[error("failed to find test files in {0}: the folder is empty")]
+    EmptyFolder(String),
+    /// The project's test command names places where nothing runs.
+    #[error("failed to find test files: {0} names no file tapline can run; name a folder or file")]
+    NoDeclaredTests(String),
+    #[error("failed to find how to run {0}: no runner rule matches it and it is not executable")]
+    NoRunner(PathBuf),
+    #[error("failed to parse glob `{pattern}`: {kind}")]
+    Glob {
+        pattern: String,
+        kind: globset::ErrorKind,
+    },
+    #[error("failed to parse --exec `{exec}`: {reason}")]
+    Exec { exec: String, reason: &'static str },
+    #[error("failed to walk {path}: {source}")]
+    Walk {
+        path: PathBuf,
+        source: ignore::Error,
+    },
+}
+
+/// What discovery found.
+#[derive(Debug, Default)]
+pub struct Found {
+    /// Sorted by path, each once.
+    pub files: Vec<TestFile>,
+    /// Files a directory walk passed over as not tests (helpers, data), relative to the
+    /// project root, sorted.
+    pub passed_over: Vec<String>,
+    /// The project's test command the run followed (`package.json scripts.test (…)`).
+    pub declared: Option<String>,
+}
+
+/// Finds the test files named by `args` (or in `cfg.test_dirs`), sorted by path, each once.
+/// `exec` is the `--exec` command template, used for every file instead of the runner rules.
+pub fn discover(
+    args: &[String],
+    cwd: &Path,
+    root: &Path,
+    cfg: &Config,
+    exec: Option<&str>,
+) -> Result<Vec<TestFile>, DiscoverError> {
+    find(args, cwd, root, cfg, exec).map(|found| found.files)
+}
+
+/// [`discover`], also telling which files the walks passed over.
+pub fn find(
+    args: &[String],
+    cwd: &Path,
+    root: &Path,
+    cfg: &Config,
+    exec: Option<&str>,
+) -> Result<Found, DiscoverError> {
+    let exec = exec
+        .map(|exec| {
+            match split_words(exec) {
+                Ok(words) if words.is_empty() => Err("no command"),
+                result => result,
+            }
+            .map_err(|reason| DiscoverError::Exec {
+                exec: exec.to_owned(),
+                reason,
+            })
+        })
+        .transpose()?;
+    let user = cfg.runners.iter().map(|rule| Rule {
+        rule: rule.clone(),
+        kind: RuleKind::User,
+    });
+    let builtins = BUILTIN_RUNNERS.iter().map(|builtin| Rule {
+        rule: RunnerRule::new(
+            builtin.glob,
+            builtin
+                .command
+                .iter()
+                .map(|&word| word.to_owned())
+                .collect(),
+        )
+        .expect("built-in runner rules are valid"),
+        kind: RuleKind::Builtin {
+            walk: (!builtin.walk.is_empty()).then(|| glob_set(builtin.walk)),
+            family: builtin.family,
+        },
+    });
+    let mut finder = Finder {
+        cwd,
+        root: normalize(root),
+        rules: user.chain(builtins).collect(),
+        exec,
+        installed: HashMap::new(),
+        found: BTreeMap::new(),
+        passed_over: Vec::new(),
+        perl_dist: project::is_perl_dist(cwd),
+        test_folder: false,
+        ts_runner: runners::ts_runner(cfg.ts_runner.as_deref(), cwd, root),
+        declared: None,
+    };
+    if args.is_empty() {
+        finder.add_defaults(cfg.test_dirs.as_deref())?;
+    }
+    for arg in args {
+        let path = Path::new(arg);
+        let abs = cwd.join(path);
+        if abs.is_dir() {
+            let count = finder.add_dir(path, true)?;
+            if count.files == 0 {
+                return Err(DiscoverError::EmptyFolder(format!("`{arg}`")));
+            }
+            if count.tests == 0 {
+                return Err(finder.no_tests(format!("`{arg}`")));
+            }
+        } else if abs.exists() {
+            if !finder.add(path.to_path_buf(), Origin::Named) {
+                return Err(DiscoverError::NoRunner(path.to_path_buf()));
+            }
+        } else if !arg.contains(['*', '?', '[', '{']) || finder.add_glob(arg)? == 0 {
+            return Err(DiscoverError::NoMatch(arg.clone()));
+        }
+    }
+    let mut files: Vec<TestFile> = finder.found.into_values().collect();
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    let mut passed_over = finder.passed_over;
+    passed_over.sort();
+    passed_over.dedup();
+    passed_over.retain(|rel| !files.iter().any(|f| &f.rel == rel));
+    Ok(Found {
+        files,
+        passed_over,
+        declared: finder.declared,
+    })
+}
+
+/// The test command the project in `dir` declares and a run with no PATH follows
+/// (`package.json scripts.test (…)`), if tapline understands it.
+pub fn declared_by_project(dir: &Path) -> Option<String> {
+    project::declared(dir).map(|d| d.source)
+}
+
+/// Whether `dir` holds a Perl distribution (`Makefile.PL`, `Build.PL`, `dist.ini`).
+pub fn is_perl_dist(dir: &Path) -> bool {
+    project::is_perl_dist(dir)
+}
+
+/// What a directory yields, for `--list` and error messages: the built-in walk globs.
+pub fn walk_globs() -> Vec<&'static str> {
+    BUILTIN_RUNNERS
+        .iter()
+        .flat_map(|builtin| {
+            if builtin.walk.is_empty() {
+                std::slice::from_ref(&builtin.glob)
+            } else {
+                builtin.walk
+            }
+        })
+        .copied()
+        .collect()
+}
+
+fn glob_set(globs: &[&str]) -> GlobSet {
+    let mut set = GlobSetBuilder::new();
+    for glob in globs {
+        set.add(
+            GlobBuilder::new(glob)
+                .literal_separator(true)
+                .build()
+                .expect("built-in walk globs are valid"),
+        );
+    }
+    set.build().expect("built-in walk globs are valid")
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Origin {
+    /// Found walking a directory.
+    Walk,
+    /// Named by an argument or matched by a glob.
+    Named,
+}
+
+/// A runner rule and where it comes from.
+struct Rule {
+    rule: RunnerRule,
+    kind: RuleKind,
+}
+
+enum RuleKind {
+    /// The user's `[[runner]]`: its command is used as written (perl excepted, see
+    /// [`runners::apply_perl_switches`]).
+    User,
+    Builtin {
+        /// The names a walk takes, when fewer than the rule's glob.
+        walk: Option<GlobSet>,
+        family: Family,
+    },
+}
+
+struct Finder<'a> {
+    cwd: &'a Path,
+    root: PathBuf,
+    /// The user's rules, then the built-in ones.
+    rules: Vec<Rule>,
+    exec: Option<Vec<String>>,
+    /// Whether each program is installed, so PATH is searched once per program.
+    installed: HashMap<OsString, bool>,
+    /// Keyed by normalized absolute path, so `./t/a.t` and `t/a.t` are one file.
+    found: BTreeMap<PathBuf, TestFile>,
+    /// Files a walk found that are not tests (relative to the root).
+    passed_over: Vec<String>,
+    /// The cwd holds a Perl distribution: a walk yields `*.t` only.
+    perl_dist: bool,
+    /// The folder being walked was named as holding tests (every JavaScript file counts).
+    test_folder: bool,
+    /// The command `*.ts` files run with ([`runners::ts_runner`]).
+    ts_runner: Vec<String>,
+    /// The project's test command, when a run with no PATH followed it.
+    declared: Option<String>,
+}
+
+impl Finder<'_> {
+    /// The error for places that hold files but no test.
+    fn no_tests(&self, places: String) -> DiscoverError {
+        if self.exec.is_some() {
+            DiscoverError::NoExecTests(places)
+        } else {
+            DiscoverError::NoTests(places)
+        }
+    }
+
+    /// Adds `path` if it is a test; returns whether it is.
+    fn add(&mut self, path: PathBuf, origin: Origin) -> bool {
+        let abs = normalize(&self.cwd.join(&path));
+        if self.found.contains_key(&abs) {
+            return true;
+        }
+        let Ok(meta) = fs::metadata(&abs) else {
+            return false;
+        };
+        if !meta.is_file() {
+            return false;
+        }
+        let rel = relative(&abs, &self.root);
+        let Some(command) = self.command(&path, &rel, &meta, origin) else {
+            return false;
+        };
+        let command = self.check_installed(command, &path);
+        // Only a user's rule can say its command prints something other than TAP.
+        let format = match self.rules.iter().find(|r| r.rule.matches(&rel)) {
+            Some(Rule {
+                kind: RuleKind::User,
+                rule,
+            }) if self.exec.is_none() => rule.format,
+            _ => InputFormat::Tap,
+        };
+        let input = Input {
+            format,
+            silent: silent(&abs, &rel),
+            ..Input::default()
+        };
+        self.found.insert(
+            abs,
+            TestFile {
+                path,
+                rel,
+                command,
+                input,
+            },
+        );
+        true
+    }
+
+    /// The command that runs `path`, or `None` if it is not a test (for `origin`).
+    fn command(
+        &self,
+        path: &Path,
+        rel: &str,
+        meta: &fs::Metadata,
+        origin: Origin,
+    ) -> Option<Vec<OsString>> {
+        if let (Some(exec), Origin::Named) = (&self.exec, origin) {
+            return Some(fill(exec, path));
+        }
+        let name = rel.rsplit('/').next().unwrap_or(rel);
+        let line = || Shebang::read(&self.cwd.join(path));
+        let command = match self.rules.iter().find(|rule| rule.rule.matches(rel)) {
+            Some(Rule {
+                kind: RuleKind::Builtin { walk, family },
+                rule,
+            }) => {
+                if origin == Origin::Walk && !self.walk_takes(path, name, walk.as_ref(), *family) {
+                    return None;
+                }
+                let command = match family {
+                    Family::Tsx => fill(&self.ts_runner, path),
+                    _ => fill(&rule.command, path),
+                };
+                match (family, self.exec.is_some()) {
+                    (Family::Opaque, _) | (_, true) => command,
+                    _ => match line() {
+                        Some(line) => runners::apply_shebang(*family, command, &line),
+                        None => command,
+                    },
+                }
+            }
+            Some(Rule {
+                kind: RuleKind::User,
+                rule,
+            }) => {
+                let command = fill(&rule.command, path);
+                match line().filter(|_| self.exec.is_none()) {
+                    Some(line) => runners::apply_perl_switches(command, &line),
+                    None => command,
+                }
+            }
+            None if origin == Origin::Walk && (self.perl_dist || !is_executable(meta)) => {
+                return None
+            }
+            None => match line() {
+                Some(line) if self.exec.is_none() => runners::by_shebang(&line, path.into()),
+                _ if is_executable(meta) => vec![program_path(path)],
+                _ => return None,
+            },
+        };
+        match &self.exec {
+            Some(exec) => Some(fill(exec, path)),
+            None => Some(command),
+        }
+    }
+
+    /// Whether a walk takes a file a built-in rule maps: by the rule's walk names, and by the
+    /// naming of its language (a Perl distribution's walk takes `*.t` only).
+    fn walk_takes(&self, path: &Path, name: &str, walk: Option<&GlobSet>, family: Family) -> bool {
+        if walk.is_some_and(|w| !w.is_match(name)) || self.perl_dist && family != Family::Perl {
+            return false;
+        }
+        match family {
+            Family::Node => naming::is_js_test(path, self.test_folder),
+            Family::Tsx => naming::ts_name(name) == naming::TsName::Test,
+            _ => true,
+        }
+    }
+
+    fn check_installed(
+        &mut self,
+        command: Vec<OsString>,
+        file: &Path,
+    ) -> Result<Vec<OsString>, MissingInterpreter> {
+        let program = command.first().cloned().unwrap_or_default();
+        let cwd = self.cwd;
+        if *self
+            .installed
+            .entry(program.clone())
+            .or_insert_with(|| installed(&program, cwd))
+        {
+            Ok(command)
+        } else {
+            Err(MissingInterpreter {
+                program: program.to_string_lossy().into_owned(),
+                file: file.to_path_buf(),
+            })
+        }
+    }
+}
+
+/// How `rel` is judged when it prints no TAP: by its language's harness ([`Silent`]).
+fn silent(abs: &Path, rel: &str) -> Silent {
+    let ext = rel.rsplit_once('.').map_or("", |(_, ext)| ext);
+    match ext {
+        "t" => Silent::Prove,
+        "js" | "mjs" | "cjs" | "ts" => Silent::NoTests,
+        "py" if looks_like_pytest(abs) => Silent::Pytest,
+        _ => Silent::Fails,
+    }
+}
+
+/// Whether a Python file reads like a pytest module: `test_` functions or a pytest import,
+/// and no `__main__` block of its own that would run them.
+fn looks_like_pytest(abs: &Path) -> bool {
+    use std::io::Read;
+    let mut text = String::new();
+    let read = fs::File::open(abs).and_then(|f| f.take(256 * 1024).read_to_string(&mut text));
+    if read.is_err() || text.contains("__main__") {
+        return false;
+    }
+    text.lines().any(|line| {
+        let line = line.trim_start();
+        line.starts_with("def test_")
+            || line.starts_with("async def test_")
+            || line.starts_with("import pytest")
+            || line.starts_with("from pytest ")
+    })
+}

@@ -1,0 +1,424 @@
+//! What the project in the cwd says about its tests, for a run with no PATH: the test command
+//! of `package.json` (and the scripts it calls), or a Perl distribution's layout.
+//!
+//! Understood in `scripts.test`: `tape GLOB…`, `node --test [PATH|GLOB…]`, `tap [PATH|GLOB…]`,
+//! `tstest DIR`, `bats [-r] DIR`, `prove [-r] [DIR|FILE…]`, and `npm run NAME` / `npm test` /
+//! `yarn NAME` / `pnpm [run] NAME` calling another script. Commands are split at `&&`, `||`,
+//! `;` and `|`; leading `VAR=value` words and wrappers (`cross-env`, `npx`, `nyc`, `c8`) are
+//! skipped. Anything else (a linter before the tests, `tap-spec` after them) says nothing.
+use super::words::split_words;
+use std::path::{Path, PathBuf};
+
+/// A place a project's test command runs files from.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Place {
+    /// A folder, or a file, from the cwd (for a glob: the folder it starts in).
+    pub path: PathBuf,
+    /// Into subfolders (bats and prove without `-r` do not go).
+    pub recursive: bool,
+    pub only: Only,
+}
+
+/// Which files of a place run.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Only {
+    /// Files whose name matches one of these globs (`*.t` for prove, `*.bats` for bats).
+    Names(&'static [&'static str]),
+    /// JavaScript (and TypeScript when `ts`) as node's runner and node-tap name tests.
+    Js { ts: bool },
+    /// TypeScript as tstest names its tests.
+    Ts,
+    /// Every file the glob (from the cwd) matches.
+    Glob(String),
+}
+
+/// The project's own word on its tests.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Declared {
+    pub places: Vec<Place>,
+    /// Where it was read, for `--list` and errors: `package.json scripts.test (tape …)`.
+    pub source: String,
+}
+
+/// The files that make a folder a Perl distribution.
+const PERL_DIST: &[&str] = &["Makefile.PL", "Build.PL", "dist.ini"];
+
+/// Whether `dir` holds a Perl distribution: its walks then yield `*.t` only, as prove's.
+pub(super) fn is_perl_dist(dir: &Path) -> bool {
+    PERL_DIST.iter().any(|f| dir.join(f).is_file())
+}
+
+/// What `package.json` in `cwd` declares, if it declares anything tapline understands.
+pub(super) fn declared(cwd: &Path) -> Option<Declared> {
+    let text = std::fs::read_to_string(cwd.join("package.json")).ok()?;
+    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let scripts = json.get("scripts")?.as_object()?;
+    let script = |name: &str| scripts.get(name).and_then(|v| v.as_str());
+    let mut places = Vec::new();
+    let mut seen = Vec::new();
+    let test = script("test")?;
+    places_of(test, &script, &mut seen, &mut places);
+    (!places.is_empty()).then(|| Declared {
+        places,
+        source: format!("package.json scripts.test (`{test}`)"),
+    })
+}
+
+/// Adds the places `line` runs tests from, following the scripts it calls (each once).
+fn places_of<'a>(
+    line: &str,
+    script: &dyn Fn(&str) -> Option<&'a str>,
+    seen: &mut Vec<String>,
+    places: &mut Vec<Place>,
+) {
+    for command in commands(line) {
+        let words = skip_wrappers(&command);
+        if let Some(name) = called_script(words) {
+            if !seen.iter().any(|s| s == name) && seen.len() < 16 {
+                seen.push(name.to_owned());
+                if let Some(line) = script(name) {
+                    places_of(line, script, seen, places);
+                }
+            }
+            continue;
+        }
+        places.extend(runner_places(words));
+    }
+}
+
+/// The simple commands of a shell line: split at `&&`, `||`, `;` and `|`.
+fn commands(line: &str) -> Vec<Vec<String>> {
+    let Ok(words) = split_words(&line.replace(';', " ; ")) else {
+        return Vec::new();
+    };
+    let mut out = vec![Vec::new()];
+    for word in words {
+        if matches!(word.as_str(), "&&" | "||" | ";" | "|") {
+            out.push(Vec::new());
+        } else if let Some(last) = out.last_mut() {
+            last.push(word);
+        }
+    }
+    out.retain(|c| !c.is_empty());
+    out
+}
+
+/// `words` without leading `VAR=value`s and wrappers that run the rest as their command.
+fn skip_wrappers(words: &[String]) -> &[String] {
+    let mut rest = words;
+    while let Some((first, tail)) = rest.split_first() {
+        let program = first.rsplit('/').next().unwrap_or(first);
+        let assignment = first.contains('=') && !first.starts_with('-');
+        if assignment || matches!(program, "cross-env" | "npx" | "env") {
+            rest = tail;
+        } else if matches!(program, "nyc" | "c8") {
+            // Their own options come before the command.
+            let options = tail.iter().take_while(|w| w.starts_with('-')).count();
+            rest = &tail[options..];
+        } else {
+            break;
+        }
+    }
+    rest
+}
+
+/// The script `npm run NAME` (and its kin) calls.
+/// Options (`--silent`, `-s`) may come before the script's name.
+fn called_script(words: &[String]) -> Option<&str> {
+    let (program, rest) = words.split_first()?;
+    let program = program.rsplit('/').next().unwrap_or(program);
+    if !matches!(program, "npm" | "yarn" | "pnpm") {
+        return None;
+    }
+    let mut w = rest
+        .iter()
+        .map(String::as_str)
+        .filter(|word| !word.starts_with('-'));
+    match (program, w.next()?) {
+        ("npm" | "yarn" | "pnpm", "test" | "t") => Some("test"),
+        (_, "run" | "run-script") => w.next(),
+        ("yarn" | "pnpm", name) => Some(name),
+        _ => None,
+    }
+}
+
+/// The places one command of a known test runner takes its files from.
+fn runner_places(words: &[String]) -> Vec<Place> {
+    let Some((program, args)) = words.split_first() else {
+        return Vec::new();
+    };
+    let program = program.rsplit('/').next().unwrap_or(program);
+    match program {
+        "tape" => operands(args, &["-r", "--require", "-i", "--ignore"])
+            .into_iter()
+            .map(|a| path_or_glob(a, Only::Js { ts: false }))
+            .collect(),
+        "node" if args.iter().any(|a| a == "--test") => {
+            // The options that take their value as the next word.
+            let with_value = [
+                "-r",
+                "--require",
+                "--import",
+                "--loader",
+                "--test-reporter",
+                "--test-reporter-destination",
+                "--test-name-pattern",
+                "--test-skip-pattern",
+                "--test-concurrency",
+                "--test-timeout",
+            ];
+            or_default(operands(args, &with_value), Only::Js { ts: false })
+        }
+        "tap" => or_default(
+            operands(
+                args,
+                &["-R", "--reporter", "-j", "--jobs", "-t", "--timeout"],
+            ),
+            Only::Js { ts: true },
+        ),
+        "tstest" => operands(args, &[])
+            .into_iter()
+            .map(|a| path_or_glob(a, Only::Ts))
+            .collect(),
+        "bats" => {
+            let recursive = args.iter().any(|a| a == "-r" || a == "--recursive");
+            let with_value = ["-f", "--filter", "-j", "--jobs"];
+            folders_or_files(args, &with_value, "test", recursive, &["*.bats"])
+        }
+        "prove" => {
+            // `-r`, or a bundle of short switches with `r` in it (`-lr`), not `-Ilib/r`.
+            let recursive = args.iter().any(|a| {
+                a == "--recurse"
+                    || (a.starts_with('-')
+                        && !a.starts_with("--")
+                        && !a[1..].starts_with(['I', 'M', 'P'])
+                        && a[1..].chars().all(|c| c.is_ascii_alphabetic())
+                        && a.contains('r'))
+            });
+            let with_value = ["-I", "-M", "-P", "-j", "--jobs", "-e", "--exec"];
+            folders_or_files(args, &with_value, "t", recursive, &["*.t"])
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The operands of a command: words that are not options, nor the value of an option in
+/// `with_value`.
+fn operands<'a>(args: &'a [String], with_value: &[&str]) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    let mut skip = false;
+    for arg in args {
+        if skip {
+            skip = false;
+        } else if with_value.contains(&arg.as_str()) {
+            skip = true;
+        } else if !arg.starts_with('-') {
+            out.push(arg.as_str());
+        }
+    }
+    out
+}
+
+/// The operands as places, or the runner's own default: a walk of the cwd by its naming.
+fn or_default(operands: Vec<&str>, only: Only) -> Vec<Place> {
+    if operands.is_empty() {
+        return vec![Place {
+            path: PathBuf::new(),
+            recursive: true,
+            only,
+        }];
+    }
+    operands
+        .into_iter()
+        .map(|a| path_or_glob(a, only.clone()))
+        .collect()
+}
+
+/// An operand: a glob (every file it matches runs) or a path (a folder walked recursively by
+/// `only`'s naming, or a file).
+fn path_or_glob(operand: &str, only: Only) -> Place {
+    if operand.contains(['*', '?', '[', '{']) {
+        let first_meta = operand.find(['*', '?', '[', '{']).unwrap_or(operand.len());
+        let base = operand[..first_meta]
+            .rfind('/')
+            .map_or("", |slash| &operand[..=slash]);
+        let pattern = operand.strip_prefix("./").unwrap_or(operand);
+        return Place {
+            path: PathBuf::from(base.strip_prefix("./").unwrap_or(base)),
+            recursive: true,
+            only: Only::Glob(pattern.to_owned()),
+        };
+    }
+    Place {
+        path: PathBuf::from(operand),
+        recursive: true,
+        only,
+    }
+}
+
+/// Folders and files of bats or prove (`default` when none is named), taking the files whose
+/// name matches `names`.
+fn folders_or_files(
+    args: &[String],
+    with_value: &[&str],
+    default: &str,
+    recursive: bool,
+    names: &'static [&'static str],
+) -> Vec<Place> {
+    let mut paths = operands(args, with_value);
+    if paths.is_empty() {
+        paths.push(default);
+    }
+    paths
+        .into_iter()
+        .map(|p| Place {
+            path: PathBuf::from(p),
+            recursive,
+            only: Only::Names(names),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn places(test: &str, others: &[(&str, &str)]) -> Vec<Place> {
+        let script = |name: &str| {
+            if name == "test" {
+                Some(test)
+            } else {
+                others.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
+            }
+        };
+        let mut out = Vec::new();
+        places_of(test, &script, &mut Vec::new(), &mut out);
+        out
+    }
+
+    fn place(path: &str, recursive: bool, only: Only) -> Place {
+        Place {
+            path: path.into(),
+            recursive,
+            only,
+        }
+    }
+
+    #[test]
+    fn tape_globs() {
+        assert_eq!(
+            places("tape 'test/*.js' | tap-spec", &[]),
+            [place("test/", true, Only::Glob("test/*.js".into()))]
+        );
+        assert_eq!(
+            places("tape -r ./setup.js test/index.js ./test/**/*.js", &[]),
+            [
+                place("test/index.js", true, Only::Js { ts: false }),
+                place("test/", true, Only::Glob("test/**/*.js".into())),
+            ]
+        );
+    }
+
+    #[test]
+    fn node_test_and_tap() {
+        assert_eq!(
+            places("node --test", &[]),
+            [place("", true, Only::Js { ts: false })]
+        );
+        assert_eq!(
+            places("NODE_ENV=test node --import ./x.mjs --test spec/", &[]),
+            [place("spec", true, Only::Js { ts: false })]
+        );
+        assert_eq!(
+            places(
+                "node --test --test-reporter spec --test-reporter-destination=stdout",
+                &[]
+            ),
+            [place("", true, Only::Js { ts: false })],
+            "an option's value is no path"
+        );
+        assert_eq!(
+            places("c8 --reporter=lcov tap", &[]),
+            [place("", true, Only::Js { ts: true })]
+        );
+    }
+
+    #[test]
+    fn scripts_calling_scripts() {
+        assert_eq!(
+            places(
+                "npm run lint && npm run test:unit",
+                &[
+                    ("lint", "eslint ."),
+                    ("test:unit", "node --test 'spec/**/*.spec.mjs'")
+                ]
+            ),
+            [place(
+                "spec/",
+                true,
+                Only::Glob("spec/**/*.spec.mjs".into())
+            )]
+        );
+        assert_eq!(
+            places("yarn unit", &[("unit", "yarn unit")]),
+            [],
+            "a loop ends"
+        );
+        assert_eq!(
+            places(
+                "pnpm run a; pnpm b",
+                &[("a", "tstest test/"), ("b", "bats -r e2e")]
+            ),
+            [
+                place("test/", true, Only::Ts),
+                place("e2e", true, Only::Names(&["*.bats"])),
+            ]
+        );
+    }
+
+    /// resolve's own: `npm run --silent tests-only`.
+    #[test]
+    fn options_before_a_scripts_name() {
+        assert_eq!(
+            places(
+                "npm run --silent tests-only",
+                &[("tests-only", "tape test/*.js")]
+            ),
+            [place("test/", true, Only::Glob("test/*.js".into()))]
+        );
+        assert_eq!(
+            places("yarn -s unit", &[("unit", "bats test")]),
+            [place("test", false, Only::Names(&["*.bats"]))]
+        );
+        assert_eq!(places("npm install", &[]), []);
+    }
+
+    #[test]
+    fn bats_and_prove() {
+        assert_eq!(
+            places("bats test", &[]),
+            [place("test", false, Only::Names(&["*.bats"]))]
+        );
+        assert_eq!(
+            places("prove -lr t xt", &[]),
+            [
+                place("t", true, Only::Names(&["*.t"])),
+                place("xt", true, Only::Names(&["*.t"])),
+            ]
+        );
+        assert_eq!(
+            places("prove -I lib", &[]),
+            [place("t", false, Only::Names(&["*.t"]))]
+        );
+    }
+
+    #[test]
+    fn unknown_commands_say_nothing() {
+        assert_eq!(places("jest --coverage", &[]), []);
+        assert_eq!(
+            places("echo \"Error: no test specified\" && exit 1", &[]),
+            []
+        );
+        assert_eq!(places("mocha 'unterminated", &[]), []);
+    }
+}

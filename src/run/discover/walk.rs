@@ -1,0 +1,235 @@
+//! Where discovery looks: the folders a run with no PATH walks (the project's declaration,
+//! `tapline.toml`'s `test_dirs`, else `test/`, `tests/` and `t/`), folders and globs named on
+//! the command line, and the walks themselves.
+use super::naming::{self, TsName};
+use super::paths::{normalize, relative};
+use super::project::{self, Only, Place};
+use super::{DiscoverError, Finder, Origin};
+use globset::GlobBuilder;
+use ignore::WalkBuilder;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+
+/// The folders a run with no PATH walks when neither `tapline.toml` nor the project says:
+/// whichever exist.
+pub(super) const DEFAULT_TEST_DIRS: &[&str] = &["test", "tests", "t"];
+
+/// How a walk goes.
+#[derive(Clone, Copy)]
+pub(super) struct Walk {
+    /// Into subfolders.
+    pub recursive: bool,
+    /// Past fixture folders, build output and installed packages ([`naming::NOT_TEST_FOLDERS`]):
+    /// a directory walk does, a glob does not (the glob is the user's or the project's pick).
+    pub skip_not_test_folders: bool,
+}
+
+/// What walking a folder for tests found.
+pub(super) struct DirCount {
+    pub tests: usize,
+    /// Files seen at all (an empty folder says so).
+    pub files: usize,
+}
+
+impl Finder<'_> {
+    /// A run with no PATH: `tapline.toml`'s `test_dirs`, else what the project declares, else
+    /// the default folders that exist.
+    pub(super) fn add_defaults(
+        &mut self,
+        test_dirs: Option<&[PathBuf]>,
+    ) -> Result<(), DiscoverError> {
+        if let Some(dirs) = test_dirs {
+            let shown: Vec<String> = dirs.iter().map(|d| format!("`{}`", d.display())).collect();
+            return self.add_folders(dirs, true, &shown.join(", "));
+        }
+        if let Some(declared) = project::declared(self.cwd) {
+            for place in &declared.places {
+                self.add_place(place)?;
+            }
+            if self.found.is_empty() {
+                return Err(DiscoverError::NoDeclaredTests(declared.source));
+            }
+            self.declared = Some(declared.source);
+            return Ok(());
+        }
+        let dirs: Vec<PathBuf> = if self.perl_dist {
+            vec![PathBuf::from("t")]
+        } else {
+            DEFAULT_TEST_DIRS.iter().map(PathBuf::from).collect()
+        };
+        let looked: Vec<String> = dirs.iter().map(|d| format!("`{}/`", d.display())).collect();
+        self.add_folders(&dirs, false, &looked.join(", "))
+    }
+
+    /// Walks those of `dirs` that exist; none, or no test in any, is an error naming them.
+    fn add_folders(
+        &mut self,
+        dirs: &[PathBuf],
+        test_folder: bool,
+        looked: &str,
+    ) -> Result<(), DiscoverError> {
+        let existing: Vec<&PathBuf> = dirs.iter().filter(|d| self.cwd.join(d).is_dir()).collect();
+        if existing.is_empty() {
+            return Err(DiscoverError::NoTestFolder(looked.to_owned()));
+        }
+        let mut files = 0;
+        for dir in &existing {
+            files += self.add_dir(dir, test_folder)?.files;
+        }
+        if self.found.is_empty() {
+            let places: Vec<String> = existing
+                .iter()
+                .map(|d| format!("`{}`", d.display()))
+                .collect();
+            let places = places.join(", ");
+            return Err(if files == 0 {
+                DiscoverError::EmptyFolder(places)
+            } else {
+                self.no_tests(places)
+            });
+        }
+        Ok(())
+    }
+
+    /// Adds the tests under `dir`, recursively. `test_folder`: the user or the project named
+    /// it as holding tests, so every JavaScript file in it is one (as in a `test/` folder).
+    pub(super) fn add_dir(
+        &mut self,
+        dir: &Path,
+        test_folder: bool,
+    ) -> Result<DirCount, DiscoverError> {
+        let walk = Walk {
+            recursive: true,
+            skip_not_test_folders: true,
+        };
+        let files = self.walk(dir, walk)?;
+        let count = files.len();
+        self.test_folder = test_folder;
+        let mut tests = 0;
+        for path in files {
+            if self.add(path.clone(), Origin::Walk) {
+                tests += 1;
+            } else {
+                self.pass_over(&path);
+            }
+        }
+        self.test_folder = false;
+        Ok(DirCount {
+            tests,
+            files: count,
+        })
+    }
+
+    fn pass_over(&mut self, path: &Path) {
+        self.passed_over
+            .push(relative(&normalize(&self.cwd.join(path)), &self.root));
+    }
+
+    /// Adds the files a place of the project's test command runs.
+    fn add_place(&mut self, place: &Place) -> Result<(), DiscoverError> {
+        let abs = self.cwd.join(&place.path);
+        if abs.is_file() {
+            self.add(place.path.clone(), Origin::Named);
+            return Ok(());
+        }
+        if !abs.is_dir() {
+            return Ok(());
+        }
+        if let Only::Glob(pattern) = &place.only {
+            self.add_glob(pattern)?;
+            return Ok(());
+        }
+        let walk = Walk {
+            recursive: place.recursive,
+            skip_not_test_folders: true,
+        };
+        for path in self.walk(&place.path, walk)? {
+            let name = path.file_name().and_then(OsStr::to_str).unwrap_or_default();
+            let ext = name.rsplit_once('.').map_or("", |(_, ext)| ext);
+            let takes = match &place.only {
+                Only::Names(globs) => globs.iter().any(|g| glob_matches(g, name)),
+                Only::Js { ts } => {
+                    matches!(ext, "js" | "mjs" | "cjs") && naming::is_js_test(&path, false)
+                        || *ts && ext == "ts" && naming::ts_name(name) == TsName::Test
+                }
+                Only::Ts => naming::ts_name(name) == TsName::Test,
+                Only::Glob(_) => false,
+            };
+            if !(takes && self.add(path.clone(), Origin::Named)) {
+                self.pass_over(&path);
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds the tests matching `pattern`; returns how many match.
+    pub(super) fn add_glob(&mut self, pattern: &str) -> Result<usize, DiscoverError> {
+        let matcher = GlobBuilder::new(pattern)
+            .literal_separator(true)
+            .build()
+            .map_err(|e| DiscoverError::Glob {
+                pattern: pattern.to_owned(),
+                kind: e.kind().clone(),
+            })?
+            .compile_matcher();
+        // Walk only the literal directories the pattern starts with: cheaper, and it lets
+        // `../other/*.t` or an absolute pattern match at all.
+        let first_meta = pattern.find(['*', '?', '[', '{']).unwrap_or(pattern.len());
+        let base = Path::new(
+            pattern[..first_meta]
+                .rfind('/')
+                .map_or("", |slash| &pattern[..=slash]),
+        );
+        if !self.cwd.join(base).is_dir() {
+            return Ok(0);
+        }
+        let walk = Walk {
+            recursive: true,
+            skip_not_test_folders: false,
+        };
+        let files = self.walk(base, walk)?;
+        Ok(files
+            .into_iter()
+            .filter(|path| matcher.is_match(path) && self.add(path.clone(), Origin::Named))
+            .count())
+    }
+
+    /// Every non-directory under `dir`, as `dir` joined with its path inside.
+    pub(super) fn walk(&self, dir: &Path, how: Walk) -> Result<Vec<PathBuf>, DiscoverError> {
+        let start = self.cwd.join(dir);
+        let walker = WalkBuilder::new(&start)
+            // A fresh project's .gitignore counts before `git init` too.
+            .require_git(false)
+            .max_depth((!how.recursive).then_some(1))
+            .filter_entry(move |entry| {
+                let name = entry.file_name();
+                name != "node_modules"
+                    && !(how.skip_not_test_folders
+                        && entry.depth() > 0
+                        && entry.file_type().is_some_and(|t| t.is_dir())
+                        && naming::is_not_test_folder(name))
+            })
+            .build();
+        let mut files = Vec::new();
+        for entry in walker {
+            let entry = entry.map_err(|source| DiscoverError::Walk {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+            if entry.file_type().is_some_and(|kind| !kind.is_dir()) {
+                if let Ok(inside) = entry.path().strip_prefix(&start) {
+                    files.push(dir.join(inside));
+                }
+            }
+        }
+        Ok(files)
+    }
+}
+
+/// Whether a file name matches a built-in name glob (`*.t`, `*.bats`).
+fn glob_matches(glob: &str, name: &str) -> bool {
+    GlobBuilder::new(glob)
+        .literal_separator(true)
+        .build()
+        .is_ok_and(|g| g.compile_matcher().is_match(name))
+}

@@ -1,0 +1,3 @@
+package TestHelper;
+sub expected { "hello, world" }
+1;

@@ -1,0 +1,387 @@
+//! How each real producer's failures read in the terminal report (`tapline run`, styles off):
+//! one diff, the producer's machine fields on one quiet line, runtime-internal stack frames
+//! dropped unless `-v`, arrays as arrays, `Infinity`/`NaN` as numbers, a parent before its
+//! failing children, Test::More's `got:`/`expected:` as a diff. The recordings are the
+//! producers' own bytes (test-data/producers/, see its README).
+use std::time::Duration;
+
+use crate::util::repo;
+use tapline::event::run::{ExitInfo, FileInfo, FileResult, RunEvent, RunSummary, Tally};
+use tapline::event::{Event, Verdict};
+use tapline::protocol::Parser;
+use tapline::report::human::HumanReport;
+use tapline::report::style::Style;
+use tapline::report::terminal::{TerminalOptions, TerminalReporter, Verbosity};
+
+const RUN: u64 = 1;
+
+/// The recording's events as a run of one file would carry them, with a fixed duration.
+fn run_events(recording: &str) -> Vec<RunEvent> {
+    let path = repo().join("test-data/producers").join(recording);
+    let bytes = std::fs::read(&path).expect("recording readable");
+    let mut p = Parser::new(Vec::<Event<'static>>::new());
+    p.feed(&bytes);
+    let events = p.finish();
+    let verdict: Verdict<'static> = events
+        .iter()
+        .find_map(|e| match e {
+            Event::End { verdict } => Some(verdict.clone()),
+            _ => None,
+        })
+        .expect("the parser ends with a verdict");
+    let mut tally = Tally::default();
+    for e in &events {
+        if let Event::Assert(a) = e {
+            if a.depth == 0 {
+                tally.add(a);
+            }
+        }
+    }
+    let rel = format!("test-data/producers/{recording}");
+    let mut out = vec![
+        RunEvent::RunStarted {
+            run: RUN,
+            files: 1,
+            jobs: 1,
+            started_ms: None,
+            host: None,
+            cwd: None,
+            command: None,
+        },
+        RunEvent::FileStarted {
+            run: RUN,
+            file: FileInfo {
+                index: 0,
+                rel: rel.clone(),
+                command: format!("cat {rel}"),
+                log: None,
+                attempt: 1,
+            },
+        },
+    ];
+    out.extend(events.into_iter().map(|event| RunEvent::Tap {
+        run: RUN,
+        file: 0,
+        event,
+    }));
+    let ok = verdict.ok;
+    let result = FileResult {
+        ok,
+        reasons: verdict.reasons.clone(),
+        exit: Some(ExitInfo {
+            code: Some(i32::from(!ok)),
+            signal: None,
+        }),
+        timed_out: false,
+        cancelled: false,
+        leaked: false,
+        duration: Duration::from_millis(40),
+        tally,
+        verdict,
+        attempts: 1,
+        flaky: false,
+        cached: false,
+        no_tests: false,
+        tests: Vec::new(),
+    };
+    out.push(RunEvent::FileFinished {
+        run: RUN,
+        file: 0,
+        result,
+    });
+    out.push(RunEvent::RunFinished {
+        run: RUN,
+        summary: RunSummary {
+            ok,
+            files_total: 1,
+            files_passed: usize::from(ok),
+            files_failed: usize::from(!ok),
+            tests: tally,
+            duration: Duration::from_millis(40),
+            ..RunSummary::default()
+        },
+    });
+    out
+}
+
+fn terminal(recording: &str, verbosity: Verbosity) -> String {
+    let mut r = TerminalReporter::new(
+        Vec::new(),
+        TerminalOptions {
+            style: Style::default(),
+            live: false,
+            verbosity,
+            width: 100,
+        },
+    );
+    for ev in run_events(recording) {
+        r.on_event(&ev).expect("writing to a Vec");
+    }
+    String::from_utf8(r.finish().expect("writing to a Vec")).expect("utf-8 report")
+}
+
+/// Each producer's recordings with failures, with the producer's name for the test messages.
+const RECORDINGS: [&str; 14] = [
+    "node-test-failures.tap",
+    "node-test-mixed.tap",
+    "node-tap-failures.tap",
+    "node-tap-mixed.tap",
+    "tape-failures.tap",
+    "tape-mixed.tap",
+    "perl-failures.tap",
+    "perl-merged.tap",
+    "perl-test2-failures.tap",
+    "pytest-tap-failures.tap",
+    "pytest-tap-mixed.tap",
+    "bats-failures.tap",
+    "bats-mixed.tap",
+    "bats-tap13-mixed.tap",
+];
+
+#[test]
+fn failure_rendering_of_every_producer() {
+    for recording in RECORDINGS {
+        let name = recording.trim_end_matches(".tap");
+        insta::assert_snapshot!(
+            format!("terminal__{name}"),
+            terminal(recording, Verbosity::Normal)
+        );
+    }
+}
+
+#[test]
+fn failure_rendering_with_v_keeps_runtime_frames() {
+    insta::assert_snapshot!(
+        "terminal_verbose__node-test-failures",
+        terminal("node-test-failures.tap", Verbosity::Verbose)
+    );
+}
+
+/// The report's failure blocks: from a `  ✗ ` line to the next one (or the recap).
+fn failure_blocks(report: &str) -> Vec<String> {
+    let mut blocks: Vec<String> = Vec::new();
+    for line in report.lines() {
+        if line == "Failures:" {
+            break;
+        }
+        if line.starts_with("  ✗ ") {
+            blocks.push(String::new());
+        }
+        if let Some(block) = blocks.last_mut() {
+            block.push_str(line);
+            block.push('\n');
+        }
+    }
+    blocks
+}
+
+#[test]
+fn each_failure_shows_at_most_one_diff_and_no_producer_diff_beside_ours() {
+    for recording in RECORDINGS {
+        let report = terminal(recording, Verbosity::Normal);
+        let blocks = failure_blocks(&report);
+        assert!(
+            !blocks.is_empty(),
+            "{recording}: no failure shown:\n{report}"
+        );
+        for block in blocks {
+            let legends = block
+                .lines()
+                .filter(|l| l.trim() == "- Expected" || l.trim_start().starts_with("- Expected: "))
+                .count();
+            assert!(
+                legends <= 1,
+                "{recording}: two diffs in one failure:\n{block}"
+            );
+            for theirs in [
+                "+ actual - expected",
+                "--- expected",
+                "E         - ",
+                "got: '",
+            ] {
+                assert!(
+                    !(legends == 1 && block.contains(theirs)),
+                    "{recording}: the producer's diff ({theirs:?}) beside ours:\n{block}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_producer_with_values_gets_our_diff() {
+    for recording in [
+        "node-test-failures.tap",
+        "node-tap-failures.tap",
+        "tape-failures.tap",
+        "perl-failures.tap",
+        "perl-test2-failures.tap",
+        "pytest-tap-failures.tap",
+        "bats-failures.tap",
+    ] {
+        let report = terminal(recording, Verbosity::Normal);
+        assert!(
+            report.contains("- Expected"),
+            "{recording}: no diff:\n{report}"
+        );
+    }
+}
+
+#[test]
+fn machine_fields_fold_into_one_quiet_line() {
+    let report = terminal("node-test-failures.tap", Verbosity::Normal);
+    assert!(report.contains(
+        "    operator deepStrictEqual · AssertionError [ERR_ASSERTION] · testCodeFailure\n"
+    ));
+    assert!(report.contains("    code ERR_TEST_FAILURE · subtestsFailed\n"));
+    for field in ["failureType:", "code:", "name:", "operator:"] {
+        assert!(
+            !report.contains(field),
+            "{field} on a line of its own:\n{report}"
+        );
+    }
+    let tape = terminal("tape-failures.tap", Verbosity::Normal);
+    assert!(tape.contains("    operator deepEqual\n"));
+}
+
+#[test]
+fn runtime_frames_are_dropped_unless_verbose() {
+    for recording in [
+        "node-test-failures.tap",
+        "tape-failures.tap",
+        "tape-mixed.tap",
+    ] {
+        let normal = terminal(recording, Verbosity::Normal);
+        let verbose = terminal(recording, Verbosity::Verbose);
+        for internal in ["node:internal", "node:async_hooks", "node_modules/tape/"] {
+            assert!(
+                !normal.contains(internal),
+                "{recording}: {internal} shown:\n{normal}"
+            );
+        }
+        assert!(normal.contains("runtime frames hidden (-v shows them)"));
+        assert!(
+            verbose.contains("node:internal/"),
+            "{recording}: -v lost frames:\n{verbose}"
+        );
+        // The test's own frames stay either way.
+        assert!(normal.contains(".js:") || normal.contains(".mjs:"));
+    }
+}
+
+#[test]
+fn arrays_stay_arrays() {
+    let report = terminal("node-test-failures.tap", Verbosity::Normal);
+    assert!(!report.contains("\"0\":"), "an array as a map:\n{report}");
+    assert!(report
+        .contains("      [\n        1,\n        [\n          2,\n    -     4,\n    +     3,\n"));
+}
+
+#[test]
+fn infinity_and_nan_are_numbers() {
+    for (recording, lines) in [
+        (
+            "node-test-failures.tap",
+            [
+                "+ Received: Infinity",
+                "- Expected: NaN",
+                "+   \"low\": -Infinity,",
+            ],
+        ),
+        (
+            "tape-failures.tap",
+            ["+ Received: Infinity", "- Expected: NaN", "+ Received: 0"],
+        ),
+    ] {
+        let report = terminal(recording, Verbosity::Normal);
+        for line in lines {
+            assert!(report.contains(line), "{recording}: no {line:?}:\n{report}");
+        }
+        assert!(
+            !report.contains("different types"),
+            "{recording}:\n{report}"
+        );
+    }
+    let pytest = terminal("pytest-tap-failures.tap", Verbosity::Normal);
+    assert!(pytest.contains("+ Received: Infinity") && pytest.contains("- Expected: NaN"));
+}
+
+#[test]
+fn a_parent_comes_before_its_failing_children() {
+    for recording in [
+        "node-test-failures.tap",
+        "node-tap-failures.tap",
+        "perl-failures.tap",
+    ] {
+        let report = terminal(recording, Verbosity::Normal);
+        let at = |name: &str| {
+            report
+                .find(&format!("  ✗ {name}"))
+                .unwrap_or_else(|| panic!("{recording}: no {name:?}:\n{report}"))
+        };
+        assert!(at("outer") < at("outer > middle"), "{recording}:\n{report}");
+        assert!(at("outer > middle") < at("outer > middle > inner fails"));
+    }
+}
+
+#[test]
+fn test_more_got_and_expected_are_a_diff() {
+    let report = terminal("perl-failures.tap", Verbosity::Normal);
+    for line in [
+        "    at test-data/producers/src/perl/failures.t:14\n\n    - Expected\n    + Received\n\n    - \"wanted\"\n    + \"got\"\n",
+        "    Structures begin differing at ->[1][1]\n\n    - Expected\n    + Received\n\n    - \"4\"\n    + \"3\"\n",
+        "    Structures begin differing at ->{b}{d}\n\n    - Expected: \"2\"\n    + Received: Does not exist\n",
+        "    - Expected: \"defined\"\n    + Received: undef\n",
+    ] {
+        assert!(report.contains(line), "no {line:?} in:\n{report}");
+    }
+    for theirs in [
+        "got:",
+        "expected:",
+        "Failed test 'inner",
+        "Structures begin differing at:",
+    ] {
+        assert!(!report.contains(theirs), "{theirs} left in:\n{report}");
+    }
+    // Test2's one-row table is the same diff.
+    let test2 = terminal("perl-test2-failures.tap", Verbosity::Normal);
+    assert!(test2.contains("    Structures begin differing at {b}{c}\n\n    - Expected\n    + Received\n\n    - \"3\"\n    + \"2\"\n"));
+    assert!(!test2.contains("| GOT"), "{test2}");
+}
+
+fn human(recording: &str) -> String {
+    let path = repo().join("test-data/producers").join(recording);
+    let bytes = std::fs::read(&path).expect("recording readable");
+    let mut p = Parser::new(HumanReport::new(Vec::new(), Style::default()));
+    p.feed(&bytes);
+    String::from_utf8(p.finish().finish().expect("Vec write")).expect("utf-8 report")
+}
+
+#[test]
+fn the_human_report_reads_failures_the_same_way() {
+    for recording in [
+        "perl-failures.tap",
+        "node-test-failures.tap",
+        "node-tap-failures.tap",
+    ] {
+        let report = human(recording);
+        let at = |line: &str| {
+            report
+                .find(&format!("\n{line}"))
+                .unwrap_or_else(|| panic!("{recording}: no {line:?}:\n{report}"))
+        };
+        let (outer, middle) = (at("✗ outer"), at("  ✗ middle"));
+        assert!(
+            outer < middle,
+            "{recording}: the parent after its child:\n{report}"
+        );
+        assert!(middle < at("    ✗ inner fails"), "{recording}:\n{report}");
+        assert!(report.contains("- \"wanted\"\n") || report.contains("- wanted\n"));
+    }
+    let perl = human("perl-failures.tap");
+    assert!(
+        !perl.contains("got: 'got'"),
+        "Test::More's got/expected left as text:\n{perl}"
+    );
+    assert!(perl.contains("    at test-data/producers/src/perl/failures.t:14\n"));
+}
