@@ -228,7 +228,7 @@ pub(crate) fn judge(
         flaky: false,
         cached: false,
         no_tests: false,
-        tests: std::mem::take(&mut c.tests),
+        tests: c.names.take(),
     }
 }
 

@@ -6,7 +6,7 @@ use super::limits::{self, AllocationWatch, Evidence, Limits};
 use super::sandbox::Sandbox;
 use super::supervise::{self, Cancel, Chunk, Exit, Outcome, Spec};
 use crate::event::run::Tally;
-use crate::event::run::{ExitInfo, FileInfo, FileResult, RunEvent, TestOutcome};
+use crate::event::run::{ExitInfo, FileInfo, FileResult, RunEvent, TestNames};
 use crate::event::{Event, ProblemKind, Sink, Verdict};
 use crate::protocol::{AnyParser, Framer, InputFormat};
 use crate::report::leaves::LeafTally;
@@ -50,9 +50,8 @@ pub(crate) struct Collect {
     /// packages and suites.
     leaves: Option<LeafTally>,
     pub(crate) verdict: Option<Verdict<'static>>,
-    /// Names of the open subtests, by depth, for full test names.
-    subtests: Vec<String>,
-    pub(crate) tests: Vec<TestOutcome>,
+    /// Every test point, named by its full path (unless `skip_tests`).
+    pub(crate) names: TestNames,
     /// Keep no `tests` ([`Collect::without_tests`]).
     skip_tests: bool,
 }
@@ -74,26 +73,6 @@ impl Collect {
         }
     }
 
-    fn test_point(&mut self, a: &crate::event::Assert<'_>) {
-        if self.skip_tests {
-            return;
-        }
-        let depth = a.depth as usize;
-        let mut name = String::new();
-        for parent in self.subtests.iter().take(depth) {
-            name.push_str(parent);
-            name.push_str(" > ");
-        }
-        name.push_str(&a.name);
-        self.tests.push(TestOutcome {
-            name,
-            ok: !a.is_failure(),
-            duration_ms: a.duration_ms,
-        });
-        if a.closes_subtest {
-            self.subtests.truncate(depth);
-        }
-    }
 }
 
 impl Sink for Collect {
@@ -106,18 +85,18 @@ impl Sink for Collect {
                 } else if a.depth == 0 {
                     self.tally.add(a);
                 }
-                self.test_point(a);
             }
-            Event::SubtestStart { depth, name, .. } => {
+            Event::SubtestStart { depth, .. } => {
                 if let Some(leaves) = &mut self.leaves {
                     leaves.subtest_start(*depth);
                 }
-                self.subtests.truncate(*depth as usize);
-                self.subtests.push(name.to_string());
             }
             Event::Problem(p) if p.kind == ProblemKind::NoOutput => self.no_tap_output = true,
             Event::End { verdict } => self.verdict = Some(verdict.clone().into_owned()),
             _ => {}
+        }
+        if !self.skip_tests {
+            self.names.event(event);
         }
         self.events.push(event.clone().into_owned());
     }
@@ -475,7 +454,7 @@ fn judge(
         flaky: false,
         cached: false,
         no_tests: false,
-        tests: std::mem::take(&mut c.tests),
+        tests: c.names.take(),
     }
 }
 
