@@ -412,7 +412,7 @@ fn judge(
     if !broken.is_empty() {
         reasons.extend(broken);
     } else if outcome.timed_out {
-        let limit = timeout.map(humane).unwrap_or_default();
+        let limit = timeout.map(limits::humane).unwrap_or_default();
         reasons.push(format!("timed out after {limit}"));
     } else if outcome.cancelled {
         reasons.push("interrupted".to_owned());
@@ -493,19 +493,6 @@ fn judge_silent(r: &mut FileResult, silent: Silent) {
     }
 }
 
-/// `5s`, `1.5s`, `250ms`, `2m`.
-pub(crate) fn humane(d: Duration) -> String {
-    let ms = d.as_millis();
-    if ms < 1000 {
-        format!("{ms}ms")
-    } else if ms.is_multiple_of(60_000) {
-        format!("{}m", ms / 60_000)
-    } else if ms.is_multiple_of(1000) {
-        format!("{}s", ms / 1000)
-    } else {
-        format!("{:.1}s", d.as_secs_f64())
-    }
-}
 
 #[cfg(test)]
 mod tests {
