@@ -5,6 +5,8 @@
 //! unchanged. One dispatcher ([`dispatch::Dispatcher`]) owns the state in one `select!`, fed by
 //! a task per connection through a bounded channel: a stream is parsed in its own task (a slow
 //! or stuck one delays nobody), and one whose events are not taken stops being read.
+//! When no message is waiting the dispatcher flushes the sinks, so `--format jsonl` on a pipe
+//! follows the streams live.
 //! The wire protocol is written in `protocol-spec/daemon.md`.
 pub mod client;
 mod conn;
@@ -100,6 +102,12 @@ pub async fn serve(
             _ = sigterm.recv() => break Stop::Terminate,
             _ = sigint.recv() => break Stop::Interrupt,
             _ = tick.tick(), if live => d.tick(Instant::now())?,
+            // Every other task has had its turn since: flushed if no message came meanwhile.
+            () = tokio::task::yield_now(), if d.unflushed() => {
+                if rx.is_empty() {
+                    d.flush()?;
+                }
+            }
         }
         for w in d.warnings.drain(..) {
             warn(&w);
