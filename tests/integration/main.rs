@@ -11,6 +11,7 @@ mod formats;
 mod history;
 mod html;
 mod isolation;
+mod live;
 mod reports;
 mod robustness;
 mod run;
