@@ -1,9 +1,13 @@
 //! `tapline parse`: one stream (TAP, `go test -json` or JUnit XML) from a file or stdin to a
 //! report on stdout.
+//!
+//! `--format jsonl` is live: whenever the input has nothing more ready to read (a producer
+//! piping into us paused), the events so far are flushed to stdout, so a reader sees each
+//! as its line arrives; while input keeps coming, the writes stay large.
 use crate::cli::{Format, ParseArgs};
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
-use std::os::fd::AsFd;
+use std::os::fd::{AsFd, BorrowedFd};
 use tapline::event::{Event, Sink};
 use tapline::protocol::{AnyParser, InputFormat};
 use tapline::report::output::{self, AtomicFile, ReportFormat, StreamAsRun, Target};
@@ -104,7 +108,7 @@ pub fn run(args: &ParseArgs) -> std::process::ExitCode {
         Some(p) if p.as_os_str() != "-" => p.display().to_string(),
         _ => "stdin".to_owned(),
     };
-    let input: Box<dyn Read> = match args.file.as_deref() {
+    let input: Box<dyn Source> = match args.file.as_deref() {
         None => Box::new(io::stdin().lock()),
         Some(p) if p.as_os_str() == "-" => Box::new(io::stdin().lock()),
         Some(p) => match File::open(p) {
@@ -143,19 +147,38 @@ pub fn run(args: &ParseArgs) -> std::process::ExitCode {
         allow_empty: args.allow_empty,
     };
     let result = match args.format {
-        Format::Summary => drive(input, read, SummaryWriter::new(out), files, |_| {}, |s| {
-            s.finish().map(drop)
-        }),
-        Format::Jsonl => drive(input, read, JsonlWriter::new(out), files, |_| {}, |s| {
-            s.finish().map(drop)
-        }),
+        Format::Summary => drive(
+            input,
+            read,
+            SummaryWriter::new(out),
+            files,
+            Handlers {
+                idle: None,
+                count_leaves: |_: &mut SummaryWriter<_>| {},
+                finish: |s: SummaryWriter<_>| s.finish().map(drop),
+            },
+        ),
+        Format::Jsonl => drive(
+            input,
+            read,
+            JsonlWriter::new(out),
+            files,
+            Handlers {
+                idle: Some(JsonlWriter::flush),
+                count_leaves: |_: &mut JsonlWriter<_>| {},
+                finish: |s: JsonlWriter<_>| s.finish().map(drop),
+            },
+        ),
         Format::Human => drive(
             input,
             read,
             HumanReport::new(out, style),
             files,
-            HumanReport::count_leaves,
-            |s| s.finish().map(drop),
+            Handlers {
+                idle: None,
+                count_leaves: HumanReport::count_leaves,
+                finish: |s: HumanReport<_>| s.finish().map(drop),
+            },
         ),
     };
     match result {
@@ -194,14 +217,38 @@ struct Reading {
     allow_empty: bool,
 }
 
+/// The input: a file or stdin, whose descriptor tells whether more is ready to read.
+trait Source: Read + AsFd {}
+impl<T: Read + AsFd> Source for T {}
+
+/// What `drive` does with the report besides feeding it: `idle` when the input has nothing
+/// ready (a live report flushes), `count_leaves` when packages or suites were read, `finish`
+/// at the end.
+struct Handlers<S, C, F> {
+    idle: Option<fn(&mut S) -> io::Result<()>>,
+    count_leaves: C,
+    finish: F,
+}
+
+/// Whether `fd` has bytes (or its end) ready to read now, without waiting.
+fn ready(fd: BorrowedFd<'_>) -> bool {
+    use rustix::event::{poll, PollFd, PollFlags, Timespec};
+    let mut fds = [PollFd::new(&fd, PollFlags::IN)];
+    let now = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // An error (an fd poll cannot watch) reads as ready: the next read will tell.
+    poll(&mut fds, Some(&now)).map_or(true, |n| n > 0)
+}
+
 /// Feeds the whole input through the parser into `sink`; returns the stream's verdict.
-fn drive<S: Sink>(
-    mut input: Box<dyn Read>,
+fn drive<S: Sink, C: FnOnce(&mut S), F: FnOnce(S) -> io::Result<()>>(
+    mut input: Box<dyn Source>,
     read: Reading,
     sink: S,
     files: FileReports,
-    count_leaves: impl FnOnce(&mut S),
-    finish: impl FnOnce(S) -> io::Result<()>,
+    handlers: Handlers<S, C, F>,
 ) -> Result<(bool, Vec<String>), Failure> {
     let mut parser = AnyParser::new(
         KeepVerdict {
@@ -220,15 +267,20 @@ fn drive<S: Sink>(
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(Failure::Read(e)),
         }
+        if let Some(idle) = handlers.idle {
+            if !ready(input.as_fd()) {
+                idle(&mut parser.sink_mut().inner).map_err(Failure::Write)?;
+            }
+        }
     }
     parser.settle();
     if parser.format().is_some_and(|f| f != InputFormat::Tap) {
         // Packages and suites are not tests: the summary line counts the tests inside them.
-        count_leaves(&mut parser.sink_mut().inner);
+        (handlers.count_leaves)(&mut parser.sink_mut().inner);
     }
     let v = parser.finish();
     let ok = v.ok.unwrap_or(false);
-    finish(v.inner).map_err(Failure::Write)?;
+    (handlers.finish)(v.inner).map_err(Failure::Write)?;
     let errors = v
         .files
         .finish()

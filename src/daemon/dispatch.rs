@@ -4,7 +4,7 @@
 use crate::event::run::{FileInfo, FileResult, RunEvent, RunSummary, Tally};
 use crate::event::Event;
 use crate::report::progress::Progress;
-use crate::report::sink::RunSink;
+use crate::report::sink::{RunSink, Unflushed};
 use crate::run::logs::{LogDir, LogNames};
 use globset::GlobMatcher;
 use serde::Serialize;
@@ -75,7 +75,7 @@ struct StreamState {
 }
 
 pub(crate) struct Dispatcher<'a> {
-    sink: &'a mut dyn RunSink,
+    sink: Unflushed<&'a mut dyn RunSink>,
     streams: Vec<StreamState>,
     open: usize,
     subscribers: Vec<Subscriber>,
@@ -95,7 +95,7 @@ impl<'a> Dispatcher<'a> {
         listening: Vec<String>,
     ) -> io::Result<Self> {
         let mut d = Dispatcher {
-            sink,
+            sink: Unflushed::new(sink),
             streams: Vec::new(),
             open: 0,
             subscribers: Vec::new(),
@@ -344,6 +344,16 @@ impl<'a> Dispatcher<'a> {
 
     pub fn tick(&mut self, now: Instant) -> io::Result<()> {
         self.sink.tick(now)
+    }
+
+    /// An event went to the sinks since they were last flushed.
+    pub fn unflushed(&self) -> bool {
+        self.sink.pending()
+    }
+
+    /// No message is ready: the sinks hand over what they buffer (`--format jsonl`).
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.sink.flush()
     }
 
     fn status(&self) -> Vec<u8> {

@@ -5,6 +5,8 @@
 //! unchanged. One dispatcher ([`dispatch::Dispatcher`]) owns the state in one `select!`, fed by
 //! a task per connection through a bounded channel: a stream is parsed in its own task (a slow
 //! or stuck one delays nobody), and one whose events are not taken stops being read.
+//! When no message is waiting the dispatcher flushes the sinks, so `--format jsonl` on a pipe
+//! follows the streams live.
 //! The wire protocol is written in `protocol-spec/daemon.md`.
 pub mod client;
 mod conn;
@@ -25,9 +27,9 @@ use tokio::sync::{mpsc, watch};
 
 /// How often the live region is redrawn.
 const TICK: Duration = Duration::from_millis(80);
-/// Messages from connection tasks waiting for the dispatcher (each at most one 64 KiB read's
-/// events): small, so the events in flight stay a few MiB; a stream that waits for a slot
-/// holds its own message, and reads nothing more meanwhile.
+/// Messages from connection tasks waiting for the dispatcher (each at most one 8 KiB slice's
+/// events, [`crate::run::EVENT_SLICE`]): small, so the events in flight stay a few MiB; a
+/// stream that waits for a slot holds its own message, and reads nothing more meanwhile.
 const QUEUE: usize = 32;
 /// How long a stopping daemon waits for connection tasks to send their last lines.
 const HANGUP_WAIT: Duration = Duration::from_millis(300);
@@ -100,6 +102,12 @@ pub async fn serve(
             _ = sigterm.recv() => break Stop::Terminate,
             _ = sigint.recv() => break Stop::Interrupt,
             _ = tick.tick(), if live => d.tick(Instant::now())?,
+            // Every other task has had its turn since: flushed if no message came meanwhile.
+            () = tokio::task::yield_now(), if d.unflushed() => {
+                if rx.is_empty() {
+                    d.flush()?;
+                }
+            }
         }
         for w in d.warnings.drain(..) {
             warn(&w);

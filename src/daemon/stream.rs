@@ -11,9 +11,10 @@ use std::time::Instant;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot, watch};
 
-/// Bytes read from a connection at a time: the most one stream holds unparsed, and the most
-/// parsed events it has in flight per message (the dispatcher's queue is bounded, so a stream
-/// whose events are not taken stops being read: back-pressure, not buffering).
+/// Bytes read from a connection at a time: the most one stream holds unparsed. It is parsed
+/// [`crate::run::EVENT_SLICE`] bytes at a time, each slice's events one message (the
+/// dispatcher's queue is bounded, so a stream whose events are not taken stops being read:
+/// back-pressure, not buffering).
 const CHUNK: usize = 64 * 1024;
 
 /// The first reason of a stream still open when the daemon stopped.
@@ -94,10 +95,12 @@ pub(crate) async fn produce<R, W>(
             }
         };
         stream.archive(&mut log, &buf[..n]);
-        stream.parser.feed(&buf[..n]);
-        let events = stream.take_events();
-        if !events.is_empty() && tx.send(Msg::Tap { id, events }).await.is_err() {
-            return;
+        for piece in buf[..n].chunks(crate::run::EVENT_SLICE) {
+            stream.parser.feed(piece);
+            let events = stream.take_events();
+            if !events.is_empty() && tx.send(Msg::Tap { id, events }).await.is_err() {
+                return;
+            }
         }
     };
     let mut collected = stream.parser.finish();
@@ -228,7 +231,7 @@ pub(crate) fn judge(
         flaky: false,
         cached: false,
         no_tests: false,
-        tests: std::mem::take(&mut c.tests),
+        tests: c.names.take(),
     }
 }
 

@@ -76,6 +76,51 @@ pub struct TestOutcome {
     pub duration_ms: Option<f64>,
 }
 
+/// Every test point of a stream at every depth, named by its full path (`parent > child`), as
+/// history and stability analysis key them: fed the stream's events in order.
+#[derive(Debug, Default, Clone)]
+pub struct TestNames {
+    /// Names of the open subtests, outermost first.
+    parents: Vec<String>,
+    tests: Vec<TestOutcome>,
+}
+
+impl TestNames {
+    pub fn event(&mut self, event: &super::Event<'_>) {
+        match event {
+            super::Event::SubtestStart { depth, name, .. } => {
+                // `depth` is the subtest's own level: its parents are the levels above it.
+                self.parents.truncate((*depth as usize).saturating_sub(1));
+                self.parents.push(name.to_string());
+            }
+            super::Event::Assert(a) => {
+                let depth = a.depth as usize;
+                let mut name = String::new();
+                for parent in self.parents.iter().take(depth) {
+                    name.push_str(parent);
+                    name.push_str(" > ");
+                }
+                name.push_str(&a.name);
+                self.tests.push(TestOutcome {
+                    name,
+                    ok: !a.is_failure(),
+                    duration_ms: a.duration_ms,
+                });
+                if a.closes_subtest {
+                    self.parents.truncate(depth);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The points named so far, in stream order; the names start afresh.
+    pub fn take(&mut self) -> Vec<TestOutcome> {
+        self.parents.clear();
+        std::mem::take(&mut self.tests)
+    }
+}
+
 impl FileResult {
     /// Full names of the failing test points.
     pub fn failing_tests(&self) -> impl Iterator<Item = &str> {

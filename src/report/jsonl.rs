@@ -31,6 +31,19 @@ impl<W: Write> JsonlWriter<W> {
         }
     }
 
+    /// Hands the lines written so far to the reader (a live `--format jsonl`); an earlier
+    /// write's error comes back here.
+    ///
+    /// # Errors
+    ///
+    /// Writing failed, now or before.
+    pub fn flush(&mut self) -> io::Result<()> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        self.out.flush()
+    }
+
     pub fn finish(mut self) -> io::Result<W> {
         if let Some(e) = self.error.take() {
             return Err(e);

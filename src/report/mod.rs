@@ -3,6 +3,7 @@
 pub mod diff;
 pub mod failure;
 pub mod github;
+pub mod held;
 pub mod html;
 pub mod human;
 pub(crate) mod json;

@@ -1,4 +1,9 @@
 //! Run reporters: the `RunSink` trait, sinks on the run's event stream (terminal, JSON lines, summary document).
+//!
+//! Machine output is live: a dispatcher (`tapline run`'s, `serve`'s) calls [`RunSink::flush`]
+//! whenever no further event is ready for it, so a burst of events goes out in one write and
+//! a quiet moment hands what is buffered to the reader at once ([`Unflushed`] tells the
+//! dispatcher whether there is anything to hand over).
 use super::jsonl::write_run_event;
 use super::terminal::TerminalReporter;
 use crate::event::run::{RunEvent, RunSummary};
@@ -16,6 +21,65 @@ pub trait RunSink {
     }
     fn tick(&mut self, _now: Instant) -> io::Result<()> {
         Ok(())
+    }
+    /// No further event is ready for now: a sink that buffers for a reader (`--format jsonl`
+    /// into a pipe) hands over what it holds, so the reader sees the run as it happens.
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A sink that remembers whether an event reached it since its last flush, so that a
+/// dispatcher flushes once when it goes idle, and never again until something happened.
+pub struct Unflushed<S> {
+    inner: S,
+    pending: bool,
+}
+
+impl<S: RunSink> Unflushed<S> {
+    pub fn new(inner: S) -> Self {
+        Unflushed {
+            inner,
+            pending: false,
+        }
+    }
+
+    /// An event reached the sink since the last flush.
+    pub fn pending(&self) -> bool {
+        self.pending
+    }
+}
+
+impl<S: RunSink> RunSink for Unflushed<S> {
+    fn on(&mut self, ev: &RunEvent) -> io::Result<()> {
+        self.pending = true;
+        self.inner.on(ev)
+    }
+    fn on_owned(&mut self, ev: RunEvent) -> io::Result<()> {
+        self.pending = true;
+        self.inner.on_owned(ev)
+    }
+    fn tick(&mut self, now: Instant) -> io::Result<()> {
+        self.inner.tick(now)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.pending = false;
+        self.inner.flush()
+    }
+}
+
+impl<S: RunSink + ?Sized> RunSink for &mut S {
+    fn on(&mut self, ev: &RunEvent) -> io::Result<()> {
+        (**self).on(ev)
+    }
+    fn on_owned(&mut self, ev: RunEvent) -> io::Result<()> {
+        (**self).on_owned(ev)
+    }
+    fn tick(&mut self, now: Instant) -> io::Result<()> {
+        (**self).tick(now)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        (**self).flush()
     }
 }
 
@@ -37,6 +101,9 @@ impl RunSink for Fanout<'_> {
     fn tick(&mut self, now: Instant) -> io::Result<()> {
         self.0.iter_mut().try_for_each(|s| s.tick(now))
     }
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.iter_mut().try_for_each(|s| s.flush())
+    }
 }
 
 impl<W: Write> RunSink for TerminalReporter<W> {
@@ -48,7 +115,9 @@ impl<W: Write> RunSink for TerminalReporter<W> {
     }
 }
 
-/// `--format jsonl`: every run event as one JSON line, as it happens.
+/// `--format jsonl`: every run event as one JSON line, as it happens: written into `out`'s
+/// buffer, which goes out when the dispatcher has nothing more ready ([`RunSink::flush`]) and
+/// at the run's end.
 pub struct JsonlRun<W: Write> {
     out: W,
     /// One line, made whole before it is written: one write per event through `out`'s layers.
@@ -75,16 +144,17 @@ impl<W: Write> RunSink for JsonlRun<W> {
         write_run_event(&mut self.line, ev)?;
         self.line.push(b'\n');
         self.out.write_all(&self.line)?;
-        // Whole files at a time keep the writes large; readers see each file as it finishes.
+        // A run's (or series') end is out at once: in watch mode nothing follows for a while.
         if matches!(
             ev,
-            RunEvent::FileFinished { .. }
-                | RunEvent::RunFinished { .. }
-                | RunEvent::RunStarted { .. }
+            RunEvent::RunFinished { .. } | RunEvent::SeriesFinished { .. }
         ) {
             self.out.flush()?;
         }
         Ok(())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
     }
 }
 

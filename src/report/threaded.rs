@@ -11,6 +11,11 @@
 //! GitHub annotations go to stdout or stderr, which the terminal reporter holds locked for
 //! the whole run; the thread writes them into a buffer and the front prints them at the
 //! barrier, in the same place of the output as before.
+//!
+//! Memory between the two is bounded: a batch is sent at [`BATCH`] events or [`BATCH_BYTES`]
+//! of output text, whichever comes first, and at most [`IN_FLIGHT`] batches wait for the
+//! thread; past that the dispatcher waits, and so (through the run's bounded channels) do
+//! the children's pipes.
 use super::output::Reports;
 use super::sink::RunSink;
 use crate::event::run::RunEvent;
@@ -22,6 +27,9 @@ use std::thread::JoinHandle;
 /// Events per message: big enough that the channel costs nothing per event, small enough that
 /// the thread starts on a file's events while the file still runs.
 const BATCH: usize = 512;
+/// Output text per message: a batch of long lines is sent before it reaches [`BATCH`] events,
+/// so the batches in flight hold a few MiB whatever the lines are.
+const BATCH_BYTES: usize = 256 * 1024;
 /// Batches in flight before the dispatcher waits for the thread: memory stays bounded when
 /// the reports are slower than the run.
 const IN_FLIGHT: usize = 64;
@@ -46,6 +54,8 @@ pub struct ReportsThread {
     reached: Receiver<Reached>,
     thread: Option<JoinHandle<()>>,
     batch: Vec<RunEvent>,
+    /// Output text in `batch`, roughly ([`text_bytes`]).
+    batch_bytes: usize,
     /// Where the annotations really go, and the buffer the thread writes them into.
     annotations: Option<(Box<dyn Write + Send>, Captured)>,
     errors: Vec<String>,
@@ -99,6 +109,7 @@ impl ReportsThread {
             reached,
             thread: Some(thread),
             batch: Vec::with_capacity(BATCH),
+            batch_bytes: 0,
             annotations,
             errors: Vec::new(),
             settled: true,
@@ -127,6 +138,7 @@ impl ReportsThread {
             return Ok(());
         }
         let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(BATCH));
+        self.batch_bytes = 0;
         self.send(Message::Events(batch))
     }
 
@@ -201,15 +213,30 @@ impl RunSink for ReportsThread {
             ev,
             RunEvent::RunFinished { .. } | RunEvent::SeriesFinished { .. }
         );
+        self.batch_bytes += text_bytes(&ev);
         self.batch.push(ev);
         self.settled = false;
         if ends {
             self.barrier()
-        } else if self.batch.len() >= BATCH {
+        } else if self.batch.len() >= BATCH || self.batch_bytes >= BATCH_BYTES {
             self.send_batch()
         } else {
             Ok(())
         }
+    }
+}
+
+/// The text an event carries besides its fixed size, roughly: what can make a batch heavy.
+fn text_bytes(ev: &RunEvent) -> usize {
+    use crate::event::Event;
+    match ev {
+        RunEvent::Stderr { text, .. } => text.len(),
+        RunEvent::Tap { event, .. } => match event {
+            Event::Output { text, .. } | Event::Comment { text, .. } => text.len(),
+            Event::Assert(a) => a.name.len() + a.diagnostics.as_ref().map_or(0, |d| d.len()),
+            _ => 0,
+        },
+        _ => 0,
     }
 }
 

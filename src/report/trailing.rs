@@ -149,7 +149,10 @@ impl<T> Trailing<T> {
             return;
         };
         if !comment && text.trim().is_empty() {
-            open.blanks.push(text.to_owned());
+            // Bounded like the lines: a flood of blank lines holds no more than `cap`.
+            if open.blanks.len() < self.cap {
+                open.blanks.push(text.to_owned());
+            }
             return;
         }
         for blank in std::mem::take(&mut open.blanks) {
@@ -166,6 +169,10 @@ impl<T> Trailing<T> {
 
 fn push_capped<T>(open: &mut Open<T>, line: String, cap: usize) {
     if open.lines.len() < cap {
+        let line = match line.len() > crate::report::held::LINE_BYTES {
+            true => crate::report::held::cut_line(&line),
+            false => line,
+        };
         open.lines.push(line);
     } else {
         open.dropped += 1;

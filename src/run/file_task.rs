@@ -6,7 +6,7 @@ use super::limits::{self, AllocationWatch, Evidence, Limits};
 use super::sandbox::Sandbox;
 use super::supervise::{self, Cancel, Chunk, Exit, Outcome, Spec};
 use crate::event::run::Tally;
-use crate::event::run::{ExitInfo, FileInfo, FileResult, RunEvent, TestOutcome};
+use crate::event::run::{ExitInfo, FileInfo, FileResult, RunEvent, TestNames};
 use crate::event::{Event, ProblemKind, Sink, Verdict};
 use crate::protocol::{AnyParser, Framer, InputFormat};
 use crate::report::leaves::LeafTally;
@@ -50,9 +50,8 @@ pub(crate) struct Collect {
     /// packages and suites.
     leaves: Option<LeafTally>,
     pub(crate) verdict: Option<Verdict<'static>>,
-    /// Names of the open subtests, by depth, for full test names.
-    subtests: Vec<String>,
-    pub(crate) tests: Vec<TestOutcome>,
+    /// Every test point, named by its full path (unless `skip_tests`).
+    pub(crate) names: TestNames,
     /// Keep no `tests` ([`Collect::without_tests`]).
     skip_tests: bool,
 }
@@ -74,26 +73,6 @@ impl Collect {
         }
     }
 
-    fn test_point(&mut self, a: &crate::event::Assert<'_>) {
-        if self.skip_tests {
-            return;
-        }
-        let depth = a.depth as usize;
-        let mut name = String::new();
-        for parent in self.subtests.iter().take(depth) {
-            name.push_str(parent);
-            name.push_str(" > ");
-        }
-        name.push_str(&a.name);
-        self.tests.push(TestOutcome {
-            name,
-            ok: !a.is_failure(),
-            duration_ms: a.duration_ms,
-        });
-        if a.closes_subtest {
-            self.subtests.truncate(depth);
-        }
-    }
 }
 
 impl Sink for Collect {
@@ -106,18 +85,18 @@ impl Sink for Collect {
                 } else if a.depth == 0 {
                     self.tally.add(a);
                 }
-                self.test_point(a);
             }
-            Event::SubtestStart { depth, name, .. } => {
+            Event::SubtestStart { depth, .. } => {
                 if let Some(leaves) = &mut self.leaves {
                     leaves.subtest_start(*depth);
                 }
-                self.subtests.truncate(*depth as usize);
-                self.subtests.push(name.to_string());
             }
             Event::Problem(p) if p.kind == ProblemKind::NoOutput => self.no_tap_output = true,
             Event::End { verdict } => self.verdict = Some(verdict.clone().into_owned()),
             _ => {}
+        }
+        if !self.skip_tests {
+            self.names.event(event);
         }
         self.events.push(event.clone().into_owned());
     }
@@ -159,9 +138,72 @@ impl Held {
     }
 }
 
+/// Parses the child's output and sends its events, a batch per [`super::EVENT_SLICE`] bytes:
+/// waiting for room in the dispatcher's channel is what stops the reading of a fast child.
+struct Feed<'a> {
+    run: u64,
+    file: usize,
+    tx: &'a mpsc::Sender<Vec<RunEvent>>,
+    merge: bool,
+    parser: AnyParser<Collect>,
+    stderr_lines: Framer,
+    held_out: Held,
+    held_err: Held,
+    batch: Vec<RunEvent>,
+}
+
+impl Feed<'_> {
+    async fn chunk(&mut self, chunk: &Chunk) {
+        let stdout = matches!(chunk, Chunk::Stdout(_));
+        for piece in chunk.bytes().chunks(super::EVENT_SLICE) {
+            let (run, file) = (self.run, self.file);
+            match (stdout, self.merge) {
+                (true, true) => self.held_out.feed(piece, &mut self.parser),
+                (true, false) => self.parser.feed(piece),
+                (false, true) => self.held_err.feed(piece, &mut self.parser),
+                (false, false) => {
+                    let batch = &mut self.batch;
+                    self.stderr_lines.feed(piece, |l| {
+                        let text = l.text.to_owned();
+                        batch.push(RunEvent::Stderr { run, file, text });
+                    });
+                }
+            }
+            self.send().await;
+        }
+    }
+
+    /// The parser's events so far after what is batched, to the dispatcher.
+    async fn send(&mut self) {
+        let (run, file) = (self.run, self.file);
+        let events = self.parser.sink_mut().events.drain(..);
+        self.batch
+            .extend(events.map(|event| RunEvent::Tap { run, file, event }));
+        if !self.batch.is_empty() {
+            let batch = std::mem::take(&mut self.batch);
+            // The dispatcher gone means the run is over: nothing left to tell.
+            let _ = self.tx.send(batch).await;
+        }
+    }
+
+    /// The streams' unterminated last lines, then the parser, finished.
+    async fn finish(mut self) -> AnyParser<Collect> {
+        let (run, file) = (self.run, self.file);
+        let batch = &mut self.batch;
+        self.stderr_lines.finish(|l| {
+            let text = l.text.to_owned();
+            batch.push(RunEvent::Stderr { run, file, text });
+        });
+        self.held_out.finish(&mut self.parser);
+        self.held_err.finish(&mut self.parser);
+        self.send().await;
+        self.parser
+    }
+}
+
 pub(crate) async fn run_file(
     job: FileJob,
-    tx: mpsc::UnboundedSender<RunEvent>,
+    tx: mpsc::Sender<Vec<RunEvent>>,
     cancel: watch::Receiver<Option<Cancel>>,
 ) -> FileResult {
     let run = job.run;
@@ -169,7 +211,7 @@ pub(crate) async fn run_file(
     let started = Instant::now();
     let started_at = std::time::SystemTime::now();
     if let Some(why) = &job.input.skip {
-        return skipped(why, run, file, &tx, started);
+        return skipped(why, run, file, &tx, started).await;
     }
     let argv = match job.command {
         Ok(argv) => argv,
@@ -212,12 +254,21 @@ pub(crate) async fn run_file(
         InputFormat::Tap => Collect::default(),
         _ => Collect::counting_tests(),
     };
-    let mut parser = match job.input.report {
+    let parser = match job.input.report {
         Some(_) => AnyParser::for_junit_reports(collect),
         None => AnyParser::new(collect, Some(job.input.format)),
     };
-    let mut stderr_lines = Framer::new(MAX_STDERR_LINE);
-    let (mut held_out, mut held_err) = (Held::default(), Held::default());
+    let mut feed = Feed {
+        run,
+        file,
+        tx: &tx,
+        merge: job.merge,
+        parser,
+        stderr_lines: Framer::new(MAX_STDERR_LINE),
+        held_out: Held::default(),
+        held_err: Held::default(),
+        batch: Vec::new(),
+    };
     let mut log = job.log;
     let mut log_error = None;
     while let Some(chunk) = chunk_rx.recv().await {
@@ -231,25 +282,9 @@ pub(crate) async fn run_file(
         if let Some(watch) = allocation.as_mut() {
             watch.feed(chunk.bytes());
         }
-        match chunk {
-            Chunk::Stdout(b) if job.merge => held_out.feed(&b, &mut parser),
-            Chunk::Stdout(b) => parser.feed(&b),
-            Chunk::Stderr(b) if job.merge => held_err.feed(&b, &mut parser),
-            Chunk::Stderr(b) => stderr_lines.feed(&b, |l| {
-                let text = l.text.to_owned();
-                let _ = tx.send(RunEvent::Stderr { run, file, text });
-            }),
-        }
-        for event in parser.sink_mut().events.drain(..) {
-            let _ = tx.send(RunEvent::Tap { run, file, event });
-        }
+        feed.chunk(&chunk).await;
     }
-    stderr_lines.finish(|l| {
-        let text = l.text.to_owned();
-        let _ = tx.send(RunEvent::Stderr { run, file, text });
-    });
-    held_out.finish(&mut parser);
-    held_err.finish(&mut parser);
+    let mut parser = feed.finish().await;
     let outcome = match child.await {
         Ok(Ok(o)) => Ok(o),
         Ok(Err(e)) => Err(e.to_string()),
@@ -264,8 +299,11 @@ pub(crate) async fn run_file(
         read_reports(&mut parser, &job.cwd, glob, started_at);
     }
     let mut collected = parser.finish();
-    for event in collected.events.drain(..) {
-        let _ = tx.send(RunEvent::Tap { run, file, event });
+    let events: Vec<RunEvent> = (collected.events.drain(..))
+        .map(|event| RunEvent::Tap { run, file, event })
+        .collect();
+    if !events.is_empty() {
+        let _ = tx.send(events).await;
     }
     let mut result = judge(&mut collected, outcome, job.timeout, started, broken);
     if job.input.format == InputFormat::Tap {
@@ -334,19 +372,20 @@ fn read_reports(
 }
 
 /// An entry that does not run (an optional suite without its program): a skipped stream.
-fn skipped(
+async fn skipped(
     why: &str,
     run: u64,
     file: usize,
-    tx: &mpsc::UnboundedSender<RunEvent>,
+    tx: &mpsc::Sender<Vec<RunEvent>>,
     started: Instant,
 ) -> FileResult {
     let mut parser = AnyParser::new(Collect::default(), Some(InputFormat::Tap));
     parser.feed(format!("1..0 # {}\n", why.replace('\n', " ")).as_bytes());
     let mut collected = parser.finish();
-    for event in collected.events.drain(..) {
-        let _ = tx.send(RunEvent::Tap { run, file, event });
-    }
+    let events = (collected.events.drain(..))
+        .map(|event| RunEvent::Tap { run, file, event })
+        .collect();
+    let _ = tx.send(events).await;
     let outcome = Outcome {
         exit: Exit::Code(0),
         timed_out: false,
@@ -433,7 +472,7 @@ fn judge(
     if !broken.is_empty() {
         reasons.extend(broken);
     } else if outcome.timed_out {
-        let limit = timeout.map(humane).unwrap_or_default();
+        let limit = timeout.map(limits::humane).unwrap_or_default();
         reasons.push(format!("timed out after {limit}"));
     } else if outcome.cancelled {
         reasons.push("interrupted".to_owned());
@@ -475,7 +514,7 @@ fn judge(
         flaky: false,
         cached: false,
         no_tests: false,
-        tests: std::mem::take(&mut c.tests),
+        tests: c.names.take(),
     }
 }
 
@@ -514,19 +553,6 @@ fn judge_silent(r: &mut FileResult, silent: Silent) {
     }
 }
 
-/// `5s`, `1.5s`, `250ms`, `2m`.
-pub(crate) fn humane(d: Duration) -> String {
-    let ms = d.as_millis();
-    if ms < 1000 {
-        format!("{ms}ms")
-    } else if ms.is_multiple_of(60_000) {
-        format!("{}m", ms / 60_000)
-    } else if ms.is_multiple_of(1000) {
-        format!("{}s", ms / 1000)
-    } else {
-        format!("{:.1}s", d.as_secs_f64())
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -223,7 +223,7 @@ pub fn broken(limits: &Limits, evidence: &Evidence) -> Vec<String> {
         if by_signal || by_time {
             reasons.push(format!(
                 "exceeded CPU time {}",
-                super::file_task::humane(cpu)
+                humane(cpu)
             ));
         }
     }
@@ -256,6 +256,21 @@ pub fn cpu_time_of(pid: i32) -> Option<Duration> {
         .sum::<Option<u64>>()?;
     let hz = rustix::param::clock_ticks_per_second().max(1);
     Some(Duration::from_millis(ticks.saturating_mul(1000) / hz))
+}
+
+/// A limit's duration as people write it: `5s`, `1.5s`, `250ms`, `2m` (in reasons such as
+/// `timed out after 5s`).
+pub(crate) fn humane(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms < 1000 {
+        format!("{ms}ms")
+    } else if ms.is_multiple_of(60_000) {
+        format!("{}m", ms / 60_000)
+    } else if ms.is_multiple_of(1000) {
+        format!("{}s", ms / 1000)
+    } else {
+        format!("{:.1}s", d.as_secs_f64())
+    }
 }
 
 #[cfg(test)]

@@ -3,6 +3,24 @@
 //! One dispatcher owns the run's state and linearises everything that happens (child events,
 //! finished files, signals, the redraw tick) in one `select!`, as nextest does; reporters are
 //! sinks on the resulting [`RunEvent`] stream.
+//!
+//! Memory stays bounded whatever a child prints, and however fast: every queue between the
+//! child and the sinks is bounded, so a producer faster than the dispatcher ends up waiting
+//! on its own full pipe.
+//!
+//! - each output pipe is read 64 KiB at a time into a channel of 64 chunks per file
+//!   ([`supervise`]); when it is full the reader stops reading and the child blocks on write;
+//! - the file task writes every chunk to the log first (the log keeps every byte), then
+//!   parses it [`EVENT_SLICE`] bytes at a time and sends each slice's events as one batch into
+//!   the dispatcher's channel of [`EVENT_BATCHES`] batches, waiting while it is full;
+//! - the dispatcher hands each event to the sinks; the `-o` reports' thread takes them in
+//!   batches through a bounded channel too ([`crate::report::threaded`]), and what a report
+//!   keeps of one test point's output is capped, with a note of what was left out
+//!   ([`crate::report::held`]).
+//!
+//! When no further event is ready (every other task has had its turn and the channel is
+//! empty) the dispatcher flushes the sinks ([`RunSink::flush`]): `--format jsonl` into a pipe
+//! reaches its reader as the run goes, one write per burst.
 pub mod cache;
 pub mod child_env;
 pub mod config;
@@ -25,7 +43,7 @@ pub mod suite;
 pub mod supervise;
 
 use crate::event::run::{BailedOut, FileInfo, FileResult, RunEvent, RunSummary};
-use crate::report::sink::RunSink;
+use crate::report::sink::{RunSink, Unflushed};
 use file_task::FileJob;
 use std::collections::{BTreeMap, VecDeque};
 use std::ffi::OsString;
@@ -41,6 +59,12 @@ pub const EXIT_INTERRUPTED: u8 = 130;
 
 /// How often the live region is redrawn.
 const TICK: Duration = Duration::from_millis(80);
+/// Bytes of a child's output parsed into one batch of events: a batch holds at most this many
+/// events (one per line), a few MiB however short the lines.
+pub(crate) const EVENT_SLICE: usize = 8 * 1024;
+/// Batches in flight from the file tasks to the dispatcher; a file task whose batch finds the
+/// channel full waits, and so reads no more of its child's output meanwhile.
+const EVENT_BATCHES: usize = 8;
 
 /// One file to run, ready for the scheduler.
 #[derive(Debug, Clone)]
@@ -118,7 +142,8 @@ pub async fn execute(
     let started = Instant::now();
     let run = settings.run;
     let total = files.len();
-    let (tx, mut rx) = mpsc::unbounded_channel::<RunEvent>();
+    let (tx, mut rx) = mpsc::channel::<Vec<RunEvent>>(EVENT_BATCHES);
+    let mut sink = Unflushed::new(sink);
     let (cancel_tx, cancel_rx) = watch::channel(None::<Cancel>);
     let mut pending: VecDeque<(Planned, u32)> = files.into_iter().map(|p| (p, 1)).collect();
     let mut infos: Vec<Option<FileInfo>> = vec![None; total];
@@ -228,11 +253,11 @@ pub async fn execute(
             break;
         }
         tokio::select! {
-            Some(ev) = rx.recv() => sink.on_owned(ev)?,
+            Some(batch) = rx.recv() => give(&mut sink, batch)?,
             Some(joined) = running.join_next() => {
                 // Every event a file sent precedes its FileFinished.
-                while let Ok(ev) = rx.try_recv() {
-                    sink.on_owned(ev)?;
+                while let Ok(batch) = rx.try_recv() {
+                    give(&mut sink, batch)?;
                 }
                 let (idx, attempt, mut result) = match joined {
                     Ok(r) => r,
@@ -314,10 +339,16 @@ pub async fn execute(
                 let _ = cancel_tx.send(Some(level));
             }
             _ = tick.tick(), if settings.live => sink.tick(Instant::now())?,
+            // Every other task has had its turn since: flushed if nothing came meanwhile.
+            () = tokio::task::yield_now(), if sink.pending() => {
+                if rx.is_empty() {
+                    sink.flush()?;
+                }
+            }
         }
     }
-    while let Ok(ev) = rx.try_recv() {
-        sink.on_owned(ev)?;
+    while let Ok(batch) = rx.try_recv() {
+        give(&mut sink, batch)?;
     }
     // Never started: interrupted, or stopped by --max-fail or a bail out, before their turn.
     let mut never: Vec<FileInfo> = pending.into_iter().map(|(p, _)| p.info).collect();
@@ -355,6 +386,11 @@ pub async fn execute(
         results,
         history_error,
     })
+}
+
+/// One batch of a file's events to the sinks, in order.
+fn give(sink: &mut impl RunSink, batch: Vec<RunEvent>) -> std::io::Result<()> {
+    batch.into_iter().try_for_each(|ev| sink.on_owned(ev))
 }
 
 /// `test__a.log` for the first attempt, `test__a.attempt-2.log` for the second.

@@ -65,8 +65,9 @@ fn restore() {
 /// Decides how stdin is read and starts reading it on a thread of its own (never joined: a
 /// blocked read must not keep the process alive). The guard, when keys are read, puts the
 /// terminal back.
-pub fn start() -> (Mode, mpsc::UnboundedReceiver<Input>, Option<Cbreak>) {
-    let (tx, rx) = mpsc::unbounded_channel();
+pub fn start() -> (Mode, mpsc::Receiver<Input>, Option<Cbreak>) {
+    // Bounded: a reader of a pipe that floods lines waits for the session to take them.
+    let (tx, rx) = mpsc::channel(INPUT_QUEUE);
     let stdin = io::stdin();
     if stdin.is_terminal() {
         // A background job reading its terminal would be stopped (SIGTTIN).
@@ -90,6 +91,9 @@ pub fn start() -> (Mode, mpsc::UnboundedReceiver<Input>, Option<Cbreak>) {
     spawn(move || read_lines(tx));
     (Mode::Lines, rx, None)
 }
+
+/// Keys or lines read ahead of the session.
+const INPUT_QUEUE: usize = 64;
 
 fn spawn(f: impl FnOnce() + Send + 'static) {
     let _ = std::thread::Builder::new()
@@ -116,19 +120,19 @@ fn cbreak() -> Option<Cbreak> {
     Some(Cbreak(()))
 }
 
-fn read_keys(tx: mpsc::UnboundedSender<Input>) {
+fn read_keys(tx: mpsc::Sender<Input>) {
     let mut stdin = io::stdin().lock();
     let mut buf = [0u8; 64];
     loop {
         let n = match stdin.read(&mut buf) {
             Ok(0) | Err(_) => {
-                let _ = tx.send(Input::Eof);
+                let _ = tx.blocking_send(Input::Eof);
                 return;
             }
             Ok(n) => n,
         };
         for key in keys(&buf[..n]) {
-            if tx.send(Input::Key(key)).is_err() {
+            if tx.blocking_send(Input::Key(key)).is_err() {
                 return;
             }
         }
@@ -158,14 +162,14 @@ pub fn keys(chunk: &[u8]) -> Vec<Key> {
         .collect()
 }
 
-fn read_lines(tx: mpsc::UnboundedSender<Input>) {
+fn read_lines(tx: mpsc::Sender<Input>) {
     for line in io::stdin().lock().lines() {
         let Ok(line) = line else { break };
-        if tx.send(Input::Line(line)).is_err() {
+        if tx.blocking_send(Input::Line(line)).is_err() {
             return;
         }
     }
-    let _ = tx.send(Input::Eof);
+    let _ = tx.blocking_send(Input::Eof);
 }
 
 #[cfg(test)]

@@ -1,6 +1,9 @@
 //! The watch session: one run at a time, changes, keys and signals linearised in one `select!`.
 use super::*;
 
+/// Batches of file changes the debouncer may send ahead of the session.
+const CHANGE_BATCHES: usize = 64;
+
 pub(super) enum Action {
     None,
     Run(Want),
@@ -43,8 +46,8 @@ pub(super) struct Session<'p> {
     planner: &'p mut dyn Planner,
     filter: Filter,
     debouncer: Debouncer<RecommendedWatcher, RecommendedCache>,
-    changes: mpsc::UnboundedReceiver<DebounceEventResult>,
-    input: mpsc::UnboundedReceiver<Input>,
+    changes: mpsc::Receiver<DebounceEventResult>,
+    input: mpsc::Receiver<Input>,
     mode: Mode,
     /// Restores the terminal when the session ends.
     _cbreak: Option<input::Cbreak>,
@@ -77,14 +80,16 @@ impl<'p> Session<'p> {
         opts.debounce = opts.debounce.max(MIN_DEBOUNCE);
         let filter = Filter::new(&opts.root, opts.log_dir.as_deref(), &opts.ignore)
             .map_err(|e| WatchError::Usage(e.to_string()))?;
-        let (tx, changes) = mpsc::unbounded_channel();
+        // Bounded: the debouncer's thread waits while the session is busy (its own map of
+        // changed paths goes on merging meanwhile).
+        let (tx, changes) = mpsc::channel(CHANGE_BATCHES);
         // The debouncer checks for ripe changes every `tick`: a fraction of the debounce, kept
         // small so a change is acted on close to `debounce` after it happened.
         let tick = (opts.debounce / 10)
             .clamp(Duration::from_millis(5), Duration::from_millis(20))
             .min(opts.debounce);
         let debouncer = new_debouncer(opts.debounce, Some(tick), move |result| {
-            let _ = tx.send(result);
+            let _ = tx.blocking_send(result);
         })
         .map_err(|e| WatchError::Internal(format!("failed to start watching: {e}")))?;
         let signals = Signals::new()
@@ -124,7 +129,7 @@ impl<'p> Session<'p> {
             filter,
             debouncer,
             changes,
-            input: mpsc::unbounded_channel().1,
+            input: mpsc::channel(1).1,
             mode: Mode::None,
             _cbreak: None,
             prompt: None,

@@ -11,6 +11,7 @@ mod formats;
 mod history;
 mod html;
 mod isolation;
+mod live;
 mod live_state;
 mod reports;
 mod robustness;

@@ -28,6 +28,14 @@ pub const NO_TAP_OUTPUT: &str = "no TAP output";
 /// levels; the cap keeps a line of a million spaces from recursing a quarter-million deep.
 pub const MAX_DEPTH: usize = 64;
 
+/// Output held back behind a pending test point (its YAML block may still come) is at most
+/// this many bytes of text, or [`HELD_MAX_LINES`] lines: past that the point is settled as
+/// having no block and the lines go out, so a flood of output after a point is streamed, not
+/// kept (a block after that many lines is no longer the point's; it is read as output).
+pub const HELD_MAX_BYTES: usize = 1 << 20;
+/// See [`HELD_MAX_BYTES`].
+pub const HELD_MAX_LINES: usize = 16 * 1024;
+
 #[derive(Default)]
 struct Attached {
     diag: Option<String>,
@@ -468,6 +476,11 @@ impl Machine {
             line,
             end: self.held.text.len(),
         });
+        let full = self.held.text.len() > HELD_MAX_BYTES || self.held.items.len() > HELD_MAX_LINES;
+        let settles = (self.levels[lvl].current.as_ref()).is_some_and(|p| !p.buffered);
+        if full && settles && !self.has_child(lvl) {
+            self.emit_result(lvl, sink);
+        }
     }
 
     fn flush_held(&mut self, sink: &mut dyn Sink) {

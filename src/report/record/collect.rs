@@ -1,6 +1,12 @@
 //! Builds the page's view from the run's event stream, as the run goes: files as they start
 //! and finish, top-level points, failing points (nested ones too) with the output their test
 //! printed, and each file's last output lines.
+//!
+//! What it holds of the output is bounded: a point's output keeps its newest
+//! [`POINT_OUTPUT_LINES`] lines under a note of how many earlier ones the log has
+//! ([`crate::report::held`]), a failure's trailing output its first ones and a note
+//! ([`crate::report::trailing`]), and every line kept is cut at
+//! [`crate::report::held::LINE_BYTES`].
 use std::collections::VecDeque;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -8,6 +14,7 @@ use super::view::{AttemptView, FailureView, FileStatus, FileView, PointView, Run
 use crate::event::run::{FileResult, RunEvent};
 use crate::event::{Assert, Event};
 use crate::report::diff::Budget;
+use crate::report::held::{cut_line, HeldLines, LINE_BYTES};
 use crate::report::trailing::{Step, Trailing};
 
 /// Output lines kept for one failing point (the newest win).
@@ -70,7 +77,7 @@ struct Unfinished {
 struct Building {
     view: FileView,
     /// Output since the last test point: the next point's.
-    pending: VecDeque<String>,
+    pending: HeldLines,
     /// The file's newest output lines.
     tail: VecDeque<String>,
     /// The file's newest non-TAP stdout lines and stderr lines, for JUnit.
@@ -93,7 +100,12 @@ fn whole_ms(d: Duration) -> Duration {
     Duration::from_millis(u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
+/// Appends `line` (cut at the held line length) to `lines`, dropping the oldest past `cap`.
 fn push_bounded(lines: &mut VecDeque<String>, line: String, cap: usize) {
+    let line = match line.len() > LINE_BYTES {
+        true => cut_line(&line),
+        false => line,
+    };
     if lines.len() >= cap {
         lines.pop_front();
     }
@@ -221,7 +233,7 @@ impl Collector {
                         stream_lines_dropped: (0, 0),
                         warnings: Vec::new(),
                     },
-                    pending: VecDeque::new(),
+                    pending: HeldLines::new(POINT_OUTPUT_LINES),
                     tail: VecDeque::new(),
                     stdout: VecDeque::new(),
                     stderr: VecDeque::new(),
@@ -303,7 +315,7 @@ impl Collector {
 
 impl Building {
     fn output(&mut self, text: &str) {
-        push_bounded(&mut self.pending, text.to_owned(), POINT_OUTPUT_LINES);
+        self.pending.push(text);
         push_bounded(&mut self.tail, text.to_owned(), FILE_OUTPUT_LINES);
     }
 
@@ -369,7 +381,7 @@ impl Building {
     /// will be in full.
     fn assert(&mut self, a: &Assert<'static>, expand: bool) -> bool {
         let d = a.depth as usize;
-        let output: Vec<String> = self.pending.drain(..).collect();
+        let output = self.pending.take();
         let inner = if a.closes_subtest {
             self.failed_inside.get(d + 1).copied().unwrap_or(0)
         } else {

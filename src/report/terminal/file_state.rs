@@ -50,7 +50,12 @@ impl Tail {
         }
     }
 
+    /// Keeps `line`, cut at [`crate::report::held::LINE_BYTES`].
     pub(super) fn push(&mut self, line: String) {
+        let line = match line.len() > crate::report::held::LINE_BYTES {
+            true => crate::report::held::cut_line(&line),
+            false => line,
+        };
         if self.lines.len() >= self.cap {
             self.lines.pop_front();
             self.dropped += 1;

@@ -2,8 +2,7 @@
 //! the records a live run would have appended, rebuilt from its events, so a CI job that merges
 //! the shards of a sharded run can keep one `history.jsonl` that balances the next one.
 use super::{rfc3339, Record, RunStamp};
-use crate::event::run::{RunEvent, TestOutcome};
-use crate::event::Event;
+use crate::event::run::{RunEvent, TestNames};
 use std::collections::BTreeMap;
 
 /// Rebuilds the history records of the run whose events these are: one per attempt of each
@@ -42,7 +41,7 @@ pub fn records(events: impl IntoIterator<Item = RunEvent>, commit: Option<String
                 ..
             } => {
                 // The next attempt starts with a fresh `FileStarted`, which resets the names.
-                result.tests = names.remove(&file).map(|n| n.tests).unwrap_or_default();
+                result.tests = names.remove(&file).map(|mut n| n.take()).unwrap_or_default();
                 if let (Some(stamp), Some(path)) = (&stamp, paths.get(&file)) {
                     out.push(stamp.record(path, attempt, &result));
                 }
@@ -50,7 +49,7 @@ pub fn records(events: impl IntoIterator<Item = RunEvent>, commit: Option<String
             RunEvent::FileFinished {
                 file, mut result, ..
             } if !result.cached => {
-                result.tests = names.remove(&file).map(|n| n.tests).unwrap_or_default();
+                result.tests = names.remove(&file).map(|mut n| n.take()).unwrap_or_default();
                 if let (Some(stamp), Some(path)) = (&stamp, paths.get(&file)) {
                     out.push(stamp.record(path, result.attempts.max(1), &result));
                 }
@@ -59,40 +58,4 @@ pub fn records(events: impl IntoIterator<Item = RunEvent>, commit: Option<String
         }
     }
     out
-}
-
-/// Full names (`parent > child`) and verdicts of a file's test points, as a live run keeps them.
-#[derive(Default)]
-struct TestNames {
-    parents: Vec<String>,
-    tests: Vec<TestOutcome>,
-}
-
-impl TestNames {
-    fn event(&mut self, event: &Event<'_>) {
-        match event {
-            Event::SubtestStart { depth, name, .. } => {
-                self.parents.truncate((*depth as usize).saturating_sub(1));
-                self.parents.push(name.to_string());
-            }
-            Event::Assert(a) => {
-                let depth = a.depth as usize;
-                let mut name = String::new();
-                for parent in self.parents.iter().take(depth) {
-                    name.push_str(parent);
-                    name.push_str(" > ");
-                }
-                name.push_str(&a.name);
-                self.tests.push(TestOutcome {
-                    name,
-                    ok: !a.is_failure(),
-                    duration_ms: a.duration_ms,
-                });
-                if a.closes_subtest {
-                    self.parents.truncate(depth);
-                }
-            }
-            _ => {}
-        }
-    }
 }
