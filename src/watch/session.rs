@@ -69,6 +69,15 @@ pub(super) struct Session<'p> {
     /// Files our stdout and stderr were redirected to (device, inode): writing them must not
     /// start a run (`tapline run -w --format jsonl > events.jsonl` inside the project).
     own_output: Vec<(u64, u64)>,
+    /// The runs' time windows and the paths the tests were caught writing.
+    feedback: Feedback,
+    /// The paths of a cut self-feeding loop not named yet, and the run that wrote them: named
+    /// after the run in progress (during it, the report owns the screen), or when idle once the
+    /// rest of what that run wrote had time to arrive.
+    note: Option<(BTreeSet<String>, u64)>,
+    note_due: Option<tokio::time::Instant>,
+    /// Runs whose loop was named: later paths of theirs get a short addendum.
+    noted: BTreeSet<u64>,
 }
 
 impl<'p> Session<'p> {
@@ -143,6 +152,10 @@ impl<'p> Session<'p> {
             reported: HashSet::new(),
             own_output: own_output(),
             prints: Fingerprints::new(),
+            feedback: Feedback::default(),
+            note: None,
+            note_due: None,
+            noted: BTreeSet::new(),
         };
         let root = session.opts.root.clone();
         session
@@ -163,6 +176,7 @@ impl<'p> Session<'p> {
     pub(super) async fn run(&mut self) -> Result<Ended, WatchError> {
         let mut next = Some(Want {
             all: true,
+            asked: true,
             ..Want::default()
         });
         loop {
@@ -184,6 +198,7 @@ impl<'p> Session<'p> {
                     Action::Quit(ended) => return Ok(ended),
                 },
                 () = self.signals.recv() => return Ok(Ended::Interrupted),
+                () = sleep_until(self.note_due) => self.say_note(),
             }
         }
     }
@@ -250,8 +265,18 @@ impl<'p> Session<'p> {
         let mut next: Option<Want> = None;
         let mut quit: Option<Ended> = None;
         self.running = true;
+        // `select` ran every file when a changed path is none of the test files run.
+        let covers = if want.all || want.changed.iter().any(|c| !rels.contains(c)) {
+            Covers::All
+        } else {
+            Covers::Files(rels.iter().cloned().collect())
+        };
+        self.feedback
+            .run_started(number, want.fed(), covers, SystemTime::now());
+        let mut end = EndStamp(None);
         let result = {
-            let mut sinks: Vec<&mut dyn RunSink> = vec![&mut terminal];
+            // The stamp first: it is taken before anybody could hear of the end.
+            let mut sinks: Vec<&mut dyn RunSink> = vec![&mut end, &mut terminal];
             if let Some(j) = jsonl.as_mut() {
                 sinks.push(j);
             }
@@ -296,6 +321,8 @@ impl<'p> Session<'p> {
             }
         };
         self.running = false;
+        self.feedback
+            .run_ended(end.0.unwrap_or_else(SystemTime::now));
         let finish = terminal.finish();
         drop(summary);
         self.jsonl = jsonl;
@@ -305,6 +332,7 @@ impl<'p> Session<'p> {
             }
         }
         self.opts.reports = reports;
+        self.say_note();
         let finished = match result {
             Ok(finished) => finished,
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
@@ -406,6 +434,7 @@ impl<'p> Session<'p> {
             }
         };
         let mut want = Want::default();
+        let mut changes: BTreeMap<String, Change> = BTreeMap::new();
         let mut rewalk = false;
         let mut new_dirs = Vec::new();
         for ev in &events {
@@ -413,6 +442,7 @@ impl<'p> Session<'p> {
                 // The kernel dropped events: anything may have changed.
                 rewalk = true;
                 want.all = true;
+                want.asked = true;
                 if !want.reasons.iter().any(|r| r == "changes were missed") {
                     want.reasons.push("changes were missed".into());
                 }
@@ -453,12 +483,22 @@ impl<'p> Session<'p> {
                     new_dirs.push(path.clone());
                 }
                 if let Ok(rel) = filter::normalize(path).strip_prefix(self.filter.root()) {
-                    let rel = rel_string(rel);
-                    want.changed.insert(rel.clone());
-                    want.triggers.insert(rel);
+                    let change = changes
+                        .entry(rel_string(rel))
+                        .or_insert_with_key(|rel| Change {
+                            rel: rel.clone(),
+                            when: written_at(path, ev.time),
+                            arrived: SystemTime::now() - ev.time.elapsed(),
+                            created: false,
+                        });
+                    change.created |= matches!(
+                        ev.kind,
+                        EventKind::Create(_) | EventKind::Modify(ModifyKind::Name(_))
+                    );
                 }
             }
         }
+        self.sort_changes(changes.into_values().collect(), &mut want);
         if rewalk {
             self.filter.clear_gitignores();
             let root = self.opts.root.clone();
@@ -469,6 +509,61 @@ impl<'p> Session<'p> {
             }
         }
         (!want.is_empty()).then_some(want)
+    }
+
+    /// Adds to `want` the changes that start a run, weighing which the tests made
+    /// ([`super::feedback`]); names the paths of a self-feeding loop once it is cut.
+    fn sort_changes(&mut self, changes: Vec<Change>, want: &mut Want) {
+        if changes.is_empty() {
+            return;
+        }
+        match self.feedback.sort(changes, SystemTime::now()) {
+            Sorted::Nothing => {}
+            Sorted::Run { rels, fed } => {
+                if fed == 0 {
+                    want.asked = true;
+                }
+                want.fed = want.fed.max(fed);
+                want.triggers.extend(rels.iter().cloned());
+                want.changed.extend(rels);
+            }
+            Sorted::Paused { rels, run } => {
+                match &mut self.note {
+                    Some((pending, of)) if *of == run => pending.extend(rels),
+                    _ => {
+                        self.say_note();
+                        self.note = Some((rels, run));
+                    }
+                }
+                if !self.running && self.note_due.is_none() {
+                    // What else the run wrote ripens within a debounce of this.
+                    self.note_due =
+                        Some(tokio::time::Instant::now() + self.opts.debounce + NOTE_MARGIN);
+                }
+            }
+        }
+    }
+
+    /// Names the paths of a cut loop, if any wait.
+    fn say_note(&mut self) {
+        self.note_due = None;
+        let Some((rels, run)) = self.note.take() else {
+            return;
+        };
+        let text = if self.noted.insert(run) {
+            paused_message(&rels, run)
+        } else {
+            let list: Vec<&str> = rels.iter().map(String::as_str).collect();
+            format!(
+                "tapline: {} also changed during run {run}: no run for that either\n",
+                list.join(", ")
+            )
+        };
+        if !self.running && self.prompt.is_some() {
+            self.end_prompt();
+        }
+        self.say(&self.style.paint(style::YELLOW, text));
+        self.draw_prompt();
     }
 
     pub(super) fn on_input(&mut self, input: Input) -> Action {
@@ -549,6 +644,7 @@ impl<'p> Session<'p> {
         if self.verdicts.values().any(|ok| !ok) {
             Action::Run(Want {
                 failing: true,
+                asked: true,
                 reasons: vec!["failing files (f)".into()],
                 ..Want::default()
             })
@@ -613,9 +709,45 @@ impl<'p> Session<'p> {
     }
 }
 
+/// Resolves at `due`; never without one.
+async fn sleep_until(due: Option<tokio::time::Instant>) {
+    match due {
+        Some(due) => tokio::time::sleep_until(due).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// When the run ended: when its `RunFinished` was handed to the sinks.
+struct EndStamp(Option<SystemTime>);
+
+impl RunSink for EndStamp {
+    fn on(&mut self, ev: &crate::event::run::RunEvent) -> io::Result<()> {
+        if matches!(ev, crate::event::run::RunEvent::RunFinished { .. }) {
+            self.0 = Some(SystemTime::now());
+        }
+        Ok(())
+    }
+}
+
+/// When `path` last changed: its ctime, stamped by the kernel as the write (or rename) happened
+/// and never set back by a tool (`cp -p` and `mv` keep an old mtime); for a path gone (or
+/// unreadable), when its event arrived.
+fn written_at(path: &Path, event_time: std::time::Instant) -> SystemTime {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::symlink_metadata(path)
+        .ok()
+        .and_then(|m| {
+            let secs = u64::try_from(m.ctime()).ok()?;
+            let nanos = u32::try_from(m.ctime_nsec()).ok()?;
+            SystemTime::UNIX_EPOCH.checked_add(Duration::new(secs, nanos))
+        })
+        .unwrap_or_else(|| SystemTime::now() - event_time.elapsed())
+}
+
 pub(super) fn pattern_want(pattern: &str) -> Action {
     Action::Run(Want {
         patterns: vec![pattern.to_owned()],
+        asked: true,
         reasons: vec![format!("files matching `{pattern}` (p)")],
         ..Want::default()
     })

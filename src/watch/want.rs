@@ -18,6 +18,10 @@ pub struct Want {
     pub reasons: Vec<String>,
     /// The cancelled run this one restarts.
     pub restarts: Option<u64>,
+    /// A key, or a change the user may have made (one not made during a run), asked for it.
+    pub asked: bool,
+    /// Without `asked`: the self-fed runs in a row this one makes ([`super::feedback`]).
+    pub fed: u32,
 }
 
 impl Want {
@@ -25,7 +29,17 @@ impl Want {
         Want {
             all: true,
             reasons: vec![reason.into()],
+            asked: true,
             ..Want::default()
+        }
+    }
+
+    /// Self-fed runs in a row this one makes: 0 when anything the user did is in it.
+    pub(super) fn fed(&self) -> u32 {
+        if self.asked {
+            0
+        } else {
+            self.fed
         }
     }
 
@@ -41,6 +55,8 @@ impl Want {
             }
         }
         self.restarts = self.restarts.max(other.restarts);
+        self.asked |= other.asked;
+        self.fed = self.fed.max(other.fed);
         self.absorb(other.all, other.failing, other.patterns, other.changed);
     }
 
