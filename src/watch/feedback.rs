@@ -3,12 +3,14 @@
 //! watch mode re-run itself for ever.
 //!
 //! Who wrote a file can't be known, so timing decides. A path whose last change (its ctime, set
-//! by the kernel as it wrote, and which no tool can set back as `cp -p` or `mv` keep an old
-//! mtime; the event's arrival for a removal) falls within a run — from just
-//! before its first file started to the moment it ended, before any report told of the end (so
-//! a script reacting to the end at once is not taken for the tests) — was written *during* that
-//! run. A
-//! run started only by paths written during the run before it is *self-fed*. [`ALLOWED`]
+//! by the kernel as it wrote and never set back by a tool, as `cp -p` and `mv` keep an old
+//! mtime; the event's arrival for a removal) falls within a run — from just before its first
+//! file started to the moment it ended, before any report told of the end — was written
+//! *during* that run. Within a clock tick of the end, the ctime can't tell before from after:
+//! there the write was during the run only if its event had arrived by the end, so a script
+//! editing as soon as it sees the end is not taken for the tests.
+//!
+//! A run started only by paths written during the run before it is *self-fed*. [`ALLOWED`]
 //! self-fed runs may follow each other (the first may well be the user saving while the tests
 //! ran); the change that would start one more starts nothing: its paths are *paused* and named
 //! once, with the remedy (`--watch-ignore GLOB`, `.gitignore`).

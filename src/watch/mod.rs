@@ -42,6 +42,7 @@ mod want;
 use feedback::{paused_message, Change, Covers, Feedback, Sorted};
 use fingerprint::*;
 use session::*;
+use want::covers;
 pub use want::{select, Want};
 
 use crate::report::sink::{Fanout, JsonlRun, RunSink, SummaryRun};
@@ -237,6 +238,22 @@ mod tests {
             ["t/a.t", "t/b.t", "t/c.t", "t/sub/d.t"]
         );
         assert!(picked(&pattern("nothing"), &[]).is_empty());
+    }
+
+    #[test]
+    fn what_a_run_covers() {
+        let rels =
+            |names: &[&str]| -> Vec<String> { names.iter().map(|n| (*n).to_owned()).collect() };
+        assert_eq!(
+            covers(&changed(&["t/a.t"]), &rels(&["t/a.t"])),
+            Covers::Files(["t/a.t".to_owned()].into())
+        );
+        assert_eq!(
+            covers(&changed(&["lib/x.pm"]), &rels(&["t/a.t", "t/b.t"])),
+            Covers::All,
+            "a change to no test file ran them all"
+        );
+        assert_eq!(covers(&Want::all("a"), &rels(&["t/a.t"])), Covers::All);
     }
 
     #[test]

@@ -265,14 +265,8 @@ impl<'p> Session<'p> {
         let mut next: Option<Want> = None;
         let mut quit: Option<Ended> = None;
         self.running = true;
-        // `select` ran every file when a changed path is none of the test files run.
-        let covers = if want.all || want.changed.iter().any(|c| !rels.contains(c)) {
-            Covers::All
-        } else {
-            Covers::Files(rels.iter().cloned().collect())
-        };
         self.feedback
-            .run_started(number, want.fed(), covers, SystemTime::now());
+            .run_started(number, want.fed(), covers(&want, &rels), SystemTime::now());
         let mut end = EndStamp(None);
         let result = {
             // The stamp first: it is taken before anybody could hear of the end.

@@ -139,6 +139,16 @@ pub fn select(
     picked
 }
 
+/// What a run of `want` that picked `rels` ran: every file when [`select`] took them all (a
+/// changed path that is no test file run means all), else just those.
+pub(super) fn covers(want: &Want, rels: &[String]) -> Covers {
+    if want.all || want.changed.iter().any(|c| !rels.contains(c)) {
+        Covers::All
+    } else {
+        Covers::Files(rels.iter().cloned().collect())
+    }
+}
+
 /// A `p` pattern: a glob when it has glob characters (matched against the path and the file
 /// name), else a substring of the path.
 pub(super) struct PathPattern {
