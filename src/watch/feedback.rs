@@ -238,11 +238,11 @@ pub(super) fn paused_message(rels: &BTreeSet<String>, run: u64) -> String {
     };
     let example: Vec<&str> = rels.iter().take(SHOWN).map(String::as_str).collect();
     format!(
-        "tapline: not re-running: {list} changed during run {run}, and {runs} started only \
-         by changes made during the run before: the tests seem to write into \
-         the project. A change to {them} made during a run starts nothing now; a change anywhere \
-         else, or to {them} between runs, still does. To stop watching {them}: --watch-ignore \
-         GLOB (say `--watch-ignore '{globs}'`) or a .gitignore entry.\n",
+        "tapline: not re-running: {list} changed during run {run}, and {runs} started only by \
+         changes made during the run before: the tests seem to write into the project.\n  \
+         To stop watching {them}: --watch-ignore GLOB (say `--watch-ignore '{globs}'`) or a \
+         .gitignore entry. Until then, a change to {them} made during a run starts nothing; a \
+         change anywhere else, or to {them} between runs, still does.\n",
         them = if rels.len() == 1 { "it" } else { "them" },
         globs = example.join(","),
     )
