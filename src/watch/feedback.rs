@@ -2,13 +2,15 @@
 //! writes into the project (a counter, a snapshot, a database file, coverage data) cannot make
 //! watch mode re-run itself for ever.
 //!
-//! Who wrote a file can't be known, so timing decides. A path whose last change (its ctime, set
-//! by the kernel as it wrote and never set back by a tool, as `cp -p` and `mv` keep an old
-//! mtime; the event's arrival for a removal) falls within a run — from just before its first
-//! file started to the moment it ended, before any report told of the end — was written
-//! *during* that run. Within a clock tick of the end, the ctime can't tell before from after:
-//! there the write was during the run only if its event had arrived by the end, so a script
-//! editing as soon as it sees the end is not taken for the tests.
+//! Who wrote a file can't be known, so timing decides. A path whose ctime (set by the kernel as
+//! it was written, and never set back by a tool, as `cp -p` and `mv` keep an old mtime) falls
+//! within a run was written *during* that run. A run's start and end are read off the same
+//! clock, from a stamp file written then ([`Moment`]): the end's as the run ends, before any
+//! report tells of it, so a script editing as soon as it sees the end is not taken for the
+//! tests. (The kernel stamps with a coarse clock; since Linux 6.13 a write after the stamp is
+//! never stamped before it, and one before it never as late. A write stamped the same as the
+//! end is the run's if its event arrived by the end.) A removal has no ctime: its event's
+//! arrival is weighed instead.
 //!
 //! A run started only by paths written during the run before it is *self-fed*. [`ALLOWED`]
 //! self-fed runs may follow each other (the first may well be the user saving while the tests
@@ -25,27 +27,29 @@
 //! paused path starts a run as any change does. A change made outside any run (to any path)
 //! starts a run and ends the chain; so does a key.
 use std::collections::{BTreeSet, VecDeque};
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 /// Self-fed runs allowed in a row: the next one is not started.
 pub(super) const ALLOWED: u32 = 2;
 /// Runs whose time windows are remembered: a change is delivered one debounce after it was
 /// made, by when another run may have started.
 const WINDOWS: usize = 3;
-/// Widens each window's start: the kernel stamps ctimes with a coarse clock, up to a tick
-/// behind the one the start is read from.
-const SLACK: Duration = Duration::from_millis(20);
-/// The coarse clock's tick, at most (4 ms at HZ=250, 10 ms at HZ=100): a ctime this close
-/// before a run's end may belong to a write just after it.
-const TICK: Duration = Duration::from_millis(10);
+
+/// A moment read off two clocks: the one files are stamped with (the ctime a write got then)
+/// and the system's (which events' arrivals are told in).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Moment {
+    pub(super) file: SystemTime,
+    pub(super) at: SystemTime,
+}
 
 /// One changed path of a debounced batch.
 #[derive(Debug, Clone)]
 pub(super) struct Change {
     /// Relative to the project root, `/`-separated.
     pub(super) rel: String,
-    /// When it was last written.
-    pub(super) when: SystemTime,
+    /// When it was last written (`None`: it is gone).
+    pub(super) ctime: Option<SystemTime>,
     /// When its (first) event arrived: after the write, by the watcher thread's delay.
     pub(super) arrived: SystemTime,
     /// It appeared (created, or renamed into place).
@@ -65,9 +69,9 @@ pub(super) enum Covers {
 struct Window {
     run: u64,
     covers: Covers,
-    started: SystemTime,
+    started: Moment,
     /// `None` while the run is going.
-    ended: Option<SystemTime>,
+    ended: Option<Moment>,
     /// Self-fed runs in a row up to this one (0: the user or a key started it).
     fed: u32,
 }
@@ -98,7 +102,7 @@ pub(super) struct Feedback {
 }
 
 impl Feedback {
-    pub(super) fn run_started(&mut self, run: u64, fed: u32, covers: Covers, now: SystemTime) {
+    pub(super) fn run_started(&mut self, run: u64, fed: u32, covers: Covers, now: Moment) {
         if self.windows.len() == WINDOWS {
             self.windows.pop_front();
         }
@@ -111,24 +115,24 @@ impl Feedback {
         });
     }
 
-    pub(super) fn run_ended(&mut self, now: SystemTime) {
+    pub(super) fn run_ended(&mut self, now: Moment) {
         if let Some(w) = self.windows.back_mut() {
             w.ended.get_or_insert(now);
         }
     }
 
-    /// The newest run `change` was made during. Near a run's end the coarse ctime can't tell a
-    /// write just before it from one just after (`TICK`): there, the write was before the end
-    /// only if its event had arrived by then.
-    fn window_of(&self, change: &Change, now: SystemTime) -> Option<&Window> {
-        self.windows.iter().rev().find(|w| {
-            let from = w.started.checked_sub(SLACK).unwrap_or(w.started);
-            let Some(end) = w.ended else {
-                return from <= change.when && change.when <= now;
-            };
-            let surely_before = end.checked_sub(TICK).unwrap_or(end);
-            from <= change.when
-                && (change.when < surely_before || (change.when <= end && change.arrived <= end))
+    /// The newest run `change` was made during.
+    fn window_of(&self, change: &Change) -> Option<&Window> {
+        self.windows.iter().rev().find(|w| match change.ctime {
+            Some(ctime) => {
+                w.started.file <= ctime
+                    && w.ended.is_none_or(|end| {
+                        ctime < end.file || (ctime == end.file && change.arrived <= end.at)
+                    })
+            }
+            None => {
+                w.started.at <= change.arrived && w.ended.is_none_or(|end| change.arrived <= end.at)
+            }
         })
     }
 
@@ -138,10 +142,10 @@ impl Feedback {
         let Some(latest) = self.windows.back() else {
             return false;
         };
-        let before = latest
-            .started
-            .checked_sub(SLACK)
-            .is_some_and(|from| change.when < from);
+        let before = match change.ctime {
+            Some(ctime) => ctime < latest.started.file,
+            None => change.arrived < latest.started.at,
+        };
         before
             && match &latest.covers {
                 Covers::All => true,
@@ -151,7 +155,7 @@ impl Feedback {
 
     /// What `changes` ask for, given the runs they were made during; pauses the paths of a
     /// self-fed run past [`ALLOWED`].
-    pub(super) fn sort(&mut self, changes: Vec<Change>, now: SystemTime) -> Sorted {
+    pub(super) fn sort(&mut self, changes: Vec<Change>) -> Sorted {
         let mut by_user = BTreeSet::new();
         let mut by_run = Vec::new();
         let mut fed = 0;
@@ -160,7 +164,7 @@ impl Feedback {
             if self.seen(&change) {
                 continue;
             }
-            let Some(window) = self.window_of(&change, now) else {
+            let Some(window) = self.window_of(&change) else {
                 by_user.insert(change.rel);
                 continue;
             };
@@ -251,6 +255,7 @@ pub(super) fn paused_message(rels: &BTreeSet<String>, run: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     fn at(ms: u64) -> SystemTime {
         SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000) + Duration::from_millis(ms)
@@ -259,7 +264,7 @@ mod tests {
     fn change(rel: &str, ms: u64, created: bool) -> Change {
         Change {
             rel: rel.into(),
-            when: at(ms),
+            ctime: Some(at(ms)),
             arrived: at(ms + 1),
             created,
         }
@@ -269,10 +274,18 @@ mod tests {
         names.iter().map(|n| (*n).to_owned()).collect()
     }
 
+    /// The same moment on both clocks.
+    fn moment(ms: u64) -> Moment {
+        Moment {
+            file: at(ms),
+            at: at(ms),
+        }
+    }
+
     /// A run from `from` to `to` (ms), with the given self-fed count.
     fn ran(f: &mut Feedback, run: u64, fed: u32, from: u64, to: u64) {
-        f.run_started(run, fed, Covers::All, at(from));
-        f.run_ended(at(to));
+        f.run_started(run, fed, Covers::All, moment(from));
+        f.run_ended(moment(to));
     }
 
     #[test]
@@ -280,7 +293,7 @@ mod tests {
         let mut f = Feedback::default();
         ran(&mut f, 1, 0, 0, 100);
         // Written during run 1, delivered after it.
-        let first = f.sort(vec![change("counter.txt", 50, false)], at(400));
+        let first = f.sort(vec![change("counter.txt", 50, false)]);
         assert_eq!(
             first,
             Sorted::Run {
@@ -289,7 +302,7 @@ mod tests {
             }
         );
         ran(&mut f, 2, 1, 400, 500);
-        let second = f.sort(vec![change("counter.txt", 450, false)], at(800));
+        let second = f.sort(vec![change("counter.txt", 450, false)]);
         assert_eq!(
             second,
             Sorted::Run {
@@ -298,13 +311,10 @@ mod tests {
             }
         );
         ran(&mut f, 3, 2, 800, 900);
-        let third = f.sort(
-            vec![
-                change("counter.txt", 850, false),
-                change("out-3.txt", 860, true),
-            ],
-            at(1200),
-        );
+        let third = f.sort(vec![
+            change("counter.txt", 850, false),
+            change("out-3.txt", 860, true),
+        ]);
         assert_eq!(
             third,
             Sorted::Paused {
@@ -314,7 +324,7 @@ mod tests {
         );
 
         // The rest of what run 3 wrote ripens in a later batch: paused with the rest.
-        let later = f.sort(vec![change("other.txt", 880, false)], at(1250));
+        let later = f.sort(vec![change("other.txt", 880, false)]);
         assert_eq!(
             later,
             Sorted::Paused {
@@ -325,7 +335,7 @@ mod tests {
 
         // A user's edit between runs starts a run, which writes the same files again (and a
         // new one beside the one the tests create anew): nothing follows.
-        let edit = f.sort(vec![change("lib/x.pm", 5000, false)], at(5300));
+        let edit = f.sort(vec![change("lib/x.pm", 5000, false)]);
         assert_eq!(
             edit,
             Sorted::Run {
@@ -334,17 +344,14 @@ mod tests {
             }
         );
         ran(&mut f, 4, 0, 5300, 5400);
-        let written = f.sort(
-            vec![
-                change("counter.txt", 5350, false),
-                change("out-4.txt", 5360, true),
-            ],
-            at(5700),
-        );
+        let written = f.sort(vec![
+            change("counter.txt", 5350, false),
+            change("out-4.txt", 5360, true),
+        ]);
         assert_eq!(written, Sorted::Nothing);
 
         // The paused path, changed between runs, is the user's: it runs.
-        let by_hand = f.sort(vec![change("counter.txt", 9000, false)], at(9300));
+        let by_hand = f.sort(vec![change("counter.txt", 9000, false)]);
         assert_eq!(
             by_hand,
             Sorted::Run {
@@ -360,10 +367,10 @@ mod tests {
         ran(&mut f, 1, 0, 0, 100);
         ran(&mut f, 2, 2, 400, 500);
         // One path written during run 2, one between runs: the user's hand is in it.
-        let mixed = f.sort(
-            vec![change("a.txt", 450, false), change("b.txt", 700, false)],
-            at(900),
-        );
+        let mixed = f.sort(vec![
+            change("a.txt", 450, false),
+            change("b.txt", 700, false),
+        ]);
         assert_eq!(
             mixed,
             Sorted::Run {
@@ -377,10 +384,10 @@ mod tests {
     fn a_change_during_a_run_in_progress_counts_against_it() {
         let mut f = Feedback::default();
         ran(&mut f, 1, 0, 0, 100);
-        f.run_started(2, ALLOWED, Covers::All, at(400));
+        f.run_started(2, ALLOWED, Covers::All, moment(400));
         // The run is still going: a change now is one made during it, and is not let cancel
         // and restart it.
-        let during = f.sort(vec![change("snap/a.snap", 450, true)], at(600));
+        let during = f.sort(vec![change("snap/a.snap", 450, true)]);
         assert_eq!(
             during,
             Sorted::Paused {
@@ -389,7 +396,7 @@ mod tests {
             }
         );
         // Anything else run 2 wrote is named with it.
-        let rest = f.sort(vec![change("snap/b.snap", 460, true)], at(650));
+        let rest = f.sort(vec![change("snap/b.snap", 460, true)]);
         assert_eq!(
             rest,
             Sorted::Paused {
@@ -397,17 +404,14 @@ mod tests {
                 run: 2
             }
         );
-        f.run_ended(at(700));
+        f.run_ended(moment(700));
         // In a later run the user started, a new file in that folder is the tests' again:
         // silently nothing; one elsewhere is weighed as any change.
-        f.run_started(3, 0, Covers::All, at(2000));
-        let next = f.sort(
-            vec![
-                change("snap/c.snap", 2010, true),
-                change("src/new.rs", 2020, true),
-            ],
-            at(2100),
-        );
+        f.run_started(3, 0, Covers::All, moment(2000));
+        let next = f.sort(vec![
+            change("snap/c.snap", 2010, true),
+            change("src/new.rs", 2020, true),
+        ]);
         assert_eq!(
             next,
             Sorted::Run {
@@ -423,21 +427,21 @@ mod tests {
     fn a_change_the_latest_run_saw_starts_nothing() {
         let mut f = Feedback::default();
         ran(&mut f, 1, 0, 0, 100);
-        f.run_started(2, 1, Covers::All, at(400));
+        f.run_started(2, 1, Covers::All, moment(400));
         assert_eq!(
-            f.sort(vec![change("fresh-1.txt", 90, true)], at(450)),
+            f.sort(vec![change("fresh-1.txt", 90, true)]),
             Sorted::Nothing,
             "made during run 1, before run 2 of every file started"
         );
-        f.run_ended(at(500));
-        f.run_started(3, 0, Covers::Files(rels(&["t/a.t"])), at(1000));
+        f.run_ended(moment(500));
+        f.run_started(3, 0, Covers::Files(rels(&["t/a.t"])), moment(1000));
         assert_eq!(
-            f.sort(vec![change("t/a.t", 900, false)], at(1100)),
+            f.sort(vec![change("t/a.t", 900, false)]),
             Sorted::Nothing,
             "run 3 runs t/a.t"
         );
         assert_eq!(
-            f.sort(vec![change("t/b.t", 900, false)], at(1100)),
+            f.sort(vec![change("t/b.t", 900, false)]),
             Sorted::Run {
                 rels: rels(&["t/b.t"]),
                 fed: 0
@@ -445,47 +449,61 @@ mod tests {
             "run 3 does not run t/b.t"
         );
         assert_eq!(
-            f.sort(vec![change("t/a.t", 995, false)], at(1100)),
+            f.sort(vec![change("t/a.t", 1000, false)]),
             Sorted::Run {
                 rels: rels(&["t/a.t"]),
                 fed: 1
             },
-            "too close to run 3's start to be sure it saw it (and so counted as made during it)"
+            "stamped as run 3 started: maybe after its file did (and so made during it)"
         );
     }
 
-    /// Regression: a script editing as soon as a run's end was reported (within a tick of
-    /// the coarse clock) was taken for the tests: its ctime came out before the end.
+    /// Regression: a script editing as soon as a run's end was reported was taken for the
+    /// tests: the kernel's coarse clock stamped its write no later than the end read off the
+    /// system clock. The end is read off the file clock, and a tie goes by the event's arrival.
     #[test]
-    fn near_the_end_the_events_arrival_decides() {
+    fn at_the_end_the_file_clock_and_then_the_arrival_decide() {
         let mut f = Feedback::default();
-        ran(&mut f, 1, 0, 0, 100);
-        let just_after = Change {
+        f.run_started(1, 0, Covers::Files(BTreeSet::new()), moment(0));
+        f.run_ended(Moment {
+            file: at(96),
+            at: at(100),
+        });
+        let tied_after = Change {
             arrived: at(101),
-            ..change("t/a.t", 97, false)
+            ..change("t/a.t", 96, false)
         };
         assert_eq!(
-            f.sort(vec![just_after], at(300)),
+            f.sort(vec![tied_after]),
             Sorted::Run {
                 rels: rels(&["t/a.t"]),
                 fed: 0
             }
         );
-        let just_before = Change {
+        let tied_before = Change {
             arrived: at(99),
-            ..change("t/a.t", 97, false)
+            ..change("t/b.t", 96, false)
         };
         assert!(matches!(
-            f.sort(vec![just_before], at(300)),
+            f.sort(vec![tied_before]),
             Sorted::Run { fed: 1, .. }
         ));
         let late_news = Change {
             arrived: at(150),
-            ..change("t/a.t", 80, false)
+            ..change("t/c.t", 95, false)
         };
         assert!(
-            matches!(f.sort(vec![late_news], at(300)), Sorted::Run { fed: 1, .. }),
-            "well before the end, however late its event"
+            matches!(f.sort(vec![late_news]), Sorted::Run { fed: 1, .. }),
+            "stamped before the end, however late its event"
+        );
+        let gone = Change {
+            ctime: None,
+            arrived: at(150),
+            ..change("t/d.t", 0, false)
+        };
+        assert!(
+            matches!(f.sort(vec![gone]), Sorted::Run { fed: 0, .. }),
+            "a removal goes by its arrival"
         );
     }
 

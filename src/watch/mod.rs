@@ -39,7 +39,7 @@ pub mod input;
 mod session;
 mod want;
 
-use feedback::{paused_message, Change, Covers, Feedback, Sorted};
+use feedback::{paused_message, Change, Covers, Feedback, Moment, Sorted};
 use fingerprint::*;
 use session::*;
 use want::covers;

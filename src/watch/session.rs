@@ -71,6 +71,8 @@ pub(super) struct Session<'p> {
     own_output: Vec<(u64, u64)>,
     /// The runs' time windows and the paths the tests were caught writing.
     feedback: Feedback,
+    /// Reads the clock files are stamped with, for the runs' windows.
+    clock: FileClock,
     /// The paths of a cut self-feeding loop not named yet, and the run that wrote them: named
     /// after the run in progress (during it, the report owns the screen), or when idle once the
     /// rest of what that run wrote had time to arrive.
@@ -153,6 +155,7 @@ impl<'p> Session<'p> {
             own_output: own_output(),
             prints: Fingerprints::new(),
             feedback: Feedback::default(),
+            clock: FileClock::new(),
             note: None,
             note_due: None,
             noted: BTreeSet::new(),
@@ -266,8 +269,11 @@ impl<'p> Session<'p> {
         let mut quit: Option<Ended> = None;
         self.running = true;
         self.feedback
-            .run_started(number, want.fed(), covers(&want, &rels), SystemTime::now());
-        let mut end = EndStamp(None);
+            .run_started(number, want.fed(), covers(&want, &rels), self.clock.now());
+        let mut end = EndStamp {
+            clock: self.clock.path.clone(),
+            at: None,
+        };
         let result = {
             // The stamp first: it is taken before anybody could hear of the end.
             let mut sinks: Vec<&mut dyn RunSink> = vec![&mut end, &mut terminal];
@@ -315,8 +321,8 @@ impl<'p> Session<'p> {
             }
         };
         self.running = false;
-        self.feedback
-            .run_ended(end.0.unwrap_or_else(SystemTime::now));
+        let ended = end.at.unwrap_or_else(|| self.clock.now());
+        self.feedback.run_ended(ended);
         let finish = terminal.finish();
         drop(summary);
         self.jsonl = jsonl;
@@ -481,7 +487,7 @@ impl<'p> Session<'p> {
                         .entry(rel_string(rel))
                         .or_insert_with_key(|rel| Change {
                             rel: rel.clone(),
-                            when: written_at(path, ev.time),
+                            ctime: ctime(path),
                             arrived: SystemTime::now() - ev.time.elapsed(),
                             created: false,
                         });
@@ -511,7 +517,7 @@ impl<'p> Session<'p> {
         if changes.is_empty() {
             return;
         }
-        match self.feedback.sort(changes, SystemTime::now()) {
+        match self.feedback.sort(changes) {
             Sorted::Nothing => {}
             Sorted::Run { rels, fed } => {
                 if fed == 0 {
@@ -712,30 +718,68 @@ async fn sleep_until(due: Option<tokio::time::Instant>) {
 }
 
 /// When the run ended: when its `RunFinished` was handed to the sinks.
-struct EndStamp(Option<SystemTime>);
+struct EndStamp {
+    /// The [`FileClock`]'s file.
+    clock: PathBuf,
+    at: Option<Moment>,
+}
 
 impl RunSink for EndStamp {
     fn on(&mut self, ev: &crate::event::run::RunEvent) -> io::Result<()> {
         if matches!(ev, crate::event::run::RunEvent::RunFinished { .. }) {
-            self.0 = Some(SystemTime::now());
+            self.at = Some(clock_now(&self.clock));
         }
         Ok(())
     }
 }
 
+/// Tells the time files are stamped with: the kernel's coarse clock, not the system clock
+/// (which runs up to a tick ahead), by writing a file of its own (in the temp folder, outside
+/// the project) and reading its ctime.
+pub(super) struct FileClock {
+    path: PathBuf,
+}
+
+impl FileClock {
+    fn new() -> FileClock {
+        FileClock {
+            path: std::env::temp_dir().join(format!(".tapline-watch-{}.clock", std::process::id())),
+        }
+    }
+
+    fn now(&self) -> Moment {
+        clock_now(&self.path)
+    }
+}
+
+/// Now, on both clocks, the file clock read off `path`. Without the file (a read-only temp
+/// folder), the system clock's.
+fn clock_now(path: &Path) -> Moment {
+    // Asked for its ctime, the file gets a fine-grained stamp on its next write (Linux 6.13
+    // on), which later writes anywhere are never stamped before.
+    let _ = std::fs::symlink_metadata(path);
+    let file = std::fs::write(path, b"x").ok().and_then(|()| ctime(path));
+    let at = SystemTime::now();
+    Moment {
+        file: file.unwrap_or(at),
+        at,
+    }
+}
+
+impl Drop for FileClock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
 /// When `path` last changed: its ctime, stamped by the kernel as the write (or rename) happened
-/// and never set back by a tool (`cp -p` and `mv` keep an old mtime); for a path gone (or
-/// unreadable), when its event arrived.
-fn written_at(path: &Path, event_time: std::time::Instant) -> SystemTime {
+/// and never set back by a tool (`cp -p` and `mv` keep an old mtime). `None` when it is gone.
+fn ctime(path: &Path) -> Option<SystemTime> {
     use std::os::unix::fs::MetadataExt;
-    std::fs::symlink_metadata(path)
-        .ok()
-        .and_then(|m| {
-            let secs = u64::try_from(m.ctime()).ok()?;
-            let nanos = u32::try_from(m.ctime_nsec()).ok()?;
-            SystemTime::UNIX_EPOCH.checked_add(Duration::new(secs, nanos))
-        })
-        .unwrap_or_else(|| SystemTime::now() - event_time.elapsed())
+    let m = std::fs::symlink_metadata(path).ok()?;
+    let secs = u64::try_from(m.ctime()).ok()?;
+    let nanos = u32::try_from(m.ctime_nsec()).ok()?;
+    SystemTime::UNIX_EPOCH.checked_add(Duration::new(secs, nanos))
 }
 
 pub(super) fn pattern_want(pattern: &str) -> Action {

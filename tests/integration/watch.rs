@@ -731,7 +731,10 @@ fn a_test_writing_into_the_project_cannot_make_the_session_rerun_itself() {
     let note = &err[err.find("not re-running").expect("the note")..];
     let note = note.split("\nwatching").next().unwrap_or(note);
     for expected in ["counter.txt", "fresh-", "--watch-ignore", ".gitignore"] {
-        assert!(note.contains(expected), "no `{expected}` in: {note}");
+        assert!(
+            note.contains(expected),
+            "no `{expected}` in the note:\n{err}"
+        );
     }
     // (What a run writes may ripen into one batch or two.)
     let two = section(&err, 2);
