@@ -454,7 +454,10 @@ impl<'p> Session<'p> {
             for path in &ev.paths {
                 let is_dir = filter::kind_is_dir(&ev.kind)
                     || std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir());
-                if self.filter.ignored(path, is_dir) || self.is_own_output(path) {
+                if self.filter.ignored(path, is_dir)
+                    || self.is_own_output(path)
+                    || *path == self.clock.path
+                {
                     continue;
                 }
                 if self.filter.holds_log_dir(path) {
@@ -734,8 +737,8 @@ impl RunSink for EndStamp {
 }
 
 /// Tells the time files are stamped with: the kernel's coarse clock, not the system clock
-/// (which runs up to a tick ahead), by writing a file of its own (in the temp folder, outside
-/// the project) and reading its ctime.
+/// (which runs up to a tick ahead), by writing a file of its own (in the temp folder, which is
+/// outside the project, or else ignored) and reading its ctime.
 pub(super) struct FileClock {
     path: PathBuf,
 }
