@@ -290,6 +290,7 @@ impl<'a> Dispatcher<'a> {
             files_passed: passed,
             files_failed: failed,
             files_not_run: 0,
+            files_cancelled: 0,
             tests,
             duration: self.started.elapsed(),
             interrupted,

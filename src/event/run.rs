@@ -253,6 +253,10 @@ pub struct RunSummary {
     pub files_failed: usize,
     /// Files never run (interrupted before their turn).
     pub files_not_run: usize,
+    /// Files started, then stopped before they finished (Ctrl-C, a watch re-run's restart, a
+    /// bail out or `--max-fail` elsewhere): neither passed nor failed.
+    #[serde(default)]
+    pub files_cancelled: usize,
     /// All files' top-level test points.
     pub tests: Tally,
     #[serde(serialize_with = "as_millis", deserialize_with = "from_millis")]

@@ -4,6 +4,11 @@
 //! Layout: `<name>.log` (see `discover::log_name`), `verdicts.json` (an object mapping each
 //! file's path relative to the project root to whether it passed), and `previous/` holding
 //! exactly what the folder held when this run started.
+//!
+//! A run writes its verdicts over the previous ones ([`LogDir::merged`]): a file it did not
+//! run (a partial run, a watch re-run of the changed file) or did not finish (cancelled) keeps
+//! its last verdict, so a failing file stays failing until a run of it passes, and is only then
+//! "Fixed". A deleted file's entry stays too (a verdict about a path nobody runs is harmless).
 use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io;
@@ -126,6 +131,14 @@ impl LogDir {
         json.push(b'\n');
         fs::write(&temp, json).map_err(io_error("write", &temp))?;
         fs::rename(&temp, &path).map_err(io_error("replace", &path))
+    }
+
+    /// This run's verdicts laid over the previous run's: what `verdicts.json` should hold after
+    /// a run that finished only the files in `current`.
+    pub fn merged(&self, current: &BTreeMap<String, bool>) -> BTreeMap<String, bool> {
+        let mut all = self.previous.clone();
+        all.extend(current.iter().map(|(rel, &ok)| (rel.clone(), ok)));
+        all
     }
 
     /// The files that passed last run and fail now, and the reverse; files the previous run
@@ -323,6 +336,38 @@ mod tests {
                 .changes(&verdicts(&[("a.t", false), ("b.t", false)]))
                 .newly_failing,
             ["a.t"]
+        );
+    }
+
+    /// Regression: a partial run (a watch re-run of the one changed passing file) wrote only
+    /// its own verdict, so the failing file it did not run was forgotten: never "Fixed" later.
+    #[test]
+    fn a_partial_run_keeps_the_verdicts_of_files_it_did_not_run() {
+        let tmp = TempDir::new().expect("temp dir");
+        let first = LogDir::prepare(tmp.path()).expect("prepared");
+        let all = verdicts(&[("a.t", false), ("b.t", true)]);
+        first.write_verdicts(&first.merged(&all)).expect("verdicts");
+
+        let second = LogDir::prepare(tmp.path()).expect("prepared");
+        let only_b = verdicts(&[("b.t", true)]);
+        assert_eq!(second.changes(&only_b), Changes::default());
+        assert_eq!(second.merged(&only_b), all, "a.t still fails");
+        second
+            .write_verdicts(&second.merged(&only_b))
+            .expect("verdicts");
+
+        let third = LogDir::prepare(tmp.path()).expect("prepared");
+        let a_passes = verdicts(&[("a.t", true)]);
+        assert_eq!(
+            third.changes(&a_passes),
+            Changes {
+                newly_failing: vec![],
+                fixed: vec!["a.t".into()]
+            }
+        );
+        assert_eq!(
+            third.merged(&a_passes),
+            verdicts(&[("a.t", true), ("b.t", true)])
         );
     }
 

@@ -450,7 +450,7 @@ fn summarize(
     log_dir: Option<&logs::LogDir>,
 ) -> RunSummary {
     let mut tests = crate::report::Tally::default();
-    let (mut passed, mut failed, mut not_run) = (0, 0, 0);
+    let (mut passed, mut failed, mut cancelled, mut not_run) = (0, 0, 0, 0);
     let mut slowest: Vec<(String, u64)> = Vec::new();
     let mut flaky = Vec::new();
     let (mut cached, mut no_tests) = (0, 0);
@@ -459,7 +459,10 @@ fn summarize(
         match (info, result) {
             (Some(info), Some(r)) => {
                 tests.merge(&r.tally);
-                if r.ok && r.no_tests {
+                // A stopped file did not fail: it was not let finish.
+                if r.cancelled {
+                    cancelled += 1;
+                } else if r.ok && r.no_tests {
                     // Neither passed nor failed: its harness reports a file with no tests.
                     no_tests += 1;
                 } else if r.ok {
@@ -487,18 +490,20 @@ fn summarize(
     let (newly_failing, fixed) = match log_dir {
         Some(dir) => {
             let c = dir.changes(&verdicts);
-            // Later runs compare against this one; an interrupted run still records what it saw.
-            let _ = dir.write_verdicts(&verdicts);
+            // Later runs compare against this one; an interrupted or partial run still records
+            // what it saw, over the verdicts of the files it did not finish.
+            let _ = dir.write_verdicts(&dir.merged(&verdicts));
             (c.newly_failing, c.fixed)
         }
         None => (Vec::new(), Vec::new()),
     };
     RunSummary {
-        ok: failed == 0 && not_run == 0 && !interrupted,
+        ok: failed == 0 && cancelled == 0 && not_run == 0 && !interrupted,
         files_total: results.len(),
         files_passed: passed,
         files_failed: failed,
         files_not_run: not_run,
+        files_cancelled: cancelled,
         tests,
         duration,
         interrupted,

@@ -13,7 +13,16 @@
 //!   and the files that failed last time run first.
 //! - **A change during a run** cancels it (process groups terminated with the grace period,
 //!   children reaped, as a first Ctrl-C does) and starts the next run, which covers what the
-//!   cancelled run was running as well as what changed.
+//!   cancelled run was running as well as what changed. The cancelled files read as cancelled
+//!   (`⊘`, "N cancelled", `files_cancelled`), not as failures, and keep their last verdict in
+//!   `verdicts.json` and history. A change the run in progress already sees (made before it
+//!   started, to a file it runs) does not restart it.
+//! - **Tests that write into the project** (a counter, a snapshot, coverage data) cannot make
+//!   the session re-run itself for ever: see [`feedback`]. Two runs in a row may be started
+//!   only by what the run before wrote; the change that would start a third starts nothing,
+//!   and its paths are named once with the remedy (`--watch-ignore GLOB`, `.gitignore`).
+//!   From then on the tests' writes to them during a run start nothing; a change anywhere
+//!   else, or to them between runs, still starts a run.
 //! - **Output**: each run starts under a separator line naming what triggered it
 //!   (`── run 3 · triggered by test/a.t ──`), or on a cleared screen with `--clear`; a key
 //!   help line follows each summary. `--format jsonl` keeps streaming on stdout, every event
@@ -23,14 +32,17 @@
 //! - **Ending**: `q`, Ctrl-D or the end of piped input quit with 0; Ctrl-C, SIGTERM or SIGHUP
 //!   with 130. Either way the running run is cancelled first and its children are gone when
 //!   tapline exits.
+mod feedback;
 pub mod filter;
 mod fingerprint;
 pub mod input;
 mod session;
 mod want;
 
+use feedback::{paused_message, Change, Covers, Feedback, Moment, Sorted};
 use fingerprint::*;
 use session::*;
+use want::covers;
 pub use want::{select, Want};
 
 use crate::report::sink::{Fanout, JsonlRun, RunSink, SummaryRun};
@@ -48,7 +60,7 @@ use notify_debouncer_full::{new_debouncer, DebounceEventResult, Debouncer, Recom
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 use tokio::signal::unix::{signal, Signal, SignalKind};
 use tokio::sync::{mpsc, watch};
 
@@ -58,6 +70,8 @@ pub const DEFAULT_DEBOUNCE: Duration = Duration::from_millis(300);
 pub const MIN_DEBOUNCE: Duration = Duration::from_millis(5);
 /// Paths named in a run's header before "and N more".
 const SHOWN_TRIGGERS: usize = 3;
+/// How much longer than a debounce a cut loop's note waits for the rest of its paths.
+const NOTE_MARGIN: Duration = Duration::from_millis(50);
 
 /// The machine output on stdout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -224,6 +238,22 @@ mod tests {
             ["t/a.t", "t/b.t", "t/c.t", "t/sub/d.t"]
         );
         assert!(picked(&pattern("nothing"), &[]).is_empty());
+    }
+
+    #[test]
+    fn what_a_run_covers() {
+        let rels =
+            |names: &[&str]| -> Vec<String> { names.iter().map(|n| (*n).to_owned()).collect() };
+        assert_eq!(
+            covers(&changed(&["t/a.t"]), &rels(&["t/a.t"])),
+            Covers::Files(["t/a.t".to_owned()].into())
+        );
+        assert_eq!(
+            covers(&changed(&["lib/x.pm"]), &rels(&["t/a.t", "t/b.t"])),
+            Covers::All,
+            "a change to no test file ran them all"
+        );
+        assert_eq!(covers(&Want::all("a"), &rels(&["t/a.t"])), Covers::All);
     }
 
     #[test]

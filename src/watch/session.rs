@@ -69,6 +69,17 @@ pub(super) struct Session<'p> {
     /// Files our stdout and stderr were redirected to (device, inode): writing them must not
     /// start a run (`tapline run -w --format jsonl > events.jsonl` inside the project).
     own_output: Vec<(u64, u64)>,
+    /// The runs' time windows and the paths the tests were caught writing.
+    feedback: Feedback,
+    /// Reads the clock files are stamped with, for the runs' windows.
+    clock: FileClock,
+    /// The paths of a cut self-feeding loop not named yet, and the run that wrote them: named
+    /// after the run in progress (during it, the report owns the screen), or when idle once the
+    /// rest of what that run wrote had time to arrive.
+    note: Option<(BTreeSet<String>, u64)>,
+    note_due: Option<tokio::time::Instant>,
+    /// Runs whose loop was named: later paths of theirs get a short addendum.
+    noted: BTreeSet<u64>,
 }
 
 impl<'p> Session<'p> {
@@ -143,6 +154,11 @@ impl<'p> Session<'p> {
             reported: HashSet::new(),
             own_output: own_output(),
             prints: Fingerprints::new(),
+            feedback: Feedback::default(),
+            clock: FileClock::new(),
+            note: None,
+            note_due: None,
+            noted: BTreeSet::new(),
         };
         let root = session.opts.root.clone();
         session
@@ -163,6 +179,7 @@ impl<'p> Session<'p> {
     pub(super) async fn run(&mut self) -> Result<Ended, WatchError> {
         let mut next = Some(Want {
             all: true,
+            asked: true,
             ..Want::default()
         });
         loop {
@@ -184,6 +201,7 @@ impl<'p> Session<'p> {
                     Action::Quit(ended) => return Ok(ended),
                 },
                 () = self.signals.recv() => return Ok(Ended::Interrupted),
+                () = sleep_until(self.note_due) => self.say_note(),
             }
         }
     }
@@ -250,8 +268,15 @@ impl<'p> Session<'p> {
         let mut next: Option<Want> = None;
         let mut quit: Option<Ended> = None;
         self.running = true;
+        self.feedback
+            .run_started(number, want.fed(), covers(&want, &rels), self.clock.now());
+        let mut end = EndStamp {
+            clock: self.clock.path.clone(),
+            at: None,
+        };
         let result = {
-            let mut sinks: Vec<&mut dyn RunSink> = vec![&mut terminal];
+            // The stamp first: it is taken before anybody could hear of the end.
+            let mut sinks: Vec<&mut dyn RunSink> = vec![&mut end, &mut terminal];
             if let Some(j) = jsonl.as_mut() {
                 sinks.push(j);
             }
@@ -296,6 +321,8 @@ impl<'p> Session<'p> {
             }
         };
         self.running = false;
+        let ended = end.at.unwrap_or_else(|| self.clock.now());
+        self.feedback.run_ended(ended);
         let finish = terminal.finish();
         drop(summary);
         self.jsonl = jsonl;
@@ -305,6 +332,7 @@ impl<'p> Session<'p> {
             }
         }
         self.opts.reports = reports;
+        self.say_note();
         let finished = match result {
             Ok(finished) => finished,
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
@@ -406,6 +434,7 @@ impl<'p> Session<'p> {
             }
         };
         let mut want = Want::default();
+        let mut changes: BTreeMap<String, Change> = BTreeMap::new();
         let mut rewalk = false;
         let mut new_dirs = Vec::new();
         for ev in &events {
@@ -413,6 +442,7 @@ impl<'p> Session<'p> {
                 // The kernel dropped events: anything may have changed.
                 rewalk = true;
                 want.all = true;
+                want.asked = true;
                 if !want.reasons.iter().any(|r| r == "changes were missed") {
                     want.reasons.push("changes were missed".into());
                 }
@@ -424,7 +454,10 @@ impl<'p> Session<'p> {
             for path in &ev.paths {
                 let is_dir = filter::kind_is_dir(&ev.kind)
                     || std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir());
-                if self.filter.ignored(path, is_dir) || self.is_own_output(path) {
+                if self.filter.ignored(path, is_dir)
+                    || self.is_own_output(path)
+                    || *path == self.clock.path
+                {
                     continue;
                 }
                 if self.filter.holds_log_dir(path) {
@@ -453,12 +486,22 @@ impl<'p> Session<'p> {
                     new_dirs.push(path.clone());
                 }
                 if let Ok(rel) = filter::normalize(path).strip_prefix(self.filter.root()) {
-                    let rel = rel_string(rel);
-                    want.changed.insert(rel.clone());
-                    want.triggers.insert(rel);
+                    let change = changes
+                        .entry(rel_string(rel))
+                        .or_insert_with_key(|rel| Change {
+                            rel: rel.clone(),
+                            ctime: ctime(path),
+                            arrived: SystemTime::now() - ev.time.elapsed(),
+                            created: false,
+                        });
+                    change.created |= matches!(
+                        ev.kind,
+                        EventKind::Create(_) | EventKind::Modify(ModifyKind::Name(_))
+                    );
                 }
             }
         }
+        self.sort_changes(changes.into_values().collect(), &mut want);
         if rewalk {
             self.filter.clear_gitignores();
             let root = self.opts.root.clone();
@@ -469,6 +512,61 @@ impl<'p> Session<'p> {
             }
         }
         (!want.is_empty()).then_some(want)
+    }
+
+    /// Adds to `want` the changes that start a run, weighing which the tests made
+    /// ([`super::feedback`]); names the paths of a self-feeding loop once it is cut.
+    fn sort_changes(&mut self, changes: Vec<Change>, want: &mut Want) {
+        if changes.is_empty() {
+            return;
+        }
+        match self.feedback.sort(changes) {
+            Sorted::Nothing => {}
+            Sorted::Run { rels, fed } => {
+                if fed == 0 {
+                    want.asked = true;
+                }
+                want.fed = want.fed.max(fed);
+                want.triggers.extend(rels.iter().cloned());
+                want.changed.extend(rels);
+            }
+            Sorted::Paused { rels, run } => {
+                match &mut self.note {
+                    Some((pending, of)) if *of == run => pending.extend(rels),
+                    _ => {
+                        self.say_note();
+                        self.note = Some((rels, run));
+                    }
+                }
+                if !self.running && self.note_due.is_none() {
+                    // What else the run wrote ripens within a debounce of this.
+                    self.note_due =
+                        Some(tokio::time::Instant::now() + self.opts.debounce + NOTE_MARGIN);
+                }
+            }
+        }
+    }
+
+    /// Names the paths of a cut loop, if any wait.
+    fn say_note(&mut self) {
+        self.note_due = None;
+        let Some((rels, run)) = self.note.take() else {
+            return;
+        };
+        let text = if self.noted.insert(run) {
+            paused_message(&rels, run)
+        } else {
+            let list: Vec<&str> = rels.iter().map(String::as_str).collect();
+            format!(
+                "tapline: {} also changed during run {run}: no run for that either\n",
+                list.join(", ")
+            )
+        };
+        if !self.running && self.prompt.is_some() {
+            self.end_prompt();
+        }
+        self.say(&self.style.paint(style::YELLOW, text));
+        self.draw_prompt();
     }
 
     pub(super) fn on_input(&mut self, input: Input) -> Action {
@@ -549,6 +647,7 @@ impl<'p> Session<'p> {
         if self.verdicts.values().any(|ok| !ok) {
             Action::Run(Want {
                 failing: true,
+                asked: true,
                 reasons: vec!["failing files (f)".into()],
                 ..Want::default()
             })
@@ -613,9 +712,83 @@ impl<'p> Session<'p> {
     }
 }
 
+/// Resolves at `due`; never without one.
+async fn sleep_until(due: Option<tokio::time::Instant>) {
+    match due {
+        Some(due) => tokio::time::sleep_until(due).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// When the run ended: when its `RunFinished` was handed to the sinks.
+struct EndStamp {
+    /// The [`FileClock`]'s file.
+    clock: PathBuf,
+    at: Option<Moment>,
+}
+
+impl RunSink for EndStamp {
+    fn on(&mut self, ev: &crate::event::run::RunEvent) -> io::Result<()> {
+        if matches!(ev, crate::event::run::RunEvent::RunFinished { .. }) {
+            self.at = Some(clock_now(&self.clock));
+        }
+        Ok(())
+    }
+}
+
+/// Tells the time files are stamped with: the kernel's coarse clock, not the system clock
+/// (which runs up to a tick ahead), by writing a file of its own (in the temp folder, which is
+/// outside the project, or else ignored) and reading its ctime.
+pub(super) struct FileClock {
+    path: PathBuf,
+}
+
+impl FileClock {
+    fn new() -> FileClock {
+        FileClock {
+            path: std::env::temp_dir().join(format!(".tapline-watch-{}.clock", std::process::id())),
+        }
+    }
+
+    fn now(&self) -> Moment {
+        clock_now(&self.path)
+    }
+}
+
+/// Now, on both clocks, the file clock read off `path`. Without the file (a read-only temp
+/// folder), the system clock's.
+fn clock_now(path: &Path) -> Moment {
+    // Asked for its ctime, the file gets a fine-grained stamp on its next write (Linux 6.13
+    // on), which later writes anywhere are never stamped before.
+    let _ = std::fs::symlink_metadata(path);
+    let file = std::fs::write(path, b"x").ok().and_then(|()| ctime(path));
+    let at = SystemTime::now();
+    Moment {
+        file: file.unwrap_or(at),
+        at,
+    }
+}
+
+impl Drop for FileClock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// When `path` last changed: its ctime, stamped by the kernel as the write (or rename) happened
+/// and never set back by a tool (`cp -p` and `mv` keep an old mtime). `None` when it is gone.
+fn ctime(path: &Path) -> Option<SystemTime> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::symlink_metadata(path).ok()?;
+    let secs = u64::try_from(m.ctime()).ok()?;
+    let nanos = u32::try_from(m.ctime_nsec()).ok()?;
+    SystemTime::UNIX_EPOCH.checked_add(Duration::new(secs, nanos))
+}
+
 pub(super) fn pattern_want(pattern: &str) -> Action {
     Action::Run(Want {
         patterns: vec![pattern.to_owned()],
+        asked: true,
         reasons: vec![format!("files matching `{pattern}` (p)")],
         ..Want::default()
     })

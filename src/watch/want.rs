@@ -18,6 +18,10 @@ pub struct Want {
     pub reasons: Vec<String>,
     /// The cancelled run this one restarts.
     pub restarts: Option<u64>,
+    /// A key, or a change the user may have made (one not made during a run), asked for it.
+    pub asked: bool,
+    /// Without `asked`: the self-fed runs in a row this one makes ([`super::feedback`]).
+    pub fed: u32,
 }
 
 impl Want {
@@ -25,7 +29,17 @@ impl Want {
         Want {
             all: true,
             reasons: vec![reason.into()],
+            asked: true,
             ..Want::default()
+        }
+    }
+
+    /// Self-fed runs in a row this one makes: 0 when anything the user did is in it.
+    pub(super) fn fed(&self) -> u32 {
+        if self.asked {
+            0
+        } else {
+            self.fed
         }
     }
 
@@ -41,6 +55,8 @@ impl Want {
             }
         }
         self.restarts = self.restarts.max(other.restarts);
+        self.asked |= other.asked;
+        self.fed = self.fed.max(other.fed);
         self.absorb(other.all, other.failing, other.patterns, other.changed);
     }
 
@@ -121,6 +137,16 @@ pub fn select(
     // Stable: discovery order within each group.
     picked.sort_by_key(|f| !failing(&f.rel));
     picked
+}
+
+/// What a run of `want` that picked `rels` ran: every file when [`select`] took them all (a
+/// changed path that is no test file run means all), else just those.
+pub(super) fn covers(want: &Want, rels: &[String]) -> Covers {
+    if want.all || want.changed.iter().any(|c| !rels.contains(c)) {
+        Covers::All
+    } else {
+        Covers::Files(rels.iter().cloned().collect())
+    }
 }
 
 /// A `p` pattern: a glob when it has glob characters (matched against the path and the file

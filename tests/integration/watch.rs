@@ -692,3 +692,215 @@ fn bad_watch_options_are_usage_errors() {
         assert!(err.contains(expected), "{args:?}: {err}");
     }
 }
+
+/// The text of run `run`'s section of the terminal output (its header to the next one).
+fn section(err: &str, run: u64) -> String {
+    let start = err
+        .find(&format!("── run {run} "))
+        .unwrap_or_else(|| panic!("no run {run} in:\n{err}"));
+    let rest = &err[start..];
+    let skip = "── run ".len();
+    let end = rest[skip..]
+        .find("── run ")
+        .map_or(rest.len(), |i| i + skip);
+    rest[..end].to_owned()
+}
+
+/// A test that writes into the project: appends to a counter file in the root, or writes a
+/// new file each run.
+fn writer(line: &str) -> String {
+    format!("echo $$ >> \"$PIDS\"\n{line}\necho 1..1\necho 'ok 1 - wrote'\n")
+}
+
+#[test]
+fn a_test_writing_into_the_project_cannot_make_the_session_rerun_itself() {
+    let p = Project::new(&[
+        ("test/counter.sh", &writer("echo run >> counter.txt")),
+        ("test/fresh.sh", &writer("echo new > \"fresh-$$.txt\"")),
+        ("lib/x.txt", "x\n"),
+    ]);
+    let mut s = Session::start(&p, &[]);
+    s.wait("the loop to be named", |s| {
+        s.stderr().contains("not re-running")
+    });
+    let last = s.runs_started();
+    assert!(last <= 3, "{last} runs without an edit:\n{}", s.stderr());
+    s.wait_finished(last);
+    s.assert_no_run_after(last, "the tests' own writes, once named,");
+    let err = s.stderr();
+    let note = &err[err.find("not re-running").expect("the note")..];
+    let note = note.split("\nwatching").next().unwrap_or(note);
+    for expected in ["counter.txt", "fresh-", "--watch-ignore", ".gitignore"] {
+        assert!(
+            note.contains(expected),
+            "no `{expected}` in the note:\n{err}"
+        );
+    }
+    // (What a run writes may ripen into one batch or two.)
+    let two = section(&err, 2);
+    assert!(
+        two.contains("triggered by counter.txt") || two.contains("triggered by fresh-"),
+        "run 2 was the first the tests' writes started:\n{err}"
+    );
+
+    // The user's edit still runs, and what the tests write during that run starts nothing,
+    // the new file they create included.
+    p.edit("lib/x.txt");
+    s.wait_finished(last + 1);
+    assert_eq!(s.files(last + 1), ["test/counter.sh", "test/fresh.sh"]);
+    s.assert_no_run_after(last + 1, "the tests' writes during a run the user started");
+
+    // A paused path changed between runs is the user's change: it runs.
+    p.write("counter.txt", "reset by hand\n");
+    s.wait_finished(last + 2);
+    s.assert_no_run_after(
+        last + 2,
+        "the tests' writes after a hand edit of counter.txt",
+    );
+    let err = s.stderr();
+    assert!(
+        err.contains(&format!("── run {} · triggered by counter.txt ─", last + 2)),
+        "{err}"
+    );
+    assert_eq!(
+        err.matches("not re-running").count(),
+        1,
+        "named once:\n{err}"
+    );
+    assert_eq!(s.quit(), 0);
+}
+
+#[test]
+fn verdicts_json_keeps_the_files_a_rerun_did_not_run() {
+    let p = Project::new(&[
+        ("test/a.sh", &script(false, None)),
+        ("test/b.sh", &script(true, None)),
+    ]);
+    let verdicts = || -> Value {
+        serde_json::from_str(
+            &fs::read_to_string(p.path(".nogit/testlogs/verdicts.json")).expect("verdicts"),
+        )
+        .expect("JSON")
+    };
+    let mut s = Session::start(&p, &[]);
+    s.wait_finished(1);
+    assert_eq!(
+        verdicts(),
+        serde_json::json!({"test/a.sh": false, "test/b.sh": true})
+    );
+
+    p.edit("test/b.sh");
+    let second = s.wait_finished(2);
+    assert_eq!(s.files(2), ["test/b.sh"]);
+    assert_eq!(
+        second["summary"]["fixed"],
+        serde_json::json!([]),
+        "{second}"
+    );
+    assert_eq!(
+        second["summary"]["newly_failing"],
+        serde_json::json!([]),
+        "{second}"
+    );
+    assert_eq!(
+        verdicts(),
+        serde_json::json!({"test/a.sh": false, "test/b.sh": true}),
+        "the failing file's verdict survives a re-run of another"
+    );
+
+    p.write("test/a.sh", &script(true, None));
+    let third = s.wait_finished(3);
+    assert_eq!(s.files(3), ["test/a.sh"]);
+    assert_eq!(
+        third["summary"]["fixed"],
+        serde_json::json!(["test/a.sh"]),
+        "{third}"
+    );
+    assert_eq!(
+        verdicts(),
+        serde_json::json!({"test/a.sh": true, "test/b.sh": true})
+    );
+    assert!(section(&s.stderr(), 3).contains("Fixed: test/a.sh"));
+    assert_eq!(s.quit(), 0);
+}
+
+#[test]
+fn a_run_cancelled_by_a_change_reads_as_cancelled() {
+    let p = Project::new(&[("test/a.sh", &script(true, None)), ("lib/x.txt", "x\n")]);
+    // Slow only while the flag (outside the project) exists.
+    let flag = p.aux.path().join("slow");
+    p.write(
+        "test/slow.sh",
+        &format!(
+            "echo $$ >> \"$PIDS\"\nif [ -e '{}' ]; then sleep 30 & echo $! >> \"$PIDS\"; wait; fi\n\
+             echo 1..1\necho 'ok 1 - it'\n",
+            flag.display()
+        ),
+    );
+    let verdicts_in = |rel: &str| -> Value {
+        serde_json::from_str(&fs::read_to_string(p.path(rel)).expect("verdicts")).expect("JSON")
+    };
+    let verdicts = || verdicts_in(".nogit/testlogs/verdicts.json");
+    let both_pass = serde_json::json!({"test/a.sh": true, "test/slow.sh": true});
+    let mut s = Session::start(&p, &[]);
+    s.wait_finished(1);
+    assert_eq!(verdicts(), both_pass);
+
+    fs::write(&flag, "").expect("flag");
+    let before = p.recorded_pids().len();
+    s.send("a");
+    // a.sh, slow.sh and its sleep.
+    wait_for("the slow file to sleep", || {
+        p.recorded_pids().len() >= before + 3
+    });
+    p.edit("lib/x.txt");
+    let second = s.wait_finished(2);
+    let summary = &second["summary"];
+    assert_eq!(summary["interrupted"], true, "{second}");
+    assert_eq!(summary["files_failed"], 0, "{second}");
+    assert_eq!(summary["files_cancelled"], 1, "{second}");
+    assert_eq!(summary["newly_failing"], serde_json::json!([]), "{second}");
+
+    // Run 3 restarts it (and sleeps again), having moved run 2's verdicts to previous/.
+    s.wait("run 3 to start the slow file", |s| {
+        s.files(3).contains(&"test/slow.sh".to_owned())
+    });
+    assert_eq!(
+        verdicts_in(".nogit/testlogs/previous/verdicts.json"),
+        both_pass,
+        "a cancelled file keeps its verdict"
+    );
+    let err = s.stderr();
+    let two = section(&err, 2);
+    assert!(!two.contains("Failures:"), "{two}");
+    assert!(
+        two.contains("Cancelled (stopped before the end): test/slow.sh"),
+        "{two}"
+    );
+    assert!(
+        two.contains("⊘ INTERRUPTED  1 of 2 files passed · 1 cancelled"),
+        "{two}"
+    );
+
+    // Quitting cancels run 3: still nothing recorded as failed.
+    assert_eq!(s.quit(), 0);
+    assert_eq!(verdicts(), both_pass);
+    let history = fs::read_to_string(p.path(".nogit/testlogs/history.jsonl")).expect("history");
+    let records: Vec<Value> = history
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert!(
+        records.iter().all(|r| r["verdict"] == "passed"),
+        "{history}"
+    );
+    assert_eq!(
+        records
+            .iter()
+            .filter(|r| r["path"] == "test/slow.sh")
+            .count(),
+        1,
+        "only the finished run of slow.sh is recorded:\n{history}"
+    );
+    s.assert_nothing_left(&p);
+}

@@ -178,6 +178,7 @@ fn run_summary(ok: bool) -> RunSummary {
         files_passed: 2,
         files_failed: 1,
         files_not_run: 0,
+        files_cancelled: 0,
         tests: Tally {
             pass: 5,
             fail: 1,

@@ -195,13 +195,10 @@ pub(super) fn recap_lines(f: &FileState, s: Style) -> Vec<String> {
         .map(|r| r.reasons.join("; "))
         .unwrap_or_default();
     if lines.is_empty() {
-        let mark = if f.result.as_ref().is_some_and(|r| r.cancelled) {
-            s.paint(style::YELLOW, "⊘")
-        } else {
-            s.paint(style::RED, "✗")
-        };
+        // (A cancelled file without failing points is recapped apart, as cancelled.)
         lines.push(format!(
-            "  {mark} {rel}  {}",
+            "  {} {rel}  {}",
+            s.paint(style::RED, "✗"),
             s.paint(style::DIM, format!("— {reasons}"))
         ));
     }
@@ -220,9 +217,7 @@ pub(super) fn summary_line(sum: &RunSummary, s: Style) -> String {
             format!("{}: {}", bailed.file, bailed.reason)
         });
         parts.push(format!("{} of {} failed", sum.files_failed, files(total)));
-        if sum.files_not_run > 0 {
-            parts.push(format!("{} not run", sum.files_not_run));
-        }
+        cancelled_and_not_run(sum, &mut parts);
         s.paint(style::RED, "✗ BAILED OUT")
     } else if sum.interrupted {
         parts.push(if sum.files_failed > 0 {
@@ -230,15 +225,21 @@ pub(super) fn summary_line(sum: &RunSummary, s: Style) -> String {
         } else {
             format!("{} of {} passed", sum.files_passed, files(total))
         });
-        if sum.files_not_run > 0 {
-            parts.push(format!("{} not run", sum.files_not_run));
+        cancelled_and_not_run(sum, &mut parts);
+        // Stopped, not failed: red only when a file did fail.
+        if sum.files_failed > 0 {
+            s.paint(style::RED, "✗ INTERRUPTED")
+        } else {
+            s.paint(style::YELLOW, "⊘ INTERRUPTED")
         }
-        s.paint(style::RED, "✗ INTERRUPTED")
     } else if sum.ok {
         parts.push(files(total));
         s.paint(style::GREEN, "✓ PASS")
     } else {
         parts.push(format!("{} of {} failed", sum.files_failed, files(total)));
+        if sum.files_cancelled > 0 {
+            parts.push(format!("{} cancelled", sum.files_cancelled));
+        }
         if let Some(n) = sum.max_fail_reached {
             parts.push(format!(
                 "{} not run (stopped after {n} failed file{})",
@@ -267,6 +268,16 @@ pub(super) fn summary_line(sum: &RunSummary, s: Style) -> String {
         style::duration_ms(sum.duration.as_secs_f64() * 1000.0),
     ));
     format!("{}  {}", s.paint(style::BOLD, head), parts.join(" · "))
+}
+
+/// `1 cancelled`, `2 not run`, where there are any.
+fn cancelled_and_not_run(sum: &RunSummary, parts: &mut Vec<String>) {
+    if sum.files_cancelled > 0 {
+        parts.push(format!("{} cancelled", sum.files_cancelled));
+    }
+    if sum.files_not_run > 0 {
+        parts.push(format!("{} not run", sum.files_not_run));
+    }
 }
 
 /// Paints `parts` in order within `width` columns, cutting the last one that does not fit

@@ -343,16 +343,33 @@ impl<W: Write> TerminalReporter<W> {
     fn recap(&self, summary: &RunSummary, text: &mut Vec<u8>) -> io::Result<()> {
         let s = self.opts.style;
         let mut lines = Vec::new();
+        // A stopped file is no failure: it is named apart, unless a point of it had failed.
+        let stopped = |f: &FileState| {
+            f.result.as_ref().is_some_and(|r| r.cancelled) && f.failures().is_empty()
+        };
         let failed: Vec<&FileState> = self
             .files
             .values()
-            .filter(|f| f.result.as_ref().is_some_and(|r| !r.ok))
+            .filter(|f| f.result.as_ref().is_some_and(|r| !r.ok) && !stopped(f))
             .collect();
         if !failed.is_empty() {
             lines.push(s.paint(style::BOLD, "Failures:"));
             for f in failed {
                 lines.extend(recap_lines(f, s));
             }
+        }
+        let cancelled: Vec<&str> = self
+            .files
+            .values()
+            .filter(|f| stopped(f))
+            .map(|f| f.info.rel.as_str())
+            .collect();
+        if !cancelled.is_empty() {
+            lines.push(format!(
+                "{} {}",
+                s.paint(style::YELLOW, "Cancelled (stopped before the end):"),
+                cancelled.join(", ")
+            ));
         }
         if !summary.flaky.is_empty() {
             lines.push(s.paint(style::YELLOW, "Flaky (failed, then passed on a retry):"));

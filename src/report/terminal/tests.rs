@@ -61,7 +61,8 @@ struct Script {
     files: usize,
     rels: BTreeMap<usize, String>,
     tallies: BTreeMap<usize, Tally>,
-    results: BTreeMap<usize, (bool, u64)>,
+    /// Each finished file's (passed, ms, cancelled).
+    results: BTreeMap<usize, (bool, u64, bool)>,
 }
 
 impl Script {
@@ -173,7 +174,7 @@ impl Script {
     ) -> &mut Self {
         let tally = self.tallies.get(&file).copied().unwrap_or_default();
         let ok = reasons.is_empty() && tally.fail == 0 && !cancelled;
-        self.results.insert(file, (ok, ms));
+        self.results.insert(file, (ok, ms, cancelled));
         let result = FileResult {
             ok,
             reasons: reasons.iter().map(|r| (*r).to_owned()).collect(),
@@ -217,22 +218,24 @@ impl Script {
     ) -> Vec<RunEvent> {
         let mut tests = Tally::default();
         self.tallies.values().for_each(|t| tests.merge(t));
-        let passed = self.results.values().filter(|(ok, _)| *ok).count();
-        let failed = self.results.len() - passed;
+        let passed = self.results.values().filter(|(ok, _, _)| *ok).count();
+        let cancelled = self.results.values().filter(|(_, _, c)| *c).count();
+        let failed = self.results.len() - passed - cancelled;
         let not_run = self.files - self.results.len();
         let mut slowest: Vec<(String, u64)> = self
             .results
             .iter()
-            .map(|(i, (_, ms))| (self.rels[i].clone(), *ms))
+            .map(|(i, (_, ms, _))| (self.rels[i].clone(), *ms))
             .collect();
         slowest.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         slowest.truncate(3);
         let summary = RunSummary {
-            ok: failed == 0 && not_run == 0 && !interrupted,
+            ok: failed == 0 && cancelled == 0 && not_run == 0 && !interrupted,
             files_total: self.files,
             files_passed: passed,
             files_failed: failed,
             files_not_run: not_run,
+            files_cancelled: cancelled,
             tests,
             duration: Duration::from_millis(ms),
             interrupted,
@@ -515,6 +518,28 @@ fn interrupted_run() {
         &s.end(2600, true, &[], &[]),
         opts(Verbosity::Normal)
     ));
+}
+
+/// Regression: a run a watch restart stopped read as failures ("1 of 2 files failed", the
+/// stopped file under "Failures:") though nothing failed.
+#[test]
+fn a_stopped_file_reads_as_cancelled_not_failed() {
+    let mut s = Script::new(2);
+    s.start(0, "test/a.t").start(1, "test/slow.t");
+    s.assert(0, point(true, "one")).finish(0, &[], 10);
+    s.assert(1, point(true, "first"));
+    s.finish_with(1, &["interrupted"], 900, None, true);
+    let out = render(&s.end(950, true, &[], &[]), opts(Verbosity::Normal));
+    assert!(!out.contains("Failures:"), "{out}");
+    assert!(
+        out.contains("Cancelled (stopped before the end): test/slow.t"),
+        "{out}"
+    );
+    assert!(
+        out.contains("⊘ INTERRUPTED  1 of 2 files passed · 1 cancelled · 2 passed"),
+        "{out}"
+    );
+    assert!(out.contains("⊘ test/slow.t  1 passed"), "{out}");
 }
 
 #[test]
