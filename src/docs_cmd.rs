@@ -44,8 +44,8 @@ pub(crate) fn man(args: &ManArgs) -> u8 {
 }
 
 fn man_pages_into(dir: &std::path::Path) -> u8 {
-    let written = std::fs::create_dir_all(dir)
-        .and_then(|()| clap_mangen::generate_to(Cli::command(), dir));
+    let written =
+        std::fs::create_dir_all(dir).and_then(|()| clap_mangen::generate_to(Cli::command(), dir));
     match written {
         Ok(()) => {
             let pages = std::fs::read_dir(dir).map_or(0, |d| {
@@ -57,7 +57,10 @@ fn man_pages_into(dir: &std::path::Path) -> u8 {
             0
         }
         Err(e) => {
-            eprintln!("tapline: failed to write the man pages into {}: {e}", dir.display());
+            eprintln!(
+                "tapline: failed to write the man pages into {}: {e}",
+                dir.display()
+            );
             crate::EXIT_USAGE
         }
     }

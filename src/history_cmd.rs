@@ -169,7 +169,11 @@ fn read_events(path: &std::path::Path) -> Result<Vec<tapline::event::run::RunEve
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("failed to read {}: {e}", path.display()))?;
     let mut events = Vec::new();
-    for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
         events.push(serde_json::from_str(line).map_err(|e| {
             format!(
                 "failed to read {} line {}: not an event of a tapline run ({e})",
@@ -182,7 +186,10 @@ fn read_events(path: &std::path::Path) -> Result<Vec<tapline::event::run::RunEve
         .iter()
         .any(|e| matches!(e, tapline::event::run::RunEvent::RunFinished { .. }))
     {
-        return Err(format!("{} holds no finished run (no run_finished event)", path.display()));
+        return Err(format!(
+            "{} holds no finished run (no run_finished event)",
+            path.display()
+        ));
     }
     Ok(events)
 }

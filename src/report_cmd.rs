@@ -319,8 +319,8 @@ fn open_shard(
     path: &Path,
     errors: &Rc<RefCell<Option<String>>>,
 ) -> Result<ShardInput<Events>, String> {
-    let file = std::fs::File::open(path)
-        .map_err(|e| format!("failed to open {}: {e}", path.display()))?;
+    let file =
+        std::fs::File::open(path).map_err(|e| format!("failed to open {}: {e}", path.display()))?;
     let name = path.display().to_string();
     let mut events = Events::new(Box::new(file), name.clone(), errors.clone());
     match events.next() {
@@ -329,8 +329,9 @@ fn open_shard(
             header,
             events,
         }),
-        _ => Err(errors.borrow_mut().take().unwrap_or_else(|| {
-            merge::MergeError::NotAShard { name }.to_string()
-        })),
+        _ => Err(errors
+            .borrow_mut()
+            .take()
+            .unwrap_or_else(|| merge::MergeError::NotAShard { name }.to_string())),
     }
 }

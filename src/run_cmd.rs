@@ -167,7 +167,12 @@ fn prepare(
         let mut out = std::io::stdout().lock();
         for (f, w) in files.iter().zip(&weights) {
             let weight = w
-                .map(|w| format!("  (weight {})", tapline::report::style::duration_ms(w.as_millis() as f64)))
+                .map(|w| {
+                    format!(
+                        "  (weight {})",
+                        tapline::report::style::duration_ms(w.as_millis() as f64)
+                    )
+                })
                 .unwrap_or_default();
             if writeln!(out, "{}{weight}", discover::list_line(f)).is_err() {
                 break;
@@ -775,7 +780,10 @@ fn shard_files(
 > {
     use tapline::run::plan::{self, partition::PartitionArg, Resolved};
     let arg = match args.partition.as_deref() {
-        Some(text) => Some(text.parse::<PartitionArg>().map_err(|e| Usage(e.to_string()))?),
+        Some(text) => Some(
+            text.parse::<PartitionArg>()
+                .map_err(|e| Usage(e.to_string()))?,
+        ),
         None => cfg.partition,
     };
     let Some(arg) = arg else {
@@ -824,7 +832,11 @@ fn shard_files(
         p.index,
         p.total,
         p.strategy.name(),
-        if mine == 0 { " (nothing to run here: this shard passes)" } else { "" }
+        if mine == 0 {
+            " (nothing to run here: this shard passes)"
+        } else {
+            ""
+        }
     );
     let (files, weights): (Vec<_>, Vec<_>) =
         sharded.mine.into_iter().map(|(f, w)| (f, Some(w))).unzip();

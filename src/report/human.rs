@@ -2,8 +2,8 @@
 //! top-level test, failures explained with their diff, problems, and a one-line summary.
 use super::diff::Budget;
 use super::failure;
-use super::style::{self, Style};
 use super::leaves::LeafTally;
+use super::style::{self, Style};
 use super::trailing::{Step, Trailing};
 use super::Tally;
 use crate::event::{Assert, Event, Sink, Verdict};

@@ -91,7 +91,12 @@ mod tests {
         // Counted by hand in the recordings: go's 9 passing leaf tests (passing parents of
         // subtests are not leaves), TestAbs/minus_three and the package that did not build,
         // 2 skipped tests and a package without test files; pytest's 11 test cases.
-        let tally = |pass, fail, skip, todo| Tally { pass, fail, skip, todo };
+        let tally = |pass, fail, skip, todo| Tally {
+            pass,
+            fail,
+            skip,
+            todo,
+        };
         assert_eq!(go, tally(9, 2, 3, 0));
         assert_eq!(junit, tally(5, 4, 1, 1));
     }

@@ -105,7 +105,10 @@ fn head(md: &mut String, run: &RunView) {
     } else if run.ok {
         format!("✅ Passed: {files} file{}", plural(files))
     } else {
-        format!("❌ Failed: {failed} of {}", super::counted(files as u64, "file"))
+        format!(
+            "❌ Failed: {failed} of {}",
+            super::counted(files as u64, "file")
+        )
     };
     let _ = writeln!(md, "## {verdict}\n");
     md.push_str(

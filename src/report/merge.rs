@@ -20,7 +20,9 @@ pub enum MergeError {
     Empty,
     #[error("failed to merge: {name} is not a shard of a sharded run (its first event is not a shard header: run it with --partition and -o FILE.jsonl)")]
     NotAShard { name: String },
-    #[error("failed to merge: {name} is shard {index} of {total}, but {first} is of {first_total}")]
+    #[error(
+        "failed to merge: {name} is shard {index} of {total}, but {first} is of {first_total}"
+    )]
     Total {
         name: String,
         index: usize,
@@ -48,7 +50,10 @@ pub enum MergeError {
 }
 
 fn list(n: &[usize]) -> String {
-    n.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+    n.iter()
+        .map(usize::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// One shard's recording: its name (for messages), header, and the events after the header.
@@ -167,7 +172,13 @@ where
             emit(RunEvent::FileNotRun { run: 1, file })?;
         }
     }
-    let summary = run_summary(&summaries, &starts, began_ms, header.selection.len(), not_run);
+    let summary = run_summary(
+        &summaries,
+        &starts,
+        began_ms,
+        header.selection.len(),
+        not_run,
+    );
     emit(RunEvent::RunFinished {
         run: 1,
         summary: summary.clone(),
@@ -321,7 +332,8 @@ fn run_summary(
     };
     // As a single run ranks them: slowest first, as many as one run keeps.
     let keep = shards.iter().map(|s| s.slowest.len()).max().unwrap_or(0);
-    sum.slowest.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    sum.slowest
+        .sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     sum.slowest.truncate(keep);
     sum
 }
@@ -389,6 +401,13 @@ mod tests {
                 text: "x".into(),
             },
         };
-        assert!(matches!(remap(ev, &indices_of(&h, 2)), RunEvent::Tap { run: 1, file: 3, .. }));
+        assert!(matches!(
+            remap(ev, &indices_of(&h, 2)),
+            RunEvent::Tap {
+                run: 1,
+                file: 3,
+                ..
+            }
+        ));
     }
 }

@@ -72,7 +72,6 @@ impl Collect {
             ..Collect::default()
         }
     }
-
 }
 
 impl Sink for Collect {
@@ -315,7 +314,6 @@ pub(crate) async fn run_file(
     result
 }
 
-
 /// The folder a suite's report glob writes into (its part before the first wildcard), created
 /// so that the sandbox can keep it writable.
 fn report_dir(cwd: &std::path::Path, glob: &str) -> Result<PathBuf, String> {
@@ -552,7 +550,6 @@ fn judge_silent(r: &mut FileResult, silent: Silent) {
         }
     }
 }
-
 
 #[cfg(test)]
 mod tests {

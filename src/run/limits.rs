@@ -221,10 +221,7 @@ pub fn broken(limits: &Limits, evidence: &Evidence) -> Vec<String> {
         let by_time = evidence.signal == Some(rustix::process::Signal::KILL.as_raw())
             && evidence.cpu_time.is_some_and(|used| used >= cpu);
         if by_signal || by_time {
-            reasons.push(format!(
-                "exceeded CPU time {}",
-                humane(cpu)
-            ));
+            reasons.push(format!("exceeded CPU time {}", humane(cpu)));
         }
     }
     if let (Some(max), Some(marker), true) =

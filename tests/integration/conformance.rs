@@ -223,7 +223,9 @@ fn no_tap_output(reference: Level, ours: &Value) -> Result<Level, Level> {
     let silent = reference.count.unwrap_or(0) == 0
         && reference.asserts.is_empty()
         && reference.bailout.is_none()
-        && reference.plan.is_none_or(|(start, end, skip_all)| (start, end, skip_all) == (1, 0, true));
+        && reference
+            .plan
+            .is_none_or(|(start, end, skip_all)| (start, end, skip_all) == (1, 0, true));
     let named = ours["reasons"] == serde_json::json!([tapline::protocol::NO_TAP_OUTPUT]);
     if silent && named {
         Ok(Level {

@@ -19,7 +19,9 @@ fn parse(args: &[&str], input: &[u8]) -> Output {
     let mut stdin = child.stdin.take().expect("stdin is piped");
     stdin.write_all(input).expect("failed to write the input");
     drop(stdin);
-    child.wait_with_output().expect("failed to wait for tapline")
+    child
+        .wait_with_output()
+        .expect("failed to wait for tapline")
 }
 
 fn text(o: &Output) -> String {
@@ -53,9 +55,15 @@ fn input_without_tap_fails_parse_with_one_named_reason() {
         ("empty input", Vec::new()),
         ("random bytes", random_bytes(4096)),
         ("text that is not TAP", b"hello\nworld\n".to_vec()),
-        ("only comments and blank lines", b"# starting\n\n# done\n".to_vec()),
+        (
+            "only comments and blank lines",
+            b"# starting\n\n# done\n".to_vec(),
+        ),
         ("only a version line", b"TAP version 14\n".to_vec()),
-        ("only a pragma", b"TAP version 14\npragma +strict\n".to_vec()),
+        (
+            "only a pragma",
+            b"TAP version 14\npragma +strict\n".to_vec(),
+        ),
     ];
     for (what, input) in cases {
         let o = parse(&[], &input);
@@ -68,8 +76,16 @@ fn input_without_tap_fails_parse_with_one_named_reason() {
         let s = parse(&["--format", "summary"], &input);
         let doc: serde_json::Value = serde_json::from_slice(&s.stdout).expect("summary is JSON");
         assert_eq!(doc["ok"], false, "{what}");
-        assert_eq!(doc["reasons"], serde_json::json!(["no TAP output"]), "{what}");
-        assert_eq!(doc["plan"], serde_json::Value::Null, "{what}: there was no plan");
+        assert_eq!(
+            doc["reasons"],
+            serde_json::json!(["no TAP output"]),
+            "{what}"
+        );
+        assert_eq!(
+            doc["plan"],
+            serde_json::Value::Null,
+            "{what}: there was no plan"
+        );
     }
 }
 
@@ -98,9 +114,15 @@ fn a_skip_all_plan_and_a_bail_out_are_tap() {
     let bail = parse(&["--format", "summary"], b"Bail out! no database\n");
     assert_eq!(bail.status.code(), Some(1), "{}", text(&bail));
     let doc: serde_json::Value = serde_json::from_slice(&bail.stdout).expect("summary is JSON");
-    assert_eq!(doc["reasons"], serde_json::json!(["bailed out: no database"]));
+    assert_eq!(
+        doc["reasons"],
+        serde_json::json!(["bailed out: no database"])
+    );
     // Points inside a subtest whose parent never closed it: TAP, failing as unterminated.
-    let child = parse(&["--format", "summary"], b"# Subtest: a\n    1..1\n    ok 1\n");
+    let child = parse(
+        &["--format", "summary"],
+        b"# Subtest: a\n    1..1\n    ok 1\n",
+    );
     let doc: serde_json::Value = serde_json::from_slice(&child.stdout).expect("summary is JSON");
     let reasons = doc["reasons"].to_string();
     assert!(!reasons.contains("no TAP output"), "{reasons}");
@@ -186,10 +208,18 @@ fn files_a_max_fail_kept_from_starting_are_named() {
     p.write("test/c.sh", "echo 1..1; echo ok 1\n");
     let r = p.run(&["--max-fail", "1", "-j", "1", "--order", "declared"]);
     assert_eq!(r.code, 1, "{}", r.both());
-    assert!(r.stderr.contains("Not run: test/b.sh, test/c.sh\n"), "{}", r.both());
+    assert!(
+        r.stderr.contains("Not run: test/b.sh, test/c.sh\n"),
+        "{}",
+        r.both()
+    );
     // Quiet keeps them too: they are what a user reruns.
     let r = p.run(&["--max-fail", "1", "-j", "1", "--order", "declared", "-q"]);
-    assert!(r.stderr.contains("Not run: test/b.sh, test/c.sh\n"), "{}", r.both());
+    assert!(
+        r.stderr.contains("Not run: test/b.sh, test/c.sh\n"),
+        "{}",
+        r.both()
+    );
 }
 
 #[test]
@@ -197,7 +227,11 @@ fn counts_read_right_in_the_singular() {
     let p = Project::new();
     p.write("test/a.sh", "echo 1..1; echo 'not ok 1 - broken'\n");
     let r = p.run(&[]);
-    assert!(r.stderr.contains("✗ FAIL  1 of 1 file failed"), "{}", r.both());
+    assert!(
+        r.stderr.contains("✗ FAIL  1 of 1 file failed"),
+        "{}",
+        r.both()
+    );
     let o = parse(&[], b"1..1\nok 1 - one\n");
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("✓ PASS  1 passed (1 test)"), "{out}");
@@ -233,7 +267,9 @@ fn man_writes_a_page_per_command_with_every_option() {
         .output()
         .expect("tapline man");
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    for command in ["run", "parse", "history", "report", "serve", "send", "events", "status"] {
+    for command in [
+        "run", "parse", "history", "report", "serve", "send", "events", "status",
+    ] {
         let page = std::fs::read_to_string(pages.join(format!("tapline-{command}.1")))
             .unwrap_or_else(|e| panic!("tapline-{command}.1: {e}"));
         let help = Command::new(env!("CARGO_BIN_EXE_tapline"))

@@ -508,7 +508,10 @@ fn second_ctrl_c_kills_at_once() {
     );
     let stderr = String::from_utf8_lossy(&p.read("stderr.txt")).into_owned();
     assert_eq!(status.code(), Some(130), "{status:?}\n{stderr}");
-    assert!(stderr.contains("Killing 1 running file at once."), "{stderr}");
+    assert!(
+        stderr.contains("Killing 1 running file at once."),
+        "{stderr}"
+    );
     let pid = p.pid("sh.pid");
     assert!(
         poll(Duration::from_secs(5), || !running(pid, "sh")),

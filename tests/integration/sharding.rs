@@ -83,7 +83,10 @@ fn finished_files(jsonl: &Path) -> Vec<String> {
         let v: Value = serde_json::from_str(line).expect("jsonl");
         match v["type"].as_str() {
             Some("file_started") => {
-                rels.insert(v["file"]["index"].as_u64(), v["file"]["rel"].as_str().map(String::from));
+                rels.insert(
+                    v["file"]["index"].as_u64(),
+                    v["file"]["rel"].as_str().map(String::from),
+                );
             }
             Some("file_finished") => {
                 if let Some(Some(rel)) = rels.get(&v["file"].as_u64()) {
@@ -107,7 +110,16 @@ fn normalised_json(path: &Path) -> Value {
         }
     }
     if let Some(run) = doc["run"].as_object_mut() {
-        for k in ["duration_ms", "duration", "started_ms", "host", "cwd", "command", "slowest", "jobs"] {
+        for k in [
+            "duration_ms",
+            "duration",
+            "started_ms",
+            "host",
+            "cwd",
+            "command",
+            "slowest",
+            "jobs",
+        ] {
             run.remove(k);
         }
     }
@@ -178,7 +190,17 @@ fn four_shards_side_by_side_cover_every_file_once_and_merge_into_the_unsharded_r
     let p = suite(12);
     let (code, _, err) = output(tapline(
         &p,
-        &["run", "-o", "full.json", "-o", "full.xml", "-o", "full.md", "-o", "full.jsonl"],
+        &[
+            "run",
+            "-o",
+            "full.json",
+            "-o",
+            "full.xml",
+            "-o",
+            "full.md",
+            "-o",
+            "full.jsonl",
+        ],
         &[],
     ));
     assert_eq!(code, 1, "{err}");
@@ -222,7 +244,10 @@ fn four_shards_side_by_side_cover_every_file_once_and_merge_into_the_unsharded_r
             ],
             &[],
         ));
-        assert_eq!(code, 1, "{strategy}: the run's exit code (file 3 fails): {err}");
+        assert_eq!(
+            code, 1,
+            "{strategy}: the run's exit code (file 3 fails): {err}"
+        );
         assert_eq!(
             normalised_json(&p.join(&merged("json"))),
             normalised_json(&p.join("full.json")),
@@ -235,11 +260,7 @@ fn four_shards_side_by_side_cover_every_file_once_and_merge_into_the_unsharded_r
         );
         let md = normalised_md(&p.join(&merged("md")));
         assert!(md.contains("| 12 | 36 |"), "the counts are compared: {md}");
-        assert_eq!(
-            md,
-            normalised_md(&p.join("full.md")),
-            "{strategy}"
-        );
+        assert_eq!(md, normalised_md(&p.join("full.md")), "{strategy}");
     }
 }
 
@@ -248,8 +269,11 @@ fn merge_refuses_missing_duplicated_and_mismatched_shards() {
     let p = suite(6);
     for m in 1..=3 {
         let part = format!("slice:{m}/3");
-        let (code, _, err) =
-            output(tapline(&p, &["run", "--partition", &part, "-o", &format!("s{m}.jsonl")], &[]));
+        let (code, _, err) = output(tapline(
+            &p,
+            &["run", "--partition", &part, "-o", &format!("s{m}.jsonl")],
+            &[],
+        ));
         assert!(matches!(code, 0 | 1), "{err}");
     }
     let refused = |args: &[&str], says: &str| {
@@ -262,23 +286,40 @@ fn merge_refuses_missing_duplicated_and_mismatched_shards() {
     };
     refused(&["s1.jsonl", "s3.jsonl"], "shard 2 of 3 missing");
     fs::copy(p.join("s2.jsonl"), p.join("again.jsonl")).expect("copy");
-    refused(&["s1.jsonl", "s2.jsonl", "again.jsonl", "s3.jsonl"], "shard 2 is given twice");
+    refused(
+        &["s1.jsonl", "s2.jsonl", "again.jsonl", "s3.jsonl"],
+        "shard 2 is given twice",
+    );
     // Another selection: one file more when shard 3 was planned.
     p.write("test/f99.sh", "echo 1..1; echo ok 1\n");
-    let (code, _, err) =
-        output(tapline(&p, &["run", "--partition", "slice:3/3", "-o", "other.jsonl"], &[]));
+    let (code, _, err) = output(tapline(
+        &p,
+        &["run", "--partition", "slice:3/3", "-o", "other.jsonl"],
+        &[],
+    ));
     assert!(matches!(code, 0 | 1), "{err}");
-    refused(&["s1.jsonl", "s2.jsonl", "other.jsonl"], "another selection");
+    refused(
+        &["s1.jsonl", "s2.jsonl", "other.jsonl"],
+        "another selection",
+    );
     refused(&["full.json"], "failed to open");
     // --allow-missing: the missing shard's files are not run, and the run fails.
     let (code, _, err) = output(tapline(
         &p,
-        &["report", "merge", "s1.jsonl", "s3.jsonl", "--allow-missing", "-o", "m.json"],
+        &[
+            "report",
+            "merge",
+            "s1.jsonl",
+            "s3.jsonl",
+            "--allow-missing",
+            "-o",
+            "m.json",
+        ],
         &[],
     ));
     assert_eq!(code, 1, "{err}");
-    let doc: Value = serde_json::from_str(&fs::read_to_string(p.join("m.json")).expect("m.json"))
-        .expect("json");
+    let doc: Value =
+        serde_json::from_str(&fs::read_to_string(p.join("m.json")).expect("m.json")).expect("json");
     let not_run: Vec<&str> = doc["files"]
         .as_array()
         .expect("files")
@@ -294,27 +335,51 @@ fn partition_auto_reads_each_engine() {
     let p = suite(4);
     let engines: [(&[(&str, &str)], &str); 6] = [
         (&[("TAPLINE_PARTITION", "2/4")], "shard 2 of 4"),
-        (&[("CI_NODE_INDEX", "2"), ("CI_NODE_TOTAL", "4")], "shard 2 of 4"),
-        (&[("CIRCLE_NODE_INDEX", "1"), ("CIRCLE_NODE_TOTAL", "4")], "shard 2 of 4"),
         (
-            &[("BUILDKITE_PARALLEL_JOB", "1"), ("BUILDKITE_PARALLEL_JOB_COUNT", "4")],
+            &[("CI_NODE_INDEX", "2"), ("CI_NODE_TOTAL", "4")],
             "shard 2 of 4",
         ),
         (
-            &[("JOB_COMPLETION_INDEX", "1"), ("TAPLINE_PARTITION_TOTAL", "4")],
+            &[("CIRCLE_NODE_INDEX", "1"), ("CIRCLE_NODE_TOTAL", "4")],
+            "shard 2 of 4",
+        ),
+        (
+            &[
+                ("BUILDKITE_PARALLEL_JOB", "1"),
+                ("BUILDKITE_PARALLEL_JOB_COUNT", "4"),
+            ],
+            "shard 2 of 4",
+        ),
+        (
+            &[
+                ("JOB_COMPLETION_INDEX", "1"),
+                ("TAPLINE_PARTITION_TOTAL", "4"),
+            ],
             "shard 2 of 4",
         ),
         (&[], "no CI engine names a shard"),
     ];
     for (vars, says) in engines {
-        let (code, _, err) = output(tapline(&p, &["run", "--partition", "auto", "--no-history"], vars));
+        let (code, _, err) = output(tapline(
+            &p,
+            &["run", "--partition", "auto", "--no-history"],
+            vars,
+        ));
         assert!(matches!(code, 0 | 1), "{vars:?}: {err}");
         assert!(err.contains(says), "{vars:?}: {err}");
     }
     // Without history `auto` deals by slice; `auto:hash` by hash; with history, by time.
-    let (_, _, err) = output(tapline(&p, &["run", "--partition", "auto", "--no-history"], &engines[0].0));
+    let (_, _, err) = output(tapline(
+        &p,
+        &["run", "--partition", "auto", "--no-history"],
+        &engines[0].0,
+    ));
     assert!(err.contains("(slice)"), "{err}");
-    let (_, _, err) = output(tapline(&p, &["run", "--partition", "auto:hash"], &engines[0].0));
+    let (_, _, err) = output(tapline(
+        &p,
+        &["run", "--partition", "auto:hash"],
+        &engines[0].0,
+    ));
     assert!(err.contains("(hash)"), "{err}");
     output(tapline(&p, &["run"], &[]));
     let (_, _, err) = output(tapline(&p, &["run", "--partition", "auto"], &engines[0].0));
@@ -334,24 +399,47 @@ fn an_empty_shard_passes_and_joins_the_merge() {
     let p = suite(2);
     for m in 1..=3 {
         let part = format!("slice:{m}/3");
-        let (code, _, err) =
-            output(tapline(&p, &["run", "--partition", &part, "-o", &format!("e{m}.jsonl")], &[]));
+        let (code, _, err) = output(tapline(
+            &p,
+            &["run", "--partition", &part, "-o", &format!("e{m}.jsonl")],
+            &[],
+        ));
         if m == 3 {
             assert_eq!(code, 0, "{err}");
             assert!(err.contains("nothing to run here"), "{err}");
         }
     }
-    let (code, _, err) = output(tapline(&p, &["report", "merge", "e1.jsonl", "e2.jsonl", "e3.jsonl"], &[]));
+    let (code, _, err) = output(tapline(
+        &p,
+        &["report", "merge", "e1.jsonl", "e2.jsonl", "e3.jsonl"],
+        &[],
+    ));
     assert_eq!(code, 0, "{err}");
 }
 
 #[test]
 fn list_shows_the_shard_with_weights() {
     let p = suite(6);
-    let (_, out, err) = output(tapline(&p, &["run", "--list", "--partition", "time:1/2", "--time-default", "2s"], &[]));
+    let (_, out, err) = output(tapline(
+        &p,
+        &[
+            "run",
+            "--list",
+            "--partition",
+            "time:1/2",
+            "--time-default",
+            "2s",
+        ],
+        &[],
+    ));
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 3, "{out}{err}");
-    assert!(lines.iter().all(|l| l.ends_with("(weight 2.0s)") || l.ends_with("(weight 2s)")), "{out}");
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.ends_with("(weight 2.0s)") || l.ends_with("(weight 2s)")),
+        "{out}"
+    );
 }
 
 #[test]
@@ -369,10 +457,16 @@ fn the_bazel_test_protocol_is_honoured() {
         ("TEST_SHARD_INDEX", "1"),
         ("TEST_SHARD_STATUS_FILE", status.to_str().expect("utf-8")),
         ("XML_OUTPUT_FILE", xml.to_str().expect("utf-8")),
-        ("TEST_UNDECLARED_OUTPUTS_DIR", outputs.to_str().expect("utf-8")),
+        (
+            "TEST_UNDECLARED_OUTPUTS_DIR",
+            outputs.to_str().expect("utf-8"),
+        ),
         ("TEST_TMPDIR", tmp.to_str().expect("utf-8")),
     ];
-    p.write("test/tmpdir.sh", "echo 1..1; echo \"ok 1 - tmp is $TMPDIR\"\n");
+    p.write(
+        "test/tmpdir.sh",
+        "echo 1..1; echo \"ok 1 - tmp is $TMPDIR\"\n",
+    );
     let (code, _, err) = output(tapline(&p, &["run"], &vars));
     assert!(matches!(code, 0 | 1), "{err}");
     assert!(err.contains("shard 2 of 4 (slice)"), "{err}");
@@ -382,8 +476,14 @@ fn the_bazel_test_protocol_is_honoured() {
     let jsonl = outputs.join("tapline.jsonl");
     let first = fs::read_to_string(&jsonl).expect("tapline.jsonl");
     assert!(first.starts_with(r#"{"type":"shard""#), "{first}");
-    assert!(outputs.join("testlogs").is_dir(), "logs under TEST_UNDECLARED_OUTPUTS_DIR");
-    assert!(!p.join(".nogit/testlogs/history.jsonl").exists(), "no history");
+    assert!(
+        outputs.join("testlogs").is_dir(),
+        "logs under TEST_UNDECLARED_OUTPUTS_DIR"
+    );
+    assert!(
+        !p.join(".nogit/testlogs/history.jsonl").exists(),
+        "no history"
+    );
     // --test_filter: only the matching files.
     let mut filtered = vars.to_vec();
     filtered.retain(|(k, _)| !k.starts_with("TEST_SHARD") && *k != "TEST_TOTAL_SHARDS");
@@ -411,9 +511,15 @@ fn a_real_bazel_runs_the_example_in_four_shards() {
     let o = Command::new("bazel")
         .current_dir(&ws)
         .arg("--batch")
-        .arg(format!("--output_user_root={}", work.path().join("root").display()))
+        .arg(format!(
+            "--output_user_root={}",
+            work.path().join("root").display()
+        ))
         .args(["test", "//:suite", "--test_output=errors"])
-        .arg(format!("--test_env=TAPLINE_BIN={}", env!("CARGO_BIN_EXE_tapline")))
+        .arg(format!(
+            "--test_env=TAPLINE_BIN={}",
+            env!("CARGO_BIN_EXE_tapline")
+        ))
         .output()
         .expect("bazel runs");
     let err = String::from_utf8_lossy(&o.stderr);
@@ -425,7 +531,11 @@ fn a_real_bazel_runs_the_example_in_four_shards() {
         let log = fs::read_to_string(dir.join("test.log")).expect("each shard's test.log");
         assert!(log.contains(&format!("shard {m} of 4")), "{log}");
         for piece in xml.split("<testsuite ").skip(1) {
-            if let Some(name) = piece.split("name=\"").nth(1).and_then(|s| s.split('"').next()) {
+            if let Some(name) = piece
+                .split("name=\"")
+                .nth(1)
+                .and_then(|s| s.split('"').next())
+            {
                 suites.push(name.to_owned());
             }
         }
@@ -483,9 +593,17 @@ fn shell(p: &Project, script: &str, vars: &[(&str, String)]) -> (i32, String) {
         .parent()
         .expect("the binary's folder")
         .to_path_buf();
-    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
     let mut cmd = Command::new("sh");
-    cmd.arg("-c").arg(script).current_dir(p.path()).env("PATH", path).env("NO_COLOR", "1");
+    cmd.arg("-c")
+        .arg(script)
+        .current_dir(p.path())
+        .env("PATH", path)
+        .env("NO_COLOR", "1");
     for v in ENGINE_VARS {
         cmd.env_remove(v);
     }
@@ -510,7 +628,12 @@ fn yaml(name: &str) -> Value {
 #[test]
 fn the_github_actions_example_parses_and_its_commands_run() {
     let wf = yaml("github-actions.yml");
-    let steps = |job: &str| wf["jobs"][job]["steps"].as_array().cloned().unwrap_or_default();
+    let steps = |job: &str| {
+        wf["jobs"][job]["steps"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+    };
     let step = |job: &str, name: &str| -> String {
         steps(job)
             .iter()
@@ -540,7 +663,10 @@ fn the_github_actions_example_parses_and_its_commands_run() {
     for report in ["report.xml", "report.html", "report.md"] {
         assert!(p.join(report).is_file(), "{report}: {out}");
     }
-    assert!(p.join(".nogit/testlogs/history.jsonl").is_file(), "history for next time");
+    assert!(
+        p.join(".nogit/testlogs/history.jsonl").is_file(),
+        "history for next time"
+    );
 }
 
 #[test]
@@ -550,14 +676,20 @@ fn the_gitlab_example_parses_and_its_commands_run() {
     let script = |job: &str| ci[job]["script"][0].as_str().expect("a script").to_owned();
     let p = suite(8);
     for n in 1..=4 {
-        let vars = [("CI_NODE_INDEX", n.to_string()), ("CI_NODE_TOTAL", "4".to_owned())];
+        let vars = [
+            ("CI_NODE_INDEX", n.to_string()),
+            ("CI_NODE_TOTAL", "4".to_owned()),
+        ];
         let (code, out) = shell(&p, &script("tests"), &vars);
         assert!(matches!(code, 0 | 1), "{out}");
         assert!(out.contains(&format!("shard {n} of 4")), "{out}");
     }
     let (code, out) = shell(&p, &script("report"), &[]);
     assert_eq!(code, 1, "{out}");
-    assert!(p.join("report.xml").is_file() && p.join("report.md").is_file(), "{out}");
+    assert!(
+        p.join("report.xml").is_file() && p.join("report.md").is_file(),
+        "{out}"
+    );
 }
 
 #[test]
@@ -576,7 +708,10 @@ fn the_kubernetes_example_parses_and_its_commands_run() {
     let p = suite(8);
     let results = p.join("results");
     fs::create_dir_all(&results).expect("mkdir");
-    let args = container["args"][0].as_str().expect("args").replace("/results", &results.display().to_string());
+    let args = container["args"][0]
+        .as_str()
+        .expect("args")
+        .replace("/results", &results.display().to_string());
     for index in 0..completions {
         let vars = [
             ("JOB_COMPLETION_INDEX", index.to_string()),
@@ -598,18 +733,39 @@ fn shards_run_one_after_another_in_one_checkout_deal_alike() {
     let history = fs::read_to_string(p.join(".nogit/testlogs/history.jsonl")).expect("history");
     for m in 1..=4 {
         let part = format!("time:{m}/4");
-        let (code, _, err) =
-            output(tapline(&p, &["run", "--partition", &part, "-o", &format!("t{m}.jsonl")], &[]));
+        let (code, _, err) = output(tapline(
+            &p,
+            &["run", "--partition", &part, "-o", &format!("t{m}.jsonl")],
+            &[],
+        ));
         assert!(matches!(code, 0 | 1), "{err}");
     }
     let after = fs::read_to_string(p.join(".nogit/testlogs/history.jsonl")).expect("history");
     assert_eq!(history, after, "a shard never appends to history");
-    let mut ran: Vec<String> = (1..=4).flat_map(|m| finished_files(&p.join(&format!("t{m}.jsonl")))).collect();
+    let mut ran: Vec<String> = (1..=4)
+        .flat_map(|m| finished_files(&p.join(&format!("t{m}.jsonl"))))
+        .collect();
     ran.sort();
     let all: Vec<String> = (0..10).map(|i| format!("test/f{i:02}.sh")).collect();
     assert_eq!(ran, all);
-    let (code, _, err) = output(tapline(&p, &["report", "merge", "t1.jsonl", "t2.jsonl", "t3.jsonl", "t4.jsonl", "--history"], &[]));
+    let (code, _, err) = output(tapline(
+        &p,
+        &[
+            "report",
+            "merge",
+            "t1.jsonl",
+            "t2.jsonl",
+            "t3.jsonl",
+            "t4.jsonl",
+            "--history",
+        ],
+        &[],
+    ));
     assert_eq!(code, 1, "{err}");
     let merged = fs::read_to_string(p.join(".nogit/testlogs/history.jsonl")).expect("history");
-    assert_eq!(merged.lines().count(), history.lines().count() + 10, "the merged run enters it once");
+    assert_eq!(
+        merged.lines().count(),
+        history.lines().count() + 10,
+        "the merged run enters it once"
+    );
 }

@@ -221,7 +221,11 @@ impl<W: Write> TerminalReporter<W> {
             }
             RunEvent::Stopping {
                 immediate, running, ..
-            } => writeln!(text, "{}", stopping_line(*immediate, *running, self.opts.style))?,
+            } => writeln!(
+                text,
+                "{}",
+                stopping_line(*immediate, *running, self.opts.style)
+            )?,
             // Named just above the summary line, which counts them ("N not run").
             RunEvent::FileNotRun { file, .. } => self.not_run.push(file.rel.clone()),
             RunEvent::RunStarted { .. }

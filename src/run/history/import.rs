@@ -41,7 +41,10 @@ pub fn records(events: impl IntoIterator<Item = RunEvent>, commit: Option<String
                 ..
             } => {
                 // The next attempt starts with a fresh `FileStarted`, which resets the names.
-                result.tests = names.remove(&file).map(|mut n| n.take()).unwrap_or_default();
+                result.tests = names
+                    .remove(&file)
+                    .map(|mut n| n.take())
+                    .unwrap_or_default();
                 if let (Some(stamp), Some(path)) = (&stamp, paths.get(&file)) {
                     out.push(stamp.record(path, attempt, &result));
                 }
@@ -49,7 +52,10 @@ pub fn records(events: impl IntoIterator<Item = RunEvent>, commit: Option<String
             RunEvent::FileFinished {
                 file, mut result, ..
             } if !result.cached => {
-                result.tests = names.remove(&file).map(|mut n| n.take()).unwrap_or_default();
+                result.tests = names
+                    .remove(&file)
+                    .map(|mut n| n.take())
+                    .unwrap_or_default();
                 if let (Some(stamp), Some(path)) = (&stamp, paths.get(&file)) {
                     out.push(stamp.record(path, result.attempts.max(1), &result));
                 }

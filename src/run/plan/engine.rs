@@ -123,8 +123,10 @@ mod tests {
     use super::*;
 
     fn with(vars: &[(&str, &str)]) -> Result<Option<Shard>, PartitionError> {
-        let vars: Vec<(String, String)> =
-            vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let vars: Vec<(String, String)> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         detect(&move |k: &str| vars.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))
     }
 
@@ -140,18 +142,30 @@ mod tests {
     fn each_engine_counts_from_where_it_counts() {
         let cases: [(&[(&str, &str)], Option<Shard>); 7] = [
             (&[], None),
-            (&[("TAPLINE_PARTITION", "2/4")], shard(2, 4, "TAPLINE_PARTITION")),
-            (&[("CI_NODE_INDEX", "1"), ("CI_NODE_TOTAL", "4")], shard(1, 4, "GitLab")),
+            (
+                &[("TAPLINE_PARTITION", "2/4")],
+                shard(2, 4, "TAPLINE_PARTITION"),
+            ),
+            (
+                &[("CI_NODE_INDEX", "1"), ("CI_NODE_TOTAL", "4")],
+                shard(1, 4, "GitLab"),
+            ),
             (
                 &[("CIRCLE_NODE_INDEX", "0"), ("CIRCLE_NODE_TOTAL", "4")],
                 shard(1, 4, "CircleCI"),
             ),
             (
-                &[("BUILDKITE_PARALLEL_JOB", "3"), ("BUILDKITE_PARALLEL_JOB_COUNT", "4")],
+                &[
+                    ("BUILDKITE_PARALLEL_JOB", "3"),
+                    ("BUILDKITE_PARALLEL_JOB_COUNT", "4"),
+                ],
                 shard(4, 4, "Buildkite"),
             ),
             (
-                &[("JOB_COMPLETION_INDEX", "2"), ("TAPLINE_PARTITION_TOTAL", "3")],
+                &[
+                    ("JOB_COMPLETION_INDEX", "2"),
+                    ("TAPLINE_PARTITION_TOTAL", "3"),
+                ],
                 shard(3, 3, "Kubernetes"),
             ),
             (
@@ -163,16 +177,29 @@ mod tests {
             assert_eq!(with(vars), Ok(want), "{vars:?}");
         }
         // tapline's own variable wins over the engine's.
-        let both = [("TAPLINE_PARTITION", "1/2"), ("CI_NODE_INDEX", "3"), ("CI_NODE_TOTAL", "4")];
+        let both = [
+            ("TAPLINE_PARTITION", "1/2"),
+            ("CI_NODE_INDEX", "3"),
+            ("CI_NODE_TOTAL", "4"),
+        ];
         assert_eq!(with(&both), Ok(shard(1, 2, "TAPLINE_PARTITION")));
     }
 
     #[test]
     fn a_wrong_or_half_set_engine_says_which_variable() {
         for (vars, says) in [
-            (&[("CI_NODE_INDEX", "5"), ("CI_NODE_TOTAL", "4")][..], "CI_NODE_INDEX=5"),
-            (&[("CI_NODE_INDEX", "0"), ("CI_NODE_TOTAL", "4")], "CI_NODE_INDEX=0"),
-            (&[("CIRCLE_NODE_INDEX", "4"), ("CIRCLE_NODE_TOTAL", "4")], "CIRCLE_NODE_INDEX=4"),
+            (
+                &[("CI_NODE_INDEX", "5"), ("CI_NODE_TOTAL", "4")][..],
+                "CI_NODE_INDEX=5",
+            ),
+            (
+                &[("CI_NODE_INDEX", "0"), ("CI_NODE_TOTAL", "4")],
+                "CI_NODE_INDEX=0",
+            ),
+            (
+                &[("CIRCLE_NODE_INDEX", "4"), ("CIRCLE_NODE_TOTAL", "4")],
+                "CIRCLE_NODE_INDEX=4",
+            ),
             (&[("JOB_COMPLETION_INDEX", "1")], "TAPLINE_PARTITION_TOTAL"),
             (&[("CI_NODE_TOTAL", "x"), ("CI_NODE_INDEX", "1")], "`x`"),
             (&[("TAPLINE_PARTITION", "5/4")], "5/4"),

@@ -95,7 +95,10 @@ impl FromStr for PartitionArg {
             return Ok(PartitionArg::Auto(None));
         }
         if let Some(s) = text.strip_prefix("auto:") {
-            return s.parse().map(|s| PartitionArg::Auto(Some(s))).map_err(|()| syntax());
+            return s
+                .parse()
+                .map(|s| PartitionArg::Auto(Some(s)))
+                .map_err(|()| syntax());
         }
         let (strategy, shard) = text.split_once(':').ok_or_else(syntax)?;
         let strategy: Strategy = strategy.parse().map_err(|()| syntax())?;
@@ -171,9 +174,7 @@ fn weights(units: &[Unit<'_>], time_default: Option<Duration>) -> Vec<Duration> 
         n if n % 2 == 1 => Some(known[n / 2]),
         n => Some((known[n / 2 - 1] + known[n / 2]) / 2),
     };
-    let fallback = time_default
-        .or(median)
-        .unwrap_or(Duration::from_secs(1));
+    let fallback = time_default.or(median).unwrap_or(Duration::from_secs(1));
     units.iter().map(|u| u.known.unwrap_or(fallback)).collect()
 }
 
@@ -198,11 +199,20 @@ fn longest_first(units: &[Unit<'_>], weights: &[Duration], total: usize) -> Vec<
     shard_of
 }
 
-fn fingerprint(units: &[Unit<'_>], weights: &[Duration], strategy: Strategy, total: usize) -> String {
+fn fingerprint(
+    units: &[Unit<'_>],
+    weights: &[Duration],
+    strategy: Strategy,
+    total: usize,
+) -> String {
     let mut text = format!("{}\n{total}\n", strategy.name());
     for (u, w) in units.iter().zip(weights) {
         // Only `time` deals by weight; for the others the selection alone decides.
-        let ms = if strategy == Strategy::Time { w.as_millis() } else { 0 };
+        let ms = if strategy == Strategy::Time {
+            w.as_millis()
+        } else {
+            0
+        };
         text.push_str(&format!("{}\t{ms}\n", u.key));
     }
     format!("{:016x}", fnv1a(text.as_bytes()))
@@ -247,11 +257,19 @@ mod tests {
         assert_eq!(p("count:1/1").map(|_| ()), Ok(()));
         assert_eq!(p("auto"), Ok(PartitionArg::Auto(None)));
         assert_eq!(p("auto:hash"), Ok(PartitionArg::Auto(Some(Strategy::Hash))));
-        for bad in ["", "time", "time:2", "time:0/4", "time:5/4", "time:1/0", "x:1/2", "auto:x"] {
+        for bad in [
+            "", "time", "time:2", "time:0/4", "time:5/4", "time:1/0", "x:1/2", "auto:x",
+        ] {
             assert!(p(bad).is_err(), "{bad}");
         }
-        let msg = p("time:5/4").err().map(|e| e.to_string()).unwrap_or_default();
-        assert!(msg.starts_with("failed to read the partition `time:5/4`"), "{msg}");
+        let msg = p("time:5/4")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            msg.starts_with("failed to read the partition `time:5/4`"),
+            "{msg}"
+        );
     }
 
     #[test]
@@ -275,9 +293,16 @@ mod tests {
         let keys: Vec<String> = ["a", "b", "c", "d", "e"].map(String::from).to_vec();
         let ms = [Some(10_000), Some(9_000), Some(1_000), Some(1_000), None];
         let a = assign(&units(&keys, &ms), Strategy::Time, 2, None);
-        assert_ne!(a.shard_of[0], a.shard_of[1], "the two long files share a shard");
+        assert_ne!(
+            a.shard_of[0], a.shard_of[1],
+            "the two long files share a shard"
+        );
         // The median of 1, 1, 9 and 10 seconds.
-        assert_eq!(a.weights[4], Duration::from_millis(5_000), "median of the known");
+        assert_eq!(
+            a.weights[4],
+            Duration::from_millis(5_000),
+            "median of the known"
+        );
         let with_default = assign(
             &units(&keys, &ms),
             Strategy::Time,
@@ -285,7 +310,10 @@ mod tests {
             Some(Duration::from_secs(7)),
         );
         assert_eq!(with_default.weights[4], Duration::from_secs(7));
-        assert_ne!(a.fingerprint, with_default.fingerprint, "another history, another plan");
+        assert_ne!(
+            a.fingerprint, with_default.fingerprint,
+            "another history, another plan"
+        );
     }
 
     proptest! {
