@@ -237,7 +237,7 @@ impl<'a> Dispatcher<'a> {
             .collect();
         for id in open {
             let s = &self.streams[id];
-            let result = super::stream::abandoned(s.progress.completed(), s.opened);
+            let result = super::judge::abandoned(s.progress.completed(), s.opened);
             self.close(id, result)?;
         }
         Ok(())
@@ -454,7 +454,7 @@ fn offer(sub: &Subscriber, line: &Arc<[u8]>, warnings: &mut Vec<String>) -> bool
 fn was_interrupted(r: &FileResult) -> bool {
     r.reasons
         .first()
-        .is_some_and(|w| w == super::stream::INTERRUPTED)
+        .is_some_and(|w| w == super::judge::INTERRUPTED)
 }
 
 fn matches_filter(sub: &Subscriber, name: &str) -> bool {
