@@ -10,7 +10,8 @@ use std::io::{self, IsTerminal, Read, Write};
 use std::os::fd::{AsFd, BorrowedFd};
 use tapline::event::{Event, Sink};
 use tapline::protocol::{AnyParser, InputFormat};
-use tapline::report::output::{self, AtomicFile, ReportFormat, StreamAsRun, Target};
+use tapline::report::output::{self, AtomicFile, ReportFormat, Target};
+use tapline::report::stream_as_run::StreamAsRun;
 use tapline::report::threaded::ReportsThread;
 use tapline::report::{human::HumanReport, jsonl::JsonlWriter, summary::SummaryWriter};
 

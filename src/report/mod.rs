@@ -16,6 +16,7 @@ pub mod output;
 pub(crate) mod progress;
 pub mod record;
 pub mod sink;
+pub mod stream_as_run;
 pub mod style;
 pub mod summary;
 pub mod terminal;

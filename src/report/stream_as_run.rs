@@ -1,0 +1,134 @@
+//! One TAP stream (`tapline parse`) told as a run of one file, so the reports of a run (JUnit,
+//! Markdown, HTML, annotations) render it, on the reports thread as a run's would be.
+use super::sink::RunSink as _;
+use super::threaded::ReportsThread;
+use crate::event::run::RunEvent;
+use std::io;
+
+/// One TAP stream (`tapline parse`) told as a run of one file named `name`, so the reports of
+/// a run (JUnit, Markdown, HTML, annotations) render it too.
+pub struct StreamAsRun {
+    reports: ReportsThread,
+    name: String,
+    started: Option<std::time::Instant>,
+    tally: crate::event::run::Tally,
+    failed: Option<io::Error>,
+}
+
+impl StreamAsRun {
+    pub fn new(reports: ReportsThread, name: String) -> Self {
+        StreamAsRun {
+            reports,
+            name,
+            started: None,
+            tally: Default::default(),
+            failed: None,
+        }
+    }
+
+    /// The reports back (their write errors), or the first error a report sink returned.
+    ///
+    /// # Errors
+    ///
+    /// A sink's own error.
+    pub fn finish(self) -> io::Result<ReportsThread> {
+        match self.failed {
+            Some(e) => Err(e),
+            None => Ok(self.reports),
+        }
+    }
+
+    fn send(&mut self, ev: RunEvent) {
+        if self.failed.is_none() {
+            if let Err(e) = self.reports.on_owned(ev) {
+                self.failed = Some(e);
+            }
+        }
+    }
+
+    fn start(&mut self) {
+        self.started = Some(std::time::Instant::now());
+        let here = super::record::Meta::current();
+        self.send(RunEvent::RunStarted {
+            run: 1,
+            files: 1,
+            jobs: 1,
+            started_ms: super::record::unix_ms(std::time::SystemTime::now()),
+            host: here.host,
+            cwd: here.cwd,
+            command: here.command,
+        });
+        let file = crate::event::run::FileInfo {
+            index: 0,
+            rel: self.name.clone(),
+            command: String::new(),
+            log: None,
+            attempt: 1,
+        };
+        self.send(RunEvent::FileStarted { run: 1, file });
+    }
+
+    fn end(&mut self, verdict: &crate::event::Verdict<'_>) {
+        use crate::event::run::{FileResult, RunSummary};
+        let duration = self.started.map(|s| s.elapsed()).unwrap_or_default();
+        let result = FileResult {
+            ok: verdict.ok,
+            reasons: verdict.reasons.clone(),
+            exit: None,
+            timed_out: false,
+            cancelled: false,
+            leaked: false,
+            duration,
+            tally: self.tally,
+            verdict: verdict.clone().into_owned(),
+            attempts: 1,
+            flaky: false,
+            cached: false,
+            no_tests: false,
+            tests: Vec::new(),
+        };
+        self.send(RunEvent::FileFinished {
+            run: 1,
+            file: 0,
+            result,
+        });
+        let summary = RunSummary {
+            ok: verdict.ok,
+            files_total: 1,
+            files_passed: usize::from(verdict.ok),
+            files_failed: usize::from(!verdict.ok),
+            tests: self.tally,
+            duration,
+            ..RunSummary::default()
+        };
+        self.send(RunEvent::RunFinished { run: 1, summary });
+    }
+}
+
+impl crate::event::Sink for StreamAsRun {
+    fn event(&mut self, event: &crate::event::Event<'_>) {
+        use crate::event::Event;
+        if self.started.is_none() {
+            self.start();
+        }
+        match event {
+            Event::Assert(a) if a.depth == 0 => self.tally.add(a),
+            Event::End { verdict } => {
+                let owned = event.clone().into_owned();
+                self.send(RunEvent::Tap {
+                    run: 1,
+                    file: 0,
+                    event: owned,
+                });
+                self.end(verdict);
+                return;
+            }
+            _ => {}
+        }
+        self.send(RunEvent::Tap {
+            run: 1,
+            file: 0,
+            event: event.clone().into_owned(),
+        });
+    }
+}
