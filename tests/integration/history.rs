@@ -1,39 +1,9 @@
 //! Issue 9 end to end: retries and flaky files, `--runs N` stability, the history store and
 //! `tapline history`, ordering, and the result cache, with real child processes in temporary
 //! projects (a `.git` folder makes each the project root).
+use crate::run::{Project, Ran};
 use serde_json::Value;
 use std::fs;
-use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
-use std::time::Duration;
-use tempfile::TempDir;
-
-/// Only a hang gets near it, even on a loaded 2-core machine.
-const HANG: Duration = Duration::from_secs(120);
-
-struct Project {
-    dir: TempDir,
-}
-
-struct Ran {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Ran {
-    fn both(&self) -> String {
-        format!(
-            "exit {}\n--- stdout\n{}--- stderr\n{}",
-            self.code, self.stdout, self.stderr
-        )
-    }
-
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.both()))
-    }
-}
 
 /// A TAP script that fails when its run counter (kept in `<name>.count`) is odd: the first,
 /// third, fifth… run fail, the others pass.
@@ -47,64 +17,6 @@ fn fails_on_odd_runs(name: &str) -> String {
 
 const PASSES: &str = "#!/bin/sh\necho 1..2\necho 'ok 1 - one'\necho 'ok 2 - two'\n";
 const FAILS: &str = "#!/bin/sh\necho 1..1\necho 'not ok 1 - never'\n";
-
-impl Project {
-    fn new() -> Project {
-        let dir = tempfile::Builder::new()
-            .prefix("tapline-history-")
-            .tempdir()
-            .expect("temp dir");
-        fs::create_dir(dir.path().join(".git")).expect("mkdir .git");
-        Project { dir }
-    }
-
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-
-    fn join(&self, rel: &str) -> PathBuf {
-        self.path().join(rel)
-    }
-
-    fn write(&self, rel: &str, content: impl AsRef<[u8]>) -> &Project {
-        let path = self.join(rel);
-        fs::create_dir_all(path.parent().expect("has a parent")).expect("mkdir");
-        fs::write(&path, content).expect("write");
-        self
-    }
-
-    fn script(&self, rel: &str, content: &str) -> &Project {
-        self.write(rel, content);
-        fs::set_permissions(self.join(rel), fs::Permissions::from_mode(0o755)).expect("chmod");
-        self
-    }
-
-    fn read(&self, rel: &str) -> String {
-        fs::read_to_string(self.join(rel)).unwrap_or_else(|e| panic!("read {rel}: {e}"))
-    }
-
-    fn tapline(&self, args: &[&str]) -> Ran {
-        let out = assert_cmd::Command::new(env!("CARGO_BIN_EXE_tapline"))
-            .current_dir(self.path())
-            .env("CI", "1")
-            .env("NO_COLOR", "1")
-            .args(args)
-            .timeout(HANG)
-            .output()
-            .expect("tapline runs");
-        Ran {
-            code: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        }
-    }
-
-    fn run(&self, args: &[&str]) -> Ran {
-        let mut all = vec!["run"];
-        all.extend_from_slice(args);
-        self.tapline(&all)
-    }
-}
 
 fn file<'a>(doc: &'a Value, path: &str) -> &'a Value {
     doc["files"]
@@ -131,9 +43,9 @@ fn issue9_a_fail_then_pass_file_under_retries_is_flaky_and_passes() {
         .script("test/ok.sh", PASSES);
     let ran = p.run(&["--retries", "1", "--format", "summary", "-o", "report.xml"]);
     assert_eq!(ran.code, 0, "{}", ran.both());
-    let doc = ran.json();
+    let doc = ran.summary_doc();
     // JUnit keeps the failed attempt as nextest writes it.
-    let junit = p.read("report.xml");
+    let junit = p.read_text("report.xml");
     let suite_at = junit
         .find("<testsuite name=\"test/flip.sh\"")
         .expect("flip's suite");
@@ -159,16 +71,16 @@ fn issue9_a_fail_then_pass_file_under_retries_is_flaky_and_passes() {
     // Each attempt kept its own log.
     let logs = ".nogit/testlogs";
     assert!(p
-        .read(&format!("{logs}/test__flip.log"))
+        .read_text(&format!("{logs}/test__flip.log"))
         .contains("not ok 2 - coin"));
     assert!(p
-        .read(&format!("{logs}/test__flip.attempt-2.log"))
+        .read_text(&format!("{logs}/test__flip.attempt-2.log"))
         .contains("ok 2 - coin"));
     assert!(!p
-        .read(&format!("{logs}/test__flip.attempt-2.log"))
+        .read_text(&format!("{logs}/test__flip.attempt-2.log"))
         .contains("not ok"));
     // Both attempts are in history, the second marked flaky.
-    let history = p.read(&format!("{logs}/history.jsonl"));
+    let history = p.read_text(&format!("{logs}/history.jsonl"));
     let flips: Vec<Value> = history
         .lines()
         .map(|l| serde_json::from_str::<Value>(l).expect("record"))
@@ -192,7 +104,7 @@ fn issue9_flaky_fails_and_exhausted_retries_fail_the_run() {
     p.script("test/flip.sh", &fails_on_odd_runs("flip"));
     let ran = p.run(&["--retries", "1", "--flaky-fails", "--format", "summary"]);
     assert_eq!(ran.code, 1, "{}", ran.both());
-    let flip = file(&ran.json(), "test/flip.sh").clone();
+    let flip = file(&ran.summary_doc(), "test/flip.sh").clone();
     assert_eq!(
         (&flip["flaky"], &flip["ok"]),
         (&Value::from(true), &Value::from(false))
@@ -203,7 +115,7 @@ fn issue9_flaky_fails_and_exhausted_retries_fail_the_run() {
         .write("tapline.toml", "[run]\nretries = 2\n");
     let ran = p.run(&["--format", "summary"]);
     assert_eq!(ran.code, 1, "{}", ran.both());
-    let bad = file(&ran.json(), "test/bad.sh").clone();
+    let bad = file(&ran.summary_doc(), "test/bad.sh").clone();
     assert_eq!(
         (&bad["attempts"], &bad["flaky"]),
         (&Value::from(3), &Value::from(false))
@@ -228,7 +140,7 @@ fn issue9_runs_n_classifies_each_test_by_pass_rate() {
         "report.html",
     ]);
     assert_eq!(ran.code, 1, "{}", ran.both());
-    let doc = ran.json();
+    let doc = ran.summary_doc();
     assert_eq!(doc["ok"], false);
     let st = &doc["stability"];
     assert_eq!(st["runs"], 6);
@@ -284,14 +196,14 @@ fn issue9_runs_n_classifies_each_test_by_pass_rate() {
     );
     assert!(table.contains("✗ UNSTABLE"), "{table}");
 
-    let md = p.read("report.md");
+    let md = p.read_text("report.md");
     assert!(md.contains("### Stability over 6 runs"), "{md}");
     assert!(
         md.contains("| unstable | `test/flip.sh` › coin | 50.0% (3/6) | 50% |"),
         "{md}"
     );
     assert!(md.contains("🟥🟩🟥🟩🟥🟩"), "{md}");
-    let html = p.read("report.html");
+    let html = p.read_text("report.html");
     assert!(
         html.contains("<section id=\"stability\">"),
         "no stability section"
@@ -324,7 +236,7 @@ fn issue9_history_json_shows_the_flip_rate_and_survives_a_corrupt_line() {
         "{}",
         ran.both()
     );
-    let doc = ran.json();
+    let doc = ran.summary_doc();
     let flip = file(&doc, "test/flip.sh");
     assert_eq!(
         (&flip["runs"], &flip["passed"], &flip["failed"]),
@@ -345,11 +257,11 @@ fn issue9_history_json_shows_the_flip_rate_and_survives_a_corrupt_line() {
 
     let flaky = p
         .tapline(&["history", "--flaky", "--format", "json"])
-        .json();
+        .summary_doc();
     assert_eq!(flaky["files"].as_array().map(Vec::len), Some(1));
     let failing = p
         .tapline(&["history", "--failing", "--format", "json"])
-        .json();
+        .summary_doc();
     assert_eq!(failing["files"].as_array().map(Vec::len), Some(0));
     let human = p.tapline(&["history", "--slow", "1"]);
     assert_eq!(human.code, 0, "{}", human.both());
@@ -381,7 +293,11 @@ fn order_of(p: &Project, args: &[&str]) -> (Vec<String>, Ran) {
     all.extend_from_slice(args);
     let ran = p.run(&all);
     assert_eq!(ran.code, 0, "{}", ran.both());
-    let order = p.read("order.txt").lines().map(str::to_owned).collect();
+    let order = p
+        .read_text("order.txt")
+        .lines()
+        .map(str::to_owned)
+        .collect();
     (order, ran)
 }
 
@@ -441,7 +357,7 @@ fn issue9_slowest_first_is_the_default_once_history_exists() {
     let _ = fs::remove_file(p.join("order.txt"));
     let ran = p.run(&["-j1", "--order", "failed-first"]);
     assert_eq!(ran.code, 1, "{}", ran.both());
-    assert_eq!(p.read("order.txt").lines().next(), Some("b"));
+    assert_eq!(p.read_text("order.txt").lines().next(), Some("b"));
 }
 
 #[test]
@@ -457,7 +373,7 @@ fn issue9_cache_skips_an_unchanged_passing_file_until_an_input_changes() {
             "test/bad.sh",
             "#!/bin/sh\necho ran >> bad.ran\necho 1..1\necho not ok 1\n",
         );
-    let runs = |rel: &str| p.read(rel).lines().count();
+    let runs = |rel: &str| p.read_text(rel).lines().count();
     let ran = p.run(&["--cache"]);
     assert_eq!(ran.code, 1, "{}", ran.both());
     assert_eq!((runs("ok.ran"), runs("bad.ran")), (1, 1));
@@ -469,7 +385,7 @@ fn issue9_cache_skips_an_unchanged_passing_file_until_an_input_changes() {
         (1, 2),
         "a failure is never cached"
     );
-    let doc = ran.json();
+    let doc = ran.summary_doc();
     let ok = file(&doc, "test/ok.sh");
     assert_eq!(
         (&ok["cached"], &ok["ok"]),

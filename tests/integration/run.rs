@@ -113,6 +113,29 @@ impl Project {
         cmd
     }
 
+    /// `tapline ARGS` (any command) in the project.
+    pub(crate) fn tapline(&self, args: &[&str]) -> Ran {
+        let started = Instant::now();
+        let out = assert_cmd::Command::new(env!("CARGO_BIN_EXE_tapline"))
+            .current_dir(self.path())
+            .env("CI", "1")
+            .env("NO_COLOR", "1")
+            .args(args)
+            .timeout(HANG)
+            .output()
+            .expect("tapline runs");
+        Ran {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            took: started.elapsed(),
+        }
+    }
+
+    pub(crate) fn read_text(&self, rel: &str) -> String {
+        fs::read_to_string(self.join(rel)).unwrap_or_else(|e| panic!("read {rel}: {e}"))
+    }
+
     pub(crate) fn run(&self, args: &[&str]) -> Ran {
         let started = Instant::now();
         let out = self.command(args).output().expect("tapline runs");
