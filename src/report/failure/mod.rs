@@ -13,7 +13,10 @@
 //! * the values as the test wrote them ([`values`]: arrays, `Infinity`, `NaN`);
 //! * Test::More's, Test2's, pytest's, bats' and Python tracebacks' `#` diagnostics read into
 //!   the same fields
-//!   ([`comments`]).
+//!   ([`comments`]);
+//! * a Node error dump printed as the output (tapbundle's failures: `AssertionError
+//!   [ERR_ASSERTION]: …`, its frames, its `{ code, actual, expected, operator }`) read into
+//!   them too when nothing attached said what failed ([`node_error`]).
 use super::diff::{self, Budget, Diff};
 use super::style::{self, Style};
 use crate::event::Assert;
