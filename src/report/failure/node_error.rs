@@ -113,20 +113,22 @@ pub(super) fn read(lines: &[String]) -> Option<Dump> {
 }
 
 /// The first header line with a frame under its message: its index and the first frame's.
+/// A header followed by another before any frame was a line the test printed: the later one
+/// heads the dump. One pass, however many lines look like headers.
 fn find(lines: &[String]) -> Option<(usize, usize)> {
-    lines.iter().enumerate().find_map(|(i, l)| {
-        header(l)?;
-        let after = lines.get(i + 1..)?;
-        let frame = after
-            .iter()
-            .take(MAX_MESSAGE_LINES)
-            .position(|l| is_frame(l))?;
-        // A second header before the frame: the first was a line the test printed.
-        if after[..frame].iter().any(|l| header(l).is_some()) {
-            return None;
+    let mut last_header = None;
+    for (i, line) in lines.iter().enumerate() {
+        if header(line).is_some() {
+            last_header = Some(i);
+        } else if let Some(h) = last_header {
+            if i - h > MAX_MESSAGE_LINES {
+                last_header = None;
+            } else if is_frame(line) {
+                return Some((h, i));
+            }
         }
-        Some((i, i + 1 + frame))
-    })
+    }
+    None
 }
 
 /// `Name [CODE]: message`, `Name: message` or a bare `Name`: the class, the code and the
@@ -413,6 +415,13 @@ after";
         .expect("one");
         assert_eq!(d.message.as_deref(), Some("x"));
         assert_eq!(d.rest, ["Error: printed"]);
+        // A frame far below a header is someone else's.
+        let mut far = vec!["Error: x".to_owned()];
+        far.extend((0..=MAX_MESSAGE_LINES).map(|k| format!("line {k}")));
+        far.push("    at f (/w/a.js:1:1)".to_owned());
+        assert_eq!(read(&far), None);
+        let many: Vec<String> = (0..10_000).map(|_| "Error: x".to_owned()).collect();
+        assert_eq!(read(&many), None);
     }
 
     #[test]
