@@ -284,6 +284,15 @@ fn tapbundle_error_dumps_read_as_failures() {
         !report.contains("│     at "),
         "frames left as output:\n{report}"
     );
+    // tapbundle's own frames are the framework's: hidden like node's unless -v.
+    assert!(!report.contains("tapbundle.classes.taptest.ts"), "{report}");
+    let verbose = terminal("tapbundle-assert.tap", Verbosity::Verbose);
+    for frame in [
+        "    at TapTest.run (/tmp/tapline-producers/tapbundle/node_modules/@push.rocks/tapbundle/ts/tapbundle.classes.taptest.ts:53:42)\n",
+        "    at ModuleJob.run (node:internal/modules/esm/module_job:325:25)\n",
+    ] {
+        assert!(verbose.contains(frame), "-v lost {frame:?}:\n{verbose}");
+    }
 
     let mixed = terminal("tapbundle-mixed.tap", Verbosity::Normal);
     // smartexpect's `Error: Expected value to equal …`: the message, the test's frame.
