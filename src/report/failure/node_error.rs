@@ -57,8 +57,9 @@ const MAX_MESSAGE_LINES: usize = 2000;
 const MAX_PROPERTY_LINES: usize = 500;
 /// Node's legends over its own diff.
 const LEGENDS: [&str; 2] = ["+ actual - expected", "- expected + actual"];
-/// Property fields that say nothing to the reader.
-const NOISE: [&str; 1] = ["generatedMessage"];
+/// Property fields that say nothing to the reader: node's `generatedMessage`, chai's
+/// `showDiff`.
+const NOISE: [&str; 2] = ["generatedMessage", "showDiff"];
 
 /// The first Node error dump in `lines`, or `None` when there is none.
 pub(super) fn read(lines: &[String]) -> Option<Dump> {
@@ -91,7 +92,7 @@ pub(super) fn read(lines: &[String]) -> Option<Dump> {
         location: frames
             .iter()
             .filter(|f| !stack::is_internal(f))
-            .find_map(|f| frame_location(f))
+            .find_map(|f| frame_location(f).or_else(|| bare_place(f)))
             .map(str::to_owned),
         stack: frames.join("\n"),
         ..Dump::default()
@@ -161,6 +162,14 @@ fn header(line: &str) -> Option<(&str, Option<&str>, &str)> {
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$');
     let classy = name.ends_with("Error") || name.ends_with("Exception");
     (identifier && classy).then_some((name, code, message))
+}
+
+/// The place of a frame that names no function (`at file:///w/t.mjs:5:3`, a module's top
+/// level).
+fn bare_place(frame: &str) -> Option<&str> {
+    let t = frame.strip_prefix("at ")?;
+    let t = t.strip_prefix("async ").unwrap_or(t);
+    (!t.contains(char::is_whitespace) && t.contains(':')).then_some(t)
 }
 
 /// `    at Fn (place)`, `    at place` or `    at async Fn (place)`: one V8 stack frame.
@@ -396,6 +405,29 @@ after";
             ]
         );
         assert_eq!(d.machine, [("code".to_owned(), "ENOENT".to_owned())]);
+    }
+
+    #[test]
+    fn chai_assertion_error_and_a_top_level_frame() {
+        let text = "AssertionError: expected 'a' to equal 'b'
+    at file:///w/test/a.mjs:5:3 {
+  showDiff: true,
+  actual: 'a',
+  expected: 'b',
+  operator: 'strictEqual'
+}";
+        let d = read(&lines(text)).expect("a dump");
+        assert_eq!(d.message.as_deref(), Some("expected 'a' to equal 'b'"));
+        assert_eq!(d.expected_actual, Some((json!("b"), json!("a"))));
+        assert_eq!(d.location.as_deref(), Some("file:///w/test/a.mjs:5:3"));
+        assert!(d.other.is_empty(), "{:?}", d.other);
+        assert_eq!(
+            d.machine,
+            [
+                ("name".to_owned(), "AssertionError".to_owned()),
+                ("operator".to_owned(), "strictEqual".to_owned()),
+            ]
+        );
     }
 
     #[test]

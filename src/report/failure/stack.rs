@@ -6,8 +6,8 @@
 //!   node < 16's bare `internal/…` paths;
 //! * a JavaScript TAP framework's own code: `node_modules/tape/`, `node_modules/tap/`,
 //!   `node_modules/@tapjs/`, tapbundle's `node_modules/@push.rocks/tapbundle/` and the
-//!   `expect` it ships, `node_modules/@push.rocks/smartexpect/` (whose frames sit above the
-//!   test's own in every failed expectation);
+//!   `expect` it ships, `node_modules/@push.rocks/smartexpect/` (or unscoped, as older
+//!   releases were; its frames sit above the test's own in every failed expectation);
 //! * Python's standard library: a `File "…/lib/pythonX.Y/…"` frame outside `site-packages` /
 //!   `dist-packages` (with the source line under it), as in unittest's tracebacks.
 //!
@@ -19,12 +19,13 @@
 /// Node's built-ins, by how the frame's location starts.
 const NODE_BUILTINS: [&str; 2] = ["node:", "internal/"];
 /// The JS TAP frameworks' own files, by a folder in the frame's location (`/`-separated).
-const FRAMEWORKS: [&str; 5] = [
+const FRAMEWORKS: [&str; 6] = [
     "/node_modules/tape/",
     "/node_modules/tap/",
     "/node_modules/@tapjs/",
     "/node_modules/@push.rocks/tapbundle/",
     "/node_modules/@push.rocks/smartexpect/",
+    "/node_modules/smartexpect/",
 ];
 
 /// The stack's lines worth showing, and how many internal frames were left out. `verbose`
