@@ -121,7 +121,7 @@ fn terminal(recording: &str, verbosity: Verbosity) -> String {
 }
 
 /// Each producer's recordings with failures, with the producer's name for the test messages.
-const RECORDINGS: [&str; 14] = [
+const RECORDINGS: [&str; 17] = [
     "node-test-failures.tap",
     "node-test-mixed.tap",
     "node-tap-failures.tap",
@@ -136,6 +136,9 @@ const RECORDINGS: [&str; 14] = [
     "bats-failures.tap",
     "bats-mixed.tap",
     "bats-tap13-mixed.tap",
+    "tapbundle-assert.tap",
+    "tapbundle-mixed.tap",
+    "tapbundle-parallel.tap",
 ];
 
 #[test]
@@ -218,6 +221,7 @@ fn every_producer_with_values_gets_our_diff() {
         "perl-test2-failures.tap",
         "pytest-tap-failures.tap",
         "bats-failures.tap",
+        "tapbundle-assert.tap",
     ] {
         let report = terminal(recording, Verbosity::Normal);
         assert!(
@@ -244,12 +248,69 @@ fn machine_fields_fold_into_one_quiet_line() {
     assert!(tape.contains("    operator deepEqual\n"));
 }
 
+/// tapbundle prints node's error dump (`AssertionError [ERR_ASSERTION]: …`, its diff, its
+/// frames, its `{ code: …, operator: … }`) as the failing point's output: it reads like any
+/// producer's failure, and what the test printed stays output.
+#[test]
+fn tapbundle_error_dumps_read_as_failures() {
+    let report = terminal("tapbundle-assert.tap", Verbosity::Normal);
+    // The machine fields on one line, none on a line of its own.
+    assert!(
+        report.contains("    operator strictEqual · AssertionError [ERR_ASSERTION]\n"),
+        "{report}"
+    );
+    assert!(report.contains("    operator deepStrictEqual · AssertionError [ERR_ASSERTION]\n"));
+    assert!(report.contains("    operator == · AssertionError [ERR_ASSERTION]\n"));
+    for field in [
+        "code:",
+        "operator:",
+        "generatedMessage",
+        "ERR_ASSERTION]:",
+        "+ actual - expected",
+        "         ^",
+    ] {
+        assert!(!report.contains(field), "{field} left in:\n{report}");
+    }
+    // Values there: our diff of them, as values.
+    assert!(report.contains("    - \"hello there\"\n    + \"hello world\"\n"));
+    assert!(report.contains("    - Expected: true\n    + Received: false\n"));
+    // `actual: [Object]`: node's own diff, drawn as ours.
+    assert!(report
+        .contains("    - Expected\n    + Received\n\n      {\n    +   n: 1,\n    -   n: 2,\n"));
+    // The place is the test's first frame; what the test printed stays output.
+    assert!(report.contains("    at /tmp/tapline-producers/tapbundle/test/assert.ts:16:10\n"));
+    assert!(report.contains("    │ please note: failure allowed!\n"));
+    assert!(
+        !report.contains("│     at "),
+        "frames left as output:\n{report}"
+    );
+    // tapbundle's own frames are the framework's: hidden like node's unless -v.
+    assert!(!report.contains("tapbundle.classes.taptest.ts"), "{report}");
+    let verbose = terminal("tapbundle-assert.tap", Verbosity::Verbose);
+    for frame in [
+        "    at TapTest.run (/tmp/tapline-producers/tapbundle/node_modules/@push.rocks/tapbundle/ts/tapbundle.classes.taptest.ts:53:42)\n",
+        "    at ModuleJob.run (node:internal/modules/esm/module_job:325:25)\n",
+    ] {
+        assert!(verbose.contains(frame), "-v lost {frame:?}:\n{verbose}");
+    }
+
+    let mixed = terminal("tapbundle-mixed.tap", Verbosity::Normal);
+    // smartexpect's `Error: Expected value to equal …`: the message, the test's frame.
+    assert!(mixed.contains("    Expected value to equal \"hello there\"\n"));
+    assert!(mixed.contains("    at /tmp/tapline-producers/tapbundle/test/mixed.ts:12:25\n"));
+    assert!(mixed.contains("    │ log before the failing expect\n"));
+    for noise in ["Error:", "    Error\n", "smartexpect", "runDirectOrNegated"] {
+        assert!(!mixed.contains(noise), "{noise} shown:\n{mixed}");
+    }
+}
+
 #[test]
 fn runtime_frames_are_dropped_unless_verbose() {
     for recording in [
         "node-test-failures.tap",
         "tape-failures.tap",
         "tape-mixed.tap",
+        "tapbundle-assert.tap",
     ] {
         let normal = terminal(recording, Verbosity::Normal);
         let verbose = terminal(recording, Verbosity::Verbose);
@@ -265,7 +326,7 @@ fn runtime_frames_are_dropped_unless_verbose() {
             "{recording}: -v lost frames:\n{verbose}"
         );
         // The test's own frames stay either way.
-        assert!(normal.contains(".js:") || normal.contains(".mjs:"));
+        assert!(normal.contains(".js:") || normal.contains(".mjs:") || normal.contains(".ts:"));
     }
 }
 

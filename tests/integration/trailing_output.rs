@@ -10,9 +10,10 @@ use std::process::Command as StdCommand;
 /// The recording: test 2 and 4 fail an `expect`, 5 throws; 3 and 6 pass.
 const RECORDING: &str = "test-data/producers/tapbundle-mixed.tap";
 const STRINGS: &str = "compares strings with a \\ backslash";
-const STRINGS_ERROR: &str = "Error: Expected value to equal \"hello there\"";
-const OBJECTS_ERROR: &str = "Error: Expected value to equal {\"name\":\"tapline\"";
-const THROWN_ERROR: &str = "Error: boom from the test body";
+/// Each error's message as a failure shows it (the dump's `Error: ` class is read off it).
+const STRINGS_ERROR: &str = "Expected value to equal \"hello there\"";
+const OBJECTS_ERROR: &str = "Expected value to equal {\"name\":\"tapline\"";
+const THROWN_ERROR: &str = "boom from the test body";
 
 /// A project whose one test file prints the tapbundle recording.
 fn bundle_project() -> Project {
@@ -47,14 +48,15 @@ fn tapline(p: &Project, args: &[&str]) -> Ran {
 }
 
 /// The text under each point line (`✗ name`, `✓ name`) of a terminal or human report, by name
-/// (a line that is not indented, such as `output after the last test:`, ends a point's text).
+/// (a line that is not indented, such as `output after the last test:`, ends a point's text;
+/// a blank line, as between a failure's message and its stack, does not).
 fn blocks(report: &str) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     for line in report.lines() {
         let t = line.trim_start();
         if let Some(name) = t.strip_prefix("✗ ").or_else(|| t.strip_prefix("✓ ")) {
             out.push((name.to_owned(), String::new()));
-        } else if !line.starts_with(' ') {
+        } else if !line.starts_with(' ') && !line.is_empty() {
             out.push((String::new(), String::new()));
         } else if let Some((_, text)) = out.last_mut() {
             text.push_str(line);

@@ -13,7 +13,10 @@
 //! * the values as the test wrote them ([`values`]: arrays, `Infinity`, `NaN`);
 //! * Test::More's, Test2's, pytest's, bats' and Python tracebacks' `#` diagnostics read into
 //!   the same fields
-//!   ([`comments`]).
+//!   ([`comments`]);
+//! * a Node error dump printed as the output (tapbundle's failures: `AssertionError
+//!   [ERR_ASSERTION]: …`, its frames, its `{ code, actual, expected, operator }`) read into
+//!   them too when nothing attached said what failed ([`node_error`]).
 use super::diff::{self, Budget, Diff};
 use super::style::{self, Style};
 use crate::event::Assert;
@@ -22,6 +25,7 @@ use std::io::{self, Write};
 
 mod comments;
 mod literal;
+mod node_error;
 mod stack;
 mod values;
 
@@ -126,6 +130,7 @@ pub fn details(a: &Assert<'_>, output: &[String]) -> Details {
         }
     }
     read_comments(&mut d, output);
+    read_node_error(&mut d, &mut machine);
     d.machine = machine_line(&machine);
     if let Some((expected, actual)) = &mut d.expected_actual {
         values::normalise(expected, actual);
@@ -164,6 +169,35 @@ fn read_comments(d: &mut Details, output: &[String]) {
             (m, more) => m.or(more),
         };
     }
+}
+
+/// A Node error dump in the output (tapbundle's way of explaining a failure), when nothing
+/// attached said what failed: its fields fill the failure's, its lines leave the output.
+fn read_node_error(d: &mut Details, machine: &mut Vec<(String, String)>) {
+    if d.message.is_some() || d.stack.is_some() {
+        return;
+    }
+    let Some(dump) = node_error::read(&d.output) else {
+        return;
+    };
+    d.output = dump.rest;
+    d.message = dump.message;
+    d.stack = Some(dump.stack);
+    if d.location.is_none() {
+        d.location = dump.location;
+    }
+    if d.expected_actual.is_none() {
+        d.expected_actual = dump.expected_actual;
+    }
+    if d.text_diff.is_none() {
+        d.text_diff = dump.text_diff;
+    }
+    for (k, v) in dump.machine {
+        if !machine.iter().any(|(m, _)| *m == k) {
+            machine.push((k, v));
+        }
+    }
+    d.other.extend(dump.other);
 }
 
 /// node:test's message with its own diff (from the `+ actual - expected` legend on) cut off:

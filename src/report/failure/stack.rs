@@ -5,9 +5,13 @@
 //! * node's built-in modules: `node:internal/…`, `node:events`, any `(node:…)` location, and
 //!   node < 16's bare `internal/…` paths;
 //! * a JavaScript TAP framework's own code: `node_modules/tape/`, `node_modules/tap/`,
-//!   `node_modules/@tapjs/`;
+//!   `node_modules/@tapjs/`, tapbundle's `node_modules/@push.rocks/tapbundle/` and the
+//!   `expect` it ships, `node_modules/@push.rocks/smartexpect/` (or unscoped, as older
+//!   releases were; its frames sit above the test's own in every failed expectation);
 //! * Python's standard library: a `File "…/lib/pythonX.Y/…"` frame outside `site-packages` /
 //!   `dist-packages` (with the source line under it), as in unittest's tracebacks.
+//!
+//! * V8's frames that name no file: `at async Promise.all (index 1)`, `(native)`.
 //!
 //! Anything else is kept: the test's code, its libraries, and lines that are no frame at all
 //! (`Error: message` at the top of a JavaScript stack).
@@ -15,10 +19,13 @@
 /// Node's built-ins, by how the frame's location starts.
 const NODE_BUILTINS: [&str; 2] = ["node:", "internal/"];
 /// The JS TAP frameworks' own files, by a folder in the frame's location (`/`-separated).
-const FRAMEWORKS: [&str; 3] = [
+const FRAMEWORKS: [&str; 6] = [
     "/node_modules/tape/",
     "/node_modules/tap/",
     "/node_modules/@tapjs/",
+    "/node_modules/@push.rocks/tapbundle/",
+    "/node_modules/@push.rocks/smartexpect/",
+    "/node_modules/smartexpect/",
 ];
 
 /// The stack's lines worth showing, and how many internal frames were left out. `verbose`
@@ -58,13 +65,21 @@ pub(super) fn is_internal(line: &str) -> bool {
         let path = rest.split('"').next().unwrap_or_default();
         return is_python_stdlib(path);
     }
-    let t = t.strip_prefix("at ").unwrap_or(t);
+    let frame = t.strip_prefix("at ");
+    let t = frame.unwrap_or(t);
     let t = t.strip_prefix("async ").unwrap_or(t);
     // `Fn (where)` or a bare `where`.
-    let location = match (t.rfind('('), t.ends_with(')')) {
-        (Some(open), true) => t.get(open + 1..t.len() - 1).unwrap_or(t),
-        _ => t,
+    let (location, in_parens) = match (t.rfind('('), t.ends_with(')')) {
+        (Some(open), true) => (t.get(open + 1..t.len() - 1).unwrap_or(t), true),
+        _ => (t, false),
     };
+    // V8's frames without a file: `Promise.all (index 1)`, `Array.map (native)`.
+    let index = location
+        .strip_prefix("index ")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    if frame.is_some() && in_parens && (location == "native" || index) {
+        return true;
+    }
     let location = location.replace('\\', "/");
     NODE_BUILTINS.iter().any(|p| location.starts_with(p))
         || FRAMEWORKS.iter().any(|f| location.contains(f))
@@ -115,6 +130,25 @@ async Test.processPendingSubtests (node:internal/test_runner/test:526:7)";
             ]
         );
         assert_eq!(dropped, 3);
+    }
+
+    #[test]
+    fn tapbundle_and_its_expect_and_fileless_v8_frames_go() {
+        let stack = "at <anonymous> (/w/node_modules/@push.rocks/smartexpect/ts/a.ts:207:15)
+at TapTest.testFunction (/w/test/mixed.ts:12:25)
+at TapTest.run (/w/node_modules/@push.rocks/tapbundle/ts/tapbundle.classes.taptest.ts:53:42)
+at async Promise.all (index 1)
+at Array.map (native)
+at <anonymous> (/w/test/mixed.ts:30:1)";
+        let (kept, dropped) = frames(stack, false);
+        assert_eq!(
+            kept,
+            [
+                "at TapTest.testFunction (/w/test/mixed.ts:12:25)",
+                "at <anonymous> (/w/test/mixed.ts:30:1)",
+            ]
+        );
+        assert_eq!(dropped, 4);
     }
 
     #[test]

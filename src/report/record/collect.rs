@@ -686,14 +686,19 @@ mod tests {
         assert_eq!(
             outputs,
             [
-                &[
-                    "log before the failing expect",
-                    "Error: Expected value to equal \"hello there\"",
-                    "    at TapTest.testFunction (t/bundle.ts:12:25)",
-                    "log from the next test",
-                ][..],
+                &["log before the failing expect", "log from the next test"][..],
                 &["#   Failed test 'next fails too'"][..],
             ]
+        );
+        // The error printed after `not ok` is the first failure's, read as its explanation.
+        let first = &f.failures[0];
+        assert_eq!(
+            first.message.as_deref(),
+            Some("Expected value to equal \"hello there\"")
+        );
+        assert_eq!(
+            first.stack.as_deref(),
+            Some("at TapTest.testFunction (t/bundle.ts:12:25)")
         );
     }
 

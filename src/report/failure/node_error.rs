@@ -1,0 +1,472 @@
+//! A Node error printed into a failing test's output rather than attached as diagnostics, as
+//! tapbundle (tstest's TAP framework) prints every failure after its `not ok` line:
+//!
+//! ```text
+//! AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:
+//! + actual - expected
+//!
+//! + 'hello world'
+//! - 'hello there'
+//!     at TapTest.testFunction (/w/test/assert.ts:7:10)
+//!     at ModuleJob.run (node:internal/modules/esm/module_job:325:25) {
+//!   generatedMessage: true,
+//!   code: 'ERR_ASSERTION',
+//!   actual: 'hello world',
+//!   expected: 'hello there',
+//!   operator: 'strictEqual'
+//! }
+//! ```
+//!
+//! read into the failure's fields: the `Name [CODE]: message` line gives the message (the
+//! headline, without node's own diff) and the error's class and code (machine fields; a bare
+//! `Error`, the class of anything `throw new Error(…)` threw, says nothing and is left out); the
+//! `at …` lines give the stack and the location (the first frame that is not the runtime's
+//! or a framework's); the trailing `{ … }` gives the values (JavaScript literals) and the
+//! `operator`/`code`. Node's `+ actual - expected` block goes when the values are there (ours
+//! is drawn instead) and is drawn as ours when they are not (`actual: [Object]`: util.inspect
+//! stopped at its depth).
+//!
+//! A dump is a header line (an error class: `Error`, `TypeError`, `AssertionError [CODE]`…)
+//! followed, after its message, by at least one `at …` frame; nothing else in the output is
+//! touched, and only the first dump is read.
+use super::{frame_location, literal, stack};
+use crate::report::diff::{self, Budget};
+use serde_json::{Map, Value};
+
+/// What one dump said, and the output's lines around it.
+#[derive(Debug, Default, PartialEq)]
+pub(super) struct Dump {
+    pub(super) message: Option<String>,
+    pub(super) location: Option<String>,
+    pub(super) expected_actual: Option<(Value, Value)>,
+    /// Node's own diff as a unified diff (`--- expected` / `+++ actual`), when the values
+    /// are not there to diff.
+    pub(super) text_diff: Option<String>,
+    pub(super) stack: String,
+    /// `name`, `code`, `operator`, as [`super::MACHINE`] names them.
+    pub(super) machine: Vec<(String, String)>,
+    /// The property object's other scalar fields (`errno`, `syscall`…).
+    pub(super) other: Vec<(String, String)>,
+    /// The output less the dump.
+    pub(super) rest: Vec<String>,
+}
+
+/// Most lines of message read between a header and its first frame.
+const MAX_MESSAGE_LINES: usize = 2000;
+/// Most lines of a trailing property object.
+const MAX_PROPERTY_LINES: usize = 500;
+/// Node's legends over its own diff.
+const LEGENDS: [&str; 2] = ["+ actual - expected", "- expected + actual"];
+/// Property fields that say nothing to the reader: node's `generatedMessage`, chai's
+/// `showDiff`.
+const NOISE: [&str; 2] = ["generatedMessage", "showDiff"];
+
+/// The first Node error dump in `lines`, or `None` when there is none.
+pub(super) fn read(lines: &[String]) -> Option<Dump> {
+    let (start, first_frame) = find(lines)?;
+    let (name, code, headline) = header(&lines[start])?;
+    let mut end = first_frame;
+    while end < lines.len() && is_frame(&lines[end]) {
+        end += 1;
+        if lines[end - 1].ends_with(" {") {
+            break;
+        }
+    }
+    let mut frames: Vec<&str> = lines[first_frame..end].iter().map(|l| l.trim()).collect();
+    let mut props = None;
+    if let Some(last) = frames.last_mut() {
+        if let Some(bare) = last.strip_suffix(" {") {
+            *last = bare;
+            // Without its closing brace (the output was cut) the object stays output.
+            let close = lines[end..]
+                .iter()
+                .take(MAX_PROPERTY_LINES)
+                .position(|l| l.trim_end() == "}");
+            if let Some(close) = close {
+                props = Some(&lines[end..end + close]);
+                end += close + 1;
+            }
+        }
+    }
+    let mut d = Dump {
+        location: frames
+            .iter()
+            .filter(|f| !stack::is_internal(f))
+            .find_map(|f| frame_location(f).or_else(|| bare_place(f)))
+            .map(str::to_owned),
+        stack: frames.join("\n"),
+        ..Dump::default()
+    };
+    // A bare `Error` is every thrown error's class: it says nothing on the quiet line.
+    if name != "Error" || code.is_some() {
+        d.machine.push(("name".to_owned(), name.to_owned()));
+    }
+    if let Some(code) = code {
+        d.machine.push(("code".to_owned(), code.to_owned()));
+    }
+    if let Some(props) = props {
+        d.read_properties(props);
+    }
+    d.read_message(headline, &lines[start + 1..first_frame]);
+    d.rest = lines[..start].to_vec();
+    d.rest.extend_from_slice(&lines[end..]);
+    Some(d)
+}
+
+/// The first header line with a frame under its message: its index and the first frame's.
+/// A header followed by another before any frame was a line the test printed: the later one
+/// heads the dump. One pass, however many lines look like headers.
+fn find(lines: &[String]) -> Option<(usize, usize)> {
+    let mut last_header = None;
+    for (i, line) in lines.iter().enumerate() {
+        if header(line).is_some() {
+            last_header = Some(i);
+        } else if let Some(h) = last_header {
+            if i - h > MAX_MESSAGE_LINES {
+                last_header = None;
+            } else if is_frame(line) {
+                return Some((h, i));
+            }
+        }
+    }
+    None
+}
+
+/// `Name [CODE]: message`, `Name: message` or a bare `Name`: the class, the code and the
+/// message. The class is a JavaScript identifier ending in `Error` or `Exception`.
+fn header(line: &str) -> Option<(&str, Option<&str>, &str)> {
+    if line.starts_with(char::is_whitespace) {
+        return None;
+    }
+    let (head, message) = match line.split_once(':') {
+        Some((head, message)) => (head, message.strip_prefix(' ').unwrap_or(message)),
+        None => (line.trim_end(), ""),
+    };
+    let (name, code) = match head.split_once(" [") {
+        Some((name, code)) => {
+            let code = code.strip_suffix(']')?;
+            let codeish = !code.is_empty()
+                && code
+                    .bytes()
+                    .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+            if !codeish {
+                return None;
+            }
+            (name, Some(code))
+        }
+        None => (head, None),
+    };
+    let identifier = name.starts_with(|c: char| c.is_ascii_uppercase())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$');
+    let classy = name.ends_with("Error") || name.ends_with("Exception");
+    (identifier && classy).then_some((name, code, message))
+}
+
+/// The place of a frame that names no function (`at file:///w/t.mjs:5:3`, a module's top
+/// level).
+fn bare_place(frame: &str) -> Option<&str> {
+    let t = frame.strip_prefix("at ")?;
+    let t = t.strip_prefix("async ").unwrap_or(t);
+    (!t.contains(char::is_whitespace) && t.contains(':')).then_some(t)
+}
+
+/// `    at Fn (place)`, `    at place` or `    at async Fn (place)`: one V8 stack frame.
+fn is_frame(line: &str) -> bool {
+    if !line.starts_with(char::is_whitespace) {
+        return false;
+    }
+    let t = line.trim();
+    let t = t.strip_suffix(" {").unwrap_or(t);
+    t.strip_prefix("at ")
+        .is_some_and(|rest| rest.ends_with(')') || rest.contains(':'))
+}
+
+impl Dump {
+    /// The message: the headline and the lines under it, less node's diff, which becomes
+    /// ours when there are no values (and stays in the message when it cannot be read).
+    fn read_message(&mut self, headline: &str, under: &[String]) {
+        let legend = under.iter().position(|l| LEGENDS.contains(&l.trim()));
+        let (text, block) = match legend {
+            Some(k) => (&under[..k], Some((&under[k], &under[k + 1..]))),
+            None => (under, None),
+        };
+        let mut message: Vec<&str> = vec![headline];
+        message.extend(text.iter().map(String::as_str));
+        if let Some((legend, block)) = block {
+            if self.expected_actual.is_none() {
+                match unified(block) {
+                    Some(u) => self.text_diff = Some(u),
+                    None => {
+                        message.push(legend);
+                        message.extend(block.iter().map(String::as_str));
+                    }
+                }
+            }
+        }
+        let message = message.join("\n");
+        let message = message.trim();
+        self.message = (!message.is_empty()).then(|| message.to_owned());
+    }
+
+    /// The `{ … }` node prints after the frames: one JavaScript object, or, when util.inspect
+    /// cut it short (`[Object]`) or printed something no literal reads, its one-line fields.
+    fn read_properties(&mut self, lines: &[String]) {
+        let text = format!("{{\n{}\n}}", lines.join("\n"));
+        let fields = match literal::parse(&text) {
+            Some(Value::Object(map)) => map,
+            _ => line_fields(lines),
+        };
+        if let (Some(expected), Some(actual)) = (fields.get("expected"), fields.get("actual")) {
+            self.expected_actual = Some((expected.clone(), actual.clone()));
+        }
+        for (key, value) in &fields {
+            let scalar = match value {
+                Value::String(s) => s.clone(),
+                Value::Number(_) | Value::Bool(_) | Value::Null => value.to_string(),
+                _ => continue,
+            };
+            match key.as_str() {
+                "expected" | "actual" => {}
+                k if NOISE.contains(&k) => {}
+                "name" | "code" | "operator" => {
+                    if !self.machine.iter().any(|(m, _)| m == key) {
+                        self.machine.push((key.clone(), scalar));
+                    }
+                }
+                _ => self.other.push((key.clone(), scalar)),
+            }
+        }
+    }
+}
+
+/// The fields of a property object one line each (`  key: value,` at its first indentation)
+/// whose value reads as a literal; others (`[Object]`, a value over several lines) are left out.
+fn line_fields(lines: &[String]) -> Map<String, Value> {
+    let mut map = Map::new();
+    for line in lines {
+        let Some(field) = line.strip_prefix("  ") else {
+            continue;
+        };
+        if field.starts_with(char::is_whitespace) {
+            continue;
+        }
+        let Some((key, value)) = field.split_once(": ") else {
+            continue;
+        };
+        let value = value.trim_end();
+        let value = value.strip_suffix(',').unwrap_or(value);
+        if let Some(v) = literal::parse(value) {
+            map.insert(key.trim_matches(['\'', '"']).to_owned(), v);
+        }
+    }
+    map
+}
+
+/// Node's diff lines (`+ x`, `- x`, `  x`, `...`) as a unified diff the diff renderer reads;
+/// `None` if one is no diff line or nothing changed. The `^` line under a string marks where
+/// it differs, which our inline highlight says: it goes.
+fn unified(block: &[String]) -> Option<String> {
+    let mut body = String::new();
+    let lines = block.iter().skip_while(|l| l.trim().is_empty());
+    for line in lines {
+        let t = line.trim();
+        if t.chars().all(|c| c == '^') && !t.is_empty() {
+            continue;
+        }
+        let converted = if let Some(rest) = line.strip_prefix("+ ") {
+            format!("+{rest}")
+        } else if let Some(rest) = line.strip_prefix("- ") {
+            format!("-{rest}")
+        } else if let Some(rest) = line.strip_prefix("  ") {
+            format!(" {rest}")
+        } else if t.is_empty() {
+            String::new()
+        } else if t.starts_with("...") {
+            format!(" {t}")
+        } else if line == "+" || line == "-" {
+            line.clone()
+        } else {
+            return None;
+        };
+        body.push_str(&converted);
+        body.push('\n');
+    }
+    let text = format!("--- expected\n+++ actual\n{}", body.trim_end_matches('\n'));
+    diff::from_unified(&text, &Budget::default()).map(|_| text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn lines(text: &str) -> Vec<String> {
+        text.lines().map(str::to_owned).collect()
+    }
+
+    const STRICT: &str = "before
+AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:
++ actual - expected
+
++ 'hello world'
+- 'hello there'
+         ^
+    at TapTest.testFunction (/w/test/assert.ts:7:10)
+    at ModuleJob.run (node:internal/modules/esm/module_job:325:25)
+    at async ModuleLoader.import (node:internal/modules/esm/loader:606:24) {
+  generatedMessage: true,
+  code: 'ERR_ASSERTION',
+  actual: 'hello world',
+  expected: 'hello there',
+  operator: 'strictEqual'
+}
+after";
+
+    #[test]
+    fn a_dump_with_values_gives_them_and_drops_node_diff() {
+        let d = read(&lines(STRICT)).expect("a dump");
+        assert_eq!(
+            d.message.as_deref(),
+            Some("Expected values to be strictly equal:")
+        );
+        assert_eq!(
+            d.expected_actual,
+            Some((json!("hello there"), json!("hello world")))
+        );
+        assert_eq!(d.text_diff, None);
+        assert_eq!(d.location.as_deref(), Some("/w/test/assert.ts:7:10"));
+        assert_eq!(
+            d.machine,
+            [
+                ("name".to_owned(), "AssertionError".to_owned()),
+                ("code".to_owned(), "ERR_ASSERTION".to_owned()),
+                ("operator".to_owned(), "strictEqual".to_owned()),
+            ]
+        );
+        assert!(d.other.is_empty(), "{:?}", d.other);
+        assert_eq!(d.stack.lines().count(), 3);
+        assert!(d.stack.ends_with("loader:606:24)"), "{}", d.stack);
+        assert_eq!(d.rest, ["before", "after"]);
+    }
+
+    #[test]
+    fn placeholders_leave_node_diff_to_be_drawn_as_ours() {
+        let text = "AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal:
++ actual - expected
+
+  {
++   n: 1,
+-   n: 2,
+    tags: [
+      'a'
+    ]
+  }
+    at TapTest.testFunction (/w/test/assert.ts:16:10) {
+  generatedMessage: true,
+  code: 'ERR_ASSERTION',
+  actual: [Object],
+  expected: [Object],
+  operator: 'deepStrictEqual'
+}";
+        let d = read(&lines(text)).expect("a dump");
+        assert_eq!(d.expected_actual, None);
+        assert_eq!(
+            d.message.as_deref(),
+            Some("Expected values to be strictly deep-equal:")
+        );
+        let diff = d.text_diff.expect("node's diff");
+        assert_eq!(
+            diff,
+            "--- expected\n+++ actual\n {\n+  n: 1,\n-  n: 2,\n   tags: [\n     'a'\n   ]\n }"
+        );
+        assert!(d
+            .machine
+            .contains(&("operator".to_owned(), "deepStrictEqual".to_owned())));
+        assert!(d.rest.is_empty());
+    }
+
+    #[test]
+    fn a_plain_error_and_its_system_fields() {
+        let text = "Error: ENOENT: no such file, open 'x'
+    at open (/w/t.js:3:1) {
+  errno: -2,
+  code: 'ENOENT',
+  syscall: 'open'
+}";
+        let d = read(&lines(text)).expect("a dump");
+        assert_eq!(d.message.as_deref(), Some("ENOENT: no such file, open 'x'"));
+        assert_eq!(
+            d.other,
+            [
+                ("errno".to_owned(), "-2".to_owned()),
+                ("syscall".to_owned(), "open".to_owned()),
+            ]
+        );
+        assert_eq!(d.machine, [("code".to_owned(), "ENOENT".to_owned())]);
+    }
+
+    #[test]
+    fn chai_assertion_error_and_a_top_level_frame() {
+        let text = "AssertionError: expected 'a' to equal 'b'
+    at file:///w/test/a.mjs:5:3 {
+  showDiff: true,
+  actual: 'a',
+  expected: 'b',
+  operator: 'strictEqual'
+}";
+        let d = read(&lines(text)).expect("a dump");
+        assert_eq!(d.message.as_deref(), Some("expected 'a' to equal 'b'"));
+        assert_eq!(d.expected_actual, Some((json!("b"), json!("a"))));
+        assert_eq!(d.location.as_deref(), Some("file:///w/test/a.mjs:5:3"));
+        assert!(d.other.is_empty(), "{:?}", d.other);
+        assert_eq!(
+            d.machine,
+            [
+                ("name".to_owned(), "AssertionError".to_owned()),
+                ("operator".to_owned(), "strictEqual".to_owned()),
+            ]
+        );
+    }
+
+    #[test]
+    fn printed_lines_that_look_like_errors_are_no_dump() {
+        for text in [
+            "Error: printed by the test\nand nothing more",
+            "not an Error: x\n    at f (/w/a.js:1:1)",
+            "MyError: one\nTypeError: two",
+            "    at f (/w/a.js:1:1)",
+        ] {
+            assert_eq!(read(&lines(text)), None, "{text}");
+        }
+        // A header printed before the real one is output, not the message.
+        let d = read(&lines(
+            "Error: printed\nTypeError: x\n    at f (/w/a.js:1:1)",
+        ))
+        .expect("one");
+        assert_eq!(d.message.as_deref(), Some("x"));
+        assert_eq!(d.rest, ["Error: printed"]);
+        // A frame far below a header is someone else's.
+        let mut far = vec!["Error: x".to_owned()];
+        far.extend((0..=MAX_MESSAGE_LINES).map(|k| format!("line {k}")));
+        far.push("    at f (/w/a.js:1:1)".to_owned());
+        assert_eq!(read(&far), None);
+        let many: Vec<String> = (0..10_000).map(|_| "Error: x".to_owned()).collect();
+        assert_eq!(read(&many), None);
+    }
+
+    #[test]
+    fn an_unreadable_diff_stays_in_the_message_and_an_open_object_in_the_output() {
+        let text = "AssertionError: m\n+ actual - expected\n\nstray\n    at f (/w/a.js:1:1) {\n  code: 'X'";
+        let d = read(&lines(text)).expect("a dump");
+        assert_eq!(
+            d.message.as_deref(),
+            Some("m\n+ actual - expected\n\nstray")
+        );
+        assert_eq!(d.text_diff, None);
+        assert_eq!(d.stack, "at f (/w/a.js:1:1)");
+        assert_eq!(d.location.as_deref(), Some("/w/a.js:1:1"));
+        assert_eq!(d.rest, ["  code: 'X'"]);
+    }
+}
