@@ -34,6 +34,8 @@ pub trait RunSink {
 pub struct Unflushed<S> {
     inner: S,
     pending: bool,
+    /// When the oldest event not flushed yet arrived.
+    since: Option<Instant>,
 }
 
 impl<S: RunSink> Unflushed<S> {
@@ -41,6 +43,7 @@ impl<S: RunSink> Unflushed<S> {
         Unflushed {
             inner,
             pending: false,
+            since: None,
         }
     }
 
@@ -48,15 +51,25 @@ impl<S: RunSink> Unflushed<S> {
     pub fn pending(&self) -> bool {
         self.pending
     }
+
+    /// When the oldest event not flushed yet arrived (now, if none is waiting).
+    pub fn since(&self) -> Instant {
+        self.since.unwrap_or_else(Instant::now)
+    }
+
+    fn arrived(&mut self) {
+        self.pending = true;
+        self.since.get_or_insert_with(Instant::now);
+    }
 }
 
 impl<S: RunSink> RunSink for Unflushed<S> {
     fn on(&mut self, ev: &RunEvent) -> io::Result<()> {
-        self.pending = true;
+        self.arrived();
         self.inner.on(ev)
     }
     fn on_owned(&mut self, ev: RunEvent) -> io::Result<()> {
-        self.pending = true;
+        self.arrived();
         self.inner.on_owned(ev)
     }
     fn tick(&mut self, now: Instant) -> io::Result<()> {
@@ -64,6 +77,7 @@ impl<S: RunSink> RunSink for Unflushed<S> {
     }
     fn flush(&mut self) -> io::Result<()> {
         self.pending = false;
+        self.since = None;
         self.inner.flush()
     }
 }
