@@ -3,7 +3,7 @@
 //! connection tasks ([`super::stream`]) and the dispatcher, which owns no stream of its own.
 use crate::event::run::{FileResult, Tally};
 use crate::event::{Event, ProblemKind, Verdict};
-use crate::run::file_task::{empty_verdict, Collect};
+use crate::run::file_task::Collect;
 use std::time::Instant;
 
 /// The first reason of a stream still open when the daemon stopped.
@@ -53,7 +53,7 @@ pub(crate) fn judge(
     unterminated: bool,
     started: Instant,
 ) -> FileResult {
-    let verdict = c.verdict.clone().unwrap_or_else(empty_verdict);
+    let verdict = c.verdict.clone().unwrap_or_else(Verdict::none);
     let mut reasons = Vec::new();
     match ending {
         Ending::Stopped => reasons.push(INTERRUPTED.to_owned()),
@@ -70,42 +70,21 @@ pub(crate) fn judge(
     if !verdict.ok && reasons.is_empty() {
         reasons.push("its TAP stream failed".to_owned());
     }
+    // Not "cancelled" (which reports show as not run): a cut stream fails.
     FileResult {
         ok: reasons.is_empty(),
-        reasons,
-        exit: None,
-        timed_out: false,
-        // Not "cancelled" (which reports show as not run): the stream was cut, and fails.
-        cancelled: false,
-        leaked: false,
-        duration: started.elapsed(),
         tally: c.tally,
         verdict,
-        attempts: 1,
-        flaky: false,
-        cached: false,
-        no_tests: false,
         tests: c.names.take(),
+        ..FileResult::failed(reasons, started.elapsed())
     }
 }
 
 /// A stream's result when its connection task could not report one in time (daemon stopping).
 pub(crate) fn abandoned(tally: Tally, started: Instant) -> FileResult {
     FileResult {
-        ok: false,
-        reasons: vec![INTERRUPTED.to_owned()],
-        exit: None,
-        timed_out: false,
-        cancelled: false,
-        leaked: false,
-        duration: started.elapsed(),
         tally,
-        verdict: empty_verdict(),
-        attempts: 1,
-        flaky: false,
-        cached: false,
-        no_tests: false,
-        tests: Vec::new(),
+        ..FileResult::failed(vec![INTERRUPTED.to_owned()], started.elapsed())
     }
 }
 

@@ -208,6 +208,24 @@ pub struct Verdict<'a> {
     pub reasons: Vec<String>,
 }
 
+impl Verdict<'static> {
+    /// The verdict of a stream that never came (a file that never started, a stream the
+    /// daemon abandoned): failing, with nothing counted and no reason of its own.
+    pub fn none() -> Self {
+        Verdict {
+            ok: false,
+            count: 0,
+            pass: 0,
+            fail: 0,
+            todo: 0,
+            skip: 0,
+            plan: None,
+            bailout: None,
+            reasons: Vec::new(),
+        }
+    }
+}
+
 impl Verdict<'_> {
     pub fn into_owned(self) -> Verdict<'static> {
         Verdict {

@@ -122,6 +122,27 @@ impl TestNames {
 }
 
 impl FileResult {
+    /// A failed file with these `reasons` and nothing else to say: it never started, or its
+    /// stream never came. Other results start from it and fill in what they know.
+    pub fn failed(reasons: Vec<String>, duration: Duration) -> Self {
+        FileResult {
+            ok: false,
+            reasons,
+            exit: None,
+            timed_out: false,
+            cancelled: false,
+            leaked: false,
+            duration,
+            tally: Tally::default(),
+            verdict: Verdict::none(),
+            attempts: 1,
+            flaky: false,
+            cached: false,
+            no_tests: false,
+            tests: Vec::new(),
+        }
+    }
+
     /// Full names of the failing test points.
     pub fn failing_tests(&self) -> impl Iterator<Item = &str> {
         self.tests.iter().filter(|t| !t.ok).map(|t| t.name.as_str())

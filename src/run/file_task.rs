@@ -399,36 +399,7 @@ async fn skipped(
 }
 
 fn not_started(why: String, started: Instant) -> FileResult {
-    FileResult {
-        ok: false,
-        reasons: vec![why],
-        exit: None,
-        timed_out: false,
-        cancelled: false,
-        leaked: false,
-        duration: started.elapsed(),
-        tally: Tally::default(),
-        verdict: empty_verdict(),
-        attempts: 1,
-        flaky: false,
-        cached: false,
-        no_tests: false,
-        tests: Vec::new(),
-    }
-}
-
-pub(crate) fn empty_verdict() -> Verdict<'static> {
-    Verdict {
-        ok: false,
-        count: 0,
-        pass: 0,
-        fail: 0,
-        todo: 0,
-        skip: 0,
-        plan: None,
-        bailout: None,
-        reasons: Vec::new(),
-    }
+    FileResult::failed(vec![why], started.elapsed())
 }
 
 /// What the child's end says about the limits it may have broken.
@@ -457,7 +428,7 @@ fn judge(
     started: Instant,
     broken: Vec<String>,
 ) -> FileResult {
-    let verdict = c.verdict.clone().unwrap_or_else(empty_verdict);
+    let verdict = c.verdict.clone().unwrap_or_else(Verdict::none);
     let outcome = match outcome {
         Ok(o) => o,
         Err(why) => {
@@ -500,19 +471,14 @@ fn judge(
     };
     FileResult {
         ok,
-        reasons,
         exit: Some(exit),
         timed_out: outcome.timed_out,
         cancelled: outcome.cancelled,
         leaked: outcome.leaked,
-        duration: outcome.duration,
         tally: c.tally,
         verdict,
-        attempts: 1,
-        flaky: false,
-        cached: false,
-        no_tests: false,
         tests: c.names.take(),
+        ..FileResult::failed(reasons, outcome.duration)
     }
 }
 
