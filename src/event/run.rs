@@ -76,39 +76,66 @@ pub struct TestOutcome {
     pub duration_ms: Option<f64>,
 }
 
+/// The names of the subtests open at a point of a stream, outermost first: what names a test
+/// point by its full path (`parent > child`) in every report, history and the live displays.
+#[derive(Debug, Default, Clone)]
+pub struct OpenSubtests(Vec<String>);
+
+impl OpenSubtests {
+    /// A subtest opens; `depth` is its own level, so its parents are the levels above it (a
+    /// sibling that no point closed is closed by it).
+    pub fn start(&mut self, depth: u32, name: &str) {
+        self.0.truncate((depth as usize).saturating_sub(1));
+        self.0.push(name.to_owned());
+    }
+
+    /// After `a` is named: a point that closes a subtest closes its name too.
+    pub fn after(&mut self, a: &Assert<'_>) {
+        if a.closes_subtest {
+            self.0.truncate(a.depth as usize);
+        }
+    }
+
+    /// `parent > child` for a point at `depth`.
+    pub fn path(&self, depth: u32, name: &str) -> String {
+        let mut path = String::new();
+        for parent in self.0.iter().take(depth as usize) {
+            path.push_str(parent);
+            path.push_str(" > ");
+        }
+        path.push_str(name);
+        path
+    }
+
+    /// The open subtests' own path: the innermost one's full name.
+    pub fn innermost(&self) -> String {
+        self.0.join(" > ")
+    }
+
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+}
+
 /// Every test point of a stream at every depth, named by its full path (`parent > child`), as
 /// history and stability analysis key them: fed the stream's events in order.
 #[derive(Debug, Default, Clone)]
 pub struct TestNames {
-    /// Names of the open subtests, outermost first.
-    parents: Vec<String>,
+    parents: OpenSubtests,
     tests: Vec<TestOutcome>,
 }
 
 impl TestNames {
     pub fn event(&mut self, event: &super::Event<'_>) {
         match event {
-            super::Event::SubtestStart { depth, name, .. } => {
-                // `depth` is the subtest's own level: its parents are the levels above it.
-                self.parents.truncate((*depth as usize).saturating_sub(1));
-                self.parents.push(name.to_string());
-            }
+            super::Event::SubtestStart { depth, name, .. } => self.parents.start(*depth, name),
             super::Event::Assert(a) => {
-                let depth = a.depth as usize;
-                let mut name = String::new();
-                for parent in self.parents.iter().take(depth) {
-                    name.push_str(parent);
-                    name.push_str(" > ");
-                }
-                name.push_str(&a.name);
                 self.tests.push(TestOutcome {
-                    name,
+                    name: self.parents.path(a.depth, &a.name),
                     ok: !a.is_failure(),
                     duration_ms: a.duration_ms,
                 });
-                if a.closes_subtest {
-                    self.parents.truncate(depth);
-                }
+                self.parents.after(a);
             }
             _ => {}
         }

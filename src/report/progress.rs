@@ -6,7 +6,7 @@
 //! test and counts as its line says, so a file that stalls right after `not ok 2 - b` shows `b`
 //! and the failure, not the point before. A v2 `test:started` event names the test whose body
 //! is running, before it reports anything.
-use crate::event::run::Tally;
+use crate::event::run::{OpenSubtests, Tally};
 use crate::event::Event;
 
 #[derive(Debug, Default)]
@@ -16,8 +16,7 @@ pub(crate) struct Progress {
     /// The top-level point begun and not complete yet, counted as its line says.
     begun: Option<Tally>,
     current: Option<String>,
-    /// Names of the open subtests, outermost first.
-    subtests: Vec<String>,
+    subtests: OpenSubtests,
     /// The stream announces its points (the TAP parser does; `go test -json` and JUnit XML
     /// sources do not): then a complete point no longer names the current test, which the
     /// next point's line or a `test:started` may already have done.
@@ -39,7 +38,7 @@ impl Progress {
                 if *depth == 0 {
                     self.begun = Some(count(*ok, skip.is_some(), todo.is_some()));
                 }
-                self.current = Some(self.path(*depth, name));
+                self.current = Some(self.subtests.path(*depth, name));
             }
             Event::Assert(a) => {
                 let d = a.depth as usize;
@@ -50,14 +49,11 @@ impl Progress {
                         self.current = Some(a.name.to_string());
                     }
                 }
-                if a.closes_subtest {
-                    self.subtests.truncate(d);
-                }
+                self.subtests.after(a);
             }
             Event::SubtestStart { depth, name, .. } => {
-                self.subtests.truncate((*depth as usize).saturating_sub(1));
-                self.subtests.push(name.to_string());
-                self.current = Some(self.subtests.join(" > "));
+                self.subtests.start(*depth, name);
+                self.current = Some(self.subtests.innermost());
             }
             Event::V2Event { depth: 0, json, .. } => {
                 if let Some(name) = started_test(json) {
@@ -88,17 +84,6 @@ impl Progress {
     /// Top-level points whose `Assert` has come.
     pub(crate) fn completed(&self) -> Tally {
         self.done
-    }
-
-    fn path(&self, depth: u32, name: &str) -> String {
-        let mut parts: Vec<&str> = self
-            .subtests
-            .iter()
-            .take(depth as usize)
-            .map(String::as_str)
-            .collect();
-        parts.push(name);
-        parts.join(" > ")
     }
 }
 

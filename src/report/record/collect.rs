@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::view::{AttemptView, FailureView, FileStatus, FileView, PointView, RunView};
-use crate::event::run::{FileResult, RunEvent};
+use crate::event::run::{FileResult, OpenSubtests, RunEvent};
 use crate::event::{Assert, Event};
 use crate::report::diff::Budget;
 use crate::report::held::{cut_line, HeldLines, LINE_BYTES};
@@ -85,8 +85,7 @@ struct Building {
     stderr: VecDeque<String>,
     /// Lines that fell out of `stdout`/`stderr`.
     dropped: (usize, usize),
-    /// Names of the open subtests, outermost first.
-    subtests: Vec<String>,
+    subtests: OpenSubtests,
     /// Failures seen per open nesting level (index = depth), to tell a subtest that failed
     /// only through its children.
     failed_inside: Vec<usize>,
@@ -238,7 +237,7 @@ impl Collector {
                     stdout: VecDeque::new(),
                     stderr: VecDeque::new(),
                     dropped: (0, 0),
-                    subtests: Vec::new(),
+                    subtests: OpenSubtests::default(),
                     failed_inside: vec![0],
                     trailing: Trailing::new(POINT_OUTPUT_LINES),
                 });
@@ -367,8 +366,7 @@ impl Building {
             Event::BailOut { reason, .. } => self.output(&format!("Bail out! {reason}")),
             Event::SubtestStart { depth, name, .. } => {
                 let d = *depth as usize;
-                self.subtests.truncate(d);
-                self.subtests.push(name.to_string());
+                self.subtests.start(*depth, name);
                 self.failed_inside.truncate(d + 1);
                 self.failed_inside.resize(d + 2, 0);
             }
@@ -402,9 +400,7 @@ impl Building {
         let mut expanded = false;
         if a.is_failure() && !said_by_children {
             self.failed_inside[d] += 1;
-            let mut name: Vec<&str> = self.subtests.iter().take(d).map(String::as_str).collect();
-            name.push(&a.name);
-            let name = name.join(" > ");
+            let name = self.subtests.path(a.depth, &a.name);
             if expand {
                 let failure = Unfinished {
                     assert: a.clone(),
@@ -419,9 +415,7 @@ impl Building {
         } else if a.is_failure() {
             self.failed_inside[d] += 1;
         }
-        if a.closes_subtest {
-            self.subtests.truncate(d);
-        }
+        self.subtests.after(a);
         if d == 0 {
             self.view.points.push(PointView::of(a));
         }

@@ -1,5 +1,6 @@
 //! What the terminal knows of one file: its tests, failures and bounded output tails.
 use super::*;
+use crate::event::run::OpenSubtests;
 use crate::report::trailing::{Step, Trailing};
 
 /// What one file's events have told so far.
@@ -14,8 +15,7 @@ pub(super) struct FileState {
     pub(super) pending: Tail,
     /// The whole file's output, for a failing file whose failure no test point explains.
     pub(super) all: Tail,
-    /// Names of the open subtests, outermost first.
-    pub(super) subtests: Vec<String>,
+    pub(super) subtests: OpenSubtests,
     /// Failing points per open nesting level; `[0]` is the file's own list.
     pub(super) failures: Vec<Vec<Failure>>,
     /// The failing point just seen (its place in `failures`), collecting the output printed
@@ -94,7 +94,7 @@ impl FileState {
             tally: Tally::default(),
             pending: Tail::new(FILE_OUTPUT_LINES),
             all: Tail::new(FILE_OUTPUT_LINES),
-            subtests: Vec::new(),
+            subtests: OpenSubtests::default(),
             failures: vec![Vec::new()],
             trailing: Trailing::new(TEST_OUTPUT_LINES),
         }
@@ -124,8 +124,7 @@ impl FileState {
     }
 
     pub(super) fn subtest_start(&mut self, depth: u32, name: &str) {
-        self.subtests.truncate(depth as usize);
-        self.subtests.push(name.to_owned());
+        self.subtests.start(depth, name);
     }
 
     pub(super) fn assert(&mut self, a: &Assert<'static>) {
@@ -149,7 +148,7 @@ impl FileState {
             && a.blocks.is_empty()
             && output.is_empty();
         let own = (a.is_failure() && !said_by_children).then(|| Failure {
-            path: self.path(d, &a.name),
+            path: self.subtests.path(a.depth, &a.name),
             assert: a.clone(),
             output,
             at: None,
@@ -175,21 +174,7 @@ impl FileState {
         if opens {
             self.trailing.open(a, (d, at));
         }
-        if a.closes_subtest {
-            self.subtests.truncate(d);
-        }
-    }
-
-    /// `parent > child` for a point at `depth`, from the open subtests' names.
-    pub(super) fn path(&self, depth: usize, name: &str) -> String {
-        let mut parts: Vec<&str> = self
-            .subtests
-            .iter()
-            .take(depth)
-            .map(String::as_str)
-            .collect();
-        parts.push(name);
-        parts.join(" > ")
+        self.subtests.after(a);
     }
 
     pub(super) fn tap(&mut self, ev: &Event<'static>) {

@@ -268,7 +268,8 @@ impl<W: Write> TerminalReporter<W> {
             Event::Output { text: line, .. } => writeln!(text, "{rel} {bar} {line}")?,
             Event::Comment { text: line, .. } => writeln!(text, "{rel} {bar} # {line}")?,
             Event::SubtestStart { depth, name, .. } => {
-                let indent = "  ".repeat(*depth as usize);
+                // At its parent's level, above its own points (`depth` is the subtest's).
+                let indent = "  ".repeat(depth.saturating_sub(1) as usize);
                 writeln!(
                     text,
                     "{rel} {indent}{}",

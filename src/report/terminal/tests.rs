@@ -148,11 +148,13 @@ impl Script {
         self
     }
 
-    fn subtest(&mut self, file: usize, depth: u32, name: &str) -> &mut Self {
+    /// A subtest opening inside the level `parent` (0: the file itself); the event carries
+    /// the subtest's own level, as the parser writes it.
+    fn subtest(&mut self, file: usize, parent: u32, name: &str) -> &mut Self {
         self.tap(
             file,
             Event::SubtestStart {
-                depth,
+                depth: parent + 1,
                 line: 0,
                 name: Cow::Owned(name.to_owned()),
                 buffered: false,
