@@ -7,7 +7,7 @@ use super::sandbox::Sandbox;
 use super::supervise::{self, Cancel, Chunk, Exit, Outcome, Spec};
 use crate::event::run::Tally;
 use crate::event::run::{ExitInfo, FileInfo, FileResult, RunEvent, TestNames};
-use crate::event::{Event, ProblemKind, Sink, Verdict};
+use crate::event::{Event, Sink, Verdict};
 use crate::protocol::{AnyParser, Framer, InputFormat};
 use crate::report::leaves::LeafTally;
 use std::ffi::OsString;
@@ -44,8 +44,6 @@ pub(crate) struct FileJob {
 pub(crate) struct Collect {
     pub(crate) events: Vec<Event<'static>>,
     pub(crate) tally: Tally,
-    /// The stream said nothing in TAP (the protocol's [`crate::protocol::NO_TAP_OUTPUT`]).
-    pub(crate) no_tap_output: bool,
     /// Count tests, not top-level points: for `go test -json` and JUnit, whose top level is
     /// packages and suites.
     leaves: Option<LeafTally>,
@@ -90,7 +88,6 @@ impl Sink for Collect {
                     leaves.subtest_start(*depth);
                 }
             }
-            Event::Problem(p) if p.kind == ProblemKind::NoOutput => self.no_tap_output = true,
             Event::End { verdict } => self.verdict = Some(verdict.clone().into_owned()),
             _ => {}
         }
