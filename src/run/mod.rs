@@ -24,6 +24,7 @@
 //! run goes, a quiet moment within 10 ms, and a producer that streams without pause is written
 //! in blocks (a write per read of its pipe woke the reader thousands of times a second: +7%
 //! CPU on the 200,000-point Perl run, benches/README.md).
+pub mod browser;
 pub mod cache;
 pub mod child_env;
 pub mod config;
