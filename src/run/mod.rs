@@ -31,6 +31,7 @@ pub mod config;
 pub mod discover;
 pub mod history;
 pub mod init;
+pub mod inputs;
 pub mod limits;
 pub mod nogit;
 pub mod order;
@@ -115,6 +116,8 @@ pub struct Settings {
     pub sandbox: Option<std::sync::Arc<sandbox::Sandbox>>,
     /// A file's `Bail out!` does not stop the run (`--keep-going`).
     pub keep_going: bool,
+    /// What each file loaded, where the run learns it (watch mode re-runs by it).
+    pub inputs: inputs::LoadedInputs,
 }
 
 /// What a finished run leaves behind.
@@ -585,6 +588,7 @@ mod tests {
             limits: limits::Limits::default(),
             sandbox: None,
             keep_going: false,
+            inputs: Default::default(),
         };
         let (tx, rx) = watch::channel(None);
         let started = Instant::now();

@@ -337,6 +337,7 @@ fn prepare(
         limits,
         sandbox,
         keep_going: args.keep_going,
+        inputs: Default::default(),
     };
     let extras = Extras {
         shard,
