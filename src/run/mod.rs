@@ -45,6 +45,8 @@ pub mod suite;
 
 pub mod supervise;
 
+pub(crate) mod browser;
+
 use crate::event::run::{BailedOut, FileInfo, FileResult, RunEvent, RunSummary};
 use crate::report::sink::{RunSink, Unflushed};
 use file_task::FileJob;
@@ -181,6 +183,8 @@ pub async fn execute(
     let mut records = Vec::new();
     let mut failed_files = 0usize;
     let mut max_fail_reached = None;
+    // Started when the first browser file is due; ended with the run.
+    let browser = browser::Shared::default();
 
     let here = crate::report::record::Meta::current();
     sink.on(&RunEvent::RunStarted {
@@ -248,6 +252,7 @@ pub async fn execute(
                 log,
                 limits: settings.limits,
                 sandbox: settings.sandbox.clone(),
+                browser: browser.clone(),
             };
             infos[idx] = Some(info);
             plans[idx] = Some(p);
@@ -369,6 +374,7 @@ pub async fn execute(
     while let Ok(batch) = rx.try_recv() {
         give(&mut sink, batch)?;
     }
+    browser.shutdown().await;
     // Never started: interrupted, or stopped by --max-fail or a bail out, before their turn.
     let mut never: Vec<FileInfo> = pending.into_iter().map(|(p, _)| p.info).collect();
     never.sort_by_key(|info| info.index);
