@@ -24,7 +24,6 @@
 //! run goes, a quiet moment within 10 ms, and a producer that streams without pause is written
 //! in blocks (a write per read of its pipe woke the reader thousands of times a second: +7%
 //! CPU on the 200,000-point Perl run, benches/README.md).
-pub mod browser;
 pub mod cache;
 pub mod child_env;
 pub mod config;
@@ -46,6 +45,8 @@ pub(crate) mod shebang;
 pub mod suite;
 
 pub mod supervise;
+
+pub(crate) mod browser;
 
 use crate::event::run::{BailedOut, FileInfo, FileResult, RunEvent, RunSummary};
 use crate::report::sink::{RunSink, Unflushed};
@@ -185,6 +186,8 @@ pub async fn execute(
     let mut records = Vec::new();
     let mut failed_files = 0usize;
     let mut max_fail_reached = None;
+    // Started when the first browser file is due; ended with the run.
+    let browser = browser::Shared::default();
 
     let here = crate::report::record::Meta::current();
     sink.on(&RunEvent::RunStarted {
@@ -252,6 +255,7 @@ pub async fn execute(
                 log,
                 limits: settings.limits,
                 sandbox: settings.sandbox.clone(),
+                browser: browser.clone(),
             };
             infos[idx] = Some(info);
             plans[idx] = Some(p);
@@ -373,6 +377,7 @@ pub async fn execute(
     while let Ok(batch) = rx.try_recv() {
         give(&mut sink, batch)?;
     }
+    browser.shutdown().await;
     // Never started: interrupted, or stopped by --max-fail or a bail out, before their turn.
     let mut never: Vec<FileInfo> = pending.into_iter().map(|(p, _)| p.info).collect();
     never.sort_by_key(|info| info.index);

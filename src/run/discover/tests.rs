@@ -340,7 +340,8 @@ fn missing_interpreters_are_per_file() {
         missing,
         &MissingInterpreter {
             program: "tapline-no-such-interpreter".into(),
-            file: "test/a.t".into()
+            file: "test/a.t".into(),
+            hint: String::new(),
         }
     );
     assert_eq!(
