@@ -39,7 +39,8 @@ pub(crate) const INSTALL_ESBUILD: &str =
 pub(crate) struct Bundle {
     /// The folder to serve: the scratch folder's `bundle/`.
     pub(crate) serve_root: PathBuf,
-    /// The bundle's URL path under `serve_root` (`/test/a.browser.ts.js`).
+    /// The bundle's URL path under `serve_root` (`test/a.browser.ts.js`: '/'-separated,
+    /// %-escaped, no leading '/').
     pub(crate) entry: String,
     /// The files the bundle was made of, under the project root, absolute.
     pub(crate) inputs: Vec<PathBuf>,
@@ -51,8 +52,9 @@ pub(crate) struct Bundle {
 
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum BundleError {
-    /// esbuild rejected the file: its message says why.
-    #[error("esbuild could not bundle {file}:\n{message}")]
+    /// esbuild rejected the file: its message (all of it in `message`, for the log) says
+    /// why; the error's line is its first error and where.
+    #[error("esbuild could not bundle {file}: {}", summary(message))]
     Rejected { file: String, message: String },
     #[error("failed to start esbuild ({path}): {reason}")]
     Start { path: PathBuf, reason: String },
@@ -60,6 +62,31 @@ pub(crate) enum BundleError {
     Deadline { file: String },
     #[error("failed to prepare the bundle of {file}: {reason}")]
     Io { file: String, reason: String },
+}
+
+/// esbuild's first error on one line: `Could not resolve "x" (test/a.ts:1:18)`, and how many
+/// more there are.
+fn summary(message: &str) -> String {
+    let lines: Vec<&str> = message.lines().map(str::trim).collect();
+    let Some(at) = lines.iter().position(|l| l.starts_with("✘ [ERROR]")) else {
+        return lines.iter().find(|l| !l.is_empty()).copied().unwrap_or("").to_owned();
+    };
+    let what = lines[at].trim_start_matches("✘ [ERROR]").trim();
+    // The location line follows the headline after a blank: `test/a.ts:1:18:`.
+    let place = lines[at + 1..]
+        .iter()
+        .take_while(|l| !l.starts_with("✘ "))
+        .find(|l| l.ends_with(':') && l.contains(':') && !l.contains(' '))
+        .map(|l| l.trim_end_matches(':'));
+    let errors = lines.iter().filter(|l| l.starts_with("✘ [ERROR]")).count();
+    let mut out = match place {
+        Some(place) => format!("{what} ({place})"),
+        None => what.to_owned(),
+    };
+    if errors > 1 {
+        out.push_str(&format!(" and {} more error{}", errors - 1, if errors > 2 { "s" } else { "" }));
+    }
+    out
 }
 
 /// The esbuild to bundle with: the project's, else `PATH`'s.
@@ -136,7 +163,7 @@ pub(crate) fn bundle(
     }
     let inputs = read_inputs(&meta, project_root).map_err(io_err)?;
     Ok(Bundle {
-        entry: format!("/{rel}.js"),
+        entry: super::prepare::url_path(Path::new(&format!("{rel}.js"))),
         serve_root,
         inputs,
         map_path: PathBuf::from(format!("{}.map", out.display())),
@@ -215,19 +242,19 @@ impl Bundle {
     /// `stack` with the bundle's frames named by their source places.
     pub(crate) fn map_stack(&self, stack: &str) -> String {
         match self.source_map() {
-            Some(map) => source_map::map_stack(stack, &self.entry, map),
+            Some(map) => source_map::map_stack(stack, &format!("/{}", self.entry), map),
             None => stack.to_owned(),
         }
     }
 
     /// Where in the sources `stack` was thrown from, when its frames say.
     pub(crate) fn thrown_at(&self, stack: &str) -> Option<Place> {
-        source_map::first_place(stack, &self.entry, self.source_map()?)
+        source_map::first_place(stack, &format!("/{}", self.entry), self.source_map()?)
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -312,7 +339,7 @@ mod tests {
             scratch.path(),
         )
         .unwrap();
-        assert_eq!(b.entry, "/test/a.browser.ts.js");
+        assert_eq!(b.entry, "test/a.browser.ts.js");
         assert_eq!(b.serve_root, scratch.path().join("bundle"));
         let mut inputs = b.inputs.clone();
         inputs.sort();
@@ -374,6 +401,19 @@ mod tests {
         );
         assert!(message.contains("test/a.browser.ts:1:"), "{message}");
         assert_eq!(message, message.trim());
+        assert_eq!(
+            err.to_string(),
+            "esbuild could not bundle test/a.browser.ts: Could not resolve \"no-such-package\" (test/a.browser.ts:1:18)"
+        );
+    }
+
+    #[test]
+    fn the_summary_is_the_first_error_and_where() {
+        let two = "✘ [ERROR] Could not resolve \"x\"\n\n    test/a.ts:1:18:\n      1 │ import 'x';\n        ╵        ~~~\n\n  You can mark the path \"x\" as external.\n\n✘ [ERROR] Expected \";\" but found \"}\"\n\n    lib/b.ts:3:1:\n\n2 errors";
+        assert_eq!(summary(two), "Could not resolve \"x\" (test/a.ts:1:18) and 1 more error");
+        assert_eq!(summary("✘ [ERROR] Something odd"), "Something odd");
+        assert_eq!(summary("\nerror: unknown option\n"), "error: unknown option");
+        assert_eq!(summary(""), "");
     }
 
     #[test]
