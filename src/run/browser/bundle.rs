@@ -69,7 +69,12 @@ pub(crate) enum BundleError {
 fn summary(message: &str) -> String {
     let lines: Vec<&str> = message.lines().map(str::trim).collect();
     let Some(at) = lines.iter().position(|l| l.starts_with("✘ [ERROR]")) else {
-        return lines.iter().find(|l| !l.is_empty()).copied().unwrap_or("").to_owned();
+        return lines
+            .iter()
+            .find(|l| !l.is_empty())
+            .copied()
+            .unwrap_or("")
+            .to_owned();
     };
     let what = lines[at].trim_start_matches("✘ [ERROR]").trim();
     // The location line follows the headline after a blank: `test/a.ts:1:18:`.
@@ -84,7 +89,11 @@ fn summary(message: &str) -> String {
         None => what.to_owned(),
     };
     if errors > 1 {
-        out.push_str(&format!(" and {} more error{}", errors - 1, if errors > 2 { "s" } else { "" }));
+        out.push_str(&format!(
+            " and {} more error{}",
+            errors - 1,
+            if errors > 2 { "s" } else { "" }
+        ));
     }
     out
 }
@@ -410,9 +419,15 @@ pub(crate) mod tests {
     #[test]
     fn the_summary_is_the_first_error_and_where() {
         let two = "✘ [ERROR] Could not resolve \"x\"\n\n    test/a.ts:1:18:\n      1 │ import 'x';\n        ╵        ~~~\n\n  You can mark the path \"x\" as external.\n\n✘ [ERROR] Expected \";\" but found \"}\"\n\n    lib/b.ts:3:1:\n\n2 errors";
-        assert_eq!(summary(two), "Could not resolve \"x\" (test/a.ts:1:18) and 1 more error");
+        assert_eq!(
+            summary(two),
+            "Could not resolve \"x\" (test/a.ts:1:18) and 1 more error"
+        );
         assert_eq!(summary("✘ [ERROR] Something odd"), "Something odd");
-        assert_eq!(summary("\nerror: unknown option\n"), "error: unknown option");
+        assert_eq!(
+            summary("\nerror: unknown option\n"),
+            "error: unknown option"
+        );
         assert_eq!(summary(""), "");
     }
 

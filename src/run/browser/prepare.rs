@@ -154,7 +154,11 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let root = dir.path();
         std::fs::create_dir_all(root.join("test/sub dir")).expect("mkdir");
-        std::fs::write(root.join("test/sub dir/a.browser.mjs"), "import './b.js';\n").expect("write");
+        std::fs::write(
+            root.join("test/sub dir/a.browser.mjs"),
+            "import './b.js';\n",
+        )
+        .expect("write");
         std::fs::write(root.join("test/sub dir/b.js"), "").expect("write");
         std::fs::write(root.join("test/b.browser.ts"), "").expect("write");
         std::fs::write(root.join("test/c.browser.js"), "import 'lodash';\n").expect("write");
@@ -164,14 +168,23 @@ mod tests {
         assert_eq!(p.serve_root, root);
         assert_eq!(
             p.inputs,
-            [root.join("test/sub dir/a.browser.mjs"), root.join("test/sub dir/b.js")]
+            [
+                root.join("test/sub dir/a.browser.mjs"),
+                root.join("test/sub dir/b.js")
+            ]
         );
         assert!(p.bundle.is_none());
         for needs in ["test/b.browser.ts", "test/c.browser.js"] {
             let err = native(needs).expect_err("needs esbuild");
-            assert!(err.to_string().contains("npm install --save-dev esbuild"), "{err}");
+            assert!(
+                err.to_string().contains("npm install --save-dev esbuild"),
+                "{err}"
+            );
         }
-        assert!(matches!(native("none.js"), Err(PrepareError::Unreadable { .. })));
+        assert!(matches!(
+            native("none.js"),
+            Err(PrepareError::Unreadable { .. })
+        ));
     }
 
     #[test]
@@ -183,20 +196,36 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let root = dir.path();
         std::fs::create_dir_all(root.join("test")).expect("mkdir");
-        std::fs::write(root.join("test/a b.browser.ts"), "const n: number = 1;\nconsole.log(n);\n").expect("write");
+        std::fs::write(
+            root.join("test/a b.browser.ts"),
+            "const n: number = 1;\nconsole.log(n);\n",
+        )
+        .expect("write");
         std::fs::write(root.join("test/bad.browser.js"), "import 'nope';\n").expect("write");
         let scratch = tempfile::tempdir().expect("tempdir");
-        let p = prepare_with(Some(&esbuild), &root.join("test/a b.browser.ts"), root, scratch.path())
-            .expect("bundled");
+        let p = prepare_with(
+            Some(&esbuild),
+            &root.join("test/a b.browser.ts"),
+            root,
+            scratch.path(),
+        )
+        .expect("bundled");
         assert_eq!(p.entry, "test/a%20b.browser.ts.js");
         assert!(p.serve_root.join("test/a b.browser.ts.js").is_file());
         assert_eq!(p.inputs, [root.join("test/a b.browser.ts")]);
-        let err = prepare_with(Some(&esbuild), &root.join("test/bad.browser.js"), root, scratch.path())
-            .expect_err("esbuild rejects it");
+        let err = prepare_with(
+            Some(&esbuild),
+            &root.join("test/bad.browser.js"),
+            root,
+            scratch.path(),
+        )
+        .expect_err("esbuild rejects it");
         assert_eq!(
             err.to_string(),
             "esbuild could not bundle test/bad.browser.js: Could not resolve \"nope\" (test/bad.browser.js:1:7)"
         );
-        assert!(err.details().is_some_and(|m| m.contains("✘ [ERROR] Could not resolve \"nope\"")));
+        assert!(err
+            .details()
+            .is_some_and(|m| m.contains("✘ [ERROR] Could not resolve \"nope\"")));
     }
 }
