@@ -187,7 +187,7 @@ pub async fn execute(
     let mut failed_files = 0usize;
     let mut max_fail_reached = None;
     // Started when the first browser file is due; ended with the run.
-    let browser = browser::Shared::default();
+    let browser = browser::Shared::recording(settings.inputs.clone());
 
     let here = crate::report::record::Meta::current();
     sink.on(&RunEvent::RunStarted {

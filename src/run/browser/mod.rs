@@ -52,6 +52,8 @@ pub(crate) struct Shared(Arc<tokio::sync::Mutex<State>>);
 
 #[derive(Default)]
 struct State {
+    /// What each file's page loads is recorded here (watch mode re-runs by it).
+    inputs: crate::run::inputs::LoadedInputs,
     chromium: Option<Arc<Chromium>>,
     /// Chromiums replaced after a page would not close; killed when their pages are done.
     retired: Vec<Arc<Chromium>>,
@@ -88,6 +90,14 @@ pub(crate) struct BrowserEnd {
 }
 
 impl Shared {
+    /// A run's browser that records what each file loaded into `inputs`.
+    pub(crate) fn recording(inputs: crate::run::inputs::LoadedInputs) -> Shared {
+        Shared(Arc::new(tokio::sync::Mutex::new(State {
+            inputs,
+            ..State::default()
+        })))
+    }
+
     /// Runs one browser file: prepares it, opens its page, sends its console as chunks.
     pub(crate) async fn run(
         &self,
@@ -98,14 +108,15 @@ impl Shared {
         let file = job.cwd.join(&job.file);
         let shown = job.file.display().to_string();
         let root = crate::run::config::find_project_root(&job.cwd);
-        let (scratch, got) = {
+        let (scratch, got, inputs) = {
             let mut state = self.0.lock().await;
+            let inputs = state.inputs.clone();
             let scratch = state.file_scratch();
             let got = match scratch {
                 Ok(_) => state.browser(&job.binary).await,
                 Err(ref e) => Err(e.clone()),
             };
-            (scratch, got)
+            (scratch, got, inputs)
         };
         let fail = |reason: String| BrowserEnd {
             reasons: vec![reason],
@@ -119,10 +130,24 @@ impl Shared {
             Ok(s) => s,
             Err(why) => return fail(why),
         };
-        let prepared = match prepare::prepare(&file, &root, &scratch) {
-            Ok(p) => p,
-            Err(e) => return fail(e.to_string()),
+        // esbuild takes from milliseconds to seconds: off the async threads.
+        let prepared = {
+            let (file, root, scratch) = (file.clone(), root.clone(), scratch.clone());
+            tokio::task::spawn_blocking(move || prepare::prepare(&file, &root, &scratch)).await
         };
+        let prepared = match prepared {
+            Ok(Ok(p)) => p,
+            Ok(Err(e)) => {
+                if let Some(details) = e.details() {
+                    let _ = chunks
+                        .send(Chunk::Stderr(format!("{details}\n").into_bytes()))
+                        .await;
+                }
+                return fail(e.to_string());
+            }
+            Err(e) => return fail(format!("failed to prepare {shown}: {e}")),
+        };
+        inputs.record(&bundle::rel_of(&file, &root), &root, &prepared.inputs);
         let spec = page::PageSpec {
             cdp: &chromium.cdp,
             server: &server,

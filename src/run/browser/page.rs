@@ -420,7 +420,7 @@ impl State {
                 }
             }
             "Runtime.exceptionThrown" => {
-                self.exception(p.get("exceptionDetails").unwrap_or(&Value::Null))
+                self.exception(p.get("exceptionDetails").unwrap_or(&Value::Null), spec)
                     .await
             }
             "Runtime.bindingCalled" if p.get("name").and_then(Value::as_str) == Some(BINDING) => {
@@ -462,7 +462,7 @@ impl State {
 
     /// An uncaught exception or unhandled rejection: the stack to stderr, the first line as a
     /// reason.
-    async fn exception(&mut self, details: &Value) {
+    async fn exception(&mut self, details: &Value, spec: &PageSpec<'_>) {
         let headline = details
             .get("text")
             .and_then(Value::as_str)
@@ -487,8 +487,8 @@ impl State {
         } else {
             "Uncaught"
         };
+        let (body, first) = in_sources(&spec.prepared, &body);
         self.write(Stream::Stderr, &format!("{kind} {body}")).await;
-        let first = body.lines().next().unwrap_or("").to_owned();
         let what = if rejection {
             "unhandled rejection"
         } else {
@@ -514,6 +514,7 @@ impl State {
                 self.write(Stream::Stderr, &format!("tapline: {error}"))
                     .await;
             } else {
+                let (error, first) = in_sources(&spec.prepared, error);
                 self.write(Stream::Stderr, &format!("Uncaught {error}"))
                     .await;
                 self.add_reason(format!("uncaught exception: {first}"));
@@ -529,6 +530,17 @@ impl State {
             self.reasons.push(reason);
         }
     }
+}
+
+/// An error's stack with its bundle frames mapped back to the sources, and its first line
+/// naming where it was thrown (`Error: boom (test/a.browser.ts:12:5)`) when the map says.
+fn in_sources(prepared: &Prepared, stack: &str) -> (String, String) {
+    let first = stack.lines().next().unwrap_or("");
+    let first = match prepared.thrown_at(stack) {
+        Some(place) => format!("{first} ({place})"),
+        None => first.to_owned(),
+    };
+    (prepared.map_stack(stack), first)
 }
 
 /// Follows the top level of the TAP a page prints, only to know when its plan is complete:
