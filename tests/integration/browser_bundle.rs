@@ -308,3 +308,129 @@ fn without_esbuild_native_modules_run_and_the_rest_say_how_to_install_it() {
         "test/typed.browser.ts is TypeScript, which only a bundler compiles: install esbuild (`npm install --save-dev esbuild` in the project) to bundle it"
     );
 }
+
+/// Pins of packages tapbundle 5.6.3's dependency ranges ask for newer versions of than some
+/// registries hold (as scripts/record-producers.sh does); its test API uses none of them.
+const TAPBUNDLE_PACKAGE_JSON: &str = r#"{
+  "name": "tapline-tapbundle-fixture",
+  "private": true,
+  "type": "module",
+  "overrides": {
+    "@push.rocks/lik": "6.4.0",
+    "@push.rocks/smartfs": "1.5.0",
+    "@tsclass/tsclass": "9.5.0",
+    "@api.global/typedrequest": "3.3.0",
+    "@api.global/typedrequest-interfaces": "3.0.19",
+    "@push.rocks/smartenv": "6.0.0",
+    "@push.rocks/smartjson": "6.0.0",
+    "@push.rocks/smartpromise": "4.2.3",
+    "@push.rocks/smartrx": "3.0.10"
+  }
+}
+"#;
+
+/// `node_modules` holding `@push.rocks/tapbundle`, installed with npm once into a folder under
+/// target/ and reused; `Err` says why it could not be.
+fn tapbundle_modules() -> Result<PathBuf, String> {
+    let dir = crate::util::repo().join("target/npm-fixtures/tapbundle");
+    let modules = dir.join("node_modules");
+    if modules.join("@push.rocks/tapbundle/package.json").is_file() {
+        return Ok(modules);
+    }
+    fs::create_dir_all(&dir).map_err(|e| format!("failed to create {}: {e}", dir.display()))?;
+    fs::write(dir.join("package.json"), TAPBUNDLE_PACKAGE_JSON).map_err(|e| e.to_string())?;
+    let out = Command::new("npm")
+        .args(["install", "--no-audit", "--no-fund", "--ignore-scripts"])
+        .args(["--prefix".as_ref(), dir.as_os_str()])
+        .arg("@push.rocks/tapbundle@5.6.3")
+        .output()
+        .map_err(|e| format!("npm did not start: {e}"))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(format!("npm install failed: {}", err.trim()));
+    }
+    Ok(modules)
+}
+
+#[test]
+fn tapbundle_browser_tests_pass_and_fail_as_their_author_expects() {
+    let test = "tapbundle_browser_tests_pass_and_fail_as_their_author_expects";
+    let Some((chromium, esbuild)) = tools(test) else {
+        return;
+    };
+    let modules = match tapbundle_modules() {
+        Ok(m) => m,
+        Err(why) => {
+            println!("SKIP {test}: @push.rocks/tapbundle could not be installed: {why}");
+            return;
+        }
+    };
+    let p = project(&[
+        (
+            "test/passing.browser.ts",
+            r#"import { tap, expect } from '@push.rocks/tapbundle';
+
+tap.test('adds numbers', async () => {
+  expect(1 + 1).toEqual(2);
+});
+
+tap.test('runs in a page', async (tools) => {
+  await tools.delayFor(20);
+  expect(typeof window.document).toEqual('object');
+  console.log(`location: ${window.location.protocol}`);
+});
+
+export default tap.start();
+"#,
+        ),
+        (
+            "test/failing.browser.ts",
+            r#"import { tap, expect } from '@push.rocks/tapbundle';
+
+tap.test('passes first', async () => {
+  expect([1, 2]).toEqual([1, 2]);
+});
+
+tap.test('compares strings', async () => {
+  expect('hello world').toEqual('hello there');
+});
+
+tap.test('passes after the failure', async () => {
+  expect(true).toBeTrue();
+});
+
+export default tap.start();
+"#,
+        ),
+    ]);
+    std::os::unix::fs::symlink(&modules, p.path().join("node_modules")).expect("link node_modules");
+    let ran = run(
+        p.path(),
+        &chromium,
+        Some(&esbuild),
+        &["test/passing.browser.ts", "test/failing.browser.ts"],
+    );
+    let passing = &ran.find("test/passing.browser.ts").1["result"];
+    assert_eq!(
+        passing["ok"],
+        true,
+        "{passing}\n{}",
+        ran.log("test/passing.browser.ts")
+    );
+    assert_eq!(passing["tally"]["pass"], 2, "{passing}");
+    assert!(ran
+        .log("test/passing.browser.ts")
+        .contains("location: http:"));
+
+    let failing = &ran.find("test/failing.browser.ts").1["result"];
+    assert_eq!(failing["ok"], false, "{failing}");
+    assert_eq!(failing["tally"]["pass"], 2, "{failing}");
+    assert_eq!(failing["tally"]["fail"], 1, "{failing}");
+    let log = ran.log("test/failing.browser.ts");
+    assert!(log.contains("not ok 2 - compares strings"), "{log}");
+    assert!(
+        log.contains("hello there"),
+        "tapbundle's message reaches the log:\n{log}"
+    );
+    assert_eq!(ran.code, 1);
+}
