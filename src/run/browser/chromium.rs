@@ -96,6 +96,9 @@ pub fn switches() -> Vec<&'static str> {
         "--disable-extensions",
         "--disable-dev-shm-usage",
         "--mute-audio",
+        // Crashpad's handlers leave the process group: none is started.
+        "--disable-crash-reporter",
+        "--disable-breakpad",
     ];
     if needs_no_sandbox() {
         s.push("--no-sandbox");
@@ -125,6 +128,9 @@ impl Chromium {
             format!("failed to start Chromium ({}): {e}", binary.display())
         };
         std::fs::create_dir_all(&profile).map_err(|e| failed(&e))?;
+        // Chromium's own temporary files (a killed Chromium leaves them) go with the profile.
+        let tmp = profile.join("tmp");
+        std::fs::create_dir_all(&tmp).map_err(|e| failed(&e))?;
         let (to_read, to_write) = pipe().map_err(|e| failed(&e))?;
         let (from_read, from_write) = pipe().map_err(|e| failed(&e))?;
         let mut command = tokio::process::Command::new(binary);
@@ -135,6 +141,7 @@ impl Chromium {
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::piped())
+            .env("TMPDIR", &tmp)
             .process_group(0)
             .kill_on_drop(false);
         let (in_fd, out_fd) = (to_read.as_raw_fd(), from_write.as_raw_fd());
@@ -230,6 +237,10 @@ impl Chromium {
         if self.ended.swap(true, std::sync::atomic::Ordering::SeqCst) {
             return;
         }
+        // Asked first, Chromium closes cleanly (and quickly); the SIGKILL then only reaches
+        // what did not.
+        let close = self.cdp.call("", "Browser.close", json!({}));
+        let _ = tokio::time::timeout(Duration::from_secs(2), close).await;
         // The leader is not reaped yet, so the group id is still ours.
         let _ = rustix::process::kill_process_group(self.pid, Signal::KILL);
         if let Some(mut child) = self.child.lock().await.take() {
