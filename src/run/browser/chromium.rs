@@ -122,15 +122,24 @@ pub(crate) struct Chromium {
 const STDERR_TAIL: usize = 4096;
 
 impl Chromium {
-    /// Starts `binary` with its profile in `profile` and waits until it answers.
-    pub(crate) async fn start(binary: &Path, profile: PathBuf) -> Result<Arc<Chromium>, String> {
+    /// Starts `binary` with its profile in `profile` and its temporary files in `tmp` (when
+    /// short enough: Chromium puts a socket there, and a socket's path has at most 107 bytes),
+    /// and waits until it answers.
+    pub(crate) async fn start(
+        binary: &Path,
+        profile: PathBuf,
+        tmp: &Path,
+    ) -> Result<Arc<Chromium>, String> {
         let failed = |e: &dyn std::fmt::Display| {
             format!("failed to start Chromium ({}): {e}", binary.display())
         };
         std::fs::create_dir_all(&profile).map_err(|e| failed(&e))?;
-        // Chromium's own temporary files (a killed Chromium leaves them) go with the profile.
-        let tmp = profile.join("tmp");
-        std::fs::create_dir_all(&tmp).map_err(|e| failed(&e))?;
+        // Chromium's own temporary files (a killed Chromium leaves them) go with the run's.
+        // Its socket there is `org.chromium.Chromium.XXXXXX/SingletonSocket`: 46 bytes more.
+        let own_tmp = tmp.as_os_str().len() + 46 < 100;
+        if own_tmp {
+            std::fs::create_dir_all(tmp).map_err(|e| failed(&e))?;
+        }
         let (to_read, to_write) = pipe().map_err(|e| failed(&e))?;
         let (from_read, from_write) = pipe().map_err(|e| failed(&e))?;
         let mut command = tokio::process::Command::new(binary);
@@ -141,9 +150,11 @@ impl Chromium {
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::piped())
-            .env("TMPDIR", &tmp)
             .process_group(0)
             .kill_on_drop(false);
+        if own_tmp {
+            command.env("TMPDIR", tmp);
+        }
         let (in_fd, out_fd) = (to_read.as_raw_fd(), from_write.as_raw_fd());
         // SAFETY: the closure only makes system calls (prctl, fcntl, dup2), which are
         // async-signal-safe, and touches no memory shared with the parent.
