@@ -2,6 +2,7 @@
 //! tests named after what they guard.
 mod browser;
 mod browser_bundle;
+mod browser_tests;
 mod chunking;
 mod conformance;
 mod daemon;

@@ -96,6 +96,9 @@ pub fn switches() -> Vec<&'static str> {
         "--disable-extensions",
         "--disable-dev-shm-usage",
         "--mute-audio",
+        // Crashpad's handlers leave the process group: none is started.
+        "--disable-crash-reporter",
+        "--disable-breakpad",
     ];
     if needs_no_sandbox() {
         s.push("--no-sandbox");
@@ -119,12 +122,24 @@ pub(crate) struct Chromium {
 const STDERR_TAIL: usize = 4096;
 
 impl Chromium {
-    /// Starts `binary` with its profile in `profile` and waits until it answers.
-    pub(crate) async fn start(binary: &Path, profile: PathBuf) -> Result<Arc<Chromium>, String> {
+    /// Starts `binary` with its profile in `profile` and its temporary files in `tmp` (when
+    /// short enough: Chromium puts a socket there, and a socket's path has at most 107 bytes),
+    /// and waits until it answers.
+    pub(crate) async fn start(
+        binary: &Path,
+        profile: PathBuf,
+        tmp: &Path,
+    ) -> Result<Arc<Chromium>, String> {
         let failed = |e: &dyn std::fmt::Display| {
             format!("failed to start Chromium ({}): {e}", binary.display())
         };
         std::fs::create_dir_all(&profile).map_err(|e| failed(&e))?;
+        // Chromium's own temporary files (a killed Chromium leaves them) go with the run's.
+        // Its socket there is `org.chromium.Chromium.XXXXXX/SingletonSocket`: 46 bytes more.
+        let own_tmp = tmp.as_os_str().len() + 46 < 100;
+        if own_tmp {
+            std::fs::create_dir_all(tmp).map_err(|e| failed(&e))?;
+        }
         let (to_read, to_write) = pipe().map_err(|e| failed(&e))?;
         let (from_read, from_write) = pipe().map_err(|e| failed(&e))?;
         let mut command = tokio::process::Command::new(binary);
@@ -137,6 +152,9 @@ impl Chromium {
             .stderr(std::process::Stdio::piped())
             .process_group(0)
             .kill_on_drop(false);
+        if own_tmp {
+            command.env("TMPDIR", tmp);
+        }
         let (in_fd, out_fd) = (to_read.as_raw_fd(), from_write.as_raw_fd());
         // SAFETY: the closure only makes system calls (prctl, fcntl, dup2), which are
         // async-signal-safe, and touches no memory shared with the parent.
@@ -230,6 +248,10 @@ impl Chromium {
         if self.ended.swap(true, std::sync::atomic::Ordering::SeqCst) {
             return;
         }
+        // Asked first, Chromium closes cleanly (and quickly); the SIGKILL then only reaches
+        // what did not.
+        let close = self.cdp.call("", "Browser.close", json!({}));
+        let _ = tokio::time::timeout(Duration::from_secs(2), close).await;
         // The leader is not reaped yet, so the group id is still ours.
         let _ = rustix::process::kill_process_group(self.pid, Signal::KILL);
         if let Some(mut child) = self.child.lock().await.take() {

@@ -204,8 +204,7 @@ impl State {
             Some(dir) => dir.clone(),
             None => {
                 let n = RUNS.fetch_add(1, Ordering::Relaxed);
-                let dir = std::env::temp_dir()
-                    .join(format!("tapline-browser-{}-{n}", std::process::id()));
+                let dir = std::env::temp_dir().join(format!("tapline-{}-{n}", std::process::id()));
                 self.scratch = Some(dir.clone());
                 dir
             }
@@ -243,7 +242,7 @@ impl State {
         self.chromiums += 1;
         let run = self.scratch.clone().unwrap_or_else(std::env::temp_dir);
         let profile = run.join(format!("profile-{}", self.chromiums));
-        match Chromium::start(binary, profile).await {
+        match Chromium::start(binary, profile, &run.join("t")).await {
             Ok(c) => {
                 self.chromium = Some(c.clone());
                 Ok((c, server))

@@ -280,6 +280,8 @@ async fn open(
         ("Page.enable", json!({})),
         ("Inspector.enable", json!({})),
         ("Runtime.addBinding", json!({ "name": BINDING })),
+        // A console call's stack is of no use here, and capturing it costs most of a call.
+        ("Runtime.setMaxCallStackSizeToCapture", json!({ "size": 0 })),
     ] {
         if let Err(e) = call(page.session.clone(), method, params).await {
             cdp.unsubscribe(&page.session);
