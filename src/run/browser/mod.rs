@@ -92,7 +92,8 @@ impl Shared {
         let file = job.cwd.join(&job.file);
         let shown = job.file.display().to_string();
         let root = crate::run::config::find_project_root(&job.cwd);
-        let (scratch, got) = {
+        let mut stop = cancel.clone();
+        let starting = async {
             let mut state = self.0.lock().await;
             let scratch = state.file_scratch();
             let got = match scratch {
@@ -100,6 +101,18 @@ impl Shared {
                 Err(ref e) => Err(e.clone()),
             };
             (scratch, got)
+        };
+        // A Ctrl-C while Chromium starts (seconds, on a loaded machine) stops the wait: the
+        // half-started Chromium is dropped, which kills it.
+        let (scratch, got) = tokio::select! {
+            started = starting => started,
+            () = cancelled(&mut stop) => {
+                return BrowserEnd {
+                    reasons: vec!["interrupted".to_owned()],
+                    cancelled: true,
+                    ..BrowserEnd::default()
+                };
+            }
         };
         let fail = |reason: String| BrowserEnd {
             reasons: vec![reason],
@@ -162,6 +175,18 @@ impl Shared {
         state.server = None;
         if let Some(dir) = state.scratch.take() {
             let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+/// Resolves once the run asks its files to stop.
+async fn cancelled(cancel: &mut watch::Receiver<Option<Cancel>>) {
+    loop {
+        if cancel.borrow_and_update().is_some() {
+            return;
+        }
+        if cancel.changed().await.is_err() {
+            return std::future::pending().await;
         }
     }
 }

@@ -122,6 +122,10 @@ pub(crate) async fn drive(
         }
         None => state.timed_out = true,
     }
+    if cancel.borrow_and_update().is_some() {
+        state.cancelled = true;
+        state.done = true;
+    }
     while !state.done && !state.timed_out {
         let wake = state.next_check();
         tokio::select! {
@@ -169,6 +173,11 @@ pub(crate) async fn drive(
     end.reasons.append(&mut state.reasons);
     if !end.browser_gone {
         end.hung = close(spec.cdp, &page, spec.grace).await;
+    }
+    if end.hung {
+        let note = "tapline: the page did not close within the grace; Chromium is restarted for the files left";
+        state.write(Stream::Stderr, note).await;
+        state.flush().await;
     }
     end
 }
