@@ -1,5 +1,6 @@
 //! What a run covers (`Want`), merged from changes, keys and cancelled runs, and which files it selects.
 use super::*;
+use crate::run::discover::file_rel;
 
 /// What the next run covers; several requests merge into one.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -122,7 +123,8 @@ pub fn select(
 ) -> Vec<TestFile> {
     let failing = |rel: &str| verdicts.get(rel) == Some(&false);
     let all = want.all || {
-        let tests: HashSet<&str> = files.iter().map(|f| f.rel.as_str()).collect();
+        // A changed `.both` file is its two entries' (`a.both.ts (node)`, `… (chromium)`).
+        let tests: HashSet<&str> = files.iter().map(|f| file_rel(&f.rel)).collect();
         want.changed.iter().any(|c| !tests.contains(c.as_str()))
     };
     let patterns: Vec<PathPattern> = want.patterns.iter().map(|p| PathPattern::new(p)).collect();
@@ -130,6 +132,7 @@ pub fn select(
         .into_iter()
         .filter(|f| {
             all || want.changed.contains(&f.rel)
+                || want.changed.iter().any(|c| c == file_rel(&f.rel))
                 || (want.failing && failing(&f.rel))
                 || patterns.iter().any(|p| p.matches(&f.rel))
         })
@@ -142,10 +145,12 @@ pub fn select(
 /// What a run of `want` that picked `rels` ran: every file when [`select`] took them all (a
 /// changed path that is no test file run means all), else just those.
 pub(super) fn covers(want: &Want, rels: &[String]) -> Covers {
-    if want.all || want.changed.iter().any(|c| !rels.contains(c)) {
+    // Covered by file: a `.both` file's entries cover its one path.
+    let files: Vec<&str> = rels.iter().map(|r| file_rel(r)).collect();
+    if want.all || want.changed.iter().any(|c| !files.contains(&c.as_str())) {
         Covers::All
     } else {
-        Covers::Files(rels.iter().cloned().collect())
+        Covers::Files(files.into_iter().map(str::to_owned).collect())
     }
 }
 
@@ -176,5 +181,48 @@ impl PathPattern {
             }
             None => rel.contains(&self.text),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::discover::{Input, TestFile};
+
+    fn entry(rel: &str) -> TestFile {
+        TestFile {
+            path: rel.into(),
+            rel: rel.to_owned(),
+            command: Ok(Vec::new()),
+            input: Input::default(),
+        }
+    }
+
+    /// Issue 18: a changed `.both` file re-runs its two entries, and only them.
+    #[test]
+    fn a_changed_both_file_reruns_its_two_entries() {
+        let files = vec![
+            entry("test/a.both.mjs (node)"),
+            entry("test/a.both.mjs (chromium)"),
+            entry("test/b.browser.js"),
+        ];
+        let want = Want {
+            changed: ["test/a.both.mjs".to_owned()].into(),
+            ..Want::default()
+        };
+        let picked = select(&want, &HashMap::new(), files);
+        let rels: Vec<&str> = picked.iter().map(|f| f.rel.as_str()).collect();
+        assert_eq!(
+            rels,
+            ["test/a.both.mjs (node)", "test/a.both.mjs (chromium)"]
+        );
+        let ran = [
+            "test/a.both.mjs (node)".to_owned(),
+            "test/a.both.mjs (chromium)".to_owned(),
+        ];
+        assert_eq!(
+            covers(&want, &ran),
+            Covers::Files(["test/a.both.mjs".to_owned()].into_iter().collect())
+        );
     }
 }
