@@ -21,6 +21,8 @@ pub(super) struct FileState {
     /// The failing point just seen (its place in `failures`), collecting the output printed
     /// after it.
     pub(super) trailing: Trailing<(usize, usize)>,
+    /// Failing points past [`EXPLAINED_FAILURES`]: counted, not kept.
+    pub(super) more_failures: usize,
 }
 
 /// A failing point, with the output its test printed.
@@ -97,6 +99,7 @@ impl FileState {
             subtests: OpenSubtests::default(),
             failures: vec![Vec::new()],
             trailing: Trailing::new(TEST_OUTPUT_LINES),
+            more_failures: 0,
         }
     }
 
@@ -147,7 +150,12 @@ impl FileState {
             && a.meta.is_none()
             && a.blocks.is_empty()
             && output.is_empty();
-        let own = (a.is_failure() && !said_by_children).then(|| Failure {
+        let kept: usize = self.failures.iter().map(Vec::len).sum::<usize>() + inner.len();
+        let own_fails = a.is_failure() && !said_by_children;
+        if own_fails && kept >= EXPLAINED_FAILURES {
+            self.more_failures += 1;
+        }
+        let own = (own_fails && kept < EXPLAINED_FAILURES).then(|| Failure {
             path: self.subtests.path(a.depth, &a.name),
             assert: a.clone(),
             output,

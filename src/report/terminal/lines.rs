@@ -40,6 +40,14 @@ pub(super) fn file_block(
             },
         )?;
     }
+    if f.more_failures > 0 {
+        let more = crate::report::counted(f.more_failures as u64, "more failing point");
+        let note = match f.info.log {
+            Some(_) => format!("… {more} not shown (the log has every one)"),
+            None => format!("… {more} not shown"),
+        };
+        writeln!(text, "  {}", s.paint(style::DIM, note))?;
+    }
     // Output after the last point is often the crash; with no failing point to explain the
     // failure, all of the file's output is the best clue.
     let leftover = if f.pending.is_empty() && f.failures().is_empty() {
@@ -189,6 +197,13 @@ pub(super) fn recap_lines(f: &FileState, s: Style) -> Vec<String> {
             )
         })
         .collect();
+    if f.more_failures > 0 {
+        let more = crate::report::counted(f.more_failures as u64, "more failing point");
+        lines.push(format!(
+            "  {}",
+            s.paint(style::DIM, format!("… {more} in {rel}"))
+        ));
+    }
     let reasons = f
         .result
         .as_ref()

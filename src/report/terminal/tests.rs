@@ -750,3 +750,33 @@ fn live_region_names_a_v2_test_started_and_points_inside_subtests() {
         ]
     );
 }
+
+/// A stream of failures is explained up to a limit and counted past it, so the terminal
+/// holds a bounded amount per file (the daemon's streams never end).
+#[test]
+fn failing_points_past_the_limit_are_counted_not_kept() {
+    let mut s = Script::new(1);
+    s.start_logged(0, "test/many.t", Some(".nogit/testlogs/test__many.t.log"));
+    for i in 0..(EXPLAINED_FAILURES + 150) {
+        s.assert(0, point(false, &format!("case {i}")));
+    }
+    s.finish(0, &[], 10);
+    let events = s.end(20, false, &[], &[]);
+    let mut r = TerminalReporter::new(Vec::new(), opts(Verbosity::Normal));
+    for ev in &events[..events.len() - 1] {
+        r.on_event(ev).expect("writing to a Vec");
+    }
+    let kept: usize = r.files.values().map(|f| f.failures().len()).sum();
+    assert_eq!(kept, EXPLAINED_FAILURES);
+    let out = render(&events, opts(Verbosity::Normal));
+    assert!(out.contains("case 99"), "{out}");
+    assert!(!out.contains("case 100"), "{out}");
+    assert!(
+        out.contains("… 150 more failing points not shown (the log has every one)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("… 150 more failing points in test/many.t"),
+        "{out}"
+    );
+}
