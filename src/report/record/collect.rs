@@ -442,8 +442,12 @@ impl Building {
         v.stream_lines_dropped = std::mem::take(&mut self.dropped);
         v.status = if result.exit.is_none() && result.cancelled {
             FileStatus::NotRun
+        } else if result.cancelled && result.tally.fail == 0 {
+            FileStatus::Cancelled
         } else if !result.ok {
             FileStatus::Fail
+        } else if result.no_tests {
+            FileStatus::NoTests
         } else if result.tally.pass == 0 && result.tally.todo == 0 {
             // Passed without running a test: skipped whole, or only SKIP points.
             FileStatus::Skip
@@ -531,6 +535,58 @@ mod tests {
             file,
             event,
         }
+    }
+
+    /// Each way a file can end has its own status, as the terminal says it: a file stopped
+    /// with no failing point is cancelled (not failed), one whose harness found no tests says
+    /// so (not skipped).
+    #[test]
+    fn a_stopped_file_is_cancelled_and_an_empty_one_has_no_tests() {
+        let mut c = Collector::new(Meta::default());
+        let one = |pass, fail| Tally {
+            pass,
+            fail,
+            ..Tally::default()
+        };
+        let mut stopped = result(false, one(1, 0), &["interrupted"], Some(130));
+        stopped.cancelled = true;
+        let mut stopped_failing = result(false, one(0, 1), &["interrupted"], Some(130));
+        stopped_failing.cancelled = true;
+        let mut empty = result(true, one(0, 0), &[], Some(5));
+        empty.no_tests = true;
+        let never = result(false, one(0, 0), &["interrupted"], None);
+        let ends = [stopped, stopped_failing, empty, never];
+        c.on(&RunEvent::RunStarted {
+            run: 1,
+            files: ends.len(),
+            jobs: 1,
+            started_ms: None,
+            host: None,
+            cwd: None,
+            command: None,
+        });
+        for (index, end) in ends.into_iter().enumerate() {
+            c.on(&started(index, &format!("t/{index}.sh")));
+            let ok = end.tally.fail == 0;
+            c.on(&tap(index, point(0, 1, ok, "x")));
+            c.on(&RunEvent::FileFinished {
+                run: 1,
+                file: index,
+                result: end,
+            });
+        }
+        let statuses: Vec<FileStatus> = (0..4)
+            .filter_map(|index| c.file(index).map(|f| f.status))
+            .collect();
+        assert_eq!(
+            statuses,
+            [
+                FileStatus::Cancelled,
+                FileStatus::Fail,
+                FileStatus::NoTests,
+                FileStatus::NotRun
+            ]
+        );
     }
 
     #[test]

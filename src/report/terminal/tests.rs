@@ -780,3 +780,26 @@ fn failing_points_past_the_limit_are_counted_not_kept() {
         "{out}"
     );
 }
+
+#[test]
+fn max_fail_names_the_files_not_run_only_when_there_are_some() {
+    let sum = |not_run| RunSummary {
+        ok: false,
+        files_total: 4,
+        files_failed: 1,
+        files_not_run: not_run,
+        max_fail_reached: Some(1),
+        ..RunSummary::default()
+    };
+    let all_started = summary_line(&sum(0), Style::default());
+    assert!(
+        all_started.contains("stopped after 1 failed file ·"),
+        "{all_started}"
+    );
+    assert!(!all_started.contains("not run"), "{all_started}");
+    let some_left = summary_line(&sum(3), Style::default());
+    assert!(
+        some_left.contains("3 not run (stopped after 1 failed file)"),
+        "{some_left}"
+    );
+}
