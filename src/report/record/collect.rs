@@ -14,6 +14,7 @@ use super::view::{AttemptView, FailureView, FileStatus, FileView, PointView, Run
 use crate::event::run::{FileResult, OpenSubtests, RunEvent};
 use crate::event::{Assert, Event};
 use crate::report::diff::Budget;
+use crate::report::headings::Headings;
 use crate::report::held::{cut_line, HeldLines, LINE_BYTES};
 use crate::report::trailing::{Step, Trailing};
 
@@ -91,6 +92,8 @@ struct Building {
     failed_inside: Vec<usize>,
     /// The failing point just read, collecting the output printed after it.
     trailing: Trailing<Unfinished>,
+    /// tape's `# test name` comments, which name the failures after them.
+    headings: Headings,
 }
 
 /// Durations as the run's events record them (whole milliseconds), so that a report replayed
@@ -240,6 +243,7 @@ impl Collector {
                     subtests: OpenSubtests::default(),
                     failed_inside: vec![0],
                     trailing: Trailing::new(POINT_OUTPUT_LINES),
+                    headings: Headings::default(),
                 });
             }
             RunEvent::Tap { run, file, event } if *run == self.run => {
@@ -351,6 +355,16 @@ impl Building {
             Step::Closed(f, trailing) => self.explain(f, trailing, budget),
             Step::Passed => {}
         }
+        let held = self.headings.event(event);
+        if let Some(earlier) = held.released {
+            // In `tail` already, from when it was held.
+            self.pending.push(&format!("# {earlier}"));
+        }
+        if let (true, Event::Comment { text, .. }) = (held.heading, event) {
+            // It names the points after it: in the file's output, not shown again as theirs.
+            push_bounded(&mut self.tail, format!("# {text}"), FILE_OUTPUT_LINES);
+            return false;
+        }
         match event {
             Event::Assert(a) => return self.assert(a, expand),
             Event::Output { text, .. } => {
@@ -400,7 +414,7 @@ impl Building {
         let mut expanded = false;
         if a.is_failure() && !said_by_children {
             self.failed_inside[d] += 1;
-            let name = self.subtests.path(a.depth, &a.name);
+            let name = self.headings.name(self.subtests.path(a.depth, &a.name));
             if expand {
                 let failure = Unfinished {
                     assert: a.clone(),
