@@ -646,3 +646,24 @@ fn nonci_files_skip_under_ci() {
     let text = String::from_utf8_lossy(&local.stdout);
     assert!(text.contains("local only"), "{text}");
 }
+
+/// `--max-output` holds for a page's console as for a child's output.
+#[test]
+fn max_output_stops_a_chatty_page() {
+    if !have_chromium("max_output_stops_a_chatty_page") {
+        return;
+    }
+    let p = project();
+    p.write(
+        "test/chatty.browser.js",
+        "console.log('1..1');\nfor (;;) { console.log('# ' + 'x'.repeat(100)); await null; }\n",
+    );
+    let (code, text) = run(&p, &["--max-output", "64K", "--timeout", "60s"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("exceeded output limit 64 KiB (stopped; the log keeps what it wrote)"),
+        "{text}"
+    );
+    assert!(!text.contains("timed out"), "{text}");
+    assert_clean(&p, &text);
+}

@@ -19,7 +19,7 @@
 //! done. A Chromium that cannot start fails every browser file with the reason (other files
 //! run), and is not tried again within the run.
 //!
-//! What `--sandbox` and the resource limits do not do for Chromium, and why: one browser
+//! What `--sandbox` and the rlimits do not do for Chromium (`--max-output` holds), and why: one browser
 //! serves every browser file of a run, so per-file rlimits have nothing to hold on to, and
 //! bubblewrap around Chromium would fight its own sandbox. A page's code is confined by
 //! Chromium's renderer sandbox instead (off only when tapline runs as root, where Chromium
@@ -71,6 +71,8 @@ pub(crate) struct BrowserJob {
     pub cwd: PathBuf,
     pub timeout: Option<Duration>,
     pub grace: Duration,
+    /// `--max-output`.
+    pub max_output: Option<u64>,
 }
 
 /// How a browser file ended: what [`crate::run::file_task`] judges.
@@ -79,6 +81,8 @@ pub(crate) struct BrowserEnd {
     pub reasons: Vec<String>,
     pub timed_out: bool,
     pub cancelled: bool,
+    /// Its console wrote more than `--max-output` (the page was closed).
+    pub output_exceeded: bool,
 }
 
 impl Shared {
@@ -137,6 +141,7 @@ impl Shared {
             shown,
             timeout: job.timeout,
             grace: job.grace,
+            max_output: job.max_output,
         };
         let mut end = page::drive(spec, chunks, cancel).await;
         if end.browser_gone && !end.cancelled {
@@ -160,6 +165,7 @@ impl Shared {
             reasons: end.reasons,
             timed_out: end.timed_out,
             cancelled: end.cancelled,
+            output_exceeded: end.output_exceeded,
         }
     }
 
