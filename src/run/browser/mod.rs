@@ -19,8 +19,8 @@
 //! done. A Chromium that cannot start fails every browser file with the reason (other files
 //! run), and is not tried again within the run.
 //!
-//! What `--sandbox` and the rlimits do not do for Chromium (`--max-output` holds), and why: one browser
-//! serves every browser file of a run, so per-file rlimits have nothing to hold on to, and
+//! What `--sandbox` and the rlimits do not do for Chromium (`--max-output` holds), and why:
+//! one browser serves every browser file of a run, so per-file rlimits have nothing to hold, and
 //! bubblewrap around Chromium would fight its own sandbox. A page's code is confined by
 //! Chromium's renderer sandbox instead (off only when tapline runs as root, where Chromium
 //! refuses it): it can reach nothing of the disk but what the loopback server serves.
@@ -85,60 +85,54 @@ pub(crate) struct BrowserEnd {
     pub output_exceeded: bool,
 }
 
+impl BrowserEnd {
+    fn failed(reason: String) -> BrowserEnd {
+        BrowserEnd {
+            reasons: vec![reason],
+            ..BrowserEnd::default()
+        }
+    }
+}
+
 impl Shared {
     /// Runs one browser file: prepares it, opens its page, sends its console as chunks.
+    /// A file that cannot be prepared fails before any Chromium is started for it.
     pub(crate) async fn run(
         &self,
         job: BrowserJob,
         chunks: mpsc::Sender<Chunk>,
         cancel: watch::Receiver<Option<Cancel>>,
     ) -> BrowserEnd {
-        let file = job.cwd.join(&job.file);
-        let shown = job.file.display().to_string();
         let root = crate::run::config::find_project_root(&job.cwd);
-        let mut stop = cancel.clone();
-        let starting = async {
-            let mut state = self.0.lock().await;
-            let scratch = state.file_scratch();
-            let got = match scratch {
-                Ok(_) => state.browser(&job.binary).await,
-                Err(ref e) => Err(e.clone()),
-            };
-            (scratch, got)
+        let scratch = match self.0.lock().await.file_scratch() {
+            Ok(dir) => dir,
+            Err(why) => return BrowserEnd::failed(why),
         };
-        // A Ctrl-C while Chromium starts (seconds, on a loaded machine) stops the wait: the
-        // half-started Chromium is dropped, which kills it.
-        let (scratch, got) = tokio::select! {
-            started = starting => started,
-            () = cancelled(&mut stop) => {
-                return BrowserEnd {
-                    reasons: vec!["interrupted".to_owned()],
-                    cancelled: true,
-                    ..BrowserEnd::default()
-                };
-            }
+        let end = match prepare::prepare(&job.cwd.join(&job.file), &root, &scratch) {
+            Ok(prepared) => self.in_page(&job, prepared, chunks, cancel).await,
+            Err(e) => BrowserEnd::failed(e.to_string()),
         };
-        let fail = |reason: String| BrowserEnd {
-            reasons: vec![reason],
-            ..BrowserEnd::default()
-        };
-        let (chromium, server) = match got {
+        let _ = std::fs::remove_dir_all(&scratch);
+        end
+    }
+
+    /// The prepared file in a page of the run's Chromium (started if need be).
+    async fn in_page(
+        &self,
+        job: &BrowserJob,
+        prepared: prepare::Prepared,
+        chunks: mpsc::Sender<Chunk>,
+        cancel: watch::Receiver<Option<Cancel>>,
+    ) -> BrowserEnd {
+        let (chromium, server) = match self.browser(&job.binary, cancel.clone()).await {
             Ok(pair) => pair,
-            Err(why) => return fail(why),
-        };
-        let scratch = match scratch {
-            Ok(s) => s,
-            Err(why) => return fail(why),
-        };
-        let prepared = match prepare::prepare(&file, &root, &scratch) {
-            Ok(p) => p,
-            Err(e) => return fail(e.to_string()),
+            Err(end) => return end,
         };
         let spec = page::PageSpec {
             cdp: &chromium.cdp,
             server: &server,
             prepared,
-            shown,
+            shown: job.file.display().to_string(),
             timeout: job.timeout,
             grace: job.grace,
             max_output: job.max_output,
@@ -146,15 +140,10 @@ impl Shared {
         let mut end = page::drive(spec, chunks, cancel).await;
         if end.browser_gone && !end.cancelled {
             let how = chromium.exit_status().await;
-            end.reasons.insert(
-                0,
-                format!(
-                    "Chromium exited while the page ran ({how}): {}",
-                    chromium.binary.display()
-                ),
-            );
+            let binary = chromium.binary.display();
+            let reason = format!("Chromium exited while the page ran ({how}): {binary}");
+            end.reasons.insert(0, reason);
         }
-        let _ = std::fs::remove_dir_all(&scratch);
         let mut state = self.0.lock().await;
         if end.hung || end.browser_gone {
             state.retire(&chromium);
@@ -166,6 +155,25 @@ impl Shared {
             timed_out: end.timed_out,
             cancelled: end.cancelled,
             output_exceeded: end.output_exceeded,
+        }
+    }
+
+    /// The run's Chromium and server, started if none runs. A Ctrl-C while Chromium starts
+    /// (seconds, on a loaded machine) stops the wait: the half-started Chromium is dropped,
+    /// which kills it.
+    async fn browser(
+        &self,
+        binary: &Path,
+        mut stop: watch::Receiver<Option<Cancel>>,
+    ) -> Result<(Arc<Chromium>, Arc<Server>), BrowserEnd> {
+        let starting = async { self.0.lock().await.browser(binary).await };
+        tokio::select! {
+            got = starting => got.map_err(BrowserEnd::failed),
+            () = cancelled(&mut stop) => Err(BrowserEnd {
+                reasons: vec!["interrupted".to_owned()],
+                cancelled: true,
+                ..BrowserEnd::default()
+            }),
         }
     }
 
