@@ -343,15 +343,30 @@ async fn in_browser(
         cwd: spec.cwd,
         timeout: spec.timeout,
         grace: spec.grace,
+        max_output: spec.max_output,
     };
-    let end = browser.run(job, chunks, cancel).await;
+    let mut end = browser.run(job, chunks, cancel).await;
+    if end.output_exceeded {
+        let limits = Limits {
+            output: spec.max_output,
+            ..Limits::default()
+        };
+        let evidence = Evidence {
+            signal: None,
+            failed: true,
+            cpu_time: None,
+            output_exceeded: true,
+            allocation_failure: None,
+        };
+        end.reasons.splice(0..0, limits::broken(&limits, &evidence));
+    }
     let outcome = Outcome {
         exit: Exit::Code(i32::from(!end.reasons.is_empty())),
         timed_out: end.timed_out,
         cancelled: end.cancelled,
         leaked: false,
         duration: started.elapsed(),
-        output_exceeded: false,
+        output_exceeded: end.output_exceeded,
         cpu_time: None,
     };
     (Ok(outcome), end.reasons)

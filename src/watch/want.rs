@@ -1,5 +1,6 @@
 //! What a run covers (`Want`), merged from changes, keys and cancelled runs, and which files it selects.
 use super::*;
+use crate::run::discover::file_rel;
 
 /// What the next run covers; several requests merge into one.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -146,7 +147,7 @@ pub fn select(
     files: Vec<TestFile>,
 ) -> Vec<TestFile> {
     let failing = |rel: &str| verdicts.get(rel) == Some(&false);
-    let tests: HashSet<&str> = files.iter().map(|f| f.rel.as_str()).collect();
+    let tests: HashSet<&str> = files.iter().map(|f| file_rel(&f.rel)).collect();
     let others = other_changes(want, &tests);
     let all = runs_all(want, &others, inputs);
     let loads_a_change = |rel: &str| match inputs.get(rel) {
@@ -159,6 +160,8 @@ pub fn select(
         .filter(|f| {
             all || want.changed.contains(&f.rel)
                 || loads_a_change(&f.rel)
+                // A changed `.both` file is its two entries' (`a.both.ts (node)`, `… (chromium)`).
+                || want.changed.iter().any(|c| c == file_rel(&f.rel))
                 || (want.failing && failing(&f.rel))
                 || patterns.iter().any(|p| p.matches(&f.rel))
         })
@@ -172,12 +175,13 @@ pub fn select(
 /// else those and the inputs recorded for them (a change to one made before the run started
 /// is in what the run loads).
 pub(super) fn covers(want: &Want, rels: &[String], inputs: &Inputs) -> Covers {
-    let tests: HashSet<&str> = rels.iter().map(String::as_str).collect();
+    // Covered by file: a `.both` file's entries cover its one path.
+    let tests: HashSet<&str> = rels.iter().map(|r| file_rel(r)).collect();
     let others = other_changes(want, &tests);
     if runs_all(want, &others, inputs) {
         Covers::All
     } else {
-        let mut seen: BTreeSet<String> = rels.iter().cloned().collect();
+        let mut seen: BTreeSet<String> = tests.iter().map(|t| (*t).to_owned()).collect();
         for rel in rels {
             seen.extend(inputs.get(rel).into_iter().flatten().cloned());
         }
@@ -212,5 +216,48 @@ impl PathPattern {
             }
             None => rel.contains(&self.text),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::discover::{Input, TestFile};
+
+    fn entry(rel: &str) -> TestFile {
+        TestFile {
+            path: rel.into(),
+            rel: rel.to_owned(),
+            command: Ok(Vec::new()),
+            input: Input::default(),
+        }
+    }
+
+    /// Issue 18: a changed `.both` file re-runs its two entries, and only them.
+    #[test]
+    fn a_changed_both_file_reruns_its_two_entries() {
+        let files = vec![
+            entry("test/a.both.mjs (node)"),
+            entry("test/a.both.mjs (chromium)"),
+            entry("test/b.browser.js"),
+        ];
+        let want = Want {
+            changed: ["test/a.both.mjs".to_owned()].into(),
+            ..Want::default()
+        };
+        let picked = select(&want, &HashMap::new(), &Inputs::new(), files);
+        let rels: Vec<&str> = picked.iter().map(|f| f.rel.as_str()).collect();
+        assert_eq!(
+            rels,
+            ["test/a.both.mjs (node)", "test/a.both.mjs (chromium)"]
+        );
+        let ran = [
+            "test/a.both.mjs (node)".to_owned(),
+            "test/a.both.mjs (chromium)".to_owned(),
+        ];
+        assert_eq!(
+            covers(&want, &ran, &Inputs::new()),
+            Covers::Files(["test/a.both.mjs".to_owned()].into_iter().collect())
+        );
     }
 }

@@ -90,7 +90,14 @@ fn processes_under(dir: &Path) -> Vec<(i32, String)> {
         let environ = fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
         let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
         if text.contains(&needle) || String::from_utf8_lossy(&environ).contains(&needle) {
-            found.push((pid, text));
+            // Named by what runs: Debian's `chromium` is a shell script, whose subshells
+            // carry the browser's command line for a moment.
+            let exe = fs::read_link(format!("/proc/{pid}/exe")).unwrap_or_default();
+            let exe = exe
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            found.push((pid, format!("[{exe}] {text}")));
         }
     }
     found
@@ -100,7 +107,12 @@ fn processes_under(dir: &Path) -> Vec<(i32, String)> {
 fn browsers(processes: &[(i32, String)]) -> usize {
     processes
         .iter()
-        .filter(|(_, cmd)| cmd.contains("--remote-debugging-pipe") && !cmd.contains("--type="))
+        .filter(|(_, cmd)| {
+            let exe = cmd.split(']').next().unwrap_or("");
+            exe.contains("chrom")
+                && cmd.contains("--remote-debugging-pipe")
+                && !cmd.contains("--type=")
+        })
         .count()
 }
 
@@ -645,4 +657,65 @@ fn nonci_files_skip_under_ci() {
         .expect("runs");
     let text = String::from_utf8_lossy(&local.stdout);
     assert!(text.contains("local only"), "{text}");
+}
+
+/// `--max-output` holds for a page's console as for a child's output.
+#[test]
+fn max_output_stops_a_chatty_page() {
+    if !have_chromium("max_output_stops_a_chatty_page") {
+        return;
+    }
+    let p = project();
+    p.write(
+        "test/chatty.browser.js",
+        "console.log('1..1');\nfor (;;) { console.log('# ' + 'x'.repeat(100)); await null; }\n",
+    );
+    let (code, text) = run(&p, &["--max-output", "64K", "--timeout", "60s"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("exceeded output limit 64 KiB (stopped; the log keeps what it wrote)"),
+        "{text}"
+    );
+    assert!(!text.contains("timed out"), "{text}");
+    assert_clean(&p, &text);
+}
+
+/// Without esbuild a TypeScript browser file fails saying how to get it, before any Chromium
+/// starts; a JavaScript one beside it runs.
+#[test]
+fn a_typescript_browser_file_without_esbuild_says_how_to_get_it() {
+    if !have_chromium("a_typescript_browser_file_without_esbuild_says_how_to_get_it") {
+        return;
+    }
+    let path = "/usr/bin:/bin";
+    if std::env::split_paths(path).any(|d| d.join("esbuild").exists()) {
+        eprintln!("skipped: esbuild is installed in {path}");
+        return;
+    }
+    let p = project();
+    p.write(
+        "test/test.browser.ts",
+        "console.log('1..1'); console.log('ok 1');\n",
+    );
+    p.write("test/a.browser.js", PASSING);
+    let out = p
+        .command(&[])
+        .env("PATH", path)
+        .env("TMPDIR", p.join("tmp"))
+        .output()
+        .expect("runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("✓ test/a.browser.js"), "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.contains("✗ test/test.browser.ts") && l.contains('—'));
+    assert!(
+        line.is_some_and(|l| l.contains("npm install --save-dev esbuild")),
+        "{text}"
+    );
 }

@@ -11,6 +11,11 @@
 //! `--no-sandbox` is passed only when tapline runs as root, where Chromium refuses to start
 //! with its sandbox; `--list` shows it on the browser files' command line.
 //!
+//! `PR_SET_PDEATHSIG` fires when the *thread* that started Chromium ends, not the process:
+//! `tapline run` and watch mode drive their runs on a current-thread runtime, so that thread
+//! is the one that lives as long as the run. (Crashpad's handlers, which Debian's Chromium
+//! starts whatever the switches say, leave the group; they exit once the browser is gone.)
+//!
 //! Teardown follows [`super::super::supervise`]: the group is SIGKILLed while its leader is
 //! still unreaped (a zombie keeps the group id reserved), then the leader is reaped and the
 //! profile removed once the group is empty.

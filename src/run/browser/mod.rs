@@ -22,8 +22,8 @@
 //! done. A Chromium that cannot start fails every browser file with the reason (other files
 //! run), and is not tried again within the run.
 //!
-//! What `--sandbox` and the resource limits do not do for Chromium, and why: one browser
-//! serves every browser file of a run, so per-file rlimits have nothing to hold on to, and
+//! What `--sandbox` and the rlimits do not do for Chromium (`--max-output` holds), and why:
+//! one browser serves every browser file of a run, so per-file rlimits have nothing to hold, and
 //! bubblewrap around Chromium would fight its own sandbox. A page's code is confined by
 //! Chromium's renderer sandbox instead (off only when tapline runs as root, where Chromium
 //! refuses it): it can reach nothing of the disk but what the loopback server serves.
@@ -79,6 +79,8 @@ pub(crate) struct BrowserJob {
     pub cwd: PathBuf,
     pub timeout: Option<Duration>,
     pub grace: Duration,
+    /// `--max-output`.
+    pub max_output: Option<u64>,
 }
 
 /// How a browser file ended: what [`crate::run::file_task`] judges.
@@ -87,6 +89,17 @@ pub(crate) struct BrowserEnd {
     pub reasons: Vec<String>,
     pub timed_out: bool,
     pub cancelled: bool,
+    /// Its console wrote more than `--max-output` (the page was closed).
+    pub output_exceeded: bool,
+}
+
+impl BrowserEnd {
+    fn failed(reason: String) -> BrowserEnd {
+        BrowserEnd {
+            reasons: vec![reason],
+            ..BrowserEnd::default()
+        }
+    }
 }
 
 impl Shared {
@@ -99,75 +112,74 @@ impl Shared {
     }
 
     /// Runs one browser file: prepares it, opens its page, sends its console as chunks.
+    /// A file that cannot be prepared fails before any Chromium is started for it.
     pub(crate) async fn run(
         &self,
         job: BrowserJob,
         chunks: mpsc::Sender<Chunk>,
         cancel: watch::Receiver<Option<Cancel>>,
     ) -> BrowserEnd {
-        let file = job.cwd.join(&job.file);
-        let shown = job.file.display().to_string();
         let root = crate::run::config::find_project_root(&job.cwd);
-        let (scratch, got, inputs) = {
+        let (scratch, inputs) = {
             let mut state = self.0.lock().await;
-            let inputs = state.inputs.clone();
-            let scratch = state.file_scratch();
-            let got = match scratch {
-                Ok(_) => state.browser(&job.binary).await,
-                Err(ref e) => Err(e.clone()),
-            };
-            (scratch, got, inputs)
+            match state.file_scratch() {
+                Ok(dir) => (dir, state.inputs.clone()),
+                Err(why) => return BrowserEnd::failed(why),
+            }
         };
-        let fail = |reason: String| BrowserEnd {
-            reasons: vec![reason],
-            ..BrowserEnd::default()
-        };
-        let (chromium, server) = match got {
-            Ok(pair) => pair,
-            Err(why) => return fail(why),
-        };
-        let scratch = match scratch {
-            Ok(s) => s,
-            Err(why) => return fail(why),
-        };
+        let file = job.cwd.join(&job.file);
         // esbuild takes from milliseconds to seconds: off the async threads.
         let prepared = {
             let (file, root, scratch) = (file.clone(), root.clone(), scratch.clone());
             tokio::task::spawn_blocking(move || prepare::prepare(&file, &root, &scratch)).await
         };
-        let prepared = match prepared {
-            Ok(Ok(p)) => p,
+        let end = match prepared {
+            Ok(Ok(prepared)) => {
+                inputs.record(&bundle::rel_of(&file, &root), &root, &prepared.inputs);
+                self.in_page(&job, prepared, chunks, cancel).await
+            }
             Ok(Err(e)) => {
                 if let Some(details) = e.details() {
                     let _ = chunks
                         .send(Chunk::Stderr(format!("{details}\n").into_bytes()))
                         .await;
                 }
-                return fail(e.to_string());
+                BrowserEnd::failed(e.to_string())
             }
-            Err(e) => return fail(format!("failed to prepare {shown}: {e}")),
+            Err(e) => BrowserEnd::failed(format!("failed to prepare {}: {e}", job.file.display())),
         };
-        inputs.record(&bundle::rel_of(&file, &root), &root, &prepared.inputs);
+        let _ = std::fs::remove_dir_all(&scratch);
+        end
+    }
+
+    /// The prepared file in a page of the run's Chromium (started if need be).
+    async fn in_page(
+        &self,
+        job: &BrowserJob,
+        prepared: prepare::Prepared,
+        chunks: mpsc::Sender<Chunk>,
+        cancel: watch::Receiver<Option<Cancel>>,
+    ) -> BrowserEnd {
+        let (chromium, server) = match self.browser(&job.binary, cancel.clone()).await {
+            Ok(pair) => pair,
+            Err(end) => return end,
+        };
         let spec = page::PageSpec {
             cdp: &chromium.cdp,
             server: &server,
             prepared,
-            shown,
+            shown: job.file.display().to_string(),
             timeout: job.timeout,
             grace: job.grace,
+            max_output: job.max_output,
         };
         let mut end = page::drive(spec, chunks, cancel).await;
         if end.browser_gone && !end.cancelled {
             let how = chromium.exit_status().await;
-            end.reasons.insert(
-                0,
-                format!(
-                    "Chromium exited while the page ran ({how}): {}",
-                    chromium.binary.display()
-                ),
-            );
+            let binary = chromium.binary.display();
+            let reason = format!("Chromium exited while the page ran ({how}): {binary}");
+            end.reasons.insert(0, reason);
         }
-        let _ = std::fs::remove_dir_all(&scratch);
         let mut state = self.0.lock().await;
         if end.hung || end.browser_gone {
             state.retire(&chromium);
@@ -178,6 +190,26 @@ impl Shared {
             reasons: end.reasons,
             timed_out: end.timed_out,
             cancelled: end.cancelled,
+            output_exceeded: end.output_exceeded,
+        }
+    }
+
+    /// The run's Chromium and server, started if none runs. A Ctrl-C while Chromium starts
+    /// (seconds, on a loaded machine) stops the wait: the half-started Chromium is dropped,
+    /// which kills it.
+    async fn browser(
+        &self,
+        binary: &Path,
+        mut stop: watch::Receiver<Option<Cancel>>,
+    ) -> Result<(Arc<Chromium>, Arc<Server>), BrowserEnd> {
+        let starting = async { self.0.lock().await.browser(binary).await };
+        tokio::select! {
+            got = starting => got.map_err(BrowserEnd::failed),
+            () = cancelled(&mut stop) => Err(BrowserEnd {
+                reasons: vec!["interrupted".to_owned()],
+                cancelled: true,
+                ..BrowserEnd::default()
+            }),
         }
     }
 
@@ -193,6 +225,18 @@ impl Shared {
         state.server = None;
         if let Some(dir) = state.scratch.take() {
             let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+/// Resolves once the run asks its files to stop.
+async fn cancelled(cancel: &mut watch::Receiver<Option<Cancel>>) {
+    loop {
+        if cancel.borrow_and_update().is_some() {
+            return;
+        }
+        if cancel.changed().await.is_err() {
+            return std::future::pending().await;
         }
     }
 }

@@ -47,6 +47,8 @@ pub(crate) struct PageSpec<'a> {
     pub shown: String,
     pub timeout: Option<Duration>,
     pub grace: Duration,
+    /// `--max-output`: the page is closed once its console has written this many bytes.
+    pub max_output: Option<u64>,
 }
 
 /// How the page ended.
@@ -60,6 +62,8 @@ pub(crate) struct PageEnd {
     pub browser_gone: bool,
     /// The page did not close within the grace: Chromium should be restarted.
     pub hung: bool,
+    /// Its console wrote more than `--max-output`.
+    pub output_exceeded: bool,
 }
 
 /// Runs the page to its end, sending its console as chunks.
@@ -95,6 +99,7 @@ pub(crate) async fn drive(
     );
     let _ = prefix;
     let mut state = State::new(chunks);
+    state.max_output = spec.max_output;
     let navigated = bounded(
         deadline,
         spec.cdp.call(
@@ -121,6 +126,10 @@ pub(crate) async fn drive(
             state.done = true;
         }
         None => state.timed_out = true,
+    }
+    if cancel.borrow_and_update().is_some() {
+        state.cancelled = true;
+        state.done = true;
     }
     while !state.done && !state.timed_out {
         let wake = state.next_check();
@@ -161,6 +170,7 @@ pub(crate) async fn drive(
     end.timed_out = state.timed_out;
     end.cancelled = state.cancelled && !state.timed_out;
     end.browser_gone = state.browser_gone;
+    end.output_exceeded = state.output_exceeded;
     if state.timed_out {
         end.reasons.push(timed_out(spec.timeout));
     } else if state.cancelled {
@@ -169,6 +179,11 @@ pub(crate) async fn drive(
     end.reasons.append(&mut state.reasons);
     if !end.browser_gone {
         end.hung = close(spec.cdp, &page, spec.grace).await;
+    }
+    if end.hung {
+        let note = "tapline: the page did not close within the grace; Chromium is restarted for the files left";
+        state.write(Stream::Stderr, note).await;
+        state.flush().await;
     }
     end
 }
@@ -334,6 +349,10 @@ struct State {
     timed_out: bool,
     cancelled: bool,
     browser_gone: bool,
+    /// Bytes written so far, against `max_output`.
+    written: u64,
+    max_output: Option<u64>,
+    output_exceeded: bool,
 }
 
 impl State {
@@ -350,6 +369,9 @@ impl State {
             timed_out: false,
             cancelled: false,
             browser_gone: false,
+            written: 0,
+            max_output: None,
+            output_exceeded: false,
         }
     }
 
@@ -392,6 +414,11 @@ impl State {
         self.pending.extend_from_slice(text.as_bytes());
         self.pending.push(b'\n');
         self.last_output = Instant::now();
+        self.written += text.len() as u64 + 1;
+        if self.max_output.is_some_and(|max| self.written > max) && !self.output_exceeded {
+            self.output_exceeded = true;
+            self.done = true;
+        }
     }
 
     /// Hands the pending text on. A file task that is gone means the run is over.

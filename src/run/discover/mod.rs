@@ -156,6 +156,14 @@ pub enum DiscoverError {
     },
 }
 
+/// The file an entry runs, from its name: a `.both` file's two entries are named
+/// `a.both.ts (node)` and `a.both.ts (chromium)`; every other entry is named by its file.
+pub fn file_rel(rel: &str) -> &str {
+    rel.strip_suffix(" (node)")
+        .or_else(|| rel.strip_suffix(" (chromium)"))
+        .unwrap_or(rel)
+}
+
 /// What discovery found.
 #[derive(Debug, Default)]
 pub struct Found {
