@@ -47,7 +47,7 @@ pub(crate) fn project(files: &[(&str, &str)]) -> TempDir {
 }
 
 /// `PATH` without any folder that holds an esbuild.
-fn path_without_esbuild() -> std::ffi::OsString {
+pub(crate) fn path_without_esbuild() -> std::ffi::OsString {
     let path = std::env::var_os("PATH").unwrap_or_default();
     let kept: Vec<PathBuf> = std::env::split_paths(&path)
         .filter(|d| !d.join("esbuild").exists())

@@ -35,6 +35,9 @@ fn spawn(p: &Project, args: &[&str]) -> Child {
         .env("CI", "1")
         .env("NO_COLOR", "1")
         .env("TMPDIR", p.join("tmp"))
+        // These files load as native modules (a missing import is the page's 404): bundling
+        // is tests/integration/browser_bundle.rs's.
+        .env("PATH", crate::browser_bundle::path_without_esbuild())
         .arg("run")
         .args(args)
         .stdin(Stdio::null())
