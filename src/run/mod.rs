@@ -377,6 +377,8 @@ pub async fn execute(
     while let Ok(batch) = rx.try_recv() {
         give(&mut sink, batch)?;
     }
+    // The last verdicts are out before Chromium's shutdown (up to seconds) is waited for.
+    sink.flush()?;
     browser.shutdown().await;
     // Never started: interrupted, or stopped by --max-fail or a bail out, before their turn.
     let mut never: Vec<FileInfo> = pending.into_iter().map(|(p, _)| p.info).collect();
