@@ -6,7 +6,7 @@ use crate::{EXIT_INTERNAL, EXIT_USAGE};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use tapline::daemon::client::{self, ClientError, Target};
-use tapline::daemon::{self, socket, ServeSettings, Stop};
+use tapline::daemon::{self, socket, tls, ServeSettings, Stop};
 use tapline::report::output;
 use tapline::report::sink::{Fanout, RunSink};
 use tapline::report::terminal::TerminalReporter;
@@ -57,9 +57,16 @@ pub fn serve(args: &ServeArgs) -> u8 {
         Ok(p) => p,
         Err(e) => return usage(e),
     };
+    let tls = match (&args.tls_cert, &args.tls_key) {
+        (Some(cert), Some(key)) => match tls::server_config(cert, key) {
+            Ok(c) => Some(c),
+            Err(e) => return usage(e),
+        },
+        _ => None,
+    };
     let tcp = match args
         .listen
-        .map(|a| socket::bind_tcp(a, token.is_some()))
+        .map(|a| socket::bind_tcp(a, token.is_some(), tls.is_some()))
         .transpose()
     {
         Ok(l) => l,
@@ -89,7 +96,8 @@ pub fn serve(args: &ServeArgs) -> u8 {
     };
     eprintln!("tapline: listening on {}", path.display());
     if let Some(addr) = tcp.as_ref().and_then(|l| l.local_addr().ok()) {
-        eprintln!("tapline: listening on tcp {addr}");
+        let tls = if tls.is_some() { " (TLS)" } else { "" };
+        eprintln!("tapline: listening on tcp {addr}{tls}");
     }
     let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0");
     let live = io::stderr().is_terminal() && !ci && !args.verbose;
@@ -97,6 +105,7 @@ pub fn serve(args: &ServeArgs) -> u8 {
         unix,
         tcp,
         token,
+        tls,
         log_dir,
         live,
     };
@@ -169,14 +178,10 @@ fn exit_code(stop: Stop) -> u8 {
 }
 
 fn target(t: &DaemonTarget) -> Result<Target, String> {
-    if let Some(addr) = &t.connect {
-        let token = t.token.as_deref().map(socket::read_token).transpose()?;
-        return Ok(Target::Tcp {
-            addr: addr.clone(),
-            token,
-        });
+    match &t.connect {
+        Some(addr) => Target::tcp(addr, t.token.as_deref(), t.tls_ca.as_deref()),
+        None => Ok(Target::Unix(socket_path(t.socket.as_ref())?)),
     }
-    Ok(Target::Unix(socket_path(t.socket.as_ref())?))
 }
 
 fn client_failure(e: ClientError) -> u8 {

@@ -4,6 +4,7 @@ mod browser;
 mod chunking;
 mod conformance;
 mod daemon;
+mod daemon_tls;
 mod discover;
 mod failure_rendering;
 mod first_hour;
