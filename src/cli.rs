@@ -381,6 +381,19 @@ pub struct RunArgs {
     /// GITHUB_ACTIONS=true), `none` turns them off.
     #[arg(long, value_enum)]
     pub annotations: Option<Annotations>,
+    /// Also stream each file to a `tapline serve` (a Unix socket path, or HOST:PORT), named
+    /// `shard M/N: path`, to watch every shard live in one place. Never changes the run: a
+    /// daemon that is absent or goes away is one warning line.
+    #[arg(long, value_name = "ADDR", conflicts_with = "watch")]
+    pub forward: Option<String>,
+    /// A file holding the daemon's token (with `--forward HOST:PORT`).
+    #[arg(long, value_name = "FILE", requires = "forward")]
+    pub forward_token: Option<PathBuf>,
+    /// Forward with TLS trusting the CA certificates in this PEM file (with `--forward
+    /// HOST:PORT`). Without it: TLS with the system's roots to a non-loopback address, plain
+    /// TCP to a loopback one.
+    #[arg(long, value_name = "FILE", requires = "forward")]
+    pub forward_tls_ca: Option<PathBuf>,
     /// Neither read nor append the history store: declared order unless `--order` says
     /// otherwise.
     #[arg(long)]

@@ -1,11 +1,12 @@
 //! `tapline serve`, `send`, `events` and `status`: command lines into the daemon and its
 //! clients (`tapline::daemon`), and their outcomes into exit codes.
-use crate::cli::{DaemonTarget, EventsArgs, RunFormat, SendArgs, ServeArgs, StatusArgs};
+use crate::cli::{DaemonTarget, EventsArgs, RunArgs, RunFormat, SendArgs, ServeArgs, StatusArgs};
 use crate::run_cmd::{machine_sink, stderr_terminal_options};
 use crate::{EXIT_INTERNAL, EXIT_USAGE};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use tapline::daemon::client::{self, ClientError, Target};
+use tapline::daemon::forward::{Forward, ForwardAddr};
 use tapline::daemon::{self, socket, tls, ServeSettings, Stop};
 use tapline::report::output;
 use tapline::report::sink::{Fanout, RunSink};
@@ -182,6 +183,29 @@ fn target(t: &DaemonTarget) -> Result<Target, String> {
         Some(addr) => Target::tcp(addr, t.token.as_deref(), t.tls_ca.as_deref()),
         None => Ok(Target::Unix(socket_path(t.socket.as_ref())?)),
     }
+}
+
+/// `run --forward`'s sink, started; a token or CA file that cannot be read is a usage error
+/// (the daemon's absence is not: the run warns and goes on).
+pub(crate) fn forward_sink(args: &RunArgs) -> Result<Option<Forward>, String> {
+    let Some(addr) = &args.forward else {
+        return Ok(None);
+    };
+    let target = match ForwardAddr::parse(addr) {
+        ForwardAddr::Tcp(addr) => Target::tcp(
+            &addr,
+            args.forward_token.as_deref(),
+            args.forward_tls_ca.as_deref(),
+        )
+        .map_err(|e| format!("--forward: {e}"))?,
+        ForwardAddr::Unix(_) if args.forward_token.is_some() || args.forward_tls_ca.is_some() => {
+            return Err(format!(
+                "--forward {addr}: a Unix socket takes no --forward-token or --forward-tls-ca"
+            ))
+        }
+        ForwardAddr::Unix(path) => Target::Unix(path),
+    };
+    Ok(Some(Forward::start(target)))
 }
 
 fn client_failure(e: ClientError) -> u8 {

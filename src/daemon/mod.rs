@@ -11,6 +11,7 @@
 pub mod client;
 mod conn;
 pub(crate) mod dispatch;
+pub mod forward;
 mod judge;
 pub mod socket;
 pub(crate) mod stream;
