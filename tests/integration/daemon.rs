@@ -17,7 +17,7 @@ pub(crate) struct Daemon {
 }
 
 impl Daemon {
-    fn start(extra: &[&str]) -> Daemon {
+    pub(crate) fn start(extra: &[&str]) -> Daemon {
         let dir = TempDir::new().expect("temp dir");
         std::fs::create_dir(dir.path().join(".git")).expect("project root");
         Self::start_in(dir, extra)
@@ -54,7 +54,7 @@ impl Daemon {
         self.dir.take().expect("the project")
     }
 
-    fn socket(&self) -> PathBuf {
+    pub(crate) fn socket(&self) -> PathBuf {
         self.path().join(".nogit/tapline.sock")
     }
 

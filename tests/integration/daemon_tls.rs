@@ -409,3 +409,70 @@ fn non_loopback_ip() -> Option<std::net::IpAddr> {
     let ip = s.local_addr().ok()?.ip();
     (!ip.is_loopback() && !ip.is_unspecified()).then_some(ip)
 }
+
+/// Done when: `run --forward HOST:PORT` over TLS reaches the daemon with every file; without
+/// the CA the run is the same, with one warning line.
+#[test]
+fn run_forward_over_tls_reaches_the_daemon() {
+    use crate::forward::{as_streams, daemon_verdicts, mixed_project, normalised, verdicts};
+    let Some(c) = certs() else { return };
+    let (d, addr, token) = tls_daemon(&c);
+    let ca = c.ca.display().to_string();
+    let p = mixed_project();
+    let fwd = p.run(&[
+        "--partition",
+        "slice:1/1",
+        "--forward",
+        &addr,
+        "--forward-token",
+        &token,
+        "--forward-tls-ca",
+        &ca,
+        "-o",
+        "fwd.json",
+    ]);
+    assert_eq!(fwd.code, 1, "{}", fwd.both());
+    assert!(!fwd.stderr.contains("warning"), "{}", fwd.both());
+    let run = verdicts(&normalised(&p.read_text("fwd.json")));
+    let seen = daemon_verdicts(|| d.status(), run.len());
+    assert_eq!(seen, as_streams(&run));
+    assert!(finished(&d.status()).iter().all(|s| s["peer"]
+        .as_str()
+        .unwrap_or_default()
+        .starts_with("tls 127.0.0.1:")));
+
+    let other = c.other_ca.display().to_string();
+    let untrusted = p.run(&[
+        "--partition",
+        "slice:1/1",
+        "--forward",
+        &addr,
+        "--forward-token",
+        &token,
+        "--forward-tls-ca",
+        &other,
+        "-o",
+        "untrusted.json",
+    ]);
+    assert_eq!(untrusted.code, 1, "{}", untrusted.both());
+    let warnings: Vec<&str> = untrusted
+        .stderr
+        .lines()
+        .filter(|l| l.contains("--forward"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{}", untrusted.both());
+    assert!(
+        warnings[0].contains("failed to set up TLS"),
+        "{}",
+        untrusted.both()
+    );
+    assert_eq!(
+        normalised(&p.read_text("untrusted.json")),
+        normalised(&p.read_text("fwd.json"))
+    );
+    assert_eq!(
+        finished(&d.status()).len(),
+        run.len(),
+        "nothing more arrived"
+    );
+}

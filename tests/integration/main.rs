@@ -9,6 +9,7 @@ mod discover;
 mod failure_rendering;
 mod first_hour;
 mod formats;
+mod forward;
 mod history;
 mod html;
 mod isolation;
