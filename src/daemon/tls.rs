@@ -152,6 +152,9 @@ pub fn handshake(tcp: TcpStream, tls: &TlsClient, addr: &str) -> Result<TlsStrea
     let fail = |e: &dyn std::fmt::Display| {
         format!("failed to set up TLS with {addr}: {e} (is it a tapline serve with --tls-cert?)")
     };
+    let untrusted = |e: &dyn std::fmt::Display| {
+        format!("failed to set up TLS with {addr}: {e} (is --tls-ca the CA that signed its certificate?)")
+    };
     let conn = ClientConnection::new(tls.config.clone(), tls.name.clone()).map_err(|e| fail(&e))?;
     tcp.set_read_timeout(Some(HANDSHAKE_WAIT))
         .and_then(|()| tcp.set_write_timeout(Some(HANDSHAKE_WAIT)))
@@ -174,6 +177,7 @@ pub fn handshake(tcp: TcpStream, tls: &TlsClient, addr: &str) -> Result<TlsStrea
             Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
                 return Err(fail(&"the daemon closed the connection"))
             }
+            Err(e) if is_certificate_error(&e) => return Err(untrusted(&e)),
             Err(e) => return Err(fail(&e)),
         }
     }
@@ -183,6 +187,13 @@ pub fn handshake(tcp: TcpStream, tls: &TlsClient, addr: &str) -> Result<TlsStrea
         .and_then(|()| stream.sock.set_write_timeout(None))
         .map_err(|e| fail(&e))?;
     Ok(stream)
+}
+
+/// The daemon answered in TLS, with a certificate this client does not trust.
+fn is_certificate_error(e: &io::Error) -> bool {
+    e.get_ref()
+        .and_then(|inner| inner.downcast_ref::<rustls::Error>())
+        .is_some_and(|r| matches!(r, rustls::Error::InvalidCertificate(_)))
 }
 
 /// Whether a TCP listener on `addr` may serve without TLS: only on loopback.
