@@ -272,3 +272,55 @@ fn forward_flags_that_cannot_work_are_usage_errors() {
         r.both()
     );
 }
+
+/// Done when: a daemon that stops reading never slows the run: the run ends with its own
+/// verdict and reports, the file it fell behind on is cut short in the daemon's view, and the
+/// run waits at most its 5 s for the queue at the end.
+#[test]
+fn a_daemon_that_stops_reading_never_holds_the_run() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::os::unix::net::UnixListener;
+    let p = Project::new();
+    // About 20 MiB of TAP, faster than anyone reads it: more than the sockets and the
+    // forwarder's queue (8 MiB) hold.
+    let name = "a point whose name is long enough to weigh ".repeat(4);
+    p.write(
+        "t/big.t",
+        format!("print \"1..100000\\n\"; print \"ok $_ - {name}\\n\" for 1..100000;\n"),
+    );
+    let plain = p.run(&["-o", "plain.json"]);
+    assert_eq!(plain.code, 0, "{}", plain.both());
+
+    let socket = p.join("stuck.sock");
+    let listener = UnixListener::bind(&socket).expect("bind");
+    // Answers STATUS; takes SEND connections and never reads them.
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for conn in listener.incoming() {
+            let Ok(conn) = conn else { break };
+            let mut line = String::new();
+            let mut reader = BufReader::new(conn.try_clone().expect("clone"));
+            let _ = reader.read_line(&mut line);
+            if line.starts_with("STATUS") {
+                let _ = (&conn).write_all(b"{\"pid\": 1}\n");
+            } else {
+                held.push((conn, reader));
+            }
+        }
+    });
+    let socket = socket.display().to_string();
+    let started = Instant::now();
+    let fwd = p.run(&["--forward", &socket, "-o", "fwd.json"]);
+    let took = started.elapsed();
+    assert_eq!(fwd.code, 0, "{}", fwd.both());
+    assert_eq!(
+        normalised(&p.read_text("fwd.json")),
+        normalised(&p.read_text("plain.json"))
+    );
+    assert!(
+        fwd.stderr.contains("--forward fell behind the run: 1 file(s) were cut short"),
+        "{}",
+        fwd.both()
+    );
+    assert!(took < plain.took + Duration::from_secs(15), "{took:?} vs {:?}", plain.took);
+}

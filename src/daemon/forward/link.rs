@@ -6,6 +6,7 @@ use crate::daemon::client::{self, Conn, Target};
 use crate::daemon::wire::Request;
 use std::collections::HashMap;
 use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -41,7 +42,7 @@ impl Handle {
     }
 }
 
-pub(crate) fn spawn(target: Target, rx: Receiver<Msg>) -> Handle {
+pub(crate) fn spawn(target: Target, rx: Receiver<Msg>, queued: Arc<AtomicUsize>) -> Handle {
     let (done_tx, done) = mpsc::channel();
     let warning = Arc::new(Mutex::new(None));
     let said = warning.clone();
@@ -49,7 +50,7 @@ pub(crate) fn spawn(target: Target, rx: Receiver<Msg>) -> Handle {
     let spawned = std::thread::Builder::new()
         .name("tapline-forward".into())
         .spawn(move || {
-            if let Err(what) = forward(&target, rx) {
+            if let Err(what) = forward(&target, rx, &queued) {
                 let line = format!("--forward to {target}: {what}; the run went on without it");
                 *said.lock().unwrap_or_else(PoisonError::into_inner) = Some(line);
             }
@@ -67,7 +68,7 @@ pub(crate) fn spawn(target: Target, rx: Receiver<Msg>) -> Handle {
 }
 
 /// Runs until the sink hangs up (the run's end) or the daemon fails (why, then).
-fn forward(target: &Target, rx: Receiver<Msg>) -> Result<(), String> {
+fn forward(target: &Target, rx: Receiver<Msg>, queued: &AtomicUsize) -> Result<(), String> {
     client::status(target).map_err(|e| e.to_string())?;
     let mut conns: HashMap<u64, Conn> = HashMap::new();
     for msg in rx {
@@ -75,12 +76,16 @@ fn forward(target: &Target, rx: Receiver<Msg>) -> Result<(), String> {
             Msg::Open { key, name, meta } => open(target, name, meta).map(|c| {
                 conns.insert(key, c);
             }),
-            Msg::Bytes { key, bytes } => match conns.get_mut(&key) {
-                Some(c) => c
-                    .write_all(&bytes)
-                    .map_err(|e| format!("lost the daemon: {e}")),
-                None => Ok(()),
-            },
+            Msg::Bytes { key, bytes } => {
+                let written = match conns.get_mut(&key) {
+                    Some(c) => c
+                        .write_all(&bytes)
+                        .map_err(|e| format!("lost the daemon: {e}")),
+                    None => Ok(()),
+                };
+                queued.fetch_sub(bytes.len(), Ordering::Relaxed);
+                written
+            }
             Msg::Close { key, trailer, lost } => match conns.remove(&key) {
                 Some(c) => close(c, &trailer, lost),
                 None => Ok(()),

@@ -18,11 +18,16 @@ use crate::report::sink::RunSink;
 use std::collections::HashMap;
 use std::io;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, SyncSender, TrySendError};
+use std::sync::Arc;
 
-/// Messages the run may queue ahead of the connection thread: each at most a
-/// [`FLUSH_AT`]-sized slice of a file's TAP, so at most about 16 MiB wait.
-const QUEUE: usize = 512;
+/// Messages the run may queue ahead of the connection thread.
+const QUEUE: usize = 4096;
+/// TAP bytes the run may queue ahead of the connection thread: past them, the daemon has
+/// fallen behind (a slow network, a daemon that stopped reading) and files are cut short
+/// rather than held in memory.
+const QUEUED_BYTES: usize = 8 * 1024 * 1024;
 /// A file's rendered TAP is handed over once this much has gathered (and whenever the run
 /// goes quiet: [`RunSink::flush`]).
 const FLUSH_AT: usize = 32 * 1024;
@@ -89,13 +94,16 @@ pub struct Forward {
     series: bool,
     /// Files cut short because the queue was full.
     lost: usize,
+    /// TAP bytes queued and not yet written by the thread.
+    queued: Arc<AtomicUsize>,
 }
 
 impl Forward {
     /// Starts the connection thread.
     pub fn start(target: Target) -> Forward {
         let (tx, rx) = mpsc::sync_channel(QUEUE);
-        let thread = link::spawn(target, rx);
+        let queued = Arc::new(AtomicUsize::new(0));
+        let thread = link::spawn(target, rx, queued.clone());
         Forward {
             tx: Some(tx),
             thread: Some(thread),
@@ -106,6 +114,7 @@ impl Forward {
             run: 1,
             series: false,
             lost: 0,
+            queued,
         }
     }
 
@@ -146,9 +155,20 @@ impl Forward {
     /// forwarding off.
     fn push(&mut self, msg: Msg) -> bool {
         let Some(tx) = &self.tx else { return true };
+        let bytes = match &msg {
+            Msg::Bytes { bytes, .. } => bytes.len(),
+            _ => 0,
+        };
+        if bytes > 0 && self.queued.load(Ordering::Relaxed) + bytes > QUEUED_BYTES {
+            return false;
+        }
+        self.queued.fetch_add(bytes, Ordering::Relaxed);
         match tx.try_send(msg) {
             Ok(()) => true,
-            Err(TrySendError::Full(_)) => false,
+            Err(TrySendError::Full(_)) => {
+                self.queued.fetch_sub(bytes, Ordering::Relaxed);
+                false
+            }
             Err(TrySendError::Disconnected(_)) => {
                 self.tx = None;
                 self.files.clear();

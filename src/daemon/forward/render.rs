@@ -28,6 +28,10 @@ fn text(out: &mut Vec<u8>, s: &str) {
 
 /// A description as TAP escapes it: `\` and `#` (a bare `#` would start a directive).
 fn description(out: &mut Vec<u8>, name: &str) {
+    if !name.bytes().any(|b| matches!(b, b'\\' | b'#' | b'\n' | b'\r')) {
+        out.extend_from_slice(name.as_bytes());
+        return;
+    }
     for c in name.chars() {
         match c {
             '\\' => out.extend_from_slice(b"\\\\"),
@@ -151,7 +155,8 @@ fn assert(out: &mut Vec<u8>, a: &Assert<'_>) {
     indent(out, a.depth);
     out.extend_from_slice(if a.ok { b"ok" } else { b"not ok" });
     if let Some(id) = a.id {
-        let _ = write!(out, " {id}");
+        out.push(b' ');
+        out.extend_from_slice(itoa::Buffer::new().format(id).as_bytes());
     }
     if !a.name.is_empty() {
         out.extend_from_slice(b" - ");
