@@ -318,9 +318,14 @@ fn a_daemon_that_stops_reading_never_holds_the_run() {
         normalised(&p.read_text("plain.json"))
     );
     assert!(
-        fwd.stderr.contains("--forward fell behind the run: 1 file(s) were cut short"),
+        fwd.stderr
+            .contains("--forward fell behind the run: 1 file(s) were cut short"),
         "{}",
         fwd.both()
     );
-    assert!(took < plain.took + Duration::from_secs(15), "{took:?} vs {:?}", plain.took);
+    assert!(
+        took < plain.took + Duration::from_secs(15),
+        "{took:?} vs {:?}",
+        plain.took
+    );
 }

@@ -28,7 +28,10 @@ fn text(out: &mut Vec<u8>, s: &str) {
 
 /// A description as TAP escapes it: `\` and `#` (a bare `#` would start a directive).
 fn description(out: &mut Vec<u8>, name: &str) {
-    if !name.bytes().any(|b| matches!(b, b'\\' | b'#' | b'\n' | b'\r')) {
+    if !name
+        .bytes()
+        .any(|b| matches!(b, b'\\' | b'#' | b'\n' | b'\r'))
+    {
         out.extend_from_slice(name.as_bytes());
         return;
     }
