@@ -189,9 +189,9 @@ fn a_daemon_that_goes_away_never_changes_the_run() {
     let plain = p.run(&["-j", "1", "-o", "plain.json"]);
     assert_eq!(plain.code, 0, "{}", plain.both());
 
-    let mut d = Daemon::start(&[]);
+    let d = Daemon::start(&[]);
     let socket = d.socket().display().to_string();
-    let mut run = Command::new(env!("CARGO_BIN_EXE_tapline"))
+    let run = Command::new(env!("CARGO_BIN_EXE_tapline"))
         .current_dir(p.path())
         .env("CI", "1")
         .env("NO_COLOR", "1")
