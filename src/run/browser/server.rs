@@ -52,9 +52,9 @@ impl Server {
         Ok(Server { port, mounts, task })
     }
 
-    /// Serves `dir` under a new number with `harness` as its harness page; returns the URL
-    /// prefix (`http://127.0.0.1:PORT/N/`) and the number.
-    pub(crate) fn mount(&self, dir: PathBuf, harness: String) -> (String, u64) {
+    /// Serves `dir` under a new number (`http://127.0.0.1:PORT/N/`) with `harness` as its
+    /// harness page; returns the number.
+    pub(crate) fn mount(&self, dir: PathBuf, harness: String) -> u64 {
         let mut mounts = lock(&self.mounts);
         mounts.next += 1;
         let id = mounts.next;
@@ -66,7 +66,7 @@ impl Server {
                 missing: Vec::new(),
             },
         );
-        (format!("http://127.0.0.1:{}/{id}/", self.port), id)
+        id
     }
 
     /// The paths mount `id` answered 404 to.
@@ -262,8 +262,7 @@ mod tests {
         std::fs::create_dir(dir.path().join("a b")).expect("mkdir");
         std::fs::write(dir.path().join("a b/m.js"), "export const x = 1;").expect("write");
         let server = Server::start().await.expect("server");
-        let (prefix, id) = server.mount(dir.path().to_path_buf(), "<p>harness".into());
-        assert!(prefix.ends_with(&format!("/{id}/")));
+        let id = server.mount(dir.path().to_path_buf(), "<p>harness".into());
         let (status, body) = get(server.port, &format!("/{id}/a%20b/m.js?x=1")).await;
         assert_eq!(
             (status.as_str(), body.as_str()),
