@@ -289,7 +289,9 @@ fn page_errors_fail_their_file_with_reasons() {
     assert!(text.contains("5 of 6 files failed"), "{text}");
     let log = p.read_text(".nogit/testlogs/test__late.browser.log");
     assert!(
-        log.starts_with("1..1\nok 1 - fine\nUncaught Error: late boom\n    at "),
+        log.starts_with(
+            "1..1\nok 1 - fine\nUncaught Error: late boom\n    at test/late.browser.js:2:"
+        ),
         "{log}"
     );
     assert_clean(&p, &text);
@@ -450,7 +452,7 @@ console.log("ok 1 - args");
     let (code, text) = run(&p, &["--timeout", "60s"]);
     assert_eq!(code, 0, "{text}");
     let log = p.read_text(".nogit/testlogs/test__args.browser.log");
-    let expected_start = "1..1\n# several 3 true null undefined { a: 1, b: 'x' } [ 1, 'two' ]\n# progress is 42%\n# first\n# second\n# info\n# debug\nwarned 1\nError: to stderr\n    at ";
+    let expected_start = "1..1\n# several 3 true null undefined { a: 1, b: 'x' } [ 1, 'two' ]\n# progress is 42%\n# first\n# second\n# info\n# debug\nwarned 1\nError: to stderr\n    at test/args.browser.js:";
     assert!(log.starts_with(expected_start), "{log}");
     assert!(log.ends_with("ok 1 - args\n"), "{log}");
     // warn and error went to stderr: shown as the file's stderr, not parsed as TAP.
@@ -732,6 +734,31 @@ fn a_typescript_browser_file_without_esbuild_says_how_to_get_it() {
         .find(|l| l.contains("✗ test/test.browser.ts") && l.contains('—'));
     assert!(
         line.is_some_and(|l| l.contains("npm install --save-dev esbuild")),
+        "{text}"
+    );
+}
+
+/// `--sandbox` wraps the node files in bubblewrap and leaves the browser files to Chromium
+/// (README: why); both kinds run.
+#[test]
+fn sandbox_runs_node_files_in_bwrap_and_browser_files_in_chromium() {
+    if !have_chromium("sandbox_runs_node_files_in_bwrap_and_browser_files_in_chromium") {
+        return;
+    }
+    if !crate::run::on_path("bwrap") {
+        eprintln!("sandbox_runs_node_files_in_bwrap_and_browser_files_in_chromium: skipped, no bwrap (apt-get install bubblewrap)");
+        return;
+    }
+    let p = project();
+    p.write("test/a.browser.js", PASSING);
+    p.write(
+        "test/b.test.js",
+        "console.log('1..1'); console.log('ok 1 - node');\n",
+    );
+    let (code, text) = run(&p, &["--sandbox", "--timeout", "60s"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("✓ test/a.browser.js") && text.contains("✓ test/b.test.js"),
         "{text}"
     );
 }

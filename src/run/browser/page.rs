@@ -81,6 +81,7 @@ pub(crate) async fn drive(
     let mount = spec.server.mount(spec.prepared.serve_root.clone(), harness);
     let mut state = State::new(chunks);
     state.max_output = spec.max_output;
+    state.origin = format!("http://127.0.0.1:{}/{mount}/", spec.server.port);
     navigate(&spec, &page, mount, deadline, &mut state).await;
     if cancel.borrow_and_update().is_some() {
         state.cancelled = true;
@@ -363,6 +364,9 @@ struct State {
     timed_out: bool,
     cancelled: bool,
     browser_gone: bool,
+    /// The URL prefix of the file's folder, which stacks and messages show as a path
+    /// ([`State::local`]).
+    origin: String,
     /// Bytes written so far, against `max_output`.
     written: u64,
     max_output: Option<u64>,
@@ -383,6 +387,7 @@ impl State {
             timed_out: false,
             cancelled: false,
             browser_gone: false,
+            origin: String::new(),
             written: 0,
             max_output: None,
             output_exceeded: false,
@@ -459,6 +464,10 @@ impl State {
                     .map(Vec::as_slice)
                     .unwrap_or(&[]);
                 if let Some(text) = console::text(kind, args) {
+                    let text = match text.contains("http://127.0.0.1:") {
+                        true => self.local(&text),
+                        false => text,
+                    };
                     self.write(console::stream(kind), &text).await;
                 }
             }
@@ -525,6 +534,7 @@ impl State {
                 .trim()
                 .to_owned(),
         };
+        let body = self.local(&body);
         let kind = if rejection {
             "Uncaught (in promise)"
         } else {
@@ -544,6 +554,7 @@ impl State {
     async fn settle(&mut self, payload: &str, spec: &PageSpec<'_>, mount: u64) {
         let outcome: Value = serde_json::from_str(payload).unwrap_or(Value::Null);
         if let Some(error) = outcome.get("error").and_then(Value::as_str) {
+            let error = self.local(error);
             let first = error.lines().next().unwrap_or("").to_owned();
             if outcome.get("load").and_then(Value::as_bool) == Some(true) {
                 let missing = spec.server.missing(mount);
@@ -563,6 +574,16 @@ impl State {
             }
         }
         self.settled = Some(Settled { at: Instant::now() });
+    }
+
+    /// `text` with the served folder's URLs as paths under it: a stack reads
+    /// `at test/a.browser.js:2:16`, as the file is named in the project, not
+    /// `at http://127.0.0.1:41234/3/test/a.browser.js:2:16`.
+    fn local(&self, text: &str) -> String {
+        if self.origin.is_empty() {
+            return text.to_owned();
+        }
+        text.replace(&self.origin, "")
     }
 
     /// A reason, once (a loop throwing the same error a thousand times is one reason), and at
