@@ -762,3 +762,39 @@ fn sandbox_runs_node_files_in_bwrap_and_browser_files_in_chromium() {
         "{text}"
     );
 }
+
+/// The two ends without the harness's word or with it too early: a page whose plan is
+/// complete ends after a quiet moment though its module never settles; a module that settled
+/// short of its plan ends once the page has been silent a while, and the plan says what is
+/// missing. Neither waits for the timeout.
+#[test]
+fn a_page_ends_by_its_plan_or_its_silence() {
+    if !have_chromium("a_page_ends_by_its_plan_or_its_silence") {
+        return;
+    }
+    let p = project();
+    p.write(
+        "test/open.browser.js",
+        "console.log('1..1'); console.log('ok 1 - done, but a handle stays open');\nawait new Promise(() => {});\n",
+    );
+    p.write(
+        "test/short.browser.js",
+        "console.log('1..2'); console.log('ok 1 - the only one');\n",
+    );
+    p.write(
+        "test/later.browser.js",
+        "console.log('1..1');\nsetTimeout(() => console.log('ok 1 - from a timer after the module settled'), 300);\n",
+    );
+    let (code, text) = run(&p, &["-j", "3", "--timeout", "90s"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("✓ test/open.browser.js"), "{text}");
+    assert!(text.contains("✓ test/later.browser.js"), "{text}");
+    let short = text
+        .lines()
+        .find(|l| l.contains("✗ test/short.browser.js") && l.contains('—'));
+    assert!(
+        short.is_some_and(|l| l.contains("planned 2, ran 1")),
+        "{text}"
+    );
+    assert!(!text.contains("timed out"), "{text}");
+}
