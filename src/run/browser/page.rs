@@ -82,7 +82,7 @@ pub(crate) async fn drive(
     let mut state = State::new(chunks);
     state.max_output = spec.max_output;
     state.origin = format!("http://127.0.0.1:{}/{mount}/", spec.server.port);
-    navigate(&spec, &page, mount, deadline, &mut state).await;
+    navigate(&spec, &page, &mount, deadline, &mut state).await;
     if cancel.borrow_and_update().is_some() {
         state.cancelled = true;
         state.done = true;
@@ -97,7 +97,7 @@ pub(crate) async fn drive(
                         batch.push(e);
                     }
                     for event in batch {
-                        state.event(event, &spec, &page, mount).await;
+                        state.event(event, &spec, &page, &mount).await;
                     }
                     state.flush().await;
                 }
@@ -117,7 +117,7 @@ pub(crate) async fn drive(
         }
         state.check();
     }
-    spec.server.unmount(mount);
+    spec.server.unmount(&mount);
     spec.cdp.unsubscribe(&page.session);
     finish(&spec, &page, state).await
 }
@@ -146,7 +146,7 @@ async fn not_opened(spec: &PageSpec<'_>, failed: Opening) -> PageEnd {
 async fn navigate(
     spec: &PageSpec<'_>,
     page: &Page,
-    mount: u64,
+    mount: &str,
     deadline: Option<Instant>,
     state: &mut State,
 ) {
@@ -453,7 +453,7 @@ impl State {
         let _ = self.chunks.send(chunk).await;
     }
 
-    async fn event(&mut self, event: CdpEvent, spec: &PageSpec<'_>, page: &Page, mount: u64) {
+    async fn event(&mut self, event: CdpEvent, spec: &PageSpec<'_>, page: &Page, mount: &str) {
         let p = &event.params;
         match event.method.as_str() {
             "Runtime.consoleAPICalled" => {
@@ -551,7 +551,7 @@ impl State {
     }
 
     /// The harness's report: the module settled, or failed to load, or threw.
-    async fn settle(&mut self, payload: &str, spec: &PageSpec<'_>, mount: u64) {
+    async fn settle(&mut self, payload: &str, spec: &PageSpec<'_>, mount: &str) {
         let outcome: Value = serde_json::from_str(payload).unwrap_or(Value::Null);
         if let Some(error) = outcome.get("error").and_then(Value::as_str) {
             let error = self.local(error);
