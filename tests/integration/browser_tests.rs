@@ -798,3 +798,69 @@ fn a_page_ends_by_its_plan_or_its_silence() {
     );
     assert!(!text.contains("timed out"), "{text}");
 }
+
+/// The fake Chromium of test-data/fake-chromium (a stand-in speaking DevTools over the pipe).
+fn fake_chromium() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("test-data/fake-chromium/fake-chromium")
+}
+
+/// A page that will not close within the grace: the files left run in a new Chromium, the
+/// file's log says so, and both Chromiums are gone after the run. Chromium shows this only by
+/// accident, so a stand-in that never answers `Target.closeTarget` plays it.
+#[test]
+fn a_page_that_will_not_close_restarts_chromium_for_the_files_left() {
+    if !crate::run::on_path("python3") {
+        eprintln!(
+            "a_page_that_will_not_close_restarts_chromium_for_the_files_left: skipped, no python3"
+        );
+        return;
+    }
+    let p = project();
+    for f in ["a", "b", "c"] {
+        p.write(
+            &format!("test/{f}.browser.js"),
+            "// the fake prints its own TAP\n",
+        );
+    }
+    let out = p
+        .command(&["-j", "1", "--order", "declared", "--grace", "300ms"])
+        .env("TAPLINE_CHROMIUM", fake_chromium())
+        .env("FAKE_CHROMIUM_HANG_CLOSE", "1")
+        .env("TMPDIR", p.join("tmp"))
+        .output()
+        .expect("runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("3 files") && text.contains("3 passed"),
+        "{text}"
+    );
+    let log = p.read_text(".nogit/testlogs/test__a.browser.log");
+    assert_eq!(
+        log,
+        "1..1\nok 1 - from the fake\ntapline: the page did not close within the grace; Chromium is restarted for the files left\n"
+    );
+    assert_eq!(
+        p.read_text(".nogit/testlogs/test__b.browser.log"),
+        "1..1\nok 1 - from the fake\n"
+    );
+    let instances = p.read_text("fake-instances.txt");
+    let pids: Vec<&str> = instances.lines().collect();
+    assert_eq!(
+        pids.len(),
+        2,
+        "one restart, then the one Chromium for b and c: {pids:?}"
+    );
+    for pid in pids {
+        assert!(
+            !Path::new(&format!("/proc/{pid}/cmdline")).exists()
+                || processes_under(&p.join("tmp")).is_empty(),
+            "{pid} left"
+        );
+    }
+    assert_clean(&p, &text);
+}
