@@ -442,6 +442,9 @@ fn console_arguments_join_as_node_prints_them() {
 console.log("#", "several", 3, true, null, undefined, { a: 1, b: "x" }, [1, "two"]);
 console.log("# %s is %d%%", "progress", 42.5);
 console.log("# first\n# second");
+console.group("# group");
+console.log("# inside\n# too");
+console.groupEnd();
 console.info("# info");
 console.debug("# debug");
 console.warn("warned", 1);
@@ -452,7 +455,7 @@ console.log("ok 1 - args");
     let (code, text) = run(&p, &["--timeout", "60s"]);
     assert_eq!(code, 0, "{text}");
     let log = p.read_text(".nogit/testlogs/test__args.browser.log");
-    let expected_start = "1..1\n# several 3 true null undefined { a: 1, b: 'x' } [ 1, 'two' ]\n# progress is 42%\n# first\n# second\n# info\n# debug\nwarned 1\nError: to stderr\n    at test/args.browser.js:";
+    let expected_start = "1..1\n# several 3 true null undefined { a: 1, b: 'x' } [ 1, 'two' ]\n# progress is 42%\n# first\n# second\n# group\n  # inside\n  # too\n# info\n# debug\nwarned 1\nError: to stderr\n    at test/args.browser.js:";
     assert!(log.starts_with(expected_start), "{log}");
     assert!(log.ends_with("ok 1 - args\n"), "{log}");
     // warn and error went to stderr: shown as the file's stderr, not parsed as TAP.

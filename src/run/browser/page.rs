@@ -367,6 +367,8 @@ struct State {
     /// The URL prefix of the file's folder, which stacks and messages show as a path
     /// ([`State::local`]).
     origin: String,
+    /// `console.group` depth: Node indents what is printed inside by two spaces a level.
+    group: usize,
     /// Bytes written so far, against `max_output`.
     written: u64,
     max_output: Option<u64>,
@@ -388,6 +390,7 @@ impl State {
             cancelled: false,
             browser_gone: false,
             origin: String::new(),
+            group: 0,
             written: 0,
             max_output: None,
             output_exceeded: false,
@@ -463,12 +466,19 @@ impl State {
                     .and_then(Value::as_array)
                     .map(Vec::as_slice)
                     .unwrap_or(&[]);
+                if kind == "endGroup" {
+                    self.group = self.group.saturating_sub(1);
+                }
                 if let Some(text) = console::text(kind, args) {
                     let text = match text.contains("http://127.0.0.1:") {
                         true => self.local(&text),
                         false => text,
                     };
+                    let text = console::indent(&text, self.group);
                     self.write(console::stream(kind), &text).await;
+                }
+                if kind.starts_with("startGroup") {
+                    self.group += 1;
                 }
             }
             "Runtime.exceptionThrown" => {
