@@ -626,11 +626,21 @@ fn execute(
     } else {
         Box::new(io::BufWriter::new(stderr.lock()))
     };
+    let mut forward = match crate::daemon_cmd::forward_sink(args) {
+        Ok(f) => f,
+        Err(msg) => {
+            eprintln!("tapline: {msg}");
+            return EXIT_USAGE;
+        }
+    };
     let mut terminal = TerminalReporter::new(err_out, terminal_options(args, settings.live));
     let mut machine = machine_sink(args.format);
     let mut sinks: Vec<&mut dyn RunSink> = vec![&mut terminal];
     if let Some(m) = machine.as_deref_mut() {
         sinks.push(m);
+    }
+    if let Some(f) = forward.as_mut() {
+        sinks.push(f);
     }
     if let Some(r) = reports.as_mut() {
         sinks.push(r);
@@ -689,6 +699,9 @@ fn execute(
     });
     drop(fanout);
     let finish = terminal.finish();
+    if let Some(f) = forward.as_mut() {
+        f.finish();
+    }
     if let (Ok((f, _)), Some((cache, keys))) = (&finished, cache.as_mut()) {
         for ((r, rel), key) in f.results.iter().zip(&rels).zip(keys.iter()) {
             if let Some(r) = r {
