@@ -216,7 +216,9 @@ pub(crate) async fn run_file(
         Err(why) => return not_started(why, started),
     };
     let argv = match &job.sandbox {
-        Some(sandbox) if !argv.is_empty() => {
+        // A page runs in the run's one Chromium, not in a process of its own (README,
+        // "Browser tests": why --sandbox does not wrap Chromium).
+        Some(sandbox) if !argv.is_empty() && job.input.runtime != Runtime::Chromium => {
             // A suite's command writes its JUnit reports: their folder stays writable.
             let reports = match job.input.report.as_deref().map(|g| report_dir(&job.cwd, g)) {
                 Some(Err(why)) => return not_started(why, started),

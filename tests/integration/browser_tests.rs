@@ -100,23 +100,31 @@ fn processes_under(dir: &Path) -> Vec<(i32, String)> {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            found.push((pid, format!("[{exe}] {text}")));
+            // `pid (comm) state ppid pgrp …`
+            let pgrp = stat
+                .rsplit_once(')')
+                .and_then(|(_, r)| r.split_whitespace().nth(2))
+                .unwrap_or("?");
+            found.push((pid, format!("[{exe} pgrp={pgrp}] {text}")));
         }
     }
     found
 }
 
-/// Browser processes (not helpers: no `--type=`) among `processes`.
+/// Chromium browsers among `processes`: the process groups of Chromium processes (each
+/// browser leads a group of its own, which its helpers share; a helper between fork and exec
+/// still wears the browser's command line, so processes alone would count it twice).
+/// Crashpad's handlers make groups of their own, and are not browsers.
 fn browsers(processes: &[(i32, String)]) -> usize {
-    processes
+    let groups: std::collections::BTreeSet<&str> = processes
         .iter()
         .filter(|(_, cmd)| {
             let exe = cmd.split(']').next().unwrap_or("");
-            exe.contains("chrom")
-                && cmd.contains("--remote-debugging-pipe")
-                && !cmd.contains("--type=")
+            exe.contains("chrom") && !exe.contains("crashpad")
         })
-        .count()
+        .filter_map(|(_, cmd)| cmd.split("pgrp=").nth(1)?.split(']').next())
+        .collect();
+    groups.len()
 }
 
 fn poll(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
@@ -284,7 +292,9 @@ fn page_errors_fail_their_file_with_reasons() {
     assert!(text.contains("5 of 6 files failed"), "{text}");
     let log = p.read_text(".nogit/testlogs/test__late.browser.log");
     assert!(
-        log.starts_with("1..1\nok 1 - fine\nUncaught Error: late boom\n    at "),
+        log.starts_with(
+            "1..1\nok 1 - fine\nUncaught Error: late boom\n    at test/late.browser.js:2:"
+        ),
         "{log}"
     );
     assert_clean(&p, &text);
@@ -435,6 +445,9 @@ fn console_arguments_join_as_node_prints_them() {
 console.log("#", "several", 3, true, null, undefined, { a: 1, b: "x" }, [1, "two"]);
 console.log("# %s is %d%%", "progress", 42.5);
 console.log("# first\n# second");
+console.group("# group");
+console.log("# inside\n# too");
+console.groupEnd();
 console.info("# info");
 console.debug("# debug");
 console.warn("warned", 1);
@@ -445,7 +458,7 @@ console.log("ok 1 - args");
     let (code, text) = run(&p, &["--timeout", "60s"]);
     assert_eq!(code, 0, "{text}");
     let log = p.read_text(".nogit/testlogs/test__args.browser.log");
-    let expected_start = "1..1\n# several 3 true null undefined { a: 1, b: 'x' } [ 1, 'two' ]\n# progress is 42%\n# first\n# second\n# info\n# debug\nwarned 1\nError: to stderr\n    at ";
+    let expected_start = "1..1\n# several 3 true null undefined { a: 1, b: 'x' } [ 1, 'two' ]\n# progress is 42%\n# first\n# second\n# group\n  # inside\n  # too\n# info\n# debug\nwarned 1\nError: to stderr\n    at test/args.browser.js:";
     assert!(log.starts_with(expected_start), "{log}");
     assert!(log.ends_with("ok 1 - args\n"), "{log}");
     // warn and error went to stderr: shown as the file's stderr, not parsed as TAP.
@@ -491,8 +504,13 @@ fn eight_files_four_at_a_time_share_one_chromium() {
     let tmp = p.join("tmp");
     let mut most = 0;
     let mut seen = 0;
+    let mut at_most = Vec::new();
     let code = loop {
-        let now = browsers(&processes_under(&tmp));
+        let processes = processes_under(&tmp);
+        let now = browsers(&processes);
+        if now > most {
+            at_most = processes;
+        }
         most = most.max(now);
         seen += usize::from(now > 0);
         if let Ok(Some(status)) = child.try_wait() {
@@ -507,7 +525,10 @@ fn eight_files_four_at_a_time_share_one_chromium() {
         "{text}"
     );
     assert!(seen > 0, "never saw the run's Chromium\n{text}");
-    assert_eq!(most, 1, "more than one Chromium at once\n{text}");
+    assert_eq!(
+        most, 1,
+        "more than one Chromium at once: {at_most:#?}\n{text}"
+    );
     assert_clean(&p, &text);
 }
 
@@ -721,4 +742,124 @@ fn a_typescript_browser_file_without_esbuild_says_how_to_get_it() {
         line.is_some_and(|l| l.contains("npm install --save-dev esbuild")),
         "{text}"
     );
+}
+
+/// `--sandbox` wraps the node files in bubblewrap and leaves the browser files to Chromium
+/// (README: why); both kinds run.
+#[test]
+fn sandbox_runs_node_files_in_bwrap_and_browser_files_in_chromium() {
+    if !have_chromium("sandbox_runs_node_files_in_bwrap_and_browser_files_in_chromium") {
+        return;
+    }
+    if !crate::run::on_path("bwrap") {
+        eprintln!("sandbox_runs_node_files_in_bwrap_and_browser_files_in_chromium: skipped, no bwrap (apt-get install bubblewrap)");
+        return;
+    }
+    let p = project();
+    p.write("test/a.browser.js", PASSING);
+    p.write(
+        "test/b.test.js",
+        "console.log('1..1'); console.log('ok 1 - node');\n",
+    );
+    let (code, text) = run(&p, &["--sandbox", "--timeout", "60s"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("✓ test/a.browser.js") && text.contains("✓ test/b.test.js"),
+        "{text}"
+    );
+}
+
+/// The two ends without the harness's word or with it too early: a page whose plan is
+/// complete ends after a quiet moment though its module never settles; a module that settled
+/// short of its plan ends once the page has been silent a while, and the plan says what is
+/// missing. Neither waits for the timeout.
+#[test]
+fn a_page_ends_by_its_plan_or_its_silence() {
+    if !have_chromium("a_page_ends_by_its_plan_or_its_silence") {
+        return;
+    }
+    let p = project();
+    p.write(
+        "test/open.browser.js",
+        "console.log('1..1'); console.log('ok 1 - done, but a handle stays open');\nawait new Promise(() => {});\n",
+    );
+    p.write(
+        "test/short.browser.js",
+        "console.log('1..2'); console.log('ok 1 - the only one');\n",
+    );
+    p.write(
+        "test/later.browser.js",
+        "console.log('1..1');\nsetTimeout(() => console.log('ok 1 - from a timer after the module settled'), 300);\n",
+    );
+    let (code, text) = run(&p, &["-j", "3", "--timeout", "90s"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("✓ test/open.browser.js"), "{text}");
+    assert!(text.contains("✓ test/later.browser.js"), "{text}");
+    let short = text
+        .lines()
+        .find(|l| l.contains("✗ test/short.browser.js") && l.contains('—'));
+    assert!(
+        short.is_some_and(|l| l.contains("planned 2, ran 1")),
+        "{text}"
+    );
+    assert!(!text.contains("timed out"), "{text}");
+}
+
+/// The fake Chromium of test-data/fake-chromium (a stand-in speaking DevTools over the pipe).
+fn fake_chromium() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("test-data/fake-chromium/fake-chromium")
+}
+
+/// A page that will not close within the grace: the files left run in a new Chromium, the
+/// file's log says so, and both Chromiums are gone after the run. Chromium shows this only by
+/// accident, so a stand-in that never answers `Target.closeTarget` plays it.
+#[test]
+fn a_page_that_will_not_close_restarts_chromium_for_the_files_left() {
+    if !crate::run::on_path("python3") {
+        eprintln!(
+            "a_page_that_will_not_close_restarts_chromium_for_the_files_left: skipped, no python3"
+        );
+        return;
+    }
+    let p = project();
+    for f in ["a", "b", "c"] {
+        p.write(
+            &format!("test/{f}.browser.js"),
+            "// the fake prints its own TAP\n",
+        );
+    }
+    let out = p
+        .command(&["-j", "1", "--order", "declared", "--grace", "300ms"])
+        .env("TAPLINE_CHROMIUM", fake_chromium())
+        .env("FAKE_CHROMIUM_HANG_CLOSE", "1")
+        .env("TMPDIR", p.join("tmp"))
+        .output()
+        .expect("runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("3 files") && text.contains("3 passed"),
+        "{text}"
+    );
+    let log = p.read_text(".nogit/testlogs/test__a.browser.log");
+    assert_eq!(
+        log,
+        "1..1\nok 1 - from the fake\ntapline: the page did not close within the grace; Chromium is restarted for the files left\n"
+    );
+    assert_eq!(
+        p.read_text(".nogit/testlogs/test__b.browser.log"),
+        "1..1\nok 1 - from the fake\n"
+    );
+    let instances = p.read_text("fake-instances.txt");
+    let pids: Vec<&str> = instances.lines().collect();
+    assert_eq!(
+        pids.len(),
+        2,
+        "one restart, then the one Chromium for b and c: {pids:?}"
+    );
+    assert_clean(&p, &text);
 }

@@ -43,6 +43,19 @@ pub(crate) fn text(kind: &str, args: &[Value]) -> Option<String> {
     Some(format_args(args))
 }
 
+/// `text` inside `depth` console groups: every line indented two spaces a level, as Node
+/// prints it.
+pub(crate) fn indent(text: &str, depth: usize) -> String {
+    if depth == 0 {
+        return text.to_owned();
+    }
+    let pad = "  ".repeat(depth);
+    text.split('\n')
+        .map(|line| format!("{pad}{line}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// `util.format` over the call's arguments.
 pub(crate) fn format_args(args: &[Value]) -> String {
     let mut out = String::new();
@@ -311,6 +324,9 @@ mod tests {
             Some("Assertion failed: nope")
         );
         assert_eq!(text("clear", &[]), None);
+        assert_eq!(text("endGroup", &[]), None);
+        assert_eq!(indent("a\nb", 2), "    a\n    b");
+        assert_eq!(indent("a", 0), "a");
         assert_eq!(stream("warning"), Stream::Stderr);
         assert_eq!(stream("info"), Stream::Stdout);
     }

@@ -72,61 +72,17 @@ pub(crate) async fn drive(
     chunks: mpsc::Sender<Chunk>,
     mut cancel: watch::Receiver<Option<Cancel>>,
 ) -> PageEnd {
-    let started = Instant::now();
-    let deadline = spec.timeout.map(|t| started + t);
-    let mut end = PageEnd::default();
-    let opened = open(&spec, deadline).await;
-    let (page, mut events) = match opened {
-        Ok(o) => o,
-        Err(Opening::TimedOut) => {
-            end.timed_out = true;
-            end.reasons.push(timed_out(spec.timeout));
-            return end;
-        }
-        Err(Opening::Failed(why, page)) => {
-            end.browser_gone = why == CdpError::Closed;
-            end.reasons
-                .push(format!("failed to open a page in Chromium: {why}"));
-            if let Some(page) = page {
-                end.hung = close(spec.cdp, &page, spec.grace).await;
-            }
-            return end;
-        }
+    let deadline = spec.timeout.map(|t| Instant::now() + t);
+    let (page, mut events) = match open(&spec, deadline).await {
+        Ok(opened) => opened,
+        Err(failed) => return not_opened(&spec, failed).await,
     };
-    let (prefix, mount) = spec.server.mount(
-        spec.prepared.serve_root.clone(),
-        harness(&spec.prepared.entry, ""),
-    );
-    let _ = prefix;
+    let harness = harness(&spec.prepared.entry);
+    let mount = spec.server.mount(spec.prepared.serve_root.clone(), harness);
     let mut state = State::new(chunks);
     state.max_output = spec.max_output;
-    let navigated = bounded(
-        deadline,
-        spec.cdp.call(
-            &page.session,
-            "Page.navigate",
-            json!({ "url": format!("http://127.0.0.1:{}/{mount}/{HARNESS}", spec.server.port) }),
-        ),
-    )
-    .await;
-    match navigated {
-        Some(Ok(reply)) => {
-            if let Some(error) = reply.get("errorText").and_then(Value::as_str) {
-                state
-                    .reasons
-                    .push(format!("failed to load the harness page: {error}"));
-                state.done = true;
-            }
-        }
-        Some(Err(e)) => {
-            state.browser_gone = e == CdpError::Closed;
-            state
-                .reasons
-                .push(format!("failed to load the harness page: {e}"));
-            state.done = true;
-        }
-        None => state.timed_out = true,
-    }
+    state.origin = format!("http://127.0.0.1:{}/{mount}/", spec.server.port);
+    navigate(&spec, &page, &mount, deadline, &mut state).await;
     if cancel.borrow_and_update().is_some() {
         state.cancelled = true;
         state.done = true;
@@ -137,14 +93,11 @@ pub(crate) async fn drive(
             event = events.recv() => match event {
                 Some(event) => {
                     let mut batch = vec![event];
-                    while batch.len() < 4096 {
-                        match events.try_recv() {
-                            Ok(e) => batch.push(e),
-                            Err(_) => break,
-                        }
+                    while let (true, Ok(e)) = (batch.len() < 4096, events.try_recv()) {
+                        batch.push(e);
                     }
                     for event in batch {
-                        state.event(event, &spec, &page, mount).await;
+                        state.event(event, &spec, &page, &mount).await;
                     }
                     state.flush().await;
                 }
@@ -164,13 +117,75 @@ pub(crate) async fn drive(
         }
         state.check();
     }
-    state.flush().await;
-    spec.server.unmount(mount);
+    spec.server.unmount(&mount);
     spec.cdp.unsubscribe(&page.session);
-    end.timed_out = state.timed_out;
-    end.cancelled = state.cancelled && !state.timed_out;
-    end.browser_gone = state.browser_gone;
-    end.output_exceeded = state.output_exceeded;
+    finish(&spec, &page, state).await
+}
+
+/// A page that could not be opened: why, and whatever was opened closed.
+async fn not_opened(spec: &PageSpec<'_>, failed: Opening) -> PageEnd {
+    let mut end = PageEnd::default();
+    match failed {
+        Opening::TimedOut => {
+            end.timed_out = true;
+            end.reasons.push(timed_out(spec.timeout));
+        }
+        Opening::Failed(why, page) => {
+            end.browser_gone = why == CdpError::Closed;
+            end.reasons
+                .push(format!("failed to open a page in Chromium: {why}"));
+            if let Some(page) = page {
+                end.hung = close(spec.cdp, &page, spec.grace).await;
+            }
+        }
+    }
+    end
+}
+
+/// Loads the harness page of `mount` into the page.
+async fn navigate(
+    spec: &PageSpec<'_>,
+    page: &Page,
+    mount: &str,
+    deadline: Option<Instant>,
+    state: &mut State,
+) {
+    let url = format!("http://127.0.0.1:{}/{mount}/{HARNESS}", spec.server.port);
+    let call = spec
+        .cdp
+        .call(&page.session, "Page.navigate", json!({ "url": url }));
+    let error = match bounded(deadline, call).await {
+        Some(Ok(reply)) => reply
+            .get("errorText")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        Some(Err(e)) => {
+            state.browser_gone = e == CdpError::Closed;
+            Some(e.to_string())
+        }
+        None => {
+            state.timed_out = true;
+            None
+        }
+    };
+    if let Some(error) = error {
+        state
+            .reasons
+            .push(format!("failed to load the harness page: {error}"));
+        state.done = true;
+    }
+}
+
+/// The page's end: what is left of its console handed on, the page closed, the reasons.
+async fn finish(spec: &PageSpec<'_>, page: &Page, mut state: State) -> PageEnd {
+    state.flush().await;
+    let mut end = PageEnd {
+        timed_out: state.timed_out,
+        cancelled: state.cancelled && !state.timed_out,
+        browser_gone: state.browser_gone,
+        output_exceeded: state.output_exceeded,
+        ..PageEnd::default()
+    };
     if state.timed_out {
         end.reasons.push(timed_out(spec.timeout));
     } else if state.cancelled {
@@ -178,7 +193,7 @@ pub(crate) async fn drive(
     }
     end.reasons.append(&mut state.reasons);
     if !end.browser_gone {
-        end.hung = close(spec.cdp, &page, spec.grace).await;
+        end.hung = close(spec.cdp, page, spec.grace).await;
     }
     if end.hung {
         let note = "tapline: the page did not close within the grace; Chromium is restarted for the files left";
@@ -195,10 +210,10 @@ fn timed_out(timeout: Option<Duration>) -> String {
     )
 }
 
-/// The harness page, importing `entry` (a path under the mount). `origin` prefixes the entry
-/// when not empty (tests).
-pub(crate) fn harness(entry: &str, origin: &str) -> String {
-    let url = format!("{origin}../{entry}");
+/// The harness page, importing `entry` (a path under the mount; the page is one folder
+/// down, in `__tapline__/`).
+pub(crate) fn harness(entry: &str) -> String {
+    let url = format!("../{entry}");
     let quoted = serde_json::to_string(&url).unwrap_or_else(|_| "\"\"".to_owned());
     include_str!("harness.html").replace("__TAPLINE_ENTRY__", &quoted)
 }
@@ -349,6 +364,11 @@ struct State {
     timed_out: bool,
     cancelled: bool,
     browser_gone: bool,
+    /// The URL prefix of the file's folder, which stacks and messages show as a path
+    /// ([`State::local`]).
+    origin: String,
+    /// `console.group` depth: Node indents what is printed inside by two spaces a level.
+    group: usize,
     /// Bytes written so far, against `max_output`.
     written: u64,
     max_output: Option<u64>,
@@ -369,6 +389,8 @@ impl State {
             timed_out: false,
             cancelled: false,
             browser_gone: false,
+            origin: String::new(),
+            group: 0,
             written: 0,
             max_output: None,
             output_exceeded: false,
@@ -434,7 +456,7 @@ impl State {
         let _ = self.chunks.send(chunk).await;
     }
 
-    async fn event(&mut self, event: CdpEvent, spec: &PageSpec<'_>, page: &Page, mount: u64) {
+    async fn event(&mut self, event: CdpEvent, spec: &PageSpec<'_>, page: &Page, mount: &str) {
         let p = &event.params;
         match event.method.as_str() {
             "Runtime.consoleAPICalled" => {
@@ -444,8 +466,19 @@ impl State {
                     .and_then(Value::as_array)
                     .map(Vec::as_slice)
                     .unwrap_or(&[]);
+                if kind == "endGroup" {
+                    self.group = self.group.saturating_sub(1);
+                }
                 if let Some(text) = console::text(kind, args) {
+                    let text = match text.contains("http://127.0.0.1:") {
+                        true => self.local(&text),
+                        false => text,
+                    };
+                    let text = console::indent(&text, self.group);
                     self.write(console::stream(kind), &text).await;
+                }
+                if kind.starts_with("startGroup") {
+                    self.group += 1;
                 }
             }
             "Runtime.exceptionThrown" => {
@@ -511,6 +544,7 @@ impl State {
                 .trim()
                 .to_owned(),
         };
+        let body = self.local(&body);
         let kind = if rejection {
             "Uncaught (in promise)"
         } else {
@@ -527,9 +561,10 @@ impl State {
     }
 
     /// The harness's report: the module settled, or failed to load, or threw.
-    async fn settle(&mut self, payload: &str, spec: &PageSpec<'_>, mount: u64) {
+    async fn settle(&mut self, payload: &str, spec: &PageSpec<'_>, mount: &str) {
         let outcome: Value = serde_json::from_str(payload).unwrap_or(Value::Null);
         if let Some(error) = outcome.get("error").and_then(Value::as_str) {
+            let error = self.local(error);
             let first = error.lines().next().unwrap_or("").to_owned();
             if outcome.get("load").and_then(Value::as_bool) == Some(true) {
                 let missing = spec.server.missing(mount);
@@ -550,6 +585,16 @@ impl State {
             }
         }
         self.settled = Some(Settled { at: Instant::now() });
+    }
+
+    /// `text` with the served folder's URLs as paths under it: a stack reads
+    /// `at test/a.browser.js:2:16`, as the file is named in the project, not
+    /// `at http://127.0.0.1:41234/3/test/a.browser.js:2:16`.
+    fn local(&self, text: &str) -> String {
+        if self.origin.is_empty() {
+            return text.to_owned();
+        }
+        text.replace(&self.origin, "")
     }
 
     /// A reason, once (a loop throwing the same error a thousand times is one reason), and at
@@ -632,7 +677,7 @@ mod tests {
 
     #[test]
     fn the_harness_imports_the_entry_under_its_mount() {
-        let page = harness("test/a \"b\".js", "");
+        let page = harness("test/a \"b\".js");
         assert!(
             page.contains(r#"const entry = "../test/a \"b\".js";"#),
             "{page}"

@@ -1,9 +1,11 @@
 //! The run's loopback HTTP server (127.0.0.1, port 0): serves each browser file's prepared
 //! folder and its harness page, and remembers what it could not find.
 //!
-//! Each file is mounted under a number of its own (`/<n>/…`), so that files prepared into
+//! Each file is mounted under a key of its own (`/<key>/…`), so that files prepared into
 //! different folders share one server and one origin, while a page asking for `../../x` cannot
-//! leave its folder (the URL resolves inside `/`, and `..` never reaches the disk). Every
+//! leave its folder (the URL resolves inside `/`, and `..` never reaches the disk). The key is
+//! 128 random bits and nothing is served outside a mount: another local user who finds the
+//! port still cannot read the project through it. Every
 //! request a mount could not serve (404) is noted, so that a failed import names the module
 //! that is missing (`failed to load test/helper.js: 404`), which the page's own error does
 //! not: Chromium only says that the entry "failed to fetch".
@@ -24,8 +26,7 @@ const MAX_HEAD: usize = 64 * 1024;
 
 #[derive(Default)]
 struct Mounts {
-    next: u64,
-    by_id: HashMap<u64, Mount>,
+    by_id: HashMap<String, Mount>,
 }
 
 struct Mount {
@@ -52,34 +53,30 @@ impl Server {
         Ok(Server { port, mounts, task })
     }
 
-    /// Serves `dir` under a new number with `harness` as its harness page; returns the URL
-    /// prefix (`http://127.0.0.1:PORT/N/`) and the number.
-    pub(crate) fn mount(&self, dir: PathBuf, harness: String) -> (String, u64) {
-        let mut mounts = lock(&self.mounts);
-        mounts.next += 1;
-        let id = mounts.next;
-        mounts.by_id.insert(
-            id,
-            Mount {
-                dir,
-                harness,
-                missing: Vec::new(),
-            },
-        );
-        (format!("http://127.0.0.1:{}/{id}/", self.port), id)
+    /// Serves `dir` under a new number (`http://127.0.0.1:PORT/N/`) with `harness` as its
+    /// harness page; returns the number.
+    pub(crate) fn mount(&self, dir: PathBuf, harness: String) -> String {
+        let id = secret_key();
+        let mount = Mount {
+            dir,
+            harness,
+            missing: Vec::new(),
+        };
+        lock(&self.mounts).by_id.insert(id.clone(), mount);
+        id
     }
 
     /// The paths mount `id` answered 404 to.
-    pub(crate) fn missing(&self, id: u64) -> Vec<String> {
+    pub(crate) fn missing(&self, id: &str) -> Vec<String> {
         lock(&self.mounts)
             .by_id
-            .get(&id)
+            .get(id)
             .map(|m| m.missing.clone())
             .unwrap_or_default()
     }
 
-    pub(crate) fn unmount(&self, id: u64) {
-        lock(&self.mounts).by_id.remove(&id);
+    pub(crate) fn unmount(&self, id: &str) {
+        lock(&self.mounts).by_id.remove(id);
     }
 }
 
@@ -161,12 +158,9 @@ async fn answer(target: &str, mounts: &Mutex<Mounts>) -> Answer {
     let Some((id, inside)) = path.trim_start_matches('/').split_once('/') else {
         return Answer::NotFound;
     };
-    let Ok(id) = id.parse::<u64>() else {
-        return Answer::NotFound;
-    };
     let dir = {
         let m = lock(mounts);
-        let Some(mount) = m.by_id.get(&id) else {
+        let Some(mount) = m.by_id.get(id) else {
             return Answer::NotFound;
         };
         if inside == HARNESS {
@@ -187,12 +181,26 @@ async fn answer(target: &str, mounts: &Mutex<Mounts>) -> Answer {
             kind: content_type(inside),
         },
         None => {
-            if let Some(mount) = lock(mounts).by_id.get_mut(&id) {
+            if let Some(mount) = lock(mounts).by_id.get_mut(id) {
                 mount.missing.push(inside.to_owned());
             }
             Answer::NotFound
         }
     }
+}
+
+/// 128 bits no one can guess, as 32 hex digits: std's `RandomState` is seeded from the
+/// operating system's randomness, and each new one differs.
+fn secret_key() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let half = || {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+        h.finish()
+    };
+    format!("{:016x}{:016x}", half(), half())
 }
 
 /// `dir/inside`, unless `inside` tries to leave `dir`.
@@ -262,8 +270,7 @@ mod tests {
         std::fs::create_dir(dir.path().join("a b")).expect("mkdir");
         std::fs::write(dir.path().join("a b/m.js"), "export const x = 1;").expect("write");
         let server = Server::start().await.expect("server");
-        let (prefix, id) = server.mount(dir.path().to_path_buf(), "<p>harness".into());
-        assert!(prefix.ends_with(&format!("/{id}/")));
+        let id = server.mount(dir.path().to_path_buf(), "<p>harness".into());
         let (status, body) = get(server.port, &format!("/{id}/a%20b/m.js?x=1")).await;
         assert_eq!(
             (status.as_str(), body.as_str()),
@@ -282,8 +289,11 @@ mod tests {
             .0
             .contains("404"));
         assert!(get(server.port, "/999/a%20b/m.js").await.0.contains("404"));
-        assert_eq!(server.missing(id), ["nope.js", "../etc/passwd"]);
-        server.unmount(id);
+        assert_eq!(server.missing(&id), ["nope.js", "../etc/passwd"]);
+        let other = server.mount(dir.path().to_path_buf(), String::new());
+        assert_eq!((id.len(), other.len()), (32, 32));
+        assert_ne!(id, other, "every mount its own key");
+        server.unmount(&id);
         assert!(get(server.port, &format!("/{id}/a%20b/m.js"))
             .await
             .0
