@@ -544,13 +544,14 @@ impl State {
                 .trim()
                 .to_owned(),
         };
-        let body = self.local(&body);
+        // Mapped while the bundle's URLs are whole, then what is left made local.
+        let (body, first) = in_sources(&spec.prepared, &body);
+        let (body, first) = (self.local(&body), self.local(&first));
         let kind = if rejection {
             "Uncaught (in promise)"
         } else {
             "Uncaught"
         };
-        let (body, first) = in_sources(&spec.prepared, &body);
         self.write(Stream::Stderr, &format!("{kind} {body}")).await;
         let what = if rejection {
             "unhandled rejection"
@@ -563,8 +564,8 @@ impl State {
     /// The harness's report: the module settled, or failed to load, or threw.
     async fn settle(&mut self, payload: &str, spec: &PageSpec<'_>, mount: &str) {
         let outcome: Value = serde_json::from_str(payload).unwrap_or(Value::Null);
-        if let Some(error) = outcome.get("error").and_then(Value::as_str) {
-            let error = self.local(error);
+        if let Some(raw) = outcome.get("error").and_then(Value::as_str) {
+            let error = self.local(raw);
             let first = error.lines().next().unwrap_or("").to_owned();
             if outcome.get("load").and_then(Value::as_bool) == Some(true) {
                 let missing = spec.server.missing(mount);
@@ -578,7 +579,8 @@ impl State {
                 self.write(Stream::Stderr, &format!("tapline: {error}"))
                     .await;
             } else {
-                let (error, first) = in_sources(&spec.prepared, error);
+                let (error, first) = in_sources(&spec.prepared, raw);
+                let (error, first) = (self.local(&error), self.local(&first));
                 self.write(Stream::Stderr, &format!("Uncaught {error}"))
                     .await;
                 self.add_reason(format!("uncaught exception: {first}"));
