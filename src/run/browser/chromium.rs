@@ -262,10 +262,11 @@ impl Chromium {
         if let Some(mut child) = self.child.lock().await.take() {
             let _ = tokio::time::timeout(Duration::from_secs(5), child.wait()).await;
         }
-        // Helpers reparented away from the leader still die of the SIGKILL; wait until the
-        // group is empty before removing the profile they write to.
+        // Helpers reparented away from the leader still die of the SIGKILL; wait until none
+        // of the group runs before removing the profile they write to. Zombies write nothing:
+        // waiting for their reaping cost up to 2 s per run where PID 1 reaps slowly.
         for _ in 0..100 {
-            if rustix::process::test_kill_process_group(self.pid).is_err() {
+            if !group_runs(self.pid) {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
@@ -289,6 +290,38 @@ impl Drop for Chromium {
             remove_profile(&self.profile);
         }
     }
+}
+
+/// Whether a process of group `pgid` is still running (not a zombie), from /proc; true where
+/// /proc cannot be read, so the caller waits as it would for a live group.
+fn group_runs(pgid: Pid) -> bool {
+    if rustix::process::test_kill_process_group(pgid).is_err() {
+        return false;
+    }
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return true;
+    };
+    let pgid = pgid.as_raw_nonzero().get();
+    entries.flatten().any(|entry| {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().filter(|n| n.bytes().all(|b| b.is_ascii_digit())) else {
+            return false;
+        };
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|stat| running_in_group(&stat))
+            .is_some_and(|group| group == pgid)
+    })
+}
+
+/// The process group of a `/proc/PID/stat` line whose process is not a zombie (or dead).
+fn running_in_group(stat: &str) -> Option<i32> {
+    // `pid (comm) state ppid pgrp …`: comm may hold spaces and parentheses; the last `)` ends it.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let mut fields = rest.split_ascii_whitespace();
+    let state = fields.next()?;
+    let pgrp = fields.nth(1)?.parse().ok()?;
+    (!matches!(state, "Z" | "X" | "x")).then_some(pgrp)
 }
 
 fn remove_profile(profile: &Path) {
@@ -350,5 +383,40 @@ async fn keep_tail(mut stderr: tokio::process::ChildStderr, tail: Arc<Mutex<Vec<
             let excess = t.len().saturating_sub(STDERR_TAIL);
             t.drain(..excess);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stat_line_gives_the_group_of_a_running_process_only() {
+        let running = "4242 (chrome (renderer)) S 1 4200 4200 0 -1 4194560 100";
+        assert_eq!(running_in_group(running), Some(4200));
+        let zombie = "4243 (chrome) Z 1 4200 4200 0 -1 4194560 100";
+        assert_eq!(running_in_group(zombie), None);
+        assert_eq!(running_in_group("garbage"), None);
+    }
+
+    #[test]
+    fn a_group_runs_while_a_member_runs_and_not_once_only_zombies_are_left() {
+        use std::os::unix::process::CommandExt;
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .process_group(0)
+            .spawn()
+            .expect("sleep");
+        let pid = Pid::from_raw(child.id() as i32).expect("a pid");
+        assert!(group_runs(pid));
+        let _ = rustix::process::kill_process_group(pid, Signal::KILL);
+        // Not reaped yet: a zombie keeps the group in existence, but nothing of it runs.
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while group_runs(pid) {
+            assert!(std::time::Instant::now() < deadline, "the group still runs");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(rustix::process::test_kill_process_group(pid).is_ok());
+        let _ = child.wait();
     }
 }
