@@ -356,3 +356,41 @@ fn write_all<const PRETTY: bool>(
     }
     w.finish().expect("a Vec takes every write")
 }
+
+/// Counts the events it is given; fails every one when `fails`.
+struct Counting {
+    seen: usize,
+    fails: bool,
+}
+
+impl RunSink for Counting {
+    fn on(&mut self, _ev: &RunEvent) -> io::Result<()> {
+        self.seen += 1;
+        if self.fails {
+            return Err(io::Error::other("closed"));
+        }
+        Ok(())
+    }
+}
+
+/// Regression: a failing sink kept every event from the sinks after it (the reports lost the
+/// run's end when the terminal went away).
+#[test]
+fn a_failing_sink_keeps_no_event_from_the_others() {
+    let mut broken = Counting {
+        seen: 0,
+        fails: true,
+    };
+    let mut fine = Counting {
+        seen: 0,
+        fails: false,
+    };
+    let ev = RunEvent::SeriesStarted { runs: 2 };
+    {
+        let mut fanout = Fanout(vec![&mut broken, &mut fine]);
+        let err = fanout.on(&ev).expect_err("the first error is the answer");
+        assert_eq!(err.to_string(), "closed");
+        assert!(fanout.on_owned(ev).is_err());
+    }
+    assert_eq!((broken.seen, fine.seen), (2, 2));
+}

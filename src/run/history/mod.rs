@@ -13,6 +13,7 @@
 //! `history.jsonl.compacted`), at least [`COMPACT_MIN_BYTES`]: a whole rewrite amortised over
 //! many runs, rather than a whole read at every run.
 pub mod import;
+pub mod recording;
 pub mod report;
 
 use crate::event::run::FileResult;
