@@ -3,6 +3,7 @@
 //! same connection. A connection that ends before its stream is complete fails as cut.
 use super::dispatch::{Msg, Opened};
 use super::judge::{is_unterminated, judge, Ending};
+use crate::event::run::FailureReason;
 use crate::event::Event;
 use crate::protocol::Parser;
 use crate::run::file_task::Collect;
@@ -97,12 +98,12 @@ pub(crate) async fn produce<R, W>(
     }
     let mut result = judge(&mut collected, ending, stream.unterminated, started);
     if let Some(e) = stream.log_error {
-        result.reasons.push(e);
+        result.reasons.push(FailureReason::Other(e));
     }
     let verdict = super::wire::VerdictReply {
         stream: p.name,
         ok: result.ok,
-        reasons: result.reasons.clone(),
+        reasons: result.reasons.iter().map(ToString::to_string).collect(),
         pass: result.tally.pass,
         fail: result.tally.fail,
         skip: result.tally.skip,

@@ -2,7 +2,7 @@
 //! it again, call it flaky, stop the run on its bail out or on the `--max-fail`th failed
 //! file), decided from the run's state and that attempt alone, so that every rule is tested
 //! without a process. The dispatcher ([`super::execute`]) only carries the decisions out.
-use crate::event::run::{BailedOut, FileResult};
+use crate::event::run::{BailedOut, FailureReason, FileResult};
 
 /// The rules a run was given (`--retries`, `--flaky-fails`, `--keep-going`, `--max-fail`,
 /// `--stop-running`).
@@ -47,7 +47,7 @@ pub(crate) struct Finish {
     /// It passed on a retry.
     pub flaky: bool,
     /// ... and `--flaky-fails` makes that a failure, for this reason.
-    pub flaky_failure: Option<String>,
+    pub flaky_failure: Option<FailureReason>,
     /// It was stopped because this file bailed out (its `interrupted` says so).
     pub stopped_by: Option<String>,
     /// Its bail out stops the run.
@@ -76,8 +76,8 @@ pub(crate) fn decide(state: &State, rel: &str, attempt: u32, result: &FileResult
         return Decision::Retry { of };
     }
     let flaky = attempt > 1 && result.ok;
-    let flaky_failure = (flaky && rules.flaky_fails)
-        .then(|| format!("flaky: passed on attempt {attempt} of {of} (--flaky-fails)"));
+    let flaky_failure =
+        (flaky && rules.flaky_fails).then_some(FailureReason::FlakyFails { attempt, of });
     let ok = result.ok && flaky_failure.is_none();
     let failed = !ok && !result.cancelled;
     let reaches_max_fail = failed
@@ -142,8 +142,10 @@ impl Finish {
         }
         if let Some(by) = &self.stopped_by {
             // Stopped because another file bailed out, not by Ctrl-C.
-            for reason in result.reasons.iter_mut().filter(|r| *r == "interrupted") {
-                *reason = format!("stopped: {by} bailed out");
+            for reason in result.reasons.iter_mut() {
+                if *reason == FailureReason::Interrupted {
+                    *reason = FailureReason::StoppedByBailOut { file: by.clone() };
+                }
             }
         }
     }

@@ -13,7 +13,7 @@ use super::{
     attempt_log_name, external_stop, interrupt, stopping, summarize, verdicts, Finished, Planned,
     Settings, EVENT_BATCHES, FLUSH_AFTER, TICK,
 };
-use crate::event::run::{FileInfo, FileResult, RunEvent};
+use crate::event::run::{FailureReason, FileInfo, FileResult, RunEvent};
 use crate::report::sink::{RunSink, Unflushed};
 use std::collections::VecDeque;
 use std::io;
@@ -266,7 +266,7 @@ impl<'a, 's> Dispatch<'a, 's> {
         self.running.spawn(async move {
             let mut r = file_task::run_file(job, tx, cancel).await;
             if let Some(e) = log_err {
-                r.reasons.push(e);
+                r.reasons.push(FailureReason::Other(e));
             }
             (idx, attempt, r)
         });

@@ -279,7 +279,7 @@ impl Collector {
                     let failed = AttemptView {
                         attempt: *attempt,
                         duration: whole_ms(result.duration),
-                        reasons: result.reasons.clone(),
+                        reasons: result.reasons.iter().map(ToString::to_string).collect(),
                         failures: std::mem::take(&mut b.view.failures),
                         output_tail: std::mem::take(&mut b.view.output_tail),
                         log: b.view.log.clone(),
@@ -430,7 +430,7 @@ impl Building {
         let v = &mut self.view;
         v.tally = result.tally;
         v.duration = Some(whole_ms(result.duration));
-        v.reasons = result.reasons.clone();
+        v.reasons = result.reasons.iter().map(ToString::to_string).collect();
         v.attempts = result.attempts;
         v.flaky = result.flaky;
         v.cached = result.cached;
@@ -463,7 +463,7 @@ impl Building {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::run::{ExitInfo, FileInfo, RunSummary, Tally};
+    use crate::event::run::{ExitInfo, FailureReason, FileInfo, RunSummary, Tally};
     use crate::event::Verdict;
     use std::borrow::Cow;
     use std::time::Duration;
@@ -493,7 +493,7 @@ mod tests {
     fn result(ok: bool, tally: Tally, reasons: &[&str], exit: Option<i32>) -> FileResult {
         FileResult {
             ok,
-            reasons: reasons.iter().map(|r| (*r).to_owned()).collect(),
+            reasons: reasons.iter().map(|r| FailureReason::from(*r)).collect(),
             exit: exit.map(|code| ExitInfo {
                 code: Some(code),
                 signal: None,

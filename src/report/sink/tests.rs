@@ -2,8 +2,8 @@
 //! (`reference`) made from the same events: every stream of test-data, in runs of every shape.
 use super::reference::OldSummaryRun;
 use super::*;
-use crate::event::run::FileResult;
 use crate::event::run::{BailedOut, ExitInfo, FileInfo, Tally};
+use crate::event::run::{FailureReason, FileResult};
 use crate::event::stability::Stability;
 use crate::event::{Event, Verdict};
 use crate::report::summary::SummaryWriter;
@@ -147,10 +147,10 @@ fn result(n: usize, verdict: Verdict<'static>) -> FileResult {
     };
     let reasons = match n % 3 {
         0 => Vec::new(),
-        1 => vec!["exited with code 3".to_owned()],
+        1 => vec![FailureReason::Exit { code: 3 }],
         _ => vec![
-            "planned 5, ran 3".to_owned(),
-            "bailed out: \"quoted\" \\ tab\there ⟦TSTEST⟧".to_owned(),
+            FailureReason::Stream("planned 5, ran 3".to_owned()),
+            FailureReason::Stream("bailed out: \"quoted\" \\ tab\there ⟦TSTEST⟧".to_owned()),
         ],
     };
     FileResult {

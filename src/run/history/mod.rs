@@ -108,7 +108,7 @@ impl RunStamp {
             } else {
                 Verdict::Failed
             },
-            reasons: r.reasons.clone(),
+            reasons: r.reasons.iter().map(ToString::to_string).collect(),
             duration_ms: r.duration.as_millis() as u64,
             failing: r
                 .failing_tests()
