@@ -3,14 +3,15 @@
 use crate::cli::{DaemonTarget, EventsArgs, RunFormat, SendArgs, ServeArgs, StatusArgs};
 use crate::run_cmd::{machine_sink, stderr_terminal_options};
 use crate::{EXIT_INTERNAL, EXIT_USAGE};
-use std::io::{self, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, Write};
+use std::path::PathBuf;
 use tapline::daemon::client::{self, ClientError, Target};
 use tapline::daemon::{self, socket, ServeSettings, Stop};
 use tapline::report::output;
 use tapline::report::sink::{Fanout, RunSink};
 use tapline::report::terminal::TerminalReporter;
-use tapline::run::{config, logs};
+use tapline::run::logs;
+use tapline::run::options::{Env, Project};
 
 /// The socket's place under the project root when `--socket` does not say.
 const DEFAULT_SOCKET: &str = ".nogit/tapline.sock";
@@ -23,7 +24,7 @@ fn usage(msg: impl std::fmt::Display) -> u8 {
 fn project_root() -> Result<PathBuf, String> {
     let cwd = std::env::current_dir()
         .map_err(|e| format!("failed to read the current directory: {e}"))?;
-    Ok(config::find_project_root(&cwd))
+    Ok(tapline::run::config::find_project_root(&cwd))
 }
 
 fn socket_path(flag: Option<&PathBuf>) -> Result<PathBuf, String> {
@@ -34,12 +35,8 @@ fn socket_path(flag: Option<&PathBuf>) -> Result<PathBuf, String> {
 }
 
 pub fn serve(args: &ServeArgs) -> u8 {
-    let root = match project_root() {
-        Ok(r) => r,
-        Err(e) => return usage(e),
-    };
-    let cfg = match config::load(&root) {
-        Ok(c) => c,
+    let project = match Project::current() {
+        Ok(p) => p,
         Err(e) => return usage(e),
     };
     // Report paths are checked before anything listens or is touched.
@@ -68,17 +65,7 @@ pub fn serve(args: &ServeArgs) -> u8 {
     let log_dir = if args.no_logs {
         None
     } else {
-        let dir = match (&args.log_dir, &cfg.log_dir) {
-            (Some(d), _) => d.clone(),
-            (None, Some(d)) => d.join("serve"),
-            (None, None) => Path::new(".nogit/testlogs/serve").into(),
-        };
-        let dir = if dir.is_absolute() {
-            dir
-        } else {
-            root.join(dir)
-        };
-        match logs::LogDir::prepare(&dir) {
+        match logs::LogDir::prepare(&project.serve_log_dir(args.log_dir.as_deref())) {
             Ok(d) => Some(d),
             Err(e) => return usage(e),
         }
@@ -91,8 +78,7 @@ pub fn serve(args: &ServeArgs) -> u8 {
     if let Some(addr) = tcp.as_ref().and_then(|l| l.local_addr().ok()) {
         eprintln!("tapline: listening on tcp {addr}");
     }
-    let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0");
-    let live = io::stderr().is_terminal() && !ci && !args.verbose;
+    let live = Env::current().live(args.verbose);
     let settings = ServeSettings {
         unix,
         tcp,

@@ -1,5 +1,19 @@
 //! `tapline run`: discovery → scheduling → supervised children → parser → run reporters.
 //!
+//! The layout, top to bottom:
+//!
+//! - [`options`]: the run's options, resolved once from the flags over `tapline.toml`
+//!   ([`options::Project`] reads the project; where the log folder is and whether history is on
+//!   are answered there), shared by `tapline run`, watch mode, `tapline history` and the daemon;
+//! - [`plan`]: the planning pipeline (discover → partition → select → history, cache → order),
+//!   no process started;
+//! - `dispatch`: the scheduler's loop, carrying out what `decide` says of each finished file
+//!   (retry, flaky, bail out, `--max-fail`), a pure function of the run's state;
+//! - [`file_task`] and [`supervise`]: one file's child (pid-reuse-safe supervision, its final
+//!   sweep and `Teardown`), its output parsed into events;
+//! - sinks ([`RunSink`], open: the daemon reuses it) report the events; history is recorded by
+//!   one ([`history::recording`]) and appended after the run, as `verdicts.json` is written.
+//!
 //! One dispatcher owns the run's state and linearises everything that happens (child events,
 //! finished files, signals, the redraw tick) in one `select!`, as nextest does; reporters are
 //! sinks on the resulting [`RunEvent`] stream.
@@ -34,6 +48,7 @@ pub mod history;
 pub mod init;
 pub mod limits;
 pub mod nogit;
+pub mod options;
 pub mod order;
 pub mod plan;
 pub mod sandbox;
@@ -115,6 +130,38 @@ pub struct Settings {
     pub keep_going: bool,
 }
 
+impl Settings {
+    /// The scheduler's settings from the run's options; `log_dir` prepared, `history` the
+    /// recorder (none with history off, or for a shard), `sandbox` built.
+    pub fn new(
+        options: &options::Options,
+        cwd: PathBuf,
+        log_dir: Option<logs::LogDir>,
+        history: Option<history::Recorder>,
+        sandbox: Option<std::sync::Arc<sandbox::Sandbox>>,
+    ) -> Settings {
+        Settings {
+            run: 1,
+            jobs: options.jobs,
+            timeout: options.timeout,
+            grace: options.grace,
+            merge: options.merge,
+            cwd,
+            env: options.env.vars.clone(),
+            live: options.live,
+            log_dir,
+            retries: options.retries,
+            flaky_fails: options.flaky_fails,
+            history,
+            max_fail: options.max_fail,
+            stop_running: options.stop_running,
+            limits: options.limits,
+            sandbox,
+            keep_going: options.keep_going,
+        }
+    }
+}
+
 /// What a finished run leaves behind.
 pub struct Finished {
     pub summary: RunSummary,
@@ -157,6 +204,56 @@ pub async fn execute(
     drop(both);
     let history_error = recording.save();
     finished.map(|f| Finished { history_error, ..f })
+}
+
+/// Runs the files once, or `runs` times as a series (`--runs N`) told between
+/// `SeriesStarted` and `SeriesFinished` with its stability; an interrupted run ends the series.
+/// `between` is shown each finished run but the last (its history warning).
+pub async fn execute_series(
+    files: Vec<Planned>,
+    mut settings: Settings,
+    runs: u64,
+    sink: &mut dyn RunSink,
+    between: &mut dyn FnMut(&Finished),
+) -> std::io::Result<(Finished, Option<crate::event::stability::Stability>)> {
+    if runs == 1 {
+        return execute(files, &settings, sink, None)
+            .await
+            .map(|f| (f, None));
+    }
+    let rels = rels_by_index(&files);
+    sink.on(&RunEvent::SeriesStarted { runs })?;
+    let mut analysis = stability::Analysis::default();
+    let mut last = None;
+    for n in 1..=runs {
+        settings.run = n;
+        let f = execute(files.clone(), &settings, sink, None).await?;
+        if n < runs {
+            between(&f);
+        }
+        let interrupted = f.summary.interrupted;
+        if !interrupted {
+            let results = f.results.iter().map(Option::as_ref);
+            analysis.add_run(rels.iter().map(String::as_str).zip(results));
+        }
+        last = Some(f);
+        if interrupted {
+            break;
+        }
+    }
+    let stability = analysis.finish();
+    sink.on(&RunEvent::SeriesFinished {
+        stability: stability.clone(),
+    })?;
+    let last = last.ok_or_else(|| std::io::Error::other("no run was made"))?;
+    Ok((last, Some(stability)))
+}
+
+/// Each planned file's path, by its index (the order results are kept in).
+pub fn rels_by_index(files: &[Planned]) -> Vec<String> {
+    let mut by_index: Vec<&Planned> = files.iter().collect();
+    by_index.sort_by_key(|p| p.info.index);
+    by_index.iter().map(|p| p.info.rel.clone()).collect()
 }
 
 /// `test__a.log` for the first attempt, `test__a.attempt-2.log` for the second.
