@@ -9,7 +9,7 @@
 //!   no process started;
 //! - `dispatch`: the scheduler's loop, carrying out what `decide` says of each finished file
 //!   (retry, flaky, bail out, `--max-fail`), a pure function of the run's state;
-//! - [`file_task`] and [`supervise`]: one file's child (pid-reuse-safe supervision, its final
+//! - `file_task` and [`supervise`]: one file's child (pid-reuse-safe supervision, its final
 //!   sweep and `Teardown`), its output parsed into events;
 //! - sinks ([`RunSink`], open: the daemon reuses it) report the events; history is recorded by
 //!   one ([`history::recording`]) and appended after the run, as `verdicts.json` is written.
@@ -182,7 +182,7 @@ impl Finished {
     }
 }
 
-/// Runs every planned file, at most `jobs` at a time, feeding `sink` ([`dispatch`]); each
+/// Runs every planned file, at most `jobs` at a time, feeding `sink` (`dispatch`); each
 /// attempt is recorded in history after the run ([`history::recording`]).
 ///
 /// `stop` lets a caller (watch mode) cancel the run from outside: `Some(Graceful)` ends it as a

@@ -1,6 +1,6 @@
 //! The planning pipeline, from [`Options`] to the files the scheduler runs, in steps:
-//! [`discover`] (the files and `[[suite]]`s the paths name, with their commands) →
-//! [`partition`] (this shard's part, weighed by history) → the caller's selection (watch mode's
+//! [`discover()`] (the files and `[[suite]]`s the paths name, with their commands) →
+//! [`partition()`] (this shard's part, weighed by history) → the caller's selection (watch mode's
 //! subsets, Bazel's filter; `--list` stops before it) → [`plan`]: history read, the result
 //! cache consulted, then the order. No step starts a process; each is tested on its own and
 //! through `tapline run`'s integration tests.
