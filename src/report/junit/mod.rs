@@ -304,24 +304,17 @@ fn suite(
         suite.skipped += skipped;
     }
     if file.status == FileStatus::Fail && !any_failing_point {
-        let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
-        let reasons = if file.reasons.is_empty() {
-            "failed".to_owned()
-        } else {
-            file.reasons.join("; ")
-        };
-        status.set_message(clean(&reasons));
-        status.set_type("file");
-        let mut text = file.output_tail.join("\n");
-        if let Some(log) = &file.log {
-            text.push_str(&format!("\n(log: {log})"));
-        }
-        status.set_description(clean(&text));
-        suite.add_test_case(case(&classname, "(file)", status, file.duration));
+        suite.add_test_case(file_error(file, &classname));
     }
     if !file.earlier_attempts.is_empty() {
         add_reruns(&mut suite, file);
     }
+    set_streams(&mut suite, file);
+    suite
+}
+
+/// The file's stdout and stderr as the suite's `<system-out>` and `<system-err>`.
+fn set_streams(suite: &mut TestSuite, file: &FileView) {
     let (out_dropped, err_dropped) = file.stream_lines_dropped;
     if !file.stdout.is_empty() {
         suite.set_system_out(clean(&stream_text(&file.stdout, out_dropped, file)));
@@ -329,7 +322,25 @@ fn suite(
     if !file.stderr.is_empty() {
         suite.set_system_err(clean(&stream_text(&file.stderr, err_dropped, file)));
     }
-    suite
+}
+
+/// The `(file)` case of a file that failed with no failing point: its reasons, the end of its
+/// output and its log.
+fn file_error(file: &FileView, classname: &XmlString) -> TestCase {
+    let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+    let reasons = if file.reasons.is_empty() {
+        "failed".to_owned()
+    } else {
+        file.reasons.join("; ")
+    };
+    status.set_message(clean(&reasons));
+    status.set_type("file");
+    let mut text = file.output_tail.join("\n");
+    if let Some(log) = &file.log {
+        text.push_str(&format!("\n(log: {log})"));
+    }
+    status.set_description(clean(&text));
+    case(classname, "(file)", status, file.duration)
 }
 
 /// A SKIP or TODO point's `<skipped message="…">`.
