@@ -96,6 +96,8 @@ pub(super) async fn execute(
     let mut applied_stop: Option<Cancel> = None;
     d.started();
     loop {
+        // A sink that failed before (even on `RunStarted`) lets nothing more start.
+        d.stop_on_sink_failure();
         d.start_ready();
         if d.running.is_empty() {
             break;
@@ -138,7 +140,6 @@ pub(super) async fn execute(
                 d.sink.keep(r);
             }
         }
-        d.stop_on_sink_failure();
     }
     while let Ok(batch) = rx.try_recv() {
         d.sink.give(batch);
