@@ -306,6 +306,12 @@ fn suite(
     if file.status == FileStatus::Fail && !any_failing_point {
         suite.add_test_case(file_error(file, &classname));
     }
+    // Stopped with no failing point: no verdict of its own, so neither a pass nor an error.
+    if file.status == FileStatus::Cancelled {
+        let mut status = TestCaseStatus::skipped();
+        status.set_message("cancelled: stopped before its end");
+        suite.add_test_case(case(&classname, "(file)", status, file.duration));
+    }
     if !file.earlier_attempts.is_empty() {
         add_reruns(&mut suite, file);
     }
