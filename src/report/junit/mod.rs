@@ -283,16 +283,7 @@ fn suite(
             PointStatus::Pass => TestCaseStatus::success(),
             PointStatus::Fail => {
                 any_failing_point = true;
-                // The failures explained under this point: its own, or its subtests'
-                // (`name > …`).
-                let prefix = format!("{} > ", point.name);
-                let mut mine = Vec::new();
-                while let Some(f) =
-                    failures.next_if(|f| f.name == point.name || f.name.starts_with(&prefix))
-                {
-                    mine.push(f);
-                }
-                failure_status(&point.name, &mine)
+                failure_status(&point.name, &failures_of(&point.name, &mut failures))
             }
             PointStatus::Skip | PointStatus::Todo => skipped_status(point),
         };
@@ -317,6 +308,20 @@ fn suite(
     }
     set_streams(&mut suite, file);
     suite
+}
+
+/// The failures explained under the point `name`, next in `failures`: its own, or its
+/// subtests' (`name > …`).
+fn failures_of<'f>(
+    name: &str,
+    failures: &mut std::iter::Peekable<std::slice::Iter<'f, FailureView>>,
+) -> Vec<&'f FailureView> {
+    let prefix = format!("{name} > ");
+    let mut mine = Vec::new();
+    while let Some(f) = failures.next_if(|f| f.name == name || f.name.starts_with(&prefix)) {
+        mine.push(f);
+    }
+    mine
 }
 
 /// The file's stdout and stderr as the suite's `<system-out>` and `<system-err>`.
