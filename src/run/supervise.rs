@@ -778,12 +778,7 @@ async fn pump<R: AsyncRead + Unpin>(
                 _ => Duration::ZERO,
             };
         }
-        let deadline = match current {
-            Phase::Running => None,
-            // Already reported; keep reading until the supervisor decides.
-            Phase::Exited(_) if *state.borrow() == PipeState::Held => None,
-            Phase::Exited(w) | Phase::Drain(w) => w.deadline(paused),
-        };
+        let deadline = read_deadline(current, *state.borrow(), paused);
         // Checked before reading, not only while a read waits: a descendant
         // that writes nonstop would otherwise never look idle.
         if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -831,6 +826,17 @@ async fn pump<R: AsyncRead + Unpin>(
     }
     let held = *state.borrow() == PipeState::Held;
     state.send_replace(PipeState::Closed { held });
+}
+
+/// When a reader in `phase` stops waiting for its pipe (`paused`: time blocked on the channel
+/// in the current window, not counted against it).
+fn read_deadline(phase: Phase, state: PipeState, paused: Duration) -> Option<Instant> {
+    match phase {
+        Phase::Running => None,
+        // Already reported; keep reading until the supervisor decides.
+        Phase::Exited(_) if state == PipeState::Held => None,
+        Phase::Exited(w) | Phase::Drain(w) => w.deadline(paused),
+    }
 }
 
 /// Turns a spawn failure into the error a user can act on.
