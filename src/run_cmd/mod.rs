@@ -405,12 +405,22 @@ fn execute(
             return EXIT_INTERNAL;
         }
     };
+    let mut forward = match crate::daemon_cmd::forward_sink(args) {
+        Ok(f) => f,
+        Err(msg) => {
+            eprintln!("tapline: {msg}");
+            return EXIT_USAGE;
+        }
+    };
     let options = terminal_options(args, settings.live);
     let mut terminal = TerminalReporter::new(stderr_out(settings.live), options);
     let mut machine = machine_sink(args.format);
     let mut sinks: Vec<&mut dyn RunSink> = vec![&mut terminal];
     if let Some(m) = machine.as_deref_mut() {
         sinks.push(m);
+    }
+    if let Some(f) = forward.as_mut() {
+        sinks.push(f);
     }
     if let Some(r) = reports.as_mut() {
         sinks.push(r);
@@ -437,6 +447,9 @@ fn execute(
     ));
     drop(fanout);
     let finish = terminal.finish();
+    if let Some(f) = forward.as_mut() {
+        f.finish();
+    }
     if let (Ok((f, _)), Some((cache, keys))) = (&finished, cache.as_mut()) {
         cache.update_all(&rels, keys, &f.results);
         if let Err(e) = cache.save() {
