@@ -47,55 +47,11 @@ pub fn serve(args: &ServeArgs) -> u8 {
     };
     let mut reports =
         crate::reports::build(targets, args.annotations, args.format != RunFormat::Human);
-    let token = match args.token.as_deref().map(socket::read_token).transpose() {
-        Ok(t) => t,
-        Err(e) => return usage(e),
-    };
-    let path = match socket_path(args.socket.as_ref()) {
-        Ok(p) => p,
-        Err(e) => return usage(e),
-    };
-    let tls = match (&args.tls_cert, &args.tls_key) {
-        (Some(cert), Some(key)) => match tls::server_config(cert, key) {
-            Ok(c) => Some(c),
-            Err(e) => return usage(e),
-        },
-        _ => None,
-    };
-    let tcp = match args
-        .listen
-        .map(|a| socket::bind_tcp(a, token.is_some(), tls.is_some()))
-        .transpose()
-    {
-        Ok(l) => l,
-        Err(e) => return usage(e),
-    };
-    let log_dir = if args.no_logs {
-        None
-    } else {
-        match logs::LogDir::prepare(&project.serve_log_dir(args.log_dir.as_deref())) {
-            Ok(d) => Some(d),
-            Err(e) => return usage(e),
-        }
-    };
-    let unix = match socket::UnixSocket::bind(&path) {
+    let settings = match listen(args, &project) {
         Ok(s) => s,
         Err(e) => return usage(e),
     };
-    eprintln!("tapline: listening on {}", path.display());
-    if let Some(addr) = tcp.as_ref().and_then(|l| l.local_addr().ok()) {
-        let tls = if tls.is_some() { " (TLS)" } else { "" };
-        eprintln!("tapline: listening on tcp {addr}{tls}");
-    }
-    let live = Env::current().live(args.verbose);
-    let settings = ServeSettings {
-        unix,
-        tcp,
-        token,
-        tls,
-        log_dir,
-        live,
-    };
+    let live = settings.live;
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -155,6 +111,42 @@ pub fn serve(args: &ServeArgs) -> u8 {
             EXIT_INTERNAL
         }
     }
+}
+
+/// The daemon's sockets bound (Unix, and TCP with `--listen`, TLS with a certificate), its
+/// token read and its log folder prepared; the addresses are told on stderr.
+fn listen(args: &ServeArgs, project: &Project) -> Result<ServeSettings, String> {
+    let token = args.token.as_deref().map(socket::read_token).transpose()?;
+    let path = socket_path(args.socket.as_ref())?;
+    let tls = match (&args.tls_cert, &args.tls_key) {
+        (Some(cert), Some(key)) => Some(tls::server_config(cert, key)?),
+        _ => None,
+    };
+    let tcp = args
+        .listen
+        .map(|a| socket::bind_tcp(a, token.is_some(), tls.is_some()))
+        .transpose()
+        .map_err(|e| e.to_string())?;
+    let log_dir = if args.no_logs {
+        None
+    } else {
+        let dir = project.serve_log_dir(args.log_dir.as_deref());
+        Some(logs::LogDir::prepare(&dir).map_err(|e| e.to_string())?)
+    };
+    let unix = socket::UnixSocket::bind(&path).map_err(|e| e.to_string())?;
+    eprintln!("tapline: listening on {}", path.display());
+    if let Some(addr) = tcp.as_ref().and_then(|l| l.local_addr().ok()) {
+        let tls = if tls.is_some() { " (TLS)" } else { "" };
+        eprintln!("tapline: listening on tcp {addr}{tls}");
+    }
+    Ok(ServeSettings {
+        unix,
+        tcp,
+        token,
+        tls,
+        log_dir,
+        live: Env::current().live(args.verbose),
+    })
 }
 
 fn exit_code(stop: Stop) -> u8 {
