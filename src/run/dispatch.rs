@@ -70,6 +70,8 @@ struct Dispatch<'a, 's> {
     interrupts: u32,
     /// A sink's failure has stopped the run.
     sink_stopped: bool,
+    /// Started when the first browser file is due; ended with the run.
+    browser: super::browser::Shared,
 }
 
 /// Runs every planned file, at most `jobs` at a time, feeding `sink` (see [`super::execute`]).
@@ -144,6 +146,10 @@ pub(super) async fn execute(
     while let Ok(batch) = rx.try_recv() {
         d.sink.give(batch);
     }
+    // The last verdicts are out before Chromium's shutdown (up to seconds) is waited for.
+    let flushed = d.sink.inner.flush();
+    d.sink.keep(flushed);
+    d.browser.shutdown().await;
     d.finish(started.elapsed())
 }
 
@@ -183,6 +189,7 @@ impl<'a, 's> Dispatch<'a, 's> {
             },
             interrupts: 0,
             sink_stopped: false,
+            browser: super::browser::Shared::recording(settings.inputs.clone()),
         }
     }
 
@@ -259,6 +266,7 @@ impl<'a, 's> Dispatch<'a, 's> {
             log,
             limits: settings.limits,
             sandbox: settings.sandbox.clone(),
+            browser: self.browser.clone(),
         };
         self.infos[idx] = Some(info);
         self.plans[idx] = Some(p);

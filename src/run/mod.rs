@@ -46,6 +46,7 @@ pub mod discover;
 mod dispatch;
 pub mod history;
 pub mod init;
+pub mod inputs;
 pub mod limits;
 pub mod nogit;
 pub mod options;
@@ -61,6 +62,8 @@ pub(crate) mod shebang;
 pub mod suite;
 
 pub mod supervise;
+
+pub(crate) mod browser;
 
 use crate::event::run::{FileInfo, FileResult, RunEvent, RunSummary};
 use crate::report::sink::{Fanout, RunSink};
@@ -128,6 +131,8 @@ pub struct Settings {
     pub sandbox: Option<std::sync::Arc<sandbox::Sandbox>>,
     /// A file's `Bail out!` does not stop the run (`--keep-going`).
     pub keep_going: bool,
+    /// What each file loaded, where the run learns it (watch mode re-runs by it).
+    pub inputs: inputs::LoadedInputs,
 }
 
 impl Settings {
@@ -158,6 +163,7 @@ impl Settings {
             limits: options.limits,
             sandbox,
             keep_going: options.keep_going,
+            inputs: Default::default(),
         }
     }
 }
@@ -449,6 +455,7 @@ mod tests {
             limits: limits::Limits::default(),
             sandbox: None,
             keep_going: false,
+            inputs: Default::default(),
         }
     }
 

@@ -9,7 +9,9 @@
 //!   are added as they appear; a `.gitignore` change re-reads the ignore rules.
 //! - **What a change runs**: the debouncer hands over a batch once a change is `--debounce` old.
 //!   A batch whose changed paths are all test files re-runs those files; any other changed path
-//!   re-runs every test file. Files are discovered afresh for every run (new test files count),
+//!   re-runs every test file, unless the last runs recorded it among what some test files
+//!   loaded ([`crate::run::inputs`]: a browser file's bundle inputs): then it re-runs those
+//!   and the files with no such record (they may load it too). Files are discovered afresh for every run (new test files count),
 //!   and the files that failed last time run first.
 //! - **A change during a run** cancels it (process groups terminated with the grace period,
 //!   children reaped, as a first Ctrl-C does) and starts the next run, which covers what the
@@ -43,7 +45,7 @@ use feedback::{paused_message, Change, Covers, Feedback, Moment, Sorted};
 use fingerprint::*;
 use session::*;
 use want::covers;
-pub use want::{select, Want};
+pub use want::{select, Inputs, Want};
 
 use crate::report::sink::{Fanout, JsonlRun, RunSink, SummaryRun};
 use crate::report::style::{self, Style};
@@ -180,6 +182,7 @@ mod tests {
         select(
             want,
             &verdicts,
+            &Inputs::new(),
             files(&["t/a.t", "t/b.t", "t/c.t", "t/sub/d.t"]),
         )
         .into_iter()
@@ -244,16 +247,98 @@ mod tests {
     fn what_a_run_covers() {
         let rels =
             |names: &[&str]| -> Vec<String> { names.iter().map(|n| (*n).to_owned()).collect() };
+        let none = Inputs::new();
         assert_eq!(
-            covers(&changed(&["t/a.t"]), &rels(&["t/a.t"])),
+            covers(&changed(&["t/a.t"]), &rels(&["t/a.t"]), &none),
             Covers::Files(["t/a.t".to_owned()].into())
         );
         assert_eq!(
-            covers(&changed(&["lib/x.pm"]), &rels(&["t/a.t", "t/b.t"])),
+            covers(&changed(&["lib/x.pm"]), &rels(&["t/a.t", "t/b.t"]), &none),
             Covers::All,
             "a change to no test file ran them all"
         );
-        assert_eq!(covers(&Want::all("a"), &rels(&["t/a.t"])), Covers::All);
+        assert_eq!(
+            covers(&Want::all("a"), &rels(&["t/a.t"]), &none),
+            Covers::All
+        );
+        // A change to what a run's file loaded: that run saw it, and the file's other inputs.
+        let loaded = inputs(&[
+            ("t/a.t", &["lib/x.js", "lib/y.js"]),
+            ("t/b.t", &["lib/z.js"]),
+        ]);
+        assert_eq!(
+            covers(&changed(&["lib/x.js"]), &rels(&["t/a.t", "t/c.t"]), &loaded),
+            Covers::Files(
+                rels(&["lib/x.js", "lib/y.js", "t/a.t", "t/c.t"])
+                    .into_iter()
+                    .collect()
+            )
+        );
+        assert_eq!(
+            covers(
+                &changed(&["lib/x.js", "lib/other.js"]),
+                &rels(&["t/a.t"]),
+                &loaded
+            ),
+            Covers::All,
+            "a change no file is known to load ran them all"
+        );
+    }
+
+    fn inputs(records: &[(&str, &[&str])]) -> Inputs {
+        records
+            .iter()
+            .map(|(rel, loaded)| {
+                (
+                    (*rel).to_owned(),
+                    loaded.iter().map(|p| (*p).to_owned()).collect(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_change_to_what_files_loaded_runs_those_and_the_files_nobody_traced() {
+        let loaded = inputs(&[
+            ("t/a.t", &["t/a.t", "lib/x.js"]),
+            ("t/b.t", &["t/b.t", "lib/y.js"]),
+            ("t/sub/d.t", &["t/sub/d.t", "lib/x.js", "lib/y.js"]),
+        ]);
+        let pick = |want: &Want, verdicts: &[(&str, bool)]| -> Vec<String> {
+            let verdicts = verdicts.iter().map(|&(r, ok)| (r.to_owned(), ok)).collect();
+            select(
+                want,
+                &verdicts,
+                &loaded,
+                files(&["t/a.t", "t/b.t", "t/c.t", "t/sub/d.t"]),
+            )
+            .into_iter()
+            .map(|f| f.rel)
+            .collect()
+        };
+        // t/c.t has no record: it may load lib/x.js too.
+        assert_eq!(
+            pick(&changed(&["lib/x.js"]), &[]),
+            ["t/a.t", "t/c.t", "t/sub/d.t"]
+        );
+        assert_eq!(
+            pick(&changed(&["lib/y.js"]), &[("t/sub/d.t", false)]),
+            ["t/sub/d.t", "t/b.t", "t/c.t"]
+        );
+        assert_eq!(
+            pick(&changed(&["lib/x.js", "t/b.t"]), &[]),
+            ["t/a.t", "t/b.t", "t/c.t", "t/sub/d.t"]
+        );
+        assert_eq!(
+            pick(&changed(&["lib/x.js", "README.md"]), &[]),
+            ["t/a.t", "t/b.t", "t/c.t", "t/sub/d.t"],
+            "a change no record names runs everything"
+        );
+        assert_eq!(
+            pick(&changed(&["t/b.t"]), &[]),
+            ["t/b.t"],
+            "a test file alone, as ever"
+        );
     }
 
     #[test]

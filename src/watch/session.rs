@@ -56,6 +56,8 @@ pub(super) struct Session<'p> {
     running: bool,
     /// Each test file's last verdict (cancelled files keep their earlier one).
     verdicts: HashMap<String, bool>,
+    /// What each test file loaded when it last ran, where the run could tell.
+    inputs: Inputs,
     /// Shared by every run, so stdout is one stream.
     jsonl: Option<JsonlRun<io::BufWriter<io::Stdout>>>,
     signals: Signals,
@@ -146,6 +148,7 @@ impl<'p> Session<'p> {
             prompt: None,
             running: false,
             verdicts,
+            inputs: Inputs::new(),
             jsonl,
             signals,
             run: 0,
@@ -209,10 +212,10 @@ impl<'p> Session<'p> {
     /// One run, start to finish, reacting to whatever happens meanwhile.
     pub(super) async fn run_once(&mut self, want: Want) -> Result<After, WatchError> {
         let number = self.run + 1;
-        let verdicts = &self.verdicts;
+        let (verdicts, inputs) = (&self.verdicts, &self.inputs);
         let plan = self
             .planner
-            .plan(&mut |files| select(&want, verdicts, files));
+            .plan(&mut |files| select(&want, verdicts, inputs, files));
         let (mut files, mut settings) = match plan {
             Ok(Some(plan)) => plan,
             Err(msg) if number == 1 => return Err(WatchError::Usage(msg)),
@@ -268,8 +271,12 @@ impl<'p> Session<'p> {
         let mut next: Option<Want> = None;
         let mut quit: Option<Ended> = None;
         self.running = true;
-        self.feedback
-            .run_started(number, want.fed(), covers(&want, &rels), self.clock.now());
+        self.feedback.run_started(
+            number,
+            want.fed(),
+            covers(&want, &rels, &self.inputs),
+            self.clock.now(),
+        );
         let mut end = EndStamp {
             clock: self.clock.path.clone(),
             at: None,
@@ -353,9 +360,12 @@ impl<'p> Session<'p> {
         }
         for (rel, result) in rels.into_iter().zip(&finished.results) {
             if let Some(r) = result.as_ref().filter(|r| !r.cancelled) {
+                // What it loaded this time replaces what it loaded before, if it told.
+                self.inputs.remove(&rel);
                 self.verdicts.insert(rel, r.ok);
             }
         }
+        self.inputs.extend(settings.inputs.take());
         if let Some(ended) = quit {
             return Ok(After::Quit(ended));
         }

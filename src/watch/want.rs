@@ -1,5 +1,6 @@
 //! What a run covers (`Want`), merged from changes, keys and cancelled runs, and which files it selects.
 use super::*;
+use crate::run::discover::file_rel;
 
 /// What the next run covers; several requests merge into one.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -113,23 +114,54 @@ impl Want {
     }
 }
 
+/// The project files each test file loaded (relative to the root), as the last run of it
+/// recorded them: for now a browser file's bundle inputs ([`crate::run::browser`]). A file
+/// without an entry may depend on anything.
+pub type Inputs = HashMap<String, BTreeSet<String>>;
+
+/// The changed paths that are no test file.
+fn other_changes<'w>(want: &'w Want, tests: &HashSet<&str>) -> Vec<&'w str> {
+    want.changed
+        .iter()
+        .map(String::as_str)
+        .filter(|c| !tests.contains(c))
+        .collect()
+}
+
+/// Whether a run of `want` runs every file: asked to, or a path changed that is no test file
+/// and no recorded input of one.
+fn runs_all(want: &Want, others: &[&str], inputs: &Inputs) -> bool {
+    want.all
+        || others
+            .iter()
+            .any(|c| !inputs.values().any(|loaded| loaded.contains(*c)))
+}
+
 /// The files `want` runs, out of those discovered: previously failing ones first, then in
-/// discovery order.
+/// discovery order. A changed path that is a recorded input of some files runs those, and
+/// the files with no record (they may load it too); any other change runs all.
 pub fn select(
     want: &Want,
     verdicts: &HashMap<String, bool>,
+    inputs: &Inputs,
     files: Vec<TestFile>,
 ) -> Vec<TestFile> {
     let failing = |rel: &str| verdicts.get(rel) == Some(&false);
-    let all = want.all || {
-        let tests: HashSet<&str> = files.iter().map(|f| f.rel.as_str()).collect();
-        want.changed.iter().any(|c| !tests.contains(c.as_str()))
+    let tests: HashSet<&str> = files.iter().map(|f| file_rel(&f.rel)).collect();
+    let others = other_changes(want, &tests);
+    let all = runs_all(want, &others, inputs);
+    let loads_a_change = |rel: &str| match inputs.get(rel) {
+        Some(loaded) => others.iter().any(|c| loaded.contains(*c)),
+        None => !others.is_empty(),
     };
     let patterns: Vec<PathPattern> = want.patterns.iter().map(|p| PathPattern::new(p)).collect();
     let mut picked: Vec<TestFile> = files
         .into_iter()
         .filter(|f| {
             all || want.changed.contains(&f.rel)
+                || loads_a_change(&f.rel)
+                // A changed `.both` file is its two entries' (`a.both.ts (node)`, `… (chromium)`).
+                || want.changed.iter().any(|c| c == file_rel(&f.rel))
                 || (want.failing && failing(&f.rel))
                 || patterns.iter().any(|p| p.matches(&f.rel))
         })
@@ -139,13 +171,21 @@ pub fn select(
     picked
 }
 
-/// What a run of `want` that picked `rels` ran: every file when [`select`] took them all (a
-/// changed path that is no test file run means all), else just those.
-pub(super) fn covers(want: &Want, rels: &[String]) -> Covers {
-    if want.all || want.changed.iter().any(|c| !rels.contains(c)) {
+/// What a run of `want` that picked `rels` ran: every file when [`select`] took them all,
+/// else those and the inputs recorded for them (a change to one made before the run started
+/// is in what the run loads).
+pub(super) fn covers(want: &Want, rels: &[String], inputs: &Inputs) -> Covers {
+    // Covered by file: a `.both` file's entries cover its one path.
+    let tests: HashSet<&str> = rels.iter().map(|r| file_rel(r)).collect();
+    let others = other_changes(want, &tests);
+    if runs_all(want, &others, inputs) {
         Covers::All
     } else {
-        Covers::Files(rels.iter().cloned().collect())
+        let mut seen: BTreeSet<String> = tests.iter().map(|t| (*t).to_owned()).collect();
+        for rel in rels {
+            seen.extend(inputs.get(rel).into_iter().flatten().cloned());
+        }
+        Covers::Files(seen)
     }
 }
 
@@ -176,5 +216,48 @@ impl PathPattern {
             }
             None => rel.contains(&self.text),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::discover::{Input, TestFile};
+
+    fn entry(rel: &str) -> TestFile {
+        TestFile {
+            path: rel.into(),
+            rel: rel.to_owned(),
+            command: Ok(Vec::new()),
+            input: Input::default(),
+        }
+    }
+
+    /// Issue 18: a changed `.both` file re-runs its two entries, and only them.
+    #[test]
+    fn a_changed_both_file_reruns_its_two_entries() {
+        let files = vec![
+            entry("test/a.both.mjs (node)"),
+            entry("test/a.both.mjs (chromium)"),
+            entry("test/b.browser.js"),
+        ];
+        let want = Want {
+            changed: ["test/a.both.mjs".to_owned()].into(),
+            ..Want::default()
+        };
+        let picked = select(&want, &HashMap::new(), &Inputs::new(), files);
+        let rels: Vec<&str> = picked.iter().map(|f| f.rel.as_str()).collect();
+        assert_eq!(
+            rels,
+            ["test/a.both.mjs (node)", "test/a.both.mjs (chromium)"]
+        );
+        let ran = [
+            "test/a.both.mjs (node)".to_owned(),
+            "test/a.both.mjs (chromium)".to_owned(),
+        ];
+        assert_eq!(
+            covers(&want, &ran, &Inputs::new()),
+            Covers::Files(["test/a.both.mjs".to_owned()].into_iter().collect())
+        );
     }
 }
