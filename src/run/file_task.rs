@@ -499,7 +499,8 @@ fn judge(
     };
     let mut reasons = Vec::new();
     if !broken.is_empty() {
-        reasons.extend(broken.into_iter().map(FailureReason::Other));
+        // A browser page's own words (`interrupted`) come typed again.
+        reasons.extend(broken.into_iter().map(FailureReason::from));
     } else if outcome.timed_out {
         let after = timeout.map(limits::humane).unwrap_or_default();
         reasons.push(FailureReason::Timeout { after });
