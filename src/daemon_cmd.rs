@@ -3,15 +3,16 @@
 use crate::cli::{DaemonTarget, EventsArgs, RunArgs, RunFormat, SendArgs, ServeArgs, StatusArgs};
 use crate::run_cmd::{machine_sink, stderr_terminal_options};
 use crate::{EXIT_INTERNAL, EXIT_USAGE};
-use std::io::{self, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, Write};
+use std::path::PathBuf;
 use tapline::daemon::client::{self, ClientError, Target};
 use tapline::daemon::forward::{Forward, ForwardAddr};
 use tapline::daemon::{self, socket, tls, ServeSettings, Stop};
 use tapline::report::output;
 use tapline::report::sink::{Fanout, RunSink};
 use tapline::report::terminal::TerminalReporter;
-use tapline::run::{config, logs};
+use tapline::run::logs;
+use tapline::run::options::{Env, Project};
 
 /// The socket's place under the project root when `--socket` does not say.
 const DEFAULT_SOCKET: &str = ".nogit/tapline.sock";
@@ -24,7 +25,7 @@ fn usage(msg: impl std::fmt::Display) -> u8 {
 fn project_root() -> Result<PathBuf, String> {
     let cwd = std::env::current_dir()
         .map_err(|e| format!("failed to read the current directory: {e}"))?;
-    Ok(config::find_project_root(&cwd))
+    Ok(tapline::run::config::find_project_root(&cwd))
 }
 
 fn socket_path(flag: Option<&PathBuf>) -> Result<PathBuf, String> {
@@ -35,12 +36,8 @@ fn socket_path(flag: Option<&PathBuf>) -> Result<PathBuf, String> {
 }
 
 pub fn serve(args: &ServeArgs) -> u8 {
-    let root = match project_root() {
-        Ok(r) => r,
-        Err(e) => return usage(e),
-    };
-    let cfg = match config::load(&root) {
-        Ok(c) => c,
+    let project = match Project::current() {
+        Ok(p) => p,
         Err(e) => return usage(e),
     };
     // Report paths are checked before anything listens or is touched.
@@ -50,66 +47,11 @@ pub fn serve(args: &ServeArgs) -> u8 {
     };
     let mut reports =
         crate::reports::build(targets, args.annotations, args.format != RunFormat::Human);
-    let token = match args.token.as_deref().map(socket::read_token).transpose() {
-        Ok(t) => t,
-        Err(e) => return usage(e),
-    };
-    let path = match socket_path(args.socket.as_ref()) {
-        Ok(p) => p,
-        Err(e) => return usage(e),
-    };
-    let tls = match (&args.tls_cert, &args.tls_key) {
-        (Some(cert), Some(key)) => match tls::server_config(cert, key) {
-            Ok(c) => Some(c),
-            Err(e) => return usage(e),
-        },
-        _ => None,
-    };
-    let tcp = match args
-        .listen
-        .map(|a| socket::bind_tcp(a, token.is_some(), tls.is_some()))
-        .transpose()
-    {
-        Ok(l) => l,
-        Err(e) => return usage(e),
-    };
-    let log_dir = if args.no_logs {
-        None
-    } else {
-        let dir = match (&args.log_dir, &cfg.log_dir) {
-            (Some(d), _) => d.clone(),
-            (None, Some(d)) => d.join("serve"),
-            (None, None) => Path::new(".nogit/testlogs/serve").into(),
-        };
-        let dir = if dir.is_absolute() {
-            dir
-        } else {
-            root.join(dir)
-        };
-        match logs::LogDir::prepare(&dir) {
-            Ok(d) => Some(d),
-            Err(e) => return usage(e),
-        }
-    };
-    let unix = match socket::UnixSocket::bind(&path) {
+    let settings = match listen(args, &project) {
         Ok(s) => s,
         Err(e) => return usage(e),
     };
-    eprintln!("tapline: listening on {}", path.display());
-    if let Some(addr) = tcp.as_ref().and_then(|l| l.local_addr().ok()) {
-        let tls = if tls.is_some() { " (TLS)" } else { "" };
-        eprintln!("tapline: listening on tcp {addr}{tls}");
-    }
-    let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0");
-    let live = io::stderr().is_terminal() && !ci && !args.verbose;
-    let settings = ServeSettings {
-        unix,
-        tcp,
-        token,
-        tls,
-        log_dir,
-        live,
-    };
+    let live = settings.live;
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -169,6 +111,42 @@ pub fn serve(args: &ServeArgs) -> u8 {
             EXIT_INTERNAL
         }
     }
+}
+
+/// The daemon's sockets bound (Unix, and TCP with `--listen`, TLS with a certificate), its
+/// token read and its log folder prepared; the addresses are told on stderr.
+fn listen(args: &ServeArgs, project: &Project) -> Result<ServeSettings, String> {
+    let token = args.token.as_deref().map(socket::read_token).transpose()?;
+    let path = socket_path(args.socket.as_ref())?;
+    let tls = match (&args.tls_cert, &args.tls_key) {
+        (Some(cert), Some(key)) => Some(tls::server_config(cert, key)?),
+        _ => None,
+    };
+    let tcp = args
+        .listen
+        .map(|a| socket::bind_tcp(a, token.is_some(), tls.is_some()))
+        .transpose()
+        .map_err(|e| e.to_string())?;
+    let log_dir = if args.no_logs {
+        None
+    } else {
+        let dir = project.serve_log_dir(args.log_dir.as_deref());
+        Some(logs::LogDir::prepare(&dir).map_err(|e| e.to_string())?)
+    };
+    let unix = socket::UnixSocket::bind(&path).map_err(|e| e.to_string())?;
+    eprintln!("tapline: listening on {}", path.display());
+    if let Some(addr) = tcp.as_ref().and_then(|l| l.local_addr().ok()) {
+        let tls = if tls.is_some() { " (TLS)" } else { "" };
+        eprintln!("tapline: listening on tcp {addr}{tls}");
+    }
+    Ok(ServeSettings {
+        unix,
+        tcp,
+        token,
+        tls,
+        log_dir,
+        live: Env::current().live(args.verbose),
+    })
 }
 
 fn exit_code(stop: Stop) -> u8 {

@@ -3,30 +3,21 @@ use crate::cli::{HistoryAction, HistoryArgs, HistoryFormat};
 use crate::{EXIT_INTERNAL, EXIT_USAGE};
 use std::io::{self, IsTerminal, Write};
 use tapline::report::style::{self, Style};
-use tapline::run::config;
 use tapline::run::history::{self, report::HistoryReport};
+use tapline::run::options::Project;
 
 pub fn run(args: &HistoryArgs) -> u8 {
     if let Some(HistoryAction::Import { runs, log_dir }) = &args.action {
         return import(runs, log_dir.as_ref());
     }
-    let cwd = match std::env::current_dir() {
-        Ok(cwd) => cwd,
-        Err(e) => {
-            eprintln!("tapline: failed to read the current directory: {e}");
-            return EXIT_USAGE;
-        }
-    };
-    let root = config::find_project_root(&cwd);
-    let cfg = match config::load(&root) {
-        Ok(cfg) => cfg,
+    let project = match Project::current() {
+        Ok(p) => p,
         Err(e) => {
             eprintln!("tapline: {e}");
             return EXIT_USAGE;
         }
     };
-    let dir = crate::run_cmd::history_dir_path(args.log_dir.as_ref(), &cfg, &root);
-    let store = history::Store::in_dir(&dir);
+    let store = history::Store::in_dir(&project.log_dir(args.log_dir.as_deref()));
     let loaded = match store.load() {
         Ok(loaded) => loaded,
         Err(e) => {
@@ -199,15 +190,13 @@ pub(crate) fn append(
     events: Vec<tapline::event::run::RunEvent>,
     log_dir: Option<&std::path::PathBuf>,
 ) -> Result<usize, String> {
-    let cwd = std::env::current_dir()
-        .map_err(|e| format!("failed to read the current directory: {e}"))?;
-    let root = config::find_project_root(&cwd);
-    let cfg = config::load(&root).map_err(|e| e.to_string())?;
-    let dir = crate::run_cmd::history_dir_path(log_dir, &cfg, &root);
+    let project = Project::current().map_err(|e| e.to_string())?;
+    let root = &project.root;
+    let dir = project.log_dir(log_dir.map(|d| d.as_path()));
     std::fs::create_dir_all(&dir)
         .map_err(|e| format!("failed to create {}: {e}", dir.display()))?;
     let store = history::Store::in_dir(&dir);
-    let records = history::import::records(events, history::git_head(&root));
+    let records = history::import::records(events, history::git_head(root));
     store
         .append(&records)
         .map_err(|e| format!("failed to write {}: {e}", store.path().display()))?;

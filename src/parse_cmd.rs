@@ -109,32 +109,14 @@ pub fn run(args: &ParseArgs) -> std::process::ExitCode {
         Some(p) if p.as_os_str() != "-" => p.display().to_string(),
         _ => "stdin".to_owned(),
     };
-    let input: Box<dyn Source> = match args.file.as_deref() {
-        None => Box::new(io::stdin().lock()),
-        Some(p) if p.as_os_str() == "-" => Box::new(io::stdin().lock()),
-        Some(p) => match File::open(p) {
-            Ok(f) => Box::new(f),
-            Err(e) => {
-                eprintln!(
-                    "tapline: failed to open {}: {}",
-                    p.display(),
-                    plain_io_error(&e)
-                );
-                return crate::EXIT_USAGE.into();
-            }
-        },
-    };
-    let stdout = io::stdout();
-    let out: Box<dyn Write> = if stdout.is_terminal() {
-        Box::new(io::LineWriter::new(stdout.lock()))
-    } else {
-        // Std's stdout is line-buffered inside, which scans every block for a newline;
-        // a duplicate of its descriptor takes large blocks as they are.
-        match stdout.as_fd().try_clone_to_owned() {
-            Ok(fd) => Box::new(io::BufWriter::with_capacity(1 << 16, File::from(fd))),
-            Err(_) => Box::new(io::BufWriter::with_capacity(1 << 16, stdout.lock())),
+    let input = match open_input(args.file.as_deref()) {
+        Ok(input) => input,
+        Err(msg) => {
+            eprintln!("tapline: {msg}");
+            return crate::EXIT_USAGE.into();
         }
     };
+    let out = stdout_out();
     let files = match FileReports::open(targets, reports, name) {
         Ok(f) => f,
         Err(msg) => {
@@ -182,6 +164,42 @@ pub fn run(args: &ParseArgs) -> std::process::ExitCode {
             },
         ),
     };
+    exit_code(result)
+}
+
+/// The stream to read: the file, or stdin for none or `-`.
+fn open_input(file: Option<&std::path::Path>) -> Result<Box<dyn Source>, String> {
+    match file {
+        None => Ok(Box::new(io::stdin().lock())),
+        Some(p) if p.as_os_str() == "-" => Ok(Box::new(io::stdin().lock())),
+        Some(p) => match File::open(p) {
+            Ok(f) => Ok(Box::new(f)),
+            Err(e) => Err(format!(
+                "failed to open {}: {}",
+                p.display(),
+                plain_io_error(&e)
+            )),
+        },
+    }
+}
+
+/// stdout: line-buffered on a terminal, large blocks into a pipe or file.
+fn stdout_out() -> Box<dyn Write> {
+    let stdout = io::stdout();
+    if stdout.is_terminal() {
+        Box::new(io::LineWriter::new(stdout.lock()))
+    } else {
+        // Std's stdout is line-buffered inside, which scans every block for a newline;
+        // a duplicate of its descriptor takes large blocks as they are.
+        match stdout.as_fd().try_clone_to_owned() {
+            Ok(fd) => Box::new(io::BufWriter::with_capacity(1 << 16, File::from(fd))),
+            Err(_) => Box::new(io::BufWriter::with_capacity(1 << 16, stdout.lock())),
+        }
+    }
+}
+
+/// The exit code of a parse: its verdict, unless reading or reporting failed.
+fn exit_code(result: Result<(bool, Vec<String>), Failure>) -> std::process::ExitCode {
     match result {
         Ok((_, errors)) if !errors.is_empty() => {
             for e in errors {

@@ -1,7 +1,7 @@
 //! The daemon's one owner of state: it numbers streams as the files of one open-ended run,
 //! feeds every run sink (terminal, jsonl, summary, reports) their events in order, fans them
 //! out to subscribers without ever waiting on one, and answers `status`.
-use crate::event::run::{FileInfo, FileResult, RunEvent, RunSummary, Tally};
+use crate::event::run::{FailureReason, FileInfo, FileResult, RunEvent, RunSummary, Tally};
 use crate::event::Event;
 use crate::report::progress::Progress;
 use crate::report::sink::{RunSink, Unflushed};
@@ -401,7 +401,7 @@ struct StreamDoc<'a> {
     todo: u64,
     duration_ms: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
-    reasons: Option<&'a [String]>,
+    reasons: Option<&'a [FailureReason]>,
     log: Option<String>,
     meta: &'a Option<serde_json::Value>,
 }
@@ -454,7 +454,7 @@ fn offer(sub: &Subscriber, line: &Arc<[u8]>, warnings: &mut Vec<String>) -> bool
 fn was_interrupted(r: &FileResult) -> bool {
     r.reasons
         .first()
-        .is_some_and(|w| w == super::judge::INTERRUPTED)
+        .is_some_and(|w| *w == FailureReason::DaemonStopped)
 }
 
 fn matches_filter(sub: &Subscriber, name: &str) -> bool {

@@ -1,13 +1,10 @@
 //! How a daemon stream is judged: its TAP's verdict and how its connection ended (a stream
 //! that stops short is cut), and the result of one the daemon had to abandon. Used by the
 //! connection tasks ([`super::stream`]) and the dispatcher, which owns no stream of its own.
-use crate::event::run::{FileResult, Tally};
+use crate::event::run::{FailureReason, FileResult, Tally};
 use crate::event::{Event, ProblemKind, Verdict};
 use crate::run::file_task::Collect;
 use std::time::Instant;
-
-/// The first reason of a stream still open when the daemon stopped.
-pub(crate) const INTERRUPTED: &str = "interrupted: the daemon stopped before the stream ended";
 
 /// How a producer connection ended.
 #[derive(Debug)]
@@ -56,19 +53,21 @@ pub(crate) fn judge(
     let verdict = c.verdict.clone().unwrap_or_else(Verdict::none);
     let mut reasons = Vec::new();
     match ending {
-        Ending::Stopped => reasons.push(INTERRUPTED.to_owned()),
-        Ending::Failed(e) => reasons.push(format!("cut: failed to read the connection: {e}")),
+        Ending::Stopped => reasons.push(FailureReason::DaemonStopped),
+        Ending::Failed(e) => reasons.push(FailureReason::Cut {
+            why: format!("failed to read the connection: {e}"),
+        }),
         // Nothing at all is a cut too (no plan: incomplete): the producer died before its
         // first line.
-        Ending::Eof if incomplete(&verdict, unterminated) => {
-            reasons.push("cut: the connection ended before the stream was complete".to_owned())
-        }
+        Ending::Eof if incomplete(&verdict, unterminated) => reasons.push(FailureReason::Cut {
+            why: "the connection ended before the stream was complete".to_owned(),
+        }),
         Ending::Eof => {}
     }
     // The stream's reasons, `no TAP output` among them (one rule, in the protocol).
-    reasons.extend(verdict.reasons.iter().cloned());
+    reasons.extend(verdict.reasons.iter().map(|r| FailureReason::of_stream(r)));
     if !verdict.ok && reasons.is_empty() {
-        reasons.push("its TAP stream failed".to_owned());
+        reasons.push(FailureReason::StreamFailed);
     }
     // Not "cancelled" (which reports show as not run): a cut stream fails.
     FileResult {
@@ -84,7 +83,7 @@ pub(crate) fn judge(
 pub(crate) fn abandoned(tally: Tally, started: Instant) -> FileResult {
     FileResult {
         tally,
-        ..FileResult::failed(vec![INTERRUPTED.to_owned()], started.elapsed())
+        ..FileResult::failed(vec![FailureReason::DaemonStopped], started.elapsed())
     }
 }
 
@@ -111,7 +110,9 @@ mod tests {
         let r = judged(b"ok 1\nnot ok 2 - b\n1..2\n", Ending::Eof);
         assert!(!r.ok);
         assert!(
-            !r.reasons.iter().any(|x| x.starts_with("cut")),
+            !r.reasons
+                .iter()
+                .any(|x| matches!(x, FailureReason::Cut { .. })),
             "{:?}",
             r.reasons
         );
@@ -120,7 +121,9 @@ mod tests {
         let r = judged(b"1..3\nok 1\nBail out! db down\n", Ending::Eof);
         assert!(!r.ok);
         assert!(
-            !r.reasons.iter().any(|x| x.starts_with("cut")),
+            !r.reasons
+                .iter()
+                .any(|x| matches!(x, FailureReason::Cut { .. })),
             "{:?}",
             r.reasons
         );
@@ -151,7 +154,8 @@ mod tests {
     fn a_stopping_daemon_interrupts_open_streams() {
         let r = judged(b"1..1\nok 1\n", Ending::Stopped);
         assert!(!r.ok && !r.cancelled, "it fails, as cut");
-        assert!(r.reasons[0].starts_with("interrupted"));
+        assert_eq!(r.reasons[0], FailureReason::DaemonStopped);
+        assert!(r.reasons[0].to_string().starts_with("interrupted"));
         let r = judged(b"1..2\nok 1\n", Ending::Failed("reset".into()));
         assert!(!r.ok);
         assert_eq!(r.reasons[0], "cut: failed to read the connection: reset");

@@ -3,6 +3,7 @@
 //! same connection. A connection that ends before its stream is complete fails as cut.
 use super::dispatch::{Msg, Opened};
 use super::judge::{is_unterminated, judge, Ending};
+use crate::event::run::FailureReason;
 use crate::event::Event;
 use crate::protocol::Parser;
 use crate::run::file_task::Collect;
@@ -38,22 +39,12 @@ pub(crate) async fn produce<R, W>(
     W: AsyncWrite + Unpin,
 {
     let started = Instant::now();
-    let (reply, opened) = oneshot::channel();
-    let open = Msg::Open {
-        name: p.name.clone(),
-        meta: p.meta,
-        peer: p.peer,
-        reply,
-    };
-    if tx.send(open).await.is_err() {
-        return;
-    }
-    let Ok(Opened {
+    let Some(Opened {
         id,
         mut log,
         log_path,
         log_error,
-    }) = opened.await
+    }) = open(&tx, p.name.clone(), p.meta, p.peer).await
     else {
         return;
     };
@@ -97,18 +88,9 @@ pub(crate) async fn produce<R, W>(
     }
     let mut result = judge(&mut collected, ending, stream.unterminated, started);
     if let Some(e) = stream.log_error {
-        result.reasons.push(e);
+        result.reasons.push(FailureReason::Other(e));
     }
-    let verdict = super::wire::VerdictReply {
-        stream: p.name,
-        ok: result.ok,
-        reasons: result.reasons.clone(),
-        pass: result.tally.pass,
-        fail: result.tally.fail,
-        skip: result.tally.skip,
-        todo: result.tally.todo,
-        log: log_path.map(|l| l.display().to_string()),
-    };
+    let verdict = verdict_reply(p.name, &result, log_path);
     let (done, closed) = oneshot::channel();
     if tx.send(Msg::Close { id, result, done }).await.is_err() {
         return;
@@ -121,6 +103,43 @@ pub(crate) async fn produce<R, W>(
         // The client may be gone (killed mid-stream): nobody to tell.
         let _ = wr.write_all(&line).await;
         let _ = wr.shutdown().await;
+    }
+}
+
+/// Asks the dispatcher to open the stream `name`: its number and log, or `None` when the
+/// daemon is stopping.
+async fn open(
+    tx: &mpsc::Sender<Msg>,
+    name: String,
+    meta: Option<serde_json::Value>,
+    peer: String,
+) -> Option<Opened> {
+    let (reply, opened) = oneshot::channel();
+    let open = Msg::Open {
+        name,
+        meta,
+        peer,
+        reply,
+    };
+    tx.send(open).await.ok()?;
+    opened.await.ok()
+}
+
+/// The verdict line a producer is answered with.
+fn verdict_reply(
+    stream: String,
+    result: &crate::event::run::FileResult,
+    log_path: Option<std::path::PathBuf>,
+) -> super::wire::VerdictReply {
+    super::wire::VerdictReply {
+        stream,
+        ok: result.ok,
+        reasons: result.reasons.iter().map(ToString::to_string).collect(),
+        pass: result.tally.pass,
+        fail: result.tally.fail,
+        skip: result.tally.skip,
+        todo: result.tally.todo,
+        log: log_path.map(|l| l.display().to_string()),
     }
 }
 

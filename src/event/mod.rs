@@ -34,6 +34,7 @@
 //! up to the next test point, subtest, plan, `# Subtest:` heading or v2 `test:started` (and,
 //! after YAML diagnostics, a `#` comment), are that failure's: producers such as tapbundle
 //! print the error after the `not ok`. Other lines after the last point are the stream's end's.
+pub mod reason;
 pub mod run;
 pub mod stability;
 

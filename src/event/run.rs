@@ -22,8 +22,7 @@ pub struct FileInfo {
     pub attempt: u32,
 }
 
-/// The reason (and warning) given when a descendant kept a file's output pipes open.
-pub const LEAK_REASON: &str = "a process it started kept its output open after it exited (killed)";
+pub use super::reason::{FailureReason, LEAK_REASON};
 
 /// How the child process ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -37,8 +36,9 @@ pub struct ExitInfo {
 pub struct FileResult {
     pub ok: bool,
     /// Why it failed, in order: "exited with code 3", "killed by SIGSEGV", "timed out after 5s",
-    /// "no plan", "planned 5, ran 3", "bailed out: …", "no TAP output", "`tsx` is not installed …".
-    pub reasons: Vec<String>,
+    /// "no plan", "planned 5, ran 3", "bailed out: …", "no TAP output", "`tsx` is not installed …"
+    /// ([`FailureReason`]: typed, serialized as these words).
+    pub reasons: Vec<FailureReason>,
     /// `None` when the process never started.
     pub exit: Option<ExitInfo>,
     pub timed_out: bool,
@@ -151,7 +151,7 @@ impl TestNames {
 impl FileResult {
     /// A failed file with these `reasons` and nothing else to say: it never started, or its
     /// stream never came. Other results start from it and fill in what they know.
-    pub fn failed(reasons: Vec<String>, duration: Duration) -> Self {
+    pub fn failed(reasons: Vec<FailureReason>, duration: Duration) -> Self {
         FileResult {
             ok: false,
             reasons,

@@ -187,222 +187,261 @@ fn read_document(builder: &mut Builder, sink: &mut dyn Sink, source: &str, bytes
     let text = String::from_utf8_lossy(bytes);
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut reader = Reader::from_str(text);
-    let base = builder.depth();
-    let mut suites: Vec<(String, Option<f64>)> = Vec::new();
-    let mut case: Option<Case> = None;
-    let mut into = Into::Nothing;
-    let mut suite_out = String::new();
-    let mut root_seen = false;
-    let mut found_suite = false;
-    let mut error: Option<String> = None;
-    // Open elements, to tell a truncated document (quick-xml accepts one at its end).
-    let mut open = 0usize;
-    loop {
+    let mut doc = Doc {
+        base: builder.depth(),
+        builder,
+        sink,
+        source,
+        suites: Vec::new(),
+        case: None,
+        into: Into::Nothing,
+        suite_out: String::new(),
+        root_seen: false,
+        found_suite: false,
+        open: 0,
+    };
+    let error = loop {
         let pos = reader.buffer_position();
         let event = match reader.read_event() {
             Ok(e) => e,
             Err(e) => {
                 let line = line_at(text.as_bytes(), reader.error_position());
-                error = Some(format!(
+                break Some(format!(
                     "failed to parse {source} at line {line}: {}",
                     first_line(&e.to_string())
                 ));
-                break;
             }
         };
         let line = line_at(text.as_bytes(), pos);
         match event {
             Xml::Start(ref e) | Xml::Empty(ref e) => {
-                let empty = matches!(event, Xml::Empty(_));
-                if !empty {
-                    open += 1;
-                }
-                let tag = e.local_name();
-                let tag = tag.as_ref();
-                if !root_seen {
-                    root_seen = true;
-                    if tag != b"testsuites" && tag != b"testsuite" {
-                        error = Some(format!(
-                            "{source} is not JUnit XML: its root element is <{}>, not <testsuites> or <testsuite>",
-                            String::from_utf8_lossy(tag)
-                        ));
-                        break;
-                    }
-                }
-                match tag {
-                    b"testsuite" => {
-                        found_suite = true;
-                        flush_suite_out(builder, sink, line, &mut suite_out);
-                        let name = attr(e, b"name").unwrap_or_default();
-                        let name = if name.is_empty() {
-                            "(unnamed suite)".to_owned()
-                        } else {
-                            name
-                        };
-                        builder.start_subtest(sink, line, &name);
-                        suites.push((name, millis(e)));
-                        if empty {
-                            end_suite(builder, sink, line, &mut suites);
-                        }
-                    }
-                    b"testcase" => {
-                        let c = Case {
-                            name: attr(e, b"name").unwrap_or_default(),
-                            classname: attr(e, b"classname").unwrap_or_default(),
-                            time: millis(e),
-                            line,
-                            ..Case::default()
-                        };
-                        if empty {
-                            let suite = suites.last().map(|s| s.0.as_str()).unwrap_or("");
-                            emit_case(builder, sink, c, suite);
-                        } else {
-                            case = Some(c);
-                        }
-                    }
-                    b"failure" | b"error" if case.is_some() => {
-                        if let Some(c) = case.as_mut() {
-                            if c.failure.is_none() {
-                                c.failure = Some(Failure {
-                                    message: attr(e, b"message").unwrap_or_default(),
-                                    kind: attr(e, b"type").unwrap_or_default(),
-                                    text: String::new(),
-                                    error: tag == b"error",
-                                });
-                                into = if empty { Into::Nothing } else { Into::Failure };
-                            } else {
-                                into = Into::Nothing;
-                            }
-                        }
-                    }
-                    b"skipped" if case.is_some() => {
-                        if let Some(c) = case.as_mut() {
-                            let xfail = attr(e, b"type").is_some_and(|t| t == "pytest.xfail");
-                            c.skipped = Some((attr(e, b"message").unwrap_or_default(), xfail));
-                            into = if empty { Into::Nothing } else { Into::Skipped };
-                        }
-                    }
-                    b"flakyFailure" | b"flakyError" | b"rerunFailure" | b"rerunError" => {
-                        if let Some(c) = case.as_mut() {
-                            c.reruns += 1;
-                        }
-                        into = Into::Nothing;
-                    }
-                    b"system-out" if !empty => {
-                        into = if case.is_some() {
-                            Into::Out
-                        } else {
-                            Into::SuiteOut
-                        }
-                    }
-                    b"system-err" if !empty => {
-                        into = if case.is_some() {
-                            Into::Err
-                        } else {
-                            Into::SuiteOut
-                        }
-                    }
-                    _ => {}
+                if let Err(message) = doc.start(e, matches!(event, Xml::Empty(_)), line) {
+                    break Some(message);
                 }
             }
-            Xml::End(ref e) => {
-                open = open.saturating_sub(1);
-                match e.local_name().as_ref() {
-                    b"testsuite" => {
-                        flush_suite_out(builder, sink, line, &mut suite_out);
-                        end_suite(builder, sink, line, &mut suites);
-                    }
-                    b"testcase" => {
-                        if let Some(c) = case.take() {
-                            let suite = suites.last().map(|s| s.0.as_str()).unwrap_or("");
-                            emit_case(builder, sink, c, suite);
-                        }
-                        into = Into::Nothing;
-                    }
-                    b"failure" | b"error" | b"skipped" | b"system-out" | b"system-err" => {
-                        into = Into::Nothing
-                    }
-                    _ => {}
-                }
+            Xml::End(ref e) => doc.end(e.local_name().as_ref(), line),
+            Xml::Text(t) => doc.text(&t.decode().map(|s| s.into_owned()).unwrap_or_default()),
+            Xml::CData(t) => doc.text(&t.decode().map(|s| s.into_owned()).unwrap_or_default()),
+            Xml::GeneralRef(r) => doc.text(&general_ref(&r)),
+            Xml::Eof if doc.open > 0 => {
+                break Some(format!(
+                    "{source} ended inside an element: the document is cut short"
+                ))
             }
-            Xml::Text(t) => {
-                let s = t.decode().map(|s| s.into_owned()).unwrap_or_default();
-                push_text(&mut case, &mut suite_out, into, &s);
+            Xml::Eof => break None,
+            _ => {}
+        }
+    };
+    doc.finish(line_at(text.as_bytes(), text.len() as u64), error);
+}
+
+/// An entity or character reference's text (`&amp;` is `&`); an unknown one stays as written.
+fn general_ref(r: &quick_xml::events::BytesRef<'_>) -> String {
+    match r.resolve_char_ref() {
+        Ok(Some(c)) => c.to_string(),
+        _ => match r.decode().as_deref() {
+            Ok("amp") => "&".into(),
+            Ok("lt") => "<".into(),
+            Ok("gt") => ">".into(),
+            Ok("quot") => "\"".into(),
+            Ok("apos") => "'".into(),
+            Ok(other) => format!("&{other};"),
+            Err(_) => String::new(),
+        },
+    }
+}
+
+/// One document being read: the suites and the case open, and where text goes.
+struct Doc<'a, 'b> {
+    builder: &'a mut Builder,
+    sink: &'b mut dyn Sink,
+    source: &'a str,
+    /// The builder's depth before the document: what `finish` closes down to.
+    base: u32,
+    suites: Vec<(String, Option<f64>)>,
+    case: Option<Case>,
+    into: Into,
+    suite_out: String,
+    root_seen: bool,
+    found_suite: bool,
+    /// Open elements, to tell a truncated document (quick-xml accepts one at its end).
+    open: usize,
+}
+
+impl Doc<'_, '_> {
+    /// An element opens (`empty`: and closes at once); the error when the root is not JUnit's.
+    fn start(&mut self, e: &BytesStart<'_>, empty: bool, line: u64) -> Result<(), String> {
+        if !empty {
+            self.open += 1;
+        }
+        let tag = e.local_name();
+        let tag = tag.as_ref();
+        if !self.root_seen {
+            self.root_seen = true;
+            if tag != b"testsuites" && tag != b"testsuite" {
+                return Err(format!(
+                    "{} is not JUnit XML: its root element is <{}>, not <testsuites> or <testsuite>",
+                    self.source,
+                    String::from_utf8_lossy(tag)
+                ));
             }
-            Xml::CData(t) => {
-                let s = t.decode().map(|s| s.into_owned()).unwrap_or_default();
-                push_text(&mut case, &mut suite_out, into, &s);
-            }
-            Xml::GeneralRef(r) => {
-                let s = match r.resolve_char_ref() {
-                    Ok(Some(c)) => c.to_string(),
-                    _ => match r.decode().as_deref() {
-                        Ok("amp") => "&".into(),
-                        Ok("lt") => "<".into(),
-                        Ok("gt") => ">".into(),
-                        Ok("quot") => "\"".into(),
-                        Ok("apos") => "'".into(),
-                        Ok(other) => format!("&{other};"),
-                        Err(_) => String::new(),
-                    },
+        }
+        match tag {
+            b"testsuite" => self.start_suite(e, empty, line),
+            b"testcase" => {
+                let c = Case {
+                    name: attr(e, b"name").unwrap_or_default(),
+                    classname: attr(e, b"classname").unwrap_or_default(),
+                    time: millis(e),
+                    line,
+                    ..Case::default()
                 };
-                push_text(&mut case, &mut suite_out, into, &s);
-            }
-            Xml::Eof => {
-                if open > 0 {
-                    error = Some(format!(
-                        "{source} ended inside an element: the document is cut short"
-                    ));
+                if empty {
+                    self.emit(c);
+                } else {
+                    self.case = Some(c);
                 }
-                break;
+            }
+            b"failure" | b"error" if self.case.is_some() => self.failure(e, empty, tag),
+            b"skipped" => {
+                if let Some(c) = self.case.as_mut() {
+                    let xfail = attr(e, b"type").is_some_and(|t| t == "pytest.xfail");
+                    c.skipped = Some((attr(e, b"message").unwrap_or_default(), xfail));
+                    self.into = if empty { Into::Nothing } else { Into::Skipped };
+                }
+            }
+            b"flakyFailure" | b"flakyError" | b"rerunFailure" | b"rerunError" => {
+                if let Some(c) = self.case.as_mut() {
+                    c.reruns += 1;
+                }
+                self.into = Into::Nothing;
+            }
+            b"system-out" if !empty => {
+                self.into = if self.case.is_some() {
+                    Into::Out
+                } else {
+                    Into::SuiteOut
+                }
+            }
+            b"system-err" if !empty => {
+                self.into = if self.case.is_some() {
+                    Into::Err
+                } else {
+                    Into::SuiteOut
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn start_suite(&mut self, e: &BytesStart<'_>, empty: bool, line: u64) {
+        self.found_suite = true;
+        flush_suite_out(self.builder, self.sink, line, &mut self.suite_out);
+        let name = attr(e, b"name").unwrap_or_default();
+        let name = if name.is_empty() {
+            "(unnamed suite)".to_owned()
+        } else {
+            name
+        };
+        self.builder.start_subtest(self.sink, line, &name);
+        self.suites.push((name, millis(e)));
+        if empty {
+            end_suite(self.builder, self.sink, line, &mut self.suites);
+        }
+    }
+
+    /// A case's first `<failure>` or `<error>` is its failure; later ones are not read.
+    fn failure(&mut self, e: &BytesStart<'_>, empty: bool, tag: &[u8]) {
+        let Some(c) = self.case.as_mut() else {
+            return;
+        };
+        if c.failure.is_none() {
+            c.failure = Some(Failure {
+                message: attr(e, b"message").unwrap_or_default(),
+                kind: attr(e, b"type").unwrap_or_default(),
+                text: String::new(),
+                error: tag == b"error",
+            });
+            self.into = if empty { Into::Nothing } else { Into::Failure };
+        } else {
+            self.into = Into::Nothing;
+        }
+    }
+
+    fn end(&mut self, tag: &[u8], line: u64) {
+        self.open = self.open.saturating_sub(1);
+        match tag {
+            b"testsuite" => {
+                flush_suite_out(self.builder, self.sink, line, &mut self.suite_out);
+                end_suite(self.builder, self.sink, line, &mut self.suites);
+            }
+            b"testcase" => {
+                if let Some(c) = self.case.take() {
+                    self.emit(c);
+                }
+                self.into = Into::Nothing;
+            }
+            b"failure" | b"error" | b"skipped" | b"system-out" | b"system-err" => {
+                self.into = Into::Nothing
             }
             _ => {}
         }
     }
-    let line = line_at(text.as_bytes(), text.len() as u64);
-    if let Some(mut c) = case.take() {
-        // A case the document did not finish did not report a pass.
-        c.failure.get_or_insert_with(|| Failure {
-            message: format!("{source} ended inside this <testcase>"),
-            ..Failure::default()
-        });
-        let suite = suites.last().map(|s| s.0.as_str()).unwrap_or("");
-        emit_case(builder, sink, c, suite);
+
+    fn text(&mut self, s: &str) {
+        push_text(&mut self.case, &mut self.suite_out, self.into, s);
     }
-    let unclosed = !suites.is_empty();
-    while builder.depth() > base {
-        let (name, duration_ms) = suites.pop().unwrap_or_default();
-        builder.end_subtest(
-            sink,
-            line,
-            Point {
+
+    /// A finished case, in the innermost open suite.
+    fn emit(&mut self, c: Case) {
+        let suite = self.suites.last().map(|s| s.0.as_str()).unwrap_or("");
+        emit_case(self.builder, self.sink, c, suite);
+    }
+
+    /// The document ended at `line` (`error`: cut short or unreadable): what is open closes,
+    /// failed, and its problem goes to the document's level, so the verdict names it.
+    fn finish(mut self, line: u64, error: Option<String>) {
+        let source = self.source;
+        if let Some(mut c) = self.case.take() {
+            // A case the document did not finish did not report a pass.
+            c.failure.get_or_insert_with(|| Failure {
+                message: format!("{source} ended inside this <testcase>"),
+                ..Failure::default()
+            });
+            self.emit(c);
+        }
+        let unclosed = !self.suites.is_empty();
+        while self.builder.depth() > self.base {
+            let (name, duration_ms) = self.suites.pop().unwrap_or_default();
+            let point = Point {
                 name,
                 ok: false,
                 duration_ms,
                 ..Point::default()
-            },
-        );
-    }
-    // Problems go to the document's level, so the verdict names them.
-    let problem = if let Some(message) = error {
-        Some((ProblemKind::InvalidInput, message))
-    } else if !found_suite && root_seen {
-        Some((ProblemKind::NoPlan, format!("{source} has no <testsuite>")))
-    } else if !found_suite {
-        Some((
-            ProblemKind::NoPlan,
-            format!("{source} is empty: no JUnit XML in it"),
-        ))
-    } else if unclosed {
-        Some((
-            ProblemKind::UnterminatedSubtest,
-            format!("{source} ended inside a <testsuite>"),
-        ))
-    } else {
-        None
-    };
-    if let Some((kind, message)) = problem {
-        builder.problem(sink, line, kind, message, true);
+            };
+            self.builder.end_subtest(self.sink, line, point);
+        }
+        let problem = if let Some(message) = error {
+            Some((ProblemKind::InvalidInput, message))
+        } else if !self.found_suite && self.root_seen {
+            Some((ProblemKind::NoPlan, format!("{source} has no <testsuite>")))
+        } else if !self.found_suite {
+            Some((
+                ProblemKind::NoPlan,
+                format!("{source} is empty: no JUnit XML in it"),
+            ))
+        } else if unclosed {
+            Some((
+                ProblemKind::UnterminatedSubtest,
+                format!("{source} ended inside a <testsuite>"),
+            ))
+        } else {
+            None
+        };
+        if let Some((kind, message)) = problem {
+            self.builder.problem(self.sink, line, kind, message, true);
+        }
     }
 }
 

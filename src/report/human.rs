@@ -141,33 +141,38 @@ impl<W: Write> HumanReport<W> {
                     s.paint(color, format!("{mark} {at}{}", p.message))
                 )?;
             }
-            Event::End { verdict } => {
-                // Failures inside subtests the stream never closed.
-                let left = self.take_nested(0);
-                self.out.write_all(&left)?;
-                if !self.output.is_empty() && !verdict.ok {
-                    // Output after the last point: often the crash that ended the stream.
-                    let output = self.take_output();
-                    writeln!(
-                        self.out,
-                        "{}",
-                        s.paint(style::DIM, "output after the last test:")
-                    )?;
-                    for l in output {
-                        writeln!(self.out, "{} {l}", s.paint(style::DIM, "│"))?;
-                    }
-                }
-                writeln!(self.out)?;
-                let tally = if self.count_leaves {
-                    self.leaves.tally()
-                } else {
-                    &self.tally
-                };
-                writeln!(self.out, "{}", summary_line(verdict, tally, s))?;
-            }
+            Event::End { verdict } => self.end(verdict)?,
             _ => {}
         }
         Ok(())
+    }
+
+    /// The stream's end: what is still held, the output after the last point of a failing
+    /// stream, and the summary line.
+    fn end(&mut self, verdict: &crate::event::Verdict<'_>) -> io::Result<()> {
+        let s = self.style;
+        // Failures inside subtests the stream never closed.
+        let left = self.take_nested(0);
+        self.out.write_all(&left)?;
+        if !self.output.is_empty() && !verdict.ok {
+            // Output after the last point: often the crash that ended the stream.
+            let output = self.take_output();
+            writeln!(
+                self.out,
+                "{}",
+                s.paint(style::DIM, "output after the last test:")
+            )?;
+            for l in output {
+                writeln!(self.out, "{} {l}", s.paint(style::DIM, "│"))?;
+            }
+        }
+        writeln!(self.out)?;
+        let tally = if self.count_leaves {
+            self.leaves.tally()
+        } else {
+            &self.tally
+        };
+        writeln!(self.out, "{}", summary_line(verdict, tally, s))
     }
 
     /// Writes a failing point whose own output has ended: its line, its explanation (with

@@ -97,26 +97,33 @@ impl<S: RunSink + ?Sized> RunSink for &mut S {
     }
 }
 
-/// Several sinks fed in order.
+/// Several sinks fed in order. One that fails does not keep the event from the others (the
+/// reports still get the run's end when the terminal is gone); the first error is the answer.
 pub struct Fanout<'a>(pub Vec<&'a mut dyn RunSink>);
+
+/// The first error of `results`, every one of them having run.
+fn first_error(results: impl Iterator<Item = io::Result<()>>) -> io::Result<()> {
+    results.fold(Ok(()), |first, r| first.and(r))
+}
 
 impl RunSink for Fanout<'_> {
     fn on(&mut self, ev: &RunEvent) -> io::Result<()> {
-        self.0.iter_mut().try_for_each(|s| s.on(ev))
+        first_error(self.0.iter_mut().map(|s| s.on(ev)))
     }
     /// Every sink but the last sees the event by reference; the last one is given it.
     fn on_owned(&mut self, ev: RunEvent) -> io::Result<()> {
         let Some((last, first)) = self.0.split_last_mut() else {
             return Ok(());
         };
-        first.iter_mut().try_for_each(|s| s.on(&ev))?;
-        last.on_owned(ev)
+        let before = first_error(first.iter_mut().map(|s| s.on(&ev)));
+        let after = last.on_owned(ev);
+        before.and(after)
     }
     fn tick(&mut self, now: Instant) -> io::Result<()> {
-        self.0.iter_mut().try_for_each(|s| s.tick(now))
+        first_error(self.0.iter_mut().map(|s| s.tick(now)))
     }
     fn flush(&mut self) -> io::Result<()> {
-        self.0.iter_mut().try_for_each(|s| s.flush())
+        first_error(self.0.iter_mut().map(|s| s.flush()))
     }
 }
 

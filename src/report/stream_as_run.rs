@@ -2,7 +2,7 @@
 //! Markdown, HTML, annotations) render it, on the reports thread as a run's would be.
 use super::sink::RunSink as _;
 use super::threaded::ReportsThread;
-use crate::event::run::RunEvent;
+use crate::event::run::{FailureReason, RunEvent};
 use std::io;
 
 /// One TAP stream (`tapline parse`) told as a run of one file named `name`, so the reports of
@@ -73,7 +73,11 @@ impl StreamAsRun {
         let duration = self.started.map(|s| s.elapsed()).unwrap_or_default();
         let result = FileResult {
             ok: verdict.ok,
-            reasons: verdict.reasons.clone(),
+            reasons: verdict
+                .reasons
+                .iter()
+                .map(|r| FailureReason::of_stream(r))
+                .collect(),
             exit: None,
             timed_out: false,
             cancelled: false,

@@ -118,54 +118,7 @@ impl<W: Write, const PRETTY: bool> SummaryWriter<W, PRETTY> {
                     }
                 }
             }
-            Event::Assert(a) => {
-                let child = if a.closes_subtest {
-                    self.finished_child.take()
-                } else {
-                    None
-                };
-                match self.open.last_mut() {
-                    Some(doc) => {
-                        let first = std::mem::replace(&mut doc.first, false);
-                        if PRETTY {
-                            write_assert_pretty(
-                                &mut doc.buf,
-                                first,
-                                a,
-                                child.as_deref(),
-                                doc.level,
-                            );
-                        } else {
-                            write_assert(&mut doc.buf, first, a, child.as_deref());
-                        }
-                        if let Some(c) = child {
-                            self.recycle(c);
-                        }
-                    }
-                    None => {
-                        let first = std::mem::replace(&mut self.top_first, false);
-                        if PRETTY {
-                            let level = self.base;
-                            write_assert_pretty(
-                                &mut self.pending,
-                                first,
-                                a,
-                                child.as_deref(),
-                                level,
-                            );
-                        } else {
-                            write_assert(&mut self.pending, first, a, child.as_deref());
-                        }
-                        if let Some(c) = child {
-                            self.recycle(c);
-                        }
-                        if self.pending.len() >= FLUSH_AT {
-                            self.out.write_all(&self.pending)?;
-                            self.pending.clear();
-                        }
-                    }
-                }
-            }
+            Event::Assert(a) => self.assert(a)?,
             Event::End { verdict } => {
                 if PRETTY {
                     write_verdict_pretty(&mut self.pending, verdict, self.base, self.top_first);
@@ -175,6 +128,45 @@ impl<W: Write, const PRETTY: bool> SummaryWriter<W, PRETTY> {
                 }
             }
             _ => {}
+        }
+        Ok(())
+    }
+
+    /// A point, written into its subtest's document or, at the top, toward the output.
+    fn assert(&mut self, a: &crate::event::Assert<'_>) -> io::Result<()> {
+        let child = if a.closes_subtest {
+            self.finished_child.take()
+        } else {
+            None
+        };
+        match self.open.last_mut() {
+            Some(doc) => {
+                let first = std::mem::replace(&mut doc.first, false);
+                if PRETTY {
+                    write_assert_pretty(&mut doc.buf, first, a, child.as_deref(), doc.level);
+                } else {
+                    write_assert(&mut doc.buf, first, a, child.as_deref());
+                }
+                if let Some(c) = child {
+                    self.recycle(c);
+                }
+            }
+            None => {
+                let first = std::mem::replace(&mut self.top_first, false);
+                if PRETTY {
+                    let level = self.base;
+                    write_assert_pretty(&mut self.pending, first, a, child.as_deref(), level);
+                } else {
+                    write_assert(&mut self.pending, first, a, child.as_deref());
+                }
+                if let Some(c) = child {
+                    self.recycle(c);
+                }
+                if self.pending.len() >= FLUSH_AT {
+                    self.out.write_all(&self.pending)?;
+                    self.pending.clear();
+                }
+            }
         }
         Ok(())
     }

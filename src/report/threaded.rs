@@ -329,7 +329,11 @@ mod tests {
                 file: index,
                 result: FileResult {
                     ok: verdict.ok,
-                    reasons: verdict.reasons.clone(),
+                    reasons: verdict
+                        .reasons
+                        .iter()
+                        .map(|r| crate::event::run::FailureReason::of_stream(r))
+                        .collect(),
                     exit: Some(ExitInfo {
                         code: Some(i32::from(!verdict.ok)),
                         signal: None,

@@ -134,6 +134,20 @@ impl Cache {
         Some(cached_result(e))
     }
 
+    /// Records a run's results (by index, as `rels` and `keys`), as [`Cache::update`] does.
+    pub fn update_all(
+        &mut self,
+        rels: &[String],
+        keys: &[Option<String>],
+        results: &[Option<FileResult>],
+    ) {
+        for ((r, rel), key) in results.iter().zip(rels).zip(keys) {
+            if let Some(r) = r {
+                self.update(rel, key.as_deref(), r);
+            }
+        }
+    }
+
     /// Records a finished (not cached) result: a clean pass is stored, anything else forgets
     /// (a file with no tests too: it is no pass, and replaying it would count one).
     pub fn update(&mut self, rel: &str, key: Option<&str>, r: &FileResult) {

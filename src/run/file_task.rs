@@ -6,7 +6,7 @@ use super::limits::{self, AllocationWatch, Evidence, Limits};
 use super::sandbox::Sandbox;
 use super::supervise::{self, Cancel, Chunk, Exit, Outcome, Spec};
 use crate::event::run::Tally;
-use crate::event::run::{ExitInfo, FileInfo, FileResult, RunEvent, TestNames};
+use crate::event::run::{ExitInfo, FailureReason, FileInfo, FileResult, RunEvent, TestNames};
 use crate::event::{Event, Sink, Verdict};
 use crate::protocol::{AnyParser, Framer, InputFormat};
 use crate::report::leaves::LeafTally;
@@ -322,7 +322,7 @@ pub(crate) async fn run_file(
         judge_silent(&mut result, job.input.silent);
     }
     if let Some(e) = log_error {
-        result.reasons.push(e);
+        result.reasons.push(FailureReason::Other(e));
     }
     result
 }
@@ -459,7 +459,7 @@ async fn skipped(
 }
 
 fn not_started(why: String, started: Instant) -> FileResult {
-    FileResult::failed(vec![why], started.elapsed())
+    FileResult::failed(vec![FailureReason::Other(why)], started.elapsed())
 }
 
 /// What the child's end says about the limits it may have broken.
@@ -499,25 +499,26 @@ fn judge(
     };
     let mut reasons = Vec::new();
     if !broken.is_empty() {
-        reasons.extend(broken);
+        // A browser page's own words (`interrupted`) come typed again.
+        reasons.extend(broken.into_iter().map(FailureReason::from));
     } else if outcome.timed_out {
-        let limit = timeout.map(limits::humane).unwrap_or_default();
-        reasons.push(format!("timed out after {limit}"));
+        let after = timeout.map(limits::humane).unwrap_or_default();
+        reasons.push(FailureReason::Timeout { after });
     } else if outcome.cancelled {
-        reasons.push("interrupted".to_owned());
+        reasons.push(FailureReason::Interrupted);
     } else if !outcome.exit.success() {
-        reasons.push(outcome.exit.to_string());
+        reasons.push(exit_reason(outcome.exit));
     }
     // The stream's reasons, `no TAP output` among them (one rule, in the protocol).
-    reasons.extend(verdict.reasons.iter().cloned());
+    reasons.extend(verdict.reasons.iter().map(|r| FailureReason::of_stream(r)));
     if !verdict.ok && reasons.is_empty() {
         // The parser names every failing verdict's reasons (tests/integration/
         // verdict_invariant.rs); should one ever come without, the file still says why.
-        reasons.push("its TAP stream failed".to_owned());
+        reasons.push(FailureReason::StreamFailed);
     }
     let ok = reasons.is_empty();
     if outcome.leaked {
-        reasons.push(crate::event::run::LEAK_REASON.to_owned());
+        reasons.push(FailureReason::Leaked);
     }
     let exit = match outcome.exit {
         Exit::Code(code) => ExitInfo {
@@ -542,11 +543,16 @@ fn judge(
     }
 }
 
-/// What a file that printed no TAP says, when it reads like a pytest module.
-pub(crate) const PYTEST_HINT: &str = "no TAP output: it reads like a pytest module (test_ functions, nothing that runs them); run pytest as a [[suite]] in tapline.toml (`tapline init` writes one)";
-
-/// What prove says of a `*.t` that printed no TAP.
-pub(crate) const PROVE_NO_TAP: &str = "no TAP output (No subtests run)";
+/// How a child that did not succeed ended, as a reason.
+fn exit_reason(exit: Exit) -> FailureReason {
+    match exit {
+        Exit::Code(code) => FailureReason::Exit { code },
+        Exit::Signal(signal) => FailureReason::Signal {
+            signal,
+            name: exit.signal_name(),
+        },
+    }
+}
 
 /// A file that printed no TAP, judged as its own harness judges it ([`Silent`]): prove fails
 /// a `*.t` (`No subtests run`); node's runner and tape count a JavaScript or TypeScript file
@@ -554,20 +560,20 @@ pub(crate) const PROVE_NO_TAP: &str = "no TAP output (No subtests run)";
 /// files); a pytest module fails with a hint. Any other reason it failed (an exit code, a
 /// timeout) stands.
 fn judge_silent(r: &mut FileResult, silent: Silent) {
-    let no_tap = crate::protocol::NO_TAP_OUTPUT;
-    let Some(at) = r.reasons.iter().position(|x| x == no_tap) else {
+    let no_tap = |x: &FailureReason| *x == FailureReason::NoTapOutput;
+    let Some(at) = r.reasons.iter().position(no_tap) else {
         return;
     };
     match silent {
         Silent::Fails => {}
-        Silent::Prove => r.reasons[at] = PROVE_NO_TAP.to_owned(),
-        Silent::Pytest => r.reasons[at] = PYTEST_HINT.to_owned(),
+        Silent::Prove => r.reasons[at] = FailureReason::NoSubtestsRun,
+        Silent::Pytest => r.reasons[at] = FailureReason::PytestModule,
         Silent::NoTests => {
             let exited_0 = r.exit.is_some_and(|e| e.code == Some(0));
             let only = r
                 .reasons
                 .iter()
-                .all(|x| x == no_tap || x == crate::event::run::LEAK_REASON);
+                .all(|x| no_tap(x) || *x == FailureReason::Leaked);
             if exited_0 && only && !r.timed_out && !r.cancelled {
                 r.reasons.remove(at);
                 r.ok = true;
@@ -639,7 +645,7 @@ mod tests {
                     assert!(!r.ok, "{at}: failing stream, passing file");
                     for reason in &r.verdict.reasons {
                         assert!(
-                            r.reasons.contains(reason),
+                            r.reasons.iter().any(|x| x.to_string() == **reason),
                             "{at}: {reason:?} not in the file's reasons"
                         );
                     }
@@ -658,7 +664,7 @@ mod tests {
         };
         assert_eq!(
             silent(Silent::NoTests, Exit::Code(0)),
-            (true, true, Vec::<String>::new()),
+            (true, true, Vec::<FailureReason>::new()),
             "node and tape: a file with no tests"
         );
         assert_eq!(
@@ -666,21 +672,21 @@ mod tests {
             (
                 false,
                 false,
-                vec!["exited with code 1".to_owned(), "no TAP output".to_owned()]
+                vec![FailureReason::Exit { code: 1 }, FailureReason::NoTapOutput]
             ),
             "a crash is still a failure"
         );
         assert_eq!(
             silent(Silent::Prove, Exit::Code(0)),
-            (false, false, vec![PROVE_NO_TAP.to_owned()])
+            (false, false, vec![FailureReason::NoSubtestsRun])
         );
         assert_eq!(
             silent(Silent::Pytest, Exit::Code(0)),
-            (false, false, vec![PYTEST_HINT.to_owned()])
+            (false, false, vec![FailureReason::PytestModule])
         );
         assert_eq!(
             silent(Silent::Fails, Exit::Code(0)),
-            (false, false, vec!["no TAP output".to_owned()])
+            (false, false, vec![FailureReason::NoTapOutput])
         );
         let mut r = judged(b"1..1\nok 1\n", Exit::Code(0));
         judge_silent(&mut r, Silent::NoTests);

@@ -1,5 +1,19 @@
 //! `tapline run`: discovery → scheduling → supervised children → parser → run reporters.
 //!
+//! The layout, top to bottom:
+//!
+//! - [`options`]: the run's options, resolved once from the flags over `tapline.toml`
+//!   ([`options::Project`] reads the project; where the log folder is and whether history is on
+//!   are answered there), shared by `tapline run`, watch mode, `tapline history` and the daemon;
+//! - [`plan`]: the planning pipeline (discover → partition → select → history, cache → order),
+//!   no process started;
+//! - `dispatch`: the scheduler's loop, carrying out what `decide` says of each finished file
+//!   (retry, flaky, bail out, `--max-fail`), a pure function of the run's state;
+//! - `file_task` and [`supervise`]: one file's child (pid-reuse-safe supervision, its final
+//!   sweep and `Teardown`), its output parsed into events;
+//! - sinks ([`RunSink`], open: the daemon reuses it) report the events; history is recorded by
+//!   one ([`history::recording`]) and appended after the run, as `verdicts.json` is written.
+//!
 //! One dispatcher owns the run's state and linearises everything that happens (child events,
 //! finished files, signals, the redraw tick) in one `select!`, as nextest does; reporters are
 //! sinks on the resulting [`RunEvent`] stream.
@@ -27,12 +41,15 @@
 pub mod cache;
 pub mod child_env;
 pub mod config;
+mod decide;
 pub mod discover;
+mod dispatch;
 pub mod history;
 pub mod init;
 pub mod inputs;
 pub mod limits;
 pub mod nogit;
+pub mod options;
 pub mod order;
 pub mod plan;
 pub mod sandbox;
@@ -48,17 +65,14 @@ pub mod supervise;
 
 pub(crate) mod browser;
 
-use crate::event::run::{BailedOut, FileInfo, FileResult, RunEvent, RunSummary};
-use crate::report::sink::{RunSink, Unflushed};
-use file_task::FileJob;
-use std::collections::{BTreeMap, VecDeque};
+use crate::event::run::{FileInfo, FileResult, RunEvent, RunSummary};
+use crate::report::sink::{Fanout, RunSink};
+use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use supervise::Cancel;
-use tokio::signal::unix::{signal, SignalKind};
-use tokio::sync::{mpsc, watch};
-use tokio::task::JoinSet;
+use tokio::sync::watch;
 
 /// Exit code after Ctrl-C, as shells report a SIGINT death.
 pub const EXIT_INTERRUPTED: u8 = 130;
@@ -121,6 +135,39 @@ pub struct Settings {
     pub inputs: inputs::LoadedInputs,
 }
 
+impl Settings {
+    /// The scheduler's settings from the run's options; `log_dir` prepared, `history` the
+    /// recorder (none with history off, or for a shard), `sandbox` built.
+    pub fn new(
+        options: &options::Options,
+        cwd: PathBuf,
+        log_dir: Option<logs::LogDir>,
+        history: Option<history::Recorder>,
+        sandbox: Option<std::sync::Arc<sandbox::Sandbox>>,
+    ) -> Settings {
+        Settings {
+            run: 1,
+            jobs: options.jobs,
+            timeout: options.timeout,
+            grace: options.grace,
+            merge: options.merge,
+            cwd,
+            env: options.env.vars.clone(),
+            live: options.live,
+            log_dir,
+            retries: options.retries,
+            flaky_fails: options.flaky_fails,
+            history,
+            max_fail: options.max_fail,
+            stop_running: options.stop_running,
+            limits: options.limits,
+            sandbox,
+            keep_going: options.keep_going,
+            inputs: Default::default(),
+        }
+    }
+}
+
 /// What a finished run leaves behind.
 pub struct Finished {
     pub summary: RunSummary,
@@ -141,286 +188,78 @@ impl Finished {
     }
 }
 
-/// Runs every planned file, at most `jobs` at a time, feeding `sink`.
+/// Runs every planned file, at most `jobs` at a time, feeding `sink` (`dispatch`); each
+/// attempt is recorded in history after the run ([`history::recording`]).
 ///
 /// `stop` lets a caller (watch mode) cancel the run from outside: `Some(Graceful)` ends it as a
-/// first Ctrl-C does.
+/// first Ctrl-C does. A sink's error stops the run the same way; the run still finishes
+/// (`RunFinished`), and the error is the answer.
 pub async fn execute(
     files: Vec<Planned>,
     settings: &Settings,
     sink: &mut dyn RunSink,
-    mut stop: Option<watch::Receiver<Option<Cancel>>>,
+    stop: Option<watch::Receiver<Option<Cancel>>>,
 ) -> std::io::Result<Finished> {
-    let started = Instant::now();
-    let run = settings.run;
-    let total = files.len();
-    let (tx, mut rx) = mpsc::channel::<Vec<RunEvent>>(EVENT_BATCHES);
-    let mut sink = Unflushed::new(sink);
-    let (cancel_tx, cancel_rx) = watch::channel(None::<Cancel>);
-    let mut pending: VecDeque<(Planned, u32)> = files.into_iter().map(|p| (p, 1)).collect();
-    let mut infos: Vec<Option<FileInfo>> = vec![None; total];
-    let mut results: Vec<Option<FileResult>> = vec![None; total];
-    // Each running file's plan, kept for a retry.
-    let mut plans: Vec<Option<Planned>> = vec![None; total];
-    let mut running: JoinSet<(usize, u32, FileResult)> = JoinSet::new();
-    let mut sigint = signal(SignalKind::interrupt())?;
-    let mut sigterm = signal(SignalKind::terminate())?;
-    // Armed when a quiet moment finds events not written yet: fires FLUSH_AFTER after the
-    // oldest of them arrived.
-    let flush_at = tokio::time::sleep(Duration::ZERO);
-    tokio::pin!(flush_at);
-    let mut flush_armed = false;
-    let mut tick = tokio::time::interval(TICK);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-    let mut interrupts = 0u32;
-    // The file that bailed out, which stops the run.
-    let mut bailed: Option<BailedOut> = None;
-    // The outside's stop request last passed on, so each level is acted on once: a branch that
-    // stayed ready would spin the loop and starve the very children it is stopping.
-    let mut applied_stop: Option<Cancel> = None;
-    let jobs = settings.jobs.max(1);
-    let stamp = settings
-        .history
-        .as_ref()
-        .map(|h| history::RunStamp::new(&h.root, run));
-    let mut records = Vec::new();
-    let mut failed_files = 0usize;
-    let mut max_fail_reached = None;
-    // Started when the first browser file is due; ended with the run.
-    let browser = browser::Shared::recording(settings.inputs.clone());
-
-    let here = crate::report::record::Meta::current();
-    sink.on(&RunEvent::RunStarted {
-        run,
-        files: total,
-        jobs,
-        started_ms: crate::report::record::unix_ms(std::time::SystemTime::now()),
-        host: here.host,
-        cwd: here.cwd,
-        command: here.command,
-    })?;
-    loop {
-        while running.len() < jobs
-            && interrupts == 0
-            && max_fail_reached.is_none()
-            && bailed.is_none()
-        {
-            let Some((mut p, attempt)) = pending.pop_front() else {
-                break;
-            };
-            let idx = p.info.index;
-            if let Some(result) = p.cached.take() {
-                sink.on(&RunEvent::FileStarted {
-                    run,
-                    file: p.info.clone(),
-                })?;
-                sink.on(&RunEvent::FileFinished {
-                    run,
-                    file: idx,
-                    result: result.clone(),
-                })?;
-                infos[idx] = Some(p.info);
-                results[idx] = Some(result);
-                continue;
-            }
-            let log_name = attempt_log_name(&p.log_name, attempt);
-            let log = settings
-                .log_dir
-                .as_ref()
-                .map(|dir| dir.create_log(&log_name));
-            let (log, log_err) = match log {
-                Some(Ok(f)) => (Some(f), None),
-                Some(Err(e)) => (None, Some(e.to_string())),
-                None => (None, None),
-            };
-            let mut info = p.info.clone();
-            info.attempt = attempt;
-            if let Some(dir) = &settings.log_dir {
-                info.log = Some(dir.path().join(&log_name));
-            }
-            sink.on(&RunEvent::FileStarted {
-                run,
-                file: info.clone(),
-            })?;
-            let job = FileJob {
-                run,
-                info: info.clone(),
-                command: p.command.clone(),
-                cwd: p.input.cwd.clone().unwrap_or_else(|| settings.cwd.clone()),
-                input: p.input.clone(),
-                env: settings.env.clone(),
-                timeout: settings.timeout,
-                grace: settings.grace,
-                merge: settings.merge,
-                log,
-                limits: settings.limits,
-                sandbox: settings.sandbox.clone(),
-                browser: browser.clone(),
-            };
-            infos[idx] = Some(info);
-            plans[idx] = Some(p);
-            let tx = tx.clone();
-            let cancel = cancel_rx.clone();
-            running.spawn(async move {
-                let mut r = file_task::run_file(job, tx, cancel).await;
-                if let Some(e) = log_err {
-                    r.reasons.push(e);
-                }
-                (idx, attempt, r)
-            });
-        }
-        if running.is_empty() {
-            break;
-        }
-        tokio::select! {
-            Some(batch) = rx.recv() => give(&mut sink, batch)?,
-            Some(joined) = running.join_next() => {
-                // Every event a file sent precedes its FileFinished.
-                while let Ok(batch) = rx.try_recv() {
-                    give(&mut sink, batch)?;
-                }
-                let (idx, attempt, mut result) = match joined {
-                    Ok(r) => r,
-                    Err(e) => return Err(std::io::Error::other(format!("a file task failed: {e}"))),
-                };
-                let of = settings.retries.saturating_add(1);
-                // A bail out asks for the run to stop, not for another try.
-                let bails =
-                    result.verdict.bailout.is_some() && !result.cancelled && !settings.keep_going;
-                let retry = !result.ok
-                    && !result.cancelled
-                    && !bails
-                    && interrupts == 0
-                    && bailed.is_none()
-                    && attempt < of;
-                if retry {
-                    if let (Some(stamp), Some(info)) = (&stamp, &infos[idx]) {
-                        records.push(stamp.record(&info.rel, attempt, &result));
-                    }
-                    sink.on(&RunEvent::AttemptFailed { run, file: idx, attempt, of, result })?;
-                    if let Some(p) = plans[idx].take() {
-                        pending.push_front((p, attempt + 1));
-                    }
-                    continue;
-                }
-                result.attempts = attempt;
-                if attempt > 1 && result.ok {
-                    result.flaky = true;
-                    if settings.flaky_fails {
-                        result.ok = false;
-                        result.reasons.push(format!(
-                            "flaky: passed on attempt {attempt} of {of} (--flaky-fails)"
-                        ));
-                    }
-                }
-                if let (Some(stamp), Some(info)) = (&stamp, &infos[idx]) {
-                    if !result.cancelled {
-                        records.push(stamp.record(&info.rel, attempt, &result));
-                    }
-                }
-                if let Some(by) = bailed.as_ref().filter(|_| result.cancelled) {
-                    // Stopped because another file bailed out, not by Ctrl-C.
-                    for reason in result.reasons.iter_mut().filter(|r| *r == "interrupted") {
-                        *reason = format!("stopped: {} bailed out", by.file);
-                    }
-                }
-                if bails && bailed.is_none() {
-                    if let Some(info) = &infos[idx] {
-                        bailed = Some(BailedOut {
-                            file: info.rel.clone(),
-                            reason: result.verdict.bailout.as_deref().unwrap_or_default().to_owned(),
-                        });
-                        let _ = cancel_tx.send(Some(Cancel::Graceful));
-                    }
-                }
-                if !result.ok && !result.cancelled {
-                    failed_files += 1;
-                    if settings.max_fail.is_some_and(|n| failed_files >= n) && max_fail_reached.is_none() {
-                        max_fail_reached = settings.max_fail;
-                        if settings.stop_running {
-                            let _ = cancel_tx.send(Some(Cancel::Graceful));
-                        }
-                    }
-                }
-                sink.on(&RunEvent::FileFinished { run, file: idx, result: result.clone() })?;
-                results[idx] = Some(result);
-            }
-            _ = sigint.recv() => {
-                interrupts = interrupt(interrupts, &cancel_tx);
-                sink.on(&stopping(run, interrupts, running.len()))?;
-            }
-            _ = sigterm.recv() => {
-                interrupts = interrupt(interrupts, &cancel_tx);
-                sink.on(&stopping(run, interrupts, running.len()))?;
-            }
-            level = external_stop(&mut stop, applied_stop) => {
-                applied_stop = Some(level);
-                interrupts = interrupts.max(1);
-                let _ = cancel_tx.send(Some(level));
-            }
-            _ = tick.tick(), if settings.live => sink.tick(Instant::now())?,
-            // Every other task has had its turn since: nothing came meanwhile, so the events
-            // waiting are written once the oldest is FLUSH_AFTER old.
-            () = tokio::task::yield_now(), if sink.pending() && !flush_armed => {
-                if rx.is_empty() {
-                    let due = sink.since() + FLUSH_AFTER;
-                    flush_at.as_mut().reset(tokio::time::Instant::from_std(due));
-                    flush_armed = true;
-                }
-            }
-            () = &mut flush_at, if flush_armed => {
-                flush_armed = false;
-                sink.flush()?;
-            }
-        }
-    }
-    while let Ok(batch) = rx.try_recv() {
-        give(&mut sink, batch)?;
-    }
-    // The last verdicts are out before Chromium's shutdown (up to seconds) is waited for.
-    sink.flush()?;
-    browser.shutdown().await;
-    // Never started: interrupted, or stopped by --max-fail or a bail out, before their turn.
-    let mut never: Vec<FileInfo> = pending.into_iter().map(|(p, _)| p.info).collect();
-    never.sort_by_key(|info| info.index);
-    for file in never {
-        sink.on(&RunEvent::FileNotRun { run, file })?;
-    }
-    let mut summary = summarize(
-        &infos,
-        &results,
-        started.elapsed(),
-        interrupts > 0,
-        settings.log_dir.as_ref(),
-    );
-    if bailed.is_some() {
-        summary.ok = false;
-        summary.bailed_out = bailed;
-    }
-    let history_error = match &settings.history {
-        Some(h) => h.store.append(&records).err().map(|e| {
-            format!(
-                "failed to record the run in {}: {e}",
-                h.store.path().display()
-            )
-        }),
-        None => None,
+    let Some(recorder) = settings.history.clone() else {
+        return dispatch::execute(files, settings, sink, stop).await;
     };
-    summary.max_fail_reached = max_fail_reached;
-    sink.on(&RunEvent::RunFinished {
-        run,
-        summary: summary.clone(),
-    })?;
-    Ok(Finished {
-        summary,
-        results,
-        history_error,
-    })
+    let mut recording = history::recording::Recording::new(recorder, settings.run);
+    // The run's own sink last: it is given each event, without a copy.
+    let mut both = Fanout(vec![&mut recording, sink]);
+    let finished = dispatch::execute(files, settings, &mut both, stop).await;
+    drop(both);
+    let history_error = recording.save();
+    finished.map(|f| Finished { history_error, ..f })
 }
 
-/// One batch of a file's events to the sinks, in order.
-fn give(sink: &mut impl RunSink, batch: Vec<RunEvent>) -> std::io::Result<()> {
-    batch.into_iter().try_for_each(|ev| sink.on_owned(ev))
+/// Runs the files once, or `runs` times as a series (`--runs N`) told between
+/// `SeriesStarted` and `SeriesFinished` with its stability; an interrupted run ends the series.
+/// `between` is shown each finished run but the last (its history warning).
+pub async fn execute_series(
+    files: Vec<Planned>,
+    mut settings: Settings,
+    runs: u64,
+    sink: &mut dyn RunSink,
+    between: &mut dyn FnMut(&Finished),
+) -> std::io::Result<(Finished, Option<crate::event::stability::Stability>)> {
+    if runs == 1 {
+        return execute(files, &settings, sink, None)
+            .await
+            .map(|f| (f, None));
+    }
+    let rels = rels_by_index(&files);
+    sink.on(&RunEvent::SeriesStarted { runs })?;
+    let mut analysis = stability::Analysis::default();
+    let mut last = None;
+    for n in 1..=runs {
+        settings.run = n;
+        let f = execute(files.clone(), &settings, sink, None).await?;
+        if n < runs {
+            between(&f);
+        }
+        let interrupted = f.summary.interrupted;
+        if !interrupted {
+            let results = f.results.iter().map(Option::as_ref);
+            analysis.add_run(rels.iter().map(String::as_str).zip(results));
+        }
+        last = Some(f);
+        if interrupted {
+            break;
+        }
+    }
+    let stability = analysis.finish();
+    sink.on(&RunEvent::SeriesFinished {
+        stability: stability.clone(),
+    })?;
+    let last = last.ok_or_else(|| std::io::Error::other("no run was made"))?;
+    Ok((last, Some(stability)))
+}
+
+/// Each planned file's path, by its index (the order results are kept in).
+pub fn rels_by_index(files: &[Planned]) -> Vec<String> {
+    let mut by_index: Vec<&Planned> = files.iter().collect();
+    by_index.sort_by_key(|p| p.info.index);
+    by_index.iter().map(|p| p.info.rel.clone()).collect()
 }
 
 /// `test__a.log` for the first attempt, `test__a.attempt-2.log` for the second.
@@ -472,19 +311,31 @@ async fn external_stop(
     }
 }
 
+/// Each finished file's verdict (a stopped one has none: it keeps its last).
+fn verdicts(infos: &[Option<FileInfo>], results: &[Option<FileResult>]) -> BTreeMap<String, bool> {
+    infos
+        .iter()
+        .zip(results)
+        .filter_map(|(info, r)| match (info, r) {
+            (Some(info), Some(r)) if !r.cancelled => Some((info.rel.clone(), r.ok)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The run's counts and lists, told in `RunFinished`; `changes` against the last run's verdicts.
 fn summarize(
     infos: &[Option<FileInfo>],
     results: &[Option<FileResult>],
     duration: Duration,
     interrupted: bool,
-    log_dir: Option<&logs::LogDir>,
+    changes: logs::Changes,
 ) -> RunSummary {
     let mut tests = crate::report::Tally::default();
     let (mut passed, mut failed, mut cancelled, mut not_run) = (0, 0, 0, 0);
     let mut slowest: Vec<(String, u64)> = Vec::new();
     let mut flaky = Vec::new();
     let (mut cached, mut no_tests) = (0, 0);
-    let mut verdicts = BTreeMap::new();
     for (info, result) in infos.iter().zip(results) {
         match (info, result) {
             (Some(info), Some(r)) => {
@@ -508,25 +359,12 @@ fn summarize(
                 } else {
                     slowest.push((info.rel.clone(), r.duration.as_millis() as u64));
                 }
-                if !r.cancelled {
-                    verdicts.insert(info.rel.clone(), r.ok);
-                }
             }
             _ => not_run += 1,
         }
     }
     slowest.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     slowest.truncate(3);
-    let (newly_failing, fixed) = match log_dir {
-        Some(dir) => {
-            let c = dir.changes(&verdicts);
-            // Later runs compare against this one; an interrupted or partial run still records
-            // what it saw, over the verdicts of the files it did not finish.
-            let _ = dir.write_verdicts(&dir.merged(&verdicts));
-            (c.newly_failing, c.fixed)
-        }
-        None => (Vec::new(), Vec::new()),
-    };
     RunSummary {
         ok: failed == 0 && cancelled == 0 && not_run == 0 && !interrupted,
         files_total: results.len(),
@@ -540,8 +378,8 @@ fn summarize(
         max_fail_reached: None,
         bailed_out: None,
         slowest,
-        newly_failing,
-        fixed,
+        newly_failing: changes.newly_failing,
+        fixed: changes.fixed,
         flaky,
         files_cached: cached,
         files_no_tests: no_tests,
@@ -552,6 +390,7 @@ fn summarize(
 mod tests {
     use super::*;
     use crate::report::sink::RunSink;
+    use std::time::Instant;
 
     struct Nothing;
     impl RunSink for Nothing {
@@ -560,26 +399,47 @@ mod tests {
         }
     }
 
-    /// Regression: an outside stop request left the dispatcher's branch ready forever, so on a
-    /// single-threaded runtime the loop spun and the children it was stopping never ran.
-    #[tokio::test(flavor = "current_thread")]
-    async fn an_outside_stop_ends_a_run_promptly_on_one_thread() {
-        let planned = Planned {
+    /// Every event a sink is given, by kind; it fails from the first `Tap` event on.
+    struct FailsOnOutput(Vec<&'static str>);
+    impl RunSink for FailsOnOutput {
+        fn on(&mut self, ev: &RunEvent) -> std::io::Result<()> {
+            let kind = match ev {
+                RunEvent::RunStarted { .. } => "run_started",
+                RunEvent::FileStarted { .. } => "file_started",
+                RunEvent::FileFinished { .. } => "file_finished",
+                RunEvent::FileNotRun { .. } => "file_not_run",
+                RunEvent::RunFinished { .. } => "run_finished",
+                RunEvent::Tap { .. } => "tap",
+                _ => "other",
+            };
+            self.0.push(kind);
+            if self.0.contains(&"tap") {
+                return Err(std::io::Error::other("disk full"));
+            }
+            Ok(())
+        }
+    }
+
+    fn sleeper(index: usize, rel: &str) -> Planned {
+        Planned {
             info: FileInfo {
-                index: 0,
-                rel: "long.sh".into(),
+                index,
+                rel: rel.into(),
                 command: "sh -c sleep".into(),
                 log: None,
                 attempt: 1,
             },
             command: Ok(vec!["sh".into(), "-c".into(), "echo 1..1; sleep 30".into()]),
-            log_name: "long.log".into(),
+            log_name: format!("{rel}.log"),
             cached: None,
             input: Default::default(),
-        };
-        let settings = Settings {
+        }
+    }
+
+    fn settings(jobs: usize) -> Settings {
+        Settings {
             run: 1,
-            jobs: 1,
+            jobs,
             timeout: None,
             grace: Duration::from_millis(500),
             merge: false,
@@ -596,7 +456,48 @@ mod tests {
             sandbox: None,
             keep_going: false,
             inputs: Default::default(),
-        };
+        }
+    }
+
+    /// Regression: a sink's error ended the loop at once (`?`): no `RunFinished` for the other
+    /// sinks, and the files still running were left to the drop. Now the run is stopped as a
+    /// first Ctrl-C stops it, the files not started are told as not run, the run still
+    /// finishes, and the error is the run's answer.
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_failing_sink_stops_the_run_and_still_finishes_it() {
+        let mut sink = FailsOnOutput(Vec::new());
+        let started = Instant::now();
+        let files = vec![sleeper(0, "a.sh"), sleeper(1, "b.sh")];
+        let err = execute(files, &settings(1), &mut sink, None)
+            .await
+            .err()
+            .expect("the sink's error is the run's");
+        assert_eq!(err.to_string(), "disk full");
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the running file was stopped, not waited for: {:?}",
+            started.elapsed()
+        );
+        let kinds = &sink.0;
+        assert_eq!(kinds.last(), Some(&"run_finished"), "{kinds:?}");
+        assert!(kinds.contains(&"file_finished"), "{kinds:?}");
+        assert!(
+            kinds.contains(&"file_not_run"),
+            "b.sh never starts: {kinds:?}"
+        );
+        assert_eq!(
+            kinds.iter().filter(|k| **k == "file_started").count(),
+            1,
+            "{kinds:?}"
+        );
+    }
+
+    /// Regression: an outside stop request left the dispatcher's branch ready forever, so on a
+    /// single-threaded runtime the loop spun and the children it was stopping never ran.
+    #[tokio::test(flavor = "current_thread")]
+    async fn an_outside_stop_ends_a_run_promptly_on_one_thread() {
+        let planned = sleeper(0, "long.sh");
+        let settings = settings(1);
         let (tx, rx) = watch::channel(None);
         let started = Instant::now();
         let stopper = tokio::spawn(async move {

@@ -294,6 +294,190 @@ pub async fn run(
         error: io::Error::new(e.kind(), format!("cannot watch for child exits: {e}")),
     })?;
 
+    let mut command = command(&spec);
+    let output_budget = spec.max_output.map(OutputBudget::new);
+
+    let started = Instant::now();
+    let mut child = match command.spawn() {
+        Ok(child) => child,
+        Err(e) => return Err(classify_spawn_error(&spec, program, e).await),
+    };
+    let pgid = group_of(&child, &program)?;
+    // Declared after `child` so it drops first: the group is killed while the
+    // leader is still unreaped (see the module docs).
+    let mut teardown = Teardown {
+        pgid: Some(pgid),
+        readers: Vec::new(),
+    };
+    let (stdout, stderr) = pipes(&mut child, &program)?;
+
+    let (phase_tx, phase_rx) = watch::channel(Phase::Running);
+    let mut readers = Readers::spawn(stdout, stderr, chunks, phase_rx, &output_budget);
+    teardown.readers = vec![readers.out.abort_handle(), readers.err.abort_handle()];
+
+    // Phase 1: wait for the child to exit, enforcing timeout and cancellation.
+    let deadline = spec.timeout.and_then(|t| started.checked_add(t));
+    let budget = output_budget.as_deref();
+    let ended = wait_for_exit(
+        pgid,
+        &mut cancel,
+        &mut sigchld,
+        deadline,
+        spec.grace,
+        budget,
+    )
+    .await;
+    // The zombie's accounting is final and still readable until it is reaped.
+    let cpu_time = (!spec.rlimits.is_empty())
+        .then(|| super::limits::cpu_time_of(pgid.as_raw_nonzero().get()))
+        .flatten();
+
+    let leaked = readers
+        .settle_and_sweep(pgid, &phase_tx, spec.leak_wait)
+        .await;
+
+    // The child is a zombie, so this returns at once and removes it.
+    let reaped = child.wait().await;
+    // Reaped: the group id may be recycled from now on, so never signal it
+    // again, not even from `Teardown`.
+    teardown.pgid = None;
+    // Readers end at EOF or their drain deadline; only a slow channel
+    // receiver can hold them up, and that is the caller's back-pressure.
+    let _ = readers.out.await;
+    let _ = readers.err.await;
+    let duration = started.elapsed();
+    let exit = exit_of(reaped, ended.observed.as_ref(), program)?;
+    Ok(Outcome {
+        exit,
+        timed_out: ended.timed_out,
+        cancelled: ended.cancelled,
+        leaked,
+        duration,
+        output_exceeded: ended.output_exceeded,
+        cpu_time,
+    })
+}
+
+/// The started child's process group: its own pid (it leads the group).
+fn group_of(child: &tokio::process::Child, program: &str) -> Result<Pid, SpawnError> {
+    child
+        .id()
+        .and_then(|id| i32::try_from(id).ok())
+        .and_then(Pid::from_raw)
+        .ok_or_else(|| SpawnError::Io {
+            program: program.to_owned(),
+            error: io::Error::other("the started process has no pid"),
+        })
+}
+
+/// The child's output pipes, taken from it.
+fn pipes(
+    child: &mut tokio::process::Child,
+    program: &str,
+) -> Result<(tokio::process::ChildStdout, tokio::process::ChildStderr), SpawnError> {
+    match (child.stdout.take(), child.stderr.take()) {
+        (Some(stdout), Some(stderr)) => Ok((stdout, stderr)),
+        _ => Err(SpawnError::Io {
+            program: program.to_owned(),
+            error: io::Error::other("the child's output pipes are missing"),
+        }),
+    }
+}
+
+/// The child's exit: as reaped, else as observed before; an error when neither says.
+fn exit_of(
+    reaped: io::Result<std::process::ExitStatus>,
+    observed: Option<&WaitIdStatus>,
+    program: String,
+) -> Result<Exit, SpawnError> {
+    let (exit, wait_error) = match reaped {
+        Ok(status) => (Exit::from_std(status), None),
+        Err(e) => (None, Some(e)),
+    };
+    exit.or_else(|| observed.and_then(Exit::from_waitid))
+        .ok_or_else(|| SpawnError::Wait {
+            program,
+            error: wait_error
+                .unwrap_or_else(|| io::Error::other("the exit status was not available")),
+        })
+}
+
+/// How the child's exit was awaited (phase 1): its status as observed (left unreaped), and
+/// why it was stopped, if it was.
+struct Ended {
+    observed: Option<WaitIdStatus>,
+    timed_out: bool,
+    cancelled: bool,
+    output_exceeded: bool,
+}
+
+/// Phase 1: waits for the leader `pgid` to exit, enforcing the deadline, cancellation
+/// requests and the output budget by escalating signals to its group.
+async fn wait_for_exit(
+    pgid: Pid,
+    cancel: &mut watch::Receiver<Option<Cancel>>,
+    sigchld: &mut tokio::signal::unix::Signal,
+    deadline: Option<Instant>,
+    grace: Duration,
+    output_budget: Option<&OutputBudget>,
+) -> Ended {
+    let mut stop = Stop::Running;
+    let (mut timed_out, mut cancelled, mut output_exceeded) = (false, false, false);
+    let (mut cancel_open, mut sigchld_open) = (true, true);
+    let observed = loop {
+        // WNOWAIT: observe the exit but leave the zombie in place so the
+        // group id stays reserved until the final sweep in `run`.
+        match rustix::process::waitid(
+            WaitId::Pid(pgid),
+            WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT,
+        ) {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) => {}
+            Err(Errno::INTR) => continue,
+            // Only ECHILD is plausible: something else in the process reaped
+            // our child (e.g. SIGCHLD set to SIG_IGN). It is gone either way.
+            Err(_) => break None,
+        }
+        // Read every time rather than only on change: a request made before
+        // this run started must apply too, and re-applying is idempotent.
+        if let Some(level) = *cancel.borrow_and_update() {
+            cancelled = true;
+            stop = stop.escalate(pgid, level, grace);
+        }
+        tokio::select! {
+            received = sigchld.recv(), if sigchld_open => {
+                // None: the signal driver is gone; EXIT_POLL keeps us going.
+                sigchld_open = received.is_some();
+            }
+            () = sleep(EXIT_POLL) => {}
+            () = until(deadline), if matches!(stop, Stop::Running) => {
+                timed_out = true;
+                stop = stop.escalate(pgid, Cancel::Graceful, grace);
+            }
+            () = until(stop.kill_at()) => {
+                stop = stop.escalate(pgid, Cancel::Immediate, grace);
+            }
+            changed = cancel.changed(), if cancel_open => {
+                // Err: the sender is gone, so no request can come any more.
+                cancel_open = changed.is_ok();
+            }
+            () = exceeded(output_budget), if !output_exceeded => {
+                output_exceeded = true;
+                stop = stop.escalate(pgid, Cancel::Immediate, grace);
+            }
+        }
+    };
+    Ended {
+        observed,
+        timed_out,
+        cancelled,
+        output_exceeded,
+    }
+}
+
+/// The child's command: its own process group, no stdin, piped output, and its resource
+/// limits applied between fork and exec.
+fn command(spec: &Spec) -> Command {
     let mut command = Command::new(&spec.program);
     command
         .args(&spec.args)
@@ -315,172 +499,92 @@ pub async fn run(
             command.pre_exec(move || super::limits::apply(&rlimits));
         }
     }
-    let output_budget = spec.max_output.map(|max| {
+    command
+}
+
+/// A child's two pipe readers, and the state each reports of its pipe.
+struct Readers {
+    out: tokio::task::JoinHandle<()>,
+    err: tokio::task::JoinHandle<()>,
+    out_state: watch::Receiver<PipeState>,
+    err_state: watch::Receiver<PipeState>,
+}
+
+impl Readers {
+    /// Phase 2, the child having exited (a zombie, its group id still reserved): gives its
+    /// pipes `leak_wait` to close, then the final sweep kills whatever is left of the group;
+    /// whether a descendant held the pipes (a leak).
+    async fn settle_and_sweep(
+        &mut self,
+        pgid: Pid,
+        phase: &watch::Sender<Phase>,
+        leak_wait: Duration,
+    ) -> bool {
+        phase.send_replace(Phase::Exited(Window {
+            start: Instant::now(),
+            wait: leak_wait,
+        }));
+        let out_held = settled(&mut self.out_state).await;
+        let err_held = settled(&mut self.err_state).await;
+        let leaked = out_held || err_held;
+        // Final sweep, on every path: kills leakers and also descendants that
+        // closed their pipes and would otherwise outlive the run unnoticed.
+        let _ = signal_group(pgid, Signal::KILL);
+        if leaked {
+            // Whatever the killed processes wrote is still in the pipes; read it
+            // out, but only for a bounded time (see DRAIN_WAIT).
+            phase.send_replace(Phase::Drain(Window {
+                start: Instant::now(),
+                wait: DRAIN_WAIT,
+            }));
+        }
+        leaked
+    }
+
+    /// Separate tasks so one stream's back-pressure or silence never delays the other, nor
+    /// the timeout and cancellation handling.
+    fn spawn(
+        stdout: tokio::process::ChildStdout,
+        stderr: tokio::process::ChildStderr,
+        chunks: mpsc::Sender<Chunk>,
+        phase: watch::Receiver<Phase>,
+        budget: &Option<std::sync::Arc<OutputBudget>>,
+    ) -> Readers {
+        let (out_state_tx, out_state) = watch::channel(PipeState::Open);
+        let (err_state_tx, err_state) = watch::channel(PipeState::Open);
+        let out = tokio::spawn(pump(
+            stdout,
+            Chunk::Stdout,
+            chunks.clone(),
+            phase.clone(),
+            out_state_tx,
+            budget.clone(),
+        ));
+        let err = tokio::spawn(pump(
+            stderr,
+            Chunk::Stderr,
+            chunks,
+            phase,
+            err_state_tx,
+            budget.clone(),
+        ));
+        Readers {
+            out,
+            err,
+            out_state,
+            err_state,
+        }
+    }
+}
+
+impl OutputBudget {
+    fn new(max: u64) -> std::sync::Arc<OutputBudget> {
         std::sync::Arc::new(OutputBudget {
             max,
             used: std::sync::atomic::AtomicU64::new(0),
             exceeded: tokio::sync::Notify::new(),
         })
-    });
-
-    let started = Instant::now();
-    let mut child = match command.spawn() {
-        Ok(child) => child,
-        Err(e) => return Err(classify_spawn_error(&spec, program, e).await),
-    };
-    let Some(pgid) = child
-        .id()
-        .and_then(|id| i32::try_from(id).ok())
-        .and_then(Pid::from_raw)
-    else {
-        return Err(SpawnError::Io {
-            program,
-            error: io::Error::other("the started process has no pid"),
-        });
-    };
-    // Declared after `child` so it drops first: the group is killed while the
-    // leader is still unreaped (see the module docs).
-    let mut teardown = Teardown {
-        pgid: Some(pgid),
-        readers: Vec::new(),
-    };
-    let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
-        return Err(SpawnError::Io {
-            program,
-            error: io::Error::other("the child's output pipes are missing"),
-        });
-    };
-
-    let (phase_tx, phase_rx) = watch::channel(Phase::Running);
-    let (out_state_tx, mut out_state) = watch::channel(PipeState::Open);
-    let (err_state_tx, mut err_state) = watch::channel(PipeState::Open);
-    // Separate tasks so one stream's back-pressure or silence never delays
-    // the other, nor the timeout and cancellation handling below.
-    let out_task = tokio::spawn(pump(
-        stdout,
-        Chunk::Stdout,
-        chunks.clone(),
-        phase_rx.clone(),
-        out_state_tx,
-        output_budget.clone(),
-    ));
-    let err_task = tokio::spawn(pump(
-        stderr,
-        Chunk::Stderr,
-        chunks,
-        phase_rx,
-        err_state_tx,
-        output_budget.clone(),
-    ));
-    teardown.readers = vec![out_task.abort_handle(), err_task.abort_handle()];
-
-    // Phase 1: wait for the child to exit, enforcing timeout and cancellation.
-    let deadline = spec.timeout.and_then(|t| started.checked_add(t));
-    let mut stop = Stop::Running;
-    let (mut timed_out, mut cancelled, mut output_exceeded) = (false, false, false);
-    let (mut cancel_open, mut sigchld_open) = (true, true);
-    let observed = loop {
-        // WNOWAIT: observe the exit but leave the zombie in place so the
-        // group id stays reserved until the final sweep below.
-        match rustix::process::waitid(
-            WaitId::Pid(pgid),
-            WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT,
-        ) {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) => {}
-            Err(Errno::INTR) => continue,
-            // Only ECHILD is plausible: something else in the process reaped
-            // our child (e.g. SIGCHLD set to SIG_IGN). It is gone either way.
-            Err(_) => break None,
-        }
-        // Read every time rather than only on change: a request made before
-        // this run started must apply too, and re-applying is idempotent.
-        if let Some(level) = *cancel.borrow_and_update() {
-            cancelled = true;
-            stop = stop.escalate(pgid, level, spec.grace);
-        }
-        tokio::select! {
-            received = sigchld.recv(), if sigchld_open => {
-                // None: the signal driver is gone; EXIT_POLL keeps us going.
-                sigchld_open = received.is_some();
-            }
-            () = sleep(EXIT_POLL) => {}
-            () = until(deadline), if matches!(stop, Stop::Running) => {
-                timed_out = true;
-                stop = stop.escalate(pgid, Cancel::Graceful, spec.grace);
-            }
-            () = until(stop.kill_at()) => {
-                stop = stop.escalate(pgid, Cancel::Immediate, spec.grace);
-            }
-            changed = cancel.changed(), if cancel_open => {
-                // Err: the sender is gone, so no request can come any more.
-                cancel_open = changed.is_ok();
-            }
-            () = exceeded(output_budget.as_deref()), if !output_exceeded => {
-                output_exceeded = true;
-                stop = stop.escalate(pgid, Cancel::Immediate, spec.grace);
-            }
-        }
-    };
-    // The zombie's accounting is final and still readable until it is reaped.
-    let cpu_time = if spec.rlimits.is_empty() {
-        None
-    } else {
-        super::limits::cpu_time_of(pgid.as_raw_nonzero().get())
-    };
-
-    // Phase 2: the child has exited; give its pipes `leak_wait` to close.
-    phase_tx.send_replace(Phase::Exited(Window {
-        start: Instant::now(),
-        wait: spec.leak_wait,
-    }));
-    let out_held = settled(&mut out_state).await;
-    let err_held = settled(&mut err_state).await;
-    let leaked = out_held || err_held;
-
-    // Final sweep, on every path: kills leakers and also descendants that
-    // closed their pipes and would otherwise outlive the run unnoticed.
-    let _ = signal_group(pgid, Signal::KILL);
-    if leaked {
-        // Whatever the killed processes wrote is still in the pipes; read it
-        // out, but only for a bounded time (see DRAIN_WAIT).
-        phase_tx.send_replace(Phase::Drain(Window {
-            start: Instant::now(),
-            wait: DRAIN_WAIT,
-        }));
     }
-
-    // The child is a zombie, so this returns at once and removes it.
-    let reaped = child.wait().await;
-    // Reaped: the group id may be recycled from now on, so never signal it
-    // again, not even from `Teardown`.
-    teardown.pgid = None;
-    // Readers end at EOF or their drain deadline; only a slow channel
-    // receiver can hold them up, and that is the caller's back-pressure.
-    let _ = out_task.await;
-    let _ = err_task.await;
-    let duration = started.elapsed();
-
-    let (exit, wait_error) = match reaped {
-        Ok(status) => (Exit::from_std(status), None),
-        Err(e) => (None, Some(e)),
-    };
-    let Some(exit) = exit.or_else(|| observed.as_ref().and_then(Exit::from_waitid)) else {
-        return Err(SpawnError::Wait {
-            program,
-            error: wait_error
-                .unwrap_or_else(|| io::Error::other("the exit status was not available")),
-        });
-    };
-    Ok(Outcome {
-        exit,
-        timed_out,
-        cancelled,
-        leaked,
-        duration,
-        output_exceeded,
-        cpu_time,
-    })
 }
 
 /// `--max-output`, shared by the two readers of one child.
@@ -674,12 +778,7 @@ async fn pump<R: AsyncRead + Unpin>(
                 _ => Duration::ZERO,
             };
         }
-        let deadline = match current {
-            Phase::Running => None,
-            // Already reported; keep reading until the supervisor decides.
-            Phase::Exited(_) if *state.borrow() == PipeState::Held => None,
-            Phase::Exited(w) | Phase::Drain(w) => w.deadline(paused),
-        };
+        let deadline = read_deadline(current, *state.borrow(), paused);
         // Checked before reading, not only while a read waits: a descendant
         // that writes nonstop would otherwise never look idle.
         if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -727,6 +826,17 @@ async fn pump<R: AsyncRead + Unpin>(
     }
     let held = *state.borrow() == PipeState::Held;
     state.send_replace(PipeState::Closed { held });
+}
+
+/// When a reader in `phase` stops waiting for its pipe (`paused`: time blocked on the channel
+/// in the current window, not counted against it).
+fn read_deadline(phase: Phase, state: PipeState, paused: Duration) -> Option<Instant> {
+    match phase {
+        Phase::Running => None,
+        // Already reported; keep reading until the supervisor decides.
+        Phase::Exited(_) if state == PipeState::Held => None,
+        Phase::Exited(w) | Phase::Drain(w) => w.deadline(paused),
+    }
 }
 
 /// Turns a spawn failure into the error a user can act on.

@@ -6,7 +6,9 @@
 use std::time::Duration;
 
 use crate::util::repo;
-use tapline::event::run::{ExitInfo, FileInfo, FileResult, RunEvent, RunSummary, Tally};
+use tapline::event::run::{
+    ExitInfo, FailureReason, FileInfo, FileResult, RunEvent, RunSummary, Tally,
+};
 use tapline::event::{Event, Verdict};
 use tapline::protocol::Parser;
 use tapline::report::human::HumanReport;
@@ -67,7 +69,11 @@ fn run_events(recording: &str) -> Vec<RunEvent> {
     let ok = verdict.ok;
     let result = FileResult {
         ok,
-        reasons: verdict.reasons.clone(),
+        reasons: verdict
+            .reasons
+            .iter()
+            .map(|r| FailureReason::of_stream(r))
+            .collect(),
         exit: Some(ExitInfo {
             code: Some(i32::from(!ok)),
             signal: None,

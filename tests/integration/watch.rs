@@ -27,32 +27,36 @@ fn script(ok: bool, sleep: Option<&str>) -> String {
     format!("echo $$ >> \"$PIDS\"\n{sleep}echo 1..1\necho '{verdict} 1 - it'\n")
 }
 
+/// The run tests' project (`crate::run::Project`), with a `tapline.toml`, and a folder beside
+/// it that is never watched.
 struct Project {
-    dir: TempDir,
+    inner: crate::run::Project,
     /// Outside the project, so writing it changes nothing watched.
     aux: TempDir,
 }
 
 impl Project {
     fn new(files: &[(&str, &str)]) -> Project {
-        let dir = TempDir::new().expect("temp dir");
+        let inner = crate::run::Project::new();
+        inner.write("tapline.toml", "");
         let aux = TempDir::new().expect("temp dir");
-        fs::write(dir.path().join("tapline.toml"), "").expect("write");
-        let p = Project { dir, aux };
+        let p = Project { inner, aux };
         for (path, text) in files {
             p.write(path, text);
         }
         p
     }
 
+    fn root(&self) -> &std::path::Path {
+        self.inner.path()
+    }
+
     fn path(&self, rel: &str) -> PathBuf {
-        self.dir.path().join(rel)
+        self.inner.join(rel)
     }
 
     fn write(&self, rel: &str, text: &str) {
-        let path = self.path(rel);
-        fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        fs::write(path, text).expect("write");
+        self.inner.write(rel, text);
     }
 
     /// Appends a comment: a content change that keeps a script working.
@@ -115,7 +119,7 @@ impl Session {
                 "jsonl",
             ])
             .args(args)
-            .current_dir(project.dir.path())
+            .current_dir(project.root())
             .env("PIDS", project.pids_file())
             .env("TAPLINE_WATCH_MARKER", &marker)
             .env_remove("CI")
@@ -683,7 +687,7 @@ fn bad_watch_options_are_usage_errors() {
         let out = Command::new(env!("CARGO_BIN_EXE_tapline"))
             .arg("run")
             .args(args)
-            .current_dir(p.dir.path())
+            .current_dir(p.root())
             .stdin(Stdio::null())
             .output()
             .expect("runs");

@@ -247,7 +247,8 @@ fn trailer(result: &FileResult) -> Vec<u8> {
     if result.ok || tap_ends_it || result.verdict.bailout.is_some() {
         return Vec::new();
     }
-    let reasons = result.reasons.join("; ").replace(['\n', '\r'], " ");
+    let reasons =
+        crate::event::run::FailureReason::join(&result.reasons, "; ").replace(['\n', '\r'], " ");
     format!("Bail out! tapline run: {reasons}\n").into_bytes()
 }
 

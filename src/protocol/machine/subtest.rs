@@ -160,24 +160,9 @@ impl Machine {
         self.flush_held(sink);
     }
 
-    /// Closes the document at `lvl` and emits its verdict.
-    pub(super) fn end(&mut self, lvl: usize, sink: &mut dyn Sink) {
-        if self.levels[lvl].yaml.is_some() {
-            if self.ending {
-                let start = self.levels[lvl].yaml.as_ref().map_or(0, |y| y.start_line);
-                let msg = format!("stream ended inside the YAML block opened on line {start}");
-                self.tap_error(lvl, start, ProblemKind::UnterminatedYaml, msg, sink);
-                self.yaml_garbage(lvl, sink);
-            } else {
-                // The stream goes on at a shallower level (a subtest's closing point, a `}`, a
-                // bail out): the block was never YAML, and not the stream's end.
-                self.yaml_left_open(lvl, sink);
-            }
-        }
-        self.emit_result(lvl, sink);
-        if let Some(heading) = self.levels[lvl].maybe_child.take() {
-            self.comment(lvl, &heading, sink);
-        }
+    /// Checks the document at `lvl` against its plan (none, skip-all, or a count that does
+    /// not match); whether it skipped everything.
+    fn judge_plan(&mut self, lvl: usize, sink: &mut dyn Sink) -> bool {
         let l = &mut self.levels[lvl];
         let mut skip_all = false;
         if l.plan == Some((1, 0)) {
@@ -214,6 +199,28 @@ impl Machine {
                 self.tap_error(lvl, 0, ProblemKind::CountMismatch, msg, sink);
             }
         }
+        skip_all
+    }
+
+    /// Closes the document at `lvl` and emits its verdict.
+    pub(super) fn end(&mut self, lvl: usize, sink: &mut dyn Sink) {
+        if self.levels[lvl].yaml.is_some() {
+            if self.ending {
+                let start = self.levels[lvl].yaml.as_ref().map_or(0, |y| y.start_line);
+                let msg = format!("stream ended inside the YAML block opened on line {start}");
+                self.tap_error(lvl, start, ProblemKind::UnterminatedYaml, msg, sink);
+                self.yaml_garbage(lvl, sink);
+            } else {
+                // The stream goes on at a shallower level (a subtest's closing point, a `}`, a
+                // bail out): the block was never YAML, and not the stream's end.
+                self.yaml_left_open(lvl, sink);
+            }
+        }
+        self.emit_result(lvl, sink);
+        if let Some(heading) = self.levels[lvl].maybe_child.take() {
+            self.comment(lvl, &heading, sink);
+        }
+        let skip_all = self.judge_plan(lvl, sink);
         self.abandon_above(lvl, sink);
         let l = &self.levels[lvl];
         if let Some(reason) = &l.bailing_out {

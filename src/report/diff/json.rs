@@ -371,6 +371,58 @@ pub(super) struct Pretty<'a> {
     nodes: Vec<PathNode<'a>>,
 }
 
+impl<'a> Frame<'a> {
+    /// What comes next in this object or array: its next child, or its closing bracket.
+    fn step(&mut self) -> Step<'a> {
+        match self {
+            Frame::Object {
+                entries,
+                next,
+                node,
+                depth,
+            } => match entries.get(*next) {
+                Some(&(key, value)) => {
+                    *next += 1;
+                    Step::Child {
+                        value,
+                        key: Some(key),
+                        seg: PathSeg::Key(key),
+                        parent: *node,
+                        depth: *depth + 1,
+                    }
+                }
+                None => Step::Close {
+                    bracket: "}",
+                    node: *node,
+                    depth: *depth,
+                },
+            },
+            Frame::Array {
+                items,
+                next,
+                node,
+                depth,
+            } => match items.get(*next) {
+                Some(value) => {
+                    *next += 1;
+                    Step::Child {
+                        value,
+                        key: None,
+                        seg: PathSeg::Index(*next - 1),
+                        parent: *node,
+                        depth: *depth + 1,
+                    }
+                }
+                None => Step::Close {
+                    bracket: "]",
+                    node: *node,
+                    depth: *depth,
+                },
+            },
+        }
+    }
+}
+
 impl<'a> Pretty<'a> {
     pub(super) fn new(value: &'a Value) -> Self {
         let mut pretty = Self {
@@ -384,52 +436,7 @@ impl<'a> Pretty<'a> {
         let mut stack = Vec::new();
         pretty.open(value, None, 0, 0, &mut stack);
         while let Some(frame) = stack.last_mut() {
-            let step = match frame {
-                Frame::Object {
-                    entries,
-                    next,
-                    node,
-                    depth,
-                } => match entries.get(*next) {
-                    Some(&(key, value)) => {
-                        *next += 1;
-                        Step::Child {
-                            value,
-                            key: Some(key),
-                            seg: PathSeg::Key(key),
-                            parent: *node,
-                            depth: *depth + 1,
-                        }
-                    }
-                    None => Step::Close {
-                        bracket: "}",
-                        node: *node,
-                        depth: *depth,
-                    },
-                },
-                Frame::Array {
-                    items,
-                    next,
-                    node,
-                    depth,
-                } => match items.get(*next) {
-                    Some(value) => {
-                        *next += 1;
-                        Step::Child {
-                            value,
-                            key: None,
-                            seg: PathSeg::Index(*next - 1),
-                            parent: *node,
-                            depth: *depth + 1,
-                        }
-                    }
-                    None => Step::Close {
-                        bracket: "]",
-                        node: *node,
-                        depth: *depth,
-                    },
-                },
-            };
+            let step = frame.step();
             match step {
                 Step::Child {
                     value,

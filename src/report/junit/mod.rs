@@ -283,16 +283,7 @@ fn suite(
             PointStatus::Pass => TestCaseStatus::success(),
             PointStatus::Fail => {
                 any_failing_point = true;
-                // The failures explained under this point: its own, or its subtests'
-                // (`name > …`).
-                let prefix = format!("{} > ", point.name);
-                let mut mine = Vec::new();
-                while let Some(f) =
-                    failures.next_if(|f| f.name == point.name || f.name.starts_with(&prefix))
-                {
-                    mine.push(f);
-                }
-                failure_status(&point.name, &mine)
+                failure_status(&point.name, &failures_of(&point.name, &mut failures))
             }
             PointStatus::Skip | PointStatus::Todo => skipped_status(point),
         };
@@ -304,20 +295,7 @@ fn suite(
         suite.skipped += skipped;
     }
     if file.status == FileStatus::Fail && !any_failing_point {
-        let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
-        let reasons = if file.reasons.is_empty() {
-            "failed".to_owned()
-        } else {
-            file.reasons.join("; ")
-        };
-        status.set_message(clean(&reasons));
-        status.set_type("file");
-        let mut text = file.output_tail.join("\n");
-        if let Some(log) = &file.log {
-            text.push_str(&format!("\n(log: {log})"));
-        }
-        status.set_description(clean(&text));
-        suite.add_test_case(case(&classname, "(file)", status, file.duration));
+        suite.add_test_case(file_error(file, &classname));
     }
     // Stopped with no failing point: no verdict of its own, so neither a pass nor an error.
     if file.status == FileStatus::Cancelled {
@@ -328,6 +306,26 @@ fn suite(
     if !file.earlier_attempts.is_empty() {
         add_reruns(&mut suite, file);
     }
+    set_streams(&mut suite, file);
+    suite
+}
+
+/// The failures explained under the point `name`, next in `failures`: its own, or its
+/// subtests' (`name > …`).
+fn failures_of<'f>(
+    name: &str,
+    failures: &mut std::iter::Peekable<std::slice::Iter<'f, FailureView>>,
+) -> Vec<&'f FailureView> {
+    let prefix = format!("{name} > ");
+    let mut mine = Vec::new();
+    while let Some(f) = failures.next_if(|f| f.name == name || f.name.starts_with(&prefix)) {
+        mine.push(f);
+    }
+    mine
+}
+
+/// The file's stdout and stderr as the suite's `<system-out>` and `<system-err>`.
+fn set_streams(suite: &mut TestSuite, file: &FileView) {
     let (out_dropped, err_dropped) = file.stream_lines_dropped;
     if !file.stdout.is_empty() {
         suite.set_system_out(clean(&stream_text(&file.stdout, out_dropped, file)));
@@ -335,7 +333,25 @@ fn suite(
     if !file.stderr.is_empty() {
         suite.set_system_err(clean(&stream_text(&file.stderr, err_dropped, file)));
     }
-    suite
+}
+
+/// The `(file)` case of a file that failed with no failing point: its reasons, the end of its
+/// output and its log.
+fn file_error(file: &FileView, classname: &XmlString) -> TestCase {
+    let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+    let reasons = if file.reasons.is_empty() {
+        "failed".to_owned()
+    } else {
+        file.reasons.join("; ")
+    };
+    status.set_message(clean(&reasons));
+    status.set_type("file");
+    let mut text = file.output_tail.join("\n");
+    if let Some(log) = &file.log {
+        text.push_str(&format!("\n(log: {log})"));
+    }
+    status.set_description(clean(&text));
+    case(classname, "(file)", status, file.duration)
 }
 
 /// A SKIP or TODO point's `<skipped message="…">`.

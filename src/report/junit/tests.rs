@@ -151,7 +151,7 @@ fn a_file_failing_every_attempt_keeps_them_as_rerun_failures_of_its_failing_case
 
 mod pieces {
     use super::super::*;
-    use crate::event::run::{ExitInfo, FileInfo, FileResult, RunSummary, Tally};
+    use crate::event::run::{ExitInfo, FailureReason, FileInfo, FileResult, RunSummary, Tally};
     use crate::event::{Assert, Event, Verdict};
     use crate::report::record::Meta;
     use std::borrow::Cow;
@@ -249,7 +249,7 @@ mod pieces {
             let ok = reasons.is_empty() && tally.fail == 0;
             FileResult {
                 ok,
-                reasons: reasons.iter().map(|r| (*r).to_owned()).collect(),
+                reasons: reasons.iter().map(|r| FailureReason::from(*r)).collect(),
                 exit: Some(ExitInfo {
                     code: Some(i32::from(!ok)),
                     signal: None,

@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::view::{AttemptView, FailureView, FileStatus, FileView, PointView, RunView};
-use crate::event::run::{FileResult, OpenSubtests, RunEvent};
+use crate::event::run::{FileInfo, FileResult, OpenSubtests, RunEvent, RunSummary};
 use crate::event::{Assert, Event};
 use crate::report::diff::Budget;
 use crate::report::headings::Headings;
@@ -183,69 +183,8 @@ impl Collector {
                 cwd,
                 command,
                 ..
-            } => {
-                self.run = *run;
-                // What the run recorded wins (a replay shows the original run); a recording
-                // without it gets this process's view.
-                let started = match started_ms {
-                    Some(ms) => UNIX_EPOCH.checked_add(Duration::from_millis(*ms)),
-                    None => Some(SystemTime::now()),
-                };
-                self.view = RunView {
-                    host: host.clone().or_else(|| self.meta.host.clone()),
-                    cwd: cwd.clone().or_else(|| self.meta.cwd.clone()),
-                    command: command.clone().or_else(|| self.meta.command.clone()),
-                    started,
-                    ..RunView::default()
-                };
-                self.building.clear();
-                self.indices.clear();
-                self.expanded = 0;
-            }
-            RunEvent::FileStarted { run, file } if *run == self.run => {
-                if self.building.len() <= file.index {
-                    self.building.resize_with(file.index + 1, || None);
-                }
-                self.building[file.index] = Some(Building {
-                    view: FileView {
-                        rel: file.rel.clone(),
-                        status: FileStatus::NotRun,
-                        duration: None,
-                        tally: Default::default(),
-                        reasons: Vec::new(),
-                        log: file.log.as_deref().map(|p| self.shown_path(p)),
-                        command: Some(file.command.clone()),
-                        points: Vec::new(),
-                        failures: Vec::new(),
-                        output_tail: Vec::new(),
-                        failures_left_out: 0,
-                        attempts: file.attempt,
-                        flaky: false,
-                        cached: false,
-                        // A retry carries its file's failed attempts on.
-                        earlier_attempts: self
-                            .building
-                            .get_mut(file.index)
-                            .and_then(Option::take)
-                            .filter(|_| file.attempt > 1)
-                            .map(|b| b.view.earlier_attempts)
-                            .unwrap_or_default(),
-                        stdout: Vec::new(),
-                        stderr: Vec::new(),
-                        stream_lines_dropped: (0, 0),
-                        warnings: Vec::new(),
-                    },
-                    pending: HeldLines::new(POINT_OUTPUT_LINES),
-                    tail: VecDeque::new(),
-                    stdout: VecDeque::new(),
-                    stderr: VecDeque::new(),
-                    dropped: (0, 0),
-                    subtests: OpenSubtests::default(),
-                    failed_inside: vec![0],
-                    trailing: Trailing::new(POINT_OUTPUT_LINES),
-                    headings: Headings::default(),
-                });
-            }
+            } => self.run_started(*run, *started_ms, host, cwd, command),
+            RunEvent::FileStarted { run, file } if *run == self.run => self.file_started(file),
             RunEvent::Tap { run, file, event } if *run == self.run => {
                 let expand = self.expanded < EXPANDED_FAILURES;
                 if let Some(Some(b)) = self.building.get_mut(*file) {
@@ -277,20 +216,7 @@ impl Collector {
                 attempt,
                 result,
                 ..
-            } if *run == self.run => {
-                if let Some(Some(b)) = self.building.get_mut(*file) {
-                    b.finish(result, &self.budget);
-                    let failed = AttemptView {
-                        attempt: *attempt,
-                        duration: whole_ms(result.duration),
-                        reasons: result.reasons.clone(),
-                        failures: std::mem::take(&mut b.view.failures),
-                        output_tail: std::mem::take(&mut b.view.output_tail),
-                        log: b.view.log.clone(),
-                    };
-                    b.view.earlier_attempts.push(failed);
-                }
-            }
+            } if *run == self.run => self.attempt_failed(*file, *attempt, result),
             RunEvent::SeriesFinished { stability } => {
                 self.view.stability = Some(stability.clone());
             }
@@ -300,23 +226,120 @@ impl Collector {
                 }
             }
             RunEvent::RunFinished { run, summary } if *run == self.run => {
-                self.view.ok = summary.ok;
-                self.view.interrupted = summary.interrupted;
-                self.view.duration = whole_ms(summary.duration);
-                self.view.tests = summary.tests;
-                self.indices = (self.building.iter().enumerate())
-                    .filter_map(|(i, b)| b.is_some().then_some(i))
-                    .collect();
-                self.view.files = self.building.drain(..).flatten().map(|b| b.view).collect();
-                self.view.failures_left_out =
-                    self.view.files.iter().map(|f| f.failures_left_out).sum();
+                self.run_finished(summary)
             }
             _ => {}
         }
     }
+
+    fn run_started(
+        &mut self,
+        run: u64,
+        started_ms: Option<u64>,
+        host: &Option<String>,
+        cwd: &Option<String>,
+        command: &Option<String>,
+    ) {
+        self.run = run;
+        // What the run recorded wins (a replay shows the original run); a recording without it
+        // gets this process's view.
+        let started = match started_ms {
+            Some(ms) => UNIX_EPOCH.checked_add(Duration::from_millis(ms)),
+            None => Some(SystemTime::now()),
+        };
+        self.view = RunView {
+            host: host.clone().or_else(|| self.meta.host.clone()),
+            cwd: cwd.clone().or_else(|| self.meta.cwd.clone()),
+            command: command.clone().or_else(|| self.meta.command.clone()),
+            started,
+            ..RunView::default()
+        };
+        self.building.clear();
+        self.indices.clear();
+        self.expanded = 0;
+    }
+
+    fn file_started(&mut self, file: &FileInfo) {
+        if self.building.len() <= file.index {
+            self.building.resize_with(file.index + 1, || None);
+        }
+        // A retry carries its file's failed attempts on.
+        let earlier_attempts = self
+            .building
+            .get_mut(file.index)
+            .and_then(Option::take)
+            .filter(|_| file.attempt > 1)
+            .map(|b| b.view.earlier_attempts)
+            .unwrap_or_default();
+        let log = file.log.as_deref().map(|p| self.shown_path(p));
+        self.building[file.index] = Some(Building::new(file, log, earlier_attempts));
+    }
+
+    fn attempt_failed(&mut self, file: usize, attempt: u32, result: &FileResult) {
+        if let Some(Some(b)) = self.building.get_mut(file) {
+            b.finish(result, &self.budget);
+            let failed = AttemptView {
+                attempt,
+                duration: whole_ms(result.duration),
+                reasons: result.reasons.iter().map(ToString::to_string).collect(),
+                failures: std::mem::take(&mut b.view.failures),
+                output_tail: std::mem::take(&mut b.view.output_tail),
+                log: b.view.log.clone(),
+            };
+            b.view.earlier_attempts.push(failed);
+        }
+    }
+
+    fn run_finished(&mut self, summary: &RunSummary) {
+        self.view.ok = summary.ok;
+        self.view.interrupted = summary.interrupted;
+        self.view.duration = whole_ms(summary.duration);
+        self.view.tests = summary.tests;
+        self.indices = (self.building.iter().enumerate())
+            .filter_map(|(i, b)| b.is_some().then_some(i))
+            .collect();
+        self.view.files = self.building.drain(..).flatten().map(|b| b.view).collect();
+        self.view.failures_left_out = self.view.files.iter().map(|f| f.failures_left_out).sum();
+    }
 }
 
 impl Building {
+    /// A file that started: nothing recorded yet but its `earlier_attempts`.
+    fn new(file: &FileInfo, log: Option<String>, earlier_attempts: Vec<AttemptView>) -> Self {
+        Building {
+            view: FileView {
+                rel: file.rel.clone(),
+                status: FileStatus::NotRun,
+                duration: None,
+                tally: Default::default(),
+                reasons: Vec::new(),
+                log,
+                command: Some(file.command.clone()),
+                points: Vec::new(),
+                failures: Vec::new(),
+                output_tail: Vec::new(),
+                failures_left_out: 0,
+                attempts: file.attempt,
+                flaky: false,
+                cached: false,
+                earlier_attempts,
+                stdout: Vec::new(),
+                stderr: Vec::new(),
+                stream_lines_dropped: (0, 0),
+                warnings: Vec::new(),
+            },
+            pending: HeldLines::new(POINT_OUTPUT_LINES),
+            tail: VecDeque::new(),
+            stdout: VecDeque::new(),
+            stderr: VecDeque::new(),
+            dropped: (0, 0),
+            subtests: OpenSubtests::default(),
+            failed_inside: vec![0],
+            trailing: Trailing::new(POINT_OUTPUT_LINES),
+            headings: Headings::default(),
+        }
+    }
+
     fn output(&mut self, text: &str) {
         self.pending.push(text);
         push_bounded(&mut self.tail, text.to_owned(), FILE_OUTPUT_LINES);
@@ -444,7 +467,7 @@ impl Building {
         let v = &mut self.view;
         v.tally = result.tally;
         v.duration = Some(whole_ms(result.duration));
-        v.reasons = result.reasons.clone();
+        v.reasons = result.reasons.iter().map(ToString::to_string).collect();
         v.attempts = result.attempts;
         v.flaky = result.flaky;
         v.cached = result.cached;
@@ -481,7 +504,7 @@ impl Building {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::run::{ExitInfo, FileInfo, RunSummary, Tally};
+    use crate::event::run::{ExitInfo, FailureReason, FileInfo, RunSummary, Tally};
     use crate::event::Verdict;
     use std::borrow::Cow;
     use std::time::Duration;
@@ -511,7 +534,7 @@ mod tests {
     fn result(ok: bool, tally: Tally, reasons: &[&str], exit: Option<i32>) -> FileResult {
         FileResult {
             ok,
-            reasons: reasons.iter().map(|r| (*r).to_owned()).collect(),
+            reasons: reasons.iter().map(|r| FailureReason::from(*r)).collect(),
             exit: exit.map(|code| ExitInfo {
                 code: Some(code),
                 signal: None,

@@ -2,7 +2,7 @@
 //! (pretty, at its final depth) while the file runs and as it ends, so that the end of the run
 //! only writes the outer lines around ready entries. Not generic over the writer: the
 //! per-point work is compiled once, here, whatever `SummaryRun` writes to.
-use crate::event::run::{ExitInfo, FileInfo, FileResult, RunSummary};
+use crate::event::run::{ExitInfo, FailureReason, FileInfo, FileResult, RunSummary};
 use crate::event::{Event, Sink};
 use crate::report::summary::SummaryWriter;
 use serde::Serialize;
@@ -106,7 +106,7 @@ impl Entries {
             timed_out: false,
             duration_ms: 0,
             log: None,
-            reasons: &["not run".to_owned()],
+            reasons: &[FailureReason::NotRun],
             attempts: 0,
             flaky: false,
             cached: false,
@@ -265,7 +265,7 @@ struct FileOut<'a> {
     timed_out: bool,
     duration_ms: u64,
     log: Option<&'a str>,
-    reasons: &'a [String],
+    reasons: &'a [FailureReason],
     attempts: u32,
     flaky: bool,
     cached: bool,

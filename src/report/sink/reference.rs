@@ -121,7 +121,11 @@ impl<W: Write> OldSummaryRun<W> {
                 timed_out: r.timed_out,
                 duration_ms: r.duration.as_millis() as u64,
                 log: f.log.as_deref(),
-                reasons: &r.reasons,
+                reasons: &r
+                    .reasons
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>(),
                 attempts: r.attempts,
                 flaky: r.flaky,
                 cached: r.cached,

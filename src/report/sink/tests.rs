@@ -2,8 +2,8 @@
 //! (`reference`) made from the same events: every stream of test-data, in runs of every shape.
 use super::reference::OldSummaryRun;
 use super::*;
-use crate::event::run::FileResult;
 use crate::event::run::{BailedOut, ExitInfo, FileInfo, Tally};
+use crate::event::run::{FailureReason, FileResult};
 use crate::event::stability::Stability;
 use crate::event::{Event, Verdict};
 use crate::report::summary::SummaryWriter;
@@ -147,10 +147,10 @@ fn result(n: usize, verdict: Verdict<'static>) -> FileResult {
     };
     let reasons = match n % 3 {
         0 => Vec::new(),
-        1 => vec!["exited with code 3".to_owned()],
+        1 => vec![FailureReason::Exit { code: 3 }],
         _ => vec![
-            "planned 5, ran 3".to_owned(),
-            "bailed out: \"quoted\" \\ tab\there ⟦TSTEST⟧".to_owned(),
+            FailureReason::Stream("planned 5, ran 3".to_owned()),
+            FailureReason::Stream("bailed out: \"quoted\" \\ tab\there ⟦TSTEST⟧".to_owned()),
         ],
     };
     FileResult {
@@ -355,4 +355,42 @@ fn write_all<const PRETTY: bool>(
         crate::event::Sink::event(&mut w, e);
     }
     w.finish().expect("a Vec takes every write")
+}
+
+/// Counts the events it is given; fails every one when `fails`.
+struct Counting {
+    seen: usize,
+    fails: bool,
+}
+
+impl RunSink for Counting {
+    fn on(&mut self, _ev: &RunEvent) -> io::Result<()> {
+        self.seen += 1;
+        if self.fails {
+            return Err(io::Error::other("closed"));
+        }
+        Ok(())
+    }
+}
+
+/// Regression: a failing sink kept every event from the sinks after it (the reports lost the
+/// run's end when the terminal went away).
+#[test]
+fn a_failing_sink_keeps_no_event_from_the_others() {
+    let mut broken = Counting {
+        seen: 0,
+        fails: true,
+    };
+    let mut fine = Counting {
+        seen: 0,
+        fails: false,
+    };
+    let ev = RunEvent::SeriesStarted { runs: 2 };
+    {
+        let mut fanout = Fanout(vec![&mut broken, &mut fine]);
+        let err = fanout.on(&ev).expect_err("the first error is the answer");
+        assert_eq!(err.to_string(), "closed");
+        assert!(fanout.on_owned(ev).is_err());
+    }
+    assert_eq!((broken.seen, fine.seen), (2, 2));
 }

@@ -1,5 +1,6 @@
 //! The permanent lines: a file's block, its one-line verdict, the recap of a failure, the summary.
 use super::*;
+use crate::event::run::FailureReason;
 
 /// The file's line, and for a failing file its failures, leftover output and log under it.
 /// `verbose` (`-v`) keeps the stacks' runtime-internal frames.
@@ -139,7 +140,10 @@ pub(super) fn file_line(info: &FileInfo, r: &FileResult, s: Style) -> String {
             style::RED
         };
         line.push_str("  ");
-        line.push_str(&s.paint(color, format!("— {}", r.reasons.join("; "))));
+        line.push_str(&s.paint(
+            color,
+            format!("— {}", FailureReason::join(&r.reasons, "; ")),
+        ));
     }
     line
 }
@@ -165,7 +169,7 @@ pub(super) fn retry_line(
             )
         )
     );
-    let mut why = r.reasons.join("; ");
+    let mut why = FailureReason::join(&r.reasons, "; ");
     if why.is_empty() {
         why = format!("{} failed", r.tally.fail);
     }
@@ -207,7 +211,7 @@ pub(super) fn recap_lines(f: &FileState, s: Style) -> Vec<String> {
     let reasons = f
         .result
         .as_ref()
-        .map(|r| r.reasons.join("; "))
+        .map(|r| FailureReason::join(&r.reasons, "; "))
         .unwrap_or_default();
     if lines.is_empty() {
         // (A cancelled file without failing points is recapped apart, as cancelled.)

@@ -21,6 +21,7 @@ use std::time::Instant;
 mod file_state;
 mod lines;
 mod stability;
+
 #[cfg(test)]
 mod tests;
 
@@ -209,14 +210,7 @@ impl<W: Write> TerminalReporter<W> {
                 of,
                 result,
                 ..
-            } => {
-                if self.opts.verbosity != Verbosity::Quiet {
-                    if let Some(f) = self.files.get(file) {
-                        let line = retry_line(&f.info, result, *attempt, *of, self.opts.style);
-                        writeln!(text, "{line}")?;
-                    }
-                }
-            }
+            } => self.attempt_failed(*file, result, (*attempt, *of), text)?,
             RunEvent::FileFinished { file, result, .. } => {
                 self.file_finished(*file, result, text)?;
             }
@@ -237,6 +231,23 @@ impl<W: Write> TerminalReporter<W> {
             | RunEvent::Shard(_)
             | RunEvent::SeriesStarted { .. }
             | RunEvent::SeriesFinished { .. } => {}
+        }
+        Ok(())
+    }
+
+    /// A failed attempt that will be retried: one line, but with `--quiet`.
+    fn attempt_failed(
+        &mut self,
+        file: usize,
+        result: &FileResult,
+        (attempt, of): (u32, u32),
+        text: &mut Vec<u8>,
+    ) -> io::Result<()> {
+        if self.opts.verbosity != Verbosity::Quiet {
+            if let Some(f) = self.files.get(&file) {
+                let line = retry_line(&f.info, result, attempt, of, self.opts.style);
+                writeln!(text, "{line}")?;
+            }
         }
         Ok(())
     }
@@ -381,49 +392,7 @@ impl<W: Write> TerminalReporter<W> {
                 cancelled.join(", ")
             ));
         }
-        if !summary.flaky.is_empty() {
-            lines.push(s.paint(style::YELLOW, "Flaky (failed, then passed on a retry):"));
-            for (rel, attempts) in &summary.flaky {
-                lines.push(format!(
-                    "  {} {rel}  {}",
-                    s.paint(style::YELLOW, "↻"),
-                    s.paint(style::DIM, format!("passed on attempt {attempts}"))
-                ));
-            }
-        }
-        if !summary.newly_failing.is_empty() {
-            let names = summary.newly_failing.join(", ");
-            lines.push(format!(
-                "{} {}",
-                s.paint(style::RED, "Newly failing:"),
-                names
-            ));
-        }
-        if !summary.fixed.is_empty() {
-            lines.push(format!(
-                "{} {}",
-                s.paint(style::GREEN, "Fixed:"),
-                summary.fixed.join(", ")
-            ));
-        }
-        if summary.files_total > 1 && !summary.slowest.is_empty() {
-            let slow: Vec<String> = summary
-                .slowest
-                .iter()
-                .take(3)
-                .map(|(rel, ms)| {
-                    format!(
-                        "{rel} {}",
-                        s.paint(style::DIM, style::duration_ms(*ms as f64))
-                    )
-                })
-                .collect();
-            lines.push(format!(
-                "{} {}",
-                s.paint(style::DIM, "Slowest:"),
-                slow.join(", ")
-            ));
-        }
+        lines.extend(changes_lines(summary, s));
         if self.printed && !self.ends_blank {
             writeln!(text)?;
         }
@@ -559,4 +528,53 @@ fn stopping_line(immediate: bool, running: usize, s: Style) -> String {
             format!("Stopping: terminating {files} (Ctrl-C again kills at once)."),
         )
     }
+}
+
+/// The recap's lines after the failures: flaky files, changes since the last run, the slowest.
+fn changes_lines(summary: &RunSummary, s: Style) -> Vec<String> {
+    let mut lines = Vec::new();
+    if !summary.flaky.is_empty() {
+        lines.push(s.paint(style::YELLOW, "Flaky (failed, then passed on a retry):"));
+        for (rel, attempts) in &summary.flaky {
+            lines.push(format!(
+                "  {} {rel}  {}",
+                s.paint(style::YELLOW, "↻"),
+                s.paint(style::DIM, format!("passed on attempt {attempts}"))
+            ));
+        }
+    }
+    if !summary.newly_failing.is_empty() {
+        let names = summary.newly_failing.join(", ");
+        lines.push(format!(
+            "{} {}",
+            s.paint(style::RED, "Newly failing:"),
+            names
+        ));
+    }
+    if !summary.fixed.is_empty() {
+        lines.push(format!(
+            "{} {}",
+            s.paint(style::GREEN, "Fixed:"),
+            summary.fixed.join(", ")
+        ));
+    }
+    if summary.files_total > 1 && !summary.slowest.is_empty() {
+        let slow: Vec<String> = summary
+            .slowest
+            .iter()
+            .take(3)
+            .map(|(rel, ms)| {
+                format!(
+                    "{rel} {}",
+                    s.paint(style::DIM, style::duration_ms(*ms as f64))
+                )
+            })
+            .collect();
+        lines.push(format!(
+            "{} {}",
+            s.paint(style::DIM, "Slowest:"),
+            slow.join(", ")
+        ));
+    }
+    lines
 }

@@ -1,6 +1,6 @@
 //! Snapshots of whole runs in every verbosity, and the live region's drawing rules.
 use super::*;
-use crate::event::run::ExitInfo;
+use crate::event::run::{ExitInfo, FailureReason};
 use crate::event::{Plan, Verdict};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -179,7 +179,7 @@ impl Script {
         self.results.insert(file, (ok, ms, cancelled));
         let result = FileResult {
             ok,
-            reasons: reasons.iter().map(|r| (*r).to_owned()).collect(),
+            reasons: reasons.iter().map(|r| FailureReason::from(*r)).collect(),
             exit: Some(ExitInfo {
                 code: Some(i32::from(!ok)),
                 signal: None,

@@ -13,6 +13,7 @@
 //! `history.jsonl.compacted`), at least [`COMPACT_MIN_BYTES`]: a whole rewrite amortised over
 //! many runs, rather than a whole read at every run.
 pub mod import;
+pub mod recording;
 pub mod report;
 
 use crate::event::run::FileResult;
@@ -107,7 +108,7 @@ impl RunStamp {
             } else {
                 Verdict::Failed
             },
-            reasons: r.reasons.clone(),
+            reasons: r.reasons.iter().map(ToString::to_string).collect(),
             duration_ms: r.duration.as_millis() as u64,
             failing: r
                 .failing_tests()
@@ -183,17 +184,18 @@ impl Store {
         };
         let size = file.metadata()?.len();
         let budget = RECENT_RUNS * wanted.len().max(1) * 2;
-        let wanted: HashMap<&str, ()> = wanted.iter().map(|w| (*w, ())).collect();
-        let mut runs: HashMap<String, (usize, String)> = HashMap::new();
-        let mut satisfied = 0;
-        let mut newest_first: Vec<Record> = Vec::new();
-        let mut warnings = Vec::new();
+        let mut tail = Tail {
+            wanted: wanted.iter().map(|w| (*w, ())).collect(),
+            runs: HashMap::new(),
+            satisfied: 0,
+            newest_first: Vec::new(),
+            warnings: Vec::new(),
+        };
         let mut pos = size;
         // Bytes before `tail_start` not yet split into lines (a line cut by the chunk edge).
         let mut carry: Vec<u8> = Vec::new();
         let keys = Keys::new();
         let mut first_chunk = true;
-        let enough = |satisfied: usize, read: usize| satisfied >= wanted.len() || read >= budget;
         'chunks: while pos > 0 {
             let start = pos.saturating_sub(CHUNK);
             let mut chunk = vec![0; (pos - start) as usize];
@@ -209,7 +211,7 @@ impl Store {
             }
             let mut lines_end = end;
             loop {
-                if enough(satisfied, newest_first.len()) {
+                if tail.enough(budget) {
                     break 'chunks;
                 }
                 let line_start = match memchr::memrchr(b'\n', &chunk[..lines_end.saturating_sub(1)])
@@ -221,27 +223,10 @@ impl Store {
                 let line = &chunk[line_start..lines_end];
                 lines_end = line_start;
                 if !line.iter().all(u8::is_ascii_whitespace) {
-                    let light = Light::scan(line, &keys)
-                        .map_or_else(|| serde_json::from_slice::<Light<'_>>(line), Ok);
-                    match light {
-                        Ok(light) => {
-                            let r = light.into_record();
-                            let entry = runs.entry(r.path.clone()).or_default();
-                            if entry.1 != r.run {
-                                entry.0 += 1;
-                                entry.1 = r.run.clone();
-                                if entry.0 == RECENT_RUNS && wanted.contains_key(r.path.as_str()) {
-                                    satisfied += 1;
-                                }
-                            }
-                            newest_first.push(r);
-                        }
-                        Err(e) => warnings.push(format!(
-                            "skipped a line of {} at byte {}: {e}",
-                            self.path.display(),
-                            pos + line_start as u64
-                        )),
-                    }
+                    let at = pos + line_start as u64;
+                    tail.line(line, &keys, || {
+                        format!("{} at byte {at}", self.path.display())
+                    });
                 }
                 if line_start == 0 {
                     break;
@@ -249,10 +234,10 @@ impl Store {
             }
             carry = chunk[..lines_end].to_vec();
         }
-        newest_first.reverse();
+        tail.newest_first.reverse();
         Ok(Loaded {
-            records: newest_first,
-            warnings,
+            records: tail.newest_first,
+            warnings: tail.warnings,
         })
     }
 
@@ -623,6 +608,47 @@ pub fn rfc3339(ms: i64) -> String {
         rem % 60,
         ms.rem_euclid(1000)
     )
+}
+
+/// The store's tail as [`Store::recent`] reads it, newest line first.
+struct Tail<'w> {
+    wanted: HashMap<&'w str, ()>,
+    /// Each path's runs read so far, and the last run's id.
+    runs: HashMap<String, (usize, String)>,
+    /// Wanted files with [`RECENT_RUNS`] runs read.
+    satisfied: usize,
+    newest_first: Vec<Record>,
+    warnings: Vec<String>,
+}
+
+impl Tail<'_> {
+    /// Every wanted file has its runs, or `budget` records were read.
+    fn enough(&self, budget: usize) -> bool {
+        self.satisfied >= self.wanted.len() || self.newest_first.len() >= budget
+    }
+
+    /// One line (`at` says where, for a warning when it does not parse).
+    fn line(&mut self, line: &[u8], keys: &Keys, at: impl FnOnce() -> String) {
+        let light =
+            Light::scan(line, keys).map_or_else(|| serde_json::from_slice::<Light<'_>>(line), Ok);
+        match light {
+            Ok(light) => {
+                let r = light.into_record();
+                let entry = self.runs.entry(r.path.clone()).or_default();
+                if entry.1 != r.run {
+                    entry.0 += 1;
+                    entry.1 = r.run.clone();
+                    if entry.0 == RECENT_RUNS && self.wanted.contains_key(r.path.as_str()) {
+                        self.satisfied += 1;
+                    }
+                }
+                self.newest_first.push(r);
+            }
+            Err(e) => self
+                .warnings
+                .push(format!("skipped a line of {}: {e}", at())),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,12 @@
-//! Planning a run without processes: which of the discovered files this machine runs
-//! ([`partition`]) and where a CI engine says this machine's shard is ([`engine`]).
+//! Planning a run without processes, as a pipeline ([`pipeline`]: discover → partition →
+//! select → history, cache → order) fed by the run's options ([`crate::run::options`]):
+//! which of the discovered files this machine runs ([`partition`]) and where a CI engine says
+//! this machine's shard is ([`engine`]).
 pub mod engine;
 pub mod partition;
+pub mod pipeline;
+
+pub use pipeline::{discover, partition as partition_files, plan, Partitioned, Plan, PlanError};
 
 use crate::event::run::{ShardHeader, ShardUnit, SHARD_FORMAT};
 use partition::{Partition, PartitionArg, PartitionError, Strategy, Unit};

@@ -1,0 +1,385 @@
+//! The dispatcher: owns one run's state and linearises everything that happens (child events,
+//! finished files, signals, the redraw tick, quiet moments) in one `select!`. What a finished
+//! file means for the run is [`super::decide`]'s to say; here it is carried out.
+//!
+//! A sink that fails does not end the loop: its first error is kept, the run is stopped as a
+//! first Ctrl-C stops it (no file starts, the running ones are terminated with the grace
+//! period), the files not started are told as not run, `RunFinished` still reaches every sink,
+//! and the error is the run's answer.
+use super::decide::{decide, Decision, Rules, State};
+use super::file_task::{self, FileJob};
+use super::supervise::Cancel;
+use super::{
+    attempt_log_name, external_stop, interrupt, stopping, summarize, verdicts, Finished, Planned,
+    Settings, EVENT_BATCHES, FLUSH_AFTER, TICK,
+};
+use crate::event::run::{FailureReason, FileInfo, FileResult, RunEvent};
+use crate::report::sink::{RunSink, Unflushed};
+use std::collections::VecDeque;
+use std::io;
+use std::time::{Duration, Instant};
+use tokio::signal::unix::{signal, SignalKind};
+use tokio::sync::{mpsc, watch};
+use tokio::task::JoinSet;
+
+/// The run's sinks, keeping their first error instead of handing it up.
+struct Guarded<'s> {
+    inner: Unflushed<&'s mut dyn RunSink>,
+    failed: Option<io::Error>,
+}
+
+impl Guarded<'_> {
+    fn keep(&mut self, r: io::Result<()>) {
+        if let Err(e) = r {
+            self.failed.get_or_insert(e);
+        }
+    }
+    fn on(&mut self, ev: &RunEvent) {
+        let r = self.inner.on(ev);
+        self.keep(r);
+    }
+    fn on_owned(&mut self, ev: RunEvent) {
+        let r = self.inner.on_owned(ev);
+        self.keep(r);
+    }
+    /// One batch of a file's events, in order.
+    fn give(&mut self, batch: Vec<RunEvent>) {
+        batch.into_iter().for_each(|ev| self.on_owned(ev));
+    }
+}
+
+/// A finished file task: its index, the attempt, and its result.
+type Joined = (usize, u32, FileResult);
+
+/// One run in progress.
+struct Dispatch<'a, 's> {
+    settings: &'a Settings,
+    run: u64,
+    sink: Guarded<'s>,
+    tx: mpsc::Sender<Vec<RunEvent>>,
+    cancel_tx: watch::Sender<Option<Cancel>>,
+    cancel_rx: watch::Receiver<Option<Cancel>>,
+    pending: VecDeque<(Planned, u32)>,
+    infos: Vec<Option<FileInfo>>,
+    results: Vec<Option<FileResult>>,
+    /// Each running file's plan, kept for a retry.
+    plans: Vec<Option<Planned>>,
+    running: JoinSet<Joined>,
+    state: State,
+    /// Ctrl-C and SIGTERM received (an outside stop counts as one).
+    interrupts: u32,
+    /// A sink's failure has stopped the run.
+    sink_stopped: bool,
+    /// Started when the first browser file is due; ended with the run.
+    browser: super::browser::Shared,
+}
+
+/// Runs every planned file, at most `jobs` at a time, feeding `sink` (see [`super::execute`]).
+pub(super) async fn execute(
+    files: Vec<Planned>,
+    settings: &Settings,
+    sink: &mut dyn RunSink,
+    mut stop: Option<watch::Receiver<Option<Cancel>>>,
+) -> io::Result<Finished> {
+    let started = Instant::now();
+    let (tx, mut rx) = mpsc::channel::<Vec<RunEvent>>(EVENT_BATCHES);
+    let mut sigint = signal(SignalKind::interrupt())?;
+    let mut sigterm = signal(SignalKind::terminate())?;
+    let mut d = Dispatch::new(files, settings, sink, tx);
+    // Armed when a quiet moment finds events not written yet: fires FLUSH_AFTER after the
+    // oldest of them arrived.
+    let flush_at = tokio::time::sleep(Duration::ZERO);
+    tokio::pin!(flush_at);
+    let mut flush_armed = false;
+    let mut tick = tokio::time::interval(TICK);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    // The outside's stop request last passed on, so each level is acted on once: a branch that
+    // stayed ready would spin the loop and starve the very children it is stopping.
+    let mut applied_stop: Option<Cancel> = None;
+    d.started();
+    loop {
+        // A sink that failed before (even on `RunStarted`) lets nothing more start.
+        d.stop_on_sink_failure();
+        d.start_ready();
+        if d.running.is_empty() {
+            break;
+        }
+        tokio::select! {
+            Some(batch) = rx.recv() => d.sink.give(batch),
+            Some(joined) = d.running.join_next() => {
+                // Every event a file sent precedes its FileFinished.
+                while let Ok(batch) = rx.try_recv() {
+                    d.sink.give(batch);
+                }
+                let joined = joined
+                    .map_err(|e| io::Error::other(format!("a file task failed: {e}")))?;
+                d.finished(joined);
+            }
+            _ = sigint.recv() => d.interrupt(),
+            _ = sigterm.recv() => d.interrupt(),
+            level = external_stop(&mut stop, applied_stop) => {
+                applied_stop = Some(level);
+                d.interrupts = d.interrupts.max(1);
+                d.state.stopping = true;
+                let _ = d.cancel_tx.send(Some(level));
+            }
+            _ = tick.tick(), if settings.live => {
+                let r = d.sink.inner.tick(Instant::now());
+                d.sink.keep(r);
+            }
+            // Every other task has had its turn since: nothing came meanwhile, so the events
+            // waiting are written once the oldest is FLUSH_AFTER old.
+            () = tokio::task::yield_now(), if d.sink.inner.pending() && !flush_armed => {
+                if rx.is_empty() {
+                    let due = d.sink.inner.since() + FLUSH_AFTER;
+                    flush_at.as_mut().reset(tokio::time::Instant::from_std(due));
+                    flush_armed = true;
+                }
+            }
+            () = &mut flush_at, if flush_armed => {
+                flush_armed = false;
+                let r = d.sink.inner.flush();
+                d.sink.keep(r);
+            }
+        }
+    }
+    while let Ok(batch) = rx.try_recv() {
+        d.sink.give(batch);
+    }
+    // The last verdicts are out before Chromium's shutdown (up to seconds) is waited for.
+    let flushed = d.sink.inner.flush();
+    d.sink.keep(flushed);
+    d.browser.shutdown().await;
+    d.finish(started.elapsed())
+}
+
+impl<'a, 's> Dispatch<'a, 's> {
+    fn new(
+        files: Vec<Planned>,
+        settings: &'a Settings,
+        sink: &'s mut dyn RunSink,
+        tx: mpsc::Sender<Vec<RunEvent>>,
+    ) -> Self {
+        let total = files.len();
+        let (cancel_tx, cancel_rx) = watch::channel(None::<Cancel>);
+        Dispatch {
+            settings,
+            run: settings.run,
+            sink: Guarded {
+                inner: Unflushed::new(sink),
+                failed: None,
+            },
+            tx,
+            cancel_tx,
+            cancel_rx,
+            pending: files.into_iter().map(|p| (p, 1)).collect(),
+            infos: vec![None; total],
+            results: vec![None; total],
+            plans: vec![None; total],
+            running: JoinSet::new(),
+            state: State {
+                rules: Rules {
+                    retries: settings.retries,
+                    flaky_fails: settings.flaky_fails,
+                    keep_going: settings.keep_going,
+                    max_fail: settings.max_fail,
+                    stop_running: settings.stop_running,
+                },
+                ..State::default()
+            },
+            interrupts: 0,
+            sink_stopped: false,
+            browser: super::browser::Shared::recording(settings.inputs.clone()),
+        }
+    }
+
+    fn jobs(&self) -> usize {
+        self.settings.jobs.max(1)
+    }
+
+    fn started(&mut self) {
+        let here = crate::report::record::Meta::current();
+        self.sink.on(&RunEvent::RunStarted {
+            run: self.run,
+            files: self.infos.len(),
+            jobs: self.jobs(),
+            started_ms: crate::report::record::unix_ms(std::time::SystemTime::now()),
+            host: here.host,
+            cwd: here.cwd,
+            command: here.command,
+        });
+    }
+
+    /// Starts pending files while a job is free and the run may go on.
+    fn start_ready(&mut self) {
+        while self.running.len() < self.jobs() && self.state.may_start() {
+            let Some((p, attempt)) = self.pending.pop_front() else {
+                break;
+            };
+            self.start(p, attempt);
+        }
+    }
+
+    /// Starts `attempt` of `p`, or reports its cached result.
+    fn start(&mut self, mut p: Planned, attempt: u32) {
+        let (run, idx) = (self.run, p.info.index);
+        if let Some(result) = p.cached.take() {
+            self.sink.on(&RunEvent::FileStarted {
+                run,
+                file: p.info.clone(),
+            });
+            self.sink.on(&RunEvent::FileFinished {
+                run,
+                file: idx,
+                result: result.clone(),
+            });
+            self.infos[idx] = Some(p.info);
+            self.results[idx] = Some(result);
+            return;
+        }
+        let settings = self.settings;
+        let log_name = attempt_log_name(&p.log_name, attempt);
+        let (log, log_err) = match settings.log_dir.as_ref().map(|d| d.create_log(&log_name)) {
+            Some(Ok(f)) => (Some(f), None),
+            Some(Err(e)) => (None, Some(e.to_string())),
+            None => (None, None),
+        };
+        let mut info = p.info.clone();
+        info.attempt = attempt;
+        if let Some(dir) = &settings.log_dir {
+            info.log = Some(dir.path().join(&log_name));
+        }
+        self.sink.on(&RunEvent::FileStarted {
+            run,
+            file: info.clone(),
+        });
+        let job = FileJob {
+            run,
+            info: info.clone(),
+            command: p.command.clone(),
+            cwd: p.input.cwd.clone().unwrap_or_else(|| settings.cwd.clone()),
+            input: p.input.clone(),
+            env: settings.env.clone(),
+            timeout: settings.timeout,
+            grace: settings.grace,
+            merge: settings.merge,
+            log,
+            limits: settings.limits,
+            sandbox: settings.sandbox.clone(),
+            browser: self.browser.clone(),
+        };
+        self.infos[idx] = Some(info);
+        self.plans[idx] = Some(p);
+        let tx = self.tx.clone();
+        let cancel = self.cancel_rx.clone();
+        self.running.spawn(async move {
+            let mut r = file_task::run_file(job, tx, cancel).await;
+            if let Some(e) = log_err {
+                r.reasons.push(FailureReason::Other(e));
+            }
+            (idx, attempt, r)
+        });
+    }
+
+    /// A file task ended: tried again, or finished, as [`decide`] says.
+    fn finished(&mut self, (idx, attempt, mut result): Joined) {
+        let rel = self.infos[idx].as_ref().map_or("", |i| i.rel.as_str());
+        let decision = decide(&self.state, rel, attempt, &result);
+        self.state.apply(&decision);
+        let run = self.run;
+        match decision {
+            Decision::Retry { of } => {
+                self.sink.on(&RunEvent::AttemptFailed {
+                    run,
+                    file: idx,
+                    attempt,
+                    of,
+                    result,
+                });
+                if let Some(p) = self.plans[idx].take() {
+                    self.pending.push_front((p, attempt + 1));
+                }
+            }
+            Decision::Finish(f) => {
+                f.amend(&mut result);
+                if f.stop_running {
+                    let _ = self.cancel_tx.send(Some(Cancel::Graceful));
+                }
+                self.sink.on(&RunEvent::FileFinished {
+                    run,
+                    file: idx,
+                    result: result.clone(),
+                });
+                self.results[idx] = Some(result);
+            }
+        }
+    }
+
+    /// Ctrl-C or SIGTERM.
+    fn interrupt(&mut self) {
+        self.interrupts = interrupt(self.interrupts, &self.cancel_tx);
+        self.state.stopping = true;
+        self.sink
+            .on(&stopping(self.run, self.interrupts, self.running.len()));
+    }
+
+    /// A sink failed: the run stops as after a first Ctrl-C, once.
+    fn stop_on_sink_failure(&mut self) {
+        if self.sink.failed.is_some() && !self.sink_stopped {
+            self.sink_stopped = true;
+            self.state.stopping = true;
+            if self.interrupts == 0 {
+                let _ = self.cancel_tx.send(Some(Cancel::Graceful));
+            }
+        }
+    }
+
+    /// Tells the files never started, then the run's end; the verdicts are kept for the next
+    /// run after it.
+    fn finish(mut self, elapsed: Duration) -> io::Result<Finished> {
+        let run = self.run;
+        // Never started: interrupted, or stopped by --max-fail or a bail out, before their turn.
+        let mut never: Vec<FileInfo> = std::mem::take(&mut self.pending)
+            .into_iter()
+            .map(|(p, _)| p.info)
+            .collect();
+        never.sort_by_key(|info| info.index);
+        for file in never {
+            self.sink.on(&RunEvent::FileNotRun { run, file });
+        }
+        let verdicts = verdicts(&self.infos, &self.results);
+        let log_dir = self.settings.log_dir.as_ref();
+        let changes = log_dir
+            .map(|dir| dir.changes(&verdicts))
+            .unwrap_or_default();
+        let mut summary = summarize(
+            &self.infos,
+            &self.results,
+            elapsed,
+            self.interrupts > 0,
+            changes,
+        );
+        if self.state.bailed.is_some() {
+            summary.ok = false;
+            summary.bailed_out = self.state.bailed.take();
+        }
+        summary.max_fail_reached = self.state.max_fail_reached;
+        self.sink.on(&RunEvent::RunFinished {
+            run,
+            summary: summary.clone(),
+        });
+        if let Some(dir) = log_dir {
+            // Later runs compare against this one; an interrupted or partial run still records
+            // what it saw, over the verdicts of the files it did not finish.
+            let _ = dir.write_verdicts(&dir.merged(&verdicts));
+        }
+        match self.sink.failed.take() {
+            Some(e) => Err(e),
+            None => Ok(Finished {
+                summary,
+                results: self.results,
+                history_error: None,
+            }),
+        }
+    }
+}

@@ -1,0 +1,431 @@
+//! The planning pipeline, from [`Options`] to the files the scheduler runs, in steps:
+//! [`discover()`] (the files and `[[suite]]`s the paths name, with their commands) →
+//! [`partition()`] (this shard's part, weighed by history) → the caller's selection (watch mode's
+//! subsets, Bazel's filter; `--list` stops before it) → [`plan`]: history read, the result
+//! cache consulted, then the order. No step starts a process; each is tested on its own and
+//! through `tapline run`'s integration tests.
+use super::partition::PartitionArg;
+use super::{resolve, shard, Resolved};
+use crate::event::run::{FileInfo, ShardHeader};
+use crate::run::cache::Cache;
+use crate::run::discover::{self, DiscoverError, Found, TestFile};
+use crate::run::history::{self, Index};
+use crate::run::logs::{LogDir, LogNames};
+use crate::run::options::{CacheUse, Options, OptionsError, Project};
+use crate::run::order::{self, Order};
+use crate::run::Planned;
+use std::collections::HashMap;
+use std::ffi::{OsStr, OsString};
+use std::time::Duration;
+
+/// Why nothing can be planned: a usage error, one line.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    #[error(transparent)]
+    Options(#[from] OptionsError),
+    #[error(transparent)]
+    Discover(#[from] DiscoverError),
+    /// pytest's tests are functions, not files that print TAP.
+    #[error("failed to find test files: this looks like a pytest project; run pytest as a [[suite]] in tapline.toml (`tapline init` writes one)")]
+    Pytest,
+    #[error("{0}")]
+    Other(String),
+}
+
+/// The files and `[[suite]]`s `paths` name (every suite beside the files found, with none),
+/// each with its command adapted to the children's environment.
+pub fn discover(
+    project: &Project,
+    options: &Options,
+    paths: &[String],
+    exec: Option<&str>,
+    inherited: &dyn Fn(&str) -> Option<OsString>,
+) -> Result<Found, PlanError> {
+    let (cwd, root, cfg) = (&project.cwd, &project.root, &project.config);
+    // A PATH argument naming a `[[suite]]` (and no file) selects that suite.
+    let (suite_args, file_args): (Vec<String>, Vec<String>) = paths
+        .iter()
+        .cloned()
+        .partition(|p| cfg.suites.iter().any(|s| s.name == *p) && !cwd.join(p).exists());
+    let mut found = if file_args.is_empty() && !suite_args.is_empty() {
+        Found::default()
+    } else {
+        match discover::find(&file_args, cwd, root, cfg, exec) {
+            Ok(found) => found,
+            // A project of suites alone has no test folder to walk.
+            Err(
+                DiscoverError::NoTests(_)
+                | DiscoverError::NoTestFolder(_)
+                | DiscoverError::EmptyFolder(_)
+                | DiscoverError::NoDeclaredTests(_),
+            ) if file_args.is_empty() && !cfg.suites.is_empty() => Found::default(),
+            Err(DiscoverError::NoTestFolder(_)) if crate::run::init::pytest_configured(cwd) => {
+                return Err(PlanError::Pytest)
+            }
+            Err(e) => return Err(e.into()),
+        }
+    };
+    if paths.is_empty() {
+        found
+            .files
+            .extend(crate::run::suite::entries(&cfg.suites, cwd, None));
+    } else if !suite_args.is_empty() {
+        let selected = Some(suite_args.as_slice());
+        found
+            .files
+            .extend(crate::run::suite::entries(&cfg.suites, cwd, selected));
+    }
+    for f in &mut found.files {
+        if let Ok(argv) = &mut f.command {
+            *argv = options.env.adapt(std::mem::take(argv), inherited);
+        }
+    }
+    Ok(found)
+}
+
+/// This shard's files (`--partition`, `[run] partition`), each with the weight it was dealt
+/// with (for `--list`), and the shard's header; every file and no header without one.
+pub struct Partitioned {
+    pub files: Vec<TestFile>,
+    pub weights: Vec<Option<Duration>>,
+    pub header: Option<ShardHeader>,
+    /// What to tell the user: the shard dealt, or why everything runs.
+    pub note: Option<String>,
+}
+
+/// Deals the files into shards as `options.partition` says (history's durations as
+/// weights) and keeps this machine's; `env` reads the CI engine's variables.
+pub fn partition(
+    files: Vec<TestFile>,
+    options: &Options,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Partitioned, PlanError> {
+    let everything = |files: Vec<TestFile>, note| {
+        let n = files.len();
+        Partitioned {
+            files,
+            weights: vec![None; n],
+            header: None,
+            note,
+        }
+    };
+    let Some(arg): Option<PartitionArg> = options.partition else {
+        return Ok(everything(files, None));
+    };
+    let index = if options.history {
+        let store = history::Store::in_dir(&options.history_dir);
+        let wanted: Vec<&str> = files.iter().map(|f| f.rel.as_str()).collect();
+        Index::of(&store.recent(&wanted).unwrap_or_default().records)
+    } else {
+        Index::default()
+    };
+    let known = |f: &TestFile| {
+        index
+            .files
+            .get(&f.rel)
+            .map(|facts| Duration::from_millis(facts.p50_ms as u64))
+    };
+    let history_knows = files.iter().any(|f| known(f).is_some());
+    let p = match resolve(arg, env, history_knows).map_err(OptionsError::from)? {
+        Resolved::Shard(p) => p,
+        Resolved::Everything { note } => return Ok(everything(files, Some(note))),
+    };
+    let total = files.len();
+    let sharded = shard(files, |f| f.rel.as_str(), known, p, options.time_default);
+    let mine = sharded.mine.len();
+    let note = format!(
+        "shard {} of {} ({}): {mine} of {total} files{}",
+        p.index,
+        p.total,
+        p.strategy.name(),
+        if mine == 0 {
+            " (nothing to run here: this shard passes)"
+        } else {
+            ""
+        }
+    );
+    let (files, weights): (Vec<_>, Vec<_>) =
+        sharded.mine.into_iter().map(|(f, w)| (f, Some(w))).unzip();
+    Ok(Partitioned {
+        files,
+        weights,
+        header: Some(sharded.header),
+        note: Some(note),
+    })
+}
+
+/// The selected files, planned: what the scheduler runs, in order, and what the run keeps
+/// beside them.
+pub struct Plan {
+    pub files: Vec<Planned>,
+    /// The result cache and each planned file's key (by index), when the run uses it.
+    pub cache: Option<(Cache, Vec<Option<String>>)>,
+    /// History's facts on the selected files.
+    pub index: Index,
+    /// The order the files were put in.
+    pub order: Order,
+    /// Warnings for the user (history that could not be read).
+    pub warnings: Vec<String>,
+}
+
+/// Plans the selected `files`: each one's log, command and index; history read; the result
+/// cache's passes taken in; the order. `isolation` tells a sandboxed or limited run's cache
+/// keys apart.
+pub fn plan(
+    files: Vec<TestFile>,
+    options: &Options,
+    project: &Project,
+    log_dir: Option<&LogDir>,
+    isolation: &str,
+) -> Result<Plan, PlanError> {
+    let mut warnings = Vec::new();
+    let index = read_history(&files, options, &mut warnings);
+    let mut planned = planned(files, log_dir);
+    let cache = consult_cache(&mut planned, options, project, isolation)?;
+    let order = options
+        .order
+        .unwrap_or_else(|| Order::default_for(&planned, &index))
+        .resolved();
+    order::arrange(&mut planned, order, &index);
+    Ok(Plan {
+        files: planned,
+        cache,
+        index,
+        order,
+        warnings,
+    })
+}
+
+/// History's facts on `files` (none with history off); what could not be read is warned of.
+fn read_history(files: &[TestFile], options: &Options, warnings: &mut Vec<String>) -> Index {
+    if !options.history {
+        return Index::default();
+    }
+    let store = history::Store::in_dir(&options.history_dir);
+    let wanted: Vec<&str> = files.iter().map(|f| f.rel.as_str()).collect();
+    let loaded = store.recent(&wanted).unwrap_or_else(|e| {
+        warnings.push(format!(
+            "warning: failed to read {}: {e}",
+            store.path().display()
+        ));
+        history::Loaded::default()
+    });
+    warnings.extend(loaded.warnings.iter().map(|w| format!("warning: {w}")));
+    Index::of(&loaded.records)
+}
+
+/// Each file with its index, log name, shown command and resolved program.
+fn planned(files: Vec<TestFile>, log_dir: Option<&LogDir>) -> Vec<Planned> {
+    let mut log_names = LogNames::default();
+    let mut programs = ProgramCache::default();
+    files
+        .into_iter()
+        .enumerate()
+        .map(|(index, f)| {
+            let log_name = log_names.claim(&f.rel);
+            let command = f.command.map_err(|e| e.to_string());
+            let shown = match &command {
+                Ok(argv) => argv
+                    .iter()
+                    .map(|a| a.to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                Err(e) => e.clone(),
+            };
+            let log = log_dir.map(|d| d.path().join(&log_name));
+            Planned {
+                info: FileInfo {
+                    index,
+                    rel: f.rel,
+                    command: shown,
+                    log,
+                    attempt: 1,
+                },
+                command: command.map(|argv| programs.resolve(argv)),
+                log_name,
+                cached: None,
+                input: f.input,
+            }
+        })
+        .collect()
+}
+
+/// Opens the result cache when the run uses it, keys every file, and (`CacheUse::On`) takes
+/// in the last pass of each unchanged one.
+fn consult_cache(
+    planned: &mut [Planned],
+    options: &Options,
+    project: &Project,
+    isolation: &str,
+) -> Result<Option<(Cache, Vec<Option<String>>)>, PlanError> {
+    if options.cache == CacheUse::Off {
+        return Ok(None);
+    }
+    let root = &project.root;
+    let inputs = &project.config.cache_inputs;
+    let cache = Cache::open(&options.history_dir, root, inputs, options.merge)
+        .map_err(|e| PlanError::Other(e.to_string()))?;
+    let keys: Vec<Option<String>> = planned
+        .iter()
+        // A suite is no file whose content tells whether it changed: it always runs. A pass
+        // without the sandbox or limits says nothing of a run with them.
+        .map(|p| {
+            let command = format!("{}{isolation}", p.info.command);
+            (!p.input.suite)
+                .then(|| cache.key(root, &p.info.rel, &command))
+                .flatten()
+        })
+        .collect();
+    if options.cache == CacheUse::On {
+        for (p, key) in planned.iter_mut().zip(&keys) {
+            p.cached = key.as_deref().and_then(|k| cache.lookup(&p.info.rel, k));
+        }
+    }
+    Ok(Some((cache, keys)))
+}
+
+/// Interpreters resolved to absolute paths once per run, so that spawning each file does not
+/// search PATH again (an exec attempt per PATH entry, per file).
+#[derive(Default)]
+struct ProgramCache(HashMap<OsString, OsString>);
+
+impl ProgramCache {
+    fn resolve(&mut self, mut argv: Vec<OsString>) -> Vec<OsString> {
+        if let Some(program) = argv.first_mut() {
+            if !program.as_encoded_bytes().contains(&b'/') {
+                let found = self
+                    .0
+                    .entry(program.clone())
+                    .or_insert_with(|| search_path(program));
+                *program = found.clone();
+            }
+        }
+        argv
+    }
+}
+
+/// The first executable `name` on PATH, or `name` itself for the spawn to report.
+fn search_path(name: &OsStr) -> OsString {
+    use std::os::unix::fs::PermissionsExt;
+    let paths = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&paths)
+        .filter(|dir| dir.is_absolute())
+        .map(|dir| dir.join(name))
+        .find(|p| {
+            std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+        .map_or_else(|| name.to_owned(), OsString::from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::options::{Env, Flags};
+    use std::fs;
+
+    /// A project of `files` (path, text), every `.t` executable, with `toml` as its
+    /// `tapline.toml`.
+    fn project(files: &[(&str, &str)], toml: &str) -> (tempfile::TempDir, Project) {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("tempdir");
+        fs::write(dir.path().join("tapline.toml"), toml).expect("write");
+        fs::create_dir(dir.path().join(".git")).expect("a repository");
+        for (path, text) in files {
+            let path = dir.path().join(path);
+            fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
+            fs::write(&path, text).expect("write");
+            fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).expect("chmod");
+        }
+        let project = Project::open(dir.path().to_owned()).expect("opens");
+        (dir, project)
+    }
+
+    fn options(flags: &Flags, project: &Project) -> Options {
+        let none = |_: &str| None;
+        let env = Env {
+            var: &none,
+            cores: 2,
+            stderr_terminal: false,
+        };
+        Options::resolve(flags, project, &env).expect("resolves")
+    }
+
+    fn rels(files: &[TestFile]) -> Vec<&str> {
+        files.iter().map(|f| f.rel.as_str()).collect()
+    }
+
+    const SUITE: &str = "[[suite]]\nname = \"unit\"\ncommand = [\"sh\", \"-c\", \"echo 1..0\"]\n";
+
+    #[test]
+    fn discovery_finds_the_files_and_every_suite_beside_them() {
+        let (_dir, p) = project(&[("t/a.t", "#!/bin/sh\n"), ("t/b.t", "#!/bin/sh\n")], SUITE);
+        let o = options(&Flags::default(), &p);
+        let none = |_: &str| None;
+        let found = discover(&p, &o, &[], None, &none).expect("found");
+        assert_eq!(rels(&found.files), ["t/a.t", "t/b.t", "unit"]);
+        let named = discover(&p, &o, &["unit".into()], None, &none).expect("the suite");
+        assert_eq!(
+            rels(&named.files),
+            ["unit"],
+            "a suite's name selects it alone"
+        );
+        let (_dir, p) = project(&[], SUITE);
+        let found = discover(&p, &o, &[], None, &none).expect("a project of suites alone");
+        assert_eq!(rels(&found.files), ["unit"]);
+    }
+
+    #[test]
+    fn a_shard_keeps_its_part_and_says_so() {
+        let files: Vec<(String, &str)> = (0..5)
+            .map(|i| (format!("t/{i}.t"), "#!/bin/sh\n"))
+            .collect();
+        let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), *t)).collect();
+        let (_dir, p) = project(&files, "");
+        let none = |_: &str| None;
+        let no_engine = |_: &str| None::<String>;
+        let mut flags = Flags::default();
+        let found = discover(&p, &options(&flags, &p), &[], None, &none).expect("found");
+        let plain = partition(found.files.clone(), &options(&flags, &p), &no_engine).expect("all");
+        assert_eq!(plain.files.len(), 5);
+        assert!(plain.header.is_none() && plain.note.is_none());
+        flags.partition = Some("slice:2/2".into());
+        let part = partition(found.files.clone(), &options(&flags, &p), &no_engine).expect("dealt");
+        assert_eq!(rels(&part.files), ["t/1.t", "t/3.t"]);
+        assert_eq!(
+            part.note.as_deref(),
+            Some("shard 2 of 2 (slice): 2 of 5 files")
+        );
+        assert_eq!(part.header.expect("a header").selection.len(), 5);
+        flags.partition = Some("auto".into());
+        let auto = partition(found.files, &options(&flags, &p), &no_engine).expect("everything");
+        assert_eq!(auto.files.len(), 5);
+        assert!(auto.note.expect("a note").contains("so every file runs"));
+    }
+
+    #[test]
+    fn the_plan_orders_and_takes_cached_passes_in() {
+        let (_dir, p) = project(&[("t/a.t", "#!/bin/sh\n"), ("t/b.t", "#!/bin/sh\n")], "");
+        let none = |_: &str| None;
+        let flags = Flags {
+            order: Some("declared".into()),
+            cache: true,
+            ..Flags::default()
+        };
+        let o = options(&flags, &p);
+        let found = discover(&p, &o, &[], None, &none).expect("found");
+        let plan = plan(found.files, &o, &p, None, "").expect("planned");
+        assert_eq!(plan.order, Order::Declared);
+        let got: Vec<(usize, &str, &str)> = plan
+            .files
+            .iter()
+            .map(|f| (f.info.index, f.info.rel.as_str(), f.log_name.as_str()))
+            .collect();
+        assert_eq!(got, [(0, "t/a.t", "t__a.log"), (1, "t/b.t", "t__b.log")]);
+        let (_, keys) = plan.cache.expect("the cache is open");
+        assert!(keys.iter().all(Option::is_some), "each file is keyed");
+        assert!(
+            plan.files.iter().all(|f| f.cached.is_none()),
+            "nothing passed yet"
+        );
+    }
+}
