@@ -304,7 +304,10 @@ fn group_runs(pgid: Pid) -> bool {
     let pgid = pgid.as_raw_nonzero().get();
     entries.flatten().any(|entry| {
         let name = entry.file_name();
-        let Some(pid) = name.to_str().filter(|n| n.bytes().all(|b| b.is_ascii_digit())) else {
+        let Some(pid) = name
+            .to_str()
+            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+        else {
             return false;
         };
         std::fs::read_to_string(format!("/proc/{pid}/stat"))
