@@ -78,7 +78,6 @@ pub async fn serve(
         log_dir,
         live,
     } = settings;
-    let mut listening = vec![unix.path.display().to_string()];
     let (tx, mut rx) = mpsc::channel(QUEUE);
     let (stop_tx, stop_rx) = watch::channel(false);
     let (alive_tx, mut alive_rx) = mpsc::channel::<()>(1);
@@ -87,19 +86,7 @@ pub async fn serve(
         stop: stop_rx,
         alive: alive_tx,
     };
-    let mut accepting = Vec::new();
-    let unix_listener = unix.listener.try_clone()?;
-    unix_listener.set_nonblocking(true)?;
-    let unix_listener = tokio::net::UnixListener::from_std(unix_listener)?;
-    accepting.push(tokio::spawn(accept_unix(unix_listener, shared.clone())));
-    if let Some(l) = tcp {
-        listening.push(l.local_addr()?.to_string());
-        l.set_nonblocking(true)?;
-        let l = tokio::net::TcpListener::from_std(l)?;
-        let token = token.map(Arc::<str>::from);
-        let tls = tls.map(tokio_rustls::TlsAcceptor::from);
-        accepting.push(tokio::spawn(accept_tcp(l, token, tls, shared.clone())));
-    }
+    let (accepting, listening) = accept(&unix, tcp, token, tls, &shared)?;
     let mut d = dispatch::Dispatcher::new(sink, log_dir, listening)?;
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
@@ -144,6 +131,31 @@ pub async fn serve(
     // Subscribers drain their queues and hang up; producers answer their verdicts.
     let _ = tokio::time::timeout(HANGUP_WAIT, alive_rx.recv()).await;
     Ok(Served { summary, stop })
+}
+
+/// A task accepting connections on each listener, and the addresses they listen on.
+fn accept(
+    unix: &socket::UnixSocket,
+    tcp: Option<std::net::TcpListener>,
+    token: Option<String>,
+    tls: Option<Arc<rustls::ServerConfig>>,
+    shared: &Shared,
+) -> io::Result<(Vec<tokio::task::JoinHandle<()>>, Vec<String>)> {
+    let mut listening = vec![unix.path.display().to_string()];
+    let mut accepting = Vec::new();
+    let unix_listener = unix.listener.try_clone()?;
+    unix_listener.set_nonblocking(true)?;
+    let unix_listener = tokio::net::UnixListener::from_std(unix_listener)?;
+    accepting.push(tokio::spawn(accept_unix(unix_listener, shared.clone())));
+    if let Some(l) = tcp {
+        listening.push(l.local_addr()?.to_string());
+        l.set_nonblocking(true)?;
+        let l = tokio::net::TcpListener::from_std(l)?;
+        let token = token.map(Arc::<str>::from);
+        let tls = tls.map(tokio_rustls::TlsAcceptor::from);
+        accepting.push(tokio::spawn(accept_tcp(l, token, tls, shared.clone())));
+    }
+    Ok((accepting, listening))
 }
 
 async fn accept_unix(l: tokio::net::UnixListener, shared: Shared) {

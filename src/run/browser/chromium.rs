@@ -190,24 +190,30 @@ impl Chromium {
             stderr_tail,
             ended: Default::default(),
         });
+        chromium.first_answer().await.map_err(|why| failed(&why))?;
+        Ok(chromium)
+    }
+
+    /// Waits until the browser answers on the pipe; ends it and says why when it does not.
+    async fn first_answer(&self) -> Result<(), String> {
         let answer = tokio::time::timeout(
             START_DEADLINE,
-            chromium.cdp.call("", "Browser.getVersion", json!({})),
+            self.cdp.call("", "Browser.getVersion", json!({})),
         );
         match answer.await {
-            Ok(Ok(_)) => Ok(chromium),
+            Ok(Ok(_)) => Ok(()),
             Ok(Err(_)) => {
-                let why = chromium.exit_status().await;
-                let tail = chromium.stderr_tail();
-                chromium.end().await;
-                Err(failed(&format!("{why}{tail}")))
+                let why = self.exit_status().await;
+                let tail = self.stderr_tail();
+                self.end().await;
+                Err(format!("{why}{tail}"))
             }
             Err(_) => {
-                chromium.end().await;
-                Err(failed(&format!(
+                self.end().await;
+                Err(format!(
                     "no answer on the DevTools pipe within {}s",
                     START_DEADLINE.as_secs()
-                )))
+                ))
             }
         }
     }

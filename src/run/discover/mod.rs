@@ -196,41 +196,11 @@ pub fn find(
     cfg: &Config,
     exec: Option<&str>,
 ) -> Result<Found, DiscoverError> {
-    let exec = exec
-        .map(|exec| {
-            match split_words(exec) {
-                Ok(words) if words.is_empty() => Err("no command"),
-                result => result,
-            }
-            .map_err(|reason| DiscoverError::Exec {
-                exec: exec.to_owned(),
-                reason,
-            })
-        })
-        .transpose()?;
-    let user = cfg.runners.iter().map(|rule| Rule {
-        rule: rule.clone(),
-        kind: RuleKind::User,
-    });
-    let builtins = BUILTIN_RUNNERS.iter().map(|builtin| Rule {
-        rule: RunnerRule::new(
-            builtin.glob,
-            builtin
-                .command
-                .iter()
-                .map(|&word| word.to_owned())
-                .collect(),
-        )
-        .expect("built-in runner rules are valid"),
-        kind: RuleKind::Builtin {
-            walk: (!builtin.walk.is_empty()).then(|| glob_set(builtin.walk)),
-            family: builtin.family,
-        },
-    });
+    let exec = exec.map(exec_words).transpose()?;
     let mut finder = Finder {
         cwd,
         root: normalize(root),
-        rules: user.chain(builtins).collect(),
+        rules: rules(cfg),
         exec,
         installed: HashMap::new(),
         found: BTreeMap::new(),
@@ -276,6 +246,42 @@ pub fn find(
         passed_over,
         declared: finder.declared,
     })
+}
+
+/// `--exec`'s command line as words.
+fn exec_words(exec: &str) -> Result<Vec<String>, DiscoverError> {
+    match split_words(exec) {
+        Ok(words) if words.is_empty() => Err("no command"),
+        result => result,
+    }
+    .map_err(|reason| DiscoverError::Exec {
+        exec: exec.to_owned(),
+        reason,
+    })
+}
+
+/// The runner rules in the order they are tried: `tapline.toml`'s, then the built-in ones.
+fn rules(cfg: &Config) -> Vec<Rule> {
+    let user = cfg.runners.iter().map(|rule| Rule {
+        rule: rule.clone(),
+        kind: RuleKind::User,
+    });
+    let builtins = BUILTIN_RUNNERS.iter().map(|builtin| Rule {
+        rule: RunnerRule::new(
+            builtin.glob,
+            builtin
+                .command
+                .iter()
+                .map(|&word| word.to_owned())
+                .collect(),
+        )
+        .expect("built-in runner rules are valid"),
+        kind: RuleKind::Builtin {
+            walk: (!builtin.walk.is_empty()).then(|| glob_set(builtin.walk)),
+            family: builtin.family,
+        },
+    });
+    user.chain(builtins).collect()
 }
 
 /// The test command the project in `dir` declares and a run with no PATH follows
