@@ -374,6 +374,17 @@ pub struct RunArgs {
     /// otherwise.
     #[arg(long)]
     pub no_history: bool,
+    /// Record no dependency traces (what each file loaded), as `[run] trace = false` does.
+    #[arg(long)]
+    pub no_trace: bool,
+    /// Run only the test files a change to these paths can affect, by the traces of earlier
+    /// runs (files with no trace run); see the README's "Affected files".
+    #[arg(long, value_name = "PATH", num_args = 1.., conflicts_with_all = ["changed", "watch"])]
+    pub affected_by: Vec<String>,
+    /// Run only the test files affected by what changed since REV (default: the merge base
+    /// with the default branch), the working tree and untracked files, by `git`.
+    #[arg(long, value_name = "REV", num_args = 0..=1, default_missing_value = "", conflicts_with = "watch")]
+    pub changed: Option<String>,
     /// Per process of a test file: heap and private writable memory, e.g. `256M`, `2G`
     /// (RLIMIT_DATA). A file stopped by it fails with the limit named.
     #[arg(long, value_name = "SIZE")]

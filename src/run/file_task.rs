@@ -36,6 +36,8 @@ pub(crate) struct FileJob {
     pub sandbox: Option<std::sync::Arc<Sandbox>>,
     /// The output's format and a suite's reports; `cwd` above already holds its place.
     pub input: Input,
+    /// Where this file's trace is recorded, if it can be.
+    pub trace: Option<super::trace::FileTrace>,
 }
 
 /// Collects the parser's events between feeds, and what the verdict needs to know about them.
@@ -213,6 +215,11 @@ pub(crate) async fn run_file(
         Ok(argv) => argv,
         Err(why) => return not_started(why, started),
     };
+    let trace_env = job
+        .trace
+        .as_ref()
+        .map(|t| t.env(&job.env))
+        .unwrap_or_default();
     let argv = match &job.sandbox {
         Some(sandbox) if !argv.is_empty() => {
             // A suite's command writes its JUnit reports: their folder stays writable.
@@ -234,6 +241,7 @@ pub(crate) async fn run_file(
         cwd: job.cwd.clone(),
         env: std::iter::once(("TAPLINE".into(), "1".into()))
             .chain(job.env.iter().cloned())
+            .chain(trace_env)
             .collect(),
         timeout: job.timeout,
         grace: job.grace,
@@ -290,6 +298,9 @@ pub(crate) async fn run_file(
         Ok(o) => limits::broken(&job.limits, &evidence(o, allocation.and_then(|w| w.found))),
         Err(_) => Vec::new(),
     };
+    if let Some(trace) = job.trace {
+        trace.finish().await;
+    }
     if let Some(glob) = &job.input.report {
         // The reports are complete once the command has ended.
         read_reports(&mut parser, &job.cwd, glob, started_at);

@@ -44,6 +44,7 @@ pub(crate) mod shebang;
 pub mod suite;
 
 pub mod supervise;
+pub mod trace;
 
 use crate::event::run::{BailedOut, FileInfo, FileResult, RunEvent, RunSummary};
 use crate::report::sink::{RunSink, Unflushed};
@@ -114,6 +115,8 @@ pub struct Settings {
     pub sandbox: Option<std::sync::Arc<sandbox::Sandbox>>,
     /// A file's `Bail out!` does not stop the run (`--keep-going`).
     pub keep_going: bool,
+    /// Records what each file loaded (`None` with `--no-trace`, `[run] trace = false`).
+    pub trace: Option<std::sync::Arc<trace::Tracer>>,
 }
 
 /// What a finished run leaves behind.
@@ -248,6 +251,10 @@ pub async fn execute(
                 log,
                 limits: settings.limits,
                 sandbox: settings.sandbox.clone(),
+                trace: settings
+                    .trace
+                    .as_ref()
+                    .and_then(|t| t.for_planned(&p, &settings.cwd)),
             };
             infos[idx] = Some(info);
             plans[idx] = Some(p);
@@ -584,6 +591,7 @@ mod tests {
             limits: limits::Limits::default(),
             sandbox: None,
             keep_going: false,
+            trace: None,
         };
         let (tx, rx) = watch::channel(None);
         let started = Instant::now();

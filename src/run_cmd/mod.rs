@@ -20,10 +20,12 @@ use tapline::run::sandbox::Sandbox;
 use tapline::run::{config, discover, logs, supervise, Planned, Settings};
 use tapline::watch;
 
+mod affected;
 mod shard;
 use shard::shard_files;
 
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
+const NO_FILE_SELECTED: &str = "no test file selected";
 
 pub fn run(args: &RunArgs) -> u8 {
     // Under `bazel test`, Bazel's test protocol decides the shard, reports and outputs.
@@ -50,15 +52,30 @@ pub fn run(args: &RunArgs) -> u8 {
     if args.watch {
         return watch(args, reports);
     }
-    let mut select = |files: Vec<discover::TestFile>| match &test_filter {
-        Some(f) => files
-            .into_iter()
-            .filter(|t| crate::bazel::selects(f, &t.rel))
-            .collect(),
-        None => files,
+    let affected = match affected::Affected::from_args(args) {
+        Ok(a) => a,
+        Err(msg) => {
+            eprintln!("tapline: {msg}");
+            return EXIT_USAGE;
+        }
+    };
+    let mut select = |files: Vec<discover::TestFile>| {
+        let files: Vec<discover::TestFile> = match &test_filter {
+            Some(f) => files
+                .into_iter()
+                .filter(|t| crate::bazel::selects(f, &t.rel))
+                .collect(),
+            None => files,
+        };
+        match &affected {
+            Some(a) => a.select(files),
+            None => files,
+        }
     };
     match prepare(args, &mut select) {
         Ok(Prepared::Listed) => 0,
+        // Nothing the changes affect: nothing to run, which is no failure.
+        Err(Usage(msg)) if affected.is_some() && msg == NO_FILE_SELECTED => 0,
         Ok(Prepared::Run(files, settings, extras)) => {
             execute(args, files, *settings, extras, reports)
         }
@@ -119,7 +136,7 @@ fn prepare(
     let mut libs = child_env::resolve_libs(&args.lib, &root);
     libs.extend(cfg.lib.iter().cloned());
     let inherited = |key: &str| std::env::var_os(key);
-    let env = ChildEnv::build(&cfg.env, &cli_env, &libs, inherited);
+    let mut env = ChildEnv::build(&cfg.env, &cli_env, &libs, inherited);
     // A PATH argument naming a `[[suite]]` (and no file) selects that suite; with no PATH,
     // every suite runs beside the files found.
     let (suite_args, paths): (Vec<String>, Vec<String>) = args
@@ -157,6 +174,12 @@ fn prepare(
         let selected = Some(suite_args.as_slice());
         found_files.extend(tapline::run::suite::entries(&cfg.suites, &cwd, selected));
     }
+    let tracer = (!args.list)
+        .then(|| affected::tracer(args, &cfg, &root, sandbox.is_some()))
+        .flatten();
+    if let Some(t) = &tracer {
+        t.add_env(&mut env.vars, inherited);
+    }
     let files: Vec<discover::TestFile> = found_files
         .into_iter()
         .map(|mut f| {
@@ -188,7 +211,7 @@ fn prepare(
     let files = select(files);
     // An empty shard is a shard all the same: it passes, and its record joins the merge.
     if files.is_empty() && shard.is_none() {
-        return Err(Usage("no test file selected".into()));
+        return Err(Usage(NO_FILE_SELECTED.into()));
     }
     let order = args
         .order
@@ -337,6 +360,7 @@ fn prepare(
         limits,
         sandbox,
         keep_going: args.keep_going,
+        trace: tracer,
     };
     let extras = Extras {
         shard,
