@@ -606,6 +606,7 @@ fn watch(args: &RunArgs, reports: Option<ReportsThread>) -> u8 {
         debounce,
         ignore,
         clear: args.clear,
+        traces: !args.no_trace && cfg.trace != Some(false),
         terminal: terminal_options(args, false),
         machine: match args.format {
             RunFormat::Human => watch::Machine::None,

@@ -10,7 +10,7 @@ pub struct Want {
     pub failing: bool,
     /// Files whose path matches one of these (`p`).
     pub patterns: Vec<String>,
-    /// Changed paths relative to the root: test files among them run; any other means all.
+    /// Changed paths relative to the root: they pick files by trace ([`select`]).
     pub changed: BTreeSet<String>,
     /// What to name in the header: the changes that asked for this run…
     pub triggers: BTreeSet<String>,
@@ -113,41 +113,88 @@ impl Want {
     }
 }
 
+/// What [`select`] picked beyond the files: whether that was every file, and why each file
+/// runs when a change picked it (`loaded lib/Mojo/Home.pm`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Picked {
+    pub all: bool,
+    pub why: Vec<(String, String)>,
+}
+
 /// The files `want` runs, out of those discovered: previously failing ones first, then in
-/// discovery order.
+/// discovery order. Changed paths pick by the dependency traces of earlier runs
+/// ([`crate::run::trace::select`]): a changed test file runs, a changed file runs the test
+/// files that loaded it, and files with no trace run on any change.
 pub fn select(
     want: &Want,
     verdicts: &HashMap<String, bool>,
+    traces: &Traces,
     files: Vec<TestFile>,
+    picked_out: &mut Picked,
 ) -> Vec<TestFile> {
     let failing = |rel: &str| verdicts.get(rel) == Some(&false);
-    let all = want.all || {
-        let tests: HashSet<&str> = files.iter().map(|f| f.rel.as_str()).collect();
-        want.changed.iter().any(|c| !tests.contains(c.as_str()))
+    let rels: Vec<&str> = files.iter().map(|f| f.rel.as_str()).collect();
+    let why = if want.all {
+        BTreeMap::new()
+    } else {
+        crate::run::trace::select::affected(&want.changed, &rels, traces, &failing)
     };
     let patterns: Vec<PathPattern> = want.patterns.iter().map(|p| PathPattern::new(p)).collect();
+    let total = files.len();
     let mut picked: Vec<TestFile> = files
         .into_iter()
         .filter(|f| {
-            all || want.changed.contains(&f.rel)
+            want.all
+                || why.contains_key(&f.rel)
                 || (want.failing && failing(&f.rel))
                 || patterns.iter().any(|p| p.matches(&f.rel))
         })
         .collect();
     // Stable: discovery order within each group.
     picked.sort_by_key(|f| !failing(&f.rel));
+    *picked_out = Picked {
+        all: want.all || (total > 0 && picked.len() == total),
+        why: picked
+            .iter()
+            .filter_map(|f| why.get(&f.rel).map(|w| (f.rel.clone(), w.to_string())))
+            .collect(),
+    };
     picked
 }
 
-/// What a run of `want` that picked `rels` ran: every file when [`select`] took them all (a
-/// changed path that is no test file run means all), else just those.
-pub(super) fn covers(want: &Want, rels: &[String]) -> Covers {
-    if want.all || want.changed.iter().any(|c| !rels.contains(c)) {
+/// What a run of `want` that picked `rels` ran: every file when [`select`] took them all,
+/// else those and the changes that picked them (the run saw those changes).
+pub(super) fn covers(want: &Want, picked: &Picked, rels: &[String]) -> Covers {
+    if want.all || picked.all {
         Covers::All
     } else {
-        Covers::Files(rels.iter().cloned().collect())
+        Covers::Files(rels.iter().chain(&want.changed).cloned().collect())
     }
 }
+
+/// The header's lines saying why each file runs, at most [`SHOWN_WHY`] of them; one line
+/// when every file runs for the same reason.
+pub(super) fn why_lines(picked: &Picked) -> Vec<String> {
+    let Some((_, first)) = picked.why.first() else {
+        return Vec::new();
+    };
+    if picked.all && picked.why.iter().all(|(_, w)| w == first) {
+        return vec![format!("every file: {first}")];
+    }
+    let mut lines: Vec<String> = picked
+        .why
+        .iter()
+        .take(SHOWN_WHY)
+        .map(|(rel, why)| format!("{rel}  {why}"))
+        .collect();
+    if picked.why.len() > SHOWN_WHY {
+        lines.push(format!("and {} more", picked.why.len() - SHOWN_WHY));
+    }
+    lines
+}
+
+/// Files the header names with their reason before it says "and N more".
+const SHOWN_WHY: usize = 20;
 
 /// A `p` pattern: a glob when it has glob characters (matched against the path and the file
 /// name), else a substring of the path.
