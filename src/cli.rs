@@ -294,9 +294,9 @@ pub struct RunArgs {
     /// When to use colour.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
-    /// Run, then re-run on every change under the project root: a changed test file alone,
-    /// everything on any other change. Keys: Enter/a all, f failing, p pattern, q quit (exit 0;
-    /// Ctrl-C exits 130). On a piped stdin, one command per line; EOF quits.
+    /// Run, then re-run on every change under the project root what it can affect, by the
+    /// dependency traces of earlier runs (a changed test file alone, a module's loaders).
+    /// Keys: Enter/a all, f failing, p pattern, q quit (exit 0; Ctrl-C exits 130). On a piped stdin, one command per line; EOF quits.
     #[arg(short = 'w', long, conflicts_with = "list")]
     pub watch: bool,
     /// Watch mode: how long a change settles before it starts a run (default 300ms).

@@ -1,8 +1,8 @@
 //! Per-file dependency traces: what each test file loaded, recorded on every run, so that
 //! watch mode and `--affected-by`/`--changed` run only the files a change can affect.
 //!
-//! Each language's hook ([`perl`], [`node`], [`python`]) lives in a folder of tapline's own
-//! for the run, reached through the variables every child inherits (`PERL5OPT`,
+//! Each language's hook ([`perl`], [`node`], [`python`]) lives in tapline's own folder
+//! in the temp folder, reached through the variables every child inherits (`PERL5OPT`,
 //! `NODE_OPTIONS`, `PYTHONPATH`), so a subprocess of the test is traced too. Each file's
 //! processes append the paths they loaded to the file `TAPLINE_TRACE_OUT` names, one a line,
 //! and the test's first process ends them with `#done <language>` ([`read`]): without that
@@ -68,9 +68,9 @@ impl Kind {
 /// The run's hooks and where its traces go; `None` of it with `--no-trace`.
 #[derive(Debug)]
 pub struct Tracer {
-    hooks: HookDir,
+    hooks: PathBuf,
     /// Where the test processes append, one file per planned file.
-    scratch: PathBuf,
+    scratch: ScratchDir,
     root: PathBuf,
     store: store::Store,
 }
@@ -78,12 +78,11 @@ pub struct Tracer {
 impl Tracer {
     /// Writes the hooks into a folder of its own; traces are stored in `<history_dir>/traces`.
     pub fn new(root: &Path, history_dir: &Path) -> std::io::Result<Arc<Tracer>> {
-        let hooks = HookDir::create()?;
-        perl::write_hook(hooks.path())?;
-        node::write_hooks(hooks.path())?;
-        python::write_hook(hooks.path())?;
-        let scratch = hooks.path().join("out");
-        std::fs::create_dir(&scratch)?;
+        let hooks = hooks_dir()?;
+        for (name, text) in perl::HOOKS.iter().chain(node::HOOKS).chain(python::HOOKS) {
+            write_hook(&hooks, name, text)?;
+        }
+        let scratch = ScratchDir::create(&hooks)?;
         Ok(Arc::new(Tracer {
             hooks,
             scratch,
@@ -101,7 +100,7 @@ impl Tracer {
         vars: &mut Vec<(OsString, OsString)>,
         inherited: impl Fn(&str) -> Option<OsString>,
     ) {
-        let dir = self.hooks.path();
+        let dir = &self.hooks;
         let get = |key: &str| -> Option<OsString> {
             vars.iter()
                 .find(|(k, _)| k == key)
@@ -138,41 +137,69 @@ impl Tracer {
             tracer: Arc::clone(self),
             kind,
             rel: p.info.rel.clone(),
-            out: self.scratch.join(format!("{}.trace", p.info.index)),
+            out: self.scratch.0.join(format!("{}.trace", p.info.index)),
             argv: argv.clone(),
             cwd,
         })
     }
 }
 
-/// tapline's own folder for the run's hooks and scratch traces, in the temp folder, removed
-/// when the run's tracer goes.
-#[derive(Debug)]
-struct HookDir(PathBuf);
+/// The hooks' folder: `<temp>/tapline-trace-<uid>/`, the same for every run, so that a
+/// command that names it (a taint-mode perl's `-I`) reads the same from run to run (the result
+/// cache keys on it). Only a folder of this user's, which nobody else may write, is used: the
+/// hooks run inside every test.
+fn hooks_dir() -> std::io::Result<PathBuf> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+    let uid = rustix::process::getuid().as_raw();
+    let dir = std::env::temp_dir().join(format!("tapline-trace-{uid}"));
+    match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(e),
+        _ => {}
+    }
+    let meta = std::fs::symlink_metadata(&dir)?;
+    if !meta.is_dir() || meta.uid() != uid || meta.permissions().mode() & 0o022 != 0 {
+        return Err(std::io::Error::other(format!(
+            "{} is not a folder of this user's that only it may write",
+            dir.display()
+        )));
+    }
+    Ok(dir)
+}
 
-impl HookDir {
-    fn create() -> std::io::Result<HookDir> {
+/// Writes `text` to `dir/name` unless it holds it already, by a rename: a test of another
+/// run reading it meanwhile sees the old or the new file, never half of one.
+fn write_hook(dir: &Path, name: &str, text: &str) -> std::io::Result<()> {
+    let path = dir.join(name);
+    if std::fs::read(&path).is_ok_and(|held| held == text.as_bytes()) {
+        return Ok(());
+    }
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, &path)
+}
+
+/// The run's own folder for the scratch traces, removed when the run's tracer goes.
+#[derive(Debug)]
+struct ScratchDir(PathBuf);
+
+impl ScratchDir {
+    fn create(hooks: &Path) -> std::io::Result<ScratchDir> {
         use std::sync::atomic::{AtomicU32, Ordering};
         static NEXT: AtomicU32 = AtomicU32::new(0);
-        let base = std::env::temp_dir();
         loop {
             let n = NEXT.fetch_add(1, Ordering::Relaxed);
-            let dir = base.join(format!("tapline-trace-{}-{n}", std::process::id()));
+            let dir = hooks.join(format!("run-{}-{n}", std::process::id()));
             match std::fs::create_dir(&dir) {
-                Ok(()) => return Ok(HookDir(dir)),
+                Ok(()) => return Ok(ScratchDir(dir)),
                 // Left by an earlier tapline of the same pid: take the next name.
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => {}
                 Err(e) => return Err(e),
             }
         }
     }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
 }
 
-impl Drop for HookDir {
+impl Drop for ScratchDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
@@ -199,7 +226,7 @@ impl FileTrace {
                 .find(|(k, _)| k == "NODE_OPTIONS")
                 .map(|(_, v)| v.clone())
                 .or_else(|| std::env::var_os("NODE_OPTIONS"));
-            if let Some(words) = node::esm_words(self.tracer.hooks.path()) {
+            if let Some(words) = node::esm_words(&self.tracer.hooks) {
                 vars.push(("NODE_OPTIONS".into(), append_words(before, &words)));
             }
         }
@@ -372,7 +399,7 @@ mod tests {
                 .map(|(_, v)| v.to_string_lossy().into_owned())
                 .unwrap_or_default()
         };
-        let hooks = tracer.hooks.path().display().to_string();
+        let hooks = tracer.hooks.display().to_string();
         assert_eq!(get("PERL5OPT"), format!("-MCarp -I{hooks} -MTaplineTrace"));
         assert_eq!(get("PYTHONPATH"), format!("{hooks}:/inherited"));
         assert_eq!(

@@ -6,15 +6,15 @@
 //! counts as none.
 use std::path::Path;
 
-const CJS: &str = include_str!("hooks/tapline-trace.cjs");
-const MJS: &str = include_str!("hooks/tapline-trace.mjs");
-const HOOKS: &str = include_str!("hooks/tapline-trace-hooks.mjs");
-
-pub(crate) fn write_hooks(dir: &Path) -> std::io::Result<()> {
-    std::fs::write(dir.join("tapline-trace.cjs"), CJS)?;
-    std::fs::write(dir.join("tapline-trace.mjs"), MJS)?;
-    std::fs::write(dir.join("tapline-trace-hooks.mjs"), HOOKS)
-}
+/// The hooks' file names and texts.
+pub(crate) const HOOKS: &[(&str, &str)] = &[
+    ("tapline-trace.cjs", include_str!("hooks/tapline-trace.cjs")),
+    ("tapline-trace.mjs", include_str!("hooks/tapline-trace.mjs")),
+    (
+        "tapline-trace-hooks.mjs",
+        include_str!("hooks/tapline-trace-hooks.mjs"),
+    ),
+];
 
 fn plain(dir: &Path) -> Option<&str> {
     dir.to_str().filter(|d| !d.contains(char::is_whitespace))

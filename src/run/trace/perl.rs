@@ -4,11 +4,9 @@
 //! and `die` run it too, a forked child does not write (it shares `%INC`).
 use std::path::Path;
 
-const HOOK: &str = include_str!("hooks/TaplineTrace.pm");
-
-pub(crate) fn write_hook(dir: &Path) -> std::io::Result<()> {
-    std::fs::write(dir.join("TaplineTrace.pm"), HOOK)
-}
+/// The hook's file name and text.
+pub(crate) const HOOKS: &[(&str, &str)] =
+    &[("TaplineTrace.pm", include_str!("hooks/TaplineTrace.pm"))];
 
 /// The `PERL5OPT` words that load the hook; none when the folder's path holds white space,
 /// which `PERL5OPT` cannot carry.

@@ -3,11 +3,9 @@
 //! folder off `sys.path` again. `python -I`/`-E`/`-S` skip it: no trace then.
 use std::path::Path;
 
-const HOOK: &str = include_str!("hooks/sitecustomize.py");
-
-pub(crate) fn write_hook(dir: &Path) -> std::io::Result<()> {
-    std::fs::write(dir.join("sitecustomize.py"), HOOK)
-}
+/// The hook's file name and text.
+pub(crate) const HOOKS: &[(&str, &str)] =
+    &[("sitecustomize.py", include_str!("hooks/sitecustomize.py"))];
 
 /// The `PYTHONPATH` entry that finds the hook; none when the path holds a `:`.
 pub(crate) fn path_entry(dir: &Path) -> Option<&Path> {
