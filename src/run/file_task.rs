@@ -298,9 +298,6 @@ pub(crate) async fn run_file(
         Ok(o) => limits::broken(&job.limits, &evidence(o, allocation.and_then(|w| w.found))),
         Err(_) => Vec::new(),
     };
-    if let Some(trace) = job.trace {
-        trace.finish().await;
-    }
     if let Some(glob) = &job.input.report {
         // The reports are complete once the command has ended.
         read_reports(&mut parser, &job.cwd, glob, started_at);
@@ -318,6 +315,11 @@ pub(crate) async fn run_file(
     }
     if let Some(e) = log_error {
         result.reasons.push(e);
+    }
+    if let Some(trace) = job.trace {
+        // A cancelled file was stopped half-way: what it loaded so far says little, and the
+        // run that restarts it records it whole.
+        trace.finish(!result.cancelled).await;
     }
     result
 }

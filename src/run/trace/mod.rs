@@ -235,8 +235,13 @@ impl FileTrace {
 
     /// Reads what the file's processes wrote (or asks go), keeps the project's files and
     /// stores them as the file's trace; a trace that is not whole removes the stored one.
-    /// Called once the file's processes have ended; never fails the file.
-    pub async fn finish(self) {
+    /// Called once the file's processes have ended; never fails the file. `record: false`
+    /// (a cancelled file) keeps the stored trace as it was.
+    pub async fn finish(self, record: bool) {
+        if !record {
+            let _ = std::fs::remove_file(&self.out);
+            return;
+        }
         let tracer = Arc::clone(&self.tracer);
         let _ = tokio::task::spawn_blocking(move || {
             let files = match self.kind {
