@@ -299,17 +299,28 @@ fn file_section(file: &FileView) -> String {
 }
 
 fn not_run(md: &mut String, run: &RunView) {
+    named_list(
+        md,
+        run,
+        FileStatus::Cancelled,
+        "Cancelled (stopped before the end)",
+    );
+    named_list(md, run, FileStatus::NotRun, "Not run");
+}
+
+/// `### Not run (3)` and the files with that status, the first 20 named.
+fn named_list(md: &mut String, run: &RunView, status: FileStatus, title: &str) {
     let names: Vec<&str> = run
         .files
         .iter()
-        .filter(|f| f.status == FileStatus::NotRun)
+        .filter(|f| f.status == status)
         .map(|f| f.rel.as_str())
         .collect();
     if names.is_empty() {
         return;
     }
     const SHOWN: usize = 20;
-    let _ = writeln!(md, "\n### Not run ({})\n", names.len());
+    let _ = writeln!(md, "\n### {title} ({})\n", names.len());
     for name in names.iter().take(SHOWN) {
         let _ = writeln!(md, "- `{}`", code_text(name));
     }

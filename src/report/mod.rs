@@ -3,6 +3,7 @@
 pub mod diff;
 pub mod failure;
 pub mod github;
+pub(crate) mod headings;
 pub mod held;
 pub mod html;
 pub mod human;

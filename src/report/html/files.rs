@@ -108,9 +108,11 @@ fn write_notes(out: &mut String, file: &FileView) {
 fn sort_rank(status: FileStatus) -> &'static str {
     match status {
         FileStatus::Fail => "0",
-        FileStatus::NotRun => "1",
-        FileStatus::Skip => "2",
-        FileStatus::Pass => "3",
+        FileStatus::Cancelled => "1",
+        FileStatus::NotRun => "2",
+        FileStatus::NoTests => "3",
+        FileStatus::Skip => "4",
+        FileStatus::Pass => "5",
     }
 }
 

@@ -54,6 +54,7 @@ td .log{display:block;color:var(--muted);font-size:12px;word-break:break-all}
 .st.pass{background:var(--pass-bg);color:var(--pass)}.st.fail{background:var(--fail-bg);color:var(--fail)}
 .st.skip{background:var(--skip-bg);color:var(--skip)}.st.todo{background:var(--todo-bg);color:var(--todo)}
 .st.notrun{background:var(--none-bg);color:var(--none)}
+.st.notests,.st.cancelled{background:var(--skip-bg);color:var(--skip)}
 .c-pass{color:var(--pass)}.c-fail{color:var(--fail)}.c-skip{color:var(--skip)}.c-todo{color:var(--todo)}.c-zero{color:var(--muted);opacity:.6}
 .failure{background:var(--panel);border:1px solid var(--line);border-left:4px solid var(--fail);border-radius:8px;padding:12px 16px;margin-bottom:12px}
 .failure h3{margin:0;font-size:14px;font-weight:600;word-break:break-word}

@@ -120,6 +120,8 @@ pub(crate) fn write_toolbar(out: &mut String, run: &RunView) {
         (FileStatus::Fail, "Failed"),
         (FileStatus::Pass, "Passed"),
         (FileStatus::Skip, "Skipped"),
+        (FileStatus::NoTests, "No tests"),
+        (FileStatus::Cancelled, "Cancelled"),
         (FileStatus::NotRun, "Not run"),
     ] {
         let n = count_files(run, status);

@@ -319,6 +319,12 @@ fn suite(
         status.set_description(clean(&text));
         suite.add_test_case(case(&classname, "(file)", status, file.duration));
     }
+    // Stopped with no failing point: no verdict of its own, so neither a pass nor an error.
+    if file.status == FileStatus::Cancelled {
+        let mut status = TestCaseStatus::skipped();
+        status.set_message("cancelled: stopped before its end");
+        suite.add_test_case(case(&classname, "(file)", status, file.duration));
+    }
     if !file.earlier_attempts.is_empty() {
         add_reruns(&mut suite, file);
     }

@@ -14,6 +14,7 @@ use super::view::{AttemptView, FailureView, FileStatus, FileView, PointView, Run
 use crate::event::run::{FileResult, OpenSubtests, RunEvent};
 use crate::event::{Assert, Event};
 use crate::report::diff::Budget;
+use crate::report::headings::Headings;
 use crate::report::held::{cut_line, HeldLines, LINE_BYTES};
 use crate::report::trailing::{Step, Trailing};
 
@@ -91,6 +92,8 @@ struct Building {
     failed_inside: Vec<usize>,
     /// The failing point just read, collecting the output printed after it.
     trailing: Trailing<Unfinished>,
+    /// tape's `# test name` comments, which name the failures after them.
+    headings: Headings,
 }
 
 /// Durations as the run's events record them (whole milliseconds), so that a report replayed
@@ -240,6 +243,7 @@ impl Collector {
                     subtests: OpenSubtests::default(),
                     failed_inside: vec![0],
                     trailing: Trailing::new(POINT_OUTPUT_LINES),
+                    headings: Headings::default(),
                 });
             }
             RunEvent::Tap { run, file, event } if *run == self.run => {
@@ -351,6 +355,16 @@ impl Building {
             Step::Closed(f, trailing) => self.explain(f, trailing, budget),
             Step::Passed => {}
         }
+        let held = self.headings.event(event);
+        if let Some(earlier) = held.released {
+            // In `tail` already, from when it was held.
+            self.pending.push(&format!("# {earlier}"));
+        }
+        if let (true, Event::Comment { text, .. }) = (held.heading, event) {
+            // It names the points after it: in the file's output, not shown again as theirs.
+            push_bounded(&mut self.tail, format!("# {text}"), FILE_OUTPUT_LINES);
+            return false;
+        }
         match event {
             Event::Assert(a) => return self.assert(a, expand),
             Event::Output { text, .. } => {
@@ -400,7 +414,7 @@ impl Building {
         let mut expanded = false;
         if a.is_failure() && !said_by_children {
             self.failed_inside[d] += 1;
-            let name = self.subtests.path(a.depth, &a.name);
+            let name = self.headings.name(self.subtests.path(a.depth, &a.name));
             if expand {
                 let failure = Unfinished {
                     assert: a.clone(),
@@ -442,8 +456,12 @@ impl Building {
         v.stream_lines_dropped = std::mem::take(&mut self.dropped);
         v.status = if result.exit.is_none() && result.cancelled {
             FileStatus::NotRun
+        } else if result.cancelled && result.tally.fail == 0 {
+            FileStatus::Cancelled
         } else if !result.ok {
             FileStatus::Fail
+        } else if result.no_tests {
+            FileStatus::NoTests
         } else if result.tally.pass == 0 && result.tally.todo == 0 {
             // Passed without running a test: skipped whole, or only SKIP points.
             FileStatus::Skip
@@ -531,6 +549,58 @@ mod tests {
             file,
             event,
         }
+    }
+
+    /// Each way a file can end has its own status, as the terminal says it: a file stopped
+    /// with no failing point is cancelled (not failed), one whose harness found no tests says
+    /// so (not skipped).
+    #[test]
+    fn a_stopped_file_is_cancelled_and_an_empty_one_has_no_tests() {
+        let mut c = Collector::new(Meta::default());
+        let one = |pass, fail| Tally {
+            pass,
+            fail,
+            ..Tally::default()
+        };
+        let mut stopped = result(false, one(1, 0), &["interrupted"], Some(130));
+        stopped.cancelled = true;
+        let mut stopped_failing = result(false, one(0, 1), &["interrupted"], Some(130));
+        stopped_failing.cancelled = true;
+        let mut empty = result(true, one(0, 0), &[], Some(5));
+        empty.no_tests = true;
+        let never = result(false, one(0, 0), &["interrupted"], None);
+        let ends = [stopped, stopped_failing, empty, never];
+        c.on(&RunEvent::RunStarted {
+            run: 1,
+            files: ends.len(),
+            jobs: 1,
+            started_ms: None,
+            host: None,
+            cwd: None,
+            command: None,
+        });
+        for (index, end) in ends.into_iter().enumerate() {
+            c.on(&started(index, &format!("t/{index}.sh")));
+            let ok = end.tally.fail == 0;
+            c.on(&tap(index, point(0, 1, ok, "x")));
+            c.on(&RunEvent::FileFinished {
+                run: 1,
+                file: index,
+                result: end,
+            });
+        }
+        let statuses: Vec<FileStatus> = (0..4)
+            .filter_map(|index| c.file(index).map(|f| f.status))
+            .collect();
+        assert_eq!(
+            statuses,
+            [
+                FileStatus::Cancelled,
+                FileStatus::Fail,
+                FileStatus::NoTests,
+                FileStatus::NotRun
+            ]
+        );
     }
 
     #[test]

@@ -35,6 +35,11 @@ pub enum FileStatus {
     Fail,
     /// Passed without running a test (skip all, or only SKIP points).
     Skip,
+    /// Its harness reported it holds no tests (not a failure, not a skip).
+    NoTests,
+    /// Started, then stopped before its end (a watch restart, Ctrl-C, `--max-fail`) with no
+    /// failing point: no verdict of its own. One with a failing point is [`Self::Fail`].
+    Cancelled,
     NotRun,
 }
 
@@ -44,6 +49,8 @@ impl FileStatus {
             Self::Pass => "pass",
             Self::Fail => "fail",
             Self::Skip => "skip",
+            Self::NoTests => "notests",
+            Self::Cancelled => "cancelled",
             Self::NotRun => "notrun",
         }
     }
@@ -53,6 +60,8 @@ impl FileStatus {
             Self::Pass => "pass",
             Self::Fail => "fail",
             Self::Skip => "skip",
+            Self::NoTests => "no tests",
+            Self::Cancelled => "cancelled",
             Self::NotRun => "not run",
         }
     }

@@ -1,6 +1,7 @@
 //! What the terminal knows of one file: its tests, failures and bounded output tails.
 use super::*;
 use crate::event::run::OpenSubtests;
+use crate::report::headings::Headings;
 use crate::report::trailing::{Step, Trailing};
 
 /// What one file's events have told so far.
@@ -21,6 +22,10 @@ pub(super) struct FileState {
     /// The failing point just seen (its place in `failures`), collecting the output printed
     /// after it.
     pub(super) trailing: Trailing<(usize, usize)>,
+    /// tape's `# test name` comments, which name the points after them.
+    pub(super) headings: Headings,
+    /// Failing points past [`EXPLAINED_FAILURES`]: counted, not kept.
+    pub(super) more_failures: usize,
 }
 
 /// A failing point, with the output its test printed.
@@ -97,6 +102,8 @@ impl FileState {
             subtests: OpenSubtests::default(),
             failures: vec![Vec::new()],
             trailing: Trailing::new(TEST_OUTPUT_LINES),
+            headings: Headings::default(),
+            more_failures: 0,
         }
     }
 
@@ -147,8 +154,13 @@ impl FileState {
             && a.meta.is_none()
             && a.blocks.is_empty()
             && output.is_empty();
-        let own = (a.is_failure() && !said_by_children).then(|| Failure {
-            path: self.subtests.path(a.depth, &a.name),
+        let kept: usize = self.failures.iter().map(Vec::len).sum::<usize>() + inner.len();
+        let own_fails = a.is_failure() && !said_by_children;
+        if own_fails && kept >= EXPLAINED_FAILURES {
+            self.more_failures += 1;
+        }
+        let own = (own_fails && kept < EXPLAINED_FAILURES).then(|| Failure {
+            path: self.headings.name(self.subtests.path(a.depth, &a.name)),
             assert: a.clone(),
             output,
             at: None,
@@ -192,6 +204,16 @@ impl FileState {
             Step::Closed(at, trailing) => self.end_failure(at, trailing),
             Step::Passed => {}
         }
+        let held = self.headings.event(ev);
+        if let Some(earlier) = held.released {
+            // In `all` already, from when it was held.
+            self.pending.push(format!("# {earlier}"));
+        }
+        if let (true, Event::Comment { text, .. }) = (held.heading, ev) {
+            // It names the points after it: in the file's output, not shown again as theirs.
+            self.all.push(format!("# {text}"));
+            return;
+        }
         match ev {
             Event::Assert(a) => self.assert(a),
             Event::Output { text, .. } => self.output(text),
@@ -202,6 +224,9 @@ impl FileState {
     }
 
     pub(super) fn finish(&mut self, result: &FileResult) {
+        if let Some(unused) = self.headings.take_unused() {
+            self.pending.push(format!("# {unused}"));
+        }
         // A stream always ends with `End`, which ends the failure; a file cut short may not.
         if let Some((at, trailing)) = self.trailing.close() {
             self.end_failure(at, trailing);

@@ -40,6 +40,14 @@ pub(super) fn file_block(
             },
         )?;
     }
+    if f.more_failures > 0 {
+        let more = crate::report::counted(f.more_failures as u64, "more failing point");
+        let note = match f.info.log {
+            Some(_) => format!("… {more} not shown (the log has every one)"),
+            None => format!("… {more} not shown"),
+        };
+        writeln!(text, "  {}", s.paint(style::DIM, note))?;
+    }
     // Output after the last point is often the crash; with no failing point to explain the
     // failure, all of the file's output is the best clue.
     let leftover = if f.pending.is_empty() && f.failures().is_empty() {
@@ -189,6 +197,13 @@ pub(super) fn recap_lines(f: &FileState, s: Style) -> Vec<String> {
             )
         })
         .collect();
+    if f.more_failures > 0 {
+        let more = crate::report::counted(f.more_failures as u64, "more failing point");
+        lines.push(format!(
+            "  {}",
+            s.paint(style::DIM, format!("… {more} in {rel}"))
+        ));
+    }
     let reasons = f
         .result
         .as_ref()
@@ -208,6 +223,7 @@ pub(super) fn recap_lines(f: &FileState, s: Style) -> Vec<String> {
 /// The last line: `✗ FAIL  2 of 12 files failed · 3 failed, 120 passed · 3.4s`.
 pub(super) fn summary_line(sum: &RunSummary, s: Style) -> String {
     let files = |n: usize| crate::report::counted(n as u64, "file");
+    let files_failed = |n: usize| crate::report::counted(n as u64, "failed file");
     let total = sum.files_total;
     let mut parts = Vec::new();
     let head = if let Some(bailed) = &sum.bailed_out {
@@ -241,11 +257,13 @@ pub(super) fn summary_line(sum: &RunSummary, s: Style) -> String {
             parts.push(format!("{} cancelled", sum.files_cancelled));
         }
         if let Some(n) = sum.max_fail_reached {
-            parts.push(format!(
-                "{} not run (stopped after {n} failed file{})",
-                sum.files_not_run,
-                if n == 1 { "" } else { "s" }
-            ));
+            let stopped = format!("stopped after {}", files_failed(n));
+            // Every file may have started before the limit was reached: "0 not run" says
+            // nothing.
+            parts.push(match sum.files_not_run {
+                0 => stopped,
+                not_run => format!("{not_run} not run ({stopped})"),
+            });
         }
         s.paint(style::RED, "✗ FAIL")
     };

@@ -33,6 +33,11 @@ const TEST_OUTPUT_LINES: usize = 200;
 const FILE_OUTPUT_LINES: usize = 500;
 /// Lines of a failing file's leftover output shown under it; the log has the rest.
 const SHOWN_OUTPUT_LINES: usize = 30;
+/// Failing points of one file explained under it and named in the recap; past it they are
+/// counted ("… 9900 more failing points"): a stream of a million failures would otherwise
+/// be held whole until the run ends (the daemon's streams never end) and printed whole.
+/// The log and the machine reports still have every one.
+const EXPLAINED_FAILURES: usize = 100;
 /// Running files listed in the live region; more would push the permanent output off screen.
 const LIVE_FILES: usize = 8;
 /// Width assumed when the caller does not know the terminal's.

@@ -750,3 +750,56 @@ fn live_region_names_a_v2_test_started_and_points_inside_subtests() {
         ]
     );
 }
+
+/// A stream of failures is explained up to a limit and counted past it, so the terminal
+/// holds a bounded amount per file (the daemon's streams never end).
+#[test]
+fn failing_points_past_the_limit_are_counted_not_kept() {
+    let mut s = Script::new(1);
+    s.start_logged(0, "test/many.t", Some(".nogit/testlogs/test__many.t.log"));
+    for i in 0..(EXPLAINED_FAILURES + 150) {
+        s.assert(0, point(false, &format!("case {i}")));
+    }
+    s.finish(0, &[], 10);
+    let events = s.end(20, false, &[], &[]);
+    let mut r = TerminalReporter::new(Vec::new(), opts(Verbosity::Normal));
+    for ev in &events[..events.len() - 1] {
+        r.on_event(ev).expect("writing to a Vec");
+    }
+    let kept: usize = r.files.values().map(|f| f.failures().len()).sum();
+    assert_eq!(kept, EXPLAINED_FAILURES);
+    let out = render(&events, opts(Verbosity::Normal));
+    assert!(out.contains("case 99"), "{out}");
+    assert!(!out.contains("case 100"), "{out}");
+    assert!(
+        out.contains("… 150 more failing points not shown (the log has every one)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("… 150 more failing points in test/many.t"),
+        "{out}"
+    );
+}
+
+#[test]
+fn max_fail_names_the_files_not_run_only_when_there_are_some() {
+    let sum = |not_run| RunSummary {
+        ok: false,
+        files_total: 4,
+        files_failed: 1,
+        files_not_run: not_run,
+        max_fail_reached: Some(1),
+        ..RunSummary::default()
+    };
+    let all_started = summary_line(&sum(0), Style::default());
+    assert!(
+        all_started.contains("stopped after 1 failed file ·"),
+        "{all_started}"
+    );
+    assert!(!all_started.contains("not run"), "{all_started}");
+    let some_left = summary_line(&sum(3), Style::default());
+    assert!(
+        some_left.contains("3 not run (stopped after 1 failed file)"),
+        "{some_left}"
+    );
+}
