@@ -215,11 +215,7 @@ pub(crate) async fn run_file(
         Ok(argv) => argv,
         Err(why) => return not_started(why, started),
     };
-    let trace_env = job
-        .trace
-        .as_ref()
-        .map(|t| t.env(&job.env))
-        .unwrap_or_default();
+    let trace_env = job.trace.as_ref().map(|t| t.env()).unwrap_or_default();
     let argv = match &job.sandbox {
         Some(sandbox) if !argv.is_empty() => {
             // A suite's command writes its JUnit reports: their folder stays writable.

@@ -34,7 +34,8 @@ pub const NESTED_VAR: &str = "TAPLINE_TRACE_NESTED";
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     Perl,
-    /// `esm`: the ES module hook is loaded too (an `.mjs` file, a `"type": "module"` package).
+    /// `esm`: the ES module hook is registered too (an `.mjs` file, a `"type": "module"`
+    /// package).
     Node {
         esm: bool,
     },
@@ -57,7 +58,7 @@ impl Kind {
             Some(Kind::Python)
         } else if matches!(name, "node" | "nodejs" | "tsx") {
             Some(Kind::Node {
-                esm: name == "tsx" || node::is_esm(&root.join(rel)),
+                esm: node::is_esm(&root.join(rel)),
             })
         } else {
             None
@@ -218,17 +219,10 @@ pub struct FileTrace {
 
 impl FileTrace {
     /// What the file's child gets beyond the run's variables.
-    pub fn env(&self, base: &[(OsString, OsString)]) -> Vec<(OsString, OsString)> {
+    pub fn env(&self) -> Vec<(OsString, OsString)> {
         let mut vars = vec![(OsString::from(OUT_VAR), self.out.clone().into_os_string())];
         if self.kind == (Kind::Node { esm: true }) {
-            let before = base
-                .iter()
-                .find(|(k, _)| k == "NODE_OPTIONS")
-                .map(|(_, v)| v.clone())
-                .or_else(|| std::env::var_os("NODE_OPTIONS"));
-            if let Some(words) = node::esm_words(&self.tracer.hooks) {
-                vars.push(("NODE_OPTIONS".into(), append_words(before, &words)));
-            }
+            vars.push((node::ESM_VAR.into(), "1".into()));
         }
         vars
     }

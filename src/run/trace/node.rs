@@ -1,7 +1,9 @@
 //! Node's hooks: `--require tapline-trace.cjs` (in `NODE_OPTIONS`, so node subprocesses load
-//! it too) writes `require.cache` at exit; an ES-module test also gets
-//! `--import tapline-trace.mjs`, which registers a `load` hook that appends each module as it
-//! loads. That hook starts a thread (about 25 ms a process on node 20), so a CommonJS test goes
+//! it too) writes `require.cache` at exit; for an ES-module test (`TAPLINE_TRACE_ESM=1`) it
+//! also registers `tapline-trace-hooks.mjs` (`module.register`), a `load` hook that appends each
+//! module as it loads. Registering from `--require` rather than `--import` leaves how node
+//! loads the main file alone (`--import` sends even a CommonJS main through the ESM loader).
+//! The hook starts a thread (about 25 ms a process on node 20), so a CommonJS test goes
 //! without it; if it runs ES modules after all (`import()`), its trace says `#partial` and
 //! counts as none.
 use std::path::Path;
@@ -9,7 +11,6 @@ use std::path::Path;
 /// The hooks' file names and texts.
 pub(crate) const HOOKS: &[(&str, &str)] = &[
     ("tapline-trace.cjs", include_str!("hooks/tapline-trace.cjs")),
-    ("tapline-trace.mjs", include_str!("hooks/tapline-trace.mjs")),
     (
         "tapline-trace-hooks.mjs",
         include_str!("hooks/tapline-trace-hooks.mjs"),
@@ -25,10 +26,8 @@ pub(crate) fn cjs_words(dir: &Path) -> Option<String> {
     Some(format!("--require {}/tapline-trace.cjs", plain(dir)?))
 }
 
-/// The words an ES-module test's `NODE_OPTIONS` gets on top.
-pub(crate) fn esm_words(dir: &Path) -> Option<String> {
-    Some(format!("--import {}/tapline-trace.mjs", plain(dir)?))
-}
+/// The variable that has an ES-module test's hook register the ESM load hook.
+pub(crate) const ESM_VAR: &str = "TAPLINE_TRACE_ESM";
 
 /// Whether node runs `file` as an ES module: `.mjs`/`.mts`, or `.js`/`.ts` under a
 /// `package.json` saying `"type": "module"` (the nearest one decides, as node reads it).
