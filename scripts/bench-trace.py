@@ -7,6 +7,9 @@
   scripts/bench-trace.py overhead DIST_DIR [ROUNDS]      a full run with and without tracing,
       rounds alternated: wall and CPU (tapline and its children, user + system), medians.
 
+  scripts/bench-trace.py process DIST_DIR TEST [ROUNDS]  one test file run by perl with and
+      without the Perl hook (PERL5OPT, as tapline sets it), alternated: CPU per process.
+
 Environment: TAPLINE (default target/release/tapline of this repo), JOBS (default 2),
 TESTS (default t). Runs with `-I lib`.
 """
@@ -126,6 +129,27 @@ def main():
             print(f"median {label}: wall {med[traced][0]:.2f} s, cpu {med[traced][1]:.2f} s")
         print(f"traced / --no-trace: wall {med[True][0] / med[False][0]:.4f}, "
               f"cpu {med[True][1] / med[False][1]:.4f}")
+    elif mode == "process":
+        test = sys.argv[3]
+        rounds = int(sys.argv[4]) if len(sys.argv) > 4 else 20
+        hooks = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"tapline-trace-{os.getuid()}")
+        out = os.path.join(hooks, "bench.trace")
+        traced_env = dict(os.environ, PERL5OPT=f"-I{hooks} -MTaplineTrace", TAPLINE_TRACE_OUT=out)
+        results = {True: [], False: []}
+        for r in range(rounds):
+            for traced in ([False, True] if r % 2 == 0 else [True, False]):
+                env = traced_env if traced else os.environ
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                subprocess.run(["perl", "-Ilib", test], cwd=dist, env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                results[traced].append((after.ru_utime - before.ru_utime)
+                                       + (after.ru_stime - before.ru_stime))
+                if traced and os.path.exists(out):
+                    os.remove(out)
+        plain, traced = (statistics.median(results[t]) for t in (False, True))
+        print(f"{test}: median CPU {plain * 1000:.1f} ms plain, {traced * 1000:.1f} ms traced, "
+              f"ratio {traced / plain:.4f} ({rounds} rounds each)")
     else:
         sys.exit(__doc__)
 

@@ -124,17 +124,15 @@ pub(crate) fn trace(argv: &[OsString], cwd: &Path, root: &Path) -> Option<Vec<St
         return None;
     }
     let text = String::from_utf8_lossy(&out.stdout);
+    let roots = super::Roots::of(root);
     let mut files = std::collections::BTreeSet::new();
     for line in text.lines() {
         let mut fields = line.split('\t');
         let Some(dir) = fields.next().map(Path::new) else {
             continue;
         };
-        if !dir.starts_with(root) {
-            continue;
-        }
         for name in fields {
-            files.extend(super::project_rel(&dir.join(name), root));
+            files.extend(roots.rel(&dir.join(name)));
         }
     }
     Some(files.into_iter().collect())

@@ -257,6 +257,7 @@ pub fn read(out: &Path, cwd: &Path, root: &Path) -> Option<Vec<String>> {
     let text = std::fs::read(out).ok()?;
     let text = String::from_utf8_lossy(&text);
     let mut done = false;
+    let roots = Roots::of(root);
     let mut files = std::collections::BTreeSet::new();
     for line in text.lines() {
         if line.starts_with("#partial") {
@@ -279,7 +280,7 @@ pub fn read(out: &Path, cwd: &Path, root: &Path) -> Option<Vec<String>> {
             }
             full
         };
-        if let Some(rel) = project_rel(&full, root) {
+        if let Some(rel) = roots.rel(&full) {
             files.insert(rel);
         }
     }
@@ -287,22 +288,36 @@ pub fn read(out: &Path, cwd: &Path, root: &Path) -> Option<Vec<String>> {
 }
 
 /// `path` relative to `root` with `/` separators, if it lies under it (`..` and `.` resolved
-/// by name, symlinks through the real path).
+/// by name; a root reached through a symlink matches its real path too).
 pub fn project_rel(path: &Path, root: &Path) -> Option<String> {
-    let lexical = normalize(path);
-    let rel = match lexical.strip_prefix(root) {
-        Ok(rel) => rel.to_path_buf(),
-        Err(_) => {
-            let real = std::fs::canonicalize(path).ok()?;
-            let real_root = std::fs::canonicalize(root).ok()?;
-            real.strip_prefix(&real_root).ok()?.to_path_buf()
+    Roots::of(root).rel(path)
+}
+
+/// The project root as paths name it: as given and as its real path. Paths are matched by
+/// name only: the thousands a run's hooks report (most outside the project) are never
+/// resolved one by one.
+pub(crate) struct Roots(Vec<PathBuf>);
+
+impl Roots {
+    pub(crate) fn of(root: &Path) -> Roots {
+        let mut roots = vec![normalize(root)];
+        if let Ok(real) = std::fs::canonicalize(root) {
+            if real != roots[0] {
+                roots.push(real);
+            }
         }
-    };
-    let text: Vec<String> = rel
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    (!text.is_empty()).then(|| text.join("/"))
+        Roots(roots)
+    }
+
+    pub(crate) fn rel(&self, path: &Path) -> Option<String> {
+        let lexical = normalize(path);
+        let rel = self.0.iter().find_map(|r| lexical.strip_prefix(r).ok())?;
+        let text: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        (!text.is_empty()).then(|| text.join("/"))
+    }
 }
 
 fn normalize(path: &Path) -> PathBuf {
