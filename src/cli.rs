@@ -124,12 +124,18 @@ pub struct ServeArgs {
     #[arg(long, value_name = "PATH")]
     pub socket: Option<PathBuf>,
     /// Also listen on TCP, e.g. `127.0.0.1:7357` (port 0: any free port, printed on stderr).
-    /// A non-loopback address needs `--token`.
+    /// A non-loopback address needs `--token` and TLS (`--tls-cert`, `--tls-key`).
     #[arg(long, value_name = "ADDR:PORT")]
     pub listen: Option<std::net::SocketAddr>,
     /// A file holding the token every TCP connection must present first.
     #[arg(long, value_name = "FILE", requires = "listen")]
     pub token: Option<PathBuf>,
+    /// The TCP listener speaks TLS with this certificate chain (PEM), loopback included.
+    #[arg(long, value_name = "FILE", requires_all = ["listen", "tls_key"])]
+    pub tls_cert: Option<PathBuf>,
+    /// The private key (PEM) of `--tls-cert`.
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
     /// Do not write per-stream logs.
     #[arg(long)]
     pub no_logs: bool,
@@ -170,6 +176,11 @@ pub struct DaemonTarget {
     /// A file holding the daemon's token (with `--connect`).
     #[arg(long, value_name = "FILE", requires = "connect")]
     pub token: Option<PathBuf>,
+    /// Connect with TLS, trusting the CA certificates in this PEM file (with `--connect`).
+    /// Without it, TLS trusting the system's roots to a non-loopback address, plain TCP to
+    /// a loopback one.
+    #[arg(long, value_name = "FILE", requires = "connect")]
+    pub tls_ca: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -370,6 +381,19 @@ pub struct RunArgs {
     /// GITHUB_ACTIONS=true), `none` turns them off.
     #[arg(long, value_enum)]
     pub annotations: Option<Annotations>,
+    /// Also stream each file to a `tapline serve` (a Unix socket path, or HOST:PORT), named
+    /// `shard M/N: path`, to watch every shard live in one place. Never changes the run: a
+    /// daemon that is absent or goes away is one warning line.
+    #[arg(long, value_name = "ADDR", conflicts_with = "watch")]
+    pub forward: Option<String>,
+    /// A file holding the daemon's token (with `--forward HOST:PORT`).
+    #[arg(long, value_name = "FILE", requires = "forward")]
+    pub forward_token: Option<PathBuf>,
+    /// Forward with TLS trusting the CA certificates in this PEM file (with `--forward
+    /// HOST:PORT`). Without it: TLS with the system's roots to a non-loopback address, plain
+    /// TCP to a loopback one.
+    #[arg(long, value_name = "FILE", requires = "forward")]
+    pub forward_tls_ca: Option<PathBuf>,
     /// Neither read nor append the history store: declared order unless `--order` says
     /// otherwise.
     #[arg(long)]

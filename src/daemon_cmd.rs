@@ -1,12 +1,13 @@
 //! `tapline serve`, `send`, `events` and `status`: command lines into the daemon and its
 //! clients (`tapline::daemon`), and their outcomes into exit codes.
-use crate::cli::{DaemonTarget, EventsArgs, RunFormat, SendArgs, ServeArgs, StatusArgs};
+use crate::cli::{DaemonTarget, EventsArgs, RunArgs, RunFormat, SendArgs, ServeArgs, StatusArgs};
 use crate::run_cmd::{machine_sink, stderr_terminal_options};
 use crate::{EXIT_INTERNAL, EXIT_USAGE};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use tapline::daemon::client::{self, ClientError, Target};
-use tapline::daemon::{self, socket, ServeSettings, Stop};
+use tapline::daemon::forward::{Forward, ForwardAddr};
+use tapline::daemon::{self, socket, tls, ServeSettings, Stop};
 use tapline::report::output;
 use tapline::report::sink::{Fanout, RunSink};
 use tapline::report::terminal::TerminalReporter;
@@ -57,9 +58,16 @@ pub fn serve(args: &ServeArgs) -> u8 {
         Ok(p) => p,
         Err(e) => return usage(e),
     };
+    let tls = match (&args.tls_cert, &args.tls_key) {
+        (Some(cert), Some(key)) => match tls::server_config(cert, key) {
+            Ok(c) => Some(c),
+            Err(e) => return usage(e),
+        },
+        _ => None,
+    };
     let tcp = match args
         .listen
-        .map(|a| socket::bind_tcp(a, token.is_some()))
+        .map(|a| socket::bind_tcp(a, token.is_some(), tls.is_some()))
         .transpose()
     {
         Ok(l) => l,
@@ -89,7 +97,8 @@ pub fn serve(args: &ServeArgs) -> u8 {
     };
     eprintln!("tapline: listening on {}", path.display());
     if let Some(addr) = tcp.as_ref().and_then(|l| l.local_addr().ok()) {
-        eprintln!("tapline: listening on tcp {addr}");
+        let tls = if tls.is_some() { " (TLS)" } else { "" };
+        eprintln!("tapline: listening on tcp {addr}{tls}");
     }
     let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0");
     let live = io::stderr().is_terminal() && !ci && !args.verbose;
@@ -97,6 +106,7 @@ pub fn serve(args: &ServeArgs) -> u8 {
         unix,
         tcp,
         token,
+        tls,
         log_dir,
         live,
     };
@@ -169,14 +179,33 @@ fn exit_code(stop: Stop) -> u8 {
 }
 
 fn target(t: &DaemonTarget) -> Result<Target, String> {
-    if let Some(addr) = &t.connect {
-        let token = t.token.as_deref().map(socket::read_token).transpose()?;
-        return Ok(Target::Tcp {
-            addr: addr.clone(),
-            token,
-        });
+    match &t.connect {
+        Some(addr) => Target::tcp(addr, t.token.as_deref(), t.tls_ca.as_deref()),
+        None => Ok(Target::Unix(socket_path(t.socket.as_ref())?)),
     }
-    Ok(Target::Unix(socket_path(t.socket.as_ref())?))
+}
+
+/// `run --forward`'s sink, started; a token or CA file that cannot be read is a usage error
+/// (the daemon's absence is not: the run warns and goes on).
+pub(crate) fn forward_sink(args: &RunArgs) -> Result<Option<Forward>, String> {
+    let Some(addr) = &args.forward else {
+        return Ok(None);
+    };
+    let target = match ForwardAddr::parse(addr) {
+        ForwardAddr::Tcp(addr) => Target::tcp(
+            &addr,
+            args.forward_token.as_deref(),
+            args.forward_tls_ca.as_deref(),
+        )
+        .map_err(|e| format!("--forward: {e}"))?,
+        ForwardAddr::Unix(_) if args.forward_token.is_some() || args.forward_tls_ca.is_some() => {
+            return Err(format!(
+                "--forward {addr}: a Unix socket takes no --forward-token or --forward-tls-ca"
+            ))
+        }
+        ForwardAddr::Unix(path) => Target::Unix(path),
+    };
+    Ok(Some(Forward::start(target)))
 }
 
 fn client_failure(e: ClientError) -> u8 {

@@ -1,16 +1,45 @@
 //! The daemon's clients: `send` (streams bytes as they come and waits for the verdict),
-//! `events` (copies the event feed), `status` (one document). Plain blocking I/O.
+//! `events` (copies the event feed), `status` (one document). Plain blocking I/O; TCP with TLS
+//! when the daemon is not on loopback or a CA is given ([`super::tls`]).
+use super::tls::{self, TlsClient, TlsStream};
 use super::wire::{self, Request, VerdictReply};
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, TcpStream};
 use std::os::unix::net::UnixStream;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 /// Which daemon to talk to.
 #[derive(Debug, Clone)]
 pub enum Target {
     Unix(PathBuf),
-    Tcp { addr: String, token: Option<String> },
+    Tcp {
+        addr: String,
+        token: Option<String>,
+        /// TLS, and whom to trust; `None`: plain TCP (loopback only).
+        tls: Option<TlsClient>,
+    },
+}
+
+impl Target {
+    /// A daemon at `HOST:PORT`: TLS trusting `ca` when given, else TLS trusting the system's
+    /// roots when the host is not loopback (a token never crosses a network in clear), else
+    /// plain TCP.
+    pub fn tcp(addr: &str, token: Option<&Path>, ca: Option<&Path>) -> Result<Target, String> {
+        let (host, _) = tls::split_host_port(addr)?;
+        let tls = if ca.is_some() || !tls::is_loopback_host(host) {
+            Some(TlsClient::new(addr, tls::client_config(ca)?)?)
+        } else {
+            None
+        };
+        let token = token.map(super::socket::read_token).transpose()?;
+        Ok(Target::Tcp {
+            addr: addr.to_owned(),
+            token,
+            tls,
+        })
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -26,9 +55,16 @@ pub enum ClientError {
     Input(io::Error),
 }
 
-enum Conn {
+/// How long a TLS reader holds the connection before letting a writer in: one TLS session
+/// cannot be split into a reading and a writing half as a socket can.
+const TLS_READ_SLICE: Duration = Duration::from_millis(50);
+
+/// A connection to the daemon.
+pub(crate) enum Conn {
     Unix(UnixStream),
     Tcp(TcpStream),
+    /// Shared by the writer and the reply's reader, each taking turns.
+    Tls(Arc<Mutex<TlsStream>>),
 }
 
 impl Conn {
@@ -36,12 +72,29 @@ impl Conn {
         Ok(match self {
             Conn::Unix(s) => Conn::Unix(s.try_clone()?),
             Conn::Tcp(s) => Conn::Tcp(s.try_clone()?),
+            Conn::Tls(s) => Conn::Tls(s.clone()),
         })
     }
-    fn shutdown_write(&self) -> io::Result<()> {
+    /// The end of what this side sends (TLS: its `close_notify`); the reply can still come.
+    pub(crate) fn shutdown_write(&self) -> io::Result<()> {
         match self {
             Conn::Unix(s) => s.shutdown(Shutdown::Write),
             Conn::Tcp(s) => s.shutdown(Shutdown::Write),
+            Conn::Tls(s) => {
+                let mut s = s.lock().unwrap_or_else(PoisonError::into_inner);
+                s.conn.send_close_notify();
+                s.flush()
+            }
+        }
+    }
+    /// Writes that wait longer than `wait` fail (a daemon that stopped reading).
+    pub(crate) fn set_write_timeout(&self, wait: Option<Duration>) -> io::Result<()> {
+        match self {
+            Conn::Unix(s) => s.set_write_timeout(wait),
+            Conn::Tcp(s) => s.set_write_timeout(wait),
+            Conn::Tls(s) => (s.lock().unwrap_or_else(PoisonError::into_inner))
+                .sock
+                .set_write_timeout(wait),
         }
     }
 }
@@ -51,6 +104,24 @@ impl Read for Conn {
         match self {
             Conn::Unix(s) => s.read(buf),
             Conn::Tcp(s) => s.read(buf),
+            Conn::Tls(s) => loop {
+                let mut s = s.lock().unwrap_or_else(PoisonError::into_inner);
+                match s.read(buf) {
+                    Err(e)
+                        if matches!(
+                            e.kind(),
+                            io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                        ) =>
+                    {
+                        drop(s);
+                        std::thread::yield_now();
+                    }
+                    // A daemon that closed without its `close_notify` (killed) ends the
+                    // stream as a closed socket does; every message is a whole line anyway.
+                    Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(0),
+                    r => return r,
+                }
+            },
         }
     }
 }
@@ -60,6 +131,13 @@ impl Write for Conn {
         match self {
             Conn::Unix(s) => s.write(buf),
             Conn::Tcp(s) => s.write(buf),
+            Conn::Tls(s) => {
+                let mut s = s.lock().unwrap_or_else(PoisonError::into_inner);
+                let n = s.write(buf)?;
+                // rustls holds the records until flushed: out at once, as the sockets do.
+                s.flush()?;
+                Ok(n)
+            }
         }
     }
     fn flush(&mut self) -> io::Result<()> {
@@ -77,17 +155,27 @@ impl std::fmt::Display for Target {
 }
 
 /// Connects and sends the token (TCP) and the header line.
-fn open(target: &Target, req: &Request) -> Result<Conn, ClientError> {
+pub(crate) fn open(target: &Target, req: &Request) -> Result<Conn, ClientError> {
     let no_daemon = |source| ClientError::NoDaemon {
         target: target.to_string(),
         source,
     };
     let mut conn = match target {
         Target::Unix(path) => Conn::Unix(UnixStream::connect(path).map_err(no_daemon)?),
-        Target::Tcp { addr, .. } => {
-            let s = TcpStream::connect(addr).map_err(no_daemon)?;
+        Target::Tcp { addr, tls, .. } => {
+            let s = tls::connect_tcp(addr, tls::HANDSHAKE_WAIT).map_err(no_daemon)?;
             let _ = s.set_nodelay(true);
-            Conn::Tcp(s)
+            match tls {
+                None => Conn::Tcp(s),
+                Some(tls) => {
+                    let mut s = tls::handshake(s, tls, addr).map_err(ClientError::Failed)?;
+                    // Readers take turns with writers ([`TLS_READ_SLICE`]).
+                    (s.sock.set_read_timeout(Some(TLS_READ_SLICE)))
+                        .map_err(|e| ClientError::Failed(format!("failed to set up TLS: {e}")))?;
+                    let _ = s.flush();
+                    Conn::Tls(Arc::new(Mutex::new(s)))
+                }
+            }
         }
     };
     let mut head = Vec::new();

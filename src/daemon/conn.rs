@@ -10,7 +10,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufWriter};
 use tokio::sync::{mpsc, oneshot, watch};
 
 /// How long a connection may take to send its token and header.
-const HEADER_WAIT: Duration = Duration::from_secs(10);
+pub(crate) const HEADER_WAIT: Duration = Duration::from_secs(10);
 
 /// What every connection task shares.
 #[derive(Clone)]

@@ -34,7 +34,7 @@ pub(crate) fn is_unterminated(ev: &Event<'_>) -> bool {
 
 /// Whether the stream stopped short: no plan, fewer points than planned, or something left
 /// open. A bail-out is a complete (failing) stream.
-fn incomplete(v: &Verdict<'_>, unterminated: bool) -> bool {
+pub(crate) fn incomplete(v: &Verdict<'_>, unterminated: bool) -> bool {
     if v.bailout.is_some() {
         return false;
     }

@@ -11,9 +11,11 @@
 pub mod client;
 mod conn;
 pub(crate) mod dispatch;
+pub mod forward;
 mod judge;
 pub mod socket;
 pub(crate) mod stream;
+pub mod tls;
 pub mod wire;
 
 use crate::event::run::RunSummary;
@@ -41,6 +43,8 @@ pub struct ServeSettings {
     pub tcp: Option<std::net::TcpListener>,
     /// Every TCP connection must present it first.
     pub token: Option<String>,
+    /// The TCP listener speaks TLS (`--tls-cert`/`--tls-key`).
+    pub tls: Option<Arc<rustls::ServerConfig>>,
     pub log_dir: Option<LogDir>,
     /// Redraw the terminal's live region.
     pub live: bool,
@@ -70,6 +74,7 @@ pub async fn serve(
         unix,
         tcp,
         token,
+        tls,
         log_dir,
         live,
     } = settings;
@@ -92,7 +97,8 @@ pub async fn serve(
         l.set_nonblocking(true)?;
         let l = tokio::net::TcpListener::from_std(l)?;
         let token = token.map(Arc::<str>::from);
-        accepting.push(tokio::spawn(accept_tcp(l, token, shared.clone())));
+        let tls = tls.map(tokio_rustls::TlsAcceptor::from);
+        accepting.push(tokio::spawn(accept_tcp(l, token, tls, shared.clone())));
     }
     let mut d = dispatch::Dispatcher::new(sink, log_dir, listening)?;
     let mut tick = tokio::time::interval(TICK);
@@ -153,16 +159,54 @@ async fn accept_unix(l: tokio::net::UnixListener, shared: Shared) {
     }
 }
 
-async fn accept_tcp(l: tokio::net::TcpListener, token: Option<Arc<str>>, shared: Shared) {
+async fn accept_tcp(
+    l: tokio::net::TcpListener,
+    token: Option<Arc<str>>,
+    tls: Option<tokio_rustls::TlsAcceptor>,
+    shared: Shared,
+) {
     loop {
         match l.accept().await {
             Ok((conn, peer)) => {
                 let _ = conn.set_nodelay(true);
                 let shared = shared.clone();
                 let token = token.clone();
-                tokio::spawn(conn::handle(conn, format!("tcp {peer}"), token, shared));
+                let peer = format!("tcp {peer}");
+                match tls.clone() {
+                    None => tokio::spawn(conn::handle(conn, peer, token, shared)),
+                    Some(tls) => tokio::spawn(accept_tls(conn, tls, peer, token, shared)),
+                };
             }
             Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
         }
     }
+}
+
+/// A TLS connection's handshake, within the header's time, then the connection as any other.
+/// A client that speaks plain TCP (its first byte opens no TLS record) is told so in clear:
+/// one line, not a hang.
+async fn accept_tls(
+    mut conn: tokio::net::TcpStream,
+    tls: tokio_rustls::TlsAcceptor,
+    peer: String,
+    token: Option<Arc<str>>,
+    shared: Shared,
+) {
+    use tokio::io::AsyncWriteExt;
+    let mut first = [0u8; 1];
+    match tokio::time::timeout(conn::HEADER_WAIT, conn.peek(&mut first)).await {
+        Ok(Ok(1)) if first[0] == tls::TLS_HANDSHAKE_BYTE => {}
+        Ok(Ok(1)) => {
+            let why = "refused: this daemon speaks TLS on TCP (connect with --tls-ca FILE)";
+            let _ = conn.write_all(&wire::error_line(why)).await;
+            let _ = conn.shutdown().await;
+            return;
+        }
+        _ => return,
+    }
+    let Ok(Ok(conn)) = tokio::time::timeout(conn::HEADER_WAIT, tls.accept(conn)).await else {
+        // A failed handshake: the client's TLS says why on its side.
+        return;
+    };
+    conn::handle(conn, peer.replacen("tcp ", "tls ", 1), token, shared).await;
 }

@@ -21,6 +21,8 @@ pub enum BindError {
     },
     #[error("failed to listen on {addr}: a non-loopback address needs --token FILE")]
     NeedsToken { addr: SocketAddr },
+    #[error("failed to listen on {addr}: a non-loopback address needs TLS (--tls-cert FILE --tls-key FILE)")]
+    NeedsTls { addr: SocketAddr },
 }
 
 /// The daemon's Unix socket, bound; [`UnixSocket::remove`] deletes it if it is still ours.
@@ -124,8 +126,16 @@ fn live_pid(mut stream: UnixStream) -> Option<u64> {
     doc.get("pid")?.as_u64()
 }
 
-/// Binds the TCP listener; a non-loopback address needs a token.
-pub fn bind_tcp(addr: SocketAddr, has_token: bool) -> Result<std::net::TcpListener, BindError> {
+/// Binds the TCP listener; a non-loopback address needs a token, and TLS so that the token
+/// never crosses a network in clear.
+pub fn bind_tcp(
+    addr: SocketAddr,
+    has_token: bool,
+    has_tls: bool,
+) -> Result<std::net::TcpListener, BindError> {
+    if !super::tls::plain_allowed(addr) && !has_tls {
+        return Err(BindError::NeedsTls { addr });
+    }
     if !addr.ip().is_loopback() && !has_token {
         return Err(BindError::NeedsToken { addr });
     }
@@ -197,11 +207,27 @@ mod tests {
     fn non_loopback_needs_a_token() {
         let addr: SocketAddr = "0.0.0.0:0".parse().expect("addr");
         assert!(matches!(
-            bind_tcp(addr, false),
+            bind_tcp(addr, false, true),
             Err(BindError::NeedsToken { .. })
         ));
-        let l = bind_tcp("127.0.0.1:0".parse().expect("addr"), false).expect("loopback");
+        let l = bind_tcp("127.0.0.1:0".parse().expect("addr"), false, false).expect("loopback");
         assert!(l.local_addr().expect("addr").port() > 0);
+    }
+
+    #[test]
+    fn non_loopback_needs_tls_even_with_a_token() {
+        let addr: SocketAddr = "0.0.0.0:0".parse().expect("addr");
+        let err = bind_tcp(addr, true, false).expect_err("refused");
+        assert!(matches!(err, BindError::NeedsTls { .. }));
+        assert!(
+            err.to_string().contains("--tls-cert FILE --tls-key FILE"),
+            "{err}"
+        );
+        let err = bind_tcp(addr, false, false).expect_err("refused");
+        assert!(
+            matches!(err, BindError::NeedsTls { .. }),
+            "TLS is said first"
+        );
     }
 
     #[test]

@@ -118,7 +118,8 @@ impl Cache {
     /// The key of `file` (its path relative to `root` is `rel`) run by `command`; `None` when
     /// the file cannot be read (then it just runs).
     pub fn key(&self, root: &Path, rel: &str, command: &str) -> Option<String> {
-        let content = fs::read(root.join(rel)).ok()?;
+        // A `.both` file's entries (`a.both.ts (node)`) read the one file.
+        let content = fs::read(root.join(super::discover::file_rel(rel))).ok()?;
         let mut h = Hasher128::default();
         self.shared.hash(&mut h);
         rel.hash(&mut h);

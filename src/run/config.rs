@@ -32,12 +32,16 @@
 //! sandbox = true               # run each file inside bubblewrap (see the README's threat model)
 //! sandbox_write = ["target"]   # writable inside the sandbox (relative to the project root)
 //! sandbox_env_drop = ["AWS_SECRET_ACCESS_KEY"]  # variables a sandboxed test does not get
+//! chromium = "/usr/bin/chromium"  # the browser for browser tests (default: $TAPLINE_CHROMIUM,
+//!                              # then chromium, chromium-browser, google-chrome on PATH)
 //!
 //! [[runner]]                   # tried in order, before the built-in rules; first match wins
 //! glob = "*.ts"                # matched against the file name, or against the path relative
 //!                              # to the project root when the glob contains '/'
 //! command = ["tsx", "{}"]      # {} = the test file; with no {} the file is appended
 //! format = "tap"               # what the command prints: tap (default), go-json, junit
+//! runtime = "chromium"         # run the matched files in headless Chromium instead (no
+//!                              # command needed; see the README's "Browser tests")
 //!
 //! [[suite]]                    # a whole command run once per run, one entry beside the files
 //! name = "go"                  # its name in reports and logs (unique)
@@ -147,6 +151,9 @@ pub struct Config {
     /// Already joined to the project root.
     pub sandbox_write: Vec<PathBuf>,
     pub sandbox_env_drop: Vec<String>,
+    /// `[run] chromium`: the browser for browser tests, already joined to the project root
+    /// when it names a path.
+    pub chromium: Option<PathBuf>,
     /// `[[suite]]` entries, in the order written.
     pub suites: Vec<Suite>,
 }
@@ -189,6 +196,7 @@ impl Default for Config {
             sandbox: None,
             sandbox_write: Vec::new(),
             sandbox_env_drop: Vec::new(),
+            chromium: None,
             suites: Vec::new(),
         }
     }
@@ -203,13 +211,18 @@ pub struct RunnerRule {
     pub command: Vec<String>,
     /// What the command prints.
     pub format: InputFormat,
+    /// `runtime = "chromium"`: the files run as pages in the run's Chromium, not by `command`.
+    pub chromium: bool,
     matcher: GlobMatcher,
 }
 
 impl PartialEq for RunnerRule {
     fn eq(&self, other: &Self) -> bool {
         // The matcher is derived from the glob.
-        self.glob == other.glob && self.command == other.command && self.format == other.format
+        self.glob == other.glob
+            && self.command == other.command
+            && self.format == other.format
+            && self.chromium == other.chromium
     }
 }
 
@@ -231,6 +244,7 @@ impl RunnerRule {
             glob: glob.to_owned(),
             command,
             format: InputFormat::Tap,
+            chromium: false,
             matcher,
         })
     }
@@ -249,17 +263,30 @@ impl RunnerRule {
 #[serde(deny_unknown_fields)]
 struct RawRunner {
     glob: String,
+    #[serde(default)]
     command: Vec<String>,
     #[serde(default, deserialize_with = "input_format")]
     format: Option<InputFormat>,
+    runtime: Option<String>,
 }
 
 impl TryFrom<RawRunner> for RunnerRule {
     type Error = RuleError;
 
     fn try_from(raw: RawRunner) -> Result<Self, RuleError> {
-        let mut rule = RunnerRule::new(&raw.glob, raw.command)?;
+        let chromium = match raw.runtime.as_deref() {
+            None | Some("command") => false,
+            Some("chromium") => true,
+            Some(other) => return Err(RuleError::Runtime(other.to_owned())),
+        };
+        let command = match (chromium, raw.command.is_empty()) {
+            // The browser runs the file; the word only keeps the rule's shape.
+            (true, true) => vec!["chromium".to_owned()],
+            _ => raw.command,
+        };
+        let mut rule = RunnerRule::new(&raw.glob, command)?;
         rule.format = raw.format.unwrap_or_default();
+        rule.chromium = chromium;
         Ok(rule)
     }
 }
@@ -334,6 +361,8 @@ pub enum RuleError {
     },
     #[error("failed to use the runner for `{0}`: its command is empty")]
     EmptyCommand(String),
+    #[error("failed to read a runner's runtime `{0}`: it is \"chromium\" or \"command\"")]
+    Runtime(String),
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -399,6 +428,7 @@ struct RawRun {
     sandbox_write: Vec<PathBuf>,
     #[serde(default)]
     sandbox_env_drop: Vec<String>,
+    chromium: Option<PathBuf>,
 }
 
 /// Reads a size written as a string with its unit (`"256M"`, [`super::limits::parse_size`]).
@@ -495,6 +525,13 @@ pub fn load(root: &Path) -> Result<Config, ConfigError> {
         sandbox: raw.run.sandbox,
         sandbox_write: raw.run.sandbox_write.iter().map(|p| root.join(p)).collect(),
         sandbox_env_drop: raw.run.sandbox_env_drop,
+        chromium: raw.run.chromium.map(|p| {
+            if p.components().count() > 1 {
+                root.join(p)
+            } else {
+                p
+            }
+        }),
         suites,
     })
 }

@@ -1,7 +1,7 @@
 //! One test file's life: spawn it supervised, archive every byte it writes, parse its stdout
 //! into TAP events (or its `go test -json` / JUnit output, or the JUnit reports a `[[suite]]`
 //! leaves), and judge it by its stream and its process together.
-use super::discover::{Input, Silent};
+use super::discover::{Input, Runtime, Silent};
 use super::limits::{self, AllocationWatch, Evidence, Limits};
 use super::sandbox::Sandbox;
 use super::supervise::{self, Cancel, Chunk, Exit, Outcome, Spec};
@@ -38,6 +38,8 @@ pub(crate) struct FileJob {
     pub input: Input,
     /// Where this file's trace is recorded, if it can be.
     pub trace: Option<super::trace::FileTrace>,
+    /// The run's browser, for a file whose runtime is Chromium.
+    pub browser: super::browser::Shared,
 }
 
 /// Collects the parser's events between feeds, and what the verdict needs to know about them.
@@ -217,7 +219,9 @@ pub(crate) async fn run_file(
     };
     let trace_env = job.trace.as_ref().map(|t| t.env()).unwrap_or_default();
     let argv = match &job.sandbox {
-        Some(sandbox) if !argv.is_empty() => {
+        // A page runs in the run's one Chromium, not in a process of its own (README,
+        // "Browser tests": why --sandbox does not wrap Chromium).
+        Some(sandbox) if !argv.is_empty() && job.input.runtime != Runtime::Chromium => {
             // A suite's command writes its JUnit reports: their folder stays writable.
             let reports = match job.input.report.as_deref().map(|g| report_dir(&job.cwd, g)) {
                 Some(Err(why)) => return not_started(why, started),
@@ -248,7 +252,16 @@ pub(crate) async fn run_file(
     // Only a memory limit needs the runtime's words; without one, nothing is scanned.
     let mut allocation = job.limits.memory.map(|_| AllocationWatch::default());
     let (chunk_tx, mut chunk_rx) = mpsc::channel::<Chunk>(64);
-    let child = tokio::spawn(supervise::run(spec, chunk_tx, cancel));
+    let child = match job.input.runtime {
+        Runtime::Chromium => {
+            allocation = None;
+            tokio::spawn(in_browser(spec, job.browser.clone(), chunk_tx, cancel))
+        }
+        _ => tokio::spawn(async move {
+            let outcome = supervise::run(spec, chunk_tx, cancel).await;
+            (outcome.map_err(|e| e.to_string()), Vec::new())
+        }),
+    };
 
     let collect = match job.input.format {
         InputFormat::Tap => Collect::default(),
@@ -285,12 +298,15 @@ pub(crate) async fn run_file(
         feed.chunk(&chunk).await;
     }
     let mut parser = feed.finish().await;
-    let outcome = match child.await {
-        Ok(Ok(o)) => Ok(o),
-        Ok(Err(e)) => Err(e.to_string()),
-        Err(e) => Err(format!("failed to supervise the child: {e}")),
+    let (outcome, page_reasons) = match child.await {
+        Ok(ended) => ended,
+        Err(e) => (
+            Err(format!("failed to supervise the child: {e}")),
+            Vec::new(),
+        ),
     };
     let broken = match &outcome {
+        Ok(_) if !page_reasons.is_empty() => page_reasons,
         Ok(o) => limits::broken(&job.limits, &evidence(o, allocation.and_then(|w| w.found))),
         Err(_) => Vec::new(),
     };
@@ -318,6 +334,53 @@ pub(crate) async fn run_file(
         trace.finish(!result.cancelled).await;
     }
     result
+}
+
+/// A browser file's page in the run's Chromium ([`super::browser`]), as a child would run:
+/// its console as chunks, its end as an outcome (exit 0, or 1 with the page's reasons, which
+/// the verdict names instead of the exit).
+async fn in_browser(
+    spec: Spec,
+    browser: super::browser::Shared,
+    chunks: mpsc::Sender<Chunk>,
+    cancel: watch::Receiver<Option<Cancel>>,
+) -> (Result<Outcome, String>, Vec<String>) {
+    let started = Instant::now();
+    // The command is `<chromium> <switches…> <file>`, as --list shows it.
+    let file = spec.args.last().cloned().unwrap_or_default();
+    let job = super::browser::BrowserJob {
+        binary: spec.program.into(),
+        file: file.into(),
+        cwd: spec.cwd,
+        timeout: spec.timeout,
+        grace: spec.grace,
+        max_output: spec.max_output,
+    };
+    let mut end = browser.run(job, chunks, cancel).await;
+    if end.output_exceeded {
+        let limits = Limits {
+            output: spec.max_output,
+            ..Limits::default()
+        };
+        let evidence = Evidence {
+            signal: None,
+            failed: true,
+            cpu_time: None,
+            output_exceeded: true,
+            allocation_failure: None,
+        };
+        end.reasons.splice(0..0, limits::broken(&limits, &evidence));
+    }
+    let outcome = Outcome {
+        exit: Exit::Code(i32::from(!end.reasons.is_empty())),
+        timed_out: end.timed_out,
+        cancelled: end.cancelled,
+        leaked: false,
+        duration: started.elapsed(),
+        output_exceeded: end.output_exceeded,
+        cpu_time: None,
+    };
+    (Ok(outcome), end.reasons)
 }
 
 /// The folder a suite's report glob writes into (its part before the first wildcard), created

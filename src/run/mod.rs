@@ -30,6 +30,7 @@ pub mod config;
 pub mod discover;
 pub mod history;
 pub mod init;
+pub mod inputs;
 pub mod limits;
 pub mod nogit;
 pub mod order;
@@ -45,6 +46,8 @@ pub mod suite;
 
 pub mod supervise;
 pub mod trace;
+
+pub(crate) mod browser;
 
 use crate::event::run::{BailedOut, FileInfo, FileResult, RunEvent, RunSummary};
 use crate::report::sink::{RunSink, Unflushed};
@@ -117,6 +120,8 @@ pub struct Settings {
     pub keep_going: bool,
     /// Records what each file loaded (`None` with `--no-trace`, `[run] trace = false`).
     pub trace: Option<std::sync::Arc<trace::Tracer>>,
+    /// What each file loaded, where the run learns it (watch mode re-runs by it).
+    pub inputs: inputs::LoadedInputs,
 }
 
 /// What a finished run leaves behind.
@@ -184,6 +189,8 @@ pub async fn execute(
     let mut records = Vec::new();
     let mut failed_files = 0usize;
     let mut max_fail_reached = None;
+    // Started when the first browser file is due; ended with the run.
+    let browser = browser::Shared::recording(settings.inputs.clone());
 
     let here = crate::report::record::Meta::current();
     sink.on(&RunEvent::RunStarted {
@@ -255,6 +262,7 @@ pub async fn execute(
                     .trace
                     .as_ref()
                     .and_then(|t| t.for_planned(&p, &settings.cwd)),
+                browser: browser.clone(),
             };
             infos[idx] = Some(info);
             plans[idx] = Some(p);
@@ -376,6 +384,9 @@ pub async fn execute(
     while let Ok(batch) = rx.try_recv() {
         give(&mut sink, batch)?;
     }
+    // The last verdicts are out before Chromium's shutdown (up to seconds) is waited for.
+    sink.flush()?;
+    browser.shutdown().await;
     // Never started: interrupted, or stopped by --max-fail or a bail out, before their turn.
     let mut never: Vec<FileInfo> = pending.into_iter().map(|(p, _)| p.info).collect();
     never.sort_by_key(|info| info.index);
@@ -592,6 +603,7 @@ mod tests {
             sandbox: None,
             keep_going: false,
             trace: None,
+            inputs: Default::default(),
         };
         let (tx, rx) = watch::channel(None);
         let started = Instant::now();

@@ -27,6 +27,7 @@ fn entry(s: &Suite, cwd: &Path) -> TestFile {
         suite: true,
         skip: None,
         silent: discover::Silent::Fails,
+        runtime: discover::Runtime::Command,
     };
     let missing = !discover::installed(&program, &s.dir);
     let command = if missing && s.optional {
@@ -39,6 +40,7 @@ fn entry(s: &Suite, cwd: &Path) -> TestFile {
         Err(MissingInterpreter {
             program: program.to_string_lossy().into_owned(),
             file: PathBuf::from(&s.name),
+            hint: String::new(),
         })
     } else {
         Ok(argv)

@@ -11,15 +11,25 @@ use tapline::run::history;
 use tapline::run::trace::{self, select::Why, store::Store, Tracer};
 
 /// The run's tracer, unless `--no-trace`, `[run] trace = false` or the sandbox (which hides
-/// tapline's temp folder from the test, and a missing hook would fail it) say otherwise. One
-/// that cannot be set up is no tracer, with a warning: tracing never stops a run.
+/// tapline's temp folder from the test, and a missing hook would fail it) say otherwise, or
+/// none of `files` can leave a trace (then nothing is written to the temp folder). One that
+/// cannot be set up is no tracer, with a warning: tracing never stops a run.
 pub(super) fn tracer(
     args: &RunArgs,
     cfg: &Config,
     root: &Path,
     sandboxed: bool,
+    files: &[TestFile],
 ) -> Option<Arc<Tracer>> {
     if args.no_trace || cfg.trace == Some(false) || sandboxed {
+        return None;
+    }
+    let traceable = files.iter().any(|f| {
+        f.command
+            .as_ref()
+            .is_ok_and(|argv| trace::Kind::of(argv, &f.rel, f.input.suite, root).is_some())
+    });
+    if !traceable {
         return None;
     }
     let history_dir = super::history_dir_path(args.log_dir.as_ref(), cfg, root);

@@ -175,7 +175,7 @@ fn prepare(
         found_files.extend(tapline::run::suite::entries(&cfg.suites, &cwd, selected));
     }
     let tracer = (!args.list)
-        .then(|| affected::tracer(args, &cfg, &root, sandbox.is_some()))
+        .then(|| affected::tracer(args, &cfg, &root, sandbox.is_some(), &found_files))
         .flatten();
     if let Some(t) = &tracer {
         t.add_env(&mut env.vars, inherited);
@@ -361,6 +361,7 @@ fn prepare(
         sandbox,
         keep_going: args.keep_going,
         trace: tracer,
+        inputs: Default::default(),
     };
     let extras = Extras {
         shard,
@@ -651,11 +652,21 @@ fn execute(
     } else {
         Box::new(io::BufWriter::new(stderr.lock()))
     };
+    let mut forward = match crate::daemon_cmd::forward_sink(args) {
+        Ok(f) => f,
+        Err(msg) => {
+            eprintln!("tapline: {msg}");
+            return EXIT_USAGE;
+        }
+    };
     let mut terminal = TerminalReporter::new(err_out, terminal_options(args, settings.live));
     let mut machine = machine_sink(args.format);
     let mut sinks: Vec<&mut dyn RunSink> = vec![&mut terminal];
     if let Some(m) = machine.as_deref_mut() {
         sinks.push(m);
+    }
+    if let Some(f) = forward.as_mut() {
+        sinks.push(f);
     }
     if let Some(r) = reports.as_mut() {
         sinks.push(r);
@@ -714,6 +725,9 @@ fn execute(
     });
     drop(fanout);
     let finish = terminal.finish();
+    if let Some(f) = forward.as_mut() {
+        f.finish();
+    }
     if let (Ok((f, _)), Some((cache, keys))) = (&finished, cache.as_mut()) {
         for ((r, rel), key) in f.results.iter().zip(&rels).zip(keys.iter()) {
             if let Some(r) = r {

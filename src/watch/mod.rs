@@ -9,8 +9,9 @@
 //!   are added as they appear; a `.gitignore` change re-reads the ignore rules.
 //! - **What a change runs**: the debouncer hands over a batch once a change is `--debounce` old.
 //!   The dependency traces of earlier runs pick the files it can affect
-//!   ([`crate::run::trace::select`]): a changed test file, the test files that loaded a changed
-//!   file, the files with no trace; what shapes every run (`tapline.toml`, lockfiles…) re-runs
+//!   ([`crate::run::trace::select`]; a browser file's bundle inputs, [`crate::run::inputs`],
+//!   count as its trace): a changed test file, the test files that loaded a changed file, the
+//!   files with no trace; what shapes every run (`tapline.toml`, lockfiles…) re-runs
 //!   everything. The header names why each file runs. Files are discovered afresh for every
 //!   run (new test files count), and the files that failed last time run first.
 //! - **A change during a run** cancels it (process groups terminated with the grace period,
@@ -45,8 +46,8 @@ use crate::run::trace::store::{Store as TraceStore, Traces};
 use feedback::{paused_message, Change, Covers, Feedback, Moment, Sorted};
 use fingerprint::*;
 use session::*;
-use want::{covers, why_lines};
-pub use want::{select, Picked, Want};
+use want::{covers, why_lines, with_inputs};
+pub use want::{select, Inputs, Picked, Want};
 
 use crate::report::sink::{Fanout, JsonlRun, RunSink, SummaryRun};
 use crate::report::style::{self, Style};
@@ -252,9 +253,9 @@ mod tests {
             ]
         );
         assert_eq!(
-            covers(&changed(&["lib/x.pm"]), &picked, &files),
+            covers(&changed(&["lib/x.pm"]), &picked, &files, &traces()),
             Covers::Files(
-                ["t/a.t", "t/b.t", "t/sub/d.t", "lib/x.pm"]
+                ["t/a.t", "t/b.t", "t/sub/d.t", "lib/x.pm", "lib/common.pm"]
                     .map(String::from)
                     .into()
             )
@@ -313,18 +314,115 @@ mod tests {
             all: true,
             why: Vec::new(),
         };
+        let none = Traces::default();
         assert_eq!(
-            covers(&changed(&["t/a.t"]), &some, &rels(&["t/a.t"])),
+            covers(&changed(&["t/a.t"]), &some, &rels(&["t/a.t"]), &none),
             Covers::Files(["t/a.t".to_owned()].into())
         );
         assert_eq!(
-            covers(&changed(&["lib/x.pm"]), &all, &rels(&["t/a.t", "t/b.t"])),
+            covers(
+                &changed(&["lib/x.pm"]),
+                &all,
+                &rels(&["t/a.t", "t/b.t"]),
+                &none
+            ),
             Covers::All,
             "a change that picked every file ran them all"
         );
         assert_eq!(
-            covers(&Want::all("a"), &some, &rels(&["t/a.t"])),
+            covers(&Want::all("a"), &some, &rels(&["t/a.t"]), &none),
             Covers::All
+        );
+        // A change to what a run's file loaded: that run saw it, and the file's other inputs.
+        let loaded = with_inputs(
+            Traces::default(),
+            &inputs(&[
+                ("t/a.t", &["lib/x.js", "lib/y.js"]),
+                ("t/b.t", &["lib/z.js"]),
+            ]),
+        );
+        assert_eq!(
+            covers(
+                &changed(&["lib/x.js"]),
+                &some,
+                &rels(&["t/a.t", "t/c.t"]),
+                &loaded
+            ),
+            Covers::Files(
+                rels(&["lib/x.js", "lib/y.js", "t/a.t", "t/c.t"])
+                    .into_iter()
+                    .collect()
+            )
+        );
+        assert_eq!(
+            covers(
+                &changed(&["lib/x.js", "lib/other.js"]),
+                &all,
+                &rels(&["t/a.t"]),
+                &loaded
+            ),
+            Covers::All,
+            "a change no file is known to load ran them all"
+        );
+    }
+
+    fn inputs(records: &[(&str, &[&str])]) -> Inputs {
+        records
+            .iter()
+            .map(|(rel, loaded)| {
+                (
+                    (*rel).to_owned(),
+                    loaded.iter().map(|p| (*p).to_owned()).collect(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_change_to_what_files_loaded_runs_those_and_the_files_nobody_traced() {
+        let loaded = with_inputs(
+            Traces::default(),
+            &inputs(&[
+                ("t/a.t", &["t/a.t", "lib/x.js"]),
+                ("t/b.t", &["t/b.t", "lib/y.js"]),
+                ("t/sub/d.t", &["t/sub/d.t", "lib/x.js", "lib/y.js"]),
+            ]),
+        );
+        let pick = |want: &Want, verdicts: &[(&str, bool)]| -> Vec<String> {
+            let verdicts = verdicts.iter().map(|&(r, ok)| (r.to_owned(), ok)).collect();
+            select(
+                want,
+                &verdicts,
+                &loaded,
+                files(&["t/a.t", "t/b.t", "t/c.t", "t/sub/d.t"]),
+                &mut Picked::default(),
+            )
+            .into_iter()
+            .map(|f| f.rel)
+            .collect()
+        };
+        // t/c.t has no record: it may load lib/x.js too.
+        assert_eq!(
+            pick(&changed(&["lib/x.js"]), &[]),
+            ["t/a.t", "t/c.t", "t/sub/d.t"]
+        );
+        assert_eq!(
+            pick(&changed(&["lib/y.js"]), &[("t/sub/d.t", false)]),
+            ["t/sub/d.t", "t/b.t", "t/c.t"]
+        );
+        assert_eq!(
+            pick(&changed(&["lib/x.js", "t/b.t"]), &[]),
+            ["t/a.t", "t/b.t", "t/c.t", "t/sub/d.t"]
+        );
+        assert_eq!(
+            pick(&changed(&["lib/x.js", "README.md"]), &[]),
+            ["t/a.t", "t/b.t", "t/c.t", "t/sub/d.t"],
+            "a change no record names runs everything"
+        );
+        assert_eq!(
+            pick(&changed(&["t/b.t"]), &[]),
+            ["t/b.t"],
+            "a test file alone, as ever"
         );
     }
 

@@ -56,6 +56,8 @@ pub(super) struct Session<'p> {
     running: bool,
     /// Each test file's last verdict (cancelled files keep their earlier one).
     verdicts: HashMap<String, bool>,
+    /// What each test file loaded when it last ran, where the run could tell.
+    inputs: Inputs,
     /// Shared by every run, so stdout is one stream.
     jsonl: Option<JsonlRun<io::BufWriter<io::Stdout>>>,
     signals: Signals,
@@ -146,6 +148,7 @@ impl<'p> Session<'p> {
             prompt: None,
             running: false,
             verdicts,
+            inputs: Inputs::new(),
             jsonl,
             signals,
             run: 0,
@@ -210,11 +213,13 @@ impl<'p> Session<'p> {
     pub(super) async fn run_once(&mut self, want: Want) -> Result<After, WatchError> {
         let number = self.run + 1;
         let verdicts = &self.verdicts;
-        // Traces are read afresh: the last run replaced those of the files it ran.
+        // Traces are read afresh: the last run replaced those of the files it ran. The
+        // inputs runs recorded (a browser file's bundle) count as traces too.
         let traces = match &self.opts.log_dir {
             Some(dir) if self.opts.traces => TraceStore::in_dir(dir).load(),
             _ => Traces::default(),
         };
+        let traces = with_inputs(traces, &self.inputs);
         let mut picked = Picked::default();
         let plan = self
             .planner
@@ -277,7 +282,7 @@ impl<'p> Session<'p> {
         self.feedback.run_started(
             number,
             want.fed(),
-            covers(&want, &picked, &rels),
+            covers(&want, &picked, &rels, &traces),
             self.clock.now(),
         );
         let mut end = EndStamp {
@@ -363,9 +368,12 @@ impl<'p> Session<'p> {
         }
         for (rel, result) in rels.into_iter().zip(&finished.results) {
             if let Some(r) = result.as_ref().filter(|r| !r.cancelled) {
+                // What it loaded this time replaces what it loaded before, if it told.
+                self.inputs.remove(&rel);
                 self.verdicts.insert(rel, r.ok);
             }
         }
+        self.inputs.extend(settings.inputs.take());
         if let Some(ended) = quit {
             return Ok(After::Quit(ended));
         }

@@ -1,5 +1,6 @@
 //! What a run covers (`Want`), merged from changes, keys and cancelled runs, and which files it selects.
 use super::*;
+use crate::run::discover::file_rel;
 
 /// What the next run covers; several requests merge into one.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -121,6 +122,40 @@ pub struct Picked {
     pub why: Vec<(String, String)>,
 }
 
+/// The project files each test file loaded (relative to the root), as the last run of it
+/// recorded them beyond the stored traces: a browser file's bundle inputs
+/// ([`crate::run::browser`]). They count as that file's trace.
+pub type Inputs = HashMap<String, BTreeSet<String>>;
+
+/// The stored traces with the run's recorded inputs over them.
+pub fn with_inputs(mut traces: Traces, inputs: &Inputs) -> Traces {
+    for (rel, loaded) in inputs {
+        traces
+            .by_test
+            .insert(rel.clone(), loaded.iter().cloned().collect());
+    }
+    traces
+}
+
+/// `want.changed` with a changed `.both` file replaced by its entries (`a.both.ts (node)`,
+/// `… (chromium)`), which are the test files the selection knows.
+fn changed_entries(want: &Want, rels: &[&str]) -> BTreeSet<String> {
+    let mut changed = BTreeSet::new();
+    for c in &want.changed {
+        let entries: Vec<&str> = rels
+            .iter()
+            .copied()
+            .filter(|r| *r != c && file_rel(r) == c)
+            .collect();
+        if entries.is_empty() {
+            changed.insert(c.clone());
+        } else {
+            changed.extend(entries.into_iter().map(str::to_owned));
+        }
+    }
+    changed
+}
+
 /// The files `want` runs, out of those discovered: previously failing ones first, then in
 /// discovery order. Changed paths pick by the dependency traces of earlier runs
 /// ([`crate::run::trace::select`]): a changed test file runs, a changed file runs the test
@@ -137,7 +172,8 @@ pub fn select(
     let why = if want.all {
         BTreeMap::new()
     } else {
-        crate::run::trace::select::affected(&want.changed, &rels, traces, &failing)
+        let changed = changed_entries(want, &rels);
+        crate::run::trace::select::affected(&changed, &rels, traces, &failing)
     };
     let patterns: Vec<PathPattern> = want.patterns.iter().map(|p| PathPattern::new(p)).collect();
     let total = files.len();
@@ -163,13 +199,19 @@ pub fn select(
 }
 
 /// What a run of `want` that picked `rels` ran: every file when [`select`] took them all,
-/// else those and the changes that picked them (the run saw those changes).
-pub(super) fn covers(want: &Want, picked: &Picked, rels: &[String]) -> Covers {
+/// else those (a `.both` file's entries cover its one path), the changes that picked them
+/// and what they loaded (a change to one made before the run started is in what it loads).
+pub(super) fn covers(want: &Want, picked: &Picked, rels: &[String], traces: &Traces) -> Covers {
     if want.all || picked.all {
-        Covers::All
-    } else {
-        Covers::Files(rels.iter().chain(&want.changed).cloned().collect())
+        return Covers::All;
     }
+    let mut seen: BTreeSet<String> = rels.iter().cloned().collect();
+    seen.extend(rels.iter().map(|r| file_rel(r).to_owned()));
+    seen.extend(want.changed.iter().cloned());
+    for rel in rels {
+        seen.extend(traces.by_test.get(rel).into_iter().flatten().cloned());
+    }
+    Covers::Files(seen)
 }
 
 /// The header's lines saying why each file runs, at most [`SHOWN_WHY`] of them; one line
@@ -223,5 +265,54 @@ impl PathPattern {
             }
             None => rel.contains(&self.text),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::discover::{Input, TestFile};
+
+    fn entry(rel: &str) -> TestFile {
+        TestFile {
+            path: rel.into(),
+            rel: rel.to_owned(),
+            command: Ok(Vec::new()),
+            input: Input::default(),
+        }
+    }
+
+    /// Issue 18: a changed `.both` file re-runs its two entries, and only them.
+    #[test]
+    fn a_changed_both_file_reruns_its_two_entries() {
+        let files = vec![
+            entry("test/a.both.mjs (node)"),
+            entry("test/a.both.mjs (chromium)"),
+            entry("test/b.browser.js"),
+        ];
+        let want = Want {
+            changed: ["test/a.both.mjs".to_owned()].into(),
+            ..Want::default()
+        };
+        let mut how = Picked::default();
+        let picked = select(&want, &HashMap::new(), &Traces::default(), files, &mut how);
+        let rels: Vec<&str> = picked.iter().map(|f| f.rel.as_str()).collect();
+        assert_eq!(
+            rels,
+            ["test/a.both.mjs (node)", "test/a.both.mjs (chromium)"]
+        );
+        let ran = [
+            "test/a.both.mjs (node)".to_owned(),
+            "test/a.both.mjs (chromium)".to_owned(),
+        ];
+        assert_eq!(
+            covers(&want, &how, &ran, &Traces::default()),
+            Covers::Files(
+                ["test/a.both.mjs".to_owned()]
+                    .into_iter()
+                    .chain(ran.iter().cloned())
+                    .collect()
+            )
+        );
     }
 }

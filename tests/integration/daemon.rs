@@ -11,19 +11,19 @@ use tempfile::TempDir;
 const BIN: &str = env!("CARGO_BIN_EXE_tapline");
 
 /// A daemon started in a temp project, killed (by its pid) if a test leaves it running.
-struct Daemon {
+pub(crate) struct Daemon {
     dir: Option<TempDir>,
     child: Option<Child>,
 }
 
 impl Daemon {
-    fn start(extra: &[&str]) -> Daemon {
+    pub(crate) fn start(extra: &[&str]) -> Daemon {
         let dir = TempDir::new().expect("temp dir");
         std::fs::create_dir(dir.path().join(".git")).expect("project root");
         Self::start_in(dir, extra)
     }
 
-    fn start_in(dir: TempDir, extra: &[&str]) -> Daemon {
+    pub(crate) fn start_in(dir: TempDir, extra: &[&str]) -> Daemon {
         let out = std::fs::File::create(dir.path().join("stdout")).expect("stdout file");
         let err = std::fs::File::create(dir.path().join("stderr")).expect("stderr file");
         let child = Command::new(BIN)
@@ -45,7 +45,7 @@ impl Daemon {
         d
     }
 
-    fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         self.dir.as_ref().expect("the project").path()
     }
 
@@ -54,11 +54,11 @@ impl Daemon {
         self.dir.take().expect("the project")
     }
 
-    fn socket(&self) -> PathBuf {
+    pub(crate) fn socket(&self) -> PathBuf {
         self.path().join(".nogit/tapline.sock")
     }
 
-    fn pid(&self) -> u32 {
+    pub(crate) fn pid(&self) -> u32 {
         self.child.as_ref().expect("running").id()
     }
 
@@ -74,18 +74,18 @@ impl Daemon {
         panic!("daemon not ready: {}", self.stderr());
     }
 
-    fn try_status(&self) -> Option<serde_json::Value> {
+    pub(crate) fn try_status(&self) -> Option<serde_json::Value> {
         let out = self.client(&["status"]).output().ok()?;
         out.status
             .success()
             .then(|| serde_json::from_slice(&out.stdout).ok())?
     }
 
-    fn status(&self) -> serde_json::Value {
+    pub(crate) fn status(&self) -> serde_json::Value {
         self.try_status().expect("status answers")
     }
 
-    fn client(&self, args: &[&str]) -> Command {
+    pub(crate) fn client(&self, args: &[&str]) -> Command {
         let mut c = Command::new(BIN);
         c.args(args).current_dir(self.path());
         c
@@ -109,13 +109,13 @@ impl Daemon {
         out
     }
 
-    fn signal(&self, sig: rustix::process::Signal) {
+    pub(crate) fn signal(&self, sig: rustix::process::Signal) {
         let pid = rustix::process::Pid::from_raw(self.pid() as i32).expect("pid");
         rustix::process::kill_process(pid, sig).expect("signal sent");
     }
 
     /// Sends `sig` and waits for the daemon to exit: (exit code, time it took).
-    fn stop(&mut self, sig: rustix::process::Signal) -> (Option<i32>, Duration) {
+    pub(crate) fn stop(&mut self, sig: rustix::process::Signal) -> (Option<i32>, Duration) {
         let started = Instant::now();
         self.signal(sig);
         let mut child = self.child.take().expect("running");
@@ -132,15 +132,15 @@ impl Daemon {
         }
     }
 
-    fn stdout(&self) -> String {
+    pub(crate) fn stdout(&self) -> String {
         std::fs::read_to_string(self.path().join("stdout")).unwrap_or_default()
     }
 
-    fn stderr(&self) -> String {
+    pub(crate) fn stderr(&self) -> String {
         std::fs::read_to_string(self.path().join("stderr")).unwrap_or_default()
     }
 
-    fn summary(&self) -> serde_json::Value {
+    pub(crate) fn summary(&self) -> serde_json::Value {
         serde_json::from_str(&self.stdout()).expect("summary document on stdout")
     }
 
@@ -161,7 +161,7 @@ impl Drop for Daemon {
     }
 }
 
-fn passing(n: usize) -> Vec<u8> {
+pub(crate) fn passing(n: usize) -> Vec<u8> {
     let mut tap = format!("TAP version 14\n1..{n}\n");
     for i in 1..=n {
         tap.push_str(&format!("ok {i} - point {i}\n"));
@@ -169,7 +169,7 @@ fn passing(n: usize) -> Vec<u8> {
     tap.into_bytes()
 }
 
-fn finished(status: &serde_json::Value) -> Vec<serde_json::Value> {
+pub(crate) fn finished(status: &serde_json::Value) -> Vec<serde_json::Value> {
     status["finished"].as_array().cloned().unwrap_or_default()
 }
 
@@ -279,7 +279,7 @@ fn fifty_concurrent_sends_are_judged_right() {
     );
 }
 
-fn wait_for(mut ready: impl FnMut() -> bool) {
+pub(crate) fn wait_for(mut ready: impl FnMut() -> bool) {
     let deadline = Instant::now() + Duration::from_secs(30);
     while !ready() {
         assert!(Instant::now() < deadline, "timed out waiting");

@@ -1,13 +1,17 @@
 //! tapline's one integration-test binary (ripgrep style): each module a concern, regression
 //! tests named after what they guard.
 mod browser;
+mod browser_bundle;
+mod browser_tests;
 mod chunking;
 mod conformance;
 mod daemon;
+mod daemon_tls;
 mod discover;
 mod failure_rendering;
 mod first_hour;
 mod formats;
+mod forward;
 mod history;
 mod html;
 mod isolation;

@@ -959,3 +959,86 @@ fn issue19_an_edited_module_reruns_only_the_files_whose_trace_holds_it() {
     }
     assert_eq!(s.quit(), 0);
 }
+
+/// Appends a JavaScript comment: a content change that keeps a module working.
+fn edit_js(p: &Project, rel: &str) {
+    let mut f = OpenOptions::new()
+        .append(true)
+        .open(p.path(rel))
+        .expect("open");
+    f.write_all(b"// edited\n").expect("append");
+}
+
+#[test]
+fn a_change_to_a_module_in_a_browser_files_bundle_reruns_that_file() {
+    let test = "a_change_to_a_module_in_a_browser_files_bundle_reruns_that_file";
+    let Some(chromium) = crate::browser::chromium() else {
+        println!("SKIP {test}: chromium is not installed (.ci/run installs it)");
+        return;
+    };
+    let Some(esbuild) = crate::browser_bundle::esbuild() else {
+        println!("SKIP {test}: esbuild is not installed (.ci/run installs it)");
+        return;
+    };
+    let page = |lib: &str| {
+        format!("import {{ v }} from '../lib/{lib}';\nconsole.log('1..1');\nconsole.log(`ok 1 - ${{v}}`);\n")
+    };
+    let p = Project::new(&[
+        ("test/a.browser.js", &page("x.js")),
+        ("test/b.browser.js", &page("y.js")),
+        ("test/c.sh", &script(true, None)),
+        ("lib/x.js", "export const v = 'x';\n"),
+        ("lib/y.js", "export const v = 'y';\n"),
+        ("README.md", "# p\n"),
+    ]);
+    // The project's own esbuild, as `npm install --save-dev esbuild` leaves it.
+    fs::create_dir_all(p.path("node_modules/.bin")).expect("mkdir");
+    std::os::unix::fs::symlink(&esbuild, p.path("node_modules/.bin/esbuild")).expect("link");
+    fs::write(
+        p.path("tapline.toml"),
+        format!("[run]\nchromium = {:?}\n", chromium.display().to_string()),
+    )
+    .expect("write");
+    let sorted = |mut files: Vec<String>| {
+        files.sort();
+        files
+    };
+    let mut s = Session::start(&p, &[]);
+    s.wait_finished(1);
+    assert_eq!(
+        sorted(s.files(1)),
+        ["test/a.browser.js", "test/b.browser.js", "test/c.sh"]
+    );
+    assert_eq!(
+        s.finished(1).expect("run 1")["summary"]["ok"],
+        true,
+        "{}",
+        s.stderr()
+    );
+
+    edit_js(&p, "lib/x.js");
+    s.wait_finished(2);
+    assert_eq!(
+        sorted(s.files(2)),
+        ["test/a.browser.js", "test/c.sh"],
+        "the file whose bundle holds lib/x.js, and the file nothing is known of"
+    );
+    edit_js(&p, "lib/y.js");
+    s.wait_finished(3);
+    assert_eq!(sorted(s.files(3)), ["test/b.browser.js", "test/c.sh"]);
+
+    p.edit("README.md");
+    s.wait_finished(4);
+    assert_eq!(
+        sorted(s.files(4)),
+        ["test/a.browser.js", "test/b.browser.js", "test/c.sh"],
+        "a change no bundle holds runs everything"
+    );
+    assert!(
+        s.stderr().contains("── run 2 · triggered by lib/x.js ─"),
+        "{}",
+        s.stderr()
+    );
+    assert_eq!(s.quit(), 0);
+    s.assert_nothing_left(&p);
+}

@@ -73,6 +73,19 @@ pub struct Input {
     pub skip: Option<String>,
     /// How it is judged when it prints no TAP.
     pub silent: Silent,
+    /// What runs it: its command, or a page in the run's Chromium.
+    pub runtime: Runtime,
+}
+
+/// What a test file runs in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Runtime {
+    /// Its command, as a child process.
+    #[default]
+    Command,
+    /// A page in the run's headless Chromium (`*.browser.js`, `runtime = "chromium"`); its
+    /// command is the browser's, as `--list` shows it.
+    Chromium,
 }
 
 /// How a file that prints no TAP is judged: as its own harness would judge it.
@@ -93,10 +106,12 @@ pub enum Silent {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`{program}` is not installed (needed to run {file})")]
+#[error("`{program}` is not installed (needed to run {file}){hint}")]
 pub struct MissingInterpreter {
     pub program: String,
     pub file: PathBuf,
+    /// How to get it, as `: …` (empty when the name says enough).
+    pub hint: String,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -139,6 +154,14 @@ pub enum DiscoverError {
         path: PathBuf,
         source: ignore::Error,
     },
+}
+
+/// The file an entry runs, from its name: a `.both` file's two entries are named
+/// `a.both.ts (node)` and `a.both.ts (chromium)`; every other entry is named by its file.
+pub fn file_rel(rel: &str) -> &str {
+    rel.strip_suffix(" (node)")
+        .or_else(|| rel.strip_suffix(" (chromium)"))
+        .unwrap_or(rel)
 }
 
 /// What discovery found.
@@ -216,6 +239,9 @@ pub fn find(
         test_folder: false,
         ts_runner: runners::ts_runner(cfg.ts_runner.as_deref(), cwd, root),
         declared: None,
+        chromium_cfg: cfg.chromium.clone(),
+        chromium: None,
+        ci: std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0"),
     };
     if args.is_empty() {
         finder.add_defaults(cfg.test_dirs.as_deref())?;
@@ -336,6 +362,12 @@ struct Finder<'a> {
     ts_runner: Vec<String>,
     /// The project's test command, when a run with no PATH followed it.
     declared: Option<String>,
+    /// `[run] chromium`.
+    chromium_cfg: Option<PathBuf>,
+    /// The Chromium browser files run in, looked for once ([`crate::run::browser::chromium::find`]).
+    chromium: Option<Result<PathBuf, String>>,
+    /// `CI` is set: `.nonci.` files are skipped, as tstest skips them.
+    ci: bool,
 }
 
 impl Finder<'_> {
@@ -373,21 +405,117 @@ impl Finder<'_> {
             }) if self.exec.is_none() => rule.format,
             _ => InputFormat::Tap,
         };
-        let input = Input {
+        let mut input = Input {
             format,
             silent: silent(&abs, &rel),
             ..Input::default()
         };
-        self.found.insert(
-            abs,
-            TestFile {
+        let name = rel.rsplit('/').next().unwrap_or(&rel);
+        if self.ci && naming::is_nonci(name) {
+            input.skip = Some("SKIP a .nonci. file does not run under CI".to_owned());
+        }
+        let runtimes = self.runtimes(&rel);
+        if !runtimes.chromium {
+            let file = TestFile {
                 path,
                 rel,
                 command,
                 input,
+            };
+            self.found.insert(abs, file);
+            return true;
+        }
+        let in_browser = TestFile {
+            command: self.chromium_command(&path),
+            input: Input {
+                runtime: Runtime::Chromium,
+                ..input.clone()
             },
-        );
+            rel: if runtimes.node {
+                format!("{rel} (chromium)")
+            } else {
+                rel.clone()
+            },
+            path: path.clone(),
+        };
+        if runtimes.node {
+            let in_node = TestFile {
+                path,
+                rel: format!("{rel} (node)"),
+                command,
+                input,
+            };
+            self.found.insert(abs.clone(), in_node);
+        }
+        let mut key = abs.into_os_string();
+        key.push(if runtimes.node { " (chromium)" } else { "" });
+        self.found.insert(key.into(), in_browser);
         true
+    }
+
+    /// Where `rel` runs: by its name's runtime segment when a built-in JavaScript or
+    /// TypeScript rule maps it, in Chromium when the user's rule says `runtime = "chromium"`,
+    /// else by its command. `--exec` runs every file by its command.
+    fn runtimes(&self, rel: &str) -> naming::Runtimes {
+        let command_only = naming::Runtimes {
+            node: true,
+            chromium: false,
+        };
+        if self.exec.is_some() {
+            return command_only;
+        }
+        let name = rel.rsplit('/').next().unwrap_or(rel);
+        match self.rules.iter().find(|r| r.rule.matches(rel)) {
+            Some(Rule {
+                kind: RuleKind::User,
+                rule,
+            }) if rule.chromium => naming::Runtimes {
+                node: false,
+                chromium: true,
+            },
+            Some(Rule {
+                kind:
+                    RuleKind::Builtin {
+                        family: Family::Node | Family::Tsx,
+                        ..
+                    },
+                ..
+            }) => {
+                let r = naming::runtimes(name);
+                if r.node || r.chromium {
+                    r
+                } else {
+                    command_only
+                }
+            }
+            _ => command_only,
+        }
+    }
+
+    /// The command `--list` shows for a browser file, which names the browser it runs in
+    /// (the switches that matter to a reader: headless, and `--no-sandbox` when root); or
+    /// why it cannot run, with how to install Chromium.
+    fn chromium_command(&mut self, path: &Path) -> Result<Vec<OsString>, MissingInterpreter> {
+        let cfg = self.chromium_cfg.clone();
+        let found = self
+            .chromium
+            .get_or_insert_with(|| crate::run::browser::chromium::find(cfg.as_deref()))
+            .clone();
+        match found {
+            Ok(binary) => {
+                let mut command = vec![binary.into_os_string(), "--headless=new".into()];
+                if crate::run::browser::chromium::needs_no_sandbox() {
+                    command.push("--no-sandbox".into());
+                }
+                command.push(path.into());
+                Ok(command)
+            }
+            Err(program) => Err(MissingInterpreter {
+                program,
+                file: path.to_path_buf(),
+                hint: format!(": {}", crate::run::browser::chromium::INSTALL_HINT),
+            }),
+        }
     }
 
     /// The command that runs `path`, or `None` if it is not a test (for `origin`).
@@ -478,6 +606,7 @@ impl Finder<'_> {
             Err(MissingInterpreter {
                 program: program.to_string_lossy().into_owned(),
                 file: file.to_path_buf(),
+                hint: String::new(),
             })
         }
     }

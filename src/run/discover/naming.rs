@@ -42,6 +42,8 @@ pub(super) fn is_js_test(path: &Path, in_test_folder: bool) -> bool {
         Some((stem, ext)) if JS_EXTENSIONS.contains(&ext) => stem,
         _ => return false,
     };
+    // `a.test.browser.js` is named as `a.test.js` is, for the runtime it asks for.
+    let stem = without_runtime(stem);
     let named = stem == "test"
         || stem.starts_with("test-")
         || [".test", "-test", "_test", ".spec"]
@@ -61,16 +63,71 @@ fn in_js_test_folder(path: &Path) -> bool {
 }
 
 /// The runtimes a tstest file name may ask for (`test.browser.ts`, `test.node+deno.ts`):
-/// those that run in node (`node`, `both`, `all`), and those that do not.
+/// those tapline runs (`node`, `both`, `all` in node; `browser`, `chromium`, `chrome`, `both`,
+/// `all` in Chromium), and those it does not.
 const NODE_RUNTIMES: &[&str] = &["node", "both", "all"];
-const OTHER_RUNTIMES: &[&str] = &["browser", "chrome", "deno", "bun"];
+const BROWSER_RUNTIMES: &[&str] = &["browser", "chromium", "chrome", "both", "all"];
+const OTHER_RUNTIMES: &[&str] = &["deno", "bun"];
+
+/// Where a file runs, as its name asks (`a.browser.js`: Chromium; `a.both.ts`: both).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Runtimes {
+    pub node: bool,
+    pub chromium: bool,
+}
+
+/// The runtimes the segment before `name`'s extension asks for (a `.nonci` segment is passed
+/// over: `test.browser.nonci.ts`); no runtime segment is node. A CommonJS file (`.cjs`)
+/// cannot be a browser module: it runs in node. Neither (`test.deno.ts`) is for a runtime
+/// tapline does not have: a walk passes it over, and named, it runs as a node file would.
+pub(super) fn runtimes(name: &str) -> Runtimes {
+    let node_only = Runtimes {
+        node: true,
+        chromium: false,
+    };
+    let Some((stem, ext)) = name.rsplit_once('.') else {
+        return node_only;
+    };
+    if ext == "cjs" {
+        return node_only;
+    }
+    let Some(segment) = runtime_segment(stem) else {
+        return node_only;
+    };
+    let asks = |set: &[&str]| segment.split('+').any(|r| set.contains(&r));
+    Runtimes {
+        node: asks(NODE_RUNTIMES),
+        chromium: asks(BROWSER_RUNTIMES),
+    }
+}
+
+/// The runtime segment at the end of `stem` (`test.browser` → `browser`), skipping `.nonci`.
+fn runtime_segment(stem: &str) -> Option<&str> {
+    let stem = stem.strip_suffix(".nonci").unwrap_or(stem);
+    let (_, last) = stem.rsplit_once('.')?;
+    is_runtime(last).then_some(last)
+}
+
+/// `stem` without its runtime segment (`a.test.browser` → `a.test`, `test.chromium` → `test`).
+fn without_runtime(stem: &str) -> &str {
+    let bare = stem.strip_suffix(".nonci").unwrap_or(stem);
+    match bare.rsplit_once('.') {
+        Some((base, last)) if is_runtime(last) => base,
+        _ => bare,
+    }
+}
+
+/// Whether `name` is a `.nonci.` file, which tstest skips under CI.
+pub(super) fn is_nonci(name: &str) -> bool {
+    name.contains(".nonci.")
+}
 
 /// How a walk takes a TypeScript file, as tstest names its tests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum TsName {
     /// `test*.ts` or `*.test.ts`, for node (or no runtime named): a test.
     Test,
-    /// A test for a browser, deno or bun only: tapline runs TypeScript in node, so a walk
+    /// A test for deno or bun only: tapline runs TypeScript in node and Chromium, so a walk
     /// passes it over.
     OtherRuntime,
     /// Not a test's name (`helpers.ts`, `fixtures.ts`).
@@ -87,26 +144,24 @@ pub(super) fn ts_name(name: &str) -> TsName {
     if stem.ends_with(".d") {
         return TsName::NotATest;
     }
-    let (base, runtime) = match stem.rsplit_once('.') {
-        Some((base, last)) if is_runtime(last) => (base, Some(last)),
-        _ => (stem, None),
-    };
+    let base = without_runtime(stem);
     if !(base.starts_with("test") || base.ends_with(".test")) {
         return TsName::NotATest;
     }
-    match runtime {
-        Some(runtimes) if !runtimes.split('+').any(|r| NODE_RUNTIMES.contains(&r)) => {
-            TsName::OtherRuntime
-        }
+    let runs = |r: &str| NODE_RUNTIMES.contains(&r) || BROWSER_RUNTIMES.contains(&r);
+    match runtime_segment(stem) {
+        Some(runtimes) if !runtimes.split('+').any(runs) => TsName::OtherRuntime,
         _ => TsName::Test,
     }
 }
 
 fn is_runtime(segment: &str) -> bool {
     !segment.is_empty()
-        && segment
-            .split('+')
-            .all(|r| NODE_RUNTIMES.contains(&r) || OTHER_RUNTIMES.contains(&r))
+        && segment.split('+').all(|r| {
+            NODE_RUNTIMES.contains(&r)
+                || BROWSER_RUNTIMES.contains(&r)
+                || OTHER_RUNTIMES.contains(&r)
+        })
 }
 
 #[cfg(test)]
@@ -155,8 +210,10 @@ mod tests {
             ("math.test.ts", Test),
             ("math.test.node.ts", Test),
             ("testing-utils.ts", Test),
-            ("test.browser.ts", OtherRuntime),
-            ("test.chrome.ts", OtherRuntime),
+            ("test.browser.ts", Test),
+            ("test.chrome.ts", Test),
+            ("test.chromium.ts", Test),
+            ("test.browser.nonci.ts", Test),
             ("test.deno.ts", OtherRuntime),
             ("math.test.bun.ts", OtherRuntime),
             ("helpers.ts", NotATest),
@@ -167,6 +224,31 @@ mod tests {
         ] {
             assert_eq!(ts_name(name), expected, "{name}");
         }
+    }
+
+    #[test]
+    fn runtimes_as_the_name_asks() {
+        let r = |name: &str| {
+            let r = runtimes(name);
+            (r.node, r.chromium)
+        };
+        assert_eq!(r("test.ts"), (true, false));
+        assert_eq!(r("a.test.js"), (true, false));
+        assert_eq!(r("test.node.ts"), (true, false));
+        assert_eq!(r("test.browser.ts"), (false, true));
+        assert_eq!(r("a.test.browser.mjs"), (false, true));
+        assert_eq!(r("test.chromium.js"), (false, true));
+        assert_eq!(r("test.chrome.js"), (false, true));
+        assert_eq!(r("test.both.ts"), (true, true));
+        assert_eq!(r("test.all.mjs"), (true, true));
+        assert_eq!(r("test.node+chromium.js"), (true, true));
+        assert_eq!(r("test.browser.nonci.ts"), (false, true));
+        assert_eq!(r("test.browser.cjs"), (true, false));
+        assert_eq!(r("test.deno.ts"), (false, false));
+        assert!(is_js_test(Path::new("src/a.test.browser.js"), false));
+        assert!(is_js_test(Path::new("src/test.both.mjs"), false));
+        assert!(!is_js_test(Path::new("src/app.browser.js"), false));
+        assert!(is_nonci("test.nonci.ts") && !is_nonci("test.noncity.ts"));
     }
 
     #[test]

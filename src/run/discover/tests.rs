@@ -340,7 +340,8 @@ fn missing_interpreters_are_per_file() {
         missing,
         &MissingInterpreter {
             program: "tapline-no-such-interpreter".into(),
-            file: "test/a.t".into()
+            file: "test/a.t".into(),
+            hint: String::new(),
         }
     );
     assert_eq!(
@@ -497,6 +498,11 @@ fn log_names() {
     assert_eq!(log_name("a.t"), "a.log");
     assert_eq!(log_name("test/a.test.ts"), "test__a.test.log");
     assert_eq!(log_name("test/noext"), "test__noext.log");
+    assert_eq!(log_name("test/a.both.ts (node)"), "test__a.both.node.log");
+    assert_eq!(
+        log_name("test/a.both.ts (chromium)"),
+        "test__a.both.chromium.log"
+    );
     assert_eq!(log_name("test/.hidden"), "test__.hidden.log");
     assert_eq!(log_name("../x.t"), "up__x.log");
     assert_eq!(log_name("../../a/../b.t"), "up__up__a__up__b.log");
@@ -865,11 +871,12 @@ fn typescript_names_and_the_projects_runner() {
     let dir = project_with(&[
         ("test/test.basic.ts", ""),
         ("test/math.test.ts", ""),
-        ("test/test.browser.ts", ""),
+        ("test/test.deno.ts", ""),
         ("test/helpers.ts", ""),
         ("node_modules/.bin/tsrun*", "#!/bin/sh\n"),
     ]);
     let files = run(dir.path(), &[], &Config::default(), None).expect("found");
+    // (A `test.browser.ts` runs in Chromium: browser_files_by_name_and_by_rule.)
     assert_eq!(rels(&files), ["test/math.test.ts", "test/test.basic.ts"]);
     let tsrun = dir.path().join("node_modules/.bin/tsrun");
     assert_eq!(
@@ -923,5 +930,72 @@ fn silence_is_judged_by_language() {
             ("t/test_plain.py", Silent::Fails),
             ("t/test_pytest.py", Silent::Pytest),
         ]
+    );
+}
+
+/// Issue 18: browser files run in Chromium, `.both` files twice, `.deno` not at all in a walk,
+/// and a user's rule can say `runtime = "chromium"`.
+#[test]
+fn browser_files_by_name_and_by_rule() {
+    if std::env::var_os("TAPLINE_CHROMIUM").is_some() {
+        return; // the variable wins over `[run] chromium`, which this test sets
+    }
+    let dir = project(&[
+        "test/a.browser.js",
+        "test/b.both.mjs",
+        "test/c.test.js",
+        "test/test.chromium.ts",
+        "test/test.deno.ts",
+        "web/page.spec.mjs",
+    ]);
+    let mut browser_rule = rule("web/*.spec.mjs", &["ignored"]);
+    browser_rule.chromium = true;
+    let cfg = Config {
+        chromium: Some("/bin/sh".into()),
+        runners: vec![browser_rule],
+        ..Config::default()
+    };
+    let files = run(dir.path(), &["test", "web"], &cfg, None).expect("tests found");
+    assert_eq!(
+        rels(&files),
+        [
+            "test/a.browser.js",
+            "test/b.both.mjs (node)",
+            "test/b.both.mjs (chromium)",
+            "test/c.test.js",
+            "test/test.chromium.ts",
+            "web/page.spec.mjs",
+        ]
+    );
+    let runtime = |i: usize| files[i].input.runtime;
+    for i in [0, 2, 4, 5] {
+        assert_eq!(runtime(i), Runtime::Chromium, "{}", files[i].rel);
+        assert_eq!(program(&files[i]), "/bin/sh");
+        assert_eq!(
+            command(&files[i]).last().copied(),
+            Some(files[i].path.to_str().expect("utf-8"))
+        );
+    }
+    assert_eq!(runtime(1), Runtime::Command);
+    assert_eq!(program(&files[1]), "node");
+    let missing = Config {
+        chromium: Some("/no/such/chromium".into()),
+        ..Config::default()
+    };
+    let files = run(dir.path(), &["test/a.browser.js"], &missing, None).expect("found");
+    let why = files[0]
+        .command
+        .as_ref()
+        .expect_err("no chromium")
+        .to_string();
+    assert!(
+        why.contains("/no/such/chromium") && why.contains("apt-get install chromium"),
+        "{why}"
+    );
+    let exec = run(dir.path(), &["test/a.browser.js"], &cfg, Some("cat")).expect("found");
+    assert_eq!(
+        exec[0].input.runtime,
+        Runtime::Command,
+        "--exec runs the command"
     );
 }

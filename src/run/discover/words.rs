@@ -8,6 +8,12 @@ use std::path::Path;
 /// `test/tapbundle/test.ts` → `test__tapbundle__test.log`: a flat file name that can't leave
 /// the log folder (`..` becomes `up`, empty and `.` components go, `\` and NUL become `_`).
 pub fn log_name(rel: &str) -> String {
+    // A `.both` file's two entries (`a.both.ts (node)`, `a.both.ts (chromium)`) get
+    // `a.both.node.log` and `a.both.chromium.log`.
+    let (rel, runtime) = match rel.rsplit_once(" (") {
+        Some((file, r @ ("node)" | "chromium)"))) => (file, Some(r.trim_end_matches(')'))),
+        _ => (rel, None),
+    };
     let mut parts: Vec<String> = rel
         .split('/')
         .filter(|part| !part.is_empty() && *part != ".")
@@ -23,6 +29,10 @@ pub fn log_name(rel: &str) -> String {
         // A leading dot starts a hidden name, not an extension.
         if let Some(dot) = last.rfind('.').filter(|&dot| dot > 0) {
             last.truncate(dot);
+        }
+        if let Some(runtime) = runtime {
+            last.push('.');
+            last.push_str(runtime);
         }
     }
     let mut stem = parts.join("__");

@@ -1,3 +1,3 @@
-// tstest runs *.browser.ts in a browser; tapline runs TypeScript in node, so a walk passes it over.
+// tstest runs *.browser.ts in a browser; tapline runs it in headless Chromium (bundled by esbuild).
 document.title = 'tested';
 console.log('1..1\nok 1 - in a browser');

@@ -1,0 +1,689 @@
+//! One browser file's page: a fresh browser context and page, the harness loaded, the page's
+//! console turned into the file's stdout and stderr bytes, and the page's end judged.
+//!
+//! A page ends, whichever comes first:
+//! - the harness calls its binding (the module, and tapbundle's `tapbundleDeferred`, have
+//!   settled) and the TAP plan is complete, or the page has then said nothing for
+//!   [`SETTLED_IDLE`] (a module that started tests on timers still gets to print them);
+//! - the plan is complete and the page has been quiet for [`QUIET_GRACE`] (a module that never
+//!   settles, an open handle);
+//! - the renderer crashes (`page crashed`), Chromium exits (every page in flight fails, naming
+//!   its exit), the file's timeout passes (`timed out after …`), or the run is interrupted.
+//!
+//! Every call to Chromium is bounded too: by the file's deadline, or [`CALL_DEADLINE`].
+//! The page is closed (its context disposed) within the run's grace; a page that will not
+//! close (a renderer stuck in a loop) is reported back so the run restarts Chromium for the
+//! files left.
+use super::cdp::{Cdp, CdpError, CdpEvent};
+use super::console::{self, Stream};
+use super::prepare::Prepared;
+use super::server::{Server, HARNESS};
+use crate::run::limits;
+use crate::run::supervise::{Cancel, Chunk};
+use serde_json::{json, Value};
+use std::time::Duration;
+use tokio::sync::{mpsc, watch};
+use tokio::time::Instant;
+
+/// The binding the harness page calls once the module has settled.
+pub(crate) const BINDING: &str = "__taplineDone";
+
+/// With its plan complete, how long a page that has not settled must be quiet to be done.
+pub(crate) const QUIET_GRACE: Duration = Duration::from_millis(500);
+/// After the module settled with its plan not complete, how long the page may stay silent
+/// before it is done (the parser then says what is missing).
+pub(crate) const SETTLED_IDLE: Duration = Duration::from_secs(2);
+/// Longest wait for one answer from Chromium when the file has no nearer deadline.
+pub(crate) const CALL_DEADLINE: Duration = Duration::from_secs(30);
+/// Largest chunk of console text handed on at once (as a pipe read would be).
+const CHUNK: usize = 64 * 1024;
+
+/// What the page driver needs.
+pub(crate) struct PageSpec<'a> {
+    pub cdp: &'a Cdp,
+    pub server: &'a Server,
+    pub prepared: Prepared,
+    /// The file as the user knows it, for messages.
+    pub shown: String,
+    pub timeout: Option<Duration>,
+    pub grace: Duration,
+    /// `--max-output`: the page is closed once its console has written this many bytes.
+    pub max_output: Option<u64>,
+}
+
+/// How the page ended.
+#[derive(Debug, Default)]
+pub(crate) struct PageEnd {
+    /// Why it failed (empty when the page itself gave no reason).
+    pub reasons: Vec<String>,
+    pub timed_out: bool,
+    pub cancelled: bool,
+    /// Chromium's pipe closed while the page ran.
+    pub browser_gone: bool,
+    /// The page did not close within the grace: Chromium should be restarted.
+    pub hung: bool,
+    /// Its console wrote more than `--max-output`.
+    pub output_exceeded: bool,
+}
+
+/// Runs the page to its end, sending its console as chunks.
+pub(crate) async fn drive(
+    spec: PageSpec<'_>,
+    chunks: mpsc::Sender<Chunk>,
+    mut cancel: watch::Receiver<Option<Cancel>>,
+) -> PageEnd {
+    let deadline = spec.timeout.map(|t| Instant::now() + t);
+    let (page, mut events) = match open(&spec, deadline).await {
+        Ok(opened) => opened,
+        Err(failed) => return not_opened(&spec, failed).await,
+    };
+    let harness = harness(&spec.prepared.entry);
+    let mount = spec.server.mount(spec.prepared.serve_root.clone(), harness);
+    let mut state = State::new(chunks);
+    state.max_output = spec.max_output;
+    state.origin = format!("http://127.0.0.1:{}/{mount}/", spec.server.port);
+    navigate(&spec, &page, &mount, deadline, &mut state).await;
+    if cancel.borrow_and_update().is_some() {
+        state.cancelled = true;
+        state.done = true;
+    }
+    while !state.done && !state.timed_out {
+        let wake = state.next_check();
+        tokio::select! {
+            event = events.recv() => match event {
+                Some(event) => {
+                    let mut batch = vec![event];
+                    while let (true, Ok(e)) = (batch.len() < 4096, events.try_recv()) {
+                        batch.push(e);
+                    }
+                    for event in batch {
+                        state.event(event, &spec, &page, &mount).await;
+                    }
+                    state.flush().await;
+                }
+                None => {
+                    state.browser_gone = true;
+                    state.done = true;
+                }
+            },
+            () = sleep_until(deadline) => state.timed_out = true,
+            () = sleep_until(wake) => {}
+            changed = cancel.changed() => {
+                if changed.is_err() || cancel.borrow().is_some() {
+                    state.cancelled = true;
+                    state.done = true;
+                }
+            }
+        }
+        state.check();
+    }
+    spec.server.unmount(&mount);
+    spec.cdp.unsubscribe(&page.session);
+    finish(&spec, &page, state).await
+}
+
+/// A page that could not be opened: why, and whatever was opened closed.
+async fn not_opened(spec: &PageSpec<'_>, failed: Opening) -> PageEnd {
+    let mut end = PageEnd::default();
+    match failed {
+        Opening::TimedOut => {
+            end.timed_out = true;
+            end.reasons.push(timed_out(spec.timeout));
+        }
+        Opening::Failed(why, page) => {
+            end.browser_gone = why == CdpError::Closed;
+            end.reasons
+                .push(format!("failed to open a page in Chromium: {why}"));
+            if let Some(page) = page {
+                end.hung = close(spec.cdp, &page, spec.grace).await;
+            }
+        }
+    }
+    end
+}
+
+/// Loads the harness page of `mount` into the page.
+async fn navigate(
+    spec: &PageSpec<'_>,
+    page: &Page,
+    mount: &str,
+    deadline: Option<Instant>,
+    state: &mut State,
+) {
+    let url = format!("http://127.0.0.1:{}/{mount}/{HARNESS}", spec.server.port);
+    let call = spec
+        .cdp
+        .call(&page.session, "Page.navigate", json!({ "url": url }));
+    let error = match bounded(deadline, call).await {
+        Some(Ok(reply)) => reply
+            .get("errorText")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        Some(Err(e)) => {
+            state.browser_gone = e == CdpError::Closed;
+            Some(e.to_string())
+        }
+        None => {
+            state.timed_out = true;
+            None
+        }
+    };
+    if let Some(error) = error {
+        state
+            .reasons
+            .push(format!("failed to load the harness page: {error}"));
+        state.done = true;
+    }
+}
+
+/// The page's end: what is left of its console handed on, the page closed, the reasons.
+async fn finish(spec: &PageSpec<'_>, page: &Page, mut state: State) -> PageEnd {
+    state.flush().await;
+    let mut end = PageEnd {
+        timed_out: state.timed_out,
+        cancelled: state.cancelled && !state.timed_out,
+        browser_gone: state.browser_gone,
+        output_exceeded: state.output_exceeded,
+        ..PageEnd::default()
+    };
+    if state.timed_out {
+        end.reasons.push(timed_out(spec.timeout));
+    } else if state.cancelled {
+        end.reasons.push("interrupted".to_owned());
+    }
+    end.reasons.append(&mut state.reasons);
+    if !end.browser_gone {
+        end.hung = close(spec.cdp, page, spec.grace).await;
+    }
+    if end.hung {
+        let note = "tapline: the page did not close within the grace; Chromium is restarted for the files left";
+        state.write(Stream::Stderr, note).await;
+        state.flush().await;
+    }
+    end
+}
+
+fn timed_out(timeout: Option<Duration>) -> String {
+    format!(
+        "timed out after {}",
+        timeout.map(limits::humane).unwrap_or_default()
+    )
+}
+
+/// The harness page, importing `entry` (a path under the mount; the page is one folder
+/// down, in `__tapline__/`).
+pub(crate) fn harness(entry: &str) -> String {
+    let url = format!("../{entry}");
+    let quoted = serde_json::to_string(&url).unwrap_or_else(|_| "\"\"".to_owned());
+    include_str!("harness.html").replace("__TAPLINE_ENTRY__", &quoted)
+}
+
+/// The page's ids.
+struct Page {
+    context: String,
+    target: String,
+    session: String,
+}
+
+enum Opening {
+    TimedOut,
+    Failed(CdpError, Option<Page>),
+}
+
+async fn bounded<T>(
+    deadline: Option<Instant>,
+    f: impl std::future::Future<Output = T>,
+) -> Option<T> {
+    let limit = Instant::now() + CALL_DEADLINE;
+    let until = deadline.map_or(limit, |d| d.min(limit));
+    tokio::time::timeout_at(until, f).await.ok()
+}
+
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// A fresh context, a page in it, attached (flat session) with the domains on and the
+/// binding added, before the harness loads.
+async fn open(
+    spec: &PageSpec<'_>,
+    deadline: Option<Instant>,
+) -> Result<(Page, mpsc::UnboundedReceiver<CdpEvent>), Opening> {
+    let cdp = spec.cdp;
+    let call = |session: String, method: &'static str, params: Value| async move {
+        match bounded(deadline, cdp.call(&session, method, params)).await {
+            Some(r) => r.map_err(|e| (e, false)),
+            None => Err((CdpError::Closed, true)),
+        }
+    };
+    let fail = |(e, timed): (CdpError, bool), page: Option<Page>| {
+        if timed {
+            Opening::TimedOut
+        } else {
+            Opening::Failed(e, page)
+        }
+    };
+    let context = call(String::new(), "Target.createBrowserContext", json!({}))
+        .await
+        .map_err(|e| fail(e, None))?;
+    let context = text(&context, "browserContextId");
+    let target = call(
+        String::new(),
+        "Target.createTarget",
+        json!({ "url": "about:blank", "browserContextId": context }),
+    )
+    .await;
+    let target = match target {
+        Ok(t) => text(&t, "targetId"),
+        Err(e) => {
+            let _ = cdp
+                .call(
+                    "",
+                    "Target.disposeBrowserContext",
+                    json!({ "browserContextId": context }),
+                )
+                .await;
+            return Err(fail(e, None));
+        }
+    };
+    let mut page = Page {
+        context,
+        target,
+        session: String::new(),
+    };
+    match call(
+        String::new(),
+        "Target.attachToTarget",
+        json!({ "targetId": page.target, "flatten": true }),
+    )
+    .await
+    {
+        Ok(reply) => page.session = text(&reply, "sessionId"),
+        Err(e) => return Err(fail(e, Some(page))),
+    }
+    let events = cdp.subscribe(&page.session);
+    for (method, params) in [
+        ("Runtime.enable", json!({})),
+        ("Page.enable", json!({})),
+        ("Inspector.enable", json!({})),
+        ("Runtime.addBinding", json!({ "name": BINDING })),
+        // A console call's stack is of no use here, and capturing it costs most of a call.
+        ("Runtime.setMaxCallStackSizeToCapture", json!({ "size": 0 })),
+    ] {
+        if let Err(e) = call(page.session.clone(), method, params).await {
+            cdp.unsubscribe(&page.session);
+            return Err(fail(e, Some(page)));
+        }
+    }
+    Ok((page, events))
+}
+
+fn text(v: &Value, key: &str) -> String {
+    v.get(key).and_then(Value::as_str).unwrap_or("").to_owned()
+}
+
+/// Closes the page and disposes of its context; `true` when that did not happen within
+/// `grace` (the renderer is stuck).
+async fn close(cdp: &Cdp, page: &Page, grace: Duration) -> bool {
+    let closing = async {
+        let _ = cdp
+            .call("", "Target.closeTarget", json!({ "targetId": page.target }))
+            .await;
+        let _ = cdp
+            .call(
+                "",
+                "Target.disposeBrowserContext",
+                json!({ "browserContextId": page.context }),
+            )
+            .await;
+    };
+    tokio::time::timeout(grace.max(Duration::from_millis(500)), closing)
+        .await
+        .is_err()
+}
+
+/// What the harness said when the module settled.
+struct Settled {
+    at: Instant,
+}
+
+/// The page's state as its events arrive.
+struct State {
+    chunks: mpsc::Sender<Chunk>,
+    /// Console text not yet handed on, and its stream.
+    pending: Vec<u8>,
+    pending_stream: Stream,
+    plan: PlanTracker,
+    last_output: Instant,
+    settled: Option<Settled>,
+    reasons: Vec<String>,
+    done: bool,
+    timed_out: bool,
+    cancelled: bool,
+    browser_gone: bool,
+    /// The URL prefix of the file's folder, which stacks and messages show as a path
+    /// ([`State::local`]).
+    origin: String,
+    /// `console.group` depth: Node indents what is printed inside by two spaces a level.
+    group: usize,
+    /// Bytes written so far, against `max_output`.
+    written: u64,
+    max_output: Option<u64>,
+    output_exceeded: bool,
+}
+
+impl State {
+    fn new(chunks: mpsc::Sender<Chunk>) -> State {
+        State {
+            chunks,
+            pending: Vec::new(),
+            pending_stream: Stream::Stdout,
+            plan: PlanTracker::default(),
+            last_output: Instant::now(),
+            settled: None,
+            reasons: Vec::new(),
+            done: false,
+            timed_out: false,
+            cancelled: false,
+            browser_gone: false,
+            origin: String::new(),
+            group: 0,
+            written: 0,
+            max_output: None,
+            output_exceeded: false,
+        }
+    }
+
+    /// When the end conditions must next be looked at, if time alone can end the page.
+    fn next_check(&self) -> Option<Instant> {
+        if self.settled.is_some() {
+            Some(
+                self.last_output
+                    .max(self.settled.as_ref().map_or(self.last_output, |s| s.at))
+                    + SETTLED_IDLE,
+            )
+        } else if self.plan.complete() {
+            Some(self.last_output + QUIET_GRACE)
+        } else {
+            None
+        }
+    }
+
+    fn check(&mut self) {
+        let now = Instant::now();
+        if let Some(settled) = &self.settled {
+            let quiet_since = self.last_output.max(settled.at);
+            if self.plan.complete() || now >= quiet_since + SETTLED_IDLE {
+                self.done = true;
+            }
+        } else if self.plan.complete() && now >= self.last_output + QUIET_GRACE {
+            self.done = true;
+        }
+    }
+
+    /// Writes `text` and a newline to `stream`, after what is pending.
+    async fn write(&mut self, stream: Stream, text: &str) {
+        if stream != self.pending_stream || self.pending.len() + text.len() >= CHUNK {
+            self.flush().await;
+            self.pending_stream = stream;
+        }
+        if stream == Stream::Stdout {
+            self.plan.feed(text);
+        }
+        self.pending.extend_from_slice(text.as_bytes());
+        self.pending.push(b'\n');
+        self.last_output = Instant::now();
+        self.written += text.len() as u64 + 1;
+        if self.max_output.is_some_and(|max| self.written > max) && !self.output_exceeded {
+            self.output_exceeded = true;
+            self.done = true;
+        }
+    }
+
+    /// Hands the pending text on. A file task that is gone means the run is over.
+    async fn flush(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let bytes = std::mem::take(&mut self.pending);
+        let chunk = match self.pending_stream {
+            Stream::Stdout => Chunk::Stdout(bytes),
+            Stream::Stderr => Chunk::Stderr(bytes),
+        };
+        let _ = self.chunks.send(chunk).await;
+    }
+
+    async fn event(&mut self, event: CdpEvent, spec: &PageSpec<'_>, page: &Page, mount: &str) {
+        let p = &event.params;
+        match event.method.as_str() {
+            "Runtime.consoleAPICalled" => {
+                let kind = p.get("type").and_then(Value::as_str).unwrap_or("log");
+                let args = p
+                    .get("args")
+                    .and_then(Value::as_array)
+                    .map(Vec::as_slice)
+                    .unwrap_or(&[]);
+                if kind == "endGroup" {
+                    self.group = self.group.saturating_sub(1);
+                }
+                if let Some(text) = console::text(kind, args) {
+                    let text = match text.contains("http://127.0.0.1:") {
+                        true => self.local(&text),
+                        false => text,
+                    };
+                    let text = console::indent(&text, self.group);
+                    self.write(console::stream(kind), &text).await;
+                }
+                if kind.starts_with("startGroup") {
+                    self.group += 1;
+                }
+            }
+            "Runtime.exceptionThrown" => {
+                self.exception(p.get("exceptionDetails").unwrap_or(&Value::Null), spec)
+                    .await
+            }
+            "Runtime.bindingCalled" if p.get("name").and_then(Value::as_str) == Some(BINDING) => {
+                let payload = p.get("payload").and_then(Value::as_str).unwrap_or("{}");
+                self.settle(payload, spec, mount).await;
+            }
+            "Page.javascriptDialogOpening" => {
+                let kind = p.get("type").and_then(Value::as_str).unwrap_or("dialog");
+                let message = p.get("message").and_then(Value::as_str).unwrap_or("");
+                let _ = spec
+                    .cdp
+                    .call(
+                        &page.session,
+                        "Page.handleJavaScriptDialog",
+                        json!({ "accept": false }),
+                    )
+                    .await;
+                let note = format!(
+                    "{kind}({}) dismissed: a test page cannot answer dialogs",
+                    serde_json::to_string(message).unwrap_or_default()
+                );
+                self.write(Stream::Stderr, &format!("tapline: {note}"))
+                    .await;
+                self.reasons.push(note);
+            }
+            "Inspector.targetCrashed" => {
+                self.write(Stream::Stderr, "tapline: the page crashed")
+                    .await;
+                self.reasons.push("page crashed".to_owned());
+                self.done = true;
+            }
+            "Inspector.detached" => {
+                self.reasons.push("the page was closed".to_owned());
+                self.done = true;
+            }
+            _ => {}
+        }
+    }
+
+    /// An uncaught exception or unhandled rejection: the stack to stderr, the first line as a
+    /// reason.
+    async fn exception(&mut self, details: &Value, spec: &PageSpec<'_>) {
+        let headline = details
+            .get("text")
+            .and_then(Value::as_str)
+            .unwrap_or("Uncaught");
+        let rejection = headline.contains("(in promise)");
+        let thrown = details.get("exception");
+        let body = match thrown {
+            Some(e) if e.get("subtype").and_then(Value::as_str) == Some("error") => e
+                .get("description")
+                .and_then(Value::as_str)
+                .unwrap_or("Error")
+                .to_owned(),
+            Some(e) => console::inspect(e),
+            None => headline
+                .trim_start_matches("Uncaught (in promise)")
+                .trim_start_matches("Uncaught")
+                .trim()
+                .to_owned(),
+        };
+        // Mapped while the bundle's URLs are whole, then what is left made local.
+        let (body, first) = in_sources(&spec.prepared, &body);
+        let (body, first) = (self.local(&body), self.local(&first));
+        let kind = if rejection {
+            "Uncaught (in promise)"
+        } else {
+            "Uncaught"
+        };
+        self.write(Stream::Stderr, &format!("{kind} {body}")).await;
+        let what = if rejection {
+            "unhandled rejection"
+        } else {
+            "uncaught exception"
+        };
+        self.add_reason(format!("{what}: {first}"));
+    }
+
+    /// The harness's report: the module settled, or failed to load, or threw.
+    async fn settle(&mut self, payload: &str, spec: &PageSpec<'_>, mount: &str) {
+        let outcome: Value = serde_json::from_str(payload).unwrap_or(Value::Null);
+        if let Some(raw) = outcome.get("error").and_then(Value::as_str) {
+            let error = self.local(raw);
+            let first = error.lines().next().unwrap_or("").to_owned();
+            if outcome.get("load").and_then(Value::as_bool) == Some(true) {
+                let missing = spec.server.missing(mount);
+                if missing.is_empty() {
+                    self.add_reason(format!("failed to load {}: {first}", spec.shown));
+                } else {
+                    for path in missing.iter().take(5) {
+                        self.add_reason(format!("failed to load {path}: 404"));
+                    }
+                }
+                self.write(Stream::Stderr, &format!("tapline: {error}"))
+                    .await;
+            } else {
+                let (error, first) = in_sources(&spec.prepared, raw);
+                let (error, first) = (self.local(&error), self.local(&first));
+                self.write(Stream::Stderr, &format!("Uncaught {error}"))
+                    .await;
+                self.add_reason(format!("uncaught exception: {first}"));
+            }
+        }
+        self.settled = Some(Settled { at: Instant::now() });
+    }
+
+    /// `text` with the served folder's URLs as paths under it: a stack reads
+    /// `at test/a.browser.js:2:16`, as the file is named in the project, not
+    /// `at http://127.0.0.1:41234/3/test/a.browser.js:2:16`.
+    fn local(&self, text: &str) -> String {
+        if self.origin.is_empty() {
+            return text.to_owned();
+        }
+        text.replace(&self.origin, "")
+    }
+
+    /// A reason, once (a loop throwing the same error a thousand times is one reason), and at
+    /// most ten.
+    fn add_reason(&mut self, reason: String) {
+        if !self.reasons.contains(&reason) && self.reasons.len() < 10 {
+            self.reasons.push(reason);
+        }
+    }
+}
+
+/// An error's stack with its bundle frames mapped back to the sources, and its first line
+/// naming where it was thrown (`Error: boom (test/a.browser.ts:12:5)`) when the map says.
+fn in_sources(prepared: &Prepared, stack: &str) -> (String, String) {
+    let first = stack.lines().next().unwrap_or("");
+    let first = match prepared.thrown_at(stack) {
+        Some(place) => format!("{first} ({place})"),
+        None => first.to_owned(),
+    };
+    (prepared.map_stack(stack), first)
+}
+
+/// Follows the top level of the TAP a page prints, only to know when its plan is complete:
+/// the parser proper runs on the same bytes in the file task.
+#[derive(Debug, Default)]
+pub(crate) struct PlanTracker {
+    planned: Option<u64>,
+    points: u64,
+    bailed: bool,
+}
+
+impl PlanTracker {
+    pub(crate) fn feed(&mut self, text: &str) {
+        for line in text.lines() {
+            if let Some(rest) = line.strip_prefix("1..") {
+                let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                if let Ok(n) = digits.parse() {
+                    self.planned = Some(n);
+                }
+            } else if is_point(line) {
+                self.points += 1;
+            } else if line.starts_with("Bail out!") {
+                self.bailed = true;
+            }
+        }
+    }
+
+    pub(crate) fn complete(&self) -> bool {
+        self.bailed || self.planned.is_some_and(|n| self.points >= n)
+    }
+}
+
+fn is_point(line: &str) -> bool {
+    let rest = line
+        .strip_prefix("not ok")
+        .or_else(|| line.strip_prefix("ok"));
+    rest.is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t']))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_plan_is_followed_at_the_top_level_only() {
+        let mut t = PlanTracker::default();
+        t.feed("TAP version 14\n1..2\n    1..1\n    ok 1 - inner\nok 1 - a");
+        assert!(!t.complete());
+        t.feed("okay\nnot ok 2 - b # TODO");
+        assert!(t.complete());
+        let mut t = PlanTracker::default();
+        t.feed("ok 1\nok 2");
+        assert!(!t.complete(), "no plan yet");
+        t.feed("1..2");
+        assert!(t.complete());
+        let mut t = PlanTracker::default();
+        t.feed("Bail out! no database");
+        assert!(t.complete());
+    }
+
+    #[test]
+    fn the_harness_imports_the_entry_under_its_mount() {
+        let page = harness("test/a \"b\".js");
+        assert!(
+            page.contains(r#"const entry = "../test/a \"b\".js";"#),
+            "{page}"
+        );
+        assert!(page.contains(BINDING));
+    }
+}
