@@ -305,9 +305,9 @@ pub struct RunArgs {
     /// When to use colour.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
-    /// Run, then re-run on every change under the project root: a changed test file alone,
-    /// everything on any other change. Keys: Enter/a all, f failing, p pattern, q quit (exit 0;
-    /// Ctrl-C exits 130). On a piped stdin, one command per line; EOF quits.
+    /// Run, then re-run on every change under the project root what it can affect, by the
+    /// dependency traces of earlier runs (a changed test file alone, a module's loaders).
+    /// Keys: Enter/a all, f failing, p pattern, q quit (exit 0; Ctrl-C exits 130). On a piped stdin, one command per line; EOF quits.
     #[arg(short = 'w', long, conflicts_with = "list")]
     pub watch: bool,
     /// Watch mode: how long a change settles before it starts a run (default 300ms).
@@ -398,6 +398,17 @@ pub struct RunArgs {
     /// otherwise.
     #[arg(long)]
     pub no_history: bool,
+    /// Record no dependency traces (what each file loaded), as `[run] trace = false` does.
+    #[arg(long)]
+    pub no_trace: bool,
+    /// Run only the test files a change to these paths can affect, by the traces of earlier
+    /// runs (files with no trace run); see the README's "Affected files".
+    #[arg(long, value_name = "PATH", num_args = 1.., conflicts_with_all = ["changed", "watch"])]
+    pub affected_by: Vec<String>,
+    /// Run only the test files affected by what changed since REV (default: the merge base
+    /// with the default branch), the working tree and untracked files, by `git`.
+    #[arg(long, value_name = "REV", num_args = 0..=1, default_missing_value = "", conflicts_with = "watch")]
+    pub changed: Option<String>,
     /// Per process of a test file: heap and private writable memory, e.g. `256M`, `2G`
     /// (RLIMIT_DATA). A file stopped by it fails with the limit named.
     #[arg(long, value_name = "SIZE")]

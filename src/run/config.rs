@@ -21,6 +21,7 @@
 //! retries = 2                  # run a failed file up to 2 more times (a later pass: flaky)
 //! order = "slowest-first"      # slowest-first, failed-first, declared, random, random:SEED
 //! history = true               # record every run in <log_dir>/history.jsonl
+//! trace = true                 # record what each file loaded (watch and --changed use it)
 //! cache = false                # skip files unchanged since they passed (see cache_inputs)
 //! cache_inputs = ["src/**"]    # files (globs from the project root) every test depends on
 //! max_memory = "256M"          # per process: heap and private writable memory (RLIMIT_DATA)
@@ -75,6 +76,7 @@ lib = ["lib"]
 retries = 2
 order = "slowest-first"
 history = true
+trace = true
 cache = false
 cache_inputs = ["src/**", "lib/**"]
 max_memory = "2G"
@@ -138,6 +140,8 @@ pub struct Config {
     pub partition: Option<super::plan::partition::PartitionArg>,
     /// `false` turns the history store off.
     pub history: Option<bool>,
+    /// `false` records no dependency traces (`--no-trace`).
+    pub trace: Option<bool>,
     pub cache: Option<bool>,
     /// Globs relative to the project root.
     pub cache_inputs: Vec<String>,
@@ -185,6 +189,7 @@ impl Default for Config {
             order: None,
             partition: None,
             history: None,
+            trace: None,
             cache: None,
             cache_inputs: Vec::new(),
             limits: super::limits::Limits::default(),
@@ -407,6 +412,7 @@ struct RawRun {
     #[serde(default, deserialize_with = "partition")]
     partition: Option<super::plan::partition::PartitionArg>,
     history: Option<bool>,
+    trace: Option<bool>,
     cache: Option<bool>,
     cache_inputs: Option<Vec<String>>,
     #[serde(default, deserialize_with = "size")]
@@ -506,6 +512,7 @@ pub fn load(root: &Path) -> Result<Config, ConfigError> {
         order: raw.run.order,
         partition: raw.run.partition,
         history: raw.run.history,
+        trace: raw.run.trace,
         cache: raw.run.cache,
         cache_inputs: raw.run.cache_inputs.unwrap_or_default(),
         limits: super::limits::Limits {

@@ -266,6 +266,10 @@ impl<'a, 's> Dispatch<'a, 's> {
             log,
             limits: settings.limits,
             sandbox: settings.sandbox.clone(),
+            trace: settings
+                .trace
+                .as_ref()
+                .and_then(|t| t.for_planned(&p, &settings.cwd)),
             browser: self.browser.clone(),
         };
         self.infos[idx] = Some(info);

@@ -36,6 +36,8 @@ pub(crate) struct FileJob {
     pub sandbox: Option<std::sync::Arc<Sandbox>>,
     /// The output's format and a suite's reports; `cwd` above already holds its place.
     pub input: Input,
+    /// Where this file's trace is recorded, if it can be.
+    pub trace: Option<super::trace::FileTrace>,
     /// The run's browser, for a file whose runtime is Chromium.
     pub browser: super::browser::Shared,
 }
@@ -215,6 +217,7 @@ pub(crate) async fn run_file(
         Ok(argv) => argv,
         Err(why) => return not_started(why, started),
     };
+    let trace_env = job.trace.as_ref().map(|t| t.env()).unwrap_or_default();
     let argv = match &job.sandbox {
         // A page runs in the run's one Chromium, not in a process of its own (README,
         // "Browser tests": why --sandbox does not wrap Chromium).
@@ -238,6 +241,7 @@ pub(crate) async fn run_file(
         cwd: job.cwd.clone(),
         env: std::iter::once(("TAPLINE".into(), "1".into()))
             .chain(job.env.iter().cloned())
+            .chain(trace_env)
             .collect(),
         timeout: job.timeout,
         grace: job.grace,
@@ -323,6 +327,11 @@ pub(crate) async fn run_file(
     }
     if let Some(e) = log_error {
         result.reasons.push(FailureReason::Other(e));
+    }
+    if let Some(trace) = job.trace {
+        // A cancelled file was stopped half-way: what it loaded so far says little, and the
+        // run that restarts it records it whole.
+        trace.finish(!result.cancelled).await;
     }
     result
 }

@@ -62,6 +62,7 @@ pub(crate) mod shebang;
 pub mod suite;
 
 pub mod supervise;
+pub mod trace;
 
 pub(crate) mod browser;
 
@@ -131,6 +132,8 @@ pub struct Settings {
     pub sandbox: Option<std::sync::Arc<sandbox::Sandbox>>,
     /// A file's `Bail out!` does not stop the run (`--keep-going`).
     pub keep_going: bool,
+    /// Records what each file loaded (`None` with `--no-trace`, `[run] trace = false`).
+    pub trace: Option<std::sync::Arc<trace::Tracer>>,
     /// What each file loaded, where the run learns it (watch mode re-runs by it).
     pub inputs: inputs::LoadedInputs,
 }
@@ -163,6 +166,7 @@ impl Settings {
             limits: options.limits,
             sandbox,
             keep_going: options.keep_going,
+            trace: None,
             inputs: Default::default(),
         }
     }
@@ -455,6 +459,7 @@ mod tests {
             limits: limits::Limits::default(),
             sandbox: None,
             keep_going: false,
+            trace: None,
             inputs: Default::default(),
         }
     }

@@ -123,6 +123,8 @@ pub struct Flags {
     pub stop_running: bool,
     pub keep_going: bool,
     pub no_history: bool,
+    /// `--no-trace`.
+    pub no_trace: bool,
     pub max_memory: Option<String>,
     pub max_cpu_time: Option<String>,
     pub max_open_files: Option<u64>,
@@ -199,6 +201,8 @@ pub struct Options {
     pub max_fail: Option<usize>,
     pub stop_running: bool,
     pub keep_going: bool,
+    /// Record what each file loads (`--no-trace`, `[run] trace = false` turn it off).
+    pub trace: bool,
     /// The order asked for; `None`: the plan decides from history.
     pub order: Option<Order>,
     pub cache: CacheUse,
@@ -285,6 +289,7 @@ impl Options {
             },
             stop_running: flags.stop_running,
             keep_going: flags.keep_going,
+            trace: !flags.no_trace && cfg.trace != Some(false),
             order: order(flags, cfg)?,
             cache: cache_use(flags, cfg, runs),
             log_dir: (!flags.no_logs).then(|| project.log_dir(flags.log_dir.as_deref())),

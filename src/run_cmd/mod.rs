@@ -23,6 +23,10 @@ use tapline::run::sandbox::Sandbox;
 use tapline::run::{config, discover, logs, plan, Planned, Settings};
 use tapline::watch;
 
+mod affected;
+
+const NO_FILE_SELECTED: &str = "no test file selected";
+
 pub fn run(args: &RunArgs) -> u8 {
     // Under `bazel test`, Bazel's test protocol decides the shard, reports and outputs.
     let env = |key: &str| std::env::var(key).ok();
@@ -48,15 +52,30 @@ pub fn run(args: &RunArgs) -> u8 {
     if args.watch {
         return watch(args, reports);
     }
-    let mut select = |files: Vec<discover::TestFile>| match &test_filter {
-        Some(f) => files
-            .into_iter()
-            .filter(|t| crate::bazel::selects(f, &t.rel))
-            .collect(),
-        None => files,
+    let affected = match affected::Affected::from_args(args) {
+        Ok(a) => a,
+        Err(msg) => {
+            eprintln!("tapline: {msg}");
+            return EXIT_USAGE;
+        }
+    };
+    let mut select = |files: Vec<discover::TestFile>| {
+        let files: Vec<discover::TestFile> = match &test_filter {
+            Some(f) => files
+                .into_iter()
+                .filter(|t| crate::bazel::selects(f, &t.rel))
+                .collect(),
+            None => files,
+        };
+        match &affected {
+            Some(a) => a.select(files),
+            None => files,
+        }
     };
     match prepare(args, &mut select) {
         Ok(Prepared::Listed) => 0,
+        // Nothing the changes affect: nothing to run, which is no failure.
+        Err(Usage(msg)) if affected.is_some() && msg == NO_FILE_SELECTED => 0,
         Ok(Prepared::Run(files, settings, extras)) => {
             execute(args, files, *settings, extras, reports)
         }
@@ -110,6 +129,7 @@ fn flags(args: &RunArgs) -> Flags {
         stop_running: args.stop_running,
         keep_going: args.keep_going,
         no_history: args.no_history,
+        no_trace: args.no_trace,
         max_memory: args.max_memory.clone(),
         max_cpu_time: args.max_cpu_time.clone(),
         max_open_files: args.max_open_files,
@@ -130,18 +150,21 @@ fn prepare(
 ) -> Result<Prepared, Usage> {
     let usage = |e: &dyn std::fmt::Display| Usage(e.to_string());
     let project = Project::current().map_err(|e| usage(&e))?;
-    let options =
+    let mut options =
         Options::resolve(&flags(args), &project, &Env::current()).map_err(|e| usage(&e))?;
     let sandbox = sandbox(&options, &project)?;
     let inherited = |key: &str| std::env::var_os(key);
-    let found = plan::discover(
-        &project,
-        &options,
-        &args.paths,
-        args.exec.as_deref(),
-        &inherited,
-    )
-    .map_err(|e| usage(&e))?;
+    let mut found =
+        plan::discover(&project, &args.paths, args.exec.as_deref()).map_err(|e| usage(&e))?;
+    // The trace hooks' variables go in before the commands are adapted to the environment
+    // (a taint-mode perl takes PERL5OPT's words on its command line).
+    let tracer = (!args.list)
+        .then(|| affected::tracer(&options, &project, sandbox.is_some(), &found.files))
+        .flatten();
+    if let Some(t) = &tracer {
+        t.add_env(&mut options.env.vars, inherited);
+    }
+    plan::adapt(&mut found.files, &options.env, &inherited);
     let env = |key: &str| std::env::var(key).ok();
     let part = plan::partition_files(found.files, &options, &env).map_err(|e| usage(&e))?;
     if let Some(note) = &part.note {
@@ -155,7 +178,7 @@ fn prepare(
     let files = select(part.files);
     // An empty shard is a shard all the same: it passes, and its record joins the merge.
     if files.is_empty() && part.header.is_none() {
-        return Err(Usage("no test file selected".into()));
+        return Err(Usage(NO_FILE_SELECTED.into()));
     }
     let log_dir = match &options.log_dir {
         None => None,
@@ -184,7 +207,8 @@ fn prepare(
         store: history::Store::in_dir(&options.history_dir),
         root: project.root.clone(),
     });
-    let settings = Settings::new(&options, project.cwd, log_dir, recorder, sandbox);
+    let mut settings = Settings::new(&options, project.cwd, log_dir, recorder, sandbox);
+    settings.trace = tracer;
     let extras = Extras {
         shard: part.header,
         cache: plan.cache,
@@ -357,6 +381,7 @@ fn watch(args: &RunArgs, reports: Option<ReportsThread>) -> u8 {
         debounce,
         ignore,
         clear: args.clear,
+        traces: !args.no_trace && project.config.trace != Some(false),
         terminal: terminal_options(args, false),
         machine: match args.format {
             RunFormat::Human => watch::Machine::None,

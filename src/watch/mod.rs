@@ -8,11 +8,12 @@
 //!   `node_modules/`, gitignored build output) cost no inotify watches. Folders created later
 //!   are added as they appear; a `.gitignore` change re-reads the ignore rules.
 //! - **What a change runs**: the debouncer hands over a batch once a change is `--debounce` old.
-//!   A batch whose changed paths are all test files re-runs those files; any other changed path
-//!   re-runs every test file, unless the last runs recorded it among what some test files
-//!   loaded ([`crate::run::inputs`]: a browser file's bundle inputs): then it re-runs those
-//!   and the files with no such record (they may load it too). Files are discovered afresh for every run (new test files count),
-//!   and the files that failed last time run first.
+//!   The dependency traces of earlier runs pick the files it can affect
+//!   ([`crate::run::trace::select`]; a browser file's bundle inputs, [`crate::run::inputs`],
+//!   count as its trace): a changed test file, the test files that loaded a changed file, the
+//!   files with no trace; what shapes every run (`tapline.toml`, lockfiles…) re-runs
+//!   everything. The header names why each file runs. Files are discovered afresh for every
+//!   run (new test files count), and the files that failed last time run first.
 //! - **A change during a run** cancels it (process groups terminated with the grace period,
 //!   children reaped, as a first Ctrl-C does) and starts the next run, which covers what the
 //!   cancelled run was running as well as what changed. The cancelled files read as cancelled
@@ -41,11 +42,12 @@ pub mod input;
 mod session;
 mod want;
 
+use crate::run::trace::store::{Store as TraceStore, Traces};
 use feedback::{paused_message, Change, Covers, Feedback, Moment, Sorted};
 use fingerprint::*;
 use session::*;
-use want::covers;
-pub use want::{select, Inputs, Want};
+use want::{covers, why_lines, with_inputs};
+pub use want::{select, Inputs, Picked, Want};
 
 use crate::report::sink::{Fanout, JsonlRun, RunSink, SummaryRun};
 use crate::report::style::{self, Style};
@@ -94,6 +96,9 @@ pub struct WatchOptions {
     /// Read for the first run's failed-first order (`None` with `--no-history`).
     pub history: Option<crate::run::history::Store>,
     pub clear: bool,
+    /// Pick files by the stored dependency traces (off with `--no-trace`: any change to no
+    /// test file runs every file).
+    pub traces: bool,
     /// For each run's terminal report (`live` and `width` are set per run).
     pub terminal: TerminalOptions,
     pub machine: Machine,
@@ -178,16 +183,42 @@ mod tests {
     }
 
     fn picked(want: &Want, verdicts: &[(&str, bool)]) -> Vec<String> {
+        picked_with(want, verdicts, &Traces::default()).0
+    }
+
+    fn picked_with(
+        want: &Want,
+        verdicts: &[(&str, bool)],
+        traces: &Traces,
+    ) -> (Vec<String>, Picked) {
         let verdicts = verdicts.iter().map(|&(r, ok)| (r.to_owned(), ok)).collect();
-        select(
+        let mut picked = Picked::default();
+        let files = select(
             want,
             &verdicts,
-            &Inputs::new(),
+            traces,
             files(&["t/a.t", "t/b.t", "t/c.t", "t/sub/d.t"]),
+            &mut picked,
         )
         .into_iter()
         .map(|f| f.rel)
-        .collect()
+        .collect();
+        (files, picked)
+    }
+
+    /// t/a.t and t/b.t loaded lib/x.pm; t/c.t loaded lib/y.pm; t/sub/d.t has no trace.
+    fn traces() -> Traces {
+        let list: [(&str, &[&str]); 3] = [
+            ("t/a.t", &["lib/x.pm", "lib/common.pm"]),
+            ("t/b.t", &["lib/x.pm"]),
+            ("t/c.t", &["lib/y.pm", "lib/common.pm"]),
+        ];
+        Traces {
+            by_test: list
+                .iter()
+                .map(|(t, f)| (t.to_string(), f.iter().map(|f| f.to_string()).collect()))
+                .collect(),
+        }
     }
 
     fn changed(paths: &[&str]) -> Want {
@@ -200,12 +231,43 @@ mod tests {
     }
 
     #[test]
-    fn a_changed_test_file_runs_alone() {
+    fn a_changed_test_file_runs_alone_once_every_file_has_a_trace() {
+        let traced = |want: &Want| picked_with(want, &[], &traces()).0;
+        assert_eq!(traced(&changed(&["t/b.t"])), ["t/b.t"]);
+        assert_eq!(traced(&changed(&["t/c.t", "t/a.t"])), ["t/a.t", "t/c.t"]);
+        // Another test file is no dependency, even of a file with no trace.
         assert_eq!(picked(&changed(&["t/b.t"]), &[]), ["t/b.t"]);
+    }
+
+    #[test]
+    fn a_changed_library_runs_the_files_that_loaded_it() {
+        let (files, picked) = picked_with(&changed(&["lib/x.pm"]), &[("t/b.t", false)], &traces());
+        assert_eq!(files, ["t/b.t", "t/a.t", "t/sub/d.t"]);
+        assert!(!picked.all);
         assert_eq!(
-            picked(&changed(&["t/c.t", "t/a.t"]), &[]),
-            ["t/a.t", "t/c.t"]
+            why_lines(&picked),
+            [
+                "t/b.t  loaded lib/x.pm",
+                "t/a.t  loaded lib/x.pm",
+                "t/sub/d.t  no trace (lib/x.pm changed)"
+            ]
         );
+        assert_eq!(
+            covers(&changed(&["lib/x.pm"]), &picked, &files, &traces()),
+            Covers::Files(
+                ["t/a.t", "t/b.t", "t/sub/d.t", "lib/x.pm", "lib/common.pm"]
+                    .map(String::from)
+                    .into()
+            )
+        );
+        let (files, picked) = picked_with(&changed(&["tapline.toml"]), &[], &traces());
+        assert_eq!(files.len(), 4);
+        assert_eq!(
+            why_lines(&picked),
+            ["every file: tapline.toml shapes every run"]
+        );
+        // `a` runs everything, whatever the traces say.
+        assert_eq!(picked_with(&Want::all("a"), &[], &traces()).0.len(), 4);
     }
 
     #[test]
@@ -247,27 +309,45 @@ mod tests {
     fn what_a_run_covers() {
         let rels =
             |names: &[&str]| -> Vec<String> { names.iter().map(|n| (*n).to_owned()).collect() };
-        let none = Inputs::new();
+        let some = Picked::default();
+        let all = Picked {
+            all: true,
+            why: Vec::new(),
+        };
+        let none = Traces::default();
         assert_eq!(
-            covers(&changed(&["t/a.t"]), &rels(&["t/a.t"]), &none),
+            covers(&changed(&["t/a.t"]), &some, &rels(&["t/a.t"]), &none),
             Covers::Files(["t/a.t".to_owned()].into())
         );
         assert_eq!(
-            covers(&changed(&["lib/x.pm"]), &rels(&["t/a.t", "t/b.t"]), &none),
+            covers(
+                &changed(&["lib/x.pm"]),
+                &all,
+                &rels(&["t/a.t", "t/b.t"]),
+                &none
+            ),
             Covers::All,
-            "a change to no test file ran them all"
+            "a change that picked every file ran them all"
         );
         assert_eq!(
-            covers(&Want::all("a"), &rels(&["t/a.t"]), &none),
+            covers(&Want::all("a"), &some, &rels(&["t/a.t"]), &none),
             Covers::All
         );
         // A change to what a run's file loaded: that run saw it, and the file's other inputs.
-        let loaded = inputs(&[
-            ("t/a.t", &["lib/x.js", "lib/y.js"]),
-            ("t/b.t", &["lib/z.js"]),
-        ]);
+        let loaded = with_inputs(
+            Traces::default(),
+            &inputs(&[
+                ("t/a.t", &["lib/x.js", "lib/y.js"]),
+                ("t/b.t", &["lib/z.js"]),
+            ]),
+        );
         assert_eq!(
-            covers(&changed(&["lib/x.js"]), &rels(&["t/a.t", "t/c.t"]), &loaded),
+            covers(
+                &changed(&["lib/x.js"]),
+                &some,
+                &rels(&["t/a.t", "t/c.t"]),
+                &loaded
+            ),
             Covers::Files(
                 rels(&["lib/x.js", "lib/y.js", "t/a.t", "t/c.t"])
                     .into_iter()
@@ -277,6 +357,7 @@ mod tests {
         assert_eq!(
             covers(
                 &changed(&["lib/x.js", "lib/other.js"]),
+                &all,
                 &rels(&["t/a.t"]),
                 &loaded
             ),
@@ -299,11 +380,14 @@ mod tests {
 
     #[test]
     fn a_change_to_what_files_loaded_runs_those_and_the_files_nobody_traced() {
-        let loaded = inputs(&[
-            ("t/a.t", &["t/a.t", "lib/x.js"]),
-            ("t/b.t", &["t/b.t", "lib/y.js"]),
-            ("t/sub/d.t", &["t/sub/d.t", "lib/x.js", "lib/y.js"]),
-        ]);
+        let loaded = with_inputs(
+            Traces::default(),
+            &inputs(&[
+                ("t/a.t", &["t/a.t", "lib/x.js"]),
+                ("t/b.t", &["t/b.t", "lib/y.js"]),
+                ("t/sub/d.t", &["t/sub/d.t", "lib/x.js", "lib/y.js"]),
+            ]),
+        );
         let pick = |want: &Want, verdicts: &[(&str, bool)]| -> Vec<String> {
             let verdicts = verdicts.iter().map(|&(r, ok)| (r.to_owned(), ok)).collect();
             select(
@@ -311,6 +395,7 @@ mod tests {
                 &verdicts,
                 &loaded,
                 files(&["t/a.t", "t/b.t", "t/c.t", "t/sub/d.t"]),
+                &mut Picked::default(),
             )
             .into_iter()
             .map(|f| f.rel)

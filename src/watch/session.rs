@@ -212,10 +212,18 @@ impl<'p> Session<'p> {
     /// One run, start to finish, reacting to whatever happens meanwhile.
     pub(super) async fn run_once(&mut self, want: Want) -> Result<After, WatchError> {
         let number = self.run + 1;
-        let (verdicts, inputs) = (&self.verdicts, &self.inputs);
+        let verdicts = &self.verdicts;
+        // Traces are read afresh: the last run replaced those of the files it ran. The
+        // inputs runs recorded (a browser file's bundle) count as traces too.
+        let traces = match &self.opts.log_dir {
+            Some(dir) if self.opts.traces => TraceStore::in_dir(dir).load(),
+            _ => Traces::default(),
+        };
+        let traces = with_inputs(traces, &self.inputs);
+        let mut picked = Picked::default();
         let plan = self
             .planner
-            .plan(&mut |files| select(&want, verdicts, inputs, files));
+            .plan(&mut |files| select(&want, verdicts, &traces, files, &mut picked));
         let (mut files, mut settings) = match plan {
             Ok(Some(plan)) => plan,
             Err(msg) if number == 1 => return Err(WatchError::Usage(msg)),
@@ -241,7 +249,7 @@ impl<'p> Session<'p> {
             p.info.index = index;
         }
         let rels: Vec<String> = files.iter().map(|p| p.info.rel.clone()).collect();
-        self.header(number, &want);
+        self.header(number, &want, &why_lines(&picked));
 
         let mut terminal_opts = self.opts.terminal;
         terminal_opts.live = settings.live;
@@ -274,7 +282,7 @@ impl<'p> Session<'p> {
         self.feedback.run_started(
             number,
             want.fed(),
-            covers(&want, &rels, &self.inputs),
+            covers(&want, &picked, &rels, &traces),
             self.clock.now(),
         );
         let mut end = EndStamp {
@@ -668,7 +676,7 @@ impl<'p> Session<'p> {
     }
 
     /// The separator line a run starts under (or a cleared screen and the same line).
-    pub(super) fn header(&self, run: u64, want: &Want) {
+    pub(super) fn header(&self, run: u64, want: &Want, why: &[String]) {
         let mut out = String::new();
         if self.opts.clear && self.stderr_tty {
             out.push_str("\x1b[H\x1b[2J\x1b[3J");
@@ -687,6 +695,10 @@ impl<'p> Session<'p> {
         line.push_str(&"─".repeat(fill));
         out.push_str(&self.style.paint(style::CYAN, line));
         out.push('\n');
+        for line in why {
+            out.push_str(&self.style.paint(style::DIM, format!("   {line}")));
+            out.push('\n');
+        }
         self.say(&out);
     }
 

@@ -11,7 +11,7 @@ pub struct Want {
     pub failing: bool,
     /// Files whose path matches one of these (`p`).
     pub patterns: Vec<String>,
-    /// Changed paths relative to the root: test files among them run; any other means all.
+    /// Changed paths relative to the root: they pick files by trace ([`select`]).
     pub changed: BTreeSet<String>,
     /// What to name in the header: the changes that asked for this run…
     pub triggers: BTreeSet<String>,
@@ -114,80 +114,129 @@ impl Want {
     }
 }
 
-/// The project files each test file loaded (relative to the root), as the last run of it
-/// recorded them: for now a browser file's bundle inputs ([`crate::run::browser`]). A file
-/// without an entry may depend on anything.
-pub type Inputs = HashMap<String, BTreeSet<String>>;
-
-/// The changed paths that are no test file.
-fn other_changes<'w>(want: &'w Want, tests: &HashSet<&str>) -> Vec<&'w str> {
-    want.changed
-        .iter()
-        .map(String::as_str)
-        .filter(|c| !tests.contains(c))
-        .collect()
+/// What [`select`] picked beyond the files: whether that was every file, and why each file
+/// runs when a change picked it (`loaded lib/Mojo/Home.pm`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Picked {
+    pub all: bool,
+    pub why: Vec<(String, String)>,
 }
 
-/// Whether a run of `want` runs every file: asked to, or a path changed that is no test file
-/// and no recorded input of one.
-fn runs_all(want: &Want, others: &[&str], inputs: &Inputs) -> bool {
-    want.all
-        || others
+/// The project files each test file loaded (relative to the root), as the last run of it
+/// recorded them beyond the stored traces: a browser file's bundle inputs
+/// ([`crate::run::browser`]). They count as that file's trace.
+pub type Inputs = HashMap<String, BTreeSet<String>>;
+
+/// The stored traces with the run's recorded inputs over them.
+pub fn with_inputs(mut traces: Traces, inputs: &Inputs) -> Traces {
+    for (rel, loaded) in inputs {
+        traces
+            .by_test
+            .insert(rel.clone(), loaded.iter().cloned().collect());
+    }
+    traces
+}
+
+/// `want.changed` with a changed `.both` file replaced by its entries (`a.both.ts (node)`,
+/// `… (chromium)`), which are the test files the selection knows.
+fn changed_entries(want: &Want, rels: &[&str]) -> BTreeSet<String> {
+    let mut changed = BTreeSet::new();
+    for c in &want.changed {
+        let entries: Vec<&str> = rels
             .iter()
-            .any(|c| !inputs.values().any(|loaded| loaded.contains(*c)))
+            .copied()
+            .filter(|r| *r != c && file_rel(r) == c)
+            .collect();
+        if entries.is_empty() {
+            changed.insert(c.clone());
+        } else {
+            changed.extend(entries.into_iter().map(str::to_owned));
+        }
+    }
+    changed
 }
 
 /// The files `want` runs, out of those discovered: previously failing ones first, then in
-/// discovery order. A changed path that is a recorded input of some files runs those, and
-/// the files with no record (they may load it too); any other change runs all.
+/// discovery order. Changed paths pick by the dependency traces of earlier runs
+/// ([`crate::run::trace::select`]): a changed test file runs, a changed file runs the test
+/// files that loaded it, and files with no trace run on any change.
 pub fn select(
     want: &Want,
     verdicts: &HashMap<String, bool>,
-    inputs: &Inputs,
+    traces: &Traces,
     files: Vec<TestFile>,
+    picked_out: &mut Picked,
 ) -> Vec<TestFile> {
     let failing = |rel: &str| verdicts.get(rel) == Some(&false);
-    let tests: HashSet<&str> = files.iter().map(|f| file_rel(&f.rel)).collect();
-    let others = other_changes(want, &tests);
-    let all = runs_all(want, &others, inputs);
-    let loads_a_change = |rel: &str| match inputs.get(rel) {
-        Some(loaded) => others.iter().any(|c| loaded.contains(*c)),
-        None => !others.is_empty(),
+    let rels: Vec<&str> = files.iter().map(|f| f.rel.as_str()).collect();
+    let why = if want.all {
+        BTreeMap::new()
+    } else {
+        let changed = changed_entries(want, &rels);
+        crate::run::trace::select::affected(&changed, &rels, traces, &failing)
     };
     let patterns: Vec<PathPattern> = want.patterns.iter().map(|p| PathPattern::new(p)).collect();
+    let total = files.len();
     let mut picked: Vec<TestFile> = files
         .into_iter()
         .filter(|f| {
-            all || want.changed.contains(&f.rel)
-                || loads_a_change(&f.rel)
-                // A changed `.both` file is its two entries' (`a.both.ts (node)`, `… (chromium)`).
-                || want.changed.iter().any(|c| c == file_rel(&f.rel))
+            want.all
+                || why.contains_key(&f.rel)
                 || (want.failing && failing(&f.rel))
                 || patterns.iter().any(|p| p.matches(&f.rel))
         })
         .collect();
     // Stable: discovery order within each group.
     picked.sort_by_key(|f| !failing(&f.rel));
+    *picked_out = Picked {
+        all: want.all || (total > 0 && picked.len() == total),
+        why: picked
+            .iter()
+            .filter_map(|f| why.get(&f.rel).map(|w| (f.rel.clone(), w.to_string())))
+            .collect(),
+    };
     picked
 }
 
 /// What a run of `want` that picked `rels` ran: every file when [`select`] took them all,
-/// else those and the inputs recorded for them (a change to one made before the run started
-/// is in what the run loads).
-pub(super) fn covers(want: &Want, rels: &[String], inputs: &Inputs) -> Covers {
-    // Covered by file: a `.both` file's entries cover its one path.
-    let tests: HashSet<&str> = rels.iter().map(|r| file_rel(r)).collect();
-    let others = other_changes(want, &tests);
-    if runs_all(want, &others, inputs) {
-        Covers::All
-    } else {
-        let mut seen: BTreeSet<String> = tests.iter().map(|t| (*t).to_owned()).collect();
-        for rel in rels {
-            seen.extend(inputs.get(rel).into_iter().flatten().cloned());
-        }
-        Covers::Files(seen)
+/// else those (a `.both` file's entries cover its one path), the changes that picked them
+/// and what they loaded (a change to one made before the run started is in what it loads).
+pub(super) fn covers(want: &Want, picked: &Picked, rels: &[String], traces: &Traces) -> Covers {
+    if want.all || picked.all {
+        return Covers::All;
     }
+    let mut seen: BTreeSet<String> = rels.iter().cloned().collect();
+    seen.extend(rels.iter().map(|r| file_rel(r).to_owned()));
+    seen.extend(want.changed.iter().cloned());
+    for rel in rels {
+        seen.extend(traces.by_test.get(rel).into_iter().flatten().cloned());
+    }
+    Covers::Files(seen)
 }
+
+/// The header's lines saying why each file runs, at most [`SHOWN_WHY`] of them; one line
+/// when every file runs for the same reason.
+pub(super) fn why_lines(picked: &Picked) -> Vec<String> {
+    let Some((_, first)) = picked.why.first() else {
+        return Vec::new();
+    };
+    if picked.all && picked.why.iter().all(|(_, w)| w == first) {
+        return vec![format!("every file: {first}")];
+    }
+    let mut lines: Vec<String> = picked
+        .why
+        .iter()
+        .take(SHOWN_WHY)
+        .map(|(rel, why)| format!("{rel}  {why}"))
+        .collect();
+    if picked.why.len() > SHOWN_WHY {
+        lines.push(format!("and {} more", picked.why.len() - SHOWN_WHY));
+    }
+    lines
+}
+
+/// Files the header names with their reason before it says "and N more".
+const SHOWN_WHY: usize = 20;
 
 /// A `p` pattern: a glob when it has glob characters (matched against the path and the file
 /// name), else a substring of the path.
@@ -245,7 +294,8 @@ mod tests {
             changed: ["test/a.both.mjs".to_owned()].into(),
             ..Want::default()
         };
-        let picked = select(&want, &HashMap::new(), &Inputs::new(), files);
+        let mut how = Picked::default();
+        let picked = select(&want, &HashMap::new(), &Traces::default(), files, &mut how);
         let rels: Vec<&str> = picked.iter().map(|f| f.rel.as_str()).collect();
         assert_eq!(
             rels,
@@ -256,8 +306,13 @@ mod tests {
             "test/a.both.mjs (chromium)".to_owned(),
         ];
         assert_eq!(
-            covers(&want, &ran, &Inputs::new()),
-            Covers::Files(["test/a.both.mjs".to_owned()].into_iter().collect())
+            covers(&want, &how, &ran, &Traces::default()),
+            Covers::Files(
+                ["test/a.both.mjs".to_owned()]
+                    .into_iter()
+                    .chain(ran.iter().cloned())
+                    .collect()
+            )
         );
     }
 }

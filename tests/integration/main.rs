@@ -25,6 +25,7 @@ mod sharding;
 mod snapshots;
 mod spec_examples;
 mod suites;
+mod trace;
 mod trailing_output;
 mod util;
 mod verdict_invariant;

@@ -205,7 +205,10 @@ check 6 "$NODE_PATH" "{root}/lib:{root}/vendor"
     .write("test/mod.t", "use My::Mod;\nprint qq{1..1\\n}, My::Mod::hi() eq 'hi' ? qq{ok 1\\n} : qq{not ok 1\\n};\n")
     .write("lib/mymod.py", "HI = 'hi'\n")
     .write("test/test_mod.py", "import mymod\nprint('1..1')\nprint('ok 1' if mymod.HI == 'hi' else 'not ok 1')\n");
+    // Tracing adds its hooks to PERL5OPT, PYTHONPATH and NODE_OPTIONS (tests/integration/
+    // trace.rs); this test is about what `-I` and `--env` set.
     let mut cmd = p.command(&[
+        "--no-trace",
         "--format",
         "summary",
         "--env",

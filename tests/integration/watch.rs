@@ -909,6 +909,61 @@ fn a_run_cancelled_by_a_change_reads_as_cancelled() {
     s.assert_nothing_left(&p);
 }
 
+/// Issue 19: with the traces of the first run, an edit to a library module re-runs only the
+/// test files that loaded it (through a helper, a subprocess or a forked child too), the
+/// header says why, and `a` still runs everything.
+#[test]
+fn issue19_an_edited_module_reruns_only_the_files_whose_trace_holds_it() {
+    let suite = crate::util::repo().join("test-data/suites/traced/perl");
+    let mut files = Vec::new();
+    for rel in [
+        "lib/Shop/Price.pm",
+        "lib/Shop/Cart.pm",
+        "lib/Shop/Name.pm",
+        "t/lib/Helper.pm",
+        "t/price.t",
+        "t/cart.t",
+        "t/name.t",
+        "t/taint.t",
+        "t/sub.t",
+        "t/fork.t",
+    ] {
+        let text = fs::read_to_string(suite.join(rel)).expect("read the suite");
+        files.push((rel, text));
+    }
+    let listed: Vec<(&str, &str)> = files.iter().map(|(r, t)| (*r, t.as_str())).collect();
+    let p = Project::new(&listed);
+    let mut s = Session::start(&p, &[]);
+    s.wait_finished(1);
+    assert_eq!(s.files(1).len(), 6);
+
+    p.edit("lib/Shop/Name.pm");
+    s.wait_finished(2);
+    let mut ran = s.files(2);
+    ran.sort();
+    assert_eq!(ran, ["t/name.t", "t/sub.t", "t/taint.t"]);
+
+    p.edit("lib/Shop/Price.pm");
+    s.wait_finished(3);
+    let mut ran = s.files(3);
+    ran.sort();
+    assert_eq!(ran, ["t/cart.t", "t/fork.t", "t/price.t"]);
+
+    s.send("a");
+    s.wait_finished(4);
+    assert_eq!(s.files(4).len(), 6, "a still runs everything");
+
+    let err = s.stderr();
+    for line in [
+        "── run 2 · triggered by lib/Shop/Name.pm ─",
+        "   t/name.t  loaded lib/Shop/Name.pm",
+        "   t/fork.t  loaded lib/Shop/Price.pm",
+    ] {
+        assert!(err.contains(line), "no `{line}` in:\n{err}");
+    }
+    assert_eq!(s.quit(), 0);
+}
+
 /// Appends a JavaScript comment: a content change that keeps a module working.
 fn edit_js(p: &Project, rel: &str) {
     let mut f = OpenOptions::new()

@@ -6,7 +6,9 @@ pub mod engine;
 pub mod partition;
 pub mod pipeline;
 
-pub use pipeline::{discover, partition as partition_files, plan, Partitioned, Plan, PlanError};
+pub use pipeline::{
+    adapt, discover, partition as partition_files, plan, Partitioned, Plan, PlanError,
+};
 
 use crate::event::run::{ShardHeader, ShardUnit, SHARD_FORMAT};
 use partition::{Partition, PartitionArg, PartitionError, Strategy, Unit};

@@ -8,6 +8,7 @@ use super::partition::PartitionArg;
 use super::{resolve, shard, Resolved};
 use crate::event::run::{FileInfo, ShardHeader};
 use crate::run::cache::Cache;
+use crate::run::child_env::ChildEnv;
 use crate::run::discover::{self, DiscoverError, Found, TestFile};
 use crate::run::history::{self, Index};
 use crate::run::logs::{LogDir, LogNames};
@@ -36,10 +37,8 @@ pub enum PlanError {
 /// each with its command adapted to the children's environment.
 pub fn discover(
     project: &Project,
-    options: &Options,
     paths: &[String],
     exec: Option<&str>,
-    inherited: &dyn Fn(&str) -> Option<OsString>,
 ) -> Result<Found, PlanError> {
     let (cwd, root, cfg) = (&project.cwd, &project.root, &project.config);
     // A PATH argument naming a `[[suite]]` (and no file) selects that suite.
@@ -75,12 +74,17 @@ pub fn discover(
             .files
             .extend(crate::run::suite::entries(&cfg.suites, cwd, selected));
     }
-    for f in &mut found.files {
+    Ok(found)
+}
+
+/// Each file's command as the environment its child gets needs it (a taint-mode perl takes
+/// `PERL5OPT`'s words on its command line); `inherited` reads the variables tapline has.
+pub fn adapt(files: &mut [TestFile], env: &ChildEnv, inherited: &dyn Fn(&str) -> Option<OsString>) {
+    for f in files {
         if let Ok(argv) = &mut f.command {
-            *argv = options.env.adapt(std::mem::take(argv), inherited);
+            *argv = env.adapt(std::mem::take(argv), inherited);
         }
     }
-    Ok(found)
 }
 
 /// This shard's files (`--partition`, `[run] partition`), each with the weight it was dealt
@@ -359,18 +363,16 @@ mod tests {
     #[test]
     fn discovery_finds_the_files_and_every_suite_beside_them() {
         let (_dir, p) = project(&[("t/a.t", "#!/bin/sh\n"), ("t/b.t", "#!/bin/sh\n")], SUITE);
-        let o = options(&Flags::default(), &p);
-        let none = |_: &str| None;
-        let found = discover(&p, &o, &[], None, &none).expect("found");
+        let found = discover(&p, &[], None).expect("found");
         assert_eq!(rels(&found.files), ["t/a.t", "t/b.t", "unit"]);
-        let named = discover(&p, &o, &["unit".into()], None, &none).expect("the suite");
+        let named = discover(&p, &["unit".into()], None).expect("the suite");
         assert_eq!(
             rels(&named.files),
             ["unit"],
             "a suite's name selects it alone"
         );
         let (_dir, p) = project(&[], SUITE);
-        let found = discover(&p, &o, &[], None, &none).expect("a project of suites alone");
+        let found = discover(&p, &[], None).expect("a project of suites alone");
         assert_eq!(rels(&found.files), ["unit"]);
     }
 
@@ -381,10 +383,9 @@ mod tests {
             .collect();
         let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), *t)).collect();
         let (_dir, p) = project(&files, "");
-        let none = |_: &str| None;
         let no_engine = |_: &str| None::<String>;
         let mut flags = Flags::default();
-        let found = discover(&p, &options(&flags, &p), &[], None, &none).expect("found");
+        let found = discover(&p, &[], None).expect("found");
         let plain = partition(found.files.clone(), &options(&flags, &p), &no_engine).expect("all");
         assert_eq!(plain.files.len(), 5);
         assert!(plain.header.is_none() && plain.note.is_none());
@@ -405,14 +406,13 @@ mod tests {
     #[test]
     fn the_plan_orders_and_takes_cached_passes_in() {
         let (_dir, p) = project(&[("t/a.t", "#!/bin/sh\n"), ("t/b.t", "#!/bin/sh\n")], "");
-        let none = |_: &str| None;
         let flags = Flags {
             order: Some("declared".into()),
             cache: true,
             ..Flags::default()
         };
         let o = options(&flags, &p);
-        let found = discover(&p, &o, &[], None, &none).expect("found");
+        let found = discover(&p, &[], None).expect("found");
         let plan = plan(found.files, &o, &p, None, "").expect("planned");
         assert_eq!(plan.order, Order::Declared);
         let got: Vec<(usize, &str, &str)> = plan

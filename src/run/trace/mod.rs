@@ -1,0 +1,424 @@
+//! Per-file dependency traces: what each test file loaded, recorded on every run, so that
+//! watch mode and `--affected-by`/`--changed` run only the files a change can affect.
+//!
+//! Each language's hook ([`perl`], [`node`], [`python`]) lives in tapline's own folder
+//! in the temp folder, reached through the variables every child inherits (`PERL5OPT`,
+//! `NODE_OPTIONS`, `PYTHONPATH`), so a subprocess of the test is traced too. Each file's
+//! processes append the paths they loaded to the file `TAPLINE_TRACE_OUT` names, one a line,
+//! and the test's first process ends them with `#done <language>` ([`read`]): without that
+//! line (the hook could not write, the process was killed or `exec`ed away) the file has no
+//! trace, which means "may depend on anything". A `[[suite]]` running `go test` is traced by
+//! `go list -deps -test` instead ([`go`]). Only files under the project root are kept; the
+//! traces are stored per test file beside the history ([`store`]) and replaced by each run.
+//! Nothing here can fail a test or add to its output: every error just leaves no trace.
+//!
+//! Another source of traces (a bundler's list of inputs) only has to call
+//! [`store::Store::save`] with the test file and the project files it read.
+pub mod go;
+pub mod node;
+pub mod perl;
+pub mod python;
+pub mod select;
+pub mod store;
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The variable naming the file a test's processes append their loaded files to.
+pub const OUT_VAR: &str = "TAPLINE_TRACE_OUT";
+/// Set by the test's first traced process for the ones it starts (they write no `#done`).
+pub const NESTED_VAR: &str = "TAPLINE_TRACE_NESTED";
+
+/// How a test file is traced, from the command that runs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Perl,
+    /// `esm`: the ES module hook is registered too (an `.mjs` file, a `"type": "module"`
+    /// package).
+    Node {
+        esm: bool,
+    },
+    Python,
+    /// A `[[suite]]` running `go test`.
+    Go,
+}
+
+impl Kind {
+    /// The kind of trace `argv` (a file's command, before the sandbox wraps it) can leave.
+    pub fn of(argv: &[OsString], rel: &str, suite: bool, root: &Path) -> Option<Kind> {
+        let program = argv.first()?.to_string_lossy();
+        let name = program.rsplit('/').next().unwrap_or(&program);
+        if suite {
+            return go::is_go_test(argv).then_some(Kind::Go);
+        }
+        if super::runners::is_perl(name) {
+            Some(Kind::Perl)
+        } else if name.starts_with("python") {
+            Some(Kind::Python)
+        } else if matches!(name, "node" | "nodejs" | "tsx") {
+            Some(Kind::Node {
+                esm: node::is_esm(&root.join(rel)),
+            })
+        } else {
+            None
+        }
+    }
+}
+
+/// The run's hooks and where its traces go; `None` of it with `--no-trace`.
+#[derive(Debug)]
+pub struct Tracer {
+    hooks: PathBuf,
+    /// Where the test processes append, one file per planned file.
+    scratch: ScratchDir,
+    root: PathBuf,
+    store: store::Store,
+}
+
+impl Tracer {
+    /// Writes the hooks into a folder of its own; traces are stored in `<history_dir>/traces`.
+    pub fn new(root: &Path, history_dir: &Path) -> std::io::Result<Arc<Tracer>> {
+        let hooks = hooks_dir()?;
+        for (name, text) in perl::HOOKS.iter().chain(node::HOOKS).chain(python::HOOKS) {
+            write_hook(&hooks, name, text)?;
+        }
+        let scratch = ScratchDir::create(&hooks)?;
+        Ok(Arc::new(Tracer {
+            hooks,
+            scratch,
+            root: root.to_path_buf(),
+            store: store::Store::in_dir(history_dir),
+        }))
+    }
+
+    /// The variables every child gets so that its hooks load, set over `vars` (the child's
+    /// environment as configured; `inherited` reads tapline's own). Perl's go in `PERL5OPT`,
+    /// which a taint-mode perl ignores: [`super::child_env::ChildEnv::adapt`] then puts them
+    /// on its command line.
+    pub fn add_env(
+        &self,
+        vars: &mut Vec<(OsString, OsString)>,
+        inherited: impl Fn(&str) -> Option<OsString>,
+    ) {
+        let dir = &self.hooks;
+        let get = |key: &str| -> Option<OsString> {
+            vars.iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.clone())
+                .or_else(|| inherited(key))
+        };
+        let perl = perl::env_words(dir).map(|w| append_words(get("PERL5OPT"), &w));
+        let python = python::path_entry(dir).map(|p| prepend_path(get("PYTHONPATH"), p));
+        let node = node::cjs_words(dir).map(|w| append_words(get("NODE_OPTIONS"), &w));
+        for (key, value) in [
+            ("PERL5OPT", perl),
+            ("PYTHONPATH", python),
+            ("NODE_OPTIONS", node),
+        ] {
+            if let Some(value) = value {
+                set(vars, key, value);
+            }
+        }
+    }
+
+    /// The trace of one planned file, if its command can leave one (a file that can no
+    /// longer be traced loses the trace it had). `cwd` is the run's.
+    pub fn for_planned(self: &Arc<Tracer>, p: &super::Planned, cwd: &Path) -> Option<FileTrace> {
+        let argv = p.command.as_ref().ok()?;
+        if p.input.skip.is_some() {
+            return None;
+        }
+        let Some(kind) = Kind::of(argv, &p.info.rel, p.input.suite, &self.root) else {
+            let _ = self.store.save(&p.info.rel, None);
+            return None;
+        };
+        let cwd = p.input.cwd.clone().unwrap_or_else(|| cwd.to_path_buf());
+        Some(FileTrace {
+            tracer: Arc::clone(self),
+            kind,
+            rel: p.info.rel.clone(),
+            out: self.scratch.0.join(format!("{}.trace", p.info.index)),
+            argv: argv.clone(),
+            cwd,
+        })
+    }
+}
+
+/// The hooks' folder: `<temp>/tapline-trace-<uid>/`, the same for every run, so that a
+/// command that names it (a taint-mode perl's `-I`) reads the same from run to run (the result
+/// cache keys on it). Only a folder of this user's, which nobody else may write, is used: the
+/// hooks run inside every test.
+fn hooks_dir() -> std::io::Result<PathBuf> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+    let uid = rustix::process::getuid().as_raw();
+    let dir = std::env::temp_dir().join(format!("tapline-trace-{uid}"));
+    match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(e),
+        _ => {}
+    }
+    let meta = std::fs::symlink_metadata(&dir)?;
+    if !meta.is_dir() || meta.uid() != uid || meta.permissions().mode() & 0o022 != 0 {
+        return Err(std::io::Error::other(format!(
+            "{} is not a folder of this user's that only it may write",
+            dir.display()
+        )));
+    }
+    Ok(dir)
+}
+
+/// Writes `text` to `dir/name` unless it holds it already, by a rename: a test of another
+/// run reading it meanwhile sees the old or the new file, never half of one.
+fn write_hook(dir: &Path, name: &str, text: &str) -> std::io::Result<()> {
+    let path = dir.join(name);
+    if std::fs::read(&path).is_ok_and(|held| held == text.as_bytes()) {
+        return Ok(());
+    }
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, &path)
+}
+
+/// The run's own folder for the scratch traces, removed when the run's tracer goes.
+#[derive(Debug)]
+struct ScratchDir(PathBuf);
+
+impl ScratchDir {
+    fn create(hooks: &Path) -> std::io::Result<ScratchDir> {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        static NEXT: AtomicU32 = AtomicU32::new(0);
+        loop {
+            let n = NEXT.fetch_add(1, Ordering::Relaxed);
+            let dir = hooks.join(format!("run-{}-{n}", std::process::id()));
+            match std::fs::create_dir(&dir) {
+                Ok(()) => return Ok(ScratchDir(dir)),
+                // Left by an earlier tapline of the same pid: take the next name.
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// One file's trace in the making.
+#[derive(Debug)]
+pub struct FileTrace {
+    tracer: Arc<Tracer>,
+    kind: Kind,
+    rel: String,
+    out: PathBuf,
+    argv: Vec<OsString>,
+    cwd: PathBuf,
+}
+
+impl FileTrace {
+    /// What the file's child gets beyond the run's variables.
+    pub fn env(&self) -> Vec<(OsString, OsString)> {
+        let mut vars = vec![(OsString::from(OUT_VAR), self.out.clone().into_os_string())];
+        if self.kind == (Kind::Node { esm: true }) {
+            vars.push((node::ESM_VAR.into(), "1".into()));
+        }
+        vars
+    }
+
+    /// Reads what the file's processes wrote (or asks go), keeps the project's files and
+    /// stores them as the file's trace; a trace that is not whole removes the stored one.
+    /// Called once the file's processes have ended; never fails the file. `record: false`
+    /// (a cancelled file) keeps the stored trace as it was.
+    pub async fn finish(self, record: bool) {
+        if !record {
+            let _ = std::fs::remove_file(&self.out);
+            return;
+        }
+        let tracer = Arc::clone(&self.tracer);
+        let _ = tokio::task::spawn_blocking(move || {
+            let files = match self.kind {
+                Kind::Go => go::trace(&self.argv, &self.cwd, &tracer.root),
+                _ => read(&self.out, &self.cwd, &tracer.root),
+            };
+            let _ = std::fs::remove_file(&self.out);
+            let _ = tracer.store.save(&self.rel, files.as_deref());
+        })
+        .await;
+    }
+}
+
+/// The project files a hook's output names, relative to `root` with `/` separators, sorted
+/// and unique; `None` when it is not a whole trace: no `#done` line from the test's first
+/// process, a `#partial` line, a relative path that names no file (it was relative to a
+/// folder the test had moved away from), or no output at all.
+pub fn read(out: &Path, cwd: &Path, root: &Path) -> Option<Vec<String>> {
+    let text = std::fs::read(out).ok()?;
+    let text = String::from_utf8_lossy(&text);
+    let mut done = false;
+    let roots = Roots::of(root);
+    let mut files = std::collections::BTreeSet::new();
+    for line in text.lines() {
+        if line.starts_with("#partial") {
+            return None;
+        }
+        if line.starts_with("#done") {
+            done = true;
+            continue;
+        }
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let path = Path::new(line);
+        let full = if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            let full = cwd.join(path);
+            if !full.exists() {
+                return None;
+            }
+            full
+        };
+        if let Some(rel) = roots.rel(&full) {
+            files.insert(rel);
+        }
+    }
+    done.then(|| files.into_iter().collect())
+}
+
+/// `path` relative to `root` with `/` separators, if it lies under it (`..` and `.` resolved
+/// by name; a root reached through a symlink matches its real path too).
+pub fn project_rel(path: &Path, root: &Path) -> Option<String> {
+    Roots::of(root).rel(path)
+}
+
+/// The project root as paths name it: as given and as its real path. Paths are matched by
+/// name only: the thousands a run's hooks report (most outside the project) are never
+/// resolved one by one.
+pub(crate) struct Roots(Vec<PathBuf>);
+
+impl Roots {
+    pub(crate) fn of(root: &Path) -> Roots {
+        let mut roots = vec![normalize(root)];
+        if let Ok(real) = std::fs::canonicalize(root) {
+            if real != roots[0] {
+                roots.push(real);
+            }
+        }
+        Roots(roots)
+    }
+
+    pub(crate) fn rel(&self, path: &Path) -> Option<String> {
+        let lexical = normalize(path);
+        let rel = self.0.iter().find_map(|r| lexical.strip_prefix(r).ok())?;
+        let text: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        (!text.is_empty()).then(|| text.join("/"))
+    }
+}
+
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+fn set(vars: &mut Vec<(OsString, OsString)>, key: &str, value: OsString) {
+    match vars.iter_mut().find(|(k, _)| k == key) {
+        Some((_, old)) => *old = value,
+        None => vars.push((key.into(), value)),
+    }
+}
+
+/// `words` after what the variable held (space-separated options).
+fn append_words(before: Option<OsString>, words: &str) -> OsString {
+    match before.filter(|b| !b.is_empty()) {
+        Some(mut before) => {
+            before.push(" ");
+            before.push(words);
+            before
+        }
+        None => words.into(),
+    }
+}
+
+/// `entry` first in a `:` list.
+fn prepend_path(before: Option<OsString>, entry: &Path) -> OsString {
+    let mut value = entry.as_os_str().to_owned();
+    if let Some(before) = before.filter(|b| !b.is_empty()) {
+        value.push(":");
+        value.push(before);
+    }
+    value
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_trace_is_whole_only_with_its_done_line() {
+        let dir = tempfile::TempDir::new().expect("temp dir");
+        let root = dir.path().join("p");
+        std::fs::create_dir_all(root.join("lib")).expect("mkdir");
+        std::fs::write(root.join("lib/A.pm"), "1;").expect("write");
+        let out = dir.path().join("out");
+        let lines = |text: &str| {
+            std::fs::write(&out, text).expect("write");
+            read(&out, &root, &root)
+        };
+        let a = root.join("lib/A.pm");
+        let whole = format!(
+            "/usr/share/perl/Carp.pm\n{}\nlib/A.pm\n#done perl\n",
+            a.display()
+        );
+        assert_eq!(lines(&whole), Some(vec!["lib/A.pm".to_owned()]));
+        // A subprocess's lines alone: the test's own process never said it was done.
+        assert_eq!(lines(&format!("{}\n", a.display())), None);
+        assert_eq!(lines(&format!("{whole}#partial node\n")), None);
+        // Relative to a folder the test left: it cannot be placed.
+        assert_eq!(lines("lib/Gone.pm\n#done perl\n"), None);
+        assert_eq!(lines("#done perl\n"), Some(vec![]));
+        std::fs::remove_file(&out).expect("rm");
+        assert_eq!(read(&out, &root, &root), None);
+        assert_eq!(
+            project_rel(&root.join("t/../lib/./A.pm"), &root),
+            Some("lib/A.pm".to_owned())
+        );
+        assert_eq!(project_rel(Path::new("/elsewhere/A.pm"), &root), None);
+    }
+
+    #[test]
+    fn hooks_are_added_after_what_the_child_would_get() {
+        let dir = tempfile::TempDir::new().expect("temp dir");
+        let tracer = Tracer::new(dir.path(), dir.path()).expect("tracer");
+        let mut vars = vec![("PERL5OPT".into(), OsString::from("-MCarp"))];
+        tracer.add_env(&mut vars, |key| {
+            (key == "PYTHONPATH").then(|| OsString::from("/inherited"))
+        });
+        let get = |key: &str| {
+            vars.iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        };
+        let hooks = tracer.hooks.display().to_string();
+        assert_eq!(get("PERL5OPT"), format!("-MCarp -I{hooks} -MTaplineTrace"));
+        assert_eq!(get("PYTHONPATH"), format!("{hooks}:/inherited"));
+        assert_eq!(
+            get("NODE_OPTIONS"),
+            format!("--require {hooks}/tapline-trace.cjs")
+        );
+    }
+}

@@ -1,0 +1,2 @@
+const { total } = require('./price.js');
+exports.cartTotal = (items) => total(...items);

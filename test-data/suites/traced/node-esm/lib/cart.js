@@ -1,0 +1,2 @@
+import { total } from './price.js';
+export const cartTotal = (items) => total(...items);

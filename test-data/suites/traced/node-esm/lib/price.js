@@ -1,0 +1,1 @@
+export const total = (...xs) => xs.reduce((a, b) => a + b, 0);

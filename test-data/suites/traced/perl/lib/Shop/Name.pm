@@ -1,0 +1,5 @@
+package Shop::Name;
+use strict;
+use warnings;
+sub shout { return uc shift }
+1;
