@@ -127,6 +127,26 @@ fn browsers(processes: &[(i32, String)]) -> usize {
     groups.len()
 }
 
+/// Starts a run of pages that say `# ready` and never end (`test/NAME.browser.js` each), and
+/// waits until every one has said it.
+fn start_hanging(p: &Project, names: &[&str], args: &[&str]) -> Child {
+    for name in names {
+        p.write(
+            &format!("test/{name}.browser.js"),
+            "console.log('1..1');\nconsole.log('# ready');\nawait new Promise(() => {});\n",
+        );
+    }
+    let child = spawn(p, args);
+    let ready = poll(Duration::from_secs(60), || {
+        names.iter().all(|name| {
+            fs::read_to_string(p.join(&format!(".nogit/testlogs/test__{name}.browser.log")))
+                .is_ok_and(|l| l.contains("# ready"))
+        })
+    });
+    assert!(ready, "the pages never said they were ready");
+    child
+}
+
 fn poll(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
     let until = Instant::now() + limit;
     while Instant::now() < until {
@@ -346,17 +366,8 @@ fn a_crashed_page_fails_its_file() {
         return;
     }
     let p = project();
-    p.write(
-        "test/crash.browser.js",
-        "console.log('1..1');\nconsole.log('# ready');\nawait new Promise(() => {});\n",
-    );
-    let mut child = spawn(&p, &["--timeout", "100s"]);
+    let mut child = start_hanging(&p, &["crash"], &["--timeout", "100s"]);
     let tmp = p.join("tmp");
-    let log = p.join(".nogit/testlogs/test__crash.browser.log");
-    let ready = poll(Duration::from_secs(60), || {
-        fs::read_to_string(&log).is_ok_and(|l| l.contains("# ready"))
-    });
-    assert!(ready, "the page never said it was ready");
     // Every page renderer of this run's Chromium (a spare one included).
     for (pid, cmd) in processes_under(&tmp) {
         if cmd.contains("--type=renderer") && !cmd.contains("--top-chrome-webui") {
@@ -380,21 +391,8 @@ fn chromium_dying_fails_the_files_in_flight() {
         return;
     }
     let p = project();
-    for f in ["a", "b"] {
-        p.write(
-            &format!("test/{f}.browser.js"),
-            "console.log('1..1');\nconsole.log('# ready');\nawait new Promise(() => {});\n",
-        );
-    }
-    let mut child = spawn(&p, &["-j", "2", "--timeout", "100s"]);
+    let mut child = start_hanging(&p, &["a", "b"], &["-j", "2", "--timeout", "100s"]);
     let tmp = p.join("tmp");
-    let ready = poll(Duration::from_secs(60), || {
-        ["a", "b"].iter().all(|f| {
-            fs::read_to_string(p.join(&format!(".nogit/testlogs/test__{f}.browser.log")))
-                .is_ok_and(|l| l.contains("# ready"))
-        })
-    });
-    assert!(ready, "the pages never said they were ready");
     for (pid, cmd) in processes_under(&tmp) {
         if cmd.contains("--remote-debugging-pipe") && !cmd.contains("--type=") {
             if let Some(pid) = rustix::process::Pid::from_raw(pid) {
@@ -539,19 +537,8 @@ fn ctrl_c_leaves_no_chromium_behind() {
         return;
     }
     let p = project();
-    for f in ["a", "b"] {
-        p.write(
-            &format!("test/{f}.browser.js"),
-            "console.log('1..1');\nconsole.log('# ready');\nawait new Promise(() => {});\n",
-        );
-    }
-    let mut child = spawn(&p, &["-j", "2", "--timeout", "100s"]);
+    let mut child = start_hanging(&p, &["a", "b"], &["-j", "2", "--timeout", "100s"]);
     let tmp = p.join("tmp");
-    let ready = poll(Duration::from_secs(60), || {
-        fs::read_to_string(p.join(".nogit/testlogs/test__a.browser.log"))
-            .is_ok_and(|l| l.contains("# ready"))
-    });
-    assert!(ready, "the page never said it was ready");
     assert!(
         browsers(&processes_under(&tmp)) == 1,
         "{:?}",
@@ -572,17 +559,8 @@ fn tapline_killed_takes_chromium_with_it() {
         return;
     }
     let p = project();
-    p.write(
-        "test/a.browser.js",
-        "console.log('1..1');\nconsole.log('# ready');\nawait new Promise(() => {});\n",
-    );
-    let mut child = spawn(&p, &["--timeout", "100s"]);
+    let mut child = start_hanging(&p, &["a"], &["--timeout", "100s"]);
     let tmp = p.join("tmp");
-    let ready = poll(Duration::from_secs(60), || {
-        fs::read_to_string(p.join(".nogit/testlogs/test__a.browser.log"))
-            .is_ok_and(|l| l.contains("# ready"))
-    });
-    assert!(ready, "the page never said it was ready");
     child.kill().expect("SIGKILL tapline");
     let _ = child.wait();
     let gone = poll(Duration::from_secs(20), || {
