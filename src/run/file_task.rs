@@ -213,41 +213,9 @@ pub(crate) async fn run_file(
     if let Some(why) = &job.input.skip {
         return skipped(why, run, file, &tx, started).await;
     }
-    let argv = match job.command {
-        Ok(argv) => argv,
+    let spec = match spec_of(&job) {
+        Ok(spec) => spec,
         Err(why) => return not_started(why, started),
-    };
-    let trace_env = job.trace.as_ref().map(|t| t.env()).unwrap_or_default();
-    let argv = match &job.sandbox {
-        // A page runs in the run's one Chromium, not in a process of its own (README,
-        // "Browser tests": why --sandbox does not wrap Chromium).
-        Some(sandbox) if !argv.is_empty() && job.input.runtime != Runtime::Chromium => {
-            // A suite's command writes its JUnit reports: their folder stays writable.
-            let reports = match job.input.report.as_deref().map(|g| report_dir(&job.cwd, g)) {
-                Some(Err(why)) => return not_started(why, started),
-                Some(Ok(dir)) => vec![dir],
-                None => Vec::new(),
-            };
-            sandbox.wrap_writable(&argv, &job.cwd, &reports)
-        }
-        _ => argv,
-    };
-    let Some((program, args)) = argv.split_first() else {
-        return not_started("empty command".to_owned(), started);
-    };
-    let spec = Spec {
-        program: program.clone(),
-        args: args.to_vec(),
-        cwd: job.cwd.clone(),
-        env: std::iter::once(("TAPLINE".into(), "1".into()))
-            .chain(job.env.iter().cloned())
-            .chain(trace_env)
-            .collect(),
-        timeout: job.timeout,
-        grace: job.grace,
-        leak_wait: supervise::DEFAULT_LEAK_WAIT,
-        rlimits: job.limits.rlimits(),
-        max_output: job.limits.output,
     };
     // Only a memory limit needs the runtime's words; without one, nothing is scanned.
     let mut allocation = job.limits.memory.map(|_| AllocationWatch::default());
@@ -263,20 +231,12 @@ pub(crate) async fn run_file(
         }),
     };
 
-    let collect = match job.input.format {
-        InputFormat::Tap => Collect::default(),
-        _ => Collect::counting_tests(),
-    };
-    let parser = match job.input.report {
-        Some(_) => AnyParser::for_junit_reports(collect),
-        None => AnyParser::new(collect, Some(job.input.format)),
-    };
     let mut feed = Feed {
         run,
         file,
         tx: &tx,
         merge: job.merge,
-        parser,
+        parser: parser_of(&job.input),
         stderr_lines: Framer::new(MAX_STDERR_LINE),
         held_out: Held::default(),
         held_err: Held::default(),
@@ -334,6 +294,57 @@ pub(crate) async fn run_file(
         trace.finish(!result.cancelled).await;
     }
     result
+}
+
+/// What to start for the file: its command (wrapped by the sandbox), environment and limits;
+/// why it cannot start otherwise.
+fn spec_of(job: &FileJob) -> Result<Spec, String> {
+    let argv = job.command.clone()?;
+    let argv = match &job.sandbox {
+        // A page runs in the run's one Chromium, not in a process of its own (README,
+        // "Browser tests": why --sandbox does not wrap Chromium).
+        Some(sandbox) if !argv.is_empty() && job.input.runtime != Runtime::Chromium => {
+            // A suite's command writes its JUnit reports: their folder stays writable.
+            let reports = match job.input.report.as_deref().map(|g| report_dir(&job.cwd, g)) {
+                Some(Err(why)) => return Err(why),
+                Some(Ok(dir)) => vec![dir],
+                None => Vec::new(),
+            };
+            sandbox.wrap_writable(&argv, &job.cwd, &reports)
+        }
+        _ => argv,
+    };
+    let Some((program, args)) = argv.split_first() else {
+        return Err("empty command".to_owned());
+    };
+    let trace_env = job.trace.as_ref().map(|t| t.env()).unwrap_or_default();
+    Ok(Spec {
+        program: program.clone(),
+        args: args.to_vec(),
+        cwd: job.cwd.clone(),
+        env: std::iter::once(("TAPLINE".into(), "1".into()))
+            .chain(job.env.iter().cloned())
+            .chain(trace_env)
+            .collect(),
+        timeout: job.timeout,
+        grace: job.grace,
+        leak_wait: supervise::DEFAULT_LEAK_WAIT,
+        rlimits: job.limits.rlimits(),
+        max_output: job.limits.output,
+    })
+}
+
+/// The parser for what the file prints: TAP, another format tapline reads, or a suite's
+/// JUnit reports (read once the command ends).
+fn parser_of(input: &Input) -> AnyParser<Collect> {
+    let collect = match input.format {
+        InputFormat::Tap => Collect::default(),
+        _ => Collect::counting_tests(),
+    };
+    match input.report {
+        Some(_) => AnyParser::for_junit_reports(collect),
+        None => AnyParser::new(collect, Some(input.format)),
+    }
 }
 
 /// A browser file's page in the run's Chromium ([`super::browser`]), as a child would run:

@@ -1,5 +1,6 @@
 //! The watch session: one run at a time, changes, keys and signals linearised in one `select!`.
 use super::*;
+use crate::run::Finished;
 
 /// Batches of file changes the debouncer may send ahead of the session.
 const CHANGE_BATCHES: usize = 64;
@@ -40,6 +41,10 @@ impl Signals {
         }
     }
 }
+
+/// A watch run as planned: its files, their settings, why each was picked, and the traces
+/// they were picked by.
+type PlannedRun = (Vec<Planned>, Settings, Picked, Traces);
 
 pub(super) struct Session<'p> {
     opts: WatchOptions,
@@ -212,36 +217,9 @@ impl<'p> Session<'p> {
     /// One run, start to finish, reacting to whatever happens meanwhile.
     pub(super) async fn run_once(&mut self, want: Want) -> Result<After, WatchError> {
         let number = self.run + 1;
-        let verdicts = &self.verdicts;
-        // Traces are read afresh: the last run replaced those of the files it ran. The
-        // inputs runs recorded (a browser file's bundle) count as traces too.
-        let traces = match &self.opts.log_dir {
-            Some(dir) if self.opts.traces => TraceStore::in_dir(dir).load(),
-            _ => Traces::default(),
-        };
-        let traces = with_inputs(traces, &self.inputs);
-        let mut picked = Picked::default();
-        let plan = self
-            .planner
-            .plan(&mut |files| select(&want, verdicts, &traces, files, &mut picked));
-        let (mut files, mut settings) = match plan {
-            Ok(Some(plan)) => plan,
-            Err(msg) if number == 1 => return Err(WatchError::Usage(msg)),
-            Err(msg) => {
-                self.say(&format!("tapline: {msg}\n"));
-                self.idle_line();
-                return Ok(After::Idle);
-            }
-            Ok(None) => {
-                let what = match (&want.patterns[..], want.failing) {
-                    ([pattern], false) if !want.all => format!("no test file matches `{pattern}`"),
-                    (_, true) if !want.all => "no failing test file".into(),
-                    _ => "no test file to run".into(),
-                };
-                self.say(&format!("{what}\n"));
-                self.idle_line();
-                return Ok(After::Idle);
-            }
+        let (mut files, mut settings, picked, traces) = match self.plan_run(&want, number)? {
+            Ok(planned) => planned,
+            Err(after) => return Ok(after),
         };
         self.run = number;
         settings.run = number;
@@ -251,18 +229,7 @@ impl<'p> Session<'p> {
         let rels: Vec<String> = files.iter().map(|p| p.info.rel.clone()).collect();
         self.header(number, &want, &why_lines(&picked));
 
-        let mut terminal_opts = self.opts.terminal;
-        terminal_opts.live = settings.live;
-        terminal_opts.width = crossterm::terminal::size().map_or(terminal_opts.width, |(w, _)| w);
-        let stderr = io::stderr();
-        let out: Box<dyn Write> = if settings.live {
-            Box::new(io::BufWriter::with_capacity(1 << 16, stderr))
-        } else if self.stderr_tty {
-            Box::new(io::LineWriter::new(stderr))
-        } else {
-            Box::new(io::BufWriter::new(stderr))
-        };
-        let mut terminal = TerminalReporter::new(out, terminal_opts);
+        let mut terminal = self.terminal(settings.live);
         let mut summary = (self.opts.machine == Machine::Summary)
             .then(|| SummaryRun::new(io::BufWriter::new(io::stdout())));
         let mut jsonl = self.jsonl.take();
@@ -348,32 +315,11 @@ impl<'p> Session<'p> {
         }
         self.opts.reports = reports;
         self.say_note();
-        let finished = match result {
+        let finished = match reported(result, finish)? {
             Ok(finished) => finished,
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
-                return Ok(After::Quit(Ended::OutputClosed))
-            }
-            Err(e) => {
-                return Err(WatchError::Internal(format!(
-                    "failed to report the run: {e}"
-                )))
-            }
+            Err(after) => return Ok(after),
         };
-        if let Err(e) = finish {
-            if e.kind() != io::ErrorKind::BrokenPipe {
-                return Err(WatchError::Internal(format!(
-                    "failed to report the run: {e}"
-                )));
-            }
-        }
-        for (rel, result) in rels.into_iter().zip(&finished.results) {
-            if let Some(r) = result.as_ref().filter(|r| !r.cancelled) {
-                // What it loaded this time replaces what it loaded before, if it told.
-                self.inputs.remove(&rel);
-                self.verdicts.insert(rel, r.ok);
-            }
-        }
-        self.inputs.extend(settings.inputs.take());
+        self.remember(rels, &finished, settings.inputs.take());
         if let Some(ended) = quit {
             return Ok(After::Quit(ended));
         }
@@ -385,6 +331,80 @@ impl<'p> Session<'p> {
         }
         self.idle_line();
         Ok(After::Idle)
+    }
+
+    /// What the finished files leave for the next runs: their verdicts, and what they
+    /// loaded (replacing what they loaded before, if they told).
+    fn remember(
+        &mut self,
+        rels: Vec<String>,
+        finished: &Finished,
+        inputs: std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+    ) {
+        for (rel, result) in rels.into_iter().zip(&finished.results) {
+            if let Some(r) = result.as_ref().filter(|r| !r.cancelled) {
+                self.inputs.remove(&rel);
+                self.verdicts.insert(rel, r.ok);
+            }
+        }
+        self.inputs.extend(inputs);
+    }
+
+    /// The run `want` asks for, planned (the files, their settings, why each was picked, the
+    /// traces it was picked by); or what the session does instead when nothing can run.
+    fn plan_run(
+        &mut self,
+        want: &Want,
+        number: u64,
+    ) -> Result<Result<PlannedRun, After>, WatchError> {
+        let verdicts = &self.verdicts;
+        // Traces are read afresh: the last run replaced those of the files it ran. The
+        // inputs runs recorded (a browser file's bundle) count as traces too.
+        let traces = match &self.opts.log_dir {
+            Some(dir) if self.opts.traces => TraceStore::in_dir(dir).load(),
+            _ => Traces::default(),
+        };
+        let traces = with_inputs(traces, &self.inputs);
+        let mut picked = Picked::default();
+        let plan = self
+            .planner
+            .plan(&mut |files| select(want, verdicts, &traces, files, &mut picked));
+        match plan {
+            Ok(Some((files, settings))) => Ok(Ok((files, settings, picked, traces))),
+            Err(msg) if number == 1 => Err(WatchError::Usage(msg)),
+            Err(msg) => {
+                self.say(&format!("tapline: {msg}\n"));
+                self.idle_line();
+                Ok(Err(After::Idle))
+            }
+            Ok(None) => {
+                let what = match (&want.patterns[..], want.failing) {
+                    ([pattern], false) if !want.all => format!("no test file matches `{pattern}`"),
+                    (_, true) if !want.all => "no failing test file".into(),
+                    _ => "no test file to run".into(),
+                };
+                self.say(&format!("{what}\n"));
+                self.idle_line();
+                Ok(Err(After::Idle))
+            }
+        }
+    }
+
+    /// The run's terminal report on stderr: line-buffered on a terminal, whole frames under a
+    /// live region, block-buffered into pipes.
+    fn terminal(&self, live: bool) -> TerminalReporter<Box<dyn Write>> {
+        let mut terminal_opts = self.opts.terminal;
+        terminal_opts.live = live;
+        terminal_opts.width = crossterm::terminal::size().map_or(terminal_opts.width, |(w, _)| w);
+        let stderr = io::stderr();
+        let out: Box<dyn Write> = if live {
+            Box::new(io::BufWriter::with_capacity(1 << 16, stderr))
+        } else if self.stderr_tty {
+            Box::new(io::LineWriter::new(stderr))
+        } else {
+            Box::new(io::BufWriter::new(stderr))
+        };
+        TerminalReporter::new(out, terminal_opts)
     }
 
     /// Adds watches for `top` and every folder under it that is not ignored, reading their
@@ -743,6 +763,26 @@ async fn sleep_until(due: Option<tokio::time::Instant>) {
 }
 
 /// When the run ended: when its `RunFinished` was handed to the sinks.
+/// The finished run, once its reports are written; a reader gone away ends the session
+/// quietly, any other failure to report is the session's end.
+fn reported(
+    result: io::Result<Finished>,
+    finish: io::Result<Box<dyn Write>>,
+) -> Result<Result<Finished, After>, WatchError> {
+    let failed = |e: io::Error| WatchError::Internal(format!("failed to report the run: {e}"));
+    let finished = match result {
+        Ok(finished) => finished,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+            return Ok(Err(After::Quit(Ended::OutputClosed)))
+        }
+        Err(e) => return Err(failed(e)),
+    };
+    match finish {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(failed(e)),
+        _ => Ok(Ok(finished)),
+    }
+}
+
 struct EndStamp {
     /// The [`FileClock`]'s file.
     clock: PathBuf,
