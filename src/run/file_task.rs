@@ -291,7 +291,13 @@ pub(crate) async fn run_file(
     if let Some(trace) = job.trace {
         // A cancelled file was stopped half-way: what it loaded so far says little, and the
         // run that restarts it records it whole.
-        trace.finish(!result.cancelled).await;
+        match job.input.runtime {
+            Runtime::Chromium => {
+                let loaded = job.browser.loaded(&job.info.rel).await;
+                trace.finish_loaded(!result.cancelled, loaded);
+            }
+            _ => trace.finish(!result.cancelled).await,
+        }
     }
     result
 }

@@ -24,6 +24,12 @@ impl LoadedInputs {
         map.insert(rel.to_owned(), loaded);
     }
 
+    /// What `rel` loaded this run, if it told.
+    pub(crate) fn get(&self, rel: &str) -> Option<BTreeSet<String>> {
+        let map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        map.get(rel).cloned()
+    }
+
     /// The records so far, leaving none.
     pub fn take(&self) -> BTreeMap<String, BTreeSet<String>> {
         std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()))

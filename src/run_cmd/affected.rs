@@ -24,13 +24,17 @@ pub(super) fn tracer(
         return None;
     }
     let root = &project.root;
-    let traceable = files.iter().any(|f| {
+    let hooked = files.iter().any(|f| {
         f.command
             .as_ref()
             .is_ok_and(|argv| trace::Kind::of(argv, &f.rel, f.input.suite, root).is_some())
     });
-    if !traceable {
-        return None;
+    if !hooked {
+        // A browser file's trace needs no hook: what its page loaded is the run's record.
+        let browser = files
+            .iter()
+            .any(|f| f.input.runtime == tapline::run::discover::Runtime::Chromium);
+        return browser.then(|| Tracer::without_hooks(root, &options.history_dir));
     }
     Tracer::new(root, &options.history_dir)
         .map_err(|e| eprintln!("tapline: warning: failed to set up dependency traces: {e}"))

@@ -841,3 +841,38 @@ fn a_page_that_will_not_close_restarts_chromium_for_the_files_left() {
     );
     assert_clean(&p, &text);
 }
+
+/// Issue 19's browser part: a browser file's trace is what its page loaded (its modules under
+/// the project), kept beside the other traces, so `--affected-by` picks it by its modules.
+#[test]
+fn issue19_a_browser_files_trace_is_what_its_page_loaded() {
+    if !have_chromium("issue19_a_browser_files_trace_is_what_its_page_loaded") {
+        return;
+    }
+    let p = project();
+    p.write("lib/x.js", "export const x = 1;\n");
+    p.write("lib/y.js", "export const y = 2;\n");
+    for (name, module) in [("a", "x"), ("b", "y")] {
+        p.write(
+            &format!("test/{name}.browser.js"),
+            &format!(
+                "import {{ {module} }} from '../lib/{module}.js';\nconsole.log('1..1');\nconsole.log('ok 1 - ' + {module});\n"
+            ),
+        );
+    }
+    let (code, text) = run(&p, &["-j", "2"]);
+    assert_eq!(code, 0, "{text}");
+    let trace = p.read_text(".nogit/testlogs/traces/test%2Fa.browser.js.trace");
+    assert!(
+        trace.contains("lib/x.js") && !trace.contains("lib/y.js"),
+        "{trace}"
+    );
+    let (code, text) = run(&p, &["--affected-by", "lib/x.js"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("test/a.browser.js"), "{text}");
+    assert!(
+        !text.contains("✓ test/b.browser.js"),
+        "b does not load lib/x.js:\n{text}"
+    );
+    assert!(text.contains("1 file"), "{text}");
+}

@@ -213,6 +213,14 @@ impl Shared {
         }
     }
 
+    /// The project files the browser file `rel` loaded this run (its bundle's inputs), if it
+    /// got as far as being prepared; a `.both` file's entry is looked up by its path.
+    pub(crate) async fn loaded(&self, rel: &str) -> Option<Vec<String>> {
+        let inputs = self.0.lock().await.inputs.clone();
+        let loaded = inputs.get(crate::run::discover::file_rel(rel))?;
+        Some(loaded.into_iter().collect())
+    }
+
     /// Ends every Chromium of the run and removes its scratch folder.
     pub(crate) async fn shutdown(&self) {
         let mut state = self.0.lock().await;

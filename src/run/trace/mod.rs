@@ -42,6 +42,9 @@ pub enum Kind {
     Python,
     /// A `[[suite]]` running `go test`.
     Go,
+    /// A browser file ([`crate::run::browser`]): what its bundle holds, as esbuild's metafile
+    /// (or the native modules' imports) says; no hook runs in the page.
+    Browser,
 }
 
 impl Kind {
@@ -69,9 +72,9 @@ impl Kind {
 /// The run's hooks and where its traces go; `None` of it with `--no-trace`.
 #[derive(Debug)]
 pub struct Tracer {
-    hooks: PathBuf,
-    /// Where the test processes append, one file per planned file.
-    scratch: ScratchDir,
+    /// The hooks and where the test processes append, one file per planned file; `None` for
+    /// a run of browser files only, whose traces need no hook.
+    hooks: Option<Hooks>,
     root: PathBuf,
     store: store::Store,
 }
@@ -79,17 +82,26 @@ pub struct Tracer {
 impl Tracer {
     /// Writes the hooks into a folder of its own; traces are stored in `<history_dir>/traces`.
     pub fn new(root: &Path, history_dir: &Path) -> std::io::Result<Arc<Tracer>> {
-        let hooks = hooks_dir()?;
+        let dir = hooks_dir()?;
         for (name, text) in perl::HOOKS.iter().chain(node::HOOKS).chain(python::HOOKS) {
-            write_hook(&hooks, name, text)?;
+            write_hook(&dir, name, text)?;
         }
-        let scratch = ScratchDir::create(&hooks)?;
+        let scratch = ScratchDir::create(&dir)?;
         Ok(Arc::new(Tracer {
-            hooks,
-            scratch,
+            hooks: Some(Hooks { dir, scratch }),
             root: root.to_path_buf(),
             store: store::Store::in_dir(history_dir),
         }))
+    }
+
+    /// A tracer for browser files only: their traces come from the run's record of what each
+    /// page loaded, so no hook is written and nothing goes to the temp folder.
+    pub fn without_hooks(root: &Path, history_dir: &Path) -> Arc<Tracer> {
+        Arc::new(Tracer {
+            hooks: None,
+            root: root.to_path_buf(),
+            store: store::Store::in_dir(history_dir),
+        })
     }
 
     /// The variables every child gets so that its hooks load, set over `vars` (the child's
@@ -101,7 +113,9 @@ impl Tracer {
         vars: &mut Vec<(OsString, OsString)>,
         inherited: impl Fn(&str) -> Option<OsString>,
     ) {
-        let dir = &self.hooks;
+        let Some(Hooks { dir, .. }) = &self.hooks else {
+            return;
+        };
         let get = |key: &str| -> Option<OsString> {
             vars.iter()
                 .find(|(k, _)| k == key)
@@ -129,7 +143,11 @@ impl Tracer {
         if p.input.skip.is_some() {
             return None;
         }
-        let Some(kind) = Kind::of(argv, &p.info.rel, p.input.suite, &self.root) else {
+        let kind = match p.input.runtime {
+            crate::run::discover::Runtime::Chromium => Some(Kind::Browser),
+            _ => Kind::of(argv, &p.info.rel, p.input.suite, &self.root),
+        };
+        let Some(kind) = kind else {
             let _ = self.store.save(&p.info.rel, None);
             return None;
         };
@@ -138,11 +156,23 @@ impl Tracer {
             tracer: Arc::clone(self),
             kind,
             rel: p.info.rel.clone(),
-            out: self.scratch.0.join(format!("{}.trace", p.info.index)),
+            out: match (&self.hooks, kind) {
+                (Some(hooks), _) => hooks.scratch.0.join(format!("{}.trace", p.info.index)),
+                (None, Kind::Browser) => PathBuf::new(),
+                // A file whose trace needs a hook, in a tracer without: no trace.
+                (None, _) => return None,
+            },
             argv: argv.clone(),
             cwd,
         })
     }
+}
+
+/// The hooks' folder and the run's scratch folder in it.
+#[derive(Debug)]
+struct Hooks {
+    dir: PathBuf,
+    scratch: ScratchDir,
 }
 
 /// The hooks' folder: `<temp>/tapline-trace-<uid>/`, the same for every run, so that a
@@ -220,6 +250,9 @@ pub struct FileTrace {
 impl FileTrace {
     /// What the file's child gets beyond the run's variables.
     pub fn env(&self) -> Vec<(OsString, OsString)> {
+        if self.kind == Kind::Browser {
+            return Vec::new();
+        }
         let mut vars = vec![(OsString::from(OUT_VAR), self.out.clone().into_os_string())];
         if self.kind == (Kind::Node { esm: true }) {
             vars.push((node::ESM_VAR.into(), "1".into()));
@@ -232,6 +265,10 @@ impl FileTrace {
     /// Called once the file's processes have ended; never fails the file. `record: false`
     /// (a cancelled file) keeps the stored trace as it was.
     pub async fn finish(self, record: bool) {
+        if self.kind == Kind::Browser {
+            // Its bundle's inputs come from the run's record (`finish_loaded`), not a hook.
+            return;
+        }
         if !record {
             let _ = std::fs::remove_file(&self.out);
             return;
@@ -246,6 +283,14 @@ impl FileTrace {
             let _ = tracer.store.save(&self.rel, files.as_deref());
         })
         .await;
+    }
+
+    /// A browser file's trace: the project files its bundle loaded (`None`: not known, which
+    /// removes the stored one). `record: false` (a cancelled file) keeps the stored trace.
+    pub fn finish_loaded(self, record: bool, loaded: Option<Vec<String>>) {
+        if record {
+            let _ = self.tracer.store.save(&self.rel, loaded.as_deref());
+        }
     }
 }
 
@@ -413,7 +458,13 @@ mod tests {
                 .map(|(_, v)| v.to_string_lossy().into_owned())
                 .unwrap_or_default()
         };
-        let hooks = tracer.hooks.display().to_string();
+        let hooks = tracer
+            .hooks
+            .as_ref()
+            .expect("hooks")
+            .dir
+            .display()
+            .to_string();
         assert_eq!(get("PERL5OPT"), format!("-MCarp -I{hooks} -MTaplineTrace"));
         assert_eq!(get("PYTHONPATH"), format!("{hooks}:/inherited"));
         assert_eq!(
