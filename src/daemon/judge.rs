@@ -102,6 +102,12 @@ mod tests {
 
     const CUT: &str = "cut: the connection ended before the stream was complete";
 
+    fn is_cut(r: &FileResult) -> bool {
+        r.reasons
+            .iter()
+            .any(|x| matches!(x, FailureReason::Cut { .. }))
+    }
+
     #[test]
     fn complete_streams_are_judged_by_their_tap() {
         let r = judged(b"1..2\nok 1\nok 2\n", Ending::Eof);
@@ -109,24 +115,12 @@ mod tests {
         assert_eq!(r.tally.pass, 2);
         let r = judged(b"ok 1\nnot ok 2 - b\n1..2\n", Ending::Eof);
         assert!(!r.ok);
-        assert!(
-            !r.reasons
-                .iter()
-                .any(|x| matches!(x, FailureReason::Cut { .. })),
-            "{:?}",
-            r.reasons
-        );
+        assert!(!is_cut(&r), "{:?}", r.reasons);
         let r = judged(b"1..0 # SKIP no db\n", Ending::Eof);
         assert!(r.ok, "{:?}", r.reasons);
         let r = judged(b"1..3\nok 1\nBail out! db down\n", Ending::Eof);
         assert!(!r.ok);
-        assert!(
-            !r.reasons
-                .iter()
-                .any(|x| matches!(x, FailureReason::Cut { .. })),
-            "{:?}",
-            r.reasons
-        );
+        assert!(!is_cut(&r), "{:?}", r.reasons);
     }
 
     #[test]

@@ -35,6 +35,7 @@
 //! - **Ending**: `q`, Ctrl-D or the end of piped input quit with 0; Ctrl-C, SIGTERM or SIGHUP
 //!   with 130. Either way the running run is cancelled first and its children are gone when
 //!   tapline exits.
+mod clock;
 mod feedback;
 pub mod filter;
 mod fingerprint;
@@ -43,7 +44,8 @@ mod session;
 mod want;
 
 use crate::run::trace::store::{Store as TraceStore, Traces};
-use feedback::{paused_message, Change, Covers, Feedback, Moment, Sorted};
+use clock::{ctime, EndStamp, FileClock};
+use feedback::{paused_message, Change, Covers, Feedback, Sorted};
 use fingerprint::*;
 use session::*;
 use want::{covers, why_lines, with_inputs};

@@ -15,8 +15,7 @@
 use std::ffi::OsString;
 use std::fmt;
 use std::io;
-use std::os::unix::ffi::OsStrExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -30,6 +29,10 @@ use tokio::task::AbortHandle;
 use tokio::time::{sleep, sleep_until, Instant};
 
 use super::limits::RlimitSetting;
+
+mod spawn_error;
+use spawn_error::classify_spawn_error;
+pub use spawn_error::SpawnError;
 
 /// Default time between SIGTERM and SIGKILL.
 pub const DEFAULT_GRACE: Duration = Duration::from_secs(5);
@@ -211,59 +214,6 @@ pub struct Outcome {
     pub output_exceeded: bool,
     /// CPU time of the child and its reaped descendants (read only when rlimits were set).
     pub cpu_time: Option<Duration>,
-}
-
-/// Why a run could not be started (or, rarely, finished).
-///
-/// Messages are complete sentences starting with "failed to …" and already
-/// include the OS error text, so no `source()` chain is exposed (printing one
-/// would repeat it).
-#[derive(Debug, thiserror::Error)]
-pub enum SpawnError {
-    #[error("failed to start `{program}`: program not found")]
-    NotFound { program: String },
-    /// The program exists but the kernel could not find the interpreter its
-    /// `#!` line names.
-    #[error("failed to start `{program}`: its interpreter `{interpreter}` (from the #! line) was not found")]
-    InterpreterNotFound {
-        program: String,
-        interpreter: String,
-    },
-    #[error("failed to start `{program}`: permission denied")]
-    PermissionDenied { program: String },
-    #[error("failed to start `{program}`: working directory `{}` is unusable: {error}", cwd.display())]
-    Cwd {
-        program: String,
-        cwd: PathBuf,
-        error: io::Error,
-    },
-    #[error("failed to start `{program}`: {error}")]
-    Io { program: String, error: io::Error },
-    #[error("failed to wait for `{program}`: {error}")]
-    Wait { program: String, error: io::Error },
-}
-
-impl SpawnError {
-    pub fn program(&self) -> &str {
-        match self {
-            SpawnError::NotFound { program }
-            | SpawnError::InterpreterNotFound { program, .. }
-            | SpawnError::PermissionDenied { program }
-            | SpawnError::Cwd { program, .. }
-            | SpawnError::Io { program, .. }
-            | SpawnError::Wait { program, .. } => program,
-        }
-    }
-
-    /// The executable that does not exist — the program itself or its `#!`
-    /// interpreter — so a caller can say e.g. "python3 is not installed".
-    pub fn missing_executable(&self) -> Option<&str> {
-        match self {
-            SpawnError::NotFound { program } => Some(program),
-            SpawnError::InterpreterNotFound { interpreter, .. } => Some(interpreter),
-            _ => None,
-        }
-    }
 }
 
 /// Runs `spec` to completion, sending its output to `chunks`.
@@ -837,61 +787,6 @@ fn read_deadline(phase: Phase, state: PipeState, paused: Duration) -> Option<Ins
         Phase::Exited(_) if state == PipeState::Held => None,
         Phase::Exited(w) | Phase::Drain(w) => w.deadline(paused),
     }
-}
-
-/// Turns a spawn failure into the error a user can act on.
-async fn classify_spawn_error(spec: &Spec, program: String, error: io::Error) -> SpawnError {
-    // A missing working directory fails with the same ENOENT/EACCES as a
-    // missing program; check it first so the right thing gets blamed.
-    match tokio::fs::metadata(&spec.cwd).await {
-        Ok(meta) if meta.is_dir() => {}
-        Ok(_) => {
-            return SpawnError::Cwd {
-                program,
-                cwd: spec.cwd.clone(),
-                error: io::Error::new(io::ErrorKind::NotADirectory, "not a directory"),
-            }
-        }
-        Err(error) => {
-            return SpawnError::Cwd {
-                program,
-                cwd: spec.cwd.clone(),
-                error,
-            }
-        }
-    }
-    match error.kind() {
-        io::ErrorKind::NotFound => {
-            // A path (not a PATH lookup) that exists yet fails with ENOENT:
-            // the kernel could not find its #! interpreter.
-            if spec.program.as_bytes().contains(&b'/') {
-                if let Some(interpreter) = shebang_interpreter(&spec.cwd.join(&spec.program)).await
-                {
-                    return SpawnError::InterpreterNotFound {
-                        program,
-                        interpreter,
-                    };
-                }
-            }
-            SpawnError::NotFound { program }
-        }
-        io::ErrorKind::PermissionDenied => SpawnError::PermissionDenied { program },
-        _ => SpawnError::Io { program, error },
-    }
-}
-
-/// The interpreter named on a script's `#!` line, if it has one.
-async fn shebang_interpreter(path: &Path) -> Option<String> {
-    let mut file = tokio::fs::File::open(path).await.ok()?;
-    // Linux reads at most this much of a #! line anyway.
-    let mut head = [0u8; 256];
-    let n = file.read(&mut head).await.ok()?;
-    let line = head.get(..n)?.strip_prefix(b"#!")?;
-    let line = line.split(|&b| b == b'\n').next()?;
-    let interpreter = line
-        .split(u8::is_ascii_whitespace)
-        .find(|word| !word.is_empty())?;
-    Some(String::from_utf8_lossy(interpreter).into_owned())
 }
 
 #[cfg(test)]
