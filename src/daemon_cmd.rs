@@ -9,7 +9,7 @@ use tapline::daemon::client::{self, ClientError, Target};
 use tapline::daemon::forward::{Forward, ForwardAddr};
 use tapline::daemon::{self, socket, tls, ServeSettings, Stop};
 use tapline::report::output;
-use tapline::report::sink::{Fanout, RunSink};
+use tapline::report::sink::{Explaining, Fanout, RunSink};
 use tapline::report::terminal::TerminalReporter;
 use tapline::run::logs;
 use tapline::run::options::{Env, Project};
@@ -81,7 +81,7 @@ pub fn serve(args: &ServeArgs) -> u8 {
     if let Some(r) = reports.as_mut() {
         sinks.push(r);
     }
-    let mut fanout = Fanout(sinks);
+    let mut fanout = Explaining::new(Fanout(sinks));
     let mut warnings = Vec::new();
     let served = runtime.block_on(daemon::serve(settings, &mut fanout, &mut |w: &str| {
         warnings.push(w.to_owned())

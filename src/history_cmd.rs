@@ -165,13 +165,14 @@ fn read_events(path: &std::path::Path) -> Result<Vec<tapline::event::run::RunEve
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
     {
-        events.push(serde_json::from_str(line).map_err(|e| {
+        let event = tapline::event::run::RunEvent::from_recorded(line).map_err(|e| {
             format!(
                 "failed to read {} line {}: not an event of a tapline run ({e})",
                 path.display(),
                 n + 1
             )
-        })?);
+        })?;
+        events.extend(event);
     }
     if !events
         .iter()

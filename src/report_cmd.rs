@@ -13,7 +13,7 @@ use std::rc::Rc;
 use tapline::event::run::RunEvent;
 use tapline::report::merge::{self, ShardInput};
 use tapline::report::output;
-use tapline::report::sink::RunSink;
+use tapline::report::sink::{Explaining, RunSink};
 use tapline::report::terminal::{TerminalOptions, TerminalReporter, Verbosity};
 use tapline::report::threaded::ReportsThread;
 
@@ -59,9 +59,25 @@ pub fn run(args: &ReportArgs) -> u8 {
 
 /// The sinks a replay feeds, and the exit code its events give.
 struct Replay {
+    sinks: Explaining<ReplaySinks>,
+    code: Option<u8>,
+}
+
+/// With no `-o` the terminal report, and annotations when they are on.
+struct ReplaySinks {
     terminal: Option<TerminalReporter<io::BufWriter<io::Stdout>>>,
     reports: Option<ReportsThread>,
-    code: Option<u8>,
+}
+
+impl RunSink for ReplaySinks {
+    fn on(&mut self, ev: &RunEvent) -> io::Result<()> {
+        self.on_owned(ev.clone())
+    }
+    fn on_owned(&mut self, ev: RunEvent) -> io::Result<()> {
+        (self.terminal.as_mut())
+            .map_or(Ok(()), |t| t.on(&ev))
+            .and_then(|()| self.reports.as_mut().map_or(Ok(()), |r| r.on_owned(ev)))
+    }
 }
 
 impl Replay {
@@ -88,8 +104,7 @@ impl Replay {
             TerminalReporter::new(io::BufWriter::new(stdout), opts)
         });
         Ok(Replay {
-            terminal,
-            reports,
+            sinks: Explaining::new(ReplaySinks { terminal, reports }),
             code: None,
         })
     }
@@ -108,12 +123,7 @@ impl Replay {
                 self.code = Some(1);
             }
         }
-        // Both: with no `-o` the terminal report, and annotations when they are on.
-        let sent = self
-            .terminal
-            .as_mut()
-            .map_or(Ok(()), |t| t.on(&ev))
-            .and_then(|()| self.reports.as_mut().map_or(Ok(()), |r| r.on_owned(ev)));
+        let sent = self.sinks.on_owned(ev);
         match sent {
             Ok(()) => Ok(()),
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(0),
@@ -124,8 +134,9 @@ impl Replay {
         }
     }
 
-    fn finish(mut self, name: &str) -> u8 {
-        if let Some(t) = self.terminal.take() {
+    fn finish(self, name: &str) -> u8 {
+        let mut sinks = self.sinks.into_inner();
+        if let Some(t) = sinks.terminal.take() {
             if let Err(e) = t.finish() {
                 if e.kind() != io::ErrorKind::BrokenPipe {
                     eprintln!("tapline: failed to write the report: {e}");
@@ -133,7 +144,7 @@ impl Replay {
                 }
             }
         }
-        let errors = self
+        let errors = sinks
             .reports
             .as_mut()
             .map(ReportsThread::take_errors)
@@ -185,8 +196,9 @@ impl Iterator for Events {
             if line.trim().is_empty() {
                 continue;
             }
-            return match serde_json::from_str(&line) {
-                Ok(ev) => Some(ev),
+            return match RunEvent::from_recorded(&line) {
+                Ok(None) => continue,
+                Ok(Some(ev)) => Some(ev),
                 Err(e) => fail(format!(
                     "failed to read {} line {}: not an event of a tapline run ({e})",
                     self.name,

@@ -107,6 +107,11 @@ impl OpenSubtests {
         path
     }
 
+    /// The names of the subtests a point at `depth` is inside, outermost first.
+    pub fn parents(&self, depth: u32) -> impl Iterator<Item = &str> {
+        self.0.iter().take(depth as usize).map(String::as_str)
+    }
+
     /// The open subtests' own path: the innermost one's full name.
     pub fn innermost(&self) -> String {
         self.0.join(" > ")
@@ -263,6 +268,17 @@ pub enum RunEvent {
         file: usize,
         result: FileResult,
     },
+    /// A failing point of a file explained (after the events that completed it, before the
+    /// file's `FileFinished` or `AttemptFailed`), and at its end the output no failure owns:
+    /// put into the stream by `report::sink::Explaining` in front of the sinks, so every
+    /// report renders the one explanation. Never read back from a recording: a replay
+    /// explains the recorded TAP again ([`RunEvent::from_recorded`]).
+    #[serde(skip_deserializing)]
+    Explained {
+        run: u64,
+        file: usize,
+        explained: std::sync::Arc<crate::report::explain::Explained>,
+    },
     /// A file that never started: the run was interrupted, or `--max-fail` stopped it, first.
     /// Sent for each such file just before `RunFinished`, so every report can list them.
     FileNotRun {
@@ -290,6 +306,21 @@ pub enum RunEvent {
     SeriesFinished {
         stability: super::stability::Stability,
     },
+}
+
+impl RunEvent {
+    /// One line of a recorded run (`--format jsonl`, `-o run.jsonl`): its event, or `None` for
+    /// what a replay derives again itself (an `explained` event).
+    ///
+    /// # Errors
+    ///
+    /// The line is not an event of a tapline run.
+    pub fn from_recorded(line: &str) -> Result<Option<RunEvent>, serde_json::Error> {
+        if line.trim_start().starts_with("{\"type\":\"explained\"") {
+            return Ok(None);
+        }
+        serde_json::from_str(line).map(Some)
+    }
 }
 
 /// The whole run, for the last line and machine reports.

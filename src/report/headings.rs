@@ -90,12 +90,19 @@ impl Headings {
     }
 
     /// The point's path under its heading: `alias > should be strictly equal`.
+    #[cfg(test)]
     pub(crate) fn name(&self, path: String) -> String {
+        match self.heading_of(&path) {
+            Some(heading) => format!("{heading} > {path}"),
+            None => path,
+        }
+    }
+
+    /// The heading a top-level point named `name` is under, unless it names itself so.
+    pub(crate) fn heading_of(&self, name: &str) -> Option<&str> {
         match &self.current {
-            Some(heading) if !heading.is_empty() && !names_itself(&path, heading) => {
-                format!("{heading} > {path}")
-            }
-            _ => path,
+            Some(heading) if !heading.is_empty() && !names_itself(name, heading) => Some(heading),
+            _ => None,
         }
     }
 

@@ -58,6 +58,10 @@ impl HeldLines {
         }
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty() && self.dropped == 0
+    }
+
     pub fn clear(&mut self) {
         self.lines.clear();
         self.dropped = 0;

@@ -1,31 +1,22 @@
 //! `--format human`: a readable report of one stream, like a good TAP reporter: a line per
 //! top-level test, failures explained with their diff, problems, and a one-line summary.
-use super::diff::Budget;
+use super::explain::{Explained, Explanation, FileExplainer, OUTPUT_LINES};
 use super::failure;
+use super::held::HeldLines;
 use super::leaves::LeafTally;
 use super::style::{self, Style};
-use super::trailing::{Step, Trailing};
 use super::Tally;
 use crate::event::{Assert, Event, Sink, Verdict};
 use std::io::{self, Write};
 
-/// Output lines kept per test for its failure report (the newest win).
-const OUTPUT_LINES: usize = 200;
-
 pub struct HumanReport<W: Write> {
     out: W,
     style: Style,
-    budget: Budget,
-    /// Non-TAP output since the last top-level point: the test in progress printed it.
-    output: Vec<String>,
-    output_dropped: usize,
-    /// Rendered failures of nested points by depth (`[d]`: of the open subtest at depth
-    /// `d - 1`), shown under the subtest's closing line: a parent's line comes before its
-    /// failing children.
-    nested: Vec<Vec<u8>>,
-    /// The failing point just read, not written yet: the output after it is its own
-    /// ([`Trailing`]: tapbundle's error and stack, Test::More's `got:`/`expected:`).
-    trailing: Trailing<Held>,
+    /// The stream's failures, explained as every report explains them.
+    explainer: FileExplainer,
+    /// Output lines since the last top-level point that no failure owns: shown at the end of
+    /// a failing stream.
+    output: HeldLines,
     tally: Tally,
     /// The same points counted as `go test -json` and JUnit trees are: their leaf tests.
     leaves: LeafTally,
@@ -39,11 +30,10 @@ impl<W: Write> HumanReport<W> {
         HumanReport {
             out,
             style,
-            budget: Budget::default(),
-            output: Vec::new(),
-            output_dropped: 0,
-            nested: Vec::new(),
-            trailing: Trailing::new(OUTPUT_LINES),
+            // A stream from anywhere: its locations stay as the producer wrote them, so the
+            // same input reads the same wherever it is parsed.
+            explainer: FileExplainer::new(None),
+            output: HeldLines::new(OUTPUT_LINES),
             tally: Tally::default(),
             leaves: LeafTally::default(),
             count_leaves: false,
@@ -63,8 +53,10 @@ impl<W: Write> HumanReport<W> {
         }
         // A stream ends with `End`, which explains the last failure; events fed by hand (a
         // stream cut off right after a failing point) may not.
-        if let Some((held, trailing)) = self.trailing.close() {
-            self.explain(held, trailing)?;
+        for e in self.explainer.end() {
+            if let Explained::Failure(e) = e {
+                self.explained(&e)?;
+            }
         }
         self.out.flush()?;
         Ok(self.out)
@@ -72,44 +64,24 @@ impl<W: Write> HumanReport<W> {
 
     fn write(&mut self, event: &Event<'_>) -> io::Result<()> {
         let s = self.style;
-        match self.trailing.event(event) {
-            Step::Kept => return Ok(()),
-            Step::Closed(held, trailing) => self.explain(held, trailing)?,
-            Step::Passed => {}
+        let owned = self.explainer.event(event);
+        let ready: Vec<Explanation> = self.explainer.take().collect();
+        for e in &ready {
+            self.explained(e)?;
+        }
+        if owned {
+            return Ok(());
         }
         match event {
-            Event::Assert(a) if a.is_failure() => {
-                if a.depth == 0 {
-                    self.tally.add(a);
-                }
-                // Held until the output it owns has arrived (see [`Trailing`]).
-                let held = Held {
-                    inner: self.take_nested(a.depth as usize + 1),
-                    output: self.take_output(),
-                    assert: a.clone().into_owned(),
-                };
-                self.trailing.open(a, held);
-            }
             Event::Assert(a) if a.depth == 0 => {
                 self.tally.add(a);
-                writeln!(self.out, "{}", point_line(a, s))?;
-                let inner = self.take_nested(1);
-                self.out.write_all(&inner)?;
                 self.output.clear();
-                self.output_dropped = 0;
-            }
-            Event::Assert(a) => {
-                let depth = a.depth as usize;
-                let inner = self.take_nested(depth + 1);
-                self.nest(depth, &inner);
-            }
-            Event::Output { text, .. } => {
-                if self.output.len() == OUTPUT_LINES {
-                    self.output.remove(0);
-                    self.output_dropped += 1;
+                // A failing point's line comes with its explanation.
+                if !a.is_failure() {
+                    writeln!(self.out, "{}", point_line(a, s))?;
                 }
-                self.output.push(text.to_string());
             }
+            Event::Output { text, .. } => self.output.push(text),
             // A `# Subtest:` heading that opened no subtest (node:test prints one before every
             // test) says nothing the test's own line does not.
             Event::Comment { depth: 0, text, .. } if text.starts_with("Subtest") => {}
@@ -147,22 +119,25 @@ impl<W: Write> HumanReport<W> {
         Ok(())
     }
 
-    /// The stream's end: what is still held, the output after the last point of a failing
-    /// stream, and the summary line.
+    /// The stream's end: the failures still held, the output after the last point of a
+    /// failing stream, and the summary line.
     fn end(&mut self, verdict: &crate::event::Verdict<'_>) -> io::Result<()> {
         let s = self.style;
-        // Failures inside subtests the stream never closed.
-        let left = self.take_nested(0);
-        self.out.write_all(&left)?;
+        for e in self.explainer.end() {
+            match e {
+                Explained::Failure(e) => self.explained(&e)?,
+                Explained::Rest { .. } => {}
+            }
+        }
         if !self.output.is_empty() && !verdict.ok {
-            // Output after the last point: often the crash that ended the stream.
-            let output = self.take_output();
+            // Output after the last point: often the crash that ended the stream. (Its
+            // comments were shown as they came.)
             writeln!(
                 self.out,
                 "{}",
                 s.paint(style::DIM, "output after the last test:")
             )?;
-            for l in output {
+            for l in self.output.take() {
                 writeln!(self.out, "{} {l}", s.paint(style::DIM, "│"))?;
             }
         }
@@ -175,84 +150,41 @@ impl<W: Write> HumanReport<W> {
         writeln!(self.out, "{}", summary_line(verdict, tally, s))
     }
 
-    /// Writes a failing point whose own output has ended: its line, its explanation (with
-    /// what its test printed before and after it), then the failures inside it (at the top
-    /// level straight out, nested ones under their subtest's line to come).
-    fn explain(&mut self, held: Held, trailing: Vec<String>) -> io::Result<()> {
-        let Held {
-            assert: a,
-            mut output,
-            inner,
-        } = held;
-        output.extend(trailing);
-        let depth = a.depth as usize;
+    /// A failing point's line, indented by its depth (a subtest's before its children's),
+    /// and its explanation four columns further.
+    fn explained(&mut self, e: &Explanation) -> io::Result<()> {
+        let depth = e.depth as usize;
         let indent = "  ".repeat(depth);
-        let mut text = Vec::new();
-        // The line indents itself by depth; its explanation goes four columns further.
-        writeln!(text, "{}", point_line(&a, self.style))?;
+        let name = match depth {
+            0 => e.shown_name(),
+            _ => Explanation {
+                path: vec![e.own_name().to_owned()],
+                ..e.clone()
+            }
+            .shown_name(),
+        };
+        let time = e
+            .duration_ms
+            .map(|t| {
+                self.style
+                    .paint(style::DIM, format!(" ({})", style::duration_ms(t)))
+            })
+            .unwrap_or_default();
+        let mark = self.style.paint(style::RED, "✗");
+        writeln!(
+            self.out,
+            "{indent}{mark} {}{time}",
+            self.style.paint(style::RED, name)
+        )?;
         failure::render(
-            &mut text,
-            &a,
-            &output,
+            &mut self.out,
+            e,
             &format!("{indent}    "),
             self.style,
-            &self.budget,
             // `tapline parse` has no `-v`: the frames are in the input.
             failure::Frames::Own { shown_by: None },
-        )?;
-        text.extend_from_slice(&inner);
-        if depth == 0 {
-            self.out.write_all(&text)?;
-            self.output.clear();
-            self.output_dropped = 0;
-        } else {
-            self.nest(depth, &text);
-        }
-        Ok(())
+        )
     }
-
-    /// Adds rendered failures to those shown under the subtest open at `depth - 1`.
-    fn nest(&mut self, depth: usize, text: &[u8]) {
-        if text.is_empty() {
-            return;
-        }
-        if self.nested.len() <= depth {
-            self.nested.resize_with(depth + 1, Vec::new);
-        }
-        self.nested[depth].extend_from_slice(text);
-    }
-
-    /// The rendered failures at `depth` and deeper, outermost first: what a subtest's closing
-    /// point at `depth - 1` shows under its line.
-    fn take_nested(&mut self, depth: usize) -> Vec<u8> {
-        let mut out = Vec::new();
-        if self.nested.len() > depth {
-            for level in self.nested.drain(depth..) {
-                out.extend_from_slice(&level);
-            }
-        }
-        out
-    }
-
-    fn take_output(&mut self) -> Vec<String> {
-        let mut out = std::mem::take(&mut self.output);
-        if self.output_dropped > 0 {
-            out.insert(
-                0,
-                format!("… {} earlier lines not shown", self.output_dropped),
-            );
-            self.output_dropped = 0;
-        }
-        out
-    }
-}
-
-/// A failing point waiting for its diagnostics, with what its test printed before it and the
-/// rendered failures inside it.
-struct Held {
-    assert: Assert<'static>,
-    output: Vec<String>,
-    inner: Vec<u8>,
 }
 
 impl<W: Write> Sink for HumanReport<W> {

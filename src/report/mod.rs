@@ -1,6 +1,7 @@
 //! Sinks on the event stream: summary JSON, JSON lines, the human report, diffs. Every
 //! renderer writes to any `Write`, styles off unless asked, so every output is snapshot-testable.
 pub mod diff;
+pub mod explain;
 pub mod failure;
 pub mod github;
 pub(crate) mod headings;

@@ -257,6 +257,8 @@ impl<W: Write> RunSink for SummaryRun<W> {
 }
 
 mod document;
+mod explaining;
+pub use explaining::Explaining;
 #[cfg(test)]
 mod reference;
 #[cfg(test)]

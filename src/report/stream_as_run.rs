@@ -1,6 +1,6 @@
 //! One TAP stream (`tapline parse`) told as a run of one file, so the reports of a run (JUnit,
 //! Markdown, HTML, annotations) render it, on the reports thread as a run's would be.
-use super::sink::RunSink as _;
+use super::sink::{Explaining, RunSink as _};
 use super::threaded::ReportsThread;
 use crate::event::run::{FailureReason, RunEvent};
 use std::io;
@@ -8,7 +8,8 @@ use std::io;
 /// One TAP stream (`tapline parse`) told as a run of one file named `name`, so the reports of
 /// a run (JUnit, Markdown, HTML, annotations) render it too.
 pub struct StreamAsRun {
-    reports: ReportsThread,
+    /// The reports, behind the stage that explains the stream's failures for them.
+    reports: Explaining<ReportsThread>,
     name: String,
     started: Option<std::time::Instant>,
     tally: crate::event::run::Tally,
@@ -18,7 +19,7 @@ pub struct StreamAsRun {
 impl StreamAsRun {
     pub fn new(reports: ReportsThread, name: String) -> Self {
         StreamAsRun {
-            reports,
+            reports: Explaining::new(reports),
             name,
             started: None,
             tally: Default::default(),
@@ -34,7 +35,7 @@ impl StreamAsRun {
     pub fn finish(self) -> io::Result<ReportsThread> {
         match self.failed {
             Some(e) => Err(e),
-            None => Ok(self.reports),
+            None => Ok(self.reports.into_inner()),
         }
     }
 
@@ -55,7 +56,9 @@ impl StreamAsRun {
             jobs: 1,
             started_ms: super::record::unix_ms(std::time::SystemTime::now()),
             host: here.host,
-            cwd: here.cwd,
+            // No project root: a stream from anywhere keeps its locations as the producer
+            // wrote them, as `parse`'s own report does (the page still says where it ran).
+            cwd: None,
             command: here.command,
         });
         let file = crate::event::run::FileInfo {

@@ -13,7 +13,8 @@
 //! - a v2 `test:started` or `suite:started` event read after the failing point (it is emitted
 //!   at once, before the point and its lines, so it is placed by its line number);
 //! - an `output` or `comment` line at another depth;
-//! - a `# Subtest: name` comment (node:test and node-tap announce the next test so);
+//! - a `# Subtest: name` comment (node:test and node-tap announce the next test so), or tap.py's
+//!   `# TAP results for Class` (it names the tests of the next class);
 //! - after a point whose diagnostics came as a YAML block (tape, node:test, node-tap: they say
 //!   everything there), a `#` comment: the producer's narration, such as tape's `# test name`
 //!   heading of the next test. Output lines after such a point are still its own.
@@ -93,6 +94,11 @@ impl<T> Trailing<T> {
         });
     }
 
+    /// The point whose trailing output is open, if any.
+    pub(crate) fn item(&self) -> Option<&T> {
+        self.open.as_ref().map(|o| &o.item)
+    }
+
     /// The open failure, if any, with its trailing output: at the end of a stream that ended
     /// without an `end` event (a consumer's own end), or when the consumer drops it.
     pub(crate) fn close(&mut self) -> Option<(T, Vec<String>)> {
@@ -120,7 +126,7 @@ impl<T> Trailing<T> {
                 self.belongs(open, *depth, *line).then_some((text, false))
             }
             Event::Comment { depth, line, text } => {
-                (self.belongs(open, *depth, *line) && !open.yaml && !text.starts_with("Subtest:"))
+                (self.belongs(open, *depth, *line) && !open.yaml && !announces_tests(text))
                     .then_some((text, true))
             }
             Event::Problem(_) | Event::Marker { .. } => return Step::Passed,
@@ -177,6 +183,12 @@ fn push_capped<T>(open: &mut Open<T>, line: String, cap: usize) {
     } else {
         open.dropped += 1;
     }
+}
+
+/// A comment that says the tests after it begin: node:test's and node-tap's `# Subtest: name`,
+/// tap.py's `# TAP results for Class`.
+fn announces_tests(text: &str) -> bool {
+    text.starts_with("Subtest:") || text.starts_with("TAP results for ")
 }
 
 /// A v2 lifecycle event that says a test (or a suite) has begun.

@@ -11,7 +11,7 @@ use std::time::Duration;
 use tapline::event::run::RunEvent;
 use tapline::event::stability::Stability;
 use tapline::report::output;
-use tapline::report::sink::{Fanout, JsonlRun, RunSink, SummaryRun};
+use tapline::report::sink::{Explaining, Fanout, JsonlRun, RunSink, SummaryRun};
 use tapline::report::terminal::{TerminalOptions, TerminalReporter, Verbosity};
 use tapline::report::threaded::ReportsThread;
 use tapline::run::cache::Cache;
@@ -450,7 +450,7 @@ fn execute(
     if let Some(r) = reports.as_mut() {
         sinks.push(r);
     }
-    let mut fanout = Fanout(sinks);
+    let mut fanout = Explaining::new(Fanout(sinks));
     let Extras {
         mut cache,
         runs,

@@ -51,7 +51,7 @@ use session::*;
 use want::{covers, why_lines, with_inputs};
 pub use want::{select, Inputs, Picked, Want};
 
-use crate::report::sink::{Fanout, JsonlRun, RunSink, SummaryRun};
+use crate::report::sink::{Explaining, Fanout, JsonlRun, RunSink, SummaryRun};
 use crate::report::style::{self, Style};
 use crate::report::terminal::{TerminalOptions, TerminalReporter};
 use crate::run::discover::TestFile;

@@ -268,7 +268,7 @@ impl<'p> Session<'p> {
             if let Some(r) = reports.as_mut() {
                 sinks.push(r);
             }
-            let mut fanout = Fanout(sinks);
+            let mut fanout = Explaining::new(Fanout(sinks));
             let exec = execute(files, &settings, &mut fanout, Some(stop_rx));
             tokio::pin!(exec);
             loop {

@@ -12,6 +12,7 @@ use tapline::event::run::{
 use tapline::event::{Event, Verdict};
 use tapline::protocol::Parser;
 use tapline::report::human::HumanReport;
+use tapline::report::sink::{Explaining, RunSink};
 use tapline::report::style::Style;
 use tapline::report::terminal::{TerminalOptions, TerminalReporter, Verbosity};
 
@@ -111,7 +112,8 @@ fn run_events(recording: &str) -> Vec<RunEvent> {
 }
 
 fn terminal(recording: &str, verbosity: Verbosity) -> String {
-    let mut r = TerminalReporter::new(
+    // As a run has it: behind the stage that explains the failures.
+    let mut r = Explaining::new(TerminalReporter::new(
         Vec::new(),
         TerminalOptions {
             style: Style::default(),
@@ -119,11 +121,12 @@ fn terminal(recording: &str, verbosity: Verbosity) -> String {
             verbosity,
             width: 100,
         },
-    );
+    ));
     for ev in run_events(recording) {
-        r.on_event(&ev).expect("writing to a Vec");
+        r.on_owned(ev).expect("writing to a Vec");
     }
-    String::from_utf8(r.finish().expect("writing to a Vec")).expect("utf-8 report")
+    let out = r.into_inner().finish().expect("writing to a Vec");
+    String::from_utf8(out).expect("utf-8 report")
 }
 
 /// Each producer's recordings with failures, with the producer's name for the test messages.

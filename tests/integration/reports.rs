@@ -13,6 +13,7 @@ use std::process::Command as StdCommand;
 use tapline::event::run::RunEvent;
 use tapline::report::junit;
 use tapline::report::record::{Collector, Meta};
+use tapline::report::sink::{Explaining, RunSink};
 
 /// `hostile.sh` runs under this name: markup, `&`, a quote, and GitHub's property separators.
 const HOSTILE_FILE: &str = "test/<hostile> \"&\" 50%, a:b.sh";
@@ -498,13 +499,15 @@ fn junit_written_file_by_file_is_the_whole_document() {
         args.extend_from_slice(extra);
         let ran = run_mixed(&p, &args);
         assert_eq!(ran.code, 1, "{}", ran.both());
-        let mut record = Collector::new(Meta::default());
+        let mut record = Explaining::new(Collector::new(Meta::default()));
         for line in read_text(&p, "r.jsonl").lines() {
-            let ev: RunEvent = serde_json::from_str(line).expect("an event of the run");
-            record.on(&ev);
+            let ev = RunEvent::from_recorded(line).expect("an event of the run");
+            if let Some(ev) = ev {
+                record.on_owned(ev).expect("a collector cannot fail");
+            }
         }
         let mut whole = Vec::new();
-        junit::write(&mut whole, record.view()).expect("serialized");
+        junit::write(&mut whole, record.inner().view()).expect("serialized");
         let whole = String::from_utf8(whole).expect("UTF-8");
         let live = read_text(&p, "r.xml");
         if extra.is_empty() {

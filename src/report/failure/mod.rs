@@ -20,6 +20,7 @@
 use super::diff::{self, Budget, Diff};
 use super::style::{self, Style};
 use crate::event::Assert;
+use crate::report::explain::Explanation;
 use serde_json::{Map, Value};
 use std::io::{self, Write};
 
@@ -336,26 +337,24 @@ pub enum Frames {
 /// Most lines of a stack trace worth showing; the rest is in the log.
 const STACK_LINES: usize = 6;
 
-/// Writes the explanation under a failing point's line, every line prefixed by `indent`.
-/// `output` is what the test printed; `frames` says whether runtime-internal stack frames show.
+/// Writes the explanation under a failing point's line, every line prefixed by `indent`;
+/// `frames` says whether runtime-internal stack frames show. The diff's changed characters
+/// show only with colours.
 pub fn render(
     out: &mut dyn Write,
-    a: &Assert<'_>,
-    output: &[String],
+    e: &Explanation,
     indent: &str,
     style: Style,
-    budget: &Budget,
     frames: Frames,
 ) -> io::Result<()> {
-    let d = details(a, output);
-    if let Some(loc) = &d.location {
+    if let Some(loc) = &e.location {
         writeln!(
             out,
             "{indent}{}",
             style.paint(style::CYAN, format!("at {loc}"))
         )?;
     }
-    if let Some(msg) = &d.message {
+    if let Some(msg) = &e.message {
         for l in msg.trim_end().lines() {
             if l.trim().is_empty() {
                 writeln!(out)?; // no trailing indentation on blank lines
@@ -364,14 +363,13 @@ pub fn render(
             }
         }
     }
-    if let Some(machine) = &d.machine {
+    if let Some(machine) = &e.machine {
         writeln!(out, "{indent}{}", style.paint(style::DIM, machine))?;
     }
-    for (k, v) in &d.other {
+    for (k, v) in &e.other {
         write_other(out, k, v, indent, style)?;
     }
-    // Highlighting only shows with colours, so it is not computed without them.
-    if let Some(diff) = d.diff(budget, style.enabled) {
+    if let Some(diff) = &e.diff {
         writeln!(out)?;
         let mut buf = Vec::new();
         diff.write_terminal(&mut buf, &style)?;
@@ -383,7 +381,7 @@ pub fn render(
             }
         }
     }
-    if let Some((raw, err)) = &d.raw_yaml {
+    if let Some((raw, err)) = &e.raw_yaml {
         writeln!(
             out,
             "{indent}{}",
@@ -396,12 +394,12 @@ pub fn render(
             writeln!(out, "{indent}  {l}")?;
         }
     }
-    if let Some(stack) = &d.stack {
+    if let Some(stack) = &e.stack {
         write_stack(out, stack, indent, style, frames)?;
     }
-    if !d.output.is_empty() {
+    if !e.output.is_empty() {
         writeln!(out, "{indent}{}", style.paint(style::DIM, "output:"))?;
-        for l in &d.output {
+        for l in &e.output {
             writeln!(out, "{indent}{} {l}", style.paint(style::DIM, "│"))?;
         }
     }

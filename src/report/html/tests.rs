@@ -62,6 +62,7 @@ fn sample_run() -> RunView {
                 reasons: vec!["2 failed test points".into()],
                 log: Some(".nogit/testlogs/test__users.test.js.log".into()),
                 command: Some("node test/users.test.js".into()),
+                cases: Vec::new(),
                 points: vec![
                     point(1, "creates a user", PointStatus::Pass),
                     point(2, "renames a user", PointStatus::Fail),
@@ -118,6 +119,7 @@ fn sample_run() -> RunView {
                 reasons: vec!["killed by SIGSEGV".into(), "planned 4, ran 1".into()],
                 log: Some(".nogit/testlogs/test__crash.test.sh.log".into()),
                 command: Some("bash test/crash.test.sh".into()),
+                cases: Vec::new(),
                 points: vec![point(1, "starts", PointStatus::Pass)],
                 failures: Vec::new(),
                 output_tail: vec!["Segmentation fault (core dumped)".into()],
@@ -143,6 +145,7 @@ fn sample_run() -> RunView {
                 reasons: Vec::new(),
                 log: Some(".nogit/testlogs/test__math.test.ts.log".into()),
                 command: None,
+                cases: Vec::new(),
                 points: vec![
                     point(1, "adds", PointStatus::Pass),
                     point(2, "subtracts", PointStatus::Pass),
@@ -169,6 +172,7 @@ fn sample_run() -> RunView {
                 reasons: Vec::new(),
                 log: None,
                 command: None,
+                cases: Vec::new(),
                 points: Vec::new(),
                 failures: Vec::new(),
                 output_tail: Vec::new(),

@@ -11,6 +11,7 @@ fn file(rel: &str, status: FileStatus) -> FileView {
         reasons: Vec::new(),
         log: Some(".nogit/testlogs/a.log".into()),
         command: None,
+        cases: Vec::new(),
         points: Vec::new(),
         failures: Vec::new(),
         output_tail: Vec::new(),

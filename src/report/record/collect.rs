@@ -1,27 +1,20 @@
 //! Builds the page's view from the run's event stream, as the run goes: files as they start
-//! and finish, top-level points, failing points (nested ones too) with the output their test
-//! printed, and each file's last output lines.
+//! and finish, top-level points, leaf test cases, failing points as the run's explaining stage
+//! explained them ([`crate::report::explain`]; this module works none out itself), and each
+//! file's last output lines.
 //!
-//! What it holds of the output is bounded: a point's output keeps its newest
-//! [`POINT_OUTPUT_LINES`] lines under a note of how many earlier ones the log has
-//! ([`crate::report::held`]), a failure's trailing output its first ones and a note
-//! ([`crate::report::trailing`]), and every line kept is cut at
+//! What it holds is bounded: the explanations are bounded where they are made, a file's
+//! streams keep their newest lines, and every line kept is cut at
 //! [`crate::report::held::LINE_BYTES`].
 use std::collections::VecDeque;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use super::view::{AttemptView, FailureView, FileStatus, FileView, PointView, RunView};
+use super::view::{AttemptView, CaseView, FailureView, FileStatus, FileView, PointView, RunView};
 use crate::event::run::{FileInfo, FileResult, OpenSubtests, RunEvent, RunSummary};
 use crate::event::{Assert, Event};
-use crate::report::diff::Budget;
-use crate::report::headings::Headings;
-use crate::report::held::{cut_line, HeldLines, LINE_BYTES};
-use crate::report::trailing::{Step, Trailing};
+use crate::report::explain::Explained;
+use crate::report::held::{cut_line, LINE_BYTES};
 
-/// Output lines kept for one failing point (the newest win).
-const POINT_OUTPUT_LINES: usize = 100;
-/// A file's last output lines, shown when it failed without a failing point.
-const FILE_OUTPUT_LINES: usize = 40;
 /// A file's stdout and stderr lines kept for JUnit's `<system-out>`/`<system-err>` (the newest
 /// win; the log has every byte).
 const FILE_STREAM_LINES: usize = 1000;
@@ -65,35 +58,18 @@ impl Meta {
     }
 }
 
-/// A failing point explained once its trailing output is known (see [`Trailing`]).
-struct Unfinished {
-    assert: Assert<'static>,
-    /// Its name with its enclosing subtests.
-    name: String,
-    /// What its test printed before it reported.
-    output: Vec<String>,
-}
-
 /// A file while its events arrive.
 struct Building {
     view: FileView,
-    /// Output since the last test point: the next point's.
-    pending: HeldLines,
-    /// The file's newest output lines.
-    tail: VecDeque<String>,
     /// The file's newest non-TAP stdout lines and stderr lines, for JUnit.
     stdout: VecDeque<String>,
     stderr: VecDeque<String>,
     /// Lines that fell out of `stdout`/`stderr`.
     dropped: (usize, usize),
-    subtests: OpenSubtests,
-    /// Failures seen per open nesting level (index = depth), to tell a subtest that failed
-    /// only through its children.
-    failed_inside: Vec<usize>,
-    /// The failing point just read, collecting the output printed after it.
-    trailing: Trailing<Unfinished>,
-    /// tape's `# test name` comments, which name the failures after them.
-    headings: Headings,
+    /// Its leaf test cases, named by their subtest path.
+    cases: Cases,
+    /// Its output that no failure owns, told at its end.
+    rest: Vec<String>,
 }
 
 /// Durations as the run's events record them (whole milliseconds), so that a report replayed
@@ -124,7 +100,6 @@ pub struct Collector {
     /// Each file of `view` by its index in the run (`view.files[k]` is file `indices[k]`).
     indices: Vec<usize>,
     expanded: usize,
-    budget: Budget,
 }
 
 impl Collector {
@@ -141,7 +116,6 @@ impl Collector {
             building: Vec::new(),
             indices: Vec::new(),
             expanded: 0,
-            budget: Budget::default(),
         }
     }
 
@@ -186,16 +160,24 @@ impl Collector {
             } => self.run_started(*run, *started_ms, host, cwd, command),
             RunEvent::FileStarted { run, file } if *run == self.run => self.file_started(file),
             RunEvent::Tap { run, file, event } if *run == self.run => {
+                if let Some(Some(b)) = self.building.get_mut(*file) {
+                    b.tap(event);
+                }
+            }
+            RunEvent::Explained {
+                run,
+                file,
+                explained,
+            } if *run == self.run => {
                 let expand = self.expanded < EXPANDED_FAILURES;
                 if let Some(Some(b)) = self.building.get_mut(*file) {
-                    if b.tap(event, expand, &self.budget) {
+                    if b.explained(explained, expand) {
                         self.expanded += 1;
                     }
                 }
             }
             RunEvent::Stderr { run, file, text } if *run == self.run => {
                 if let Some(Some(b)) = self.building.get_mut(*file) {
-                    b.output(text);
                     b.dropped.1 += usize::from(b.stderr.len() >= FILE_STREAM_LINES);
                     push_bounded(&mut b.stderr, text.clone(), FILE_STREAM_LINES);
                 }
@@ -222,7 +204,7 @@ impl Collector {
             }
             RunEvent::FileFinished { run, file, result } if *run == self.run => {
                 if let Some(Some(b)) = self.building.get_mut(*file) {
-                    b.finish(result, &self.budget);
+                    b.finish(result);
                 }
             }
             RunEvent::RunFinished { run, summary } if *run == self.run => {
@@ -277,7 +259,7 @@ impl Collector {
 
     fn attempt_failed(&mut self, file: usize, attempt: u32, result: &FileResult) {
         if let Some(Some(b)) = self.building.get_mut(file) {
-            b.finish(result, &self.budget);
+            b.finish(result);
             let failed = AttemptView {
                 attempt,
                 duration: whole_ms(result.duration),
@@ -316,6 +298,7 @@ impl Building {
                 log,
                 command: Some(file.command.clone()),
                 points: Vec::new(),
+                cases: Vec::new(),
                 failures: Vec::new(),
                 output_tail: Vec::new(),
                 failures_left_out: 0,
@@ -328,21 +311,12 @@ impl Building {
                 stream_lines_dropped: (0, 0),
                 warnings: Vec::new(),
             },
-            pending: HeldLines::new(POINT_OUTPUT_LINES),
-            tail: VecDeque::new(),
             stdout: VecDeque::new(),
             stderr: VecDeque::new(),
             dropped: (0, 0),
-            subtests: OpenSubtests::default(),
-            failed_inside: vec![0],
-            trailing: Trailing::new(POINT_OUTPUT_LINES),
-            headings: Headings::default(),
+            cases: Cases::default(),
+            rest: Vec::new(),
         }
-    }
-
-    fn output(&mut self, text: &str) {
-        self.pending.push(text);
-        push_bounded(&mut self.tail, text.to_owned(), FILE_OUTPUT_LINES);
     }
 
     /// A non-TAP stdout line, for JUnit's `<system-out>`.
@@ -351,119 +325,47 @@ impl Building {
         push_bounded(&mut self.stdout, text.to_owned(), FILE_STREAM_LINES);
     }
 
-    /// The failing point whose trailing output has ended, explained.
-    fn explain(&mut self, f: Unfinished, trailing: Vec<String>, budget: &Budget) {
-        let mut output = f.output;
-        output.extend(trailing);
-        (self.view.failures).push(FailureView::of(&f.assert, f.name, output, budget));
-    }
-
-    /// Returns whether a failure was explained in full.
-    fn tap(&mut self, event: &Event<'static>, expand: bool, budget: &Budget) -> bool {
-        match self.trailing.event(event) {
-            Step::Kept => {
-                // The failure's line: in the file's output, not the next point's.
-                match event {
-                    Event::Output { text, .. } => {
-                        push_bounded(&mut self.tail, text.to_string(), FILE_OUTPUT_LINES);
-                        self.stdout_line(text);
-                    }
-                    Event::Comment { text, .. } => {
-                        push_bounded(&mut self.tail, format!("# {text}"), FILE_OUTPUT_LINES);
-                    }
-                    _ => {}
-                }
-                return false;
-            }
-            Step::Closed(f, trailing) => self.explain(f, trailing, budget),
-            Step::Passed => {}
-        }
-        let held = self.headings.event(event);
-        if let Some(earlier) = held.released {
-            // In `tail` already, from when it was held.
-            self.pending.push(&format!("# {earlier}"));
-        }
-        if let (true, Event::Comment { text, .. }) = (held.heading, event) {
-            // It names the points after it: in the file's output, not shown again as theirs.
-            push_bounded(&mut self.tail, format!("# {text}"), FILE_OUTPUT_LINES);
-            return false;
-        }
+    fn tap(&mut self, event: &Event<'static>) {
         match event {
-            Event::Assert(a) => return self.assert(a, expand),
-            Event::Output { text, .. } => {
-                self.output(text);
-                self.stdout_line(text);
+            Event::Assert(a) => {
+                self.cases.point(a, &mut self.view.cases);
+                if a.depth == 0 {
+                    self.view.points.push(PointView::of(a));
+                }
             }
+            Event::Output { text, .. } => self.stdout_line(text),
             Event::Problem(p) if !p.fails && self.view.warnings.len() < MAX_WARNINGS => {
                 self.view
                     .warnings
                     .push(format!("line {}: {}", p.line, p.message));
             }
-            Event::Comment { text, .. } => self.output(&format!("# {text}")),
-            Event::BailOut { reason, .. } => self.output(&format!("Bail out! {reason}")),
-            Event::SubtestStart { depth, name, .. } => {
-                let d = *depth as usize;
-                self.subtests.start(*depth, name);
-                self.failed_inside.truncate(d + 1);
-                self.failed_inside.resize(d + 2, 0);
-            }
+            Event::SubtestStart { depth, name, .. } => self.cases.subtest_start(*depth, name),
             _ => {}
         }
-        false
     }
 
-    /// A failing point is explained once its trailing output has ended; returns whether it
-    /// will be in full.
-    fn assert(&mut self, a: &Assert<'static>, expand: bool) -> bool {
-        let d = a.depth as usize;
-        let output = self.pending.take();
-        let inner = if a.closes_subtest {
-            self.failed_inside.get(d + 1).copied().unwrap_or(0)
-        } else {
-            0
-        };
-        if a.closes_subtest {
-            self.failed_inside.truncate(d + 1);
-        }
-        if self.failed_inside.len() <= d {
-            self.failed_inside.resize(d + 1, 0);
-        }
-        // A subtest that failed only because its children did is said by their failures.
-        let said_by_children = inner > 0
-            && a.diagnostics.is_none()
-            && a.meta.is_none()
-            && a.blocks.is_empty()
-            && output.is_empty();
-        let mut expanded = false;
-        if a.is_failure() && !said_by_children {
-            self.failed_inside[d] += 1;
-            let name = self.headings.name(self.subtests.path(a.depth, &a.name));
-            if expand {
-                let failure = Unfinished {
-                    assert: a.clone(),
-                    name,
-                    output,
-                };
-                self.trailing.open(a, failure);
-                expanded = true;
-            } else {
-                self.view.failures_left_out += 1;
+    /// What the explaining stage says of this file; returns whether a failure was explained
+    /// in full here.
+    fn explained(&mut self, explained: &Explained, expand: bool) -> bool {
+        match explained {
+            // Its children say it.
+            Explained::Failure(e) if e.by_children => false,
+            Explained::Failure(e) if e.full && expand => {
+                self.view.failures.push(FailureView::of(e));
+                true
             }
-        } else if a.is_failure() {
-            self.failed_inside[d] += 1;
+            Explained::Failure(_) => {
+                self.view.failures_left_out += 1;
+                false
+            }
+            Explained::Rest { tail, .. } => {
+                self.rest = tail.clone();
+                false
+            }
         }
-        self.subtests.after(a);
-        if d == 0 {
-            self.view.points.push(PointView::of(a));
-        }
-        expanded
     }
 
-    fn finish(&mut self, result: &FileResult, budget: &Budget) {
-        // A stream always ends with `End`, which ends the failure; a file cut short may not.
-        if let Some((f, trailing)) = self.trailing.close() {
-            self.explain(f, trailing, budget);
-        }
+    fn finish(&mut self, result: &FileResult) {
         let v = &mut self.view;
         v.tally = result.tally;
         v.duration = Some(whole_ms(result.duration));
@@ -492,18 +394,87 @@ impl Building {
             FileStatus::Pass
         };
         // Only a file that failed on its own shows its last output.
-        v.output_tail = if v.status == FileStatus::Fail {
-            self.tail.drain(..).collect()
-        } else {
-            Vec::new()
+        v.output_tail = match v.status == FileStatus::Fail {
+            true => std::mem::take(&mut self.rest),
+            false => Vec::new(),
         };
-        self.pending.clear();
+    }
+}
+
+/// Names the leaf test cases of a stream (points that close no subtest with points in it),
+/// by their subtest path as the stream names them.
+#[derive(Default)]
+struct Cases {
+    subtests: OpenSubtests,
+    /// Points seen per open nesting level (index = depth), to tell a subtest from a leaf.
+    inside: Vec<usize>,
+    /// Points seen, of every depth: the case's `point`.
+    points: usize,
+}
+
+impl Cases {
+    fn subtest_start(&mut self, depth: u32, name: &str) {
+        self.subtests.start(depth, name);
+        let d = depth as usize;
+        self.inside.truncate(d);
+        self.inside.resize(d + 1, 0);
+    }
+
+    fn point(&mut self, a: &Assert<'_>, cases: &mut Vec<CaseView>) {
+        let point = self.points;
+        self.points += 1;
+        let d = a.depth as usize;
+        let children = match a.closes_subtest {
+            true => self.inside.get(d + 1).copied().unwrap_or(0),
+            false => 0,
+        };
+        if a.closes_subtest {
+            self.inside.truncate(d + 1);
+        }
+        if self.inside.len() <= d {
+            self.inside.resize(d + 1, 0);
+        }
+        self.inside[d] += 1;
+        if children == 0 {
+            cases.push(CaseView {
+                point,
+                name: self.subtests.path(a.depth, &a.name),
+                point_view: PointView::of(a),
+            });
+        }
+        self.subtests.after(a);
+    }
+}
+
+impl crate::report::sink::RunSink for Collector {
+    fn on(&mut self, ev: &RunEvent) -> std::io::Result<()> {
+        Collector::on(self, ev);
+        Ok(())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A collector behind the stage that explains the run, as every run has it.
+    struct Explained(crate::report::sink::Explaining<Collector>);
+
+    impl Explained {
+        fn new(c: Collector) -> Self {
+            Explained(crate::report::sink::Explaining::new(c))
+        }
+        fn on(&mut self, ev: &RunEvent) {
+            crate::report::sink::RunSink::on(&mut self.0, ev).expect("a collector cannot fail");
+        }
+    }
+
+    impl std::ops::Deref for Explained {
+        type Target = Collector;
+        fn deref(&self) -> &Collector {
+            self.0.inner()
+        }
+    }
     use crate::event::run::{ExitInfo, FailureReason, FileInfo, RunSummary, Tally};
     use crate::event::Verdict;
     use std::borrow::Cow;
@@ -579,7 +550,7 @@ mod tests {
     /// so (not skipped).
     #[test]
     fn a_stopped_file_is_cancelled_and_an_empty_one_has_no_tests() {
-        let mut c = Collector::new(Meta::default());
+        let mut c = Explained::new(Collector::new(Meta::default()));
         let one = |pass, fail| Tally {
             pass,
             fail,
@@ -628,7 +599,7 @@ mod tests {
 
     #[test]
     fn a_retried_file_keeps_its_failed_attempts_and_a_series_its_stability() {
-        let mut c = Collector::new(Meta::default());
+        let mut c = Explained::new(Collector::new(Meta::default()));
         let mut failed = result(
             false,
             Tally {
@@ -744,7 +715,7 @@ mod tests {
                 },
             )
         };
-        let mut c = Collector::new(Meta::default());
+        let mut c = Explained::new(Collector::new(Meta::default()));
         let events = vec![
             RunEvent::RunStarted {
                 run: 1,
@@ -791,7 +762,7 @@ mod tests {
 
     #[test]
     fn a_run_becomes_files_points_and_failures() {
-        let mut c = Collector::new(Meta::default());
+        let mut c = Explained::new(Collector::new(Meta::default()));
         let mut closing = match point(0, 2, false, "group") {
             Event::Assert(a) => a,
             _ => unreachable!(),

@@ -9,4 +9,6 @@ pub use collect::{Collector, Meta, EXPANDED_FAILURES};
 pub(crate) use pieces::Pieces;
 pub use view::unix_ms;
 pub(crate) use view::utc;
-pub use view::{AttemptView, FailureView, FileStatus, FileView, PointStatus, PointView, RunView};
+pub use view::{
+    AttemptView, CaseView, FailureView, FileStatus, FileView, PointStatus, PointView, RunView,
+};

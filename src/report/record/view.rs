@@ -4,8 +4,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::event::run::Tally;
 use crate::event::Assert;
-use crate::report::diff::{Budget, Diff};
-use crate::report::failure;
+use crate::report::diff::Diff;
+use crate::report::explain::Explanation;
 
 /// The whole page.
 #[derive(Debug, Clone, Default)]
@@ -80,6 +80,8 @@ pub struct FileView {
     pub command: Option<String>,
     /// Top-level test points in order.
     pub points: Vec<PointView>,
+    /// Its leaf tests (every depth), in order: JUnit's test cases.
+    pub cases: Vec<CaseView>,
     /// Failing points, nested ones included.
     pub failures: Vec<FailureView>,
     /// Failing points not explained in full (the page's limit was reached).
@@ -136,9 +138,23 @@ pub struct PointView {
     pub duration_ms: Option<f64>,
 }
 
-/// A failing test point, explained.
+/// A leaf test of a file: a point that is not a subtest with points of its own.
+#[derive(Debug, Clone)]
+pub struct CaseView {
+    /// Its place among the file's points of every depth ([`FailureView::point`] for a
+    /// failing one).
+    pub point: usize,
+    /// Its subtest path as the stream names it (`parent > child`).
+    pub name: String,
+    pub point_view: PointView,
+}
+
+/// A failing test point, explained (a report's copy of the run's one explanation).
 #[derive(Debug, Clone, Default)]
 pub struct FailureView {
+    /// Its place among the file's points of every depth.
+    pub point: usize,
+    pub depth: u32,
     pub id: Option<u64>,
     /// The point's name, prefixed by its enclosing subtests (`parent > child`).
     pub name: String,
@@ -186,23 +202,21 @@ impl PointView {
 }
 
 impl FailureView {
-    /// Explains a failing point from its attachments (TAP YAML, v2 META and ERROR), with
-    /// the diff computed for HTML (changed characters marked) within `budget`. `name` is the
-    /// point's name with its enclosing subtests; `output` what it printed (less the `#`
-    /// diagnostics read into the other fields). The stack is whole: a file report is the record.
-    pub fn of(a: &Assert<'_>, name: String, output: Vec<String>, budget: &Budget) -> Self {
-        let d = failure::details(a, &output);
+    /// The report's copy of the run's explanation of a failing point.
+    pub fn of(e: &Explanation) -> Self {
         Self {
-            id: a.id,
-            name,
-            diff: d.diff(budget, true),
-            location: d.location,
-            message: d.message,
-            machine: d.machine,
-            other: d.other,
-            raw_yaml: d.raw_yaml,
-            stack: d.stack,
-            output: d.output,
+            point: e.point,
+            depth: e.depth,
+            id: e.id,
+            name: e.shown_name(),
+            location: e.location.clone(),
+            message: e.message.clone(),
+            machine: e.machine.clone(),
+            other: e.other.clone(),
+            diff: e.diff.clone(),
+            raw_yaml: e.raw_yaml.clone(),
+            stack: e.stack.clone(),
+            output: e.output.clone(),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The permanent lines: a file's block, its one-line verdict, the recap of a failure, the summary.
 use super::*;
 use crate::event::run::FailureReason;
+use crate::report::explain::Explanation;
 
 /// The file's line, and for a failing file its failures, leftover output and log under it.
 /// `verbose` (`-v`) keeps the stacks' runtime-internal frames.
@@ -8,7 +9,6 @@ pub(super) fn file_block(
     f: &FileState,
     r: &FileResult,
     s: Style,
-    budget: &Budget,
     verbose: bool,
     text: &mut Vec<u8>,
 ) -> io::Result<()> {
@@ -19,19 +19,12 @@ pub(super) fn file_block(
     let under = text.len();
     for failure in f.failures() {
         // The point's own line, named by its path so a nested failure says where it is.
-        let shown = Assert {
-            name: Cow::Borrowed(failure.path.as_str()),
-            depth: 0,
-            ..failure.assert.clone()
-        };
-        writeln!(text, "  {}", point_line(&shown, s))?;
+        writeln!(text, "  {}", failure_line(failure, s))?;
         failure::render(
             text,
-            &failure.assert,
-            &failure.output,
+            failure,
             "    ",
             s,
-            budget,
             if verbose {
                 failure::Frames::All
             } else {
@@ -49,16 +42,10 @@ pub(super) fn file_block(
         };
         writeln!(text, "  {}", s.paint(style::DIM, note))?;
     }
-    // Output after the last point is often the crash; with no failing point to explain the
-    // failure, all of the file's output is the best clue.
-    let leftover = if f.pending.is_empty() && f.failures().is_empty() {
-        &f.all
-    } else {
-        &f.pending
-    };
+    let leftover = f.leftover();
     if !leftover.is_empty() {
         writeln!(text, "  {}", s.paint(style::DIM, "output:"))?;
-        for l in leftover.newest(SHOWN_OUTPUT_LINES) {
+        for l in newest(leftover, SHOWN_OUTPUT_LINES) {
             writeln!(text, "  {} {l}", s.paint(style::DIM, "│"))?;
         }
     }
@@ -184,20 +171,36 @@ pub(super) fn retry_line(
 }
 
 /// One line per failing point of a failed file (or one for the file when no point failed).
+/// `✗ parent > child (3ms)`: a failing point's line, named by its whole path.
+fn failure_line(e: &Explanation, s: Style) -> String {
+    let time = e
+        .duration_ms
+        .map(|t| s.paint(style::DIM, format!(" ({})", style::duration_ms(t))))
+        .unwrap_or_default();
+    format!("{} {}{time}", s.paint(style::RED, "✗"), e.shown_name())
+}
+
+/// The newest `max` of `lines`, under a note of how many earlier ones are not shown.
+pub(super) fn newest(lines: &[String], max: usize) -> Vec<String> {
+    let skip = lines.len().saturating_sub(max);
+    let note = (skip > 0).then(|| format!("… {skip} earlier lines"));
+    note.into_iter()
+        .chain(lines[skip..].iter().cloned())
+        .collect()
+}
+
 pub(super) fn recap_lines(f: &FileState, s: Style) -> Vec<String> {
     let rel = &f.info.rel;
     let mut lines: Vec<String> = f
         .failures()
-        .iter()
         .map(|fl| {
-            let at = fl.at.clone();
-            let at = at
+            let at = (fl.location.as_ref())
                 .map(|l| format!("  {}", s.paint(style::CYAN, format!("at {l}"))))
                 .unwrap_or_default();
             format!(
                 "  {} {rel} › {}{at}",
                 s.paint(style::RED, "✗"),
-                s.paint(style::RED, &fl.path)
+                s.paint(style::RED, fl.shown_name())
             )
         })
         .collect();

@@ -6,15 +6,13 @@
 //! `write_all` (and, in live mode, a single flush) per event or tick: the live region is never
 //! seen half-drawn, and permanent lines always land above it.
 use crate::event::run::{FileInfo, FileResult, RunEvent, RunSummary};
-use crate::event::{Assert, Event};
-use crate::report::diff::Budget;
+use crate::event::Event;
 use crate::report::failure;
 use crate::report::human::point_line;
 use crate::report::progress::Progress;
 use crate::report::style::{self, Style};
 use crate::report::Tally;
-use std::borrow::Cow;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::time::Instant;
 
@@ -28,17 +26,8 @@ mod tests;
 use file_state::*;
 use lines::*;
 
-/// Output lines kept for one test's failure report (the newest win).
-const TEST_OUTPUT_LINES: usize = 200;
-/// Output lines kept per file: enough to explain a crash, bounded however chatty the file is.
-const FILE_OUTPUT_LINES: usize = 500;
 /// Lines of a failing file's leftover output shown under it; the log has the rest.
 const SHOWN_OUTPUT_LINES: usize = 30;
-/// Failing points of one file explained under it and named in the recap; past it they are
-/// counted ("… 9900 more failing points"): a stream of a million failures would otherwise
-/// be held whole until the run ends (the daemon's streams never end) and printed whole.
-/// The log and the machine reports still have every one.
-const EXPLAINED_FAILURES: usize = 100;
 /// Running files listed in the live region; more would push the permanent output off screen.
 const LIVE_FILES: usize = 8;
 /// Width assumed when the caller does not know the terminal's.
@@ -67,7 +56,6 @@ pub struct TerminalOptions {
 pub struct TerminalReporter<W: Write> {
     out: W,
     opts: TerminalOptions,
-    budget: Budget,
     /// The run being reported; events of any other run are stale and ignored.
     run: Option<u64>,
     /// Between `RunStarted` and `RunFinished`: the live region is drawn only then.
@@ -93,7 +81,6 @@ impl<W: Write> TerminalReporter<W> {
         TerminalReporter {
             out,
             opts,
-            budget: Budget::default(),
             run: None,
             in_run: false,
             total: 0,
@@ -191,6 +178,7 @@ impl<W: Write> TerminalReporter<W> {
             | RunEvent::FileFinished { run, .. }
             | RunEvent::FileNotRun { run, .. }
             | RunEvent::Stopping { run, .. }
+            | RunEvent::Explained { run, .. }
             | RunEvent::RunFinished { run, .. } => *run,
         };
         if self.run != Some(run) {
@@ -201,6 +189,13 @@ impl<W: Write> TerminalReporter<W> {
                 self.files.insert(file.index, FileState::new(file.clone()));
             }
             RunEvent::Tap { file, event, .. } => self.tap(*file, event, text)?,
+            RunEvent::Explained {
+                file, explained, ..
+            } => {
+                if let Some(f) = self.files.get_mut(file) {
+                    f.explained(explained);
+                }
+            }
             RunEvent::Stderr {
                 file, text: line, ..
             } => self.stderr(*file, line, text)?,
@@ -310,7 +305,6 @@ impl<W: Write> TerminalReporter<W> {
         let Some(f) = self.files.get_mut(&idx) else {
             return Ok(());
         };
-        f.output(line);
         if verbose {
             writeln!(
                 text,
@@ -341,7 +335,7 @@ impl<W: Write> TerminalReporter<W> {
         f.finish(result);
         if self.opts.verbosity != Verbosity::Quiet || !result.ok {
             let verbose = self.opts.verbosity == Verbosity::Verbose;
-            file_block(f, result, self.opts.style, &self.budget, verbose, text)?;
+            file_block(f, result, self.opts.style, verbose, text)?;
         }
         f.release_output();
         Ok(())
@@ -365,9 +359,8 @@ impl<W: Write> TerminalReporter<W> {
         let s = self.opts.style;
         let mut lines = Vec::new();
         // A stopped file is no failure: it is named apart, unless a point of it had failed.
-        let stopped = |f: &FileState| {
-            f.result.as_ref().is_some_and(|r| r.cancelled) && f.failures().is_empty()
-        };
+        let stopped =
+            |f: &FileState| f.result.as_ref().is_some_and(|r| r.cancelled) && !f.has_failures();
         let failed: Vec<&FileState> = self
             .files
             .values()

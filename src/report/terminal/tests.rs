@@ -1,7 +1,10 @@
 //! Snapshots of whole runs in every verbosity, and the live region's drawing rules.
 use super::*;
 use crate::event::run::{ExitInfo, FailureReason};
+use crate::event::Assert;
 use crate::event::{Plan, Verdict};
+use crate::report::sink::{Explaining, RunSink};
+use std::borrow::Cow;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -253,11 +256,11 @@ impl Script {
 }
 
 fn render(events: &[RunEvent], opts: TerminalOptions) -> String {
-    let mut r = TerminalReporter::new(Vec::new(), opts);
+    let mut r = Explaining::new(TerminalReporter::new(Vec::new(), opts));
     for ev in events {
-        r.on_event(ev).expect("writing to a Vec");
+        r.on(ev).expect("writing to a Vec");
     }
-    let out = String::from_utf8(r.finish().expect("writing to a Vec")).expect("utf-8");
+    let out = String::from_utf8(r.into_inner().finish().expect("writing to a Vec")).expect("utf-8");
     assert!(
         !out.contains('\x1b'),
         "escape codes with styles and live off:\n{out}"
@@ -546,13 +549,13 @@ fn a_stopped_file_reads_as_cancelled_not_failed() {
 
 #[test]
 fn live_region_is_drawn_and_cleared_before_permanent_lines() {
-    let mut r = TerminalReporter::new(
+    let mut r = Explaining::new(TerminalReporter::new(
         Vec::new(),
         TerminalOptions {
             live: true,
             ..opts(Verbosity::Normal)
         },
-    );
+    ));
     let mut s = Script::new(12);
     s.start(0, "test/fast.t").start(1, "test/slow.t");
     s.subtest(1, 0, "uploads").assert(
@@ -565,17 +568,17 @@ fn live_region_is_drawn_and_cleared_before_permanent_lines() {
     s.assert(0, point(true, "quick"))
         .assert(0, skip("later", ""));
     for ev in &s.events {
-        r.on_event(ev).expect("writing to a Vec");
+        r.on(ev).expect("writing to a Vec");
     }
     assert!(
-        r.out.is_empty(),
+        r.inner_mut().out.is_empty(),
         "nothing permanent yet, and no region before a tick"
     );
     let start = Instant::now();
-    r.started = Some(start);
+    r.inner_mut().started = Some(start);
     r.tick(start + Duration::from_millis(3400))
         .expect("writing to a Vec");
-    let frame = String::from_utf8(std::mem::take(&mut r.out)).expect("utf-8");
+    let frame = String::from_utf8(std::mem::take(&mut r.inner_mut().out)).expect("utf-8");
     assert_eq!(
         frame,
         "Running 2 of 12 files · 0 done · 1 passed · 1 skipped · 3.4s\n  test/fast.t  › later\n  test/slow.t  › uploads"
@@ -584,9 +587,9 @@ fn live_region_is_drawn_and_cleared_before_permanent_lines() {
     s.events.clear();
     s.finish(0, &[], 20);
     for ev in &s.events {
-        r.on_event(ev).expect("writing to a Vec");
+        r.on(ev).expect("writing to a Vec");
     }
-    let frame = String::from_utf8(std::mem::take(&mut r.out)).expect("utf-8");
+    let frame = String::from_utf8(std::mem::take(&mut r.inner_mut().out)).expect("utf-8");
     let (clear, rest) = frame.split_at("\r\x1b[2A\x1b[J".len());
     assert_eq!(
         clear, "\r\x1b[2A\x1b[J",
@@ -598,20 +601,20 @@ fn live_region_is_drawn_and_cleared_before_permanent_lines() {
     );
     assert!(rest.ends_with("Running 1 of 12 files · 1 done · 1 passed · 1 skipped · 3.4s\n  test/slow.t  › uploads"), "{frame:?}");
 
-    let out = r.finish().expect("writing to a Vec");
+    let out = r.into_inner().finish().expect("writing to a Vec");
     assert_eq!(out, b"\r\x1b[1A\x1b[J", "finish leaves no region behind");
 }
 
 #[test]
 fn live_lines_fit_the_width() {
-    let mut r = TerminalReporter::new(
+    let mut r = Explaining::new(TerminalReporter::new(
         Vec::new(),
         TerminalOptions {
             live: true,
             width: 30,
             ..opts(Verbosity::Normal)
         },
-    );
+    ));
     let mut s = Script::new(20);
     for i in 0..10 {
         s.start(i, &format!("test/file-{i:02}.t"));
@@ -619,9 +622,9 @@ fn live_lines_fit_the_width() {
     s.assert(3, point(true, "a test with a rather long name indeed"));
     s.assert(4, point(true, "名前の長いテストです"));
     for ev in &s.events {
-        r.on_event(ev).expect("writing to a Vec");
+        r.on(ev).expect("writing to a Vec");
     }
-    let lines = r.region_lines();
+    let lines = r.inner_mut().region_lines();
     assert_eq!(lines.len(), 1 + LIVE_FILES + 1);
     assert_eq!(lines[0], "Running 10 of 20 files · 0 d…");
     assert_eq!(lines[4], "  test/file-03.t  › a test w…");
@@ -637,27 +640,23 @@ fn live_lines_fit_the_width() {
 
 #[test]
 fn not_live_never_moves_the_cursor() {
-    let mut r = TerminalReporter::new(Vec::new(), opts(Verbosity::Verbose));
+    let mut r = Explaining::new(TerminalReporter::new(Vec::new(), opts(Verbosity::Verbose)));
     for ev in &failing() {
-        r.on_event(ev).expect("writing to a Vec");
+        r.on(ev).expect("writing to a Vec");
         r.tick(Instant::now()).expect("writing to a Vec");
     }
-    let out = r.finish().expect("writing to a Vec");
+    let out = r.into_inner().finish().expect("writing to a Vec");
     assert!(!out.contains(&0x1b), "no escape codes at all");
 }
 
 #[test]
-fn output_is_bounded_with_a_note() {
-    let mut t = Tail::new(3);
-    for i in 0..5 {
-        t.push(format!("line {i}"));
-    }
-    assert_eq!(t.newest(2), ["… 3 earlier lines", "line 3", "line 4"]);
+fn leftover_output_shows_its_newest_lines_with_a_note() {
+    let lines: Vec<String> = (0..5).map(|i| format!("line {i}")).collect();
     assert_eq!(
-        t.take(10),
-        ["… 2 earlier lines", "line 2", "line 3", "line 4"]
+        lines::newest(&lines, 2),
+        ["… 3 earlier lines", "line 3", "line 4"]
     );
-    assert!(t.is_empty());
+    assert_eq!(lines::newest(&lines, 10), lines);
 }
 
 #[test]
@@ -682,17 +681,17 @@ fn stale_runs_are_ignored() {
 /// A live reporter with one running file, fed `tap` as it arrives: parsed line by line and
 /// each line's events handed on at once, as the run's file task does; the region after each.
 fn live_region_after_each_line(tap: &str) -> Vec<Vec<String>> {
-    let mut r = TerminalReporter::new(
+    let mut r = Explaining::new(TerminalReporter::new(
         Vec::new(),
         TerminalOptions {
             live: true,
             ..opts(Verbosity::Normal)
         },
-    );
+    ));
     let mut s = Script::new(1);
     s.start(0, "t/stall.t");
     for ev in &s.events {
-        r.on_event(ev).expect("writing to a Vec");
+        r.on(ev).expect("writing to a Vec");
     }
     let mut parser = crate::protocol::Parser::new(Vec::<Event<'static>>::new());
     let mut regions = Vec::new();
@@ -704,9 +703,9 @@ fn live_region_after_each_line(tap: &str) -> Vec<Vec<String>> {
                 file: 0,
                 event,
             };
-            r.on_event(&ev).expect("writing to a Vec");
+            r.on(&ev).expect("writing to a Vec");
         }
-        regions.push(r.region_lines());
+        regions.push(r.inner_mut().region_lines());
     }
     regions
 }
@@ -757,17 +756,22 @@ fn live_region_names_a_v2_test_started_and_points_inside_subtests() {
 fn failing_points_past_the_limit_are_counted_not_kept() {
     let mut s = Script::new(1);
     s.start_logged(0, "test/many.t", Some(".nogit/testlogs/test__many.t.log"));
-    for i in 0..(EXPLAINED_FAILURES + 150) {
+    for i in 0..(crate::report::explain::FILE_EXPLAINED + 150) {
         s.assert(0, point(false, &format!("case {i}")));
     }
     s.finish(0, &[], 10);
     let events = s.end(20, false, &[], &[]);
-    let mut r = TerminalReporter::new(Vec::new(), opts(Verbosity::Normal));
+    let mut r = Explaining::new(TerminalReporter::new(Vec::new(), opts(Verbosity::Normal)));
     for ev in &events[..events.len() - 1] {
-        r.on_event(ev).expect("writing to a Vec");
+        r.on(ev).expect("writing to a Vec");
     }
-    let kept: usize = r.files.values().map(|f| f.failures().len()).sum();
-    assert_eq!(kept, EXPLAINED_FAILURES);
+    let kept: usize = r
+        .inner_mut()
+        .files
+        .values()
+        .map(|f| f.failures().count())
+        .sum();
+    assert_eq!(kept, crate::report::explain::FILE_EXPLAINED);
     let out = render(&events, opts(Verbosity::Normal));
     assert!(out.contains("case 99"), "{out}");
     assert!(!out.contains("case 100"), "{out}");
