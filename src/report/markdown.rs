@@ -420,6 +420,7 @@ fn code_text(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::diff;
 
     #[test]
     fn a_series_gets_a_stability_table_of_what_was_not_stable() {
@@ -499,5 +500,57 @@ mod tests {
         fenced(&mut s, "diff", "- ```js\n+ ````");
         assert!(s.starts_with("`````diff\n"), "{s}");
         assert!(s.ends_with("\n`````\n\n"), "{s}");
+    }
+
+    /// The body of the first fenced `diff` block in `md`.
+    fn diff_block(md: &str) -> Option<String> {
+        let mut lines = md.lines();
+        let fence = lines.find_map(|l| l.strip_suffix("diff").filter(|f| f.starts_with("```")))?;
+        let body: Vec<&str> = lines.take_while(|l| *l != fence).collect();
+        Some(body.join("\n"))
+    }
+
+    /// The plain terminal's text of the diff, as lines in a block.
+    fn reference_block(expected: &serde_json::Value, actual: &serde_json::Value) -> String {
+        let plain = diff::lossless::reference(expected, actual);
+        plain.strip_suffix('\n').unwrap_or(&plain).to_owned()
+    }
+
+    fn section(expected: &serde_json::Value, actual: &serde_json::Value) -> String {
+        let (file, failure) =
+            diff::lossless::failing_file(diff::lossless::highlighted(expected, actual));
+        failure_section(&file, &failure)
+    }
+
+    #[test]
+    fn the_real_cases_keep_every_character_in_the_diff_block() {
+        for case in diff::lossless::cases() {
+            let md = section(&case.expected, &case.actual);
+            let block = diff_block(&md).unwrap_or_else(|| panic!("no diff block: {md}"));
+            assert_eq!(
+                block,
+                reference_block(&case.expected, &case.actual),
+                "{}",
+                case.name
+            );
+            let lines: Vec<&str> = block.lines().collect();
+            assert!(
+                lines.contains(&case.minus) && lines.contains(&case.plus),
+                "{}: {md}",
+                case.name
+            );
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(diff::lossless::config())]
+
+        #[test]
+        fn the_diff_block_drops_and_invents_nothing(
+            (expected, actual) in diff::lossless::value_pair()
+        ) {
+            let md = section(&expected, &actual);
+            proptest::prop_assert_eq!(diff_block(&md), Some(reference_block(&expected, &actual)));
+        }
     }
 }

@@ -3,6 +3,63 @@ use similar::{DiffOp, DiffTag};
 
 use super::*;
 
+/// Recounts where each op sits from the lengths of the ops before it, and says whether they
+/// spell both inputs (`old_len` and `new_len` items) exactly.
+///
+/// `similar`'s compaction, which both its char and its line diffs run, swaps an insertion
+/// with a neighbouring deletion without updating the index each keeps for the side it leaves
+/// alone: `1.0 MB` against `1000 kB` comes back as `= 1`, `- .` at new index 2, `= 0` at new
+/// index 1, `+ 00`, …; a change taken from the first op's start to the last one's end skipped
+/// a character, and `100 kB` was on screen (`1.` and `10` for `1.0` against `100`). A line
+/// diff gets the same ops and lost or misplaced lines and hunk headers. The order and the
+/// lengths are right, so the positions are taken from them; an equal run that sits elsewhere
+/// than counted (never seen) makes the ops unusable rather than trusted.
+pub(super) fn recount(ops: &mut [DiffOp], old_len: usize, new_len: usize) -> bool {
+    let (mut at_old, mut at_new) = (0, 0);
+    for op in ops.iter_mut() {
+        match op {
+            DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } => {
+                if (*old_index, *new_index) != (at_old, at_new) {
+                    return false;
+                }
+                at_old += *len;
+                at_new += *len;
+            }
+            DiffOp::Delete {
+                old_index,
+                old_len,
+                new_index,
+            } => {
+                (*old_index, *new_index) = (at_old, at_new);
+                at_old += *old_len;
+            }
+            DiffOp::Insert {
+                old_index,
+                new_index,
+                new_len,
+            } => {
+                (*old_index, *new_index) = (at_old, at_new);
+                at_new += *new_len;
+            }
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => {
+                (*old_index, *new_index) = (at_old, at_new);
+                at_old += *old_len;
+                at_new += *new_len;
+            }
+        }
+    }
+    (at_old, at_new) == (old_len, new_len)
+}
+
 /// Moves each pure insertion or deletion to the equivalent position where it
 /// starts and ends least indented, a simple form of git's indent heuristic.
 /// Without it, adding an object to an array of objects shows up as

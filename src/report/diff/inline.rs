@@ -55,8 +55,11 @@ impl Chunk {
 pub(super) fn inline_diff(old: &str, new: &str, deadline: Option<Instant>) -> Option<Inline> {
     let (old_chars, old_offsets) = chars_with_offsets(old);
     let (new_chars, new_offsets) = chars_with_offsets(new);
-    let ops =
+    let mut ops =
         similar::capture_diff_slices_deadline(Algorithm::Myers, &old_chars, &new_chars, deadline);
+    if !recount(&mut ops, old_chars.len(), new_chars.len()) {
+        return None;
+    }
     let mut chunks: Vec<Chunk> = Vec::new();
     for op in &ops {
         let (tag, o, n) = op.as_tag_tuple();
@@ -83,12 +86,12 @@ pub(super) fn inline_diff(old: &str, new: &str, deadline: Option<Instant>) -> Op
     let old_segs: Segments = chunks
         .iter()
         .filter(|c| !c.old.is_empty())
-        .map(|c| (!c.equal, c.old.clone()))
+        .map(|c| (!c.equal, c.old.end))
         .collect();
     let new_segs: Segments = chunks
         .iter()
         .filter(|c| !c.new.is_empty())
-        .map(|c| (!c.equal, c.new.clone()))
+        .map(|c| (!c.equal, c.new.end))
         .collect();
     Some(Inline {
         old: old_segs,

@@ -214,8 +214,9 @@ enum Mode {
     Safe,
 }
 
-/// Emphasis flags over byte ranges of one line.
-type Segments = Vec<(bool, Range<usize>)>;
+/// Emphasis over one line as consecutive runs, each given by the byte offset where it ends:
+/// a run starts where the one before ended, so the runs cannot leave out or repeat text.
+type Segments = Vec<(bool, usize)>;
 
 struct Renderer {
     highlight: bool,
@@ -362,6 +363,15 @@ impl Renderer {
             config.deadline(deadline);
         }
         let mut ops = config.diff_slices(old, new).ops().to_vec();
+        if !recount(&mut ops, old.len(), new.len()) {
+            // Every line changed: coarse, but no line lost or repeated.
+            ops = vec![DiffOp::Replace {
+                old_index: 0,
+                old_len: old.len(),
+                new_index: 0,
+                new_len: new.len(),
+            }];
+        }
         slide_blocks(&mut ops, old, new);
         group_ops(&ops, CONTEXT_LINES)
     }
@@ -464,7 +474,7 @@ impl Renderer {
         (old_segs, new_segs)
     }
 
-    fn emit(&mut self, sign: Sign, text: &str, mode: Mode, segs: Option<&[(bool, Range<usize>)]>) {
+    fn emit(&mut self, sign: Sign, text: &str, mode: Mode, segs: Option<&[(bool, usize)]>) {
         if self.sink.room() == 0 {
             self.sink.skip();
             return;
@@ -475,17 +485,22 @@ impl Renderer {
             line.push(false, "\"");
         }
         let trail = text.trim_end_matches([' ', '\t']).len();
-        let whole = [(false, 0..text.len())];
         let mut escaped = String::new();
-        for (emphasized, range) in segs.unwrap_or(&whole) {
-            let part = text.get(range.clone()).unwrap_or_default();
+        let mut start = 0;
+        // Whatever the runs miss (none should) is written plain.
+        let runs = segs.unwrap_or_default().iter().copied();
+        for (emphasized, end) in runs.chain([(false, text.len())]) {
+            let Some(part) = text.get(start..end).filter(|p| !p.is_empty()) else {
+                continue;
+            };
             escaped.clear();
             match mode {
-                Mode::Raw => push_raw_escaped(&mut escaped, part, range.start, trail),
+                Mode::Raw => push_raw_escaped(&mut escaped, part, start, trail),
                 Mode::Quoted => push_json_body(&mut escaped, part, usize::MAX),
                 Mode::Safe => escaped.push_str(part),
             }
-            line.push(*emphasized, &escaped);
+            line.push(emphasized, &escaped);
+            start = end;
         }
         if mode == Mode::Quoted {
             line.push(false, "\"");
@@ -497,6 +512,8 @@ impl Renderer {
 mod hunks;
 mod inline;
 mod json;
+#[cfg(test)]
+pub(crate) mod lossless;
 mod model;
 mod paint;
 #[cfg(test)]

@@ -70,7 +70,9 @@ fn write_line(out: &mut String, line: &DiffLine) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::diff::lossless::{cases, config, highlighted, reference, value_pair};
     use crate::report::diff::{compute, Budget};
+    use proptest::prelude::*;
     use serde_json::json;
 
     fn html(expected: serde_json::Value, actual: serde_json::Value) -> String {
@@ -126,5 +128,68 @@ mod tests {
             cut.contains("<span class=\"dn\">… 4 more lines\n</span>"),
             "{cut}"
         );
+    }
+
+    /// The text a reader copies from the block: the tags dropped, then the character
+    /// references read back.
+    fn text_of(html: &str) -> String {
+        let inner = html
+            .strip_prefix("<pre class=\"diff\">")
+            .and_then(|rest| rest.strip_suffix("</pre>\n"))
+            .unwrap_or_else(|| panic!("not one diff block: {html:?}"));
+        let mut untagged = String::new();
+        let mut rest = inner;
+        while let Some(open) = rest.find('<') {
+            untagged.push_str(&rest[..open]);
+            let close = rest[open..].find('>').map_or(rest.len(), |c| open + c + 1);
+            rest = &rest[close..];
+        }
+        untagged.push_str(rest);
+        let mut text = String::new();
+        let mut rest = untagged.as_str();
+        while let Some(amp) = rest.find('&') {
+            text.push_str(&rest[..amp]);
+            rest = &rest[amp..];
+            let (entity, c) = [
+                ("&amp;", '&'),
+                ("&lt;", '<'),
+                ("&gt;", '>'),
+                ("&quot;", '"'),
+                ("&#39;", '\''),
+            ]
+            .into_iter()
+            .find(|(entity, _)| rest.starts_with(entity))
+            .unwrap_or_else(|| panic!("unknown reference in {html:?}"));
+            text.push(c);
+            rest = &rest[entity.len()..];
+        }
+        text.push_str(rest);
+        text
+    }
+
+    #[test]
+    fn the_real_cases_keep_every_character() {
+        for case in cases() {
+            let mut out = String::new();
+            write_diff(&mut out, &highlighted(&case.expected, &case.actual));
+            let plain = reference(&case.expected, &case.actual);
+            assert_eq!(text_of(&out), plain, "{}: {out}", case.name);
+            assert!(out.contains("<mark>"), "{}: {out}", case.name);
+        }
+        assert!(html(json!("1.0"), json!("100")).contains(
+            "<span class=\"de\">- &quot;1<mark>.0</mark>&quot;\n</span>\
+             <span class=\"dr\">+ &quot;1<mark>00</mark>&quot;\n</span>"
+        ));
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn marks_drop_and_invent_nothing((expected, actual) in value_pair()) {
+            let mut out = String::new();
+            write_diff(&mut out, &highlighted(&expected, &actual));
+            prop_assert_eq!(text_of(&out), reference(&expected, &actual));
+        }
     }
 }

@@ -1,6 +1,8 @@
 //! The JUnit report: its elements, its pieces, and the plain cases written without quick-junit
 //! against quick-junit writing every case.
 use super::*;
+use crate::report::diff::lossless;
+use proptest::{prop_assert_eq, proptest};
 
 fn file(rel: &str, status: FileStatus) -> FileView {
     FileView {
@@ -667,5 +669,53 @@ mod generated {
             let run = RunView { files, ..RunView::default() };
             prop_assert_eq!(xml(&run), whole_xml(&run));
         }
+    }
+}
+
+/// A failure's JUnit text when it has only a diff: a blank line, then the diff's lines.
+fn diff_text(expected: &serde_json::Value, actual: &serde_json::Value) -> String {
+    let (_, failure) = lossless::failing_file(lossless::highlighted(expected, actual));
+    explain(&failure, false)
+}
+
+fn reference_text(expected: &serde_json::Value, actual: &serde_json::Value) -> String {
+    let plain = lossless::reference(expected, actual);
+    format!("\n{}", plain.strip_suffix('\n').unwrap_or(&plain))
+}
+
+#[test]
+fn the_real_cases_keep_every_character_of_their_diff() {
+    for case in lossless::cases() {
+        let text = diff_text(&case.expected, &case.actual);
+        assert_eq!(
+            text,
+            reference_text(&case.expected, &case.actual),
+            "{}",
+            case.name
+        );
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(
+            lines.contains(&case.minus) && lines.contains(&case.plus),
+            "{}: {text}",
+            case.name
+        );
+        // And so in the document CI reads.
+        let (file, _) = lossless::failing_file(lossless::highlighted(&case.expected, &case.actual));
+        let run = RunView {
+            files: vec![file],
+            ..RunView::default()
+        };
+        let document = xml(&run);
+        let unescaped = quick_xml::escape::unescape(&document).expect("well-formed references");
+        assert!(unescaped.contains(&text), "{}: {document}", case.name);
+    }
+}
+
+proptest! {
+    #![proptest_config(lossless::config())]
+
+    #[test]
+    fn diff_text_drops_and_invents_nothing((expected, actual) in lossless::value_pair()) {
+        prop_assert_eq!(diff_text(&expected, &actual), reference_text(&expected, &actual));
     }
 }
