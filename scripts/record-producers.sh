@@ -8,10 +8,13 @@
 #
 #   test-data/producers/<producer>-<case>.tap     raw stdout, unmodified
 #   test-data/producers/<producer>-<case>.stderr  raw stderr, only if non-empty
+#   test-data/producers/go-<case>.jsonl           raw `go test -json` stdout
+#   test-data/producers/pytest-<case>.junit.xml   pytest's --junitxml file
 #   test-data/producers/VERSIONS.txt              tool versions + exit codes
 #
-# Needs: node (v20), npm, python3 (with venv or pip), perl, bash, and
-# Test2::Suite for perl (Debian: libtest2-suite-perl) for the Test2 case.
+# Needs: node (v20), npm, python3 (with venv or pip), perl (with JSON::PP),
+# go, bash, and Test2::Suite for perl (Debian: libtest2-suite-perl) for the
+# Test2 case.
 # Usage (from anywhere): bash scripts/record-producers.sh
 # Idempotent: re-running reinstalls nothing that is already at the pinned
 # version and replaces all recordings.
@@ -27,6 +30,7 @@ SRC=$OUT/src
 # Pinned producer versions.
 TAPE_VERSION=5.10.2
 TAP_VERSION=21.8.0        # node-tap
+TAP16_VERSION=16.3.10     # node-tap 16, whose root trailer is `# failed N of M tests`
 BATS_VERSION=1.13.0       # npm package "bats" (bats-core)
 BATS_SUPPORT_VERSION=0.3.0
 BATS_ASSERT_VERSION=2.2.4 # assert_equal & co., loaded by bats/failures.bats
@@ -70,6 +74,17 @@ fi
 # bats-core's package.json uses directories.bin, which npm does not link as a
 # dependency's .bin; call the script directly.
 BATS="$NODE_MODULES/bats/bin/bats"
+
+# node-tap 16 (libtap) in a prefix of its own: many suites still run it, and it ends its
+# stream with `# failed N of M tests` where tap 21 prints `# { total: …, fail: … }`.
+TAP16_MODULES="$ENV_DIR/tap16/node_modules"
+if [ "$(npm_pkg_version tap "$TAP16_MODULES")" = "$TAP16_VERSION" ]; then
+  log "npm: tap@$TAP16_VERSION already installed"
+else
+  log "npm: installing tap@$TAP16_VERSION into $ENV_DIR/tap16"
+  mkdir -p "$ENV_DIR/tap16"
+  npm install --prefix "$ENV_DIR/tap16" --no-audit --no-fund --save-exact "tap@$TAP16_VERSION"
+fi
 TAP_CLI="$NODE_MODULES/.bin/tap"
 
 # tapbundle: an ESM project of its own (its tests are TypeScript modules run with tsx).
@@ -148,32 +163,40 @@ fi
 # ------------------------------------------------------ deterministic env --
 export TZ=UTC LC_ALL=C.UTF-8 NO_COLOR=1 PYTHONDONTWRITEBYTECODE=1 PYTHONHASHSEED=0
 unset CI NODE_OPTIONS FORCE_COLOR HARNESS_ACTIVE HARNESS_VERSION PERL5OPT \
-  PYTEST_ADDOPTS TAP TAP_SNAPSHOT TAP_TIMEOUT 2>/dev/null || true
+  PYTEST_ADDOPTS TAP TAP_SNAPSHOT TAP_TIMEOUT GOFLAGS 2>/dev/null || true
 export NODE_PATH="$NODE_MODULES"   # lets the CommonJS examples require('tape'/'tap')
 export BATS_LIB_PATH="$NODE_MODULES" # where bats/failures.bats loads bats-support/-assert
 
 # --------------------------------------------------------------- record --
 mkdir -p "$OUT"
-rm -f "$OUT"/*.tap "$OUT"/*.stderr
+rm -f "$OUT"/*.tap "$OUT"/*.stderr "$OUT"/*.jsonl "$OUT"/*.junit.xml
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 EXITS="$TMP/exits"
 : >"$EXITS"
 
-# record NAME CMD...: run CMD (from the current dir), stdout -> NAME.tap,
-# stderr -> NAME.stderr if non-empty; remember the exit code.
-record() {
-  local name=$1; shift
+# record_as FILE CMD...: run CMD (from the current dir), stdout -> FILE,
+# stderr -> FILE's name up to its first dot + .stderr if non-empty; remember
+# the exit code.
+record_as() {
+  local file=$1; shift
+  local name=${file%%.*}
   local rc=0
-  "$@" >"$REPO_ROOT/$OUT/$name.tap" 2>"$TMP/$name.stderr" </dev/null || rc=$?
+  "$@" >"$REPO_ROOT/$OUT/$file" 2>"$TMP/$name.stderr" </dev/null || rc=$?
   local note=""
   if [ -s "$TMP/$name.stderr" ]; then
     cp "$TMP/$name.stderr" "$REPO_ROOT/$OUT/$name.stderr"
     note=" (+ $name.stderr)"
   fi
-  echo "$name.tap exit=$rc" >>"$EXITS"
-  printf '    %-38s exit=%-3s %6s bytes%s\n' "$name.tap" "$rc" \
-    "$(wc -c <"$REPO_ROOT/$OUT/$name.tap")" "$note"
+  echo "$file exit=$rc" >>"$EXITS"
+  printf '    %-38s exit=%-3s %6s bytes%s\n' "$file" "$rc" \
+    "$(wc -c <"$REPO_ROOT/$OUT/$file")" "$note"
+}
+
+# record NAME CMD...: record_as NAME.tap.
+record() {
+  local name=$1; shift
+  record_as "$name.tap" "$@"
 }
 
 log "node:test (node --test --test-reporter=tap, and direct runs)"
@@ -182,17 +205,22 @@ for c in mixed throws empty; do
   # direct run: stdout is not a TTY, so node 20's default reporter is tap
   record "node-test-direct-$c" node "$SRC/node-test/$c.test.mjs"
 done
-record node-test-failures node --test --test-reporter=tap "$SRC/node-test/failures.test.mjs"
+for c in failures explain; do
+  record "node-test-$c" node --test --test-reporter=tap "$SRC/node-test/$c.test.mjs"
+done
 
 log "tape (node FILE)"
-for c in mixed plan-mismatch throws failures; do
+for c in mixed plan-mismatch throws failures explain; do
   record "tape-$c" node "$SRC/tape/$c.js"
 done
 
 log "node-tap (node FILE, i.e. the tap library's own stream)"
-for c in mixed bailout skip-all failures; do
+for c in mixed bailout skip-all failures explain; do
   record "node-tap-$c" node "$SRC/node-tap/$c.js"
 done
+
+log "node-tap 16 (node FILE, tap@$TAP16_VERSION's own stream)"
+record node-tap16-explain env NODE_PATH="$TAP16_MODULES" node "$SRC/node-tap/explain.js"
 
 # The tap runner needs a project root where it can import 'tap' and writes a
 # .tap/ state dir there, so it runs in a scratch project outside the repo
@@ -211,18 +239,37 @@ cp "$SRC/node-tap/"*.js "$TAP_PROJ/"
 )
 
 log "Perl Test::More (perl FILE.t, no prove)"
-for c in mixed merged bailout skip-all plan-mismatch failures; do
+for c in mixed merged bailout skip-all plan-mismatch failures explain json-pp; do
   record "perl-$c" perl "$SRC/perl/$c.t"
 done
+# The same file with stderr joined to stdout by the shell (one pipe, as `prove --merge`).
+record perl-explain-merged sh -c 'exec perl "$1" 2>&1' sh "$SRC/perl/explain.t"
 
 log "Perl Test2::V0 (perl FILE.t, no prove)"
 record perl-test2-failures perl "$SRC/perl/test2-failures.t"
 
 log "pytest-tap (pytest --tap-stream)"
-for c in mixed skip_all error failures; do
+for c in mixed skip_all error failures explain; do
   record "pytest-tap-${c//_/-}" "$PY" -m pytest -p no:cacheprovider \
     --rootdir="$SRC/pytest-tap" --tap-stream "$SRC/pytest-tap/test_$c.py"
 done
+
+log "pytest --junitxml (the explain case's file as JUnit XML; pytest's terminal output is dropped)"
+rc=0
+"$PY" -m pytest -p no:cacheprovider --rootdir="$SRC/pytest-tap" \
+  --junitxml="$OUT/pytest-explain.junit.xml" "$SRC/pytest-tap/test_explain.py" \
+  >/dev/null 2>&1 </dev/null || rc=$?
+echo "pytest-explain.junit.xml exit=$rc" >>"$EXITS"
+printf '    %-38s exit=%-3s %6s bytes\n' pytest-explain.junit.xml "$rc" \
+  "$(wc -c <"$OUT/pytest-explain.junit.xml")"
+
+# go prints test file locations relative to the package (`calc_test.go:10`); the module's
+# root is src/go, its nested package src/go/inner. -count=1 keeps the run out of go's cache.
+log "go test -json ./... (module example.com/calc in $SRC/go)"
+(
+  cd "$SRC/go"
+  record_as go-explain.jsonl go test -count=1 -json ./...
+)
 
 log "tap.py (unittest + tap.TAPTestRunner, streaming)"
 record tappy-mixed "$PY" "$SRC/tappy/mixed.py"
@@ -256,16 +303,19 @@ pyver() { "$PY" -c 'import sys; from importlib.metadata import version; print(ve
   echo "npm $(npm --version 2>/dev/null)"
   echo "tape $(npm_pkg_version tape)"
   echo "tap (node-tap) $(npm_pkg_version tap) (@tapjs/core $(npm_pkg_version @tapjs/core))"
+  echo "tap 16 (node-tap) $(npm_pkg_version tap "$TAP16_MODULES") (libtap $(npm_pkg_version libtap "$TAP16_MODULES"))"
   echo "bats $("$BATS" --version | sed 's/^Bats //')"
   echo "bats-support $(npm_pkg_version bats-support)"
   echo "bats-assert $(npm_pkg_version bats-assert)"
   echo "perl $(perl -e 'printf "%vd", $^V')"
+  echo "JSON::PP $(perl -MJSON::PP -e 'print JSON::PP->VERSION')"
   echo "Test::More $(perl -MTest::More -e 'print Test::More->VERSION')"
   echo "Test2::Suite $(perl -MTest2::Suite -e 'print Test2::Suite->VERSION')"
   echo "python $("$PY" -c 'import platform; print(platform.python_version())')"
   echo "pytest $(pyver pytest)"
   echo "pytest-tap $(pyver pytest-tap)"
   echo "tap.py $(pyver tap.py)"
+  echo "go $(go env GOVERSION | sed 's/^go//')"
   echo "@push.rocks/tapbundle $(npm_pkg_version @push.rocks/tapbundle "$TB_DIR/node_modules") (tsx $(npm_pkg_version tsx "$TB_DIR/node_modules"), @push.rocks/smartexpect $(npm_pkg_version @push.rocks/smartexpect "$TB_DIR/node_modules"))"
   echo
   echo "# Exit code of each recording (a .stderr file sits beside a recording"
@@ -274,5 +324,5 @@ pyver() { "$PY" -c 'import sys; from importlib.metadata import version; print(ve
 } >"$OUT/VERSIONS.txt"
 
 log "wrote $(wc -l <"$EXITS") recordings and $OUT/VERSIONS.txt:"
-sed -n '3,17p' "$OUT/VERSIONS.txt" | sed 's/^/    /'
+sed -n '3,20p' "$OUT/VERSIONS.txt" | sed 's/^/    /'
 log "total size of recordings: $(cat "$OUT"/*.tap "$OUT"/*.stderr 2>/dev/null | wc -c) bytes"
