@@ -137,6 +137,7 @@ pub(crate) fn failing_file(diff: Diff) -> (FileView, FailureView) {
             reason: None,
             duration_ms: None,
         }],
+        cases: Vec::new(),
         failures: vec![failure.clone()],
         failures_left_out: 0,
         attempts: 1,
