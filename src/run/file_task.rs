@@ -337,6 +337,7 @@ fn spec_of(job: &FileJob) -> Result<Spec, String> {
         leak_wait: supervise::DEFAULT_LEAK_WAIT,
         rlimits: job.limits.rlimits(),
         max_output: job.limits.output,
+        merged: false,
     })
 }
 
