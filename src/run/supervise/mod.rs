@@ -252,10 +252,7 @@ pub async fn run(
     })?;
 
     let mut command = command(&spec);
-    let shared = output::attach(&mut command, spec.merged).map_err(|e| SpawnError::Io {
-        program: program.clone(),
-        error: io::Error::new(e.kind(), format!("cannot create the output pipe: {e}")),
-    })?;
+    let shared = output::attach(&mut command, spec.merged, &program)?;
     let output_budget = spec.max_output.map(OutputBudget::new);
 
     let started = Instant::now();
@@ -272,11 +269,7 @@ pub async fn run(
         pgid: Some(pgid),
         readers: Vec::new(),
     };
-    let pipes = output::take(&mut child, shared).map_err(|error| SpawnError::Io {
-        program: program.clone(),
-        error,
-    })?;
-
+    let pipes = output::take(&mut child, shared, &program)?;
     let (phase_tx, phase_rx) = watch::channel(Phase::Running);
     let mut readers = Readers::spawn(pipes, chunks, phase_rx, &output_budget);
     teardown.readers = readers.0.iter().map(|r| r.task.abort_handle()).collect();

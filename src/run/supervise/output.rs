@@ -1,6 +1,6 @@
 //! How the child's output reaches tapline: stdout and stderr on a pipe each, or both on one
 //! pipe ([`super::Spec::merged`]), which hands over the bytes in the order the child wrote them.
-use super::Chunk;
+use super::{Chunk, SpawnError};
 use std::io;
 use std::os::fd::OwnedFd;
 use std::process::Stdio;
@@ -15,7 +15,18 @@ pub(super) struct Pipe {
 
 /// Points the command's stdout and stderr at a pipe each, or (`merged`) both at the write end
 /// of one pipe, whose read end is returned: kept until the child is spawned.
-pub(super) fn attach(command: &mut Command, merged: bool) -> io::Result<Option<OwnedFd>> {
+pub(super) fn attach(
+    command: &mut Command,
+    merged: bool,
+    program: &str,
+) -> Result<Option<OwnedFd>, SpawnError> {
+    one_pipe(command, merged).map_err(|e| SpawnError::Io {
+        program: program.to_owned(),
+        error: io::Error::new(e.kind(), format!("cannot create the output pipe: {e}")),
+    })
+}
+
+fn one_pipe(command: &mut Command, merged: bool) -> io::Result<Option<OwnedFd>> {
     if !merged {
         command.stdout(Stdio::piped()).stderr(Stdio::piped());
         return Ok(None);
@@ -33,7 +44,18 @@ pub(super) fn attach(command: &mut Command, merged: bool) -> io::Result<Option<O
 
 /// The pipes to read once the child is spawned. The command must be dropped before: it holds
 /// tapline's copies of a shared pipe's write end, and the pipe only ends when they are closed.
-pub(super) fn take(child: &mut Child, shared: Option<OwnedFd>) -> io::Result<Vec<Pipe>> {
+pub(super) fn take(
+    child: &mut Child,
+    shared: Option<OwnedFd>,
+    program: &str,
+) -> Result<Vec<Pipe>, SpawnError> {
+    pipes(child, shared).map_err(|error| SpawnError::Io {
+        program: program.to_owned(),
+        error,
+    })
+}
+
+fn pipes(child: &mut Child, shared: Option<OwnedFd>) -> io::Result<Vec<Pipe>> {
     if let Some(read) = shared {
         let reader = tokio::net::unix::pipe::Receiver::from_owned_fd(read)?;
         return Ok(vec![Pipe {
