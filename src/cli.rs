@@ -284,9 +284,13 @@ pub struct RunArgs {
     /// `prove -I`; `-I lib` is `prove -l`). Relative to the project root.
     #[arg(short = 'I', long = "lib", value_name = "DIR")]
     pub lib: Vec<PathBuf>,
-    /// Parse stderr as TAP too (by default it is kept as the tests' output).
-    #[arg(long)]
+    /// Parse every file's stderr as TAP too. A perl file's is by default, read with its stdout
+    /// from one pipe, in the order written; another's is read from its own pipe.
+    #[arg(long, conflicts_with = "no_merge")]
     pub merge: bool,
+    /// Keep every file's stderr apart, as the tests' output, on a pipe of its own (perl's too).
+    #[arg(long)]
+    pub no_merge: bool,
     /// Do not write per-file logs.
     #[arg(long)]
     pub no_logs: bool,

@@ -1,7 +1,8 @@
 //! The opt-in result cache (`--cache`, `[run] cache = true`): a file whose inputs are unchanged
 //! since it last passed is not run; its last result is reported instead, marked cached.
 //!
-//! A file's key hashes its content, its command line, tapline's version, `--merge`, the
+//! A file's key hashes its content, its command line (with how its stdout and stderr are read:
+//! `runners::Streams::key`), tapline's version, the
 //! environment (less the [`VOLATILE_ENV`] names, which change between shells without
 //! changing a test), and the path and content of every file under the project root matching
 //! `[run] cache_inputs` (globs relative to the root, `.gitignore` honoured). Only a pass that
@@ -82,12 +83,7 @@ pub enum CacheError {
 impl Cache {
     /// Loads the store (a missing or damaged one is empty: it is only a cache) and hashes
     /// the declared inputs under `root`.
-    pub fn open(
-        log_dir: &Path,
-        root: &Path,
-        inputs: &[String],
-        merge: bool,
-    ) -> Result<Cache, CacheError> {
+    pub fn open(log_dir: &Path, root: &Path, inputs: &[String]) -> Result<Cache, CacheError> {
         let path = log_dir.join(FILE_NAME);
         let doc = fs::read(&path)
             .ok()
@@ -95,7 +91,6 @@ impl Cache {
             .unwrap_or_default();
         let mut h = Hasher128::default();
         env!("CARGO_PKG_VERSION").hash(&mut h);
-        merge.hash(&mut h);
         let mut env: Vec<(String, String)> = std::env::vars_os()
             .map(|(k, v)| {
                 (
@@ -318,7 +313,7 @@ mod tests {
         fs::write(root.join("a.t"), "one").unwrap();
         fs::write(root.join("lib/x.pm"), "x").unwrap();
         let inputs = vec!["lib/**".to_owned()];
-        let open = || Cache::open(&root.join("logs"), root, &inputs, false).expect("open");
+        let open = || Cache::open(&root.join("logs"), root, &inputs).expect("open");
         let key = open().key(root, "a.t", "perl a.t").expect("key");
         assert_eq!(open().key(root, "a.t", "perl a.t").as_ref(), Some(&key));
         assert_ne!(open().key(root, "a.t", "prove a.t").as_ref(), Some(&key));
@@ -328,14 +323,14 @@ mod tests {
         fs::write(root.join("a.t"), "two").unwrap();
         assert_ne!(open().key(root, "a.t", "perl a.t").as_ref(), Some(&key));
         assert!(open().key(root, "missing.t", "perl").is_none());
-        let bad = Cache::open(&root.join("logs"), root, &["[".to_owned()], false);
+        let bad = Cache::open(&root.join("logs"), root, &["[".to_owned()]);
         assert!(matches!(bad, Err(CacheError::Glob { .. })));
     }
 
     #[test]
     fn stores_clean_passes_only() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let mut cache = Cache::open(dir.path(), dir.path(), &[], false).expect("open");
+        let mut cache = Cache::open(dir.path(), dir.path(), &[]).expect("open");
         cache.update("a.t", Some("k1"), &pass());
         let hit = cache.lookup("a.t", "k1").expect("stored");
         assert!(hit.cached && hit.ok);
@@ -356,7 +351,7 @@ mod tests {
         assert!(cache.lookup("a.js", "k1").is_none(), "no tests is no pass");
         cache.update("a.t", Some("k1"), &pass());
         cache.save().expect("save");
-        let again = Cache::open(dir.path(), dir.path(), &[], false).expect("open");
+        let again = Cache::open(dir.path(), dir.path(), &[]).expect("open");
         assert!(again.lookup("a.t", "k1").is_some());
     }
 }

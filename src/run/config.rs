@@ -42,6 +42,8 @@
 //! format = "tap"               # what the command prints: tap (default), go-json, junit
 //! runtime = "chromium"         # run the matched files in headless Chromium instead (no
 //!                              # command needed; see the README's "Browser tests")
+//! merge = false                # stdout and stderr on one pipe, parsed as TAP, in the order
+//!                              # written (default: true for perl; --no-merge wins)
 //!
 //! [[suite]]                    # a whole command run once per run, one entry beside the files
 //! name = "go"                  # its name in reports and logs (unique)
@@ -95,6 +97,7 @@ command = ["tsx", "{}"]
 [[runner]]
 glob = "test/slow/*.t"
 command = ["perl", "-Ilib", "{}"]
+merge = false
 
 [[runner]]
 glob = "*.gotest.sh"
@@ -213,6 +216,9 @@ pub struct RunnerRule {
     pub format: InputFormat,
     /// `runtime = "chromium"`: the files run as pages in the run's Chromium, not by `command`.
     pub chromium: bool,
+    /// Whether stdout and stderr are one pipe, parsed as TAP (`None`: by the program, see
+    /// `runners::streams`).
+    pub merge: Option<bool>,
     matcher: GlobMatcher,
 }
 
@@ -223,6 +229,7 @@ impl PartialEq for RunnerRule {
             && self.command == other.command
             && self.format == other.format
             && self.chromium == other.chromium
+            && self.merge == other.merge
     }
 }
 
@@ -245,6 +252,7 @@ impl RunnerRule {
             command,
             format: InputFormat::Tap,
             chromium: false,
+            merge: None,
             matcher,
         })
     }
@@ -268,6 +276,7 @@ struct RawRunner {
     #[serde(default, deserialize_with = "input_format")]
     format: Option<InputFormat>,
     runtime: Option<String>,
+    merge: Option<bool>,
 }
 
 impl TryFrom<RawRunner> for RunnerRule {
@@ -287,6 +296,7 @@ impl TryFrom<RawRunner> for RunnerRule {
         let mut rule = RunnerRule::new(&raw.glob, command)?;
         rule.format = raw.format.unwrap_or_default();
         rule.chromium = chromium;
+        rule.merge = raw.merge;
         Ok(rule)
     }
 }
@@ -764,6 +774,10 @@ mod tests {
         assert!(parse_error("[run]\nts_runner = []\n").contains("the command is empty"));
         assert_eq!(cfg.runners.len(), 3);
         assert_eq!(cfg.runners[2].format, InputFormat::GoJson);
+        assert_eq!(
+            cfg.runners.iter().map(|r| r.merge).collect::<Vec<_>>(),
+            [None, Some(false), None]
+        );
         assert_eq!(cfg.suites.len(), 2);
         assert_eq!(cfg.suites[0].dir, dir.path().join("go"));
         assert_eq!(cfg.suites[0].format, InputFormat::GoJson);

@@ -262,7 +262,7 @@ impl<'a, 's> Dispatch<'a, 's> {
             env: settings.env.clone(),
             timeout: settings.timeout,
             grace: settings.grace,
-            merge: settings.merge,
+            streams: super::runners::streams(settings.merge, &p.input, &p.command),
             log,
             limits: settings.limits,
             sandbox: settings.sandbox.clone(),

@@ -3,6 +3,7 @@
 //! leaves), and judge it by its stream and its process together.
 use super::discover::{Input, Runtime, Silent};
 use super::limits::{self, AllocationWatch, Evidence, Limits};
+use super::runners::Streams;
 use super::sandbox::Sandbox;
 use super::supervise::{self, Cancel, Chunk, Exit, Outcome, Spec};
 use crate::event::run::Tally;
@@ -28,8 +29,8 @@ pub(crate) struct FileJob {
     pub env: Vec<(OsString, OsString)>,
     pub timeout: Option<Duration>,
     pub grace: Duration,
-    /// Parse stderr as TAP too (`--merge`).
-    pub merge: bool,
+    /// How its stdout and stderr are read: apart, or both parsed as TAP, from one pipe or two.
+    pub streams: Streams,
     pub log: Option<File>,
     pub limits: Limits,
     /// `--sandbox`: the command runs inside bubblewrap.
@@ -106,9 +107,10 @@ impl Sink for Collect {
 /// people line by line); the log has every byte regardless.
 const MAX_STDERR_LINE: usize = 64 * 1024;
 
-/// With `--merge`, one stream's bytes after its last newline, held back until the line is
-/// complete: the streams arrive in chunks that may end mid-line, and a partial stdout line
-/// followed by a stderr line would otherwise reach the parser as one glued line.
+/// With both streams parsed, one stream's bytes after its last newline, held back until the
+/// line is complete: the streams arrive in chunks that may end mid-line, and from two pipes
+/// ([`Streams::Parsed`]) a partial stdout line followed by a stderr line would otherwise reach
+/// the parser as one glued line.
 #[derive(Default)]
 struct Held(Vec<u8>);
 
@@ -235,7 +237,7 @@ pub(crate) async fn run_file(
         run,
         file,
         tx: &tx,
-        merge: job.merge,
+        merge: job.streams != Streams::Apart,
         parser: parser_of(&job.input),
         stderr_lines: Framer::new(MAX_STDERR_LINE),
         held_out: Held::default(),
@@ -337,6 +339,7 @@ fn spec_of(job: &FileJob) -> Result<Spec, String> {
         leak_wait: supervise::DEFAULT_LEAK_WAIT,
         rlimits: job.limits.rlimits(),
         max_output: job.limits.output,
+        merged: job.streams == Streams::OnePipe,
     })
 }
 

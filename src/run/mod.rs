@@ -110,7 +110,8 @@ pub struct Settings {
     pub jobs: usize,
     pub timeout: Option<Duration>,
     pub grace: Duration,
-    pub merge: bool,
+    /// `--merge`, `--no-merge` ([`runners::streams`]).
+    pub merge: Option<bool>,
     pub cwd: PathBuf,
     /// Set for every child, after `TAPLINE=1` ([`child_env::ChildEnv`]).
     pub env: Vec<(OsString, OsString)>,
@@ -446,7 +447,7 @@ mod tests {
             jobs,
             timeout: None,
             grace: Duration::from_millis(500),
-            merge: false,
+            merge: None,
             cwd: std::env::temp_dir(),
             env: Vec::new(),
             live: false,

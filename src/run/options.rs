@@ -106,6 +106,7 @@ pub struct Flags {
     pub env: Vec<String>,
     pub lib: Vec<PathBuf>,
     pub merge: bool,
+    pub no_merge: bool,
     pub no_logs: bool,
     pub log_dir: Option<PathBuf>,
     pub verbose: bool,
@@ -215,7 +216,9 @@ pub struct Options {
     pub time_default: Option<Duration>,
     /// `--runs N`.
     pub runs: u64,
-    pub merge: bool,
+    /// `--merge` (`Some(true)`) or `--no-merge`; `None`: each file as its rule or program
+    /// says (`runners::streams`).
+    pub merge: Option<bool>,
     pub watch: bool,
     pub live: bool,
 }
@@ -298,7 +301,11 @@ impl Options {
             partition,
             time_default: duration(&flags.time_default, "time-default")?,
             runs,
-            merge: flags.merge,
+            merge: match (flags.merge, flags.no_merge) {
+                (true, _) => Some(true),
+                (_, true) => Some(false),
+                _ => None,
+            },
             watch: flags.watch,
             live: env.live(flags.verbose),
         })

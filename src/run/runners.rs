@@ -1,6 +1,9 @@
-//! The built-in runners: which files each runs, which of those a directory yields, and how a
-//! file's `#!` line shapes its command (the switches it names, the shell it asks for).
+//! The built-in runners: which files each runs, which of those a directory yields, how a
+//! file's `#!` line shapes its command (the switches it names, the shell it asks for), and how
+//! its stdout and stderr are read ([`Streams`]).
+use super::discover::Input;
 use super::shebang::{self, Shebang};
+use crate::protocol::InputFormat;
 use std::ffi::OsString;
 use std::path::Path;
 
@@ -108,6 +111,69 @@ const SHELLS: &[&str] = &["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "bu
 /// Whether an interpreter name is perl's (`perl`, `perl5.36.0`), as Test::Harness decides.
 pub(crate) fn is_perl(name: &str) -> bool {
     name.starts_with("perl")
+}
+
+/// How a file's stdout and stderr are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Streams {
+    /// A pipe each; stderr is the tests' output, placed among the TAP by when it arrives.
+    Apart,
+    /// A pipe each, both parsed as TAP (`--merge` for a producer that may leave a line
+    /// half-written): a line is parsed once whole, but two lines from the two pipes in the
+    /// order they arrive, which need not be the order they were written.
+    Parsed,
+    /// One pipe for both, as `2>&1` makes it, parsed as TAP: the lines come in the order the
+    /// child wrote them.
+    OnePipe,
+}
+
+impl Streams {
+    /// What the result cache adds to the file's command line: a stderr line parsed or not can
+    /// change a verdict.
+    pub(crate) fn key(self) -> &'static str {
+        match self {
+            Streams::Apart => "",
+            Streams::Parsed => " (stderr parsed)",
+            Streams::OnePipe => " 2>&1",
+        }
+    }
+}
+
+/// How a file's stdout and stderr are read. One pipe when its `[[runner]]` rule says
+/// `merge = true`, or by default when it prints TAP and its producer writes each line whole
+/// as it goes ([`flushes_each_line`]: perl). That pipe hands over the lines in the order the
+/// child wrote them, so the diagnostics Test::More writes to stderr after a `not ok` on stdout
+/// are read after it, under any load; the readers of two pipes race. `--merge` (`flag`) parses
+/// the other files' stderr too, on its own pipe; `--no-merge` keeps every file's apart.
+pub(crate) fn streams(
+    flag: Option<bool>,
+    input: &Input,
+    command: &Result<Vec<OsString>, String>,
+) -> Streams {
+    let one_pipe = input.merge.unwrap_or_else(|| {
+        // JUnit XML or go's JSON would not survive a warning among it.
+        input.format == InputFormat::Tap
+            && input.report.is_none()
+            && command.as_deref().is_ok_and(flushes_each_line)
+    });
+    match (flag, one_pipe) {
+        (Some(false), _) => Streams::Apart,
+        (_, true) => Streams::OnePipe,
+        (Some(true), false) => Streams::Parsed,
+        (None, false) => Streams::Apart,
+    }
+}
+
+/// Whether a command's producer writes each line whole, to stdout and stderr alike, as it
+/// goes, so that one pipe for both keeps its lines whole and in their order: perl, whose
+/// Test::Builder and Test2 turn on autoflush for STDOUT and STDERR (the handles themselves,
+/// not only their own copies of them). Others may not: Python buffers what it prints to a
+/// pipe, and one pipe would join half a stdout line to a stderr line written meanwhile.
+pub(crate) fn flushes_each_line(command: &[OsString]) -> bool {
+    command.first().is_some_and(|program| {
+        let program = program.to_string_lossy();
+        is_perl(program.rsplit('/').next().unwrap_or(&program))
+    })
 }
 
 /// `command` (a built-in runner's, filled in for one file) as that file's `#!` line asks.
@@ -247,6 +313,55 @@ mod tests {
             ["/opt/perl/bin/perl", "-T", "t/a.t"]
         );
         assert_eq!(switches(&["sh", "-c", "x"]), ["sh", "-c", "x"]);
+    }
+
+    /// Issue 23: a perl file's two streams are one pipe, unless its rule or `--no-merge` says
+    /// otherwise; `--merge` parses another file's stderr on its own pipe.
+    #[test]
+    fn how_each_file_is_read() {
+        use Streams::*;
+        let argv = |words: &[&str]| Ok(words.iter().map(OsString::from).collect());
+        let perl = argv(&["/usr/bin/perl", "-w", "t/a.t"]);
+        let node = argv(&["node", "a.test.js"]);
+        let tap = Input::default();
+        assert_eq!(streams(None, &tap, &perl), OnePipe);
+        assert_eq!(streams(None, &tap, &node), Apart);
+        assert_eq!(streams(None, &tap, &Err("no perl".into())), Apart);
+        let go = Input {
+            format: InputFormat::GoJson,
+            ..Input::default()
+        };
+        assert_eq!(
+            streams(None, &go, &perl),
+            Apart,
+            "only TAP takes a stray line"
+        );
+        let rule = |merge| Input {
+            merge: Some(merge),
+            ..Input::default()
+        };
+        assert_eq!(streams(None, &rule(false), &perl), Apart);
+        assert_eq!(streams(None, &rule(true), &node), OnePipe);
+        assert_eq!(streams(Some(true), &tap, &node), Parsed, "--merge");
+        assert_eq!(streams(Some(true), &rule(false), &perl), Parsed);
+        assert_eq!(streams(Some(true), &tap, &perl), OnePipe);
+        assert_eq!(
+            streams(Some(false), &rule(true), &perl),
+            Apart,
+            "--no-merge"
+        );
+    }
+
+    #[test]
+    fn perl_writes_each_line_as_it_goes() {
+        let flushes = |words: &[&str]| {
+            flushes_each_line(&words.iter().map(OsString::from).collect::<Vec<_>>())
+        };
+        assert!(flushes(&["perl", "t/a.t"]));
+        assert!(flushes(&["/opt/perl/bin/perl5.36.0", "-T", "t/a.t"]));
+        assert!(!flushes(&["python3", "test_a.py"]));
+        assert!(!flushes(&["/usr/bin/env", "perl", "t/a.t"]));
+        assert!(!flushes(&[]));
     }
 
     #[test]

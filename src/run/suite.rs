@@ -28,6 +28,7 @@ fn entry(s: &Suite, cwd: &Path) -> TestFile {
         skip: None,
         silent: discover::Silent::Fails,
         runtime: discover::Runtime::Command,
+        merge: None,
     };
     let missing = !discover::installed(&program, &s.dir);
     let command = if missing && s.optional {

@@ -112,6 +112,7 @@ fn flags(args: &RunArgs) -> Flags {
         env: args.env.clone(),
         lib: args.lib.clone(),
         merge: args.merge,
+        no_merge: args.no_merge,
         no_logs: args.no_logs,
         log_dir: args.log_dir.clone(),
         verbose: args.verbose,

@@ -24,6 +24,7 @@ mod run_like_harness;
 mod sharding;
 mod snapshots;
 mod spec_examples;
+mod stderr_attribution;
 mod suites;
 mod trace;
 mod trailing_output;

@@ -75,6 +75,9 @@ pub struct Input {
     pub silent: Silent,
     /// What runs it: its command, or a page in the run's Chromium.
     pub runtime: Runtime,
+    /// Its `[[runner]]` rule's `merge`: whether its stdout and stderr are one pipe (`None`: by
+    /// its program, see [`crate::run::runners::streams`]).
+    pub merge: Option<bool>,
 }
 
 /// What a test file runs in.
@@ -404,15 +407,16 @@ impl Finder<'_> {
         };
         let command = self.check_installed(command, &path);
         // Only a user's rule can say its command prints something other than TAP.
-        let format = match self.rules.iter().find(|r| r.rule.matches(&rel)) {
+        let user = match self.rules.iter().find(|r| r.rule.matches(&rel)) {
             Some(Rule {
                 kind: RuleKind::User,
                 rule,
-            }) if self.exec.is_none() => rule.format,
-            _ => InputFormat::Tap,
+            }) if self.exec.is_none() => Some(rule),
+            _ => None,
         };
         let mut input = Input {
-            format,
+            format: user.map_or(InputFormat::Tap, |rule| rule.format),
+            merge: user.and_then(|rule| rule.merge),
             silent: silent(&abs, &rel),
             ..Input::default()
         };

@@ -267,14 +267,16 @@ fn consult_cache(
     }
     let root = &project.root;
     let inputs = &project.config.cache_inputs;
-    let cache = Cache::open(&options.history_dir, root, inputs, options.merge)
+    let cache = Cache::open(&options.history_dir, root, inputs)
         .map_err(|e| PlanError::Other(e.to_string()))?;
     let keys: Vec<Option<String>> = planned
         .iter()
         // A suite is no file whose content tells whether it changed: it always runs. A pass
         // without the sandbox or limits says nothing of a run with them.
         .map(|p| {
-            let command = format!("{}{isolation}", p.info.command);
+            // One stream or two is part of how the file is read (a stderr line parsed or not).
+            let streams = crate::run::runners::streams(options.merge, &p.input, &p.command);
+            let command = format!("{}{}{isolation}", p.info.command, streams.key());
             (!p.input.suite)
                 .then(|| cache.key(root, &p.info.rel, &command))
                 .flatten()

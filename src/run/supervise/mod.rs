@@ -30,6 +30,7 @@ use tokio::time::{sleep, sleep_until, Instant};
 
 use super::limits::RlimitSetting;
 
+mod output;
 mod spawn_error;
 use spawn_error::classify_spawn_error;
 pub use spawn_error::SpawnError;
@@ -73,6 +74,9 @@ pub struct Spec {
     pub rlimits: Vec<RlimitSetting>,
     /// Bytes of stdout and stderr together after which the group is killed.
     pub max_output: Option<u64>,
+    /// stdout and stderr are one pipe, as `2>&1` makes them: its bytes come in the order the
+    /// child wrote them, whichever stream it wrote to, all as [`Chunk::Stdout`].
+    pub merged: bool,
 }
 
 impl Spec {
@@ -89,12 +93,15 @@ impl Spec {
             leak_wait: DEFAULT_LEAK_WAIT,
             rlimits: Vec::new(),
             max_output: None,
+            merged: false,
         }
     }
 }
 
 /// Raw output, at most 64 KiB per chunk, in the order it was read. Lines are
-/// not framed here: a chunk may end mid-line.
+/// not framed here: a chunk may end mid-line. Read from two pipes, a stdout
+/// chunk and a stderr chunk arrive in either order, whatever order the child
+/// wrote them in; from one ([`Spec::merged`]) every chunk is `Stdout`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Chunk {
     Stdout(Vec<u8>),
@@ -245,6 +252,7 @@ pub async fn run(
     })?;
 
     let mut command = command(&spec);
+    let shared = output::attach(&mut command, spec.merged, &program)?;
     let output_budget = spec.max_output.map(OutputBudget::new);
 
     let started = Instant::now();
@@ -252,6 +260,8 @@ pub async fn run(
         Ok(child) => child,
         Err(e) => return Err(classify_spawn_error(&spec, program, e).await),
     };
+    // Closes tapline's copies of a shared pipe's write end: the child's are the only ones.
+    drop(command);
     let pgid = group_of(&child, &program)?;
     // Declared after `child` so it drops first: the group is killed while the
     // leader is still unreaped (see the module docs).
@@ -259,11 +269,10 @@ pub async fn run(
         pgid: Some(pgid),
         readers: Vec::new(),
     };
-    let (stdout, stderr) = pipes(&mut child, &program)?;
-
+    let pipes = output::take(&mut child, shared, &program)?;
     let (phase_tx, phase_rx) = watch::channel(Phase::Running);
-    let mut readers = Readers::spawn(stdout, stderr, chunks, phase_rx, &output_budget);
-    teardown.readers = vec![readers.out.abort_handle(), readers.err.abort_handle()];
+    let mut readers = Readers::spawn(pipes, chunks, phase_rx, &output_budget);
+    teardown.readers = readers.0.iter().map(|r| r.task.abort_handle()).collect();
 
     // Phase 1: wait for the child to exit, enforcing timeout and cancellation.
     let deadline = spec.timeout.and_then(|t| started.checked_add(t));
@@ -293,8 +302,9 @@ pub async fn run(
     teardown.pgid = None;
     // Readers end at EOF or their drain deadline; only a slow channel
     // receiver can hold them up, and that is the caller's back-pressure.
-    let _ = readers.out.await;
-    let _ = readers.err.await;
+    for reader in readers.0 {
+        let _ = reader.task.await;
+    }
     let duration = started.elapsed();
     let exit = exit_of(reaped, ended.observed.as_ref(), program)?;
     Ok(Outcome {
@@ -318,20 +328,6 @@ fn group_of(child: &tokio::process::Child, program: &str) -> Result<Pid, SpawnEr
             program: program.to_owned(),
             error: io::Error::other("the started process has no pid"),
         })
-}
-
-/// The child's output pipes, taken from it.
-fn pipes(
-    child: &mut tokio::process::Child,
-    program: &str,
-) -> Result<(tokio::process::ChildStdout, tokio::process::ChildStderr), SpawnError> {
-    match (child.stdout.take(), child.stderr.take()) {
-        (Some(stdout), Some(stderr)) => Ok((stdout, stderr)),
-        _ => Err(SpawnError::Io {
-            program: program.to_owned(),
-            error: io::Error::other("the child's output pipes are missing"),
-        }),
-    }
 }
 
 /// The child's exit: as reaped, else as observed before; an error when neither says.
@@ -425,8 +421,8 @@ async fn wait_for_exit(
     }
 }
 
-/// The child's command: its own process group, no stdin, piped output, and its resource
-/// limits applied between fork and exec.
+/// The child's command: its own process group, no stdin, and its resource limits applied
+/// between fork and exec (its output is [`output::attach`]ed).
 fn command(spec: &Spec) -> Command {
     let mut command = Command::new(&spec.program);
     command
@@ -435,8 +431,6 @@ fn command(spec: &Spec) -> Command {
         .envs(spec.env.iter().map(|(k, v)| (k, v)))
         // A test must not read the runner's terminal or stdin.
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
         // Own group: one killpg reaches every descendant, and a Ctrl-C at the
         // terminal is handled by us rather than hitting the tests directly.
         .process_group(0)
@@ -452,13 +446,14 @@ fn command(spec: &Spec) -> Command {
     command
 }
 
-/// A child's two pipe readers, and the state each reports of its pipe.
-struct Readers {
-    out: tokio::task::JoinHandle<()>,
-    err: tokio::task::JoinHandle<()>,
-    out_state: watch::Receiver<PipeState>,
-    err_state: watch::Receiver<PipeState>,
+/// A reader of one of the child's pipes, and the state it reports of it.
+struct Reader {
+    task: tokio::task::JoinHandle<()>,
+    state: watch::Receiver<PipeState>,
 }
+
+/// The child's pipe readers: stdout's and stderr's, or the one of a shared pipe.
+struct Readers(Vec<Reader>);
 
 impl Readers {
     /// Phase 2, the child having exited (a zombie, its group id still reserved): gives its
@@ -474,9 +469,10 @@ impl Readers {
             start: Instant::now(),
             wait: leak_wait,
         }));
-        let out_held = settled(&mut self.out_state).await;
-        let err_held = settled(&mut self.err_state).await;
-        let leaked = out_held || err_held;
+        let mut leaked = false;
+        for reader in &mut self.0 {
+            leaked |= settled(&mut reader.state).await;
+        }
         // Final sweep, on every path: kills leakers and also descendants that
         // closed their pipes and would otherwise outlive the run unnoticed.
         let _ = signal_group(pgid, Signal::KILL);
@@ -494,36 +490,24 @@ impl Readers {
     /// Separate tasks so one stream's back-pressure or silence never delays the other, nor
     /// the timeout and cancellation handling.
     fn spawn(
-        stdout: tokio::process::ChildStdout,
-        stderr: tokio::process::ChildStderr,
+        pipes: Vec<output::Pipe>,
         chunks: mpsc::Sender<Chunk>,
         phase: watch::Receiver<Phase>,
         budget: &Option<std::sync::Arc<OutputBudget>>,
     ) -> Readers {
-        let (out_state_tx, out_state) = watch::channel(PipeState::Open);
-        let (err_state_tx, err_state) = watch::channel(PipeState::Open);
-        let out = tokio::spawn(pump(
-            stdout,
-            Chunk::Stdout,
-            chunks.clone(),
-            phase.clone(),
-            out_state_tx,
-            budget.clone(),
-        ));
-        let err = tokio::spawn(pump(
-            stderr,
-            Chunk::Stderr,
-            chunks,
-            phase,
-            err_state_tx,
-            budget.clone(),
-        ));
-        Readers {
-            out,
-            err,
-            out_state,
-            err_state,
-        }
+        let readers = pipes.into_iter().map(|pipe| {
+            let (state_tx, state) = watch::channel(PipeState::Open);
+            let task = tokio::spawn(pump(
+                pipe.reader,
+                pipe.wrap,
+                chunks.clone(),
+                phase.clone(),
+                state_tx,
+                budget.clone(),
+            ));
+            Reader { task, state }
+        });
+        Readers(readers.collect())
     }
 }
 
@@ -537,7 +521,7 @@ impl OutputBudget {
     }
 }
 
-/// `--max-output`, shared by the two readers of one child.
+/// `--max-output`, shared by the readers of one child.
 struct OutputBudget {
     max: u64,
     used: std::sync::atomic::AtomicU64,
@@ -1123,6 +1107,36 @@ mod tests {
         let expect = |p: &str| (1..=200).map(|i| format!("{p}{i}\n")).collect::<String>();
         assert_eq!(ran.stdout(), expect("out"));
         assert_eq!(ran.stderr(), expect("err"));
+    }
+
+    /// One pipe for both streams keeps the order the child wrote in, which two pipes cannot:
+    /// their readers race.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn merged_streams_keep_the_write_order() {
+        let mut spec =
+            sh("i=0; while [ $i -lt 300 ]; do i=$((i+1)); echo out$i; echo err$i >&2; done");
+        spec.merged = true;
+        let ran = run_with(spec, None).await.unwrap();
+        let expect: String = (1..=300).map(|i| format!("out{i}\nerr{i}\n")).collect();
+        assert_eq!(ran.stdout(), expect);
+        assert!(ran.chunks.iter().all(|c| matches!(c, Chunk::Stdout(_))));
+        assert!(ran.outcome.exit.success() && !ran.outcome.leaked);
+    }
+
+    /// With one pipe, a descendant holding it is still a leak, and still killed.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn merged_streams_held_by_a_grandchild_are_a_leak() {
+        let mut spec = sh("sleep 30 & echo $! $$ >&2");
+        spec.merged = true;
+        spec.leak_wait = Duration::from_millis(100);
+        let ran = run_with(spec, None).await.unwrap();
+        assert!(ran.outcome.leaked, "{:?}", ran.outcome);
+        assert!(ran.outcome.duration < Duration::from_secs(3));
+        let [sleeper, pgid] = ran.numbers()[..] else {
+            panic!("expected two pids, got {:?}", ran.stdout());
+        };
+        assert_dead(sleeper).await;
+        assert_group_gone(pgid).await;
     }
 
     #[tokio::test]
