@@ -254,7 +254,14 @@ fn failure_section(file: &FileView, f: &FailureView) -> String {
         let _ = writeln!(s, "- {}", inline(machine));
     }
     for (k, v) in &f.other {
-        let _ = writeln!(s, "- {}: {}", inline(k), inline(v));
+        let v = v.trim_matches('\n');
+        if v.contains('\n') {
+            // node-tap's `source:`: code with a caret under the column, kept as lines.
+            let _ = writeln!(s, "- {}:\n", inline(k));
+            fenced(&mut s, "", v);
+        } else {
+            let _ = writeln!(s, "- {}: {}", inline(k), inline(v));
+        }
     }
     if !f.other.is_empty() || f.machine.is_some() {
         s.push('\n');

@@ -238,6 +238,9 @@ impl<W: Write> RunSink for SummaryRun<W> {
             RunEvent::FileStarted { file, .. } => self.files.started(file),
             RunEvent::FileNotRun { file, .. } => self.files.not_run(file)?,
             RunEvent::Tap { file, event, .. } => self.files.tap(*file, event),
+            RunEvent::Explained {
+                file, explained, ..
+            } => self.files.explained(*file, explained),
             RunEvent::FileFinished { file, result, .. } => self.files.finished(*file, result)?,
             RunEvent::RunFinished { summary, .. } => self.run_finished(summary)?,
             RunEvent::SeriesStarted { .. } => self.series = true,

@@ -167,31 +167,64 @@ fn expected_cases(file: &Value) -> Vec<(String, &'static str)> {
     if file["not_run"] == true {
         return vec![("(file)".to_owned(), "skipped")];
     }
-    let asserts = file["summary"]["asserts"].as_array().expect("asserts");
-    let mut cases: Vec<(String, &'static str)> = asserts
-        .iter()
-        .map(|a| {
-            let name = a["name"].as_str().unwrap_or_default();
-            let name = if name.is_empty() {
-                format!("#{}", a["id"])
-            } else {
-                xml_clean(name)
-            };
-            let kind = if !a["skip"].is_null() || !a["todo"].is_null() {
-                "skipped"
-            } else if a["ok"] == true {
-                "pass"
-            } else {
-                "failure"
-            };
-            (name, kind)
-        })
-        .collect();
+    // The subtests whose own failure the run explained (not only their children's).
+    let explained: Vec<String> = file["failures"]
+        .as_array()
+        .map(|f| f.iter().map(|e| path_of(&e["path"])).collect())
+        .unwrap_or_default();
+    let mut cases = Vec::new();
+    leaf_cases(&file["summary"], "", &explained, &mut cases);
     let failing_point = cases.iter().any(|(_, k)| *k == "failure");
     if file["ok"] == false && !failing_point {
         cases.push(("(file)".to_owned(), "error"));
     }
     cases
+}
+
+/// An explanation's name path as JUnit names a case (`parent > child`).
+fn path_of(path: &Value) -> String {
+    let names: Vec<&str> = path
+        .as_array()
+        .expect("a path")
+        .iter()
+        .map(|n| n.as_str().expect("a name"))
+        .collect();
+    names.join(" > ")
+}
+
+/// A parse summary's test cases in stream order: its leaf points at every depth, named by
+/// their subtest path, and the subtests whose own failure is in `explained`.
+fn leaf_cases(
+    summary: &Value,
+    prefix: &str,
+    explained: &[String],
+    cases: &mut Vec<(String, &'static str)>,
+) {
+    for a in summary["asserts"].as_array().expect("asserts") {
+        let name = a["name"].as_str().unwrap_or_default();
+        let path = format!("{prefix}{name}");
+        let kind = if !a["skip"].is_null() || !a["todo"].is_null() {
+            "skipped"
+        } else if a["ok"] == true {
+            "pass"
+        } else {
+            "failure"
+        };
+        let children = a["subtest"]["asserts"]
+            .as_array()
+            .is_some_and(|c| !c.is_empty());
+        if children {
+            leaf_cases(&a["subtest"], &format!("{path} > "), explained, cases);
+            if kind != "failure" || !explained.contains(&path) {
+                continue;
+            }
+        }
+        let shown = match name.is_empty() {
+            true => format!("{prefix}#{}", a["id"]),
+            false => xml_clean(&path),
+        };
+        cases.push((shown, kind));
+    }
 }
 
 #[test]

@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 
 use super::*;
-use crate::report::record::{FailureView, FileStatus, FileView, PointStatus, PointView};
+use crate::report::record::{CaseView, FailureView, FileStatus, FileView, PointStatus, PointView};
 
 /// A failure seen in a real suite and the two changed lines it must show, as the plain
 /// terminal shows them.
@@ -122,6 +122,13 @@ pub(crate) fn failing_file(diff: Diff) -> (FileView, FailureView) {
         diff: Some(diff),
         ..FailureView::default()
     };
+    let point = PointView {
+        id: Some(1),
+        name: failure.name.clone(),
+        status: PointStatus::Fail,
+        reason: None,
+        duration_ms: None,
+    };
     let file = FileView {
         rel: "t/size.t".into(),
         status: FileStatus::Fail,
@@ -130,14 +137,13 @@ pub(crate) fn failing_file(diff: Diff) -> (FileView, FailureView) {
         reasons: Vec::new(),
         log: None,
         command: None,
-        points: vec![PointView {
-            id: Some(1),
+        points: vec![point.clone()],
+        cases: vec![CaseView {
+            point: 0,
+            leaf: true,
             name: failure.name.clone(),
-            status: PointStatus::Fail,
-            reason: None,
-            duration_ms: None,
+            point_view: point,
         }],
-        cases: Vec::new(),
         failures: vec![failure.clone()],
         failures_left_out: 0,
         attempts: 1,

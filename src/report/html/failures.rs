@@ -20,6 +20,17 @@ pub(crate) fn write_failures(out: &mut String, run: &RunView) {
     if total == 0 {
         out.push_str("<div class=\"panel empty\">No failures.</div>");
     }
+    let failed_tests = run.tests.fail as usize;
+    if points + run.failures_left_out != failed_tests && points > 0 {
+        // The cards count failed tests at the top level; here every failing point is one.
+        let _ = write!(
+            out,
+            "<div class=\"panel empty\">{} in {}: each failing assertion inside a test, \
+             at any depth, is listed on its own.</div>",
+            crate::report::counted((points + run.failures_left_out) as u64, "failing point"),
+            crate::report::counted(failed_tests as u64, "failed test"),
+        );
+    }
     if run.failures_left_out > 0 {
         let _ = write!(
             out,
@@ -82,12 +93,19 @@ fn write_point_failure(out: &mut String, index: usize, file: &FileView, failure:
         let _ = write!(out, "<div class=\"kv mono\">{}</div>", Esc(machine));
     }
     for (key, value) in &failure.other {
-        let _ = write!(
-            out,
-            "<div class=\"kv mono\">{}: {}</div>",
-            Esc(key),
-            Esc(value)
-        );
+        let value = value.trim_matches('\n');
+        if value.contains('\n') {
+            // node-tap's `source:`: code with a caret under the column, kept as lines.
+            let _ = write!(out, "<div class=\"label\">{}</div>", Esc(key));
+            write_pre(out, value.lines().map(str::trim_end), usize::MAX);
+        } else {
+            let _ = write!(
+                out,
+                "<div class=\"kv mono\">{}: {}</div>",
+                Esc(key),
+                Esc(value)
+            );
+        }
     }
     if let Some(diff) = &failure.diff {
         out.push_str("<div class=\"label\">Diff</div>");

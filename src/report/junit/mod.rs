@@ -4,11 +4,15 @@
 //! - one `<testsuite>` per test file, `name` = its path, with `<system-out>` (the file's
 //!   non-TAP stdout) and `<system-err>` (its stderr), the newest lines of each when there were
 //!   many (the log path says where the rest is);
-//! - one `<testcase>` per top-level test point: `classname` = the file, `name` = the point's
-//!   name (`#N` when it has none), `time` from the producer when it gave one;
-//! - a failing point has `<failure message="…">` whose text is the explanation the terminal
-//!   gives, without colour: location, message, the expected/actual diff, stack, output; failures
-//!   inside subtests are explained under their top-level point with `parent > child` names;
+//! - one `<testcase>` per leaf test, at any depth (a `go test -json` package's tests, a JUnit
+//!   suite's cases, a TAP subtest's points): `classname` = the file's path, `name` = the
+//!   test's subtest path as the terminal joins it (`parent > child`; `#N` for a point with
+//!   no name), `time` from the producer when it gave one;
+//! - a failing test has `<failure message="…">`: the first line of its message (else its name)
+//!   and as text the run's one explanation of it (the terminal's, without colour: location,
+//!   message, the expected/actual diff, stack, output), matched by its place in the stream,
+//!   never by name, so two failures with one name are two cases with their own explanations;
+//!   a subtest whose own failure was explained (not only its children's) is a case too;
 //! - SKIP and TODO points are `<skipped message="…">` (`TODO: …` for TODO);
 //! - a file that failed without a failing point (crash, timeout, exit code, missing plan, no
 //!   TAP, bail out) has a `<testcase name="(file)">` with `<error message="reasons">`;
@@ -26,7 +30,7 @@
 //! writing every case (tests, and a property test over generated runs).
 use super::diff::DiffLine;
 use super::record::{
-    Collector, FailureView, FileStatus, FileView, Pieces, PointStatus, PointView, RunView,
+    CaseView, Collector, FailureView, FileStatus, FileView, Pieces, PointStatus, PointView, RunView,
 };
 use crate::event::run::RunEvent;
 use quick_junit::{
@@ -257,14 +261,18 @@ fn suite(
         suite.add_test_case(case(&classname, "(file)", status, None));
         return suite;
     }
-    let mut failures = file.failures.iter().peekable();
+    let explained: std::collections::HashMap<usize, &FailureView> =
+        file.failures.iter().map(|f| (f.point, f)).collect();
     let mut any_failing_point = false;
-    for (n, point) in file.points.iter().enumerate() {
-        let name = if point.name.is_empty() {
-            Cow::Owned(format!("#{}", point.id.unwrap_or(n as u64 + 1)))
-        } else {
-            clean(&point.name)
-        };
+    for c in &file.cases {
+        let failure = explained.get(&c.point).copied();
+        if !c.leaf && failure.is_none() {
+            // A subtest that failed through its children: they are its cases.
+            any_failing_point = true;
+            continue;
+        }
+        let point = &c.point_view;
+        let name = case_name(c);
         let time = point
             .duration_ms
             .and_then(|ms| Duration::try_from_secs_f64(ms.max(0.0) / 1000.0).ok());
@@ -283,7 +291,7 @@ fn suite(
             PointStatus::Pass => TestCaseStatus::success(),
             PointStatus::Fail => {
                 any_failing_point = true;
-                failure_status(&point.name, &failures_of(&point.name, &mut failures))
+                failure_status(&c.name, failure)
             }
             PointStatus::Skip | PointStatus::Todo => skipped_status(point),
         };
@@ -310,18 +318,20 @@ fn suite(
     suite
 }
 
-/// The failures explained under the point `name`, next in `failures`: its own, or its
-/// subtests' (`name > …`).
-fn failures_of<'f>(
-    name: &str,
-    failures: &mut std::iter::Peekable<std::slice::Iter<'f, FailureView>>,
-) -> Vec<&'f FailureView> {
-    let prefix = format!("{name} > ");
-    let mut mine = Vec::new();
-    while let Some(f) = failures.next_if(|f| f.name == name || f.name.starts_with(&prefix)) {
-        mine.push(f);
+/// A case's name: its subtest path, a point with no name standing as its number.
+fn case_name(c: &CaseView) -> Cow<'_, str> {
+    let point = &c.point_view;
+    if !point.name.is_empty() {
+        return clean(&c.name);
     }
-    mine
+    let number = point
+        .id
+        .map_or_else(|| format!("#{}", c.point + 1), |id| format!("#{id}"));
+    let parents = c.name.strip_suffix(" > ").unwrap_or("");
+    match parents.is_empty() {
+        true => Cow::Owned(number),
+        false => Cow::Owned(clean(&format!("{parents} > {number}")).into_owned()),
+    }
 }
 
 /// The file's stdout and stderr as the suite's `<system-out>` and `<system-err>`.
@@ -464,21 +474,21 @@ fn stream_text(lines: &[String], dropped: usize, file: &FileView) -> String {
     text
 }
 
-fn failure_status(point: &str, failures: &[&FailureView]) -> TestCaseStatus {
+/// A failing case's `<failure>`: the first line of its explanation's message (else the
+/// test's name) and the explanation as text. A failure past the reports' limit has only its
+/// name.
+fn failure_status(name: &str, failure: Option<&FailureView>) -> TestCaseStatus {
     let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
-    let message = failures
-        .iter()
-        .find_map(|f| f.message.as_deref())
-        .map(|m| m.lines().next().unwrap_or("").to_owned())
-        .or_else(|| failures.first().map(|f| f.name.clone()))
-        .unwrap_or_else(|| "failed".to_owned());
-    status.set_message(clean(&message));
-    let text: Vec<String> = failures
-        .iter()
-        .map(|f| explain(f, failures.len() > 1 || f.name != point))
-        .collect();
-    if !text.is_empty() {
-        status.set_description(clean(&text.join("\n\n")));
+    let message = failure
+        .and_then(|f| f.message.as_deref())
+        .and_then(|m| m.lines().find(|l| !l.trim().is_empty()))
+        .unwrap_or(if name.is_empty() { "failed" } else { name });
+    status.set_message(clean(message.trim()));
+    if let Some(f) = failure {
+        let text = explain(f, false);
+        if !text.is_empty() {
+            status.set_description(clean(&text));
+        }
     }
     status
 }

@@ -29,6 +29,21 @@ fn file(rel: &str, status: FileStatus) -> FileView {
     }
 }
 
+/// `points` as a file's top-level points, each a leaf case in its place.
+fn set_points(f: &mut FileView, points: Vec<PointView>) {
+    f.cases = points
+        .iter()
+        .enumerate()
+        .map(|(point, p)| CaseView {
+            point,
+            leaf: true,
+            name: p.name.clone(),
+            point_view: p.clone(),
+        })
+        .collect();
+    f.points = points;
+}
+
 fn point(name: &str, status: PointStatus) -> PointView {
     PointView {
         id: None,
@@ -56,14 +71,31 @@ fn text_of(run: &RunView, writer: fn(&mut dyn Write, &RunView) -> io::Result<()>
 }
 
 #[test]
-fn points_skips_subtest_failures_and_crashes() {
+fn leaf_cases_skips_failures_and_crashes() {
     let mut a = file("t/a.t", FileStatus::Fail);
-    a.points = vec![
-        point("adds", PointStatus::Pass),
-        point("group", PointStatus::Fail),
-        point("later", PointStatus::Todo),
-    ];
+    set_points(
+        &mut a,
+        vec![
+            point("adds", PointStatus::Pass),
+            point("group", PointStatus::Fail),
+            point("later", PointStatus::Todo),
+        ],
+    );
+    // The group's failing leaf comes before it in the stream; the group itself is no case.
+    a.cases[1].leaf = false;
+    a.cases.insert(
+        1,
+        CaseView {
+            point: 1,
+            leaf: true,
+            name: "group > inner <b>".into(),
+            point_view: point("inner <b>", PointStatus::Fail),
+        },
+    );
+    a.cases[2].point = 2;
+    a.cases[3].point = 3;
     a.failures = vec![FailureView {
+        point: 1,
         name: "group > inner <b>".into(),
         message: Some("boom ]]> \u{1b}[31mred\u{1b}[0m \u{7}bell".into()),
         ..FailureView::default()
@@ -83,7 +115,12 @@ fn points_skips_subtest_failures_and_crashes() {
         x.contains(r#"<testcase name="adds" classname="t/a.t" time="0.002"#),
         "{x}"
     );
-    assert!(x.contains("group &gt; inner &lt;b&gt;:"), "{x}");
+    // The subtest's failing leaf is the case, named by its path; the subtest is none.
+    assert!(
+        x.contains(r#"<testcase name="group &gt; inner &lt;b&gt;" classname="t/a.t""#),
+        "{x}"
+    );
+    assert!(!x.contains(r#"<testcase name="group""#), "{x}");
     assert!(
         x.contains("boom ]]&gt; red bell"),
         "control bytes and ANSI stripped: {x}"
@@ -101,7 +138,7 @@ fn points_skips_subtest_failures_and_crashes() {
 #[test]
 fn a_flaky_file_keeps_its_failed_attempts() {
     let mut a = file("t/flaky.t", FileStatus::Pass);
-    a.points = vec![point("works", PointStatus::Pass)];
+    set_points(&mut a, vec![point("works", PointStatus::Pass)]);
     a.flaky = true;
     a.attempts = 2;
     a.earlier_attempts = vec![crate::report::record::AttemptView {
@@ -126,10 +163,13 @@ fn a_flaky_file_keeps_its_failed_attempts() {
 #[test]
 fn a_file_failing_every_attempt_keeps_them_as_rerun_failures_of_its_failing_case() {
     let mut a = file("t/broken.t", FileStatus::Fail);
-    a.points = vec![
-        point("passes", PointStatus::Pass),
-        point("breaks", PointStatus::Fail),
-    ];
+    set_points(
+        &mut a,
+        vec![
+            point("passes", PointStatus::Pass),
+            point("breaks", PointStatus::Fail),
+        ],
+    );
     a.attempts = 2;
     a.earlier_attempts = vec![crate::report::record::AttemptView {
         attempt: 1,
@@ -528,16 +568,19 @@ fn plain_cases_are_spliced_between_the_others_as_quick_junit_writes_them() {
     let mut unnamed = point("", PointStatus::Pass);
     unnamed.id = Some(7);
     unnamed.duration_ms = None;
-    a.points = vec![
-        point("first", PointStatus::Pass),
-        point("second 'quoted' & <tagged>", PointStatus::Pass),
-        point("fails", PointStatus::Fail),
-        todo,
-        skip,
-        point("caf\u{e9}", PointStatus::Pass),
-        unnamed,
-        point("last", PointStatus::Pass),
-    ];
+    set_points(
+        &mut a,
+        vec![
+            point("first", PointStatus::Pass),
+            point("second 'quoted' & <tagged>", PointStatus::Pass),
+            point("fails", PointStatus::Fail),
+            todo,
+            skip,
+            point("caf\u{e9}", PointStatus::Pass),
+            unnamed,
+            point("last", PointStatus::Pass),
+        ],
+    );
     a.stdout = vec!["printed".into()];
     let run = RunView {
         files: vec![a, file("t/empty.t", FileStatus::Pass)],
@@ -635,14 +678,16 @@ mod generated {
                 let mut f = file(&rel, status);
                 f.failures = points
                     .iter()
-                    .filter(|p| p.status == PointStatus::Fail)
-                    .map(|p| FailureView {
+                    .enumerate()
+                    .filter(|(_, p)| p.status == PointStatus::Fail)
+                    .map(|(point, p)| FailureView {
+                        point,
                         name: p.name.clone(),
                         message: Some("differs".into()),
                         ..FailureView::default()
                     })
                     .collect();
-                f.points = points;
+                set_points(&mut f, points);
                 if retried {
                     f.attempts = 2;
                     f.flaky = status == FileStatus::Pass;

@@ -401,8 +401,8 @@ impl Building {
     }
 }
 
-/// Names the leaf test cases of a stream (points that close no subtest with points in it),
-/// by their subtest path as the stream names them.
+/// Names the leaf test cases of a stream (points that close no subtest with points in it) and
+/// its failing subtests, by their subtest path as the stream names them.
 #[derive(Default)]
 struct Cases {
     subtests: OpenSubtests,
@@ -435,9 +435,12 @@ impl Cases {
             self.inside.resize(d + 1, 0);
         }
         self.inside[d] += 1;
-        if children == 0 {
+        // A subtest is no case of its own, unless it failed: its own failure may have been
+        // explained (JUnit then gives it a case).
+        if children == 0 || a.is_failure() {
             cases.push(CaseView {
                 point,
+                leaf: children == 0,
                 name: self.subtests.path(a.depth, &a.name),
                 point_view: PointView::of(a),
             });

@@ -80,7 +80,7 @@ pub struct FileView {
     pub command: Option<String>,
     /// Top-level test points in order.
     pub points: Vec<PointView>,
-    /// Its leaf tests (every depth), in order: JUnit's test cases.
+    /// Its leaf tests (every depth) and failing subtests, in stream order: JUnit's test cases.
     pub cases: Vec<CaseView>,
     /// Failing points, nested ones included.
     pub failures: Vec<FailureView>,
@@ -138,12 +138,15 @@ pub struct PointView {
     pub duration_ms: Option<f64>,
 }
 
-/// A leaf test of a file: a point that is not a subtest with points of its own.
+/// A leaf test of a file (a point that is not a subtest with points of its own), or a failing
+/// subtest.
 #[derive(Debug, Clone)]
 pub struct CaseView {
     /// Its place among the file's points of every depth ([`FailureView::point`] for a
     /// failing one).
     pub point: usize,
+    /// Not a subtest with points of its own.
+    pub leaf: bool,
     /// Its subtest path as the stream names it (`parent > child`).
     pub name: String,
     pub point_view: PointView,

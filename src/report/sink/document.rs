@@ -4,9 +4,11 @@
 //! per-point work is compiled once, here, whatever `SummaryRun` writes to.
 use crate::event::run::{ExitInfo, FailureReason, FileInfo, FileResult, RunSummary};
 use crate::event::{Event, Sink};
+use crate::report::explain::{Explained, Explanation};
 use crate::report::summary::SummaryWriter;
 use serde::Serialize;
 use std::io::{self, Write};
+use std::sync::Arc;
 
 /// The run's files by index, as far as each has got.
 #[derive(Default)]
@@ -56,6 +58,8 @@ enum Entry {
         log: Option<String>,
         /// Its parse summary, pretty at [`SUMMARY_LEVEL`].
         parse: SummaryWriter<Vec<u8>, true>,
+        /// Its failing points, as the run explained them.
+        failures: Vec<Arc<Explained>>,
     },
     Finished {
         path: String,
@@ -95,7 +99,18 @@ impl Entries {
             path: file.rel.clone(),
             log: file.log.as_ref().map(|p| p.display().to_string()),
             parse: SummaryWriter::pretty(buffer, SUMMARY_LEVEL),
+            failures: Vec::new(),
         };
+    }
+
+    /// A failing point of a running file, explained (a subtest said by its children is not
+    /// one of its own).
+    pub(super) fn explained(&mut self, index: usize, explained: &Arc<Explained>) {
+        if let Some(Entry::Running { failures, .. }) = self.files.get_mut(index) {
+            if matches!(&**explained, Explained::Failure(e) if !e.by_children) {
+                failures.push(Arc::clone(explained));
+            }
+        }
     }
 
     pub(super) fn not_run(&mut self, file: &FileInfo) -> io::Result<()> {
@@ -112,6 +127,7 @@ impl Entries {
             cached: false,
             not_run: true,
             no_tests: false,
+            failures: Vec::new(),
         })?;
         *self.slot(file.index) = Entry::NotRun { head };
         Ok(())
@@ -128,12 +144,19 @@ impl Entries {
         let Some(entry) = self.files.get_mut(index) else {
             return Ok(());
         };
+        let mut explained = Vec::new();
         let (path, log, doc) = match std::mem::replace(entry, Entry::Absent) {
-            Entry::Running { path, log, parse } => {
+            Entry::Running {
+                path,
+                log,
+                parse,
+                failures,
+            } => {
                 let mut doc = parse.finish()?;
                 let span = (!doc.is_empty()).then(|| self.store.add(&doc));
                 doc.clear();
                 self.spare.push(doc);
+                explained = failures;
                 (path, log, span)
             }
             Entry::Finished { path, log, doc, .. } => (path, log, doc),
@@ -157,6 +180,13 @@ impl Entries {
             cached: result.cached,
             not_run: false,
             no_tests: result.no_tests,
+            failures: explained
+                .iter()
+                .filter_map(|e| match &**e {
+                    Explained::Failure(e) => Some(e),
+                    Explained::Rest { .. } => None,
+                })
+                .collect(),
         })?;
         *entry = Entry::Finished {
             path,
@@ -273,6 +303,9 @@ struct FileOut<'a> {
     /// Ran no tests and did not fail (only written when true).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     no_tests: bool,
+    /// Its failing points as the run explained them (only written when there are some).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    failures: Vec<&'a Explanation>,
 }
 
 /// `file` pretty at [`ENTRY_LEVEL`], left open after `"summary": ` for its value.
