@@ -27,6 +27,7 @@ SRC=$OUT/src
 # Pinned producer versions.
 TAPE_VERSION=5.10.2
 TAP_VERSION=21.8.0        # node-tap
+TAP16_VERSION=16.3.10     # node-tap before its rewrite (its own folder: one tap per node_modules)
 BATS_VERSION=1.13.0       # npm package "bats" (bats-core)
 BATS_SUPPORT_VERSION=0.3.0
 BATS_ASSERT_VERSION=2.2.4 # assert_equal & co., loaded by bats/failures.bats
@@ -66,6 +67,14 @@ else
   npm install --prefix "$NPM_DIR" --no-audit --no-fund --save-exact \
     "tape@$TAPE_VERSION" "tap@$TAP_VERSION" "bats@$BATS_VERSION" \
     "bats-support@$BATS_SUPPORT_VERSION" "bats-assert@$BATS_ASSERT_VERSION"
+fi
+TAP16_DIR="$ENV_DIR/tap16"
+if [ "$(npm_pkg_version tap "$TAP16_DIR/node_modules")" = "$TAP16_VERSION" ]; then
+  log "npm: tap@$TAP16_VERSION already installed in $TAP16_DIR"
+else
+  log "npm: installing tap@$TAP16_VERSION into $TAP16_DIR"
+  mkdir -p "$TAP16_DIR"
+  npm install --prefix "$TAP16_DIR" --no-audit --no-fund --save-exact "tap@$TAP16_VERSION"
 fi
 # bats-core's package.json uses directories.bin, which npm does not link as a
 # dependency's .bin; call the script directly.
@@ -185,7 +194,7 @@ done
 record node-test-failures node --test --test-reporter=tap "$SRC/node-test/failures.test.mjs"
 
 log "tape (node FILE)"
-for c in mixed plan-mismatch throws failures; do
+for c in mixed plan-mismatch throws failures trailer; do
   record "tape-$c" node "$SRC/tape/$c.js"
 done
 
@@ -193,6 +202,9 @@ log "node-tap (node FILE, i.e. the tap library's own stream)"
 for c in mixed bailout skip-all failures; do
   record "node-tap-$c" node "$SRC/node-tap/$c.js"
 done
+
+log "node-tap 16 (node FILE)"
+NODE_PATH="$TAP16_DIR/node_modules" record node-tap16-trailer node "$SRC/node-tap16/trailer.js"
 
 # The tap runner needs a project root where it can import 'tap' and writes a
 # .tap/ state dir there, so it runs in a scratch project outside the repo
@@ -204,14 +216,18 @@ mkdir -p "$TAP_PROJ"
 echo '{"name":"tapline-node-tap-project","private":true}' >"$TAP_PROJ/package.json"
 ln -s "$NODE_MODULES" "$TAP_PROJ/node_modules"
 cp "$SRC/node-tap/"*.js "$TAP_PROJ/"
+cp "$SRC/tape/trailer.js" "$TAP_PROJ/tape-trailer.js"
+cp "$SRC/node-test/trailer.test.mjs" "$TAP_PROJ/node-test-trailer.test.mjs"
 (
   cd "$TAP_PROJ"
   record node-tap-runner "$TAP_CLI" --reporter=tap --disable-coverage --jobs=1 mixed.js skip-all.js
   record node-tap-runner-bailout "$TAP_CLI" --reporter=tap --disable-coverage --jobs=1 bailout.js mixed.js
+  record node-tap-runner-trailer "$TAP_CLI" --reporter=tap --disable-coverage --jobs=1 \
+    tape-trailer.js node-test-trailer.test.mjs
 )
 
 log "Perl Test::More (perl FILE.t, no prove)"
-for c in mixed merged bailout skip-all plan-mismatch failures; do
+for c in mixed merged bailout skip-all plan-mismatch failures plan-first; do
   record "perl-$c" perl "$SRC/perl/$c.t"
 done
 
@@ -256,6 +272,7 @@ pyver() { "$PY" -c 'import sys; from importlib.metadata import version; print(ve
   echo "npm $(npm --version 2>/dev/null)"
   echo "tape $(npm_pkg_version tape)"
   echo "tap (node-tap) $(npm_pkg_version tap) (@tapjs/core $(npm_pkg_version @tapjs/core))"
+  echo "tap (node-tap 16, node-tap16- recordings) $(npm_pkg_version tap "$TAP16_DIR/node_modules")"
   echo "bats $("$BATS" --version | sed 's/^Bats //')"
   echo "bats-support $(npm_pkg_version bats-support)"
   echo "bats-assert $(npm_pkg_version bats-assert)"
