@@ -75,6 +75,9 @@ pub struct Input {
     pub silent: Silent,
     /// What runs it: its command, or a page in the run's Chromium.
     pub runtime: Runtime,
+    /// A go suite's module and its folder: its failures' locations are then relative to the
+    /// project root, not to their package's folder.
+    pub go_packages: Option<crate::protocol::gojson::PackageDirs>,
 }
 
 /// What a test file runs in.
