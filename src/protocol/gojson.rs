@@ -35,19 +35,18 @@ impl PackageDirs {
     /// The folder of package `import_path` relative to the project root; `None` for a package
     /// of another module.
     pub fn dir_of(&self, import_path: &str) -> Option<String> {
-        if self.module.is_empty() {
-            return None;
-        }
-        let rest = import_path.strip_prefix(self.module.as_str())?;
-        let rest = match rest {
+        let rest = match import_path.strip_prefix(self.module.as_str())? {
             "" => "",
-            _ => rest.strip_prefix('/')?,
+            rest => rest.strip_prefix('/')?,
         };
-        Some(match (self.dir.as_str(), rest) {
-            (dir, "") => dir.to_owned(),
-            ("", rest) => rest.to_owned(),
-            (dir, rest) => format!("{dir}/{rest}"),
-        })
+        let parts = [self.dir.as_str(), rest];
+        Some(
+            parts
+                .into_iter()
+                .filter(|p| !p.is_empty())
+                .collect::<Vec<_>>()
+                .join("/"),
+        )
     }
 }
 
@@ -458,12 +457,7 @@ impl<S: Sink> GoJsonParser<S> {
                 // Its failing tests say why; what it printed is its output.
                 String::new()
             } else {
-                build
-                    .iter()
-                    .chain(&package_output)
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join("\n")
+                [build, package_output.clone()].concat().join("\n")
             };
             point.diagnostics = yaml_map(&[("message", message.trim())]);
         }
@@ -731,26 +725,16 @@ mod tests {
                 .unwrap_or_else(|| panic!("no point {name:?} in {owned:#?}"));
             lines.join("\n")
         };
-        for (failure, not_its) in [
-            ("ints", "comparing strings"),
-            ("TestEqual", "hash is stable"),
-            ("ascending", "sorted 3 items"),
-            ("TestSort", "len is 3"),
-            ("TestEmpty", "teardown"),
+        // A failure, the point after it (a passing test, or the package), and what that printed.
+        for (failure, next, line) in [
+            ("ints", "strings", "comparing strings"),
+            ("TestEqual", "TestHash", "hash is stable"),
+            ("ascending", "descending", "sorted 3 items"),
+            ("TestSort", "TestLen", "len is 3"),
+            ("TestEmpty", "example.com/gonested/cmp/cmpopts", "teardown"),
         ] {
-            assert!(!of(failure).contains(not_its), "{failure}: {owned:#?}");
-        }
-        for (passing, its) in [
-            ("strings", "comparing strings"),
-            ("TestHash", "hash is stable"),
-            ("descending", "sorted 3 items"),
-            ("TestLen", "len is 3"),
-            (
-                "example.com/gonested/cmp/cmpopts",
-                "teardown: removed temp files",
-            ),
-        ] {
-            assert!(of(passing).contains(its), "{passing}: {owned:#?}");
+            assert!(!of(failure).contains(line), "{failure}: {owned:#?}");
+            assert!(of(next).contains(line), "{next}: {owned:#?}");
         }
     }
 
@@ -765,12 +749,17 @@ mod tests {
             .unwrap_or_else(|| panic!("no diagnostics of {name:?}"))
     }
 
+    /// The recording read with its module in `dir`, or not knowing it.
+    fn nested_in(dir: Option<&str>) -> Vec<Event<'static>> {
+        let mut p = GoJsonParser::new(Vec::new());
+        p.dirs = dir.map(|d| PackageDirs::new("example.com/gonested", d));
+        p.feed(NESTED);
+        p.finish()
+    }
+
     #[test]
     fn locations_are_relative_to_the_project_given_the_modules_folder() {
-        let mut p = GoJsonParser::new(Vec::new())
-            .with_package_dirs(PackageDirs::new("example.com/gonested", "go"));
-        p.feed(NESTED);
-        let events = p.finish();
+        let events = nested_in(Some("go"));
         for (name, at) in [
             ("ints", "at: go/equal_test.go:11"),
             ("ascending", "at: go/cmp/cmpopts/util_test.go:18"),
@@ -780,13 +769,11 @@ mod tests {
             assert!(diag.contains(at), "{name}: {diag}");
         }
         // At the project root; and without the module's folder, as go prints them.
-        let mut p = GoJsonParser::new(Vec::new())
-            .with_package_dirs(PackageDirs::new("example.com/gonested", ""));
-        p.feed(NESTED);
-        let diag = diagnostics_of(&p.finish(), "ascending");
-        assert!(diag.contains("at: cmp/cmpopts/util_test.go:18"), "{diag}");
-        let diag = diagnostics_of(&parse(NESTED), "ascending");
-        assert!(diag.contains("at: util_test.go:18"), "{diag}");
+        let root = (Some(""), "at: cmp/cmpopts/util_test.go:18");
+        for (dir, at) in [root, (None, "at: util_test.go:18")] {
+            let diag = diagnostics_of(&nested_in(dir), "ascending");
+            assert!(diag.contains(at), "{dir:?}: {diag}");
+        }
         // A package of another module keeps go's location.
         let dirs = PackageDirs::new("example.com/other", "go");
         assert_eq!(dirs.dir_of("example.com/gonested/cmp"), None);
