@@ -6,6 +6,9 @@
 #   go-test.jsonl               go test -json ./... (stdout): subtests, skips, a failing table
 #                               test, parallel subtests, a package without tests, a build failure
 #   go-build-failure.jsonl      go test -json ./broken 2>&1: the build failure, compiler output merged
+#   go-nested.jsonl             go test -json ./... of src/go-nested: a module with a nested package
+#                               (locations are package-relative), a passing subtest's and test's log
+#                               after a failure, a TestMain line after the last (failing) test
 #   pytest.xml                  pytest --junitxml (Debian's python3-pytest)
 #   junit5-console.xml          the JUnit 5 console launcher's XML report (Debian's junit5)
 #   jest-junit.xml              jest with the jest-junit reporter
@@ -37,6 +40,8 @@ rc=$?
 echo "go: $(go version) (go test -json ./... exit $rc)" >> "$versions"
 (cd $SRC/go && go test -json ./broken 2>&1) > $OUT/go-build-failure.jsonl
 echo "go: go test -json ./broken 2>&1 exit $?" >> "$versions"
+(cd $SRC/go-nested && go test -json ./...) > $OUT/go-nested.jsonl 2> "$WORK/go-nested.err"
+echo "go: go test -json ./... of src/go-nested exit $?" >> "$versions"
 
 log "pytest --junitxml"
 # Debian's pytest (python3-pytest), as .ci/run installs it.

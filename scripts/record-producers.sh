@@ -210,7 +210,7 @@ for c in failures explain; do
 done
 
 log "tape (node FILE)"
-for c in mixed plan-mismatch throws failures explain; do
+for c in mixed plan-mismatch throws failures explain trailer; do
   record "tape-$c" node "$SRC/tape/$c.js"
 done
 
@@ -221,6 +221,7 @@ done
 
 log "node-tap 16 (node FILE, tap@$TAP16_VERSION's own stream)"
 record node-tap16-explain env NODE_PATH="$TAP16_MODULES" node "$SRC/node-tap/explain.js"
+record node-tap16-trailer env NODE_PATH="$TAP16_MODULES" node "$SRC/node-tap16/trailer.js"
 
 # The tap runner needs a project root where it can import 'tap' and writes a
 # .tap/ state dir there, so it runs in a scratch project outside the repo
@@ -232,14 +233,18 @@ mkdir -p "$TAP_PROJ"
 echo '{"name":"tapline-node-tap-project","private":true}' >"$TAP_PROJ/package.json"
 ln -s "$NODE_MODULES" "$TAP_PROJ/node_modules"
 cp "$SRC/node-tap/"*.js "$TAP_PROJ/"
+cp "$SRC/tape/trailer.js" "$TAP_PROJ/tape-trailer.js"
+cp "$SRC/node-test/trailer.test.mjs" "$TAP_PROJ/node-test-trailer.test.mjs"
 (
   cd "$TAP_PROJ"
   record node-tap-runner "$TAP_CLI" --reporter=tap --disable-coverage --jobs=1 mixed.js skip-all.js
   record node-tap-runner-bailout "$TAP_CLI" --reporter=tap --disable-coverage --jobs=1 bailout.js mixed.js
+  record node-tap-runner-trailer "$TAP_CLI" --reporter=tap --disable-coverage --jobs=1 \
+    tape-trailer.js node-test-trailer.test.mjs
 )
 
 log "Perl Test::More (perl FILE.t, no prove)"
-for c in mixed merged bailout skip-all plan-mismatch failures explain json-pp; do
+for c in mixed merged bailout skip-all plan-mismatch failures explain json-pp plan-first; do
   record "perl-$c" perl "$SRC/perl/$c.t"
 done
 # The same file with stderr joined to stdout by the shell (one pipe, as `prove --merge`).

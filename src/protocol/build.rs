@@ -150,14 +150,45 @@ impl Builder {
         });
     }
 
+    /// Announces the point [`Self::point`] emits next, before the output of its test: a reader
+    /// that knows which test printed what says so (a failure just before keeps none of it).
+    pub fn begin_point(&mut self, sink: &mut dyn Sink, line: u64, p: &Point) {
+        let depth = self.depth();
+        let id = self.top().count + 1;
+        sink.event(&Event::AssertBegin {
+            depth,
+            line,
+            ok: p.ok,
+            id: Some(id),
+            name: Cow::Borrowed(&p.name),
+            skip: p.skip.as_deref().map(Cow::Borrowed),
+            todo: p.todo.as_deref().map(Cow::Borrowed),
+        });
+    }
+
     /// A test point at the current level.
     pub fn point(&mut self, sink: &mut dyn Sink, line: u64, p: Point) {
         self.emit_point(sink, line, p, false);
     }
 
     /// Closes the innermost subtest with its point; the point fails if the subtest did.
-    pub fn end_subtest(&mut self, sink: &mut dyn Sink, line: u64, mut p: Point) {
+    pub fn end_subtest(&mut self, sink: &mut dyn Sink, line: u64, p: Point) {
+        self.end_subtest_with_output(sink, line, p, &[]);
+    }
+
+    /// Closes the innermost subtest with its point, `output` (what the subtest's own code
+    /// printed, no test of it) coming just before the point, after the subtest's end.
+    pub fn end_subtest_with_output(
+        &mut self,
+        sink: &mut dyn Sink,
+        line: u64,
+        mut p: Point,
+        output: &[String],
+    ) {
         if self.levels.len() < 2 {
+            for text in output {
+                self.output(sink, line, text);
+            }
             return self.point(sink, line, p);
         }
         let depth = self.depth();
@@ -176,6 +207,9 @@ impl Builder {
             p.ok = false;
         }
         sink.event(&Event::SubtestEnd { depth, verdict });
+        for text in output {
+            self.output(sink, line, text);
+        }
         self.emit_point(sink, line, p, true);
     }
 

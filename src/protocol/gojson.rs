@@ -12,6 +12,44 @@ use crate::event::{ProblemKind, Sink};
 use serde::Deserialize;
 use std::collections::HashMap;
 
+/// Where the packages of a module are, so that a failure's location, which go prints relative
+/// to its package's folder (`util_test.go:18`), reads relative to the project root
+/// (`go/cmp/cmpopts/util_test.go:18`). The caller reads it from the module's `go.mod`: this
+/// reader reads no file.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PackageDirs {
+    /// The module path, as go.mod's `module` line gives it.
+    module: String,
+    /// The module's folder relative to the project root, `/`-separated; empty at the root.
+    dir: String,
+}
+
+impl PackageDirs {
+    pub fn new(module: &str, dir: &str) -> Self {
+        PackageDirs {
+            module: module.to_owned(),
+            dir: dir.trim_end_matches('/').to_owned(),
+        }
+    }
+
+    /// The folder of package `import_path` relative to the project root; `None` for a package
+    /// of another module.
+    pub fn dir_of(&self, import_path: &str) -> Option<String> {
+        let rest = match import_path.strip_prefix(self.module.as_str())? {
+            "" => "",
+            rest => rest.strip_prefix('/')?,
+        };
+        let parts = [self.dir.as_str(), rest];
+        Some(
+            parts
+                .into_iter()
+                .filter(|p| !p.is_empty())
+                .collect::<Vec<_>>()
+                .join("/"),
+        )
+    }
+}
+
 /// One test2json record; unknown fields are ignored.
 #[derive(Debug, Clone, Deserialize)]
 struct Record {
@@ -45,8 +83,11 @@ struct Package {
     tests: HashMap<String, Test>,
     /// Records that arrived while another package was streaming.
     waiting: Vec<(u64, Record)>,
-    /// Package-level output that is not go's own summary line.
+    /// Package-level output that is not go's own summary line: the package's, which goes out
+    /// just before its point (a line TestMain prints after the tests is no test's).
     output: Vec<String>,
+    /// One of its tests failed: then its failure is said by them, not by its output.
+    tests_failed: bool,
     done: bool,
 }
 
@@ -66,6 +107,8 @@ pub struct GoJsonParser<S: Sink> {
     build_output: HashMap<String, Vec<String>>,
     /// Lines that were not records since the last record (the go tool's messages).
     loose: Vec<String>,
+    /// Where the packages are, when known.
+    dirs: Option<PackageDirs>,
 }
 
 impl<S: Sink> GoJsonParser<S> {
@@ -81,7 +124,14 @@ impl<S: Sink> GoJsonParser<S> {
             current: None,
             build_output: HashMap::new(),
             loose: Vec::new(),
+            dirs: None,
         }
+    }
+
+    /// Locations relative to the project root, for the packages of the module `dirs` names.
+    pub fn with_package_dirs(mut self, dirs: PackageDirs) -> Self {
+        self.dirs = Some(dirs);
+        self
     }
 
     pub fn feed(&mut self, bytes: &[u8]) {
@@ -276,7 +326,6 @@ impl<S: Sink> GoJsonParser<S> {
                     let text = r.output.trim_end_matches('\n');
                     if !is_go_summary(text) {
                         pkg.output.push(text.to_owned());
-                        self.builder.output(&mut self.sink, line, text);
                     }
                 }
                 "pass" | "fail" | "skip" => {
@@ -312,6 +361,7 @@ impl<S: Sink> GoJsonParser<S> {
                 }
             }
             "pass" | "fail" | "skip" => {
+                pkg.tests_failed |= r.action == "fail";
                 t.result = Some(r.action);
                 t.elapsed = r.elapsed;
                 t.line = line;
@@ -336,8 +386,12 @@ impl<S: Sink> GoJsonParser<S> {
             .strip_prefix(parent)
             .and_then(|s| s.strip_prefix('/'))
             .unwrap_or(name);
-        let point = test_point(short, &t);
+        let dir = self.dirs.as_ref().and_then(|d| d.dir_of(package));
+        let point = test_point(short, &t, dir.as_deref());
         if t.children.is_empty() {
+            // Said before its output: a failure just before it keeps none of it.
+            self.builder
+                .begin_point(&mut self.sink, t.line.max(line), &point);
             self.emit_output(line, &t, point.ok && point.skip.is_none());
             self.builder.point(&mut self.sink, t.line.max(line), point);
             return;
@@ -375,6 +429,7 @@ impl<S: Sink> GoJsonParser<S> {
             .collect();
         open.sort_by_key(|t| pkg.tests.get(t).map_or(0, |t| t.line));
         let package_output = std::mem::take(&mut pkg.output);
+        let tests_failed = pkg.tests_failed;
         for t in open {
             // Tests still running when the package ended (a panic, a timeout) did not pass.
             self.emit_tree(line, name, &t, "");
@@ -394,20 +449,21 @@ impl<S: Sink> GoJsonParser<S> {
         if action == "skip" {
             point.skip = Some("no test files".to_owned());
         }
+        let build = self.build_output.remove(name).unwrap_or_default();
         if !point.ok {
-            let mut lines = package_output;
-            if let Some(build) = self.build_output.remove(name) {
-                lines.splice(0..0, build);
-            }
             let message = if action == "unfinished" {
                 format!("the stream ended before package {display} reported")
+            } else if tests_failed {
+                // Its failing tests say why; what it printed is its output.
+                String::new()
             } else {
-                lines.join("\n")
+                [build, package_output.clone()].concat().join("\n")
             };
             point.diagnostics = yaml_map(&[("message", message.trim())]);
         }
         self.current = None;
-        self.builder.end_subtest(&mut self.sink, line, point);
+        self.builder
+            .end_subtest_with_output(&mut self.sink, line, point, &package_output);
         if let Some(next) = self.next_package() {
             self.open(&next);
         }
@@ -460,8 +516,9 @@ fn is_go_summary(text: &str) -> bool {
         || text.starts_with("testing: warning: no tests to run")
 }
 
-/// A finished test as a point: a failure's output is its message, a skip's its reason.
-fn test_point(name: &str, t: &Test) -> Point {
+/// A finished test as a point: a failure's output is its message, a skip's its reason. `dir`:
+/// its package's folder relative to the project root, when known.
+fn test_point(name: &str, t: &Test, dir: Option<&str>) -> Point {
     let result = t.result.as_deref().unwrap_or("unfinished");
     let mut p = Point {
         name: name.to_owned(),
@@ -481,17 +538,30 @@ fn test_point(name: &str, t: &Test) -> Point {
             p.skip = Some(reason.trim().to_owned());
         }
         "fail" | "unfinished" => {
-            let at = text.lines().find_map(|l| strip_location(l).0);
+            let at = text
+                .lines()
+                .find_map(|l| strip_location(l).0)
+                .map(|at| located(at, dir));
             let message = if result == "unfinished" && text.is_empty() {
                 "no result: it was still running when its package ended".to_owned()
             } else {
                 text.clone()
             };
-            p.diagnostics = yaml_map(&[("message", &message), ("at", at.unwrap_or(""))]);
+            let at = at.unwrap_or_default();
+            p.diagnostics = yaml_map(&[("message", &message), ("at", &at)]);
         }
         _ => {}
     }
     p
+}
+
+/// `x_test.go:12` in the package's folder `dir`: `pkg/x_test.go:12`. A location with a folder
+/// already (a panic's absolute path) is kept.
+fn located(at: &str, dir: Option<&str>) -> String {
+    match dir {
+        Some(dir) if !dir.is_empty() && !at.contains('/') => format!("{dir}/{at}"),
+        _ => at.to_owned(),
+    }
 }
 
 /// `    x_test.go:12: got 3` → (`x_test.go:12`, `got 3`).
@@ -612,6 +682,103 @@ mod tests {
         assert_eq!(names, ["T1", "a", "T2", "b"]);
         let v = end(&events);
         assert!(v.ok && v.count == 2, "{v:?}");
+    }
+
+    /// `go test -json ./...` (go 1.19.8) of test-data/formats/src/go-nested.
+    const NESTED: &[u8] = include_bytes!("../../test-data/formats/go-nested.jsonl");
+
+    /// Each point's name, and the output a report gives it by the rules every report follows:
+    /// the lines before it ([`crate::report::headings`] aside) and a failure's lines after it
+    /// ([`crate::report::trailing`]).
+    fn owners(events: &[Event<'static>]) -> Vec<(String, Vec<String>)> {
+        use crate::report::trailing::{Step, Trailing};
+        let mut trailing: Trailing<usize> = Trailing::new(100);
+        let mut owned: Vec<(String, Vec<String>)> = Vec::new();
+        let mut pending = Vec::new();
+        for ev in events {
+            match trailing.event(ev) {
+                Step::Kept => continue,
+                Step::Closed(i, lines) => owned[i].1.extend(lines),
+                Step::Passed => {}
+            }
+            match ev {
+                Event::Output { text, .. } => pending.push(text.to_string()),
+                Event::Assert(a) => {
+                    owned.push((a.name.to_string(), std::mem::take(&mut pending)));
+                    if a.is_failure() {
+                        trailing.open(a, owned.len() - 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+        owned
+    }
+
+    #[test]
+    fn a_tests_output_is_its_own_not_the_failure_before_it() {
+        let owned = owners(&parse(NESTED));
+        let of = |name: &str| -> String {
+            let (_, lines) = owned
+                .iter()
+                .find(|(n, _)| n == name)
+                .unwrap_or_else(|| panic!("no point {name:?} in {owned:#?}"));
+            lines.join("\n")
+        };
+        // A failure, the point after it (a passing test, or the package), and what that printed.
+        for (failure, next, line) in [
+            ("ints", "strings", "comparing strings"),
+            ("TestEqual", "TestHash", "hash is stable"),
+            ("ascending", "descending", "sorted 3 items"),
+            ("TestSort", "TestLen", "len is 3"),
+            ("TestEmpty", "example.com/gonested/cmp/cmpopts", "teardown"),
+        ] {
+            assert!(!of(failure).contains(line), "{failure}: {owned:#?}");
+            assert!(of(next).contains(line), "{next}: {owned:#?}");
+        }
+    }
+
+    /// The diagnostics of the failing point `name`.
+    fn diagnostics_of(events: &[Event<'static>], name: &str) -> String {
+        events
+            .iter()
+            .find_map(|e| match e {
+                Event::Assert(a) if a.name == name => a.diagnostics.as_deref().map(str::to_owned),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("no diagnostics of {name:?}"))
+    }
+
+    /// The recording read with its module in `dir`, or not knowing it.
+    fn nested_in(dir: Option<&str>) -> Vec<Event<'static>> {
+        let mut p = GoJsonParser::new(Vec::new());
+        p.dirs = dir.map(|d| PackageDirs::new("example.com/gonested", d));
+        p.feed(NESTED);
+        p.finish()
+    }
+
+    #[test]
+    fn locations_are_relative_to_the_project_given_the_modules_folder() {
+        let events = nested_in(Some("go"));
+        for (name, at) in [
+            ("ints", "at: go/equal_test.go:11"),
+            ("ascending", "at: go/cmp/cmpopts/util_test.go:18"),
+            ("TestEmpty", "at: go/cmp/cmpopts/util_test.go:31"),
+        ] {
+            let diag = diagnostics_of(&events, name);
+            assert!(diag.contains(at), "{name}: {diag}");
+        }
+        // At the project root; and without the module's folder, as go prints them.
+        let root = (Some(""), "at: cmp/cmpopts/util_test.go:18");
+        for (dir, at) in [root, (None, "at: util_test.go:18")] {
+            let diag = diagnostics_of(&nested_in(dir), "ascending");
+            assert!(diag.contains(at), "{dir:?}: {diag}");
+        }
+        // A package of another module keeps go's location.
+        let dirs = PackageDirs::new("example.com/other", "go");
+        assert_eq!(dirs.dir_of("example.com/gonested/cmp"), None);
+        assert_eq!(dirs.dir_of("example.com/otherwise"), None);
+        assert_eq!(dirs.dir_of("example.com/other").as_deref(), Some("go"));
     }
 
     #[test]

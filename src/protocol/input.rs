@@ -1,6 +1,6 @@
 //! Which format a stream is in (TAP, `go test -json`, JUnit XML), told from its first bytes,
 //! and one parser that reads any of them into the same events.
-use super::gojson::GoJsonParser;
+use super::gojson::{GoJsonParser, PackageDirs};
 use super::junit::JunitParser;
 use super::Parser;
 use crate::event::Sink;
@@ -138,6 +138,8 @@ pub struct AnyParser<S: Sink> {
     inner: Inner<S>,
     /// Passed on to the TAP parser once the format is known ([`Parser::allow_empty`]).
     allow_empty: bool,
+    /// Passed on to a `go test -json` reader ([`GoJsonParser::with_package_dirs`]).
+    go_dirs: Option<PackageDirs>,
 }
 
 impl<S: Sink> AnyParser<S> {
@@ -145,12 +147,24 @@ impl<S: Sink> AnyParser<S> {
     pub fn new(sink: S, format: Option<InputFormat>) -> Self {
         let inner = match format {
             None => Inner::Detecting(Vec::new(), sink),
-            Some(f) => start(f, sink, false),
+            Some(f) => start(f, sink, false, None),
         };
         AnyParser {
             inner,
             allow_empty: false,
+            go_dirs: None,
         }
+    }
+
+    /// Where a `go test -json` stream's packages are, for locations relative to the project
+    /// root; other formats take no notice.
+    pub fn go_package_dirs(mut self, dirs: Option<PackageDirs>) -> Self {
+        self.inner = match (self.inner, &dirs) {
+            (Inner::GoJson(p), Some(d)) => Inner::GoJson(p.with_package_dirs(d.clone())),
+            (other, _) => other,
+        };
+        self.go_dirs = dirs;
+        self
     }
 
     /// Lets a TAP stream without any plan, test point or bail out pass
@@ -169,6 +183,7 @@ impl<S: Sink> AnyParser<S> {
         AnyParser {
             inner: Inner::Junit(JunitParser::for_reports(sink)),
             allow_empty: false,
+            go_dirs: None,
         }
     }
 
@@ -199,7 +214,7 @@ impl<S: Sink> AnyParser<S> {
 
     fn switch(&mut self, format: InputFormat) {
         if let Inner::Detecting(head, sink) = std::mem::replace(&mut self.inner, Inner::Gone) {
-            self.inner = start(format, sink, self.allow_empty);
+            self.inner = start(format, sink, self.allow_empty, self.go_dirs.clone());
             self.feed(&head);
         }
     }
@@ -250,10 +265,18 @@ impl<S: Sink> AnyParser<S> {
     }
 }
 
-fn start<S: Sink>(format: InputFormat, sink: S, allow_empty: bool) -> Inner<S> {
+fn start<S: Sink>(
+    format: InputFormat,
+    sink: S,
+    allow_empty: bool,
+    go_dirs: Option<PackageDirs>,
+) -> Inner<S> {
     match format {
         InputFormat::Tap => Inner::Tap(Parser::new(sink).allow_empty(allow_empty)),
-        InputFormat::GoJson => Inner::GoJson(GoJsonParser::new(sink)),
+        InputFormat::GoJson => Inner::GoJson(match go_dirs {
+            Some(dirs) => GoJsonParser::new(sink).with_package_dirs(dirs),
+            None => GoJsonParser::new(sink),
+        }),
         InputFormat::Junit => Inner::Junit(JunitParser::new(sink)),
     }
 }

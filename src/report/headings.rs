@@ -1,42 +1,75 @@
-//! Comment headings: tape names each test with a `# name` comment before its points (`# alias`,
-//! `ok 40 should be strictly equal`), so a failure is named `alias > should be strictly equal`
-//! rather than by an assertion's stock message that a dozen points share.
+//! Who owns a comment that is no failure's ([`crate::report::trailing`] decides those first):
+//! a heading that names the points after it, a line of the file's, or the next point's output.
 //!
-//! The rule, for the reports that name failures (terminal, JUnit, Markdown, HTML):
-//! - it applies to a stream whose first line after `TAP version` is a top-level comment (tape
-//!   starts so; Test::More, node:test, node-tap, pytest-tap and bats start with a plan, a
-//!   point or `# Subtest:`), so a Perl `note` between points never renames them;
-//! - in such a stream a top-level comment is the heading of the top-level points after it
-//!   until the next heading, once a point follows it; a comment that no point follows (tape's
-//!   closing `# tests 48`) stays output;
-//! - `# Subtest: name` is a subtest's announcement, never a heading;
+//! Headings: tape names each test with a `# name` comment before its points (`# alias`,
+//! `ok 40 should be strictly equal`), so a failure is named `alias > should be strictly equal`
+//! rather than by an assertion's stock message that a dozen points share. The rule, for the
+//! reports that name failures (terminal, JUnit, Markdown, HTML), holds for each level (the
+//! stream, or a subtest's body: a tape file run by node-tap's runner is one) on its own:
+//! - it applies to a level whose first line is a comment (tape starts so; Test::More,
+//!   node:test, node-tap, pytest-tap and bats start with a plan, a point or `# Subtest:`), so a
+//!   Perl `note` between points never renames them;
+//! - in such a level a comment is the heading of the level's points after it until the next
+//!   heading, once a point follows it;
+//! - `# Subtest: name` is a subtest's announcement, never a heading; comments before it were
+//!   the announced test's console output (node:test prints them so);
 //! - a point named as its heading (tape's `t.ok(x, 'name')` in a test of that name) is not
-//!   named twice;
+//!   named twice; a point in a subtest is named `subtest > heading > point`;
 //! - a heading is not shown again as the first point's output, since it names it.
 //!
-//! History and the point names of JUnit's test cases do not use it: they name points as the
-//! stream does, so a heading renamed later keeps a test's record.
+//! Lines that are no point's, the file's output only:
+//! - a comment that heads nothing: another comment replaced it before any point came (tape's
+//!   `# SKIP name` notice of a skipped test, the heading of a test with no points);
+//! - a level's closing lines: the comments after its plan, once that plan is read after its
+//!   points or its last planned point is read (tape's `# tests 4` / `# pass 3` / `# fail 1`,
+//!   node:test's `# tests` … `# duration_ms` summary, node-tap's `# failed 1 test` and
+//!   `# time=…`, Test::More's `# Looks like you failed 1 test of 2.`). Inside a subtest they
+//!   come right before its closing point, but that point's test did not print them: its
+//!   harness summed up. At the top level nothing follows them: they stay output after the
+//!   last point, which the reports show as the file's.
+//!
+//! History and the point names of JUnit's test cases do not use the headings: they name points
+//! as the stream does, so a heading renamed later keeps a test's record.
 use crate::event::Event;
 
-/// What an event did to the headings.
+/// What an event did to the comments.
 #[derive(Debug, PartialEq, Default)]
 pub(crate) struct Held {
-    /// An earlier comment that turned out to head nothing: the caller keeps it as output now,
-    /// before the event.
+    /// An earlier comment that turned out to head nothing in a level that has no headings
+    /// after all (node:test's console output before its `# Subtest:`): the caller keeps it as
+    /// output now, before the event.
     pub(crate) released: Option<String>,
-    /// The event is a comment held as the next points' heading: not output of theirs.
+    /// The event is a comment that is no point's output: a heading held for the points after
+    /// it (it names them), or a line of the file's (see the module doc). The caller keeps it
+    /// in the file's output only.
     pub(crate) heading: bool,
 }
 
-/// The heading state of one stream.
+/// One level's state: the stream's, or an open subtest's body.
 #[derive(Debug, Default)]
-pub(crate) struct Headings {
-    /// Decided by the stream's first line after `TAP version`.
+struct Level {
+    /// Decided by the level's first line.
     on: Option<bool>,
     /// A comment waiting for a point to head.
     candidate: Option<String>,
     /// The heading of the points being read.
     current: Option<String>,
+    /// Points read at this level.
+    points: u64,
+    /// A plan read before any point: how many points it announces.
+    planned: Option<u64>,
+    /// Its plan was read after its points, or its last planned point was: what follows at this
+    /// depth is its closing lines.
+    done: bool,
+}
+
+/// The heading state of one stream.
+#[derive(Debug, Default)]
+pub(crate) struct Headings {
+    /// Index = depth.
+    levels: Vec<Level>,
+    /// The depth and name of the point read last, which [`Headings::name`] names.
+    point: Option<(usize, String)>,
 }
 
 impl Headings {
@@ -44,7 +77,7 @@ impl Headings {
     /// comment line became.
     pub(crate) fn event(&mut self, ev: &Event<'_>) -> Held {
         match ev {
-            // What may come before a stream's first line without saying what the stream is.
+            // What may come before a level's first line without saying what the level is.
             Event::Version { .. }
             | Event::Pragma { .. }
             | Event::Protocol { .. }
@@ -54,61 +87,143 @@ impl Headings {
             | Event::V2Block { .. }
             | Event::AssertBegin { .. }
             | Event::Output { .. } => Held::default(),
-            Event::Comment { depth: 0, text, .. } if is_subtest_announcement(text) => {
-                // node:test and node-tap: their comments before it were console output.
-                self.on = Some(false);
-                self.current = None;
-                Held {
-                    released: self.candidate.take(),
-                    heading: false,
-                }
+            Event::SubtestStart { depth, .. } => {
+                // A level that opens with a subtest is not one of headings.
+                self.level(depth.saturating_sub(1)).on.get_or_insert(false);
+                *self.level(*depth) = Level::default();
+                Held::default()
             }
-            Event::Comment { depth: 0, text, .. } => {
-                if !*self.on.get_or_insert(true) {
-                    return Held::default();
+            Event::Comment { depth, text, .. } => self.comment(*depth, text),
+            Event::Plan { depth, plan, .. } => {
+                let level = self.level(*depth);
+                level.on.get_or_insert(false);
+                let count = (plan.end + 1).saturating_sub(plan.start);
+                if level.points > 0 || plan.skip_all || count == 0 {
+                    level.done = true;
+                } else {
+                    level.planned = Some(count);
                 }
-                Held {
-                    released: self.candidate.replace(text.trim().to_owned()),
-                    heading: true,
-                }
+                Held::default()
             }
             Event::Assert(a) => {
-                self.on.get_or_insert(false);
-                if a.depth == 0 {
-                    if let Some(heading) = self.candidate.take() {
-                        self.current = Some(heading);
-                    }
+                self.point = Some((a.depth as usize, a.name.to_string()));
+                let level = self.level(a.depth);
+                level.on.get_or_insert(false);
+                level.points += 1;
+                if level.planned.is_some_and(|n| level.points >= n) {
+                    level.done = true;
+                }
+                if let Some(heading) = level.candidate.take() {
+                    level.current = Some(heading);
                 }
                 Held::default()
             }
-            Event::Comment { .. } => Held::default(),
             _ => {
-                self.on.get_or_insert(false);
+                if let Some(level) = self.levels.first_mut() {
+                    level.on.get_or_insert(false);
+                }
                 Held::default()
             }
         }
     }
 
-    /// The point's path under its heading: `alias > should be strictly equal`.
-    #[cfg(test)]
-    pub(crate) fn name(&self, path: String) -> String {
-        match self.heading_of(&path) {
-            Some(heading) => format!("{heading} > {path}"),
-            None => path,
+    fn level(&mut self, depth: u32) -> &mut Level {
+        let d = depth as usize;
+        if self.levels.len() <= d {
+            self.levels.resize_with(d + 1, Level::default);
+        }
+        &mut self.levels[d]
+    }
+
+    fn comment(&mut self, depth: u32, text: &str) -> Held {
+        let level = self.level(depth);
+        if level.done {
+            // A closing line: after the last point nothing at the top is a point's anyway.
+            return Held {
+                released: None,
+                heading: depth > 0,
+            };
+        }
+        if is_subtest_announcement(text) {
+            // node:test and node-tap: the level's comments before it were console output.
+            level.on = Some(false);
+            level.current = None;
+            return Held {
+                released: level.candidate.take(),
+                heading: false,
+            };
+        }
+        if !*level.on.get_or_insert(true) {
+            return Held::default();
+        }
+        // A comment it replaces headed nothing: a notice, the file's (in its output already).
+        level.candidate = Some(text.trim().to_owned());
+        Held {
+            released: None,
+            heading: true,
         }
     }
 
-    /// The heading a top-level point named `name` is under, unless it names itself so.
-    pub(crate) fn heading_of(&self, name: &str) -> Option<&str> {
-        match &self.current {
-            Some(heading) if !heading.is_empty() && !names_itself(name, heading) => Some(heading),
-            _ => None,
+    /// The names of the point just read (`name`, inside the subtests `parents`), outermost
+    /// first, with its headings: `[alias, should be strictly equal]`, `[file.js, alias,
+    /// expands the alias]` for a point of a subtest with headings.
+    pub(crate) fn path<'p>(
+        &self,
+        parents: impl Iterator<Item = &'p str>,
+        name: &str,
+    ) -> Vec<String> {
+        let heading_of = |d: usize| {
+            self.levels
+                .get(d)
+                .and_then(|l| l.current.as_deref())
+                .filter(|h| !h.is_empty())
+        };
+        let depth = self.point.as_ref().map_or(0, |(d, _)| *d);
+        let mut path: Vec<String> = parents.map(str::to_owned).collect();
+        if depth > 0 {
+            if let Some(heading) = heading_of(depth).filter(|h| !names_itself(name, h)) {
+                path.push(heading.to_owned());
+            }
+        }
+        path.push(name.to_owned());
+        if let Some(heading) = heading_of(0) {
+            if !names_itself(&path.join(" > "), heading) {
+                path.insert(0, heading.to_owned());
+            }
+        }
+        path
+    }
+
+    /// The path of the point just read under its headings: `alias > should be strictly
+    /// equal`, `file.js > alias > expands the alias` for a point of a subtest with headings.
+    #[cfg(test)]
+    pub(crate) fn name(&self, path: String) -> String {
+        let Some((depth, name)) = &self.point else {
+            return path;
+        };
+        let heading_of = |d: usize| {
+            self.levels
+                .get(d)
+                .and_then(|l| l.current.as_deref())
+                .filter(|h| !h.is_empty())
+        };
+        let mut path = path;
+        if *depth > 0 {
+            if let Some(heading) = heading_of(*depth).filter(|h| !names_itself(name, h)) {
+                if let Some(parents) = path.strip_suffix(name.as_str()) {
+                    path = format!("{parents}{heading} > {name}");
+                }
+            }
+        }
+        match heading_of(0) {
+            Some(heading) if !names_itself(&path, heading) => format!("{heading} > {path}"),
+            _ => path,
         }
     }
 
     /// A comment still waiting at the end of the stream headed nothing: it is output.
     pub(crate) fn take_unused(&mut self) -> Option<String> {
-        self.candidate.take()
+        self.levels.first_mut()?.candidate.take()
     }
 }
 
@@ -125,90 +240,160 @@ fn is_subtest_announcement(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::Assert;
+    use crate::event::{Assert, Plan};
     use std::borrow::Cow;
 
     fn comment(text: &str) -> Event<'static> {
+        comment_at(0, text)
+    }
+
+    fn comment_at(depth: u32, text: &str) -> Event<'static> {
         Event::Comment {
-            depth: 0,
+            depth,
             line: 0,
             text: Cow::Owned(text.to_owned()),
         }
     }
 
     fn point(name: &str) -> Event<'static> {
-        Event::Assert(Assert::plain(false, name))
+        point_at(0, name)
     }
 
-    /// Feeds a stream; returns each point's name and the comments kept as output.
-    fn names(events: &[Event<'static>]) -> (Vec<String>, Vec<String>) {
+    fn point_at(depth: u32, name: &str) -> Event<'static> {
+        Event::Assert(Assert {
+            depth,
+            ..Assert::plain(false, name)
+        })
+    }
+
+    fn plan_at(depth: u32, end: u64) -> Event<'static> {
+        Event::Plan {
+            depth,
+            line: 0,
+            plan: Plan {
+                start: 1,
+                end,
+                skip_all: false,
+                reason: None,
+            },
+        }
+    }
+
+    fn subtest(depth: u32, name: &str) -> Event<'static> {
+        Event::SubtestStart {
+            depth,
+            line: 0,
+            name: Cow::Owned(name.to_owned()),
+            buffered: false,
+        }
+    }
+
+    /// How a report places a stream's comments by the rule.
+    #[derive(Debug, Default)]
+    struct Placed {
+        /// Each point's name.
+        named: Vec<String>,
+        /// Each point's output: the comments before it that are its.
+        output: Vec<Vec<String>>,
+        /// Comments after the last point, which the reports show as the file's.
+        after: Vec<String>,
+        /// Comments that are no point's: headings and the file's lines.
+        files: Vec<String>,
+    }
+
+    fn place(events: &[Event<'static>]) -> Placed {
         let mut h = Headings::default();
-        let (mut named, mut output) = (Vec::new(), Vec::new());
+        let mut p = Placed::default();
+        let mut subtests = crate::event::run::OpenSubtests::default();
         for ev in events {
             let held = h.event(ev);
-            output.extend(held.released);
-            if let (false, Event::Comment { text, .. }) = (held.heading, ev) {
-                output.push(text.to_string());
-            }
-            if let Event::Assert(a) = ev {
-                named.push(h.name(a.name.to_string()));
+            p.after.extend(held.released);
+            match ev {
+                Event::Comment { text, .. } if held.heading => p.files.push(text.to_string()),
+                Event::Comment { text, .. } => p.after.push(text.to_string()),
+                Event::SubtestStart { depth, name, .. } => subtests.start(*depth, name),
+                Event::Assert(a) => {
+                    p.named.push(h.name(subtests.path(a.depth, &a.name)));
+                    p.output.push(std::mem::take(&mut p.after));
+                    subtests.after(a);
+                }
+                _ => {}
             }
         }
-        output.extend(h.take_unused());
-        (named, output)
+        p.after.extend(h.take_unused());
+        p
     }
 
     #[test]
-    fn tape_tests_head_their_points_and_its_totals_stay_output() {
-        let (named, output) = names(&[
+    fn tape_tests_head_their_points_and_its_totals_stay_output_after_the_last_point() {
+        let p = place(&[
             comment("parse args"),
             point("no"),
             comment("alias"),
             point("should be strictly equal"),
             point("should be strictly equal"),
+            plan_at(0, 3),
             comment("tests 3"),
             comment("fail 3"),
         ]);
         assert_eq!(
-            named,
+            p.named,
             [
                 "parse args > no",
                 "alias > should be strictly equal",
                 "alias > should be strictly equal"
             ]
         );
-        assert_eq!(output, ["tests 3", "fail 3"]);
+        assert_eq!(p.after, ["tests 3", "fail 3"]);
+        assert_eq!(p.files, ["parse args", "alias"]);
     }
 
     #[test]
     fn a_stream_that_starts_with_a_point_or_a_subtest_has_no_headings() {
-        let (named, output) = names(&[point("a"), comment("setting up"), point("b")]);
-        assert_eq!(named, ["a", "b"]);
-        assert_eq!(output, ["setting up"]);
-        let (named, _) = names(&[comment("Subtest: s"), point("a"), comment("x"), point("b")]);
-        assert_eq!(named, ["a", "b"]);
+        let p = place(&[point("a"), comment("setting up"), point("b")]);
+        assert_eq!(p.named, ["a", "b"]);
+        assert_eq!(p.output[1], ["setting up"]);
+        let p = place(&[comment("Subtest: s"), point("a"), comment("x"), point("b")]);
+        assert_eq!(p.named, ["a", "b"]);
         // node:test prints a test's console.log as comments before announcing it.
-        let (named, output) = names(&[
+        let p = place(&[
             comment("console.log line"),
             comment("Subtest: s"),
             point("s"),
             comment("x"),
             point("b"),
         ]);
-        assert_eq!(named, ["s", "b"]);
-        assert_eq!(output, ["console.log line", "Subtest: s", "x"]);
+        assert_eq!(p.named, ["s", "b"]);
+        assert_eq!(
+            p.output,
+            [vec!["console.log line", "Subtest: s"], vec!["x"]]
+        );
     }
 
     #[test]
-    fn a_test_with_no_points_heads_nothing() {
-        let (named, output) = names(&[comment("empty"), comment("full"), point("a")]);
-        assert_eq!(named, ["full > a"]);
-        assert_eq!(output, ["empty"]);
+    fn a_comment_that_heads_nothing_is_the_files_not_the_next_points() {
+        // tape: `test('x', { skip: true })` prints `# SKIP x` and no point.
+        let p = place(&[
+            comment("parse args"),
+            point("accepts a number"),
+            comment("SKIP needs a network"),
+            comment("alias"),
+            point("expands the alias"),
+        ]);
+        assert_eq!(
+            p.named,
+            ["parse args > accepts a number", "alias > expands the alias"]
+        );
+        assert_eq!(p.output, [Vec::<String>::new(), Vec::new()]);
+        assert_eq!(p.files, ["parse args", "SKIP needs a network", "alias"]);
+        let p = place(&[comment("empty"), comment("full"), point("a")]);
+        assert_eq!(p.named, ["full > a"]);
+        assert_eq!((p.output[0].len(), p.files.len()), (0, 2));
     }
 
     #[test]
     fn a_point_named_as_its_heading_is_named_once() {
-        let (named, _) = names(&[
+        let p = place(&[
             comment("arrays differ"),
             point("arrays differ"),
             comment("inner"),
@@ -216,6 +401,70 @@ mod tests {
             comment("a"),
             point("adds"),
         ]);
-        assert_eq!(named, ["arrays differ", "inner fails", "a > adds"]);
+        assert_eq!(p.named, ["arrays differ", "inner fails", "a > adds"]);
+    }
+
+    #[test]
+    fn a_subtests_closing_lines_are_the_files_not_its_closing_points() {
+        // node-tap 16: `# failed 1 test` after a failing subtest's plan.
+        let p = place(&[
+            comment("Subtest: formats"),
+            subtest(1, "formats"),
+            point_at(1, "letters"),
+            plan_at(1, 1),
+            comment_at(1, "failed 1 test"),
+            point("formats"),
+            plan_at(0, 1),
+            comment("failed 1 of 1 tests"),
+        ]);
+        assert_eq!(p.output, [vec!["Subtest: formats"], Vec::new()]);
+        assert_eq!(p.files, ["failed 1 test"]);
+        assert_eq!(p.after, ["failed 1 of 1 tests"]);
+        // Test::More with the plan first: the closing line follows the last planned point.
+        let p = place(&[
+            plan_at(0, 1),
+            comment("Subtest: inner"),
+            subtest(1, "inner"),
+            plan_at(1, 2),
+            point_at(1, "inner passes"),
+            comment_at(1, "a note"),
+            point_at(1, "inner fails"),
+            comment_at(1, "Looks like you failed 1 test of 2."),
+            point("inner"),
+        ]);
+        assert_eq!(p.output[1], ["a note"]);
+        assert_eq!(p.files, ["Looks like you failed 1 test of 2."]);
+        assert!(p.output[2].is_empty(), "{:?}", p.output);
+    }
+
+    #[test]
+    fn a_tape_file_in_a_runners_subtest_heads_its_own_points() {
+        let p = place(&[
+            plan_at(0, 1),
+            comment("Subtest: tape-trailer.js"),
+            subtest(1, "tape-trailer.js"),
+            comment_at(1, "parse args"),
+            point_at(1, "accepts a number"),
+            comment_at(1, "SKIP needs a network"),
+            comment_at(1, "alias"),
+            point_at(1, "expands the alias"),
+            plan_at(1, 2),
+            comment_at(1, "tests 2"),
+            point("tape-trailer.js"),
+        ]);
+        assert_eq!(
+            p.named,
+            [
+                "tape-trailer.js > parse args > accepts a number",
+                "tape-trailer.js > alias > expands the alias",
+                "tape-trailer.js"
+            ]
+        );
+        assert_eq!(p.output[1], Vec::<String>::new());
+        assert_eq!(p.output[2], Vec::<String>::new());
+        assert_eq!(
+            p.files,
+            ["parse args", "SKIP needs a network", "alias", "tests 2"]
+        );
     }
 }

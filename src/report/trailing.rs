@@ -8,8 +8,10 @@
 //! SKIP or TODO), the `output` and `comment` lines at its depth are that failure's, until the
 //! first event that says something else has begun:
 //!
-//! - any other event of the stream but a `problem`, a `marker` or a v2 event: a test point (at
-//!   any depth), a subtest's start or end, a plan, a bail out, a version or pragma line, the end;
+//! - any other event of the stream but a `problem`, a `marker` or a v2 event: a test point or
+//!   a point's announcement (at any depth), a subtest's start or end, a plan, a bail out, a
+//!   version or pragma line, the end. A reader that knows which test printed what (`go test
+//!   -json`) announces the next test before its output, so none of it is the failure's;
 //! - a v2 `test:started` or `suite:started` event read after the failing point (it is emitted
 //!   at once, before the point and its lines, so it is placed by its line number);
 //! - an `output` or `comment` line at another depth;
@@ -17,7 +19,19 @@
 //!   `# TAP results for Class` (it names the tests of the next class);
 //! - after a point whose diagnostics came as a YAML block (tape, node:test, node-tap: they say
 //!   everything there), a `#` comment: the producer's narration, such as tape's `# test name`
-//!   heading of the next test. Output lines after such a point are still its own.
+//!   heading of the next test or its `# tests 4` trailer. Output lines after such a point are
+//!   still its own;
+//! - a harness's closing line where nothing in the stream's shape tells it from the failure's
+//!   diagnostics: Test::More's and Test2's `# Looks like you failed 1 test of 2.` (and `…
+//!   planned 3 tests but ran 2.`, `… your test exited with 255 …`) under a plan given first,
+//!   where no plan follows the last point. The harness sums up the file there, not the failure.
+//!
+//! A failing point's lines are its own whether or not the consumer keeps an entry for it: those
+//! of one it does not (a subtest said by its failing children, a failure past the ones it
+//! explains) are kept as the file's output, not the next point's.
+//!
+//! Lines no failure keeps are placed by [`crate::report::headings`]: a heading, the next
+//! point's output, or the file's (a subtest's closing lines, a notice that heads nothing).
 //!
 //! Blank lines count only between lines of the failure's: blank lines that end it (node-tap
 //! prints one after every subtest) are the gap before the next test, in no test's output.
@@ -45,9 +59,20 @@ pub(crate) enum Step<T> {
     Passed,
 }
 
+/// What one event is to the open failure.
+enum Keep<'e> {
+    /// A line of its output (`true`: a comment).
+    Line(&'e str, bool),
+    /// It ends the failure's output.
+    Ends,
+    /// It does not concern it.
+    Passed,
+}
+
 /// The failing point whose trailing output is being read.
 struct Open<T> {
-    item: T,
+    /// The consumer's entry for it; `None` while it keeps none.
+    item: Option<T>,
     depth: u32,
     /// The point's line: a v2 start event on a later line ends its output.
     line: u64,
@@ -83,6 +108,10 @@ impl<T> Trailing<T> {
     /// Starts reading the trailing output of failing point `a` (call it after [`Self::event`]
     /// passed the point on, for a failure the consumer keeps an entry for).
     pub(crate) fn open(&mut self, a: &Assert<'_>, item: T) {
+        self.start(a, Some(item));
+    }
+
+    fn start(&mut self, a: &Assert<'_>, item: Option<T>) {
         self.open = Some(Open {
             item,
             depth: a.depth,
@@ -94,20 +123,21 @@ impl<T> Trailing<T> {
         });
     }
 
-    /// The point whose trailing output is open, if any.
+    /// The consumer's entry for the point whose trailing output is open, if it keeps one.
     pub(crate) fn item(&self) -> Option<&T> {
-        self.open.as_ref().map(|o| &o.item)
+        self.open.as_ref().and_then(|o| o.item.as_ref())
     }
 
     /// The open failure, if any, with its trailing output: at the end of a stream that ended
     /// without an `end` event (a consumer's own end), or when the consumer drops it.
     pub(crate) fn close(&mut self) -> Option<(T, Vec<String>)> {
         let open = self.open.take()?;
+        let item = open.item?;
         let mut lines = open.lines;
         if open.dropped > 0 {
             lines.push(format!("… {} later lines not shown", open.dropped));
         }
-        Some((open.item, lines))
+        Some((item, lines))
     }
 
     /// Follows one event of the stream.
@@ -118,29 +148,44 @@ impl<T> Trailing<T> {
             }
             return Step::Passed;
         }
-        let Some(open) = &self.open else {
-            return Step::Passed;
-        };
-        let keep = match ev {
-            Event::Output { depth, line, text } => {
-                self.belongs(open, *depth, *line).then_some((text, false))
-            }
-            Event::Comment { depth, line, text } => {
-                (self.belongs(open, *depth, *line) && !open.yaml && !announces_tests(text))
-                    .then_some((text, true))
-            }
-            Event::Problem(_) | Event::Marker { .. } => return Step::Passed,
-            _ => None,
-        };
-        match keep {
-            Some((text, comment)) => {
+        let step = match self.open.as_ref().map(|open| self.keeps(open, ev)) {
+            None => Step::Passed,
+            Some(Keep::Passed) => return Step::Passed,
+            Some(Keep::Line(text, comment)) => {
                 self.keep(text, comment);
-                Step::Kept
+                return Step::Kept;
             }
-            None => match self.close() {
+            Some(Keep::Ends) => match self.close() {
                 Some((item, lines)) => Step::Closed(item, lines),
                 None => Step::Passed,
             },
+        };
+        // Its lines are its own even if the consumer keeps no entry for it (a subtest said by
+        // its children, a failure past those it explains): no other point's.
+        if let Event::Assert(a) = ev {
+            if a.is_failure() {
+                self.start(a, None);
+            }
+        }
+        step
+    }
+
+    /// What `ev` is to the open failure.
+    fn keeps<'e>(&self, open: &Open<T>, ev: &'e Event<'_>) -> Keep<'e> {
+        match ev {
+            Event::Output { depth, line, text } if self.belongs(open, *depth, *line) => {
+                Keep::Line(text, false)
+            }
+            Event::Comment { depth, line, text }
+                if self.belongs(open, *depth, *line)
+                    && !open.yaml
+                    && !announces_tests(text)
+                    && !is_closing_line(text) =>
+            {
+                Keep::Line(text, true)
+            }
+            Event::Problem(_) | Event::Marker { .. } => Keep::Passed,
+            _ => Keep::Ends,
         }
     }
 
@@ -189,6 +234,11 @@ fn push_capped<T>(open: &mut Open<T>, line: String, cap: usize) {
 /// tap.py's `# TAP results for Class`.
 fn announces_tests(text: &str) -> bool {
     text.starts_with("Subtest:") || text.starts_with("TAP results for ")
+}
+
+/// Test::More's and Test2's summing up of the file (or of a subtest) after its last point.
+fn is_closing_line(comment: &str) -> bool {
+    comment.trim_start().starts_with("Looks like you")
 }
 
 /// A v2 lifecycle event that says a test (or a suite) has begun.
@@ -293,6 +343,65 @@ mod tests {
         );
         assert_eq!(lines, ["#   Failed test 'fails'", "#   at t/a.t line 13."]);
         assert_eq!(closed, Some(2));
+    }
+
+    #[test]
+    fn test_mores_closing_line_after_the_last_planned_point_ends_it() {
+        // `use Test::More tests => 2` with diagnostics on stdout: no plan comes after the last
+        // point, and the failure's own diagnostics are comments too.
+        let (lines, closed) = run(
+            &failing(0, 2),
+            &[
+                comment(0, 3, "  Failed test 'last fails'"),
+                comment(0, 4, "  at t/a.t line 18."),
+                comment(0, 5, "Looks like you failed 2 tests of 2."),
+            ],
+        );
+        assert_eq!(
+            lines,
+            ["#   Failed test 'last fails'", "#   at t/a.t line 18."]
+        );
+        assert_eq!(closed, Some(2));
+        for closing in [
+            "Looks like you planned 3 tests but ran 2.",
+            "Looks like your test exited with 255 just after 2.",
+        ] {
+            assert_eq!(run(&failing(0, 2), &[comment(0, 3, closing)]).1, Some(0));
+        }
+    }
+
+    #[test]
+    fn the_lines_after_a_failure_without_an_entry_are_no_other_points() {
+        // Test::More's `Failed test` lines for a subtest that failed through its child: the
+        // consumer lists no entry for it (the child's path says it), and they are not the
+        // next point's either.
+        let mut t: Trailing<()> = Trailing::new(100);
+        let middle = Event::Assert(Assert {
+            depth: 1,
+            line: 7,
+            closes_subtest: true,
+            ..Assert::plain(false, "middle")
+        });
+        assert_eq!(t.event(&middle), Step::Passed);
+        assert_eq!(
+            t.event(&comment(1, 8, "  Failed test 'middle'")),
+            Step::Kept
+        );
+        assert_eq!(
+            t.event(&Event::Plan {
+                depth: 1,
+                line: 9,
+                plan: crate::event::Plan {
+                    start: 1,
+                    end: 1,
+                    skip_all: false,
+                    reason: None,
+                },
+            }),
+            Step::Passed
+        );
+        assert_eq!(t.event(&comment(1, 10, "a later line")), Step::Passed);
+        assert_eq!(t.close(), None);
     }
 
     #[test]

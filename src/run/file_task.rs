@@ -352,7 +352,9 @@ fn parser_of(input: &Input) -> AnyParser<Collect> {
     };
     match input.report {
         Some(_) => AnyParser::for_junit_reports(collect),
-        None => AnyParser::new(collect, Some(input.format)),
+        None => {
+            AnyParser::new(collect, Some(input.format)).go_package_dirs(input.go_packages.clone())
+        }
     }
 }
 

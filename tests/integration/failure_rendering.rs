@@ -378,11 +378,7 @@ fn infinity_and_nan_are_numbers() {
 
 #[test]
 fn a_parent_comes_before_its_failing_children() {
-    for recording in [
-        "node-test-failures.tap",
-        "node-tap-failures.tap",
-        "perl-failures.tap",
-    ] {
+    for recording in ["node-test-failures.tap", "node-tap-failures.tap"] {
         let report = terminal(recording, Verbosity::Normal);
         let at = |name: &str| {
             report
@@ -391,6 +387,25 @@ fn a_parent_comes_before_its_failing_children() {
         };
         assert!(at("outer") < at("outer > middle"), "{recording}:\n{report}");
         assert!(at("outer > middle") < at("outer > middle > inner fails"));
+    }
+}
+
+/// Test::More's subtests that failed through their child say nothing of their own but
+/// `Failed test 'middle'` after their point, and `# Looks like you failed 1 test of 2.` (the
+/// subtest's closing line, no test's) before it: the child's path says them, and neither
+/// parent's lines land under another point.
+#[test]
+fn test_more_parents_are_said_by_their_failing_childs_path() {
+    for recording in ["perl-failures.tap", "perl-test2-failures.tap"] {
+        let report = terminal(recording, Verbosity::Normal);
+        assert!(
+            report.contains("  ✗ outer > middle > inner fails\n"),
+            "{recording}:\n{report}"
+        );
+        for parent in ["  ✗ outer\n", "  ✗ outer > middle\n"] {
+            assert!(!report.contains(parent), "{recording}:\n{report}");
+        }
+        assert!(!report.contains("Looks like you failed 1 test"), "{report}");
     }
 }
 

@@ -280,3 +280,70 @@ command = ["sh", "-c", "echo 1..1; echo not ok 1 - two"]
         assert!(ran.stderr.contains(want), "{toml}: {}", ran.both());
     }
 }
+
+/// A go suite's failures (issue 23): their locations are relative to the project root (go
+/// prints `util_test.go:18`, relative to the package's folder; the module is in `go/`), and
+/// each holds its own output: not the `t.Log` of the passing (sub)test after it, nor the line
+/// `TestMain` prints after the last test.
+#[test]
+fn a_go_suites_failures_are_located_from_the_root_and_hold_only_their_own_output() {
+    if !on_path("go") {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "go is not on PATH under CI (.ci/run installs it)"
+        );
+        eprintln!("note: go is not on PATH; skipping this test (.ci/run installs it)");
+        return;
+    }
+    let p = Project::new();
+    // go test -json ./... of this module is test-data/formats/go-nested.jsonl.
+    copy_dir(
+        &repo().join("test-data/formats/src/go-nested"),
+        &p.join("go"),
+    );
+    p.write(
+        "tapline.toml",
+        "[[suite]]\nname = \"go\"\ndir = \"go\"\ncommand = [\"go\", \"test\", \"-json\", \"./...\"]\nformat = \"go-json\"\n",
+    );
+    let out = p
+        .command(&["--no-history"])
+        .env("GOFLAGS", "-mod=mod")
+        .env("GOPROXY", "off")
+        .output()
+        .expect("tapline runs");
+    let report = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    for at in [
+        "at go/equal_test.go:11",
+        "at go/cmp/cmpopts/util_test.go:18",
+        "at go/cmp/cmpopts/util_test.go:31",
+    ] {
+        assert!(report.contains(at), "no {at:?}:\n{report}");
+    }
+    // Each failure's block: from its line to the next point line or the recap.
+    let block = |name: &str| -> &str {
+        let start = report
+            .find(&format!("  ✗ {name} ("))
+            .unwrap_or_else(|| panic!("no {name:?}:\n{report}"));
+        let rest = &report[start + "  ✗ ".len()..];
+        let end = rest
+            .find("\n  ✗ ")
+            .or_else(|| rest.find("\nFailures:"))
+            .unwrap_or(rest.len());
+        &rest[..end]
+    };
+    for (failure, not_its) in [
+        (
+            "example.com/gonested > TestEqual > ints",
+            "comparing strings",
+        ),
+        ("example.com/gonested > TestEqual > ints", "hash is stable"),
+        (
+            "example.com/gonested/cmp/cmpopts > TestSort > ascending",
+            "sorted 3 items",
+        ),
+        ("example.com/gonested/cmp/cmpopts > TestEmpty", "teardown"),
+    ] {
+        assert!(!block(failure).contains(not_its), "{failure}:\n{report}");
+    }
+}

@@ -281,3 +281,158 @@ fn stderr_after_a_not_ok_is_under_that_failure() {
         assert!(text.contains("the error of 1"), "{cases:#?}");
     }
 }
+
+/// Recorded streams whose harness writes lines that are no test's, and those lines: a skipped
+/// tape test's notice and tape's totals; node-tap 16's `# failed 1 test` closing each failing
+/// subtest and its totals; Test::More's closing line after a plan given first (no plan follows
+/// the last point); and node-tap's runner running a tape file and a node:test file, whose
+/// totals and 8-line summary close each file's subtest, right before the file's `not ok`.
+const TRAILERS: &[(&str, &[&str])] = &[
+    (
+        "tape-trailer.tap",
+        &["SKIP needs a network", "tests 2", "pass  1", "fail  1"],
+    ),
+    (
+        "node-tap16-trailer.tap",
+        &["failed 1 test", "failed 2 of 4 tests", "time=29.568ms"],
+    ),
+    ("perl-plan-first.tap", &["Looks like you failed"]),
+    (
+        "node-tap-runner-trailer.tap",
+        &[
+            "SKIP needs a network",
+            "tests 2",
+            "pass  1",
+            "suites 0",
+            "cancelled 0",
+            "duration_ms 17.160879",
+            "{ total: 4",
+        ],
+    ),
+];
+
+/// A project whose one test file prints `recording`.
+fn recording_project(recording: &str) -> Project {
+    let p = Project::new();
+    let tap = std::fs::read(repo().join("test-data/producers").join(recording))
+        .expect("read the recording");
+    p.write("data/stream.tap", tap);
+    p.script(
+        "test/stream.sh",
+        "#!/bin/sh\ncat \"$(dirname \"$0\")/../data/stream.tap\"\n",
+    );
+    p
+}
+
+/// No failure's explanation in `text` (one failure's part of a report) holds a trailer line.
+fn holds_no_trailer(recording: &str, lines: &[&str], what: &str, text: &str) {
+    for line in lines {
+        assert!(
+            !text.contains(line),
+            "{recording}: {line:?} is in a failure's {what}:\n{text}"
+        );
+    }
+}
+
+fn reports_hold_no_trailer(p: &Project, recording: &str, lines: &[&str], stem: &str) {
+    if let Some(cases) = junit_cases(p, &format!("{stem}.xml")) {
+        for case in &cases {
+            let text = case["failure"].as_str().unwrap_or_default();
+            holds_no_trailer(recording, lines, "JUnit case", text);
+        }
+    }
+    let md = String::from_utf8(p.read(&format!("{stem}.md"))).expect("UTF-8");
+    let sections: Vec<&str> = md.split("\n#### ❌ ").skip(1).collect();
+    assert!(!sections.is_empty(), "{recording}: no failure in\n{md}");
+    for s in sections {
+        // A section ends where the report's next part (`<details><summary>Slowest`) starts.
+        let s = s.split("<details><summary>Slowest").next().unwrap_or(s);
+        holds_no_trailer(recording, lines, "Markdown section", s);
+    }
+    let html = String::from_utf8(p.read(&format!("{stem}.html"))).expect("UTF-8");
+    let articles: Vec<&str> = html
+        .split("<article")
+        .skip(1)
+        .map(|a| a.split("</article>").next().unwrap_or(a))
+        .collect();
+    assert!(!articles.is_empty(), "{recording}: no failure in the page");
+    for a in articles {
+        holds_no_trailer(recording, lines, "HTML article", a);
+    }
+}
+
+/// Each failure's text in a terminal or human report: the lines indented under its `✗` line
+/// (the terminal's `  output:` of the file, level with the point lines, is not one's).
+fn failure_texts(report: &str) -> Vec<(String, String)> {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let mut out: Vec<(usize, String, String)> = Vec::new();
+    let mut open = false;
+    for line in report.lines() {
+        if let Some(name) = line.trim_start().strip_prefix("✗ ") {
+            out.push((indent(line), name.to_owned(), String::new()));
+            open = true;
+        } else if let (true, Some((under, _, text))) = (open, out.last_mut()) {
+            if line.trim().is_empty() || indent(line) > *under {
+                text.push_str(line);
+                text.push('\n');
+            } else {
+                open = false;
+            }
+        }
+    }
+    out.into_iter().map(|(_, n, t)| (n, t)).collect()
+}
+
+/// Each failure's text in a terminal or human report holds none of the lines.
+fn failures_hold_no_trailer(recording: &str, lines: &[&str], report: &str) {
+    let failures = failure_texts(report);
+    assert!(!failures.is_empty(), "{recording}: no failure in\n{report}");
+    for (name, text) in failures {
+        holds_no_trailer(recording, lines, &format!("block {name:?}"), &text);
+    }
+}
+
+#[test]
+fn a_harness_trailer_and_notices_are_no_failures_output_in_any_report() {
+    for (recording, lines) in TRAILERS {
+        let p = recording_project(recording);
+        let run = tapline(
+            &p,
+            &[
+                "run",
+                "test",
+                "--no-history",
+                "--annotations",
+                "github",
+                "-o",
+                "r.xml",
+                "-o",
+                "r.md",
+                "-o",
+                "r.html",
+            ],
+        );
+        assert_eq!(run.code, 1, "{recording}: {}", run.both());
+        failures_hold_no_trailer(recording, lines, &run.stderr);
+        for annotation in run.stdout.lines().filter(|l| l.starts_with("::error")) {
+            holds_no_trailer(recording, lines, "annotation", annotation);
+        }
+        reports_hold_no_trailer(&p, recording, lines, "r");
+        let parse = tapline(
+            &p,
+            &[
+                "parse",
+                "data/stream.tap",
+                "-o",
+                "p.xml",
+                "-o",
+                "p.md",
+                "-o",
+                "p.html",
+            ],
+        );
+        assert_eq!(parse.code, 1, "{recording}: {}", parse.both());
+        failures_hold_no_trailer(recording, lines, &parse.stdout);
+        reports_hold_no_trailer(&p, recording, lines, "p");
+    }
+}

@@ -373,17 +373,9 @@ impl FileExplainer {
         }
     }
 
-    /// `heading > parent > child`.
+    /// `heading > parent > child`, for the point just read.
     fn path(&self, a: &Assert<'_>) -> Vec<String> {
-        let mut path = Vec::with_capacity(a.depth as usize + 2);
-        if a.depth == 0 {
-            if let Some(heading) = self.headings.heading_of(&a.name) {
-                path.push(heading.to_owned());
-            }
-        }
-        path.extend(self.subtests.parents(a.depth).map(str::to_owned));
-        path.push(a.name.to_string());
-        path
+        self.headings.path(self.subtests.parents(a.depth), &a.name)
     }
 
     /// A failing point's trailing output has ended: it is explained, in its place.
@@ -391,25 +383,9 @@ impl FileExplainer {
         if f.expected {
             return;
         }
-        let a = &f.assert;
-        let said_by_children = f.children_failed
-            && a.diagnostics.is_none()
-            && a.meta.is_none()
-            && a.blocks.is_empty()
-            && f.output
-                .iter()
-                .chain(&trailing)
-                .all(|l| l.trim().is_empty());
-        let explanation = if said_by_children {
-            Explanation {
-                by_children: true,
-                ..named_only(&f)
-            }
-        } else if self.explained < FILE_EXPLAINED {
-            self.explained += 1;
-            explain(&f, trailing, self.root.as_deref(), &self.budget)
-        } else {
-            named_only(&f)
+        let explanation = match f.children_failed {
+            true => self.subtest(&f, trailing),
+            false => self.point(&f, trailing),
         };
         let slot = self
             .levels
@@ -422,6 +398,51 @@ impl FileExplainer {
             None => self.ready.push(explanation),
         }
         self.release();
+    }
+
+    /// A failing point explained in full while the file's limit allows.
+    fn point(&mut self, f: &Unfinished, trailing: Vec<String>) -> Explanation {
+        if self.explained >= FILE_EXPLAINED {
+            return named_only(f);
+        }
+        self.explained += 1;
+        explain(f, trailing, self.root.as_deref(), &self.budget)
+    }
+
+    /// A subtest that failed with failing points inside: said by its children when it says
+    /// nothing of its own but where it is (Test::More's `Failed test 'outer' at t/a.t line 26`
+    /// names the subtest's own line; its children name theirs), else a failure of its own.
+    fn subtest(&mut self, f: &Unfinished, trailing: Vec<String>) -> Explanation {
+        let by_children = Explanation {
+            by_children: true,
+            ..named_only(f)
+        };
+        let a = &f.assert;
+        let silent = a.diagnostics.is_none() && a.meta.is_none() && a.blocks.is_empty();
+        if silent
+            && f.output
+                .iter()
+                .chain(&trailing)
+                .all(|l| l.trim().is_empty())
+        {
+            return by_children;
+        }
+        let e = explain(f, trailing, self.root.as_deref(), &self.budget);
+        let only_where = e.message.is_none()
+            && e.expected.is_none()
+            && e.diff.is_none()
+            && e.stack.is_none()
+            && e.other.is_empty()
+            && e.raw_yaml.is_none()
+            && e.output.iter().all(|l| l.trim().is_empty());
+        match only_where {
+            true => by_children,
+            false if self.explained >= FILE_EXPLAINED => named_only(f),
+            false => {
+                self.explained += 1;
+                e
+            }
+        }
     }
 
     /// Hands out the top level's explanations up to the first one still open.

@@ -78,6 +78,9 @@ pub struct Input {
     /// Its `[[runner]]` rule's `merge`: whether its stdout and stderr are one pipe (`None`: by
     /// its program, see [`crate::run::runners::streams`]).
     pub merge: Option<bool>,
+    /// A go suite's module and its folder: its failures' locations are then relative to the
+    /// project root, not to their package's folder.
+    pub go_packages: Option<crate::protocol::gojson::PackageDirs>,
 }
 
 /// What a test file runs in.

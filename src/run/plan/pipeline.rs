@@ -67,12 +67,12 @@ pub fn discover(
     if paths.is_empty() {
         found
             .files
-            .extend(crate::run::suite::entries(&cfg.suites, cwd, None));
+            .extend(crate::run::suite::entries(&cfg.suites, cwd, root, None));
     } else if !suite_args.is_empty() {
         let selected = Some(suite_args.as_slice());
         found
             .files
-            .extend(crate::run::suite::entries(&cfg.suites, cwd, selected));
+            .extend(crate::run::suite::entries(&cfg.suites, cwd, root, selected));
     }
     Ok(found)
 }

@@ -1,0 +1,3 @@
+module example.com/gonested
+
+go 1.19
