@@ -166,6 +166,30 @@ pub fn bare(word: &str) -> Value {
     Value::Object(map)
 }
 
+/// A value the producer wrote as a literal of a type JSON has not (`typed("1970-01-01T00:00:00.000Z",
+/// "Date")`, `typed("Symbol(x)", "symbol")`, `typed("b'x'", "bytes")`): printed unquoted like
+/// [`bare`], and its type named when the other side's differs, so a Date against the string
+/// that spells it reads `(different types: string vs Date)`.
+pub fn typed(word: &str, kind: &str) -> Value {
+    let mut value = bare(word);
+    if let Value::Object(map) = &mut value {
+        map.insert(TYPE_KEY.to_owned(), Value::String(kind.to_owned()));
+    }
+    value
+}
+
+/// An object of a class (`Foo { a: 1 }`): its fields, printed after the class's name, so an
+/// instance against a plain object with the same fields differs on its first line.
+pub fn instance(class: &str, mut fields: serde_json::Map<String, Value>) -> Value {
+    fields.insert(CLASS_KEY.to_owned(), Value::String(class.to_owned()));
+    Value::Object(fields)
+}
+
+/// Whether two values print the same: what [`compute`] says "no visual difference" of.
+pub fn same(a: &Value, b: &Value) -> bool {
+    json_eq(a, b)
+}
+
 /// Whether `word` is a number that JSON cannot write (`Infinity`, `-Infinity`, `NaN`, YAML's
 /// `.inf`, `-.inf`, `.nan`).
 pub fn is_number_word(word: &str) -> bool {
@@ -210,6 +234,9 @@ enum Mode {
     Raw,
     /// A whole single-line string, shown as a JSON string literal.
     Quoted,
+    /// A whole single-line string holding `"` or `\\`, shown as written between `'…'`
+    /// ([`verbatim`]).
+    Verbatim,
     /// Already escaped by the JSON printer.
     Safe,
 }
@@ -280,8 +307,13 @@ impl Renderer {
             Some(inline) => (Some(inline.old.as_slice()), Some(inline.new.as_slice())),
             None => (None, None),
         };
-        self.emit(Sign::Expected, expected, Mode::Quoted, old);
-        self.emit(Sign::Received, actual, Mode::Quoted, new);
+        let mode = if verbatim(&[expected, actual]) {
+            Mode::Verbatim
+        } else {
+            Mode::Quoted
+        };
+        self.emit(Sign::Expected, expected, mode, old);
+        self.emit(Sign::Received, actual, mode, new);
     }
 
     fn multi_line(&mut self, expected: &str, actual: &str) {
@@ -326,8 +358,11 @@ impl Renderer {
     }
 
     fn labelled(&mut self, sign: Sign, label: &str, value: &Value) {
-        let printed = Pretty::new(value);
-        for (i, line) in printed.lines.iter().enumerate() {
+        let lines = match value {
+            Value::String(s) if verbatim(&[s]) => vec![format!("'{s}'")],
+            _ => Pretty::new(value).lines,
+        };
+        for (i, line) in lines.iter().enumerate() {
             if self.sink.room() == 0 {
                 self.sink.skip();
                 continue;
@@ -471,9 +506,12 @@ impl Renderer {
         }
         // An empty line keeps no segments and is painted as the bare sign.
         let mut line = LineBuilder::new(sign);
-        if mode == Mode::Quoted {
-            line.push(false, "\"");
-        }
+        let quote = match mode {
+            Mode::Quoted => "\"",
+            Mode::Verbatim => "'",
+            Mode::Raw | Mode::Safe => "",
+        };
+        line.push(false, quote);
         let trail = text.trim_end_matches([' ', '\t']).len();
         let whole = [(false, 0..text.len())];
         let mut escaped = String::new();
@@ -483,15 +521,25 @@ impl Renderer {
             match mode {
                 Mode::Raw => push_raw_escaped(&mut escaped, part, range.start, trail),
                 Mode::Quoted => push_json_body(&mut escaped, part, usize::MAX),
-                Mode::Safe => escaped.push_str(part),
+                Mode::Safe | Mode::Verbatim => escaped.push_str(part),
             }
             line.push(*emphasized, &escaped);
         }
-        if mode == Mode::Quoted {
-            line.push(false, "\"");
-        }
+        line.push(false, quote);
         self.sink.push(line.finish());
     }
+}
+
+/// Whether single-line `strings` read better as written between `'…'` than as JSON string
+/// literals: when one holds `"` or `\\` (JSON text, a Windows path), which JSON would escape,
+/// and none holds a character only an escape shows (a tab, a control or invisible character).
+/// The quotes end the line, so a quote inside needs no escape, and trailing blanks stay
+/// visible before the closing one.
+fn verbatim(strings: &[&str]) -> bool {
+    strings.iter().any(|s| s.contains(['"', '\\']))
+        && strings
+            .iter()
+            .all(|s| !s.chars().any(|c| c.is_control() || is_hidden(c)))
 }
 
 mod hunks;
