@@ -707,6 +707,37 @@ mod tests {
     }
 
     #[test]
+    fn test_more_strings_read_as_written_and_undef_stays_a_word() {
+        // perl 5.36.0, Test::More 1.302190, diagnostics merged into stdout.
+        let output = |got: &str, expected: &str| -> Vec<String> {
+            vec![
+                "#   Failed test 'json text'".to_owned(),
+                "#   at values.t line 3.".to_owned(),
+                format!("#          got: {got}"),
+                format!("#     expected: {expected}"),
+            ]
+        };
+        let d = details(
+            &Assert::plain(false, "json text"),
+            &output("'\"\\u00b6\"'", "'\"\\x{b6}\"'"),
+        );
+        assert_eq!(diff_lines(&d)[3..], ["- '\"\\x{b6}\"'", "+ '\"\\u00b6\"'"]);
+        let d = details(&Assert::plain(false, "t"), &output("undef", "'undef'"));
+        assert_eq!(
+            diff_lines(&d),
+            ["- Expected: \"undef\"", "+ Received: undef"]
+        );
+        // A tab only an escape shows: JSON's quotes and escapes.
+        let d = details(&Assert::plain(false, "t"), &output("'tab\t '", "'tab'"));
+        assert_eq!(diff_lines(&d)[3..], ["- \"tab\"", "+ \"tab\\t \""]);
+        let d = details(
+            &Assert::plain(false, "t"),
+            &output("'it's \"x\"'", "'it's'"),
+        );
+        assert_eq!(diff_lines(&d)[3..], ["- 'it's'", "+ 'it's \"x\"'"]);
+    }
+
+    #[test]
     fn comment_diagnostics_fill_the_fields_and_leave_the_rest() {
         let output: Vec<String> = [
             "# Subtest: t",
