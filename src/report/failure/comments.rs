@@ -623,14 +623,15 @@ mod tests {
             &pytest_failure("# def test_none():\n# >       assert None == 'None'\n# E       AssertionError: assert None == 'None'\n# \n# test_values.py:11: AssertionError"),
             true,
         );
-        assert_eq!(r.expected_actual, Some((json!("None"), json!(null))));
+        let none = diff::typed("None", "None");
+        assert_eq!(r.expected_actual, Some((json!("None"), none.clone())));
         let r = read(
             &pytest_failure("# def test_containers():\n# >       assert {'a': [1, (2, None)]} == {'a': [1, (3, None)]}\n# E       AssertionError: assert {'a': [1, (2, None)]} == {'a': [1, (3, None)]}\n# E         Differing items:\n# E         {'a': [1, (2, None)]} != {'a': [1, (3, None)]}\n# E         Use -v to get more diff\n# \n# test_values.py:8: AssertionError"),
             true,
         );
         assert_eq!(
             r.expected_actual,
-            Some((json!({"a": [1, [3, null]]}), json!({"a": [1, [2, null]]})))
+            Some((json!({"a": [1, [3, none]]}), json!({"a": [1, [2, none]]})))
         );
     }
 

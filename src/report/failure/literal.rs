@@ -5,9 +5,10 @@
 //!
 //! The grammar is the common part of all three: objects/dicts with bare, quoted, numeric or
 //! `[Symbol(k)]` keys, arrays/lists and tuples, `'…'`, `"…"` and `` `…` `` strings with
-//! backslash escapes, numbers, `true`/`True`, `false`/`False`, `null`/`None`, and `Infinity`,
-//! `NaN`, `inf`, `nan` as number words. What JSON has no value for is kept as written, with
-//! its type ([`diff::typed`]): `undefined`, `10n`, `-0`, `Symbol(x)`, `/re/g`, Dates (node's
+//! backslash escapes, numbers, `true`, `false`, `null`, and `Infinity` and `NaN` as number
+//! words. What JSON has no value for, or spells otherwise than the producer, is kept as
+//! written, with its type ([`diff::typed`]): Python's `None`, `True`, `False`, `inf`, `nan`,
+//! `undefined`, `10n`, `-0`, `Symbol(x)`, `/re/g`, Dates (node's
 //! `1970-01-01T00:00:00.000Z`, object-inspect's `Thu Jan 01 1970 …`), `[Function: f]`,
 //! `[class A]`, Python's `b'x'`, a constructor's repr (`Decimal('1.0')`, `Map(1) {…}`,
 //! `Uint8Array(2) [ 1, 2 ]`); a class instance (`Foo { a: 1 }`) is its fields under its class
@@ -497,13 +498,17 @@ fn is_identifier(w: &str) -> bool {
 
 fn keyword(w: &str) -> Option<Value> {
     Some(match w {
-        "true" | "True" => Value::Bool(true),
-        "false" | "False" => Value::Bool(false),
-        "null" | "None" => Value::Null,
+        "true" => Value::Bool(true),
+        "false" => Value::Bool(false),
+        "null" => Value::Null,
         "undefined" => diff::typed("undefined", "undefined"),
-        "Infinity" | "inf" => diff::bare("Infinity"),
-        "-Infinity" | "-inf" => diff::bare("-Infinity"),
-        "NaN" | "nan" => diff::bare("NaN"),
+        "Infinity" => diff::bare("Infinity"),
+        "-Infinity" => diff::bare("-Infinity"),
+        "NaN" => diff::bare("NaN"),
+        // Python's words, spelled as a Python reader wrote and reads them.
+        "None" => diff::typed("None", "None"),
+        "True" | "False" => diff::typed(w, "boolean"),
+        "inf" | "-inf" | "nan" => diff::typed(w, "number"),
         "-0" => diff::typed("-0", "number"),
         _ => match w.strip_suffix('n') {
             Some(digits) if number(digits).is_some_and(|n| n.is_i64() || n.is_u64()) => {
@@ -528,6 +533,7 @@ fn number(w: &str) -> Option<Number> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
     use serde_json::json;
 
     #[test]
@@ -545,7 +551,12 @@ mod tests {
     fn python_repr_output() {
         assert_eq!(
             parse("{'a': 1, 'b': [1, (2.5, None)], 1: True, 'n': nan}"),
-            Some(json!({"a": 1, "b": [1, [2.5, null]], "1": true, "n": diff::bare("NaN")}))
+            Some(json!({
+                "a": 1,
+                "b": [1, [2.5, diff::typed("None", "None")]],
+                "1": diff::typed("True", "boolean"),
+                "n": diff::typed("nan", "number"),
+            }))
         );
         assert_eq!(parse("\"it's\""), Some(json!("it's")));
     }
@@ -626,7 +637,10 @@ mod tests {
         assert_eq!(parse("b'x'"), Some(diff::typed("b'x'", "bytes")));
         assert_eq!(
             parse("[b\"it's\", None]"),
-            Some(json!([diff::typed("b\"it's\"", "bytes"), null]))
+            Some(json!([
+                diff::typed("b\"it's\"", "bytes"),
+                diff::typed("None", "None")
+            ]))
         );
         assert_eq!(
             parse("Decimal('1.0')"),
@@ -644,6 +658,74 @@ mod tests {
         assert_eq!(read("'x'"), json!("x"));
         assert_eq!(read("{ a: [Object] }"), diff::bare("{ a: [Object] }"));
         assert_eq!(read("<Foo>\n  more"), diff::bare("<Foo> more"));
+    }
+
+    /// `v` as util.inspect would print it: keys and strings single-quoted, escapes as
+    /// JavaScript writes them.
+    fn inspect(v: &Value) -> String {
+        let quote = |s: &str| {
+            let mut out = String::from("'");
+            for c in s.chars() {
+                match c {
+                    '\'' => out.push_str("\\'"),
+                    '\\' => out.push_str("\\\\"),
+                    '\n' => out.push_str("\\n"),
+                    c if c.is_control() => out.push_str(&format!("\\x{:02X}", u32::from(c))),
+                    c => out.push(c),
+                }
+            }
+            out.push('\'');
+            out
+        };
+        match v {
+            Value::String(s) => quote(s),
+            Value::Array(items) => {
+                let items: Vec<String> = items.iter().map(inspect).collect();
+                format!("[ {} ]", items.join(", "))
+            }
+            Value::Object(map) => {
+                let fields: Vec<String> = map
+                    .iter()
+                    .map(|(k, v)| format!("{}: {}", quote(k), inspect(v)))
+                    .collect();
+                format!("{{ {} }}", fields.join(", "))
+            }
+            other => other.to_string(),
+        }
+    }
+
+    fn a_value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i32>().prop_map(|n| json!(n)),
+            "[ -~\\n\\t\u{1}é👩'\"`\\\\]{0,12}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::btree_map("[a-z'\" ]{0,5}", inner, 0..4)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+        #[test]
+        fn what_inspect_prints_reads_back(v in a_value()) {
+            prop_assert_eq!(parse(&inspect(&v)), Some(v));
+        }
+
+        #[test]
+        fn no_text_panics_or_reads_as_an_unbounded_value(
+            text in "[{}\\[\\]()'\"`/ a-zA-Z0-9:,.+=<>*\\\\\n-]{0,60}"
+        ) {
+            let _ = parse(&text);
+            let _ = read(&text);
+            let _ = parse_container(&text);
+        }
     }
 
     #[test]

@@ -279,7 +279,43 @@ fn numbers(e: &mut Value, a: &mut Value, depth: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
     use serde_json::json;
+
+    const PIECES: [&str; 14] = [
+        "expected:",
+        "actual:",
+        "operator: equal",
+        "failureType: 'x'",
+        "  a: 1",
+        "  b:",
+        "    c: |-",
+        "      x",
+        " |-",
+        " ~",
+        " 'it\\'s'",
+        "    ",
+        "",
+        "      ",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+        #[test]
+        fn no_yaml_text_panics(picks in prop::collection::vec((0..PIECES.len(), 0..PIECES.len()), 0..12)) {
+            let yaml: String = picks
+                .iter()
+                .map(|(a, b)| format!("{}{}\n", PIECES[*a], PIECES[*b]))
+                .collect();
+            let mut map = Map::new();
+            map.insert("failureType".to_owned(), json!("x"));
+            map.insert("operator".to_owned(), json!("x"));
+            let _ = from_text(&yaml, &map);
+            let _ = from_text(&yaml, &Map::new());
+            let _ = tape_fields(&yaml);
+        }
+    }
 
     fn norm(mut e: Value, mut a: Value) -> (Value, Value) {
         normalise(&mut e, &mut a);
