@@ -183,9 +183,10 @@ for c in mixed throws empty; do
   record "node-test-direct-$c" node "$SRC/node-test/$c.test.mjs"
 done
 record node-test-failures node --test --test-reporter=tap "$SRC/node-test/failures.test.mjs"
+record node-test-values node --test --test-reporter=tap "$SRC/node-test/values.test.mjs"
 
 log "tape (node FILE)"
-for c in mixed plan-mismatch throws failures; do
+for c in mixed plan-mismatch throws failures values; do
   record "tape-$c" node "$SRC/tape/$c.js"
 done
 
@@ -211,7 +212,7 @@ cp "$SRC/node-tap/"*.js "$TAP_PROJ/"
 )
 
 log "Perl Test::More (perl FILE.t, no prove)"
-for c in mixed merged bailout skip-all plan-mismatch failures; do
+for c in mixed merged bailout skip-all plan-mismatch failures values; do
   record "perl-$c" perl "$SRC/perl/$c.t"
 done
 
@@ -219,7 +220,7 @@ log "Perl Test2::V0 (perl FILE.t, no prove)"
 record perl-test2-failures perl "$SRC/perl/test2-failures.t"
 
 log "pytest-tap (pytest --tap-stream)"
-for c in mixed skip_all error failures; do
+for c in mixed skip_all error failures values; do
   record "pytest-tap-${c//_/-}" "$PY" -m pytest -p no:cacheprovider \
     --rootdir="$SRC/pytest-tap" --tap-stream "$SRC/pytest-tap/test_$c.py"
 done

@@ -127,9 +127,13 @@ fn terminal(recording: &str, verbosity: Verbosity) -> String {
 }
 
 /// Each producer's recordings with failures, with the producer's name for the test messages.
-const RECORDINGS: [&str; 17] = [
+const RECORDINGS: [&str; 21] = [
     "node-test-failures.tap",
     "node-test-mixed.tap",
+    "node-test-values.tap",
+    "tape-values.tap",
+    "perl-values.tap",
+    "pytest-tap-values.tap",
     "node-tap-failures.tap",
     "node-tap-mixed.tap",
     "tape-failures.tap",
