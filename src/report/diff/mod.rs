@@ -12,7 +12,10 @@
 //!   `Compared values have no visual difference.`
 //! * **Two single-line strings** print `- "expected"` / `+ "received"`.
 //!   They are quoted and escaped like JSON string literals, so a trailing
-//!   space (`"foo "`), a tab (`\t`) or a stray quote is always visible.
+//!   space (`"foo "`), a tab (`\t`) or a stray quote is always visible. A
+//!   string holding `"` or `\` (JSON text, a path) reads as written between
+//!   `'…'` instead (`'"\u00b6"'`, not `"\"\\u00b6\""`), unless either side
+//!   holds a character only an escape shows.
 //! * **Two strings where either has a line break** get a line diff with three
 //!   lines of context. Long unchanged stretches collapse into hunks, each
 //!   introduced by a unified-diff header (`@@ -12,7 +12,8 @@`) whose line
@@ -44,7 +47,11 @@
 //! * **Anything else** (primitives, or a primitive against another type) is
 //!   shown side by side as `- Expected: 5` / `+ Received: "5"`, followed by
 //!   `(different types: number vs string)` when the JSON types differ. No
-//!   legend is printed here because every line carries its own label.
+//!   legend is printed here because every line carries its own label. A
+//!   value the producer wrote as a literal JSON has not ([`bare`], [`typed`]:
+//!   `undef`, `Infinity`, a Date, `Symbol(x)`) prints unquoted, and a typed
+//!   one names its type in the note (`string vs Date`); an object of a class
+//!   ([`instance`]) prints the class before its brace.
 //!
 //! # Model
 //!

@@ -7,9 +7,10 @@
 //!   there);
 //! * Test2: the same location lines, and its `+---+` table when it has one row with `GOT` and
 //!   `CHECK` (a diff; with a `PATH` column, a message naming the place);
-//! * pytest-tap: the closing `FILE.py:N: ErrorName` line (the location), the empty
-//!   `--- Captured Log/Out/Err ---` headings, and `E   assert X == Y` when both sides read as
-//!   values ([`super::literal`]): a diff, which replaces pytest's own explanation under it;
+//! * pytest-tap: the `FILE.py:N: ErrorName` line closing the test's own frame (the location),
+//!   the empty `--- Captured Log/Out/Err ---` headings, and the `E` lines (the message), whose
+//!   `assert X == Y` (or unittest's `X != Y`), when both sides read as values
+//!   ([`super::literal`]), is a diff that replaces pytest's own explanation of them;
 //! * bats: `(in test file FILE, line N)` (the location; bats-assert's `(from function …`
 //!   lines above it are its internals) and the failed command under it (the message), and
 //!   bats-assert's `-- values do not equal --` block (a diff);

@@ -4,13 +4,16 @@
 //!
 //! Every producer says it differently; the report says it one way:
 //! * **one diff**: ours, of the values. A producer's own text diff is dropped when the values
-//!   are there (node:test's `+ actual - expected` block in its message), and shown through the
-//!   same renderer when they are not (node-tap's `diff:`);
+//!   are there (node:test's `+ actual - expected` block in its message, whose lines spell the
+//!   values with what node's YAML loses), and shown through the same renderer when they are
+//!   not (node-tap's `diff:`, node's block when it skipped lines);
 //! * the producer's **machine fields** (`operator`/`compare`, `name`, `code`, `failureType`)
 //!   on one quiet line: `operator deepStrictEqual · AssertionError [ERR_ASSERTION] ·
 //!   testCodeFailure`;
 //! * **runtime-internal stack frames** left out unless `-v` (see [`stack`] for which);
-//! * the values as the test wrote them ([`values`]: arrays, `Infinity`, `NaN`);
+//! * the values as the test wrote them ([`values`]: arrays, `Infinity`, `NaN`; tape's and
+//!   node:test's read from their YAML's text; [`literal`]: a Date, `undefined`, a Symbol, a
+//!   class instance, Python's reprs keep what they are);
 //! * Test::More's, Test2's, pytest's, bats' and Python tracebacks' `#` diagnostics read into
 //!   the same fields
 //!   ([`comments`]);
