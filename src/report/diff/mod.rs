@@ -192,6 +192,28 @@ pub fn instance(class: &str, mut fields: serde_json::Map<String, Value>) -> Valu
     Value::Object(fields)
 }
 
+/// A value on one line as the diff prints it, for a report that shows a value outside a diff
+/// (a JSON report's `expected`): a string quoted as [`compute`] quotes a lone one, a word the
+/// producer wrote ([`bare`], [`typed`]) as written, a structure as compact JSON with its
+/// classes.
+pub fn one_line(value: &Value) -> String {
+    match value {
+        Value::String(s) if verbatim(&[s]) => format!("'{s}'"),
+        _ => {
+            let mut out = String::new();
+            compact(value, &mut out, usize::MAX);
+            out
+        }
+    }
+}
+
+/// The type of a value as the diff's note names it: JSON's (`string`, `number`, `object`…),
+/// a typed word's (`Date`, `undefined`, `symbol`, `bytes`), or `bare` for a word of no type
+/// (Perl's `undef`).
+pub fn kind(value: &Value) -> &str {
+    type_name(value)
+}
+
 /// Whether two values print the same: what [`compute`] says "no visual difference" of.
 pub fn same(a: &Value, b: &Value) -> bool {
     json_eq(a, b)

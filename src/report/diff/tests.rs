@@ -1034,3 +1034,19 @@ fn class_instances_print_their_class() {
         "- Expected: null\n+ Received: [\n+   Bar {},\n+ ]\n\n(different types: null vs array)\n"
     );
 }
+
+#[test]
+fn a_value_on_one_line_and_its_kind() {
+    let mut fields = serde_json::Map::new();
+    fields.insert("d".to_owned(), typed("1970-01-01T00:00:00.000Z", "Date"));
+    let value = json!([instance("Foo", fields), "a\"b", "x", bare("undef")]);
+    assert_eq!(
+        one_line(&value),
+        r#"[Foo {"d": 1970-01-01T00:00:00.000Z}, "a\"b", "x", undef]"#
+    );
+    assert_eq!(one_line(&json!(r#""\u00b6""#)), r#"'"\u00b6"'"#);
+    assert_eq!(kind(&typed("Symbol(x)", "symbol")), "symbol");
+    assert_eq!(kind(&bare("undef")), "bare");
+    assert_eq!(kind(&bare("NaN")), "number");
+    assert_eq!(kind(&json!({})), "object");
+}
