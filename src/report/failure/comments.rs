@@ -364,12 +364,16 @@ impl Read {
     }
 }
 
-/// `path.py:N: ErrorName` (or `path.py:N: ` for a frame an error passed through) as
-/// `path.py:N`.
+/// `path.py:N: ErrorName` (or `path.py:N: ` for a frame an error passed through, `path.py:N:
+/// in name` heading a frame of `--tb=short`) as `path.py:N`.
 fn pytest_location(body: &str) -> Option<String> {
     let (place, error) = match body.strip_suffix(':') {
         Some(place) => (place, ""),
         None => body.rsplit_once(": ")?,
+    };
+    let error = match error.strip_prefix("in ") {
+        Some(function) if !function.contains(' ') => "",
+        _ => error,
     };
     let (file, line) = place.rsplit_once(':')?;
     let plausible = file.ends_with(".py")
@@ -688,6 +692,39 @@ mod tests {
         assert_eq!(
             r.message.as_deref(),
             Some("assert 'line one\\nline 2\\n' == 'line one\\nline two\\n'")
+        );
+    }
+
+    #[test]
+    fn pytest_short_tracebacks_name_the_frame_after_its_place() {
+        // pytest 7.4.4 --tb=short, pytest-tap 3.5.
+        let r = read(
+            &lines("# test_more.py:25: in test_helper\n#     check(3)\n# helper_mod.py:3: in check\n#     raise ValueError(f\"x is {x}\")\n# E   ValueError: x is 3\n# --- Captured Log ---\n# \n# --- Captured Out ---\n# captured out"),
+            true,
+        );
+        assert_eq!(r.location.as_deref(), Some("test_more.py:25"));
+        assert_eq!(r.message.as_deref(), Some("ValueError: x is 3"));
+        assert_eq!(
+            r.rest,
+            [
+                "#     check(3)",
+                "# helper_mod.py:3: in check",
+                "#     raise ValueError(f\"x is {x}\")",
+                "# --- Captured Out ---",
+                "# captured out"
+            ]
+        );
+        let r = read(
+            &lines("# test_more.py:14: in test_strings\n#     self.assertEqual('uri://a/', 'uri://b/')\n# E   AssertionError: 'uri://a/' != 'uri://b/'\n# E   - uri://a/\n# E   ?       ^\n# E   + uri://b/\n# E   ?       ^"),
+            true,
+        );
+        assert_eq!(
+            r.expected_actual,
+            Some((json!("uri://b/"), json!("uri://a/")))
+        );
+        assert_eq!(
+            r.message.as_deref(),
+            Some("AssertionError: 'uri://a/' != 'uri://b/'")
         );
     }
 
