@@ -205,12 +205,12 @@ for c in mixed throws empty; do
   # direct run: stdout is not a TTY, so node 20's default reporter is tap
   record "node-test-direct-$c" node "$SRC/node-test/$c.test.mjs"
 done
-for c in failures explain; do
+for c in failures explain values; do
   record "node-test-$c" node --test --test-reporter=tap "$SRC/node-test/$c.test.mjs"
 done
 
 log "tape (node FILE)"
-for c in mixed plan-mismatch throws failures explain trailer; do
+for c in mixed plan-mismatch throws failures explain trailer values; do
   record "tape-$c" node "$SRC/tape/$c.js"
 done
 
@@ -244,7 +244,7 @@ cp "$SRC/node-test/trailer.test.mjs" "$TAP_PROJ/node-test-trailer.test.mjs"
 )
 
 log "Perl Test::More (perl FILE.t, no prove)"
-for c in mixed merged bailout skip-all plan-mismatch failures explain json-pp plan-first; do
+for c in mixed merged bailout skip-all plan-mismatch failures explain json-pp plan-first values; do
   record "perl-$c" perl "$SRC/perl/$c.t"
 done
 # The same file with stderr joined to stdout by the shell (one pipe, as `prove --merge`).
@@ -254,7 +254,7 @@ log "Perl Test2::V0 (perl FILE.t, no prove)"
 record perl-test2-failures perl "$SRC/perl/test2-failures.t"
 
 log "pytest-tap (pytest --tap-stream)"
-for c in mixed skip_all error failures explain; do
+for c in mixed skip_all error failures explain values; do
   record "pytest-tap-${c//_/-}" "$PY" -m pytest -p no:cacheprovider \
     --rootdir="$SRC/pytest-tap" --tap-stream "$SRC/pytest-tap/test_$c.py"
 done

@@ -7,6 +7,12 @@ use super::*;
 /// rather than as JSON (`Infinity`, `NaN`, Perl's `undef` or `HASH(0x…)`): printed unquoted.
 /// A magic key, as `serde_json` itself marks its arbitrary-precision numbers.
 pub(crate) const BARE_KEY: &str = "$tapline::bare";
+/// Beside [`BARE_KEY`], the type of a literal JSON has no type for (`Date`, `symbol`): named
+/// in the type note.
+pub(crate) const TYPE_KEY: &str = "$tapline::type";
+/// In an object, the name of its class (`Foo` of `Foo { a: 1 }`): printed before its brace and
+/// never as a field.
+pub(crate) const CLASS_KEY: &str = "$tapline::class";
 
 /// Words that are numbers outside JSON: JavaScript's and YAML's infinities and NaN.
 pub(crate) const NUMBER_WORDS: [&str; 10] = [
@@ -22,16 +28,26 @@ pub(crate) const NUMBER_WORDS: [&str; 10] = [
     ".NaN",
 ];
 
-/// The word of a value made by [`super::bare`].
+/// The word of a value made by [`super::bare`] or [`super::typed`].
 pub(super) fn as_bare(value: &Value) -> Option<&str> {
-    match value {
-        Value::Object(map) if map.len() == 1 => map.get(BARE_KEY)?.as_str(),
-        _ => None,
-    }
+    let Value::Object(map) = value else {
+        return None;
+    };
+    let word = map.get(BARE_KEY)?.as_str()?;
+    let typed = map.get(TYPE_KEY).is_some_and(Value::is_string);
+    (map.len() == 1 + usize::from(typed)).then_some(word)
 }
 
-pub(super) fn type_name(value: &Value) -> &'static str {
+/// The class an object was printed with (`Foo { … }`), if any.
+pub(super) fn class_of(map: &serde_json::Map<String, Value>) -> Option<&str> {
+    map.get(CLASS_KEY)?.as_str()
+}
+
+pub(super) fn type_name(value: &Value) -> &str {
     if let Some(word) = as_bare(value) {
+        if let Some(kind) = value.get(TYPE_KEY).and_then(Value::as_str) {
+            return kind;
+        }
         return if NUMBER_WORDS.contains(&word) {
             "number"
         } else {
@@ -233,7 +249,11 @@ pub(super) fn push_json_string(out: &mut String, s: &str, limit: usize) {
 }
 
 pub(super) fn sorted_entries(map: &serde_json::Map<String, Value>) -> Vec<(&str, &Value)> {
-    let mut entries: Vec<(&str, &Value)> = map.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    let mut entries: Vec<(&str, &Value)> = map
+        .iter()
+        .filter(|(k, _)| k.as_str() != CLASS_KEY)
+        .map(|(k, v)| (k.as_str(), v))
+        .collect();
     entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
     entries
 }
@@ -264,17 +284,22 @@ pub(super) fn compact(value: &Value, out: &mut String, limit: usize) -> bool {
                 Value::String(s) => push_json_string(out, s, limit),
                 _ if as_bare(v).is_some() => out.push_str(as_bare(v).unwrap_or_default()),
                 Value::Array(items) if items.is_empty() => out.push_str("[]"),
-                Value::Object(map) if map.is_empty() => out.push_str("{}"),
                 Value::Array(items) => {
                     out.push('[');
                     stack.push(Open::Array { items, next: 0 });
                 }
                 Value::Object(map) => {
-                    out.push('{');
-                    stack.push(Open::Object {
-                        entries: sorted_entries(map),
-                        next: 0,
-                    });
+                    if let Some(class) = class_of(map) {
+                        out.push_str(class);
+                        out.push(' ');
+                    }
+                    let entries = sorted_entries(map);
+                    if entries.is_empty() {
+                        out.push_str("{}");
+                    } else {
+                        out.push('{');
+                        stack.push(Open::Object { entries, next: 0 });
+                    }
                 }
             }
             continue;
@@ -482,11 +507,19 @@ impl<'a> Pretty<'a> {
             line.push_str(": ");
         }
         let nested = depth < MAX_PRETTY_DEPTH && as_bare(value).is_none();
+        let entries = match value {
+            Value::Object(map) if nested => sorted_entries(map),
+            _ => Vec::new(),
+        };
         match value {
-            Value::Object(map) if nested && !map.is_empty() => {
+            Value::Object(map) if !entries.is_empty() => {
+                if let Some(class) = class_of(map) {
+                    line.push_str(class);
+                    line.push(' ');
+                }
                 line.push('{');
                 stack.push(Frame::Object {
-                    entries: sorted_entries(map),
+                    entries,
                     next: 0,
                     node,
                     depth,

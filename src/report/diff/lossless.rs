@@ -294,7 +294,12 @@ fn decoded(diff: &Diff, wanted: Sign) -> Option<String> {
     diff.lines.iter().find_map(|line| match line {
         DiffLine::Line { sign, .. } if *sign == wanted => {
             let text = line.plain_text();
-            serde_json::from_str(text.get(2..)?).ok()
+            let side = text.get(2..)?;
+            // As written between '…' (a string holding `"` or `\`), else a JSON literal.
+            match side.strip_prefix('\'').and_then(|s| s.strip_suffix('\'')) {
+                Some(verbatim) => Some(verbatim.to_owned()),
+                None => serde_json::from_str(side).ok(),
+            }
         }
         _ => None,
     })

@@ -12,7 +12,10 @@
 //!   `Compared values have no visual difference.`
 //! * **Two single-line strings** print `- "expected"` / `+ "received"`.
 //!   They are quoted and escaped like JSON string literals, so a trailing
-//!   space (`"foo "`), a tab (`\t`) or a stray quote is always visible.
+//!   space (`"foo "`), a tab (`\t`) or a stray quote is always visible. A
+//!   string holding `"` or `\` (JSON text, a path) reads as written between
+//!   `'…'` instead (`'"\u00b6"'`, not `"\"\\u00b6\""`), unless either side
+//!   holds a character only an escape shows.
 //! * **Two strings where either has a line break** get a line diff with three
 //!   lines of context. Long unchanged stretches collapse into hunks, each
 //!   introduced by a unified-diff header (`@@ -12,7 +12,8 @@`) whose line
@@ -44,7 +47,11 @@
 //! * **Anything else** (primitives, or a primitive against another type) is
 //!   shown side by side as `- Expected: 5` / `+ Received: "5"`, followed by
 //!   `(different types: number vs string)` when the JSON types differ. No
-//!   legend is printed here because every line carries its own label.
+//!   legend is printed here because every line carries its own label. A
+//!   value the producer wrote as a literal JSON has not ([`bare`], [`typed`]:
+//!   `undef`, `Infinity`, a Date, `Symbol(x)`) prints unquoted, and a typed
+//!   one names its type in the note (`string vs Date`); an object of a class
+//!   ([`instance`]) prints the class before its brace.
 //!
 //! # Model
 //!
@@ -166,6 +173,52 @@ pub fn bare(word: &str) -> Value {
     Value::Object(map)
 }
 
+/// A value the producer wrote as a literal of a type JSON has not (`typed("1970-01-01T00:00:00.000Z",
+/// "Date")`, `typed("Symbol(x)", "symbol")`, `typed("b'x'", "bytes")`): printed unquoted like
+/// [`bare`], and its type named when the other side's differs, so a Date against the string
+/// that spells it reads `(different types: string vs Date)`.
+pub fn typed(word: &str, kind: &str) -> Value {
+    let mut value = bare(word);
+    if let Value::Object(map) = &mut value {
+        map.insert(TYPE_KEY.to_owned(), Value::String(kind.to_owned()));
+    }
+    value
+}
+
+/// An object of a class (`Foo { a: 1 }`): its fields, printed after the class's name, so an
+/// instance against a plain object with the same fields differs on its first line.
+pub fn instance(class: &str, mut fields: serde_json::Map<String, Value>) -> Value {
+    fields.insert(CLASS_KEY.to_owned(), Value::String(class.to_owned()));
+    Value::Object(fields)
+}
+
+/// A value on one line as the diff prints it, for a report that shows a value outside a diff
+/// (a JSON report's `expected`): a string quoted as [`compute`] quotes a lone one, a word the
+/// producer wrote ([`bare`], [`typed`]) as written, a structure as compact JSON with its
+/// classes.
+pub fn one_line(value: &Value) -> String {
+    match value {
+        Value::String(s) if verbatim(&[s]) => format!("'{s}'"),
+        _ => {
+            let mut out = String::new();
+            compact(value, &mut out, usize::MAX);
+            out
+        }
+    }
+}
+
+/// The type of a value as the diff's note names it: JSON's (`string`, `number`, `object`…),
+/// a typed word's (`Date`, `undefined`, `symbol`, `bytes`), or `bare` for a word of no type
+/// (Perl's `undef`).
+pub fn kind(value: &Value) -> &str {
+    type_name(value)
+}
+
+/// Whether two values print the same: what [`compute`] says "no visual difference" of.
+pub fn same(a: &Value, b: &Value) -> bool {
+    json_eq(a, b)
+}
+
 /// Whether `word` is a number that JSON cannot write (`Infinity`, `-Infinity`, `NaN`, YAML's
 /// `.inf`, `-.inf`, `.nan`).
 pub fn is_number_word(word: &str) -> bool {
@@ -210,6 +263,9 @@ enum Mode {
     Raw,
     /// A whole single-line string, shown as a JSON string literal.
     Quoted,
+    /// A whole single-line string holding `"` or `\\`, shown as written between `'…'`
+    /// ([`verbatim`]).
+    Verbatim,
     /// Already escaped by the JSON printer.
     Safe,
 }
@@ -281,8 +337,13 @@ impl Renderer {
             Some(inline) => (Some(inline.old.as_slice()), Some(inline.new.as_slice())),
             None => (None, None),
         };
-        self.emit(Sign::Expected, expected, Mode::Quoted, old);
-        self.emit(Sign::Received, actual, Mode::Quoted, new);
+        let mode = if verbatim(&[expected, actual]) {
+            Mode::Verbatim
+        } else {
+            Mode::Quoted
+        };
+        self.emit(Sign::Expected, expected, mode, old);
+        self.emit(Sign::Received, actual, mode, new);
     }
 
     fn multi_line(&mut self, expected: &str, actual: &str) {
@@ -327,8 +388,11 @@ impl Renderer {
     }
 
     fn labelled(&mut self, sign: Sign, label: &str, value: &Value) {
-        let printed = Pretty::new(value);
-        for (i, line) in printed.lines.iter().enumerate() {
+        let lines = match value {
+            Value::String(s) if verbatim(&[s]) => vec![format!("'{s}'")],
+            _ => Pretty::new(value).lines,
+        };
+        for (i, line) in lines.iter().enumerate() {
             if self.sink.room() == 0 {
                 self.sink.skip();
                 continue;
@@ -481,9 +545,12 @@ impl Renderer {
         }
         // An empty line keeps no segments and is painted as the bare sign.
         let mut line = LineBuilder::new(sign);
-        if mode == Mode::Quoted {
-            line.push(false, "\"");
-        }
+        let quote = match mode {
+            Mode::Quoted => "\"",
+            Mode::Verbatim => "'",
+            Mode::Raw | Mode::Safe => "",
+        };
+        line.push(false, quote);
         let trail = text.trim_end_matches([' ', '\t']).len();
         let mut escaped = String::new();
         let mut start = 0;
@@ -497,16 +564,26 @@ impl Renderer {
             match mode {
                 Mode::Raw => push_raw_escaped(&mut escaped, part, start, trail),
                 Mode::Quoted => push_json_body(&mut escaped, part, usize::MAX),
-                Mode::Safe => escaped.push_str(part),
+                Mode::Safe | Mode::Verbatim => escaped.push_str(part),
             }
             line.push(emphasized, &escaped);
             start = end;
         }
-        if mode == Mode::Quoted {
-            line.push(false, "\"");
-        }
+        line.push(false, quote);
         self.sink.push(line.finish());
     }
+}
+
+/// Whether single-line `strings` read better as written between `'…'` than as JSON string
+/// literals: when one holds `"` or `\\` (JSON text, a Windows path), which JSON would escape,
+/// and none holds a character only an escape shows (a tab, a control or invisible character).
+/// The quotes end the line, so a quote inside needs no escape, and trailing blanks stay
+/// visible before the closing one.
+fn verbatim(strings: &[&str]) -> bool {
+    strings.iter().any(|s| s.contains(['"', '\\']))
+        && strings
+            .iter()
+            .all(|s| !s.chars().any(|c| c.is_control() || is_hidden(c)))
 }
 
 mod hunks;

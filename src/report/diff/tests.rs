@@ -76,8 +76,8 @@ fn single_line_strings_are_quoted() {
 #[test]
 fn single_line_strings_escape_like_json_literals() {
     assert_eq!(
-        plain(json!("say \"hi\"\\"), json!("say \"ho\"\\")),
-        format!("{LEGEND}- \"say \\\"hi\\\"\\\\\"\n+ \"say \\\"ho\\\"\\\\\"\n")
+        plain(json!("say \"hi\"\\\t"), json!("say \"ho\"\\")),
+        format!("{LEGEND}- \"say \\\"hi\\\"\\\\\\t\"\n+ \"say \\\"ho\\\"\\\\\"\n")
     );
 }
 
@@ -517,7 +517,7 @@ fn json_in_strings_is_diffed_structurally() {
 fn json_strings_differing_only_in_formatting_are_diffed_as_text() {
     assert_eq!(
         plain(json!(r#"{"a":1}"#), json!(r#"{ "a": 1 }"#)),
-        format!("{LEGEND}- \"{{\\\"a\\\":1}}\"\n+ \"{{ \\\"a\\\": 1 }}\"\n")
+        format!("{LEGEND}- '{{\"a\":1}}'\n+ '{{ \"a\": 1 }}'\n")
     );
     // Only one side parses: plain text diff.
     assert_eq!(
@@ -962,4 +962,91 @@ fn bare_words_print_unquoted_and_number_words_are_numbers() {
         plain(&bare("NaN"), &bare("NaN")),
         ["Compared values have no visual difference."]
     );
+}
+
+#[test]
+fn strings_holding_quotes_or_backslashes_read_as_written() {
+    // JSON::PP's own tests compare JSON text: Test::More's `got: '"\u00b6"'`.
+    assert_eq!(
+        plain(json!(r#""\u00b6""#), json!(r#""¶""#)),
+        format!("{LEGEND}- '\"\\u00b6\"'\n+ '\"¶\"'\n")
+    );
+    // Trailing blanks stay visible before the closing quote.
+    assert_eq!(
+        plain(json!("a\" "), json!("a\"")),
+        format!("{LEGEND}- 'a\" '\n+ 'a\"'\n")
+    );
+    // A character only an escape shows (a tab) needs escapes: JSON's, on both sides.
+    assert_eq!(
+        plain(json!("a\"\t"), json!("a\"")),
+        format!("{LEGEND}- \"a\\\"\\t\"\n+ \"a\\\"\"\n")
+    );
+    // Side by side too.
+    assert_eq!(
+        plain(json!(r#"say "hi""#), bare("undef")),
+        "- Expected: 'say \"hi\"'\n+ Received: undef\n"
+    );
+    // Plain text keeps JSON's quotes.
+    assert_eq!(
+        plain(json!("it's"), json!("its")),
+        format!("{LEGEND}- \"it's\"\n+ \"its\"\n")
+    );
+}
+
+#[test]
+fn typed_words_say_their_type_and_never_read_as_no_difference() {
+    let date = typed("1970-01-01T00:00:00.000Z", "Date");
+    assert_eq!(
+        plain(json!("1970-01-01T00:00:00.000Z"), date.clone()),
+        "- Expected: \"1970-01-01T00:00:00.000Z\"\n+ Received: 1970-01-01T00:00:00.000Z\n\n\
+         (different types: string vs Date)\n"
+    );
+    let lines = plain(
+        json!({"d": "1970-01-01T00:00:00.000Z"}),
+        json!({ "d": date }),
+    );
+    assert!(
+        lines.contains("-   \"d\": \"1970-01-01T00:00:00.000Z\",\n")
+            && lines.contains("+   \"d\": 1970-01-01T00:00:00.000Z,\n"),
+        "{lines}"
+    );
+    assert_eq!(
+        plain(json!(null), typed("undefined", "undefined")),
+        "- Expected: null\n+ Received: undefined\n\n(different types: null vs undefined)\n"
+    );
+    // The same word of two types differs.
+    assert!(!json_eq(&typed("x", "a"), &typed("x", "b")));
+    assert_eq!(as_bare(&typed("x", "a")), Some("x"));
+}
+
+#[test]
+fn class_instances_print_their_class() {
+    let mut fields = serde_json::Map::new();
+    fields.insert("a".to_owned(), json!(1));
+    let foo = instance("Foo", fields);
+    assert_eq!(
+        plain(json!({"a": 1}), foo.clone()),
+        format!("{LEGEND}- {{\n+ Foo {{\n    \"a\": 1,\n  }}\n")
+    );
+    let empty = instance("Bar", serde_json::Map::new());
+    assert_eq!(
+        plain(json!(null), json!([empty])),
+        "- Expected: null\n+ Received: [\n+   Bar {},\n+ ]\n\n(different types: null vs array)\n"
+    );
+}
+
+#[test]
+fn a_value_on_one_line_and_its_kind() {
+    let mut fields = serde_json::Map::new();
+    fields.insert("d".to_owned(), typed("1970-01-01T00:00:00.000Z", "Date"));
+    let value = json!([instance("Foo", fields), "a\"b", "x", bare("undef")]);
+    assert_eq!(
+        one_line(&value),
+        r#"[Foo {"d": 1970-01-01T00:00:00.000Z}, "a\"b", "x", undef]"#
+    );
+    assert_eq!(one_line(&json!(r#""\u00b6""#)), r#"'"\u00b6"'"#);
+    assert_eq!(kind(&typed("Symbol(x)", "symbol")), "symbol");
+    assert_eq!(kind(&bare("undef")), "bare");
+    assert_eq!(kind(&bare("NaN")), "number");
+    assert_eq!(kind(&json!({})), "object");
 }

@@ -7,9 +7,10 @@
 //!   there);
 //! * Test2: the same location lines, and its `+---+` table when it has one row with `GOT` and
 //!   `CHECK` (a diff; with a `PATH` column, a message naming the place);
-//! * pytest-tap: the closing `FILE.py:N: ErrorName` line (the location), the empty
-//!   `--- Captured Log/Out/Err ---` headings, and `E   assert X == Y` when both sides read as
-//!   values ([`super::literal`]): a diff, which replaces pytest's own explanation under it;
+//! * pytest-tap: the `FILE.py:N: ErrorName` line closing the test's own frame (the location),
+//!   the empty `--- Captured Log/Out/Err ---` headings, and the `E` lines (the message), whose
+//!   `assert X == Y` (or unittest's `X != Y`), when both sides read as values
+//!   ([`super::literal`]), is a diff that replaces pytest's own explanation of them;
 //! * bats: `(in test file FILE, line N)` (the location; bats-assert's `(from function …`
 //!   lines above it are its internals) and the failed command under it (the message), and
 //!   bats-assert's `-- values do not equal --` block (a diff);
@@ -50,6 +51,11 @@ pub(super) fn read(lines: &[String], commented: bool) -> Read {
         })
         .collect();
     let mut r = Read::default();
+    // `E` lines are pytest's only where its location line says pytest wrote them.
+    let pytest = bodies
+        .iter()
+        .flatten()
+        .any(|b| pytest_location(b.trim()).is_some());
     let mut i = 0;
     while i < lines.len() {
         let used = match bodies[i] {
@@ -60,7 +66,7 @@ pub(super) fn read(lines: &[String], commented: bool) -> Read {
                 .or_else(|| r.structures(&bodies[i..]))
                 .or_else(|| r.test2_table(&bodies[i..]))
                 .or_else(|| r.pytest(&bodies[i..]))
-                .or_else(|| r.pytest_assert(&lines[i..], &bodies[i..]))
+                .or_else(|| r.pytest_error(&bodies[i..], pytest))
                 .or_else(|| r.bats_location(&bodies[i..]))
                 .or_else(|| r.bats_assert(&bodies[i..]))
                 .or_else(|| r.traceback(&bodies[i..])),
@@ -149,7 +155,8 @@ impl Read {
         Some(3)
     }
 
-    /// pytest's `path.py:N: ErrorName` closing line, and empty captured-output headings.
+    /// pytest's `path.py:N: ErrorName` line closing the test's frame (`path.py:N: ` when the
+    /// error came from a frame under it), and empty captured-output headings.
     fn pytest(&mut self, bodies: &[Option<&str>]) -> Option<usize> {
         let body = bodies.first().copied().flatten()?.trim();
         if let Some(name) = body
@@ -166,19 +173,12 @@ impl Read {
                 && (after.is_none() || after.is_some_and(|a| a.starts_with("--- Captured ")));
             return empty.then_some(2);
         }
-        let (place, error) = body.rsplit_once(": ")?;
-        let (file, line) = place.rsplit_once(':')?;
-        let plausible = file.ends_with(".py")
-            && line.bytes().all(|b| b.is_ascii_digit())
-            && !line.is_empty()
-            && error
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.');
-        if !plausible {
+        let place = pytest_location(body)?;
+        // The first frame is the test's; later ones (where a helper raised) stay output.
+        if self.location.is_some() {
             return None;
         }
-        self.location
-            .get_or_insert_with(|| format!("{file}:{line}"));
+        self.location = Some(place);
         // The blank comment pytest prints before it goes too.
         if self.rest.last().is_some_and(|l| l.trim() == "#") {
             self.rest.pop();
@@ -260,35 +260,52 @@ impl Read {
         Some(used)
     }
 
-    /// pytest's `E   assert X == Y` whose sides read as values: a diff of them, in place of
-    /// the explanation pytest indents under it (the headline itself stays).
-    fn pytest_assert(&mut self, lines: &[String], bodies: &[Option<&str>]) -> Option<usize> {
-        if self.expected_actual.is_some() {
+    /// pytest's `E` lines, the error it reports: the message, and the values when they claim
+    /// `assert X == Y` (or unittest's `X != Y`) of two values. pytest's explanation of the
+    /// values goes, as ours is drawn instead; its `+  where` lines stay, saying where a value
+    /// came from. Without values its words are all there is, and all stay.
+    fn pytest_error(&mut self, bodies: &[Option<&str>], pytest: bool) -> Option<usize> {
+        if !pytest || self.message.is_some() {
             return None;
         }
-        let body = bodies.first().copied().flatten()?;
-        let e = body.trim_start().strip_prefix('E')?;
-        let indent = e.len() - e.trim_start().len();
-        let claim = e.trim();
-        let claim = claim.strip_prefix("AssertionError: ").unwrap_or(claim);
-        let claim = claim.strip_prefix("assert ")?;
-        let (actual, expected) = claim.match_indices(" == ").find_map(|(k, _)| {
-            let (left, right) = (claim.get(..k)?, claim.get(k + 4..)?);
-            Some((literal::parse(left)?, literal::parse(right)?))
-        })?;
-        self.expected_actual = Some((expected, actual));
-        self.rest.push(lines.first()?.clone());
-        let mut used = 1;
-        for b in bodies.iter().skip(1) {
-            let deeper = b
-                .and_then(|b| b.trim_start().strip_prefix('E'))
-                .is_some_and(|e| e.len() - e.trim_start().len() > indent);
-            if !deeper {
-                break;
-            }
-            used += 1;
+        let block: Vec<(usize, &str)> = bodies
+            .iter()
+            .map_while(|b| b.and_then(error_line))
+            .collect();
+        let base = block
+            .iter()
+            .filter(|(_, t)| !t.is_empty())
+            .map(|(indent, _)| *indent)
+            .min()?;
+        let claim = block
+            .iter()
+            .position(|(indent, t)| *indent == base && without_class(t).starts_with("assert "));
+        let read = claim.and_then(|k| Some((k, assert_values(without_class(block[k].1))?)));
+        let mut message: Vec<String> = Vec::new();
+        if let Some((k, values)) = read {
+            message.extend(block[..k].iter().map(|(_, t)| (*t).to_owned()));
+            message.push(without_class(block[k].1).to_owned());
+            message.extend(
+                block[k + 1..]
+                    .iter()
+                    .filter(|(indent, t)| *indent > base && is_where(t))
+                    .map(|(_, t)| (*t).to_owned()),
+            );
+            self.expected_actual.get_or_insert(values);
+        } else if let Some(values) = unittest_values(block[0].1) {
+            message.push(block[0].1.to_owned());
+            self.expected_actual.get_or_insert(values);
+        } else {
+            let pad = |indent: usize| " ".repeat(indent.saturating_sub(base));
+            message.extend(
+                block
+                    .iter()
+                    .map(|(indent, t)| format!("{}{t}", pad(*indent))),
+            );
         }
-        Some(used)
+        let text = message.join("\n");
+        self.message = Some(text.trim_end().to_owned()).filter(|m| !m.is_empty());
+        Some(block.len())
     }
 
     /// bats-assert's `-- values do not equal --`, `expected : x`, `actual   : y`, `--`.
@@ -345,6 +362,79 @@ impl Read {
         self.message.get_or_insert_with(|| exception.to_owned());
         Some(k + 1)
     }
+}
+
+/// `path.py:N: ErrorName` (or `path.py:N: ` for a frame an error passed through, `path.py:N:
+/// in name` heading a frame of `--tb=short`) as `path.py:N`.
+fn pytest_location(body: &str) -> Option<String> {
+    let (place, error) = match body.strip_suffix(':') {
+        Some(place) => (place, ""),
+        None => body.rsplit_once(": ")?,
+    };
+    let error = match error.strip_prefix("in ") {
+        Some(function) if !function.contains(' ') => "",
+        _ => error,
+    };
+    let (file, line) = place.rsplit_once(':')?;
+    let plausible = file.ends_with(".py")
+        && !line.is_empty()
+        && line.bytes().all(|b| b.is_ascii_digit())
+        && error
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.');
+    plausible.then(|| format!("{file}:{line}"))
+}
+
+/// One of pytest's `E   text` lines: its indentation after the `E` and its text (empty for
+/// a blank one).
+fn error_line(body: &str) -> Option<(usize, &str)> {
+    let rest = body.strip_prefix(' ').unwrap_or(body).strip_prefix('E')?;
+    let text = rest.trim();
+    if text.is_empty() {
+        return Some((usize::MAX, ""));
+    }
+    let indent = rest.len() - rest.trim_start().len();
+    (indent >= 3).then_some((indent, text))
+}
+
+/// `assert X` without the `AssertionError: ` pytest puts before it when it explains more.
+fn without_class(line: &str) -> &str {
+    line.strip_prefix("AssertionError: ")
+        .filter(|rest| rest.starts_with("assert "))
+        .unwrap_or(line)
+}
+
+/// pytest's `+  where 5 = f()` and `+  and   6 = g()` lines.
+fn is_where(line: &str) -> bool {
+    let rest = line.trim_start_matches(['+', ' ']);
+    line.starts_with('+') && (rest.starts_with("where ") || rest.starts_with("and "))
+}
+
+/// The values of `assert X == Y` (X what the test got): the first ` == ` whose two sides
+/// both read as values.
+fn assert_values(claim: &str) -> Option<(Value, Value)> {
+    let claim = claim.strip_prefix("assert ")?;
+    split_values(claim, " == ")
+}
+
+/// The values of unittest's `AssertionError: [Lists differ: ]X != Y` (X the first argument,
+/// what the test got by the usual `assertEqual(result, expected)`).
+fn unittest_values(line: &str) -> Option<(Value, Value)> {
+    let claim = line.strip_prefix("AssertionError: ")?;
+    let claim = match claim.split_once(" differ: ") {
+        Some((kind, rest)) if kind.bytes().all(|b| b.is_ascii_alphabetic()) => rest,
+        _ => claim,
+    };
+    split_values(claim, " != ")
+}
+
+/// `left OP right` at the first `op` where both sides read: (right, left), expected first.
+fn split_values(claim: &str, op: &str) -> Option<(Value, Value)> {
+    claim.match_indices(op).find_map(|(k, _)| {
+        let left = literal::parse(claim.get(..k)?)?;
+        let right = literal::parse(claim.get(k + op.len()..)?)?;
+        Some((right, left))
+    })
 }
 
 /// `at FILE line N.` as `FILE:N`.
@@ -458,12 +548,184 @@ mod tests {
             Some((json!([2, "a == b"]), json!([1, "a == b"])))
         );
         assert_eq!(
-            r.rest,
-            ["# E       AssertionError: assert [1, 'a == b'] == [2, 'a == b']"]
+            r.message.as_deref(),
+            Some("assert [1, 'a == b'] == [2, 'a == b']")
         );
-        // Not values: pytest's words stay.
-        let text = "# E       assert <Foo> == 1\n# E         more";
+        assert!(r.rest.is_empty(), "{:?}", r.rest);
+        // Not values: pytest's words are the message.
+        let r = read(
+            &lines(
+                "# E       assert <Foo> == 1\n# E         more\n# t/test_a.py:7: AssertionError",
+            ),
+            true,
+        );
+        assert_eq!(r.message.as_deref(), Some("assert <Foo> == 1\n  more"));
+        assert_eq!(r.expected_actual, None);
+        // Without pytest's location line, `E` lines are anyone's.
+        let text = "# E       assert 1 == 2";
         assert_eq!(read(&lines(text), true).rest, lines(text));
+    }
+
+    /// A pytest 7.4.4 failure as pytest-tap 3.5 writes it (python 3.11.7): `body` between the
+    /// test's source and the `--- Captured` headings.
+    fn pytest_failure(body: &str) -> Vec<String> {
+        let tail =
+            "# --- Captured Log ---\n# \n# --- Captured Out ---\n# \n# --- Captured Err ---\n#";
+        lines(&format!("{body}\n{tail}"))
+    }
+
+    #[test]
+    fn pytest_assertion_is_the_message_values_and_location() {
+        let r = read(
+            &pytest_failure("# def test_message():\n#         x = 3\n# >       assert x == 4, \"x should be four\"\n# E       AssertionError: x should be four\n# E       assert 3 == 4\n# \n# test_values.py:15: AssertionError"),
+            true,
+        );
+        assert_eq!(
+            r.message.as_deref(),
+            Some("AssertionError: x should be four\nassert 3 == 4")
+        );
+        assert_eq!(r.expected_actual, Some((json!(4), json!(3))));
+        assert_eq!(r.location.as_deref(), Some("test_values.py:15"));
+        assert_eq!(
+            r.rest,
+            [
+                "# def test_message():",
+                "#         x = 3",
+                "# >       assert x == 4, \"x should be four\""
+            ]
+        );
+        // pytest's explanation goes with the values it explains; `where` says where one came from.
+        let r = read(
+            &pytest_failure("# def test_call():\n# >       assert helper() == 6\n# E       assert 5 == 6\n# E        +  where 5 = helper()\n# \n# test_values.py:21: AssertionError"),
+            true,
+        );
+        assert_eq!(
+            r.message.as_deref(),
+            Some("assert 5 == 6\n+  where 5 = helper()")
+        );
+        assert_eq!(r.expected_actual, Some((json!(6), json!(5))));
+        let r = read(
+            &pytest_failure("# def test_strings():\n# >       assert 'abc' == \"it's\"\n# E       assert 'abc' == \"it's\"\n# E         - it's\n# E         + abc\n# \n# test_values.py:2: AssertionError"),
+            true,
+        );
+        assert_eq!(r.message.as_deref(), Some("assert 'abc' == \"it's\""));
+        assert_eq!(r.expected_actual, Some((json!("it's"), json!("abc"))));
+        assert_eq!(r.rest.len(), 2, "{:?}", r.rest);
+    }
+
+    #[test]
+    fn python_reprs_in_pytest_assertions_are_their_values() {
+        let r = read(
+            &pytest_failure("# def test_bytes():\n# >       assert b'x' == b'y'\n# E       AssertionError: assert b'x' == b'y'\n# E         At index 0 diff: b'x' != b'y'\n# E         Use -v to get more diff\n# \n# test_values.py:5: AssertionError"),
+            true,
+        );
+        assert_eq!(r.message.as_deref(), Some("assert b'x' == b'y'"));
+        assert_eq!(
+            r.expected_actual,
+            Some((diff::typed("b'y'", "bytes"), diff::typed("b'x'", "bytes")))
+        );
+        let r = read(
+            &pytest_failure("# def test_none():\n# >       assert None == 'None'\n# E       AssertionError: assert None == 'None'\n# \n# test_values.py:11: AssertionError"),
+            true,
+        );
+        let none = diff::typed("None", "None");
+        assert_eq!(r.expected_actual, Some((json!("None"), none.clone())));
+        let r = read(
+            &pytest_failure("# def test_containers():\n# >       assert {'a': [1, (2, None)]} == {'a': [1, (3, None)]}\n# E       AssertionError: assert {'a': [1, (2, None)]} == {'a': [1, (3, None)]}\n# E         Differing items:\n# E         {'a': [1, (2, None)]} != {'a': [1, (3, None)]}\n# E         Use -v to get more diff\n# \n# test_values.py:8: AssertionError"),
+            true,
+        );
+        assert_eq!(
+            r.expected_actual,
+            Some((json!({"a": [1, [3, none]]}), json!({"a": [1, [2, none]]})))
+        );
+    }
+
+    #[test]
+    fn pytest_unittest_and_raised_errors() {
+        // unittest's assertEqual through pytest: `first != second`, then its own diff.
+        let r = read(
+            &pytest_failure("# self = <test_more.Tests testMethod=test_lists>\n# \n#     def test_lists(self):\n#         a = [1, 2, 3]\n#         b = [1, 2, 4]\n#         # a comment\n# >       self.assertEqual(a, b)\n# E       AssertionError: Lists differ: [1, 2, 3] != [1, 2, 4]\n# E       \n# E       First differing element 2:\n# E       3\n# E       4\n# E       \n# E       - [1, 2, 3]\n# E       ?        ^\n# E       \n# E       + [1, 2, 4]\n# E       ?        ^\n# \n# test_more.py:10: AssertionError"),
+            true,
+        );
+        assert_eq!(
+            r.message.as_deref(),
+            Some("AssertionError: Lists differ: [1, 2, 3] != [1, 2, 4]")
+        );
+        assert_eq!(
+            r.expected_actual,
+            Some((json!([1, 2, 4]), json!([1, 2, 3])))
+        );
+        assert_eq!(r.location.as_deref(), Some("test_more.py:10"));
+        assert_eq!(r.rest.len(), 7, "{:?}", r.rest);
+        // Raised in a helper: the message is the error, the place the test's own frame; the
+        // helper's frame stays output.
+        let r = read(
+            &lines("# def test_helper():\n#         print(\"captured out\")\n# >       check(3)\n# \n# test_more.py:25: \n# _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ \n# \n# x = 3\n# \n#     def check(x):\n#         if x != 4:\n# >           raise ValueError(f\"x is {x}\")\n# E           ValueError: x is 3\n# \n# helper_mod.py:3: ValueError\n# --- Captured Log ---\n# \n# --- Captured Out ---\n# captured out"),
+            true,
+        );
+        assert_eq!(r.message.as_deref(), Some("ValueError: x is 3"));
+        assert_eq!(r.location.as_deref(), Some("test_more.py:25"));
+        assert_eq!(r.expected_actual, None);
+        assert!(
+            r.rest.contains(&"# helper_mod.py:3: ValueError".to_owned()),
+            "{:?}",
+            r.rest
+        );
+        assert!(!r.rest.iter().any(|l| l.contains("E ")), "{:?}", r.rest);
+        // Not values: pytest's explanation is all there is, kept in the message.
+        let r = read(
+            &pytest_failure("# def test_raises():\n# >       with pytest.raises(ValueError):\n# E       Failed: DID NOT RAISE <class 'ValueError'>\n# \n# test_more.py:20: Failed"),
+            true,
+        );
+        assert_eq!(
+            r.message.as_deref(),
+            Some("Failed: DID NOT RAISE <class 'ValueError'>")
+        );
+        let r = read(
+            &pytest_failure("# def test_str_multiline():\n#         expected = \"line one\\nline two\\n\"\n# >       assert \"line one\\nline 2\\n\" == expected\n# E       AssertionError: assert 'line one\\nline 2\\n' == 'line one\\nline two\\n'\n# E           line one\n# E         - line two\n# E         ?      ^^^\n# E         + line 2\n# E         ?      ^\n# \n# test_more.py:32: AssertionError"),
+            true,
+        );
+        assert_eq!(
+            r.expected_actual,
+            Some((json!("line one\nline two\n"), json!("line one\nline 2\n")))
+        );
+        assert_eq!(
+            r.message.as_deref(),
+            Some("assert 'line one\\nline 2\\n' == 'line one\\nline two\\n'")
+        );
+    }
+
+    #[test]
+    fn pytest_short_tracebacks_name_the_frame_after_its_place() {
+        // pytest 7.4.4 --tb=short, pytest-tap 3.5.
+        let r = read(
+            &lines("# test_more.py:25: in test_helper\n#     check(3)\n# helper_mod.py:3: in check\n#     raise ValueError(f\"x is {x}\")\n# E   ValueError: x is 3\n# --- Captured Log ---\n# \n# --- Captured Out ---\n# captured out"),
+            true,
+        );
+        assert_eq!(r.location.as_deref(), Some("test_more.py:25"));
+        assert_eq!(r.message.as_deref(), Some("ValueError: x is 3"));
+        assert_eq!(
+            r.rest,
+            [
+                "#     check(3)",
+                "# helper_mod.py:3: in check",
+                "#     raise ValueError(f\"x is {x}\")",
+                "# --- Captured Out ---",
+                "# captured out"
+            ]
+        );
+        let r = read(
+            &lines("# test_more.py:14: in test_strings\n#     self.assertEqual('uri://a/', 'uri://b/')\n# E   AssertionError: 'uri://a/' != 'uri://b/'\n# E   - uri://a/\n# E   ?       ^\n# E   + uri://b/\n# E   ?       ^"),
+            true,
+        );
+        assert_eq!(
+            r.expected_actual,
+            Some((json!("uri://b/"), json!("uri://a/")))
+        );
+        assert_eq!(
+            r.message.as_deref(),
+            Some("AssertionError: 'uri://a/' != 'uri://b/'")
+        );
     }
 
     #[test]
@@ -495,7 +757,8 @@ mod tests {
             true,
         );
         assert_eq!(r.location.as_deref(), Some("t/test_a.py:15"));
-        assert_eq!(r.rest, ["# E   boom", "# --- Captured Err ---", "# hello"]);
+        assert_eq!(r.message.as_deref(), Some("boom"));
+        assert_eq!(r.rest, ["# --- Captured Err ---", "# hello"]);
     }
 
     #[test]

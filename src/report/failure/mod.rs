@@ -4,13 +4,16 @@
 //!
 //! Every producer says it differently; the report says it one way:
 //! * **one diff**: ours, of the values. A producer's own text diff is dropped when the values
-//!   are there (node:test's `+ actual - expected` block in its message), and shown through the
-//!   same renderer when they are not (node-tap's `diff:`);
+//!   are there (node:test's `+ actual - expected` block in its message, whose lines spell the
+//!   values with what node's YAML loses), and shown through the same renderer when they are
+//!   not (node-tap's `diff:`, node's block when it skipped lines);
 //! * the producer's **machine fields** (`operator`/`compare`, `name`, `code`, `failureType`)
 //!   on one quiet line: `operator deepStrictEqual · AssertionError [ERR_ASSERTION] ·
 //!   testCodeFailure`;
 //! * **runtime-internal stack frames** left out unless `-v` (see [`stack`] for which);
-//! * the values as the test wrote them ([`values`]: arrays, `Infinity`, `NaN`);
+//! * the values as the test wrote them ([`values`]: arrays, `Infinity`, `NaN`; tape's and
+//!   node:test's read from their YAML's text; [`literal`]: a Date, `undefined`, a Symbol, a
+//!   class instance, Python's reprs keep what they are);
 //! * Test::More's, Test2's, pytest's, bats' and Python tracebacks' `#` diagnostics read into
 //!   the same fields
 //!   ([`comments`]);
@@ -96,10 +99,14 @@ pub fn details(a: &Assert<'_>, output: &[String]) -> Details {
     let mut machine = Vec::new();
     if let Some(yaml) = a.diagnostics.as_deref() {
         match serde_saphyr::from_str::<Value>(yaml) {
-            Ok(Value::Object(map)) => read_map(&map, &mut d, &mut machine),
+            Ok(Value::Object(map)) => read_yaml(yaml, &map, &mut d, &mut machine),
             Ok(Value::Null) => {}
             Ok(other) => d.message = Some(scalar(&other)),
-            Err(e) => d.raw_yaml = Some((yaml.to_owned(), first_line(&e.to_string()))),
+            // tape writes JavaScript no YAML reader takes (`actual: 'it\'s'`).
+            Err(e) => match values::tape_fields(yaml) {
+                Some(map) => read_yaml(yaml, &map, &mut d, &mut machine),
+                None => d.raw_yaml = Some((yaml.to_owned(), first_line(&e.to_string()))),
+            },
         }
     }
     if let Some(meta) = a
@@ -135,11 +142,57 @@ pub fn details(a: &Assert<'_>, output: &[String]) -> Details {
     d.machine = machine_line(&machine);
     if let Some((expected, actual)) = &mut d.expected_actual {
         values::normalise(expected, actual);
+    }
+    read_own_diff(&mut d);
+    if d.expected_actual.is_some() {
         // One diff: ours replaces the producer's.
         d.text_diff = None;
-        d.message = d.message.take().and_then(|m| without_text_diff(&m));
     }
     d
+}
+
+/// A YAML mapping's fields, its expected and actual values read from its text where the
+/// producer wrote them as JavaScript ([`values::from_text`]).
+fn read_yaml(
+    yaml: &str,
+    map: &Map<String, Value>,
+    d: &mut Details,
+    machine: &mut Vec<(String, String)>,
+) {
+    d.expected_actual = values::from_text(yaml, map);
+    read_map(map, d, machine);
+}
+
+/// Node's own diff in the message (node:test's `error:`, from its `+ actual - expected` legend
+/// on) leaves it for ours. The values its lines spell are the assertion's own, with what
+/// node's YAML loses (a class's name, `undefined`, a Symbol): they are the ones diffed. When
+/// it left lines out and no values read elsewhere differ, its lines are the diff: two values
+/// that print the same never read "no visual difference" while node saw one.
+fn read_own_diff(d: &mut Details) {
+    let Some(message) = d.message.as_deref() else {
+        return;
+    };
+    let lines: Vec<&str> = message.lines().collect();
+    let Some(at) = lines.iter().position(|l| node_error::is_legend(l)) else {
+        return;
+    };
+    let block = &lines[at + 1..];
+    if let Some(values) = node_error::diff_values(block) {
+        d.expected_actual = Some(values);
+    } else if d
+        .expected_actual
+        .as_ref()
+        .is_none_or(|(e, a)| diff::same(e, a))
+    {
+        let Some(text) = node_error::unified(block) else {
+            return; // Only the message shows it.
+        };
+        d.expected_actual = None;
+        d.text_diff = Some(text);
+    }
+    let kept = lines[..at].join("\n");
+    let kept = kept.trim_end();
+    d.message = (!kept.is_empty()).then(|| kept.to_owned());
 }
 
 /// The `#` diagnostics in the output, and a message that is bats' own (`(in test file …)`).
@@ -199,22 +252,6 @@ fn read_node_error(d: &mut Details, machine: &mut Vec<(String, String)>) {
         }
     }
     d.other.extend(dump.other);
-}
-
-/// node:test's message with its own diff (from the `+ actual - expected` legend on) cut off:
-/// what is left is the assertion's headline. `None` if nothing is left.
-fn without_text_diff(message: &str) -> Option<String> {
-    let lines: Vec<&str> = message.lines().collect();
-    let cut = lines
-        .iter()
-        .position(|l| {
-            let t = l.trim();
-            t == "+ actual - expected" || t == "- expected + actual"
-        })
-        .unwrap_or(lines.len());
-    let kept = lines[..cut].join("\n");
-    let kept = kept.trim_end();
-    (!kept.is_empty()).then(|| kept.to_owned())
 }
 
 /// `operator deepStrictEqual · AssertionError [ERR_ASSERTION] · testCodeFailure`; a code
@@ -522,6 +559,183 @@ mod tests {
         let d = details(&failing(yaml), &[]);
         assert_eq!(d.location.as_deref(), Some("/w/t/a.js:14:5"));
         assert_eq!(d.machine.as_deref(), Some("operator equal · code EACCES"));
+    }
+
+    /// The diff's lines as text, without styles.
+    fn diff_lines(d: &Details) -> Vec<String> {
+        d.diff(&Budget::default(), false)
+            .map(|diff| diff.lines.iter().map(diff::DiffLine::plain_text).collect())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn tape_inspected_literals_are_the_values_they_denote() {
+        // tape 5.10.2 (object-inspect 1.14.0), node 20.20.2: `t.equal('uri://a/', 'uri://b/')`.
+        let yaml = "  operator: equal\n  expected: |-\n    'uri://b/'\n  actual: |-\n    'uri://a/'\n  at: Test.<anonymous> (/tmp/p/tape-values.js:5:5)\n";
+        let d = details(&failing(yaml), &[]);
+        assert_eq!(
+            d.expected_actual,
+            Some((json!("uri://b/"), json!("uri://a/")))
+        );
+        assert_eq!(d.location.as_deref(), Some("/tmp/p/tape-values.js:5:5"));
+        // `t.deepEqual(new Foo(), { a: 1 })`: the class is part of the value.
+        let yaml = "  operator: deepEqual\n  expected: |-\n    { a: 1 }\n  actual: |-\n    Foo { a: 1 }\n  at: Test.<anonymous> (/tmp/p/tape-values.js:12:5)\n";
+        let d = details(&failing(yaml), &[]);
+        let lines = diff_lines(&d);
+        assert!(
+            lines.contains(&"- {".to_owned()) && lines.contains(&"+ Foo {".to_owned()),
+            "{lines:?}"
+        );
+        // `t.equal("it's", 'it"s')`: JavaScript no YAML reader takes, read all the same.
+        let yaml = "  operator: equal\n  expected: 'it\"s'\n  actual:   'it\\'s'\n  at: Test.<anonymous> (/tmp/p/tape-values.js:14:5)\n";
+        let d = details(&failing(yaml), &[]);
+        assert_eq!(d.raw_yaml, None);
+        assert_eq!(d.expected_actual, Some((json!("it\"s"), json!("it's"))));
+        assert_eq!(d.machine.as_deref(), Some("operator equal"));
+        assert_eq!(d.location.as_deref(), Some("/tmp/p/tape-values.js:14:5"));
+    }
+
+    #[test]
+    fn node_test_dates_undefined_symbols_and_classes_stay_what_they_are() {
+        // node 20.20.2, `node --test --test-reporter=tap` (stack and location left out).
+        let head = "failureType: 'testCodeFailure'\nerror: |-\n  Expected values to be strictly deep-equal:\n  + actual - expected\n  \n";
+        let tail = "code: 'ERR_ASSERTION'\nname: 'AssertionError'\n";
+        // deepStrictEqual({ d: new Date(0) }, { d: '1970-01-01T00:00:00.000Z' })
+        let yaml = format!("{head}    {{\n  +   d: 1970-01-01T00:00:00.000Z\n  -   d: '1970-01-01T00:00:00.000Z'\n    }}\n{tail}expected:\n  d: '1970-01-01T00:00:00.000Z'\nactual:\n  d: 1970-01-01T00:00:00.000Z\noperator: 'deepStrictEqual'\n");
+        let d = details(&failing(&yaml), &[]);
+        assert_eq!(
+            diff_lines(&d)[3..],
+            [
+                "  {",
+                "-   \"d\": \"1970-01-01T00:00:00.000Z\",",
+                "+   \"d\": 1970-01-01T00:00:00.000Z,",
+                "  }"
+            ]
+        );
+        assert_eq!(
+            d.message.as_deref(),
+            Some("Expected values to be strictly deep-equal:")
+        );
+        // deepStrictEqual({ u: undefined }, { u: null }): node's YAML has no `u` in actual.
+        let yaml = format!("{head}    {{\n  +   u: undefined\n  -   u: null\n    }}\n{tail}expected:\n  u: ~\nactual:\noperator: 'deepStrictEqual'\n");
+        let d = details(&failing(&yaml), &[]);
+        assert_eq!(
+            d.expected_actual,
+            Some((
+                json!({"u": null}),
+                json!({"u": diff::typed("undefined", "undefined")})
+            ))
+        );
+        // strictEqual(Symbol('x'), 'Symbol(x)'): no values in the YAML at all.
+        let yaml = "failureType: 'testCodeFailure'\nerror: |-\n  Expected values to be strictly equal:\n  + actual - expected\n  \n  + Symbol(x)\n  - 'Symbol(x)'\ncode: 'ERR_ASSERTION'\nname: 'AssertionError'\n";
+        let d = details(&failing(yaml), &[]);
+        assert_eq!(
+            diff_lines(&d),
+            [
+                "- Expected: \"Symbol(x)\"",
+                "+ Received: Symbol(x)",
+                "",
+                "(different types: string vs symbol)"
+            ]
+        );
+        // strictEqual(undefined, 'undefined'): node writes no `actual:`.
+        let yaml = "failureType: 'testCodeFailure'\nerror: |-\n  Expected values to be strictly equal:\n  + actual - expected\n  \n  + undefined\n  - 'undefined'\ncode: 'ERR_ASSERTION'\nname: 'AssertionError'\nexpected: 'undefined'\noperator: 'strictEqual'\n";
+        let d = details(&failing(yaml), &[]);
+        assert_eq!(
+            d.expected_actual,
+            Some((json!("undefined"), diff::typed("undefined", "undefined")))
+        );
+        // deepStrictEqual(new Foo(), { a: 1 }): the YAML has the same `a: 1` on both sides.
+        let yaml = format!("{head}  + Foo {{\n  - {{\n      a: 1\n    }}\n{tail}expected:\n  a: 1\nactual:\n  a: 1\noperator: 'deepStrictEqual'\n");
+        let d = details(&failing(&yaml), &[]);
+        assert_eq!(
+            diff_lines(&d)[3..],
+            ["- {", "+ Foo {", "    \"a\": 1,", "  }"]
+        );
+    }
+
+    #[test]
+    fn node_test_diff_with_lines_left_out_falls_back_on_the_yaml_then_on_its_own_lines() {
+        // node 20.20.2: a Date against its ISO string among 12 keys; node's diff skips lines,
+        // so the YAML's values are read, the Date as a Date by its plain scalar.
+        let keys = |k5: &str| {
+            (0..12)
+                .map(|i| {
+                    if i == 5 {
+                        format!("  k5: {k5}\n")
+                    } else {
+                        format!("  k{i}: {i}\n")
+                    }
+                })
+                .collect::<String>()
+        };
+        let head = "failureType: 'testCodeFailure'\nerror: |-\n  Expected values to be strictly deep-equal:\n  + actual - expected ... Lines skipped\n  \n    {\n      k0: 0,\n  ...\n      k3: 3,\n      k4: 4,\n";
+        let tail = "      k6: 6,\n  ...\n      k8: 8,\n      k9: 9\n    }\ncode: 'ERR_ASSERTION'\nname: 'AssertionError'\n";
+        let yaml = format!(
+            "{head}  +   k5: 1970-01-01T00:00:00.000Z,\n  -   k5: '1970-01-01T00:00:00.000Z',\n{tail}expected:\n{}actual:\n{}operator: 'deepStrictEqual'\n",
+            keys("'1970-01-01T00:00:00.000Z'"),
+            keys("1970-01-01T00:00:00.000Z"),
+        );
+        let d = details(&failing(&yaml), &[]);
+        let lines = diff_lines(&d);
+        assert!(
+            lines.contains(&"-   \"k5\": \"1970-01-01T00:00:00.000Z\",".to_owned())
+                && lines.contains(&"+   \"k5\": 1970-01-01T00:00:00.000Z,".to_owned()),
+            "{lines:?}"
+        );
+        assert_eq!(
+            d.message.as_deref(),
+            Some("Expected values to be strictly deep-equal:")
+        );
+        // A class instance among them: the YAML's values print the same, node's lines are
+        // the diff.
+        let tail = "  ...\n      k8: 8,\n      k9: 9\n    }\ncode: 'ERR_ASSERTION'\nname: 'AssertionError'\n";
+        let fields = keys("\n    a: 1").replace("k5: \n", "k5:\n");
+        let yaml = format!(
+            "{head}  +   k5: Foo {{\n  -   k5: {{\n        a: 1\n{tail}expected:\n{fields}actual:\n{fields}operator: 'deepStrictEqual'\n",
+        );
+        let d = details(&failing(&yaml), &[]);
+        assert_eq!(d.expected_actual, None);
+        let lines = diff_lines(&d);
+        assert!(
+            lines.contains(&"+   k5: Foo {".to_owned()) && lines.contains(&"-   k5: {".to_owned()),
+            "{lines:?}"
+        );
+        assert_eq!(
+            d.message.as_deref(),
+            Some("Expected values to be strictly deep-equal:")
+        );
+    }
+
+    #[test]
+    fn test_more_strings_read_as_written_and_undef_stays_a_word() {
+        // perl 5.36.0, Test::More 1.302190, diagnostics merged into stdout.
+        let output = |got: &str, expected: &str| -> Vec<String> {
+            vec![
+                "#   Failed test 'json text'".to_owned(),
+                "#   at values.t line 3.".to_owned(),
+                format!("#          got: {got}"),
+                format!("#     expected: {expected}"),
+            ]
+        };
+        let d = details(
+            &Assert::plain(false, "json text"),
+            &output("'\"\\u00b6\"'", "'\"\\x{b6}\"'"),
+        );
+        assert_eq!(diff_lines(&d)[3..], ["- '\"\\x{b6}\"'", "+ '\"\\u00b6\"'"]);
+        let d = details(&Assert::plain(false, "t"), &output("undef", "'undef'"));
+        assert_eq!(
+            diff_lines(&d),
+            ["- Expected: \"undef\"", "+ Received: undef"]
+        );
+        // A tab only an escape shows: JSON's quotes and escapes.
+        let d = details(&Assert::plain(false, "t"), &output("'tab\t '", "'tab'"));
+        assert_eq!(diff_lines(&d)[3..], ["- \"tab\"", "+ \"tab\\t \""]);
+        let d = details(
+            &Assert::plain(false, "t"),
+            &output("'it's \"x\"'", "'it's'"),
+        );
+        assert_eq!(diff_lines(&d)[3..], ["- 'it's'", "+ 'it's \"x\"'"]);
     }
 
     #[test]

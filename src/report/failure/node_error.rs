@@ -187,7 +187,7 @@ impl Dump {
     /// The message: the headline and the lines under it, less node's diff, which becomes
     /// ours when there are no values (and stays in the message when it cannot be read).
     fn read_message(&mut self, headline: &str, under: &[String]) {
-        let legend = under.iter().position(|l| LEGENDS.contains(&l.trim()));
+        let legend = under.iter().position(|l| is_legend(l));
         let (text, block) = match legend {
             Some(k) => (&under[..k], Some((&under[k], &under[k + 1..]))),
             None => (under, None),
@@ -195,6 +195,9 @@ impl Dump {
         let mut message: Vec<&str> = vec![headline];
         message.extend(text.iter().map(String::as_str));
         if let Some((legend, block)) = block {
+            if self.expected_actual.is_none() {
+                self.expected_actual = diff_values(block);
+            }
             if self.expected_actual.is_none() {
                 match unified(block) {
                     Some(u) => self.text_diff = Some(u),
@@ -264,12 +267,57 @@ fn line_fields(lines: &[String]) -> Map<String, Value> {
     map
 }
 
+/// Node's legend over its own diff: `+ actual - expected`, followed by `... Lines skipped`
+/// when the diff leaves unchanged lines out.
+pub(super) fn is_legend(line: &str) -> bool {
+    let t = line.trim();
+    LEGENDS.iter().any(|l| {
+        t.strip_prefix(l)
+            .is_some_and(|r| r.is_empty() || r.starts_with(" ..."))
+    })
+}
+
+/// The two values node's diff lines spell (context and `-` lines the expected one, context
+/// and `+` lines the actual one), read as util.inspect literals: they keep what node's YAML
+/// loses (a class's name, `undefined`, a Symbol). `None` when lines were left out (`...`) or
+/// a side does not read.
+pub(super) fn diff_values<S: AsRef<str>>(block: &[S]) -> Option<(Value, Value)> {
+    let (mut expected, mut actual) = (Vec::new(), Vec::new());
+    let lines = block
+        .iter()
+        .map(AsRef::as_ref)
+        .skip_while(|l| l.trim().is_empty());
+    for line in lines {
+        let t = line.trim();
+        if t.chars().all(|c| c == '^') && !t.is_empty() {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix('+') {
+            actual.push(rest.strip_prefix(' ').unwrap_or(rest));
+        } else if let Some(rest) = line.strip_prefix('-') {
+            expected.push(rest.strip_prefix(' ').unwrap_or(rest));
+        } else if t.is_empty() || line.starts_with("  ") {
+            let rest = line.get(2..).unwrap_or_default();
+            expected.push(rest);
+            actual.push(rest);
+        } else {
+            return None;
+        }
+    }
+    let expected = literal::parse(&expected.join("\n"))?;
+    let actual = literal::parse(&actual.join("\n"))?;
+    Some((expected, actual))
+}
+
 /// Node's diff lines (`+ x`, `- x`, `  x`, `...`) as a unified diff the diff renderer reads;
 /// `None` if one is no diff line or nothing changed. The `^` line under a string marks where
 /// it differs, which our inline highlight says: it goes.
-fn unified(block: &[String]) -> Option<String> {
+pub(super) fn unified<S: AsRef<str>>(block: &[S]) -> Option<String> {
     let mut body = String::new();
-    let lines = block.iter().skip_while(|l| l.trim().is_empty());
+    let lines = block
+        .iter()
+        .map(AsRef::as_ref)
+        .skip_while(|l| l.trim().is_empty());
     for line in lines {
         let t = line.trim();
         if t.chars().all(|c| c == '^') && !t.is_empty() {
@@ -286,7 +334,7 @@ fn unified(block: &[String]) -> Option<String> {
         } else if t.starts_with("...") {
             format!(" {t}")
         } else if line == "+" || line == "-" {
-            line.clone()
+            line.to_owned()
         } else {
             return None;
         };
@@ -352,7 +400,7 @@ after";
     }
 
     #[test]
-    fn placeholders_leave_node_diff_to_be_drawn_as_ours() {
+    fn placeholders_take_the_values_node_diff_spells() {
         let text = "AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal:
 + actual - expected
 
@@ -371,20 +419,35 @@ after";
   operator: 'deepStrictEqual'
 }";
         let d = read(&lines(text)).expect("a dump");
-        assert_eq!(d.expected_actual, None);
+        assert_eq!(
+            d.expected_actual,
+            Some((
+                json!({"n": 2, "tags": ["a"]}),
+                json!({"n": 1, "tags": ["a"]})
+            ))
+        );
+        assert_eq!(d.text_diff, None);
         assert_eq!(
             d.message.as_deref(),
             Some("Expected values to be strictly deep-equal:")
-        );
-        let diff = d.text_diff.expect("node's diff");
-        assert_eq!(
-            diff,
-            "--- expected\n+++ actual\n {\n+  n: 1,\n-  n: 2,\n   tags: [\n     'a'\n   ]\n }"
         );
         assert!(d
             .machine
             .contains(&("operator".to_owned(), "deepStrictEqual".to_owned())));
         assert!(d.rest.is_empty());
+        // Lines left out: node's diff is drawn as ours.
+        let elided = text
+            .replace(
+                "+ actual - expected",
+                "+ actual - expected ... Lines skipped",
+            )
+            .replace("    tags: [", "...\n    tags: [");
+        let d = read(&lines(&elided)).expect("a dump");
+        assert_eq!(d.expected_actual, None);
+        assert_eq!(
+            d.text_diff.as_deref(),
+            Some("--- expected\n+++ actual\n {\n+  n: 1,\n-  n: 2,\n ...\n   tags: [\n     'a'\n   ]\n }")
+        );
     }
 
     #[test]

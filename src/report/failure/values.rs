@@ -1,10 +1,18 @@
 //! The expected and actual values as the test wrote them, undoing what the producer's YAML did
 //! to them: node:test writes arrays as `0:`, `1:` maps, and YAML has no JSON for `Infinity` or
-//! `NaN` (the YAML reader gives the words `.inf`, `-.inf`, `.nan`), and tape writes values
-//! as JavaScript (`{ a: 1, b: [ 1, 3 ] }`), which YAML reads as a string.
+//! `NaN` (the YAML reader gives the words `.inf`, `-.inf`, `.nan`).
+//!
+//! Two producers write values as JavaScript into YAML, and what a YAML reader makes of that is
+//! not what they meant, so their values are read from the YAML's text ([`from_text`]):
+//! * tape writes object-inspect's literal (`'uri://a/'`, `{ a: 1 }`, `Foo { a: 1 }`), plain
+//!   or in a `|-` block: YAML reads `'uri://a/'` as `uri://a/` but `'a\nb'` with a backslash,
+//!   `{ a: 1 }` as a mapping, and `'it\'s'` not at all;
+//! * node:test writes a string quoted (util.inspect's `'…'`), a Date as a plain ISO scalar, a
+//!   number, `10n`, `Symbol(x)` plain, and nothing for `undefined`: YAML reads the Date and the
+//!   string that spells it as the same string.
 use super::literal;
 use crate::report::diff;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// Deeper than this the values are left as they are: the walk recurses, and the diff prints
 /// such depths on one line anyway.
@@ -17,6 +25,160 @@ pub(super) fn normalise(expected: &mut Value, actual: &mut Value) {
     arrays(expected, 0);
     arrays(actual, 0);
     numbers(expected, actual, 0);
+}
+
+/// The expected and actual values as tape's or node:test's YAML text writes them, `None` for
+/// any other producer's (whose YAML means what it says) or when they are not there.
+pub(super) fn from_text(yaml: &str, map: &Map<String, Value>) -> Option<(Value, Value)> {
+    let lines = dedent(yaml);
+    if map.contains_key("failureType") {
+        let read = |key| entry(&lines, key).map(|(rest, under)| node_value(rest, under, 0));
+        // node writes nothing for `undefined`; an assertion has both sides.
+        let undefined = || diff::typed("undefined", "undefined");
+        let assertion = map.contains_key("operator");
+        return match (read("expected"), read("actual")) {
+            (Some(Some(e)), Some(Some(a))) => Some((e, a)),
+            (Some(Some(e)), None) if assertion => Some((e, undefined())),
+            (None, Some(Some(a))) if assertion => Some((undefined(), a)),
+            _ => None,
+        };
+    }
+    if is_tape(&lines) {
+        return Some((
+            tape_entry(&lines, "expected")?,
+            tape_entry(&lines, "actual")?,
+        ));
+    }
+    None
+}
+
+/// tape's diagnostics when they are not YAML (`actual: 'it\'s'`): each top-level key's text, a
+/// `|-` block's lines joined. `None` for any other producer's.
+pub(super) fn tape_fields(yaml: &str) -> Option<Map<String, Value>> {
+    let lines = dedent(yaml);
+    if !is_tape(&lines) {
+        return None;
+    }
+    let mut map = Map::new();
+    for (i, line) in lines.iter().enumerate() {
+        if line.starts_with(char::is_whitespace) {
+            continue;
+        }
+        let Some((key, _)) = line.split_once(':') else {
+            continue;
+        };
+        if let Some((rest, children)) = entry(&lines[i..], key) {
+            let text = block(rest, children, 2).unwrap_or_else(|| rest.to_owned());
+            map.insert(key.to_owned(), Value::String(text));
+        }
+    }
+    Some(map)
+}
+
+/// The YAML's lines less the indentation of its first (tape indents its YAML by four, the
+/// TAP block's two of which are gone).
+fn dedent(yaml: &str) -> Vec<&str> {
+    let first = yaml
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or_default();
+    let indent = first.len() - first.trim_start().len();
+    yaml.lines()
+        .map(|l| l.get(indent..).unwrap_or_else(|| l.trim_start()))
+        .collect()
+}
+
+/// tape writes `operator:` first, then `expected:` and `actual:` (node:test writes it last).
+fn is_tape(lines: &[&str]) -> bool {
+    lines
+        .iter()
+        .find(|l| !l.trim().is_empty())
+        .is_some_and(|l| l.starts_with("operator:"))
+}
+
+/// A top-level `key:` line: what follows the colon, and the more indented lines under it.
+fn entry<'a>(lines: &'a [&'a str], key: &str) -> Option<(&'a str, &'a [&'a str])> {
+    let at = lines.iter().position(|l| {
+        l.strip_prefix(key)
+            .and_then(|r| r.strip_prefix(':'))
+            .is_some_and(|r| r.is_empty() || r.starts_with(' '))
+    })?;
+    let rest = lines[at].get(key.len() + 1..)?.trim();
+    let under = &lines[at + 1..];
+    let end = under
+        .iter()
+        .position(|l| !l.starts_with(' ') && !l.is_empty())
+        .unwrap_or(under.len());
+    Some((rest, &under[..end]))
+}
+
+/// A `|-` (or `|`) block's lines, less `indent` columns each.
+fn block(rest: &str, children: &[&str], indent: usize) -> Option<String> {
+    if !matches!(rest, "|-" | "|") {
+        return None;
+    }
+    let lines: Vec<&str> = children
+        .iter()
+        .map(|l| l.get(indent..).unwrap_or_else(|| l.trim_start()))
+        .collect();
+    Some(lines.join("\n"))
+}
+
+/// tape's value: one object-inspect literal, on the key's line or alone in a `|-` block.
+fn tape_entry(lines: &[&str], key: &str) -> Option<Value> {
+    let (rest, children) = entry(lines, key)?;
+    let text = match block(rest, children, 2) {
+        Some(text) => text,
+        None if !rest.is_empty() => rest.to_owned(),
+        // A mapping is some other producer's YAML.
+        None => return None,
+    };
+    Some(literal::read(&text))
+}
+
+/// One value of node's YAML: `~` is null, a `|-` block a string of several lines, a quoted
+/// scalar a string, a plain one util.inspect's word (a number, `10n`, `Symbol(x)`, a Date's
+/// ISO form), nothing after the colon an object whose entries are the lines under it (an
+/// array's are `0:`, `1:`, made arrays again by [`normalise`]).
+fn node_value(rest: &str, children: &[&str], depth: usize) -> Option<Value> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    if rest == "~" {
+        return Some(Value::Null);
+    }
+    if let Some(text) = block(rest, children, 2) {
+        return Some(Value::String(text));
+    }
+    if !rest.is_empty() {
+        return Some(literal::read(rest));
+    }
+    let mut map = Map::new();
+    let mut i = 0;
+    while i < children.len() {
+        let line = children[i].get(2..).unwrap_or_default();
+        i += 1;
+        if line.starts_with(' ') || line.is_empty() {
+            continue;
+        }
+        let (key, value) = match line.split_once(": ") {
+            Some((key, value)) => (key, value.trim()),
+            None => (line.strip_suffix(':')?, ""),
+        };
+        let start = i;
+        while children.get(i).is_some_and(|l| {
+            l.get(2..)
+                .is_some_and(|r| r.starts_with(' ') || r.is_empty())
+        }) {
+            i += 1;
+        }
+        let under: Vec<&str> = children[start..i]
+            .iter()
+            .map(|l| l.get(2..).unwrap_or_default())
+            .collect();
+        map.insert(key.to_owned(), node_value(value, &under, depth + 1)?);
+    }
+    Some(Value::Object(map))
 }
 
 /// Two strings that are both structures printed as JavaScript or Python are those structures.
@@ -117,7 +279,43 @@ fn numbers(e: &mut Value, a: &mut Value, depth: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
     use serde_json::json;
+
+    const PIECES: [&str; 14] = [
+        "expected:",
+        "actual:",
+        "operator: equal",
+        "failureType: 'x'",
+        "  a: 1",
+        "  b:",
+        "    c: |-",
+        "      x",
+        " |-",
+        " ~",
+        " 'it\\'s'",
+        "    ",
+        "",
+        "      ",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+        #[test]
+        fn no_yaml_text_panics(picks in prop::collection::vec((0..PIECES.len(), 0..PIECES.len()), 0..12)) {
+            let yaml: String = picks
+                .iter()
+                .map(|(a, b)| format!("{}{}\n", PIECES[*a], PIECES[*b]))
+                .collect();
+            let mut map = Map::new();
+            map.insert("failureType".to_owned(), json!("x"));
+            map.insert("operator".to_owned(), json!("x"));
+            let _ = from_text(&yaml, &map);
+            let _ = from_text(&yaml, &Map::new());
+            let _ = tape_fields(&yaml);
+        }
+    }
 
     fn norm(mut e: Value, mut a: Value) -> (Value, Value) {
         normalise(&mut e, &mut a);
