@@ -24,7 +24,8 @@
 //! - a harness's closing line where nothing in the stream's shape tells it from the failure's
 //!   diagnostics: Test::More's and Test2's `# Looks like you failed 1 test of 2.` (and `…
 //!   planned 3 tests but ran 2.`, `… your test exited with 255 …`) under a plan given first,
-//!   where no plan follows the last point. The harness sums up the file there, not the failure.
+//!   where no plan follows the last point, and bats' `# bats warning: Executed 2 instead of
+//!   expected 3 tests`. The harness sums up the file there, not the failure.
 //!
 //! A failing point's lines are its own whether or not the consumer keeps an entry for it: those
 //! of one it does not (a subtest said by its failing children, a failure past the ones it
@@ -236,9 +237,12 @@ fn announces_tests(text: &str) -> bool {
     text.starts_with("Subtest:") || text.starts_with("TAP results for ")
 }
 
-/// Test::More's and Test2's summing up of the file (or of a subtest) after its last point.
+/// A harness's summing up of the file (or of a subtest) after its last point: Test::More's
+/// and Test2's `Looks like you …`, bats' `bats warning: Executed 2 instead of expected 3
+/// tests`.
 fn is_closing_line(comment: &str) -> bool {
-    comment.trim_start().starts_with("Looks like you")
+    let c = comment.trim_start();
+    c.starts_with("Looks like you") || c.starts_with("bats warning: ")
 }
 
 /// A v2 lifecycle event that says a test (or a suite) has begun.
