@@ -68,8 +68,8 @@ struct Level {
 pub(crate) struct Headings {
     /// Index = depth.
     levels: Vec<Level>,
-    /// The depth and name of the point read last, which [`Headings::name`] names.
-    point: Option<(usize, String)>,
+    /// The depth of the point read last, which [`Headings::path`] names.
+    point: Option<usize>,
 }
 
 impl Headings {
@@ -106,7 +106,7 @@ impl Headings {
                 Held::default()
             }
             Event::Assert(a) => {
-                self.point = Some((a.depth as usize, a.name.to_string()));
+                self.point = Some(a.depth as usize);
                 let level = self.level(a.depth);
                 level.on.get_or_insert(false);
                 level.points += 1;
@@ -172,59 +172,57 @@ impl Headings {
         parents: impl Iterator<Item = &'p str>,
         name: &str,
     ) -> Vec<String> {
-        let heading_of = |d: usize| {
-            self.levels
-                .get(d)
-                .and_then(|l| l.current.as_deref())
-                .filter(|h| !h.is_empty())
-        };
-        let depth = self.point.as_ref().map_or(0, |(d, _)| *d);
-        let mut path: Vec<String> = parents.map(str::to_owned).collect();
-        if depth > 0 {
-            if let Some(heading) = heading_of(depth).filter(|h| !names_itself(name, h)) {
-                path.push(heading.to_owned());
-            }
-        }
-        path.push(name.to_owned());
-        if let Some(heading) = heading_of(0) {
-            if !names_itself(&path.join(" > "), heading) {
-                path.insert(0, heading.to_owned());
-            }
-        }
-        path
+        let depth = self.point.unwrap_or(0);
+        let level = (depth > 0).then(|| self.heading(depth)).flatten();
+        with_headings(self.heading(0), parents, level, name)
+    }
+
+    /// The heading the points of the level at `depth` are under, if any.
+    pub(crate) fn heading(&self, depth: usize) -> Option<&str> {
+        self.levels
+            .get(depth)
+            .and_then(|l| l.current.as_deref())
+            .filter(|h| !h.is_empty())
     }
 
     /// The path of the point just read under its headings: `alias > should be strictly
     /// equal`, `file.js > alias > expands the alias` for a point of a subtest with headings.
     #[cfg(test)]
     pub(crate) fn name(&self, path: String) -> String {
-        let Some((depth, name)) = &self.point else {
-            return path;
+        let (parents, name) = match path.rsplit_once(" > ") {
+            Some((parents, name)) => (parents.split(" > ").collect(), name),
+            None => (Vec::new(), path.as_str()),
         };
-        let heading_of = |d: usize| {
-            self.levels
-                .get(d)
-                .and_then(|l| l.current.as_deref())
-                .filter(|h| !h.is_empty())
-        };
-        let mut path = path;
-        if *depth > 0 {
-            if let Some(heading) = heading_of(*depth).filter(|h| !names_itself(name, h)) {
-                if let Some(parents) = path.strip_suffix(name.as_str()) {
-                    path = format!("{parents}{heading} > {name}");
-                }
-            }
-        }
-        match heading_of(0) {
-            Some(heading) if !names_itself(&path, heading) => format!("{heading} > {path}"),
-            _ => path,
-        }
+        self.path(parents.into_iter(), name).join(" > ")
     }
 
     /// A comment still waiting at the end of the stream headed nothing: it is output.
     pub(crate) fn take_unused(&mut self) -> Option<String> {
         self.levels.first_mut()?.candidate.take()
     }
+}
+
+/// A point's names, outermost first, under the stream's heading `top` and the heading `level`
+/// of its own level inside a subtest: `[top, parents…, level, name]`, each heading left out
+/// where the names after it already start with it (a point named as its test). The one rule
+/// by which every report names a point.
+pub(crate) fn with_headings<'p>(
+    top: Option<&str>,
+    parents: impl Iterator<Item = &'p str>,
+    level: Option<&str>,
+    name: &str,
+) -> Vec<String> {
+    let mut path: Vec<String> = parents.map(str::to_owned).collect();
+    if let Some(heading) = level.filter(|h| !names_itself(name, h)) {
+        path.push(heading.to_owned());
+    }
+    path.push(name.to_owned());
+    if let Some(heading) = top {
+        if !names_itself(&path.join(" > "), heading) {
+            path.insert(0, heading.to_owned());
+        }
+    }
+    path
 }
 
 /// `inner fails` in the test `inner`: the point already says where it is.

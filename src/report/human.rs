@@ -65,9 +65,11 @@ impl<W: Write> HumanReport<W> {
     fn write(&mut self, event: &Event<'_>) -> io::Result<()> {
         let s = self.style;
         let owned = self.explainer.event(event);
-        let ready: Vec<Explanation> = self.explainer.take().collect();
+        let ready: Vec<Explained> = self.explainer.take().collect();
         for e in &ready {
-            self.explained(e)?;
+            if let Explained::Failure(e) = e {
+                self.explained(e)?;
+            }
         }
         if owned {
             return Ok(());
@@ -126,7 +128,7 @@ impl<W: Write> HumanReport<W> {
         for e in self.explainer.end() {
             match e {
                 Explained::Failure(e) => self.explained(&e)?,
-                Explained::Rest { .. } => {}
+                Explained::Rest { .. } | Explained::Heading { .. } => {}
             }
         }
         if !self.output.is_empty() && !verdict.ok {

@@ -390,6 +390,11 @@ fn issue23_every_report_explains_each_failure_as_the_run_did() {
             );
             assert!(says(&r.human, e.own_name()), "{what}: parse\n{}", r.human);
             assert!(says(&markdown, &name), "{what}: Markdown\n{}", r.markdown);
+            // JUnit's case is the failing test, named as the terminal names it.
+            assert!(
+                junit.contains(&format!("<testcase name=\"{name}\"")),
+                "{what}: JUnit names no case so\n{junit}"
+            );
             assert!(says(&html, &name), "{what}: HTML");
             assert!(
                 github.contains(&format!("title={}", name.replace('\n', " ")))

@@ -137,6 +137,10 @@ impl Explanation {
 pub enum Explained {
     /// A failing point.
     Failure(Explanation),
+    /// The heading the points of the level at `depth` are under from now on (tape's `# name`
+    /// comments; `None`: none), said just before the first point it names, so that a report
+    /// that names passing points too names them as the failures are named.
+    Heading { depth: u32, heading: Option<String> },
     /// At the file's end: its output that no failure owns, the newest [`REST_LINES`] lines.
     /// `after_last_point` is what it printed after its last test point (often the crash);
     /// `tail` is the file's whole output, for a file that failed with no failing point.
@@ -204,8 +208,10 @@ pub struct FileExplainer {
     /// Failures per open nesting level (`[0]`: the file's own), held until their subtest
     /// closes so that the parent goes first.
     levels: Vec<Vec<Slot>>,
-    /// Explanations ready to hand out, in order.
-    ready: Vec<Explanation>,
+    /// Explanations (and heading changes) ready to hand out, in order.
+    ready: Vec<Explained>,
+    /// The headings last said, by depth.
+    headings_said: Vec<Option<String>>,
     /// Test points seen, of every depth.
     points: usize,
     /// Failures explained in full so far.
@@ -225,13 +231,14 @@ impl FileExplainer {
             trailing: Trailing::new(OUTPUT_LINES),
             levels: vec![Vec::new()],
             ready: Vec::new(),
+            headings_said: Vec::new(),
             points: 0,
             explained: 0,
         }
     }
 
-    /// The explanations completed so far, in order; empties the list.
-    pub fn take(&mut self) -> impl Iterator<Item = Explanation> + '_ {
+    /// The explanations completed so far, and the heading changes, in order; empties the list.
+    pub fn take(&mut self) -> impl Iterator<Item = Explained> + '_ {
         self.ready.drain(..)
     }
 
@@ -300,7 +307,7 @@ impl FileExplainer {
         if let Some(unused) = self.headings.take_unused() {
             self.pending.push(format!("# {unused}"), None);
         }
-        let mut out: Vec<Explained> = self.ready.drain(..).map(Explained::Failure).collect();
+        let mut out: Vec<Explained> = self.ready.drain(..).collect();
         out.push(Explained::Rest {
             after_last_point: newest(self.pending.take(None), REST_LINES),
             tail: self.tail.take(),
@@ -315,6 +322,7 @@ impl FileExplainer {
     }
 
     fn assert(&mut self, a: &Assert<'_>) {
+        self.say_headings(a.depth);
         let point = self.points;
         self.points += 1;
         let d = a.depth as usize;
@@ -373,6 +381,27 @@ impl FileExplainer {
         }
     }
 
+    /// Says the headings of the point just read where they changed: its stream's and its
+    /// level's.
+    fn say_headings(&mut self, depth: u32) {
+        for d in [0, depth as usize] {
+            let now = self.headings.heading(d);
+            let said = self.headings_said.get(d).and_then(Option::as_deref);
+            if now == said {
+                continue;
+            }
+            let now = now.map(str::to_owned);
+            if self.headings_said.len() <= d {
+                self.headings_said.resize(d + 1, None);
+            }
+            self.headings_said[d] = now.clone();
+            self.ready.push(Explained::Heading {
+                depth: d as u32,
+                heading: now,
+            });
+        }
+    }
+
     /// `heading > parent > child`, for the point just read.
     fn path(&self, a: &Assert<'_>) -> Vec<String> {
         self.headings.path(self.subtests.parents(a.depth), &a.name)
@@ -395,7 +424,7 @@ impl FileExplainer {
             .find(|s| matches!(s, Slot::Open));
         match slot {
             Some(slot) => *slot = Slot::Done(explanation),
-            None => self.ready.push(explanation),
+            None => self.ready.push(Explained::Failure(explanation)),
         }
         self.release();
     }
@@ -454,7 +483,7 @@ impl FileExplainer {
             .unwrap_or(top.len());
         for slot in top.drain(..done) {
             if let Slot::Done(e) = slot {
-                self.ready.push(e);
+                self.ready.push(Explained::Failure(e));
             }
         }
     }

@@ -10,7 +10,7 @@ fn explain_all(tap: &str, root: Option<&str>) -> Vec<Explained> {
     let mut out = Vec::new();
     for ev in &events {
         x.event(ev);
-        out.extend(x.take().map(Explained::Failure));
+        out.extend(x.take());
     }
     out.extend(x.end());
     out
@@ -20,7 +20,7 @@ fn failures(all: &[Explained]) -> Vec<&Explanation> {
     all.iter()
         .filter_map(|e| match e {
             Explained::Failure(e) => Some(e),
-            Explained::Rest { .. } => None,
+            Explained::Rest { .. } | Explained::Heading { .. } => None,
         })
         .collect()
 }

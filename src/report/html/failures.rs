@@ -67,10 +67,7 @@ fn open_article(out: &mut String, file: &FileView, title: &str, extra: &str) {
 }
 
 fn write_point_failure(out: &mut String, index: usize, file: &FileView, failure: &FailureView) {
-    let title = match failure.id {
-        Some(id) => format!("not ok {id} - {}", failure.name),
-        None => format!("not ok - {}", failure.name),
-    };
+    let title = failure_title(failure);
     open_article(
         out,
         file,
@@ -131,6 +128,19 @@ fn write_point_failure(out: &mut String, index: usize, file: &FileView, failure:
         write_pre(out, failure.output.iter().map(String::as_str), usize::MAX);
     }
     out.push_str("</article>\n");
+}
+
+/// `not ok 3 - name` for a top-level point, as its stream said it; a nested one by its path
+/// alone (its number is its subtest's, not the file's); an unnamed one by its number only.
+fn failure_title(failure: &FailureView) -> String {
+    let unnamed = failure
+        .id
+        .is_some_and(|id| failure.name == format!("#{id}"));
+    match (failure.id, failure.depth) {
+        (Some(id), 0) if unnamed => format!("not ok {id}"),
+        (Some(id), 0) => format!("not ok {id} - {}", failure.name),
+        _ => failure.name.clone(),
+    }
 }
 
 fn write_file_failure(out: &mut String, index: usize, file: &FileView) {

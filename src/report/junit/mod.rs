@@ -291,7 +291,7 @@ fn suite(
             PointStatus::Pass => TestCaseStatus::success(),
             PointStatus::Fail => {
                 any_failing_point = true;
-                failure_status(&c.name, failure)
+                failure_status(&c.name(), failure)
             }
             PointStatus::Skip | PointStatus::Todo => skipped_status(point),
         };
@@ -322,12 +322,15 @@ fn suite(
 fn case_name(c: &CaseView) -> Cow<'_, str> {
     let point = &c.point_view;
     if !point.name.is_empty() {
-        return clean(&c.name);
+        return match c.name() {
+            Cow::Borrowed(name) => clean(name),
+            Cow::Owned(name) => Cow::Owned(clean(&name).into_owned()),
+        };
     }
     let number = point
         .id
         .map_or_else(|| format!("#{}", c.point + 1), |id| format!("#{id}"));
-    let parents = c.name.strip_suffix(" > ").unwrap_or("");
+    let parents = c.parents.as_str();
     match parents.is_empty() {
         true => Cow::Owned(number),
         false => Cow::Owned(clean(&format!("{parents} > {number}")).into_owned()),
@@ -482,8 +485,17 @@ fn failure_status(name: &str, failure: Option<&FailureView>) -> TestCaseStatus {
     let message = failure
         .and_then(|f| f.message.as_deref())
         .and_then(|m| m.lines().find(|l| !l.trim().is_empty()))
-        .unwrap_or(if name.is_empty() { "failed" } else { name });
-    status.set_message(clean(message.trim()));
+        .map(|m| m.trim().to_owned())
+        .or_else(|| (!name.is_empty()).then(|| name.to_owned()))
+        // An unnamed failure says at least where it failed, as its harness does.
+        .or_else(|| {
+            failure?
+                .location
+                .as_ref()
+                .map(|at| format!("failed at {at}"))
+        })
+        .unwrap_or_else(|| "failed".to_owned());
+    status.set_message(clean(&message));
     if let Some(f) = failure {
         let text = explain(f, false);
         if !text.is_empty() {

@@ -37,7 +37,7 @@ fn set_points(f: &mut FileView, points: Vec<PointView>) {
         .map(|(point, p)| CaseView {
             point,
             leaf: true,
-            name: p.name.clone(),
+            parents: String::new(),
             point_view: p.clone(),
         })
         .collect();
@@ -88,7 +88,7 @@ fn leaf_cases_skips_failures_and_crashes() {
         CaseView {
             point: 1,
             leaf: true,
-            name: "group > inner <b>".into(),
+            parents: "group".into(),
             point_view: point("inner <b>", PointStatus::Fail),
         },
     );

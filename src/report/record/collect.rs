@@ -13,6 +13,7 @@ use super::view::{AttemptView, CaseView, FailureView, FileStatus, FileView, Poin
 use crate::event::run::{FileInfo, FileResult, OpenSubtests, RunEvent, RunSummary};
 use crate::event::{Assert, Event};
 use crate::report::explain::Explained;
+use crate::report::headings::with_headings;
 use crate::report::held::{cut_line, LINE_BYTES};
 
 /// A file's stdout and stderr lines kept for JUnit's `<system-out>`/`<system-err>` (the newest
@@ -362,6 +363,10 @@ impl Building {
                 self.rest = tail.clone();
                 false
             }
+            Explained::Heading { depth, heading } => {
+                self.cases.heading(*depth, heading.clone());
+                false
+            }
         }
     }
 
@@ -410,9 +415,34 @@ struct Cases {
     inside: Vec<usize>,
     /// Points seen, of every depth: the case's `point`.
     points: usize,
+    /// The headings the points of each level are under (index = depth), as the run's
+    /// explaining stage said them: cases are named as its failures are.
+    headings: Vec<Option<String>>,
 }
 
 impl Cases {
+    fn heading(&mut self, depth: u32, heading: Option<String>) {
+        let d = depth as usize;
+        if self.headings.len() <= d {
+            self.headings.resize(d + 1, None);
+        }
+        self.headings[d] = heading;
+    }
+
+    /// The names a case is under: its headings and subtests (`top > outer > inner`), no
+    /// copy for a top-level point under no heading.
+    fn parents(&self, a: &Assert<'_>) -> String {
+        let d = a.depth as usize;
+        let heading = |d: usize| self.headings.get(d).and_then(Option::as_deref);
+        let level = (d > 0).then(|| heading(d)).flatten();
+        if d == 0 && heading(0).is_none() {
+            return String::new();
+        }
+        let mut path = with_headings(heading(0), self.subtests.parents(a.depth), level, &a.name);
+        path.pop();
+        path.join(" > ")
+    }
+
     fn subtest_start(&mut self, depth: u32, name: &str) {
         self.subtests.start(depth, name);
         let d = depth as usize;
@@ -441,7 +471,7 @@ impl Cases {
             cases.push(CaseView {
                 point,
                 leaf: children == 0,
-                name: self.subtests.path(a.depth, &a.name),
+                parents: self.parents(a),
                 point_view: PointView::of(a),
             });
         }

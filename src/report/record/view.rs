@@ -147,9 +147,20 @@ pub struct CaseView {
     pub point: usize,
     /// Not a subtest with points of its own.
     pub leaf: bool,
-    /// Its subtest path as the stream names it (`parent > child`).
-    pub name: String,
+    /// The subtests it is in as the stream names them (`outer > inner`; empty at the top
+    /// level, where most points are: no copy of a name per point).
+    pub parents: String,
     pub point_view: PointView,
+}
+
+impl CaseView {
+    /// Its subtest path: `outer > inner > name`.
+    pub fn name(&self) -> std::borrow::Cow<'_, str> {
+        match self.parents.is_empty() {
+            true => std::borrow::Cow::Borrowed(&self.point_view.name),
+            false => format!("{} > {}", self.parents, self.point_view.name).into(),
+        }
+    }
 }
 
 /// A failing test point, explained (a report's copy of the run's one explanation).

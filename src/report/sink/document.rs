@@ -184,7 +184,7 @@ impl Entries {
                 .iter()
                 .filter_map(|e| match &**e {
                     Explained::Failure(e) => Some(e),
-                    Explained::Rest { .. } => None,
+                    Explained::Rest { .. } | Explained::Heading { .. } => None,
                 })
                 .collect(),
         })?;

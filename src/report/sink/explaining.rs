@@ -74,7 +74,7 @@ impl<S: RunSink> Explaining<S> {
                 if let Some(f) = self.file(*run, *file) {
                     f.event(event);
                     if f.has_ready() {
-                        out.extend(f.take().map(Explained::Failure));
+                        out.extend(f.take());
                     }
                 }
             }

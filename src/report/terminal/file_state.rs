@@ -48,6 +48,7 @@ impl FileState {
             Explained::Failure(e) if !e.full => self.more_failures += 1,
             Explained::Failure(_) => self.failures.push(Arc::clone(explained)),
             Explained::Rest { .. } => self.rest = Some(Arc::clone(explained)),
+            Explained::Heading { .. } => {}
         }
     }
 
@@ -65,7 +66,7 @@ impl FileState {
     pub(super) fn failures(&self) -> impl Iterator<Item = &Explanation> + '_ {
         self.failures.iter().filter_map(|e| match &**e {
             Explained::Failure(e) => Some(e),
-            Explained::Rest { .. } => None,
+            Explained::Rest { .. } | Explained::Heading { .. } => None,
         })
     }
 
