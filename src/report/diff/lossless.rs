@@ -141,7 +141,7 @@ pub(crate) fn failing_file(diff: Diff) -> (FileView, FailureView) {
         cases: vec![CaseView {
             point: 0,
             leaf: true,
-            parents: String::new(),
+            parents: "".into(),
             point_view: point,
         }],
         failures: vec![failure.clone()],

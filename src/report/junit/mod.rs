@@ -330,7 +330,7 @@ fn case_name(c: &CaseView) -> Cow<'_, str> {
     let number = point
         .id
         .map_or_else(|| format!("#{}", c.point + 1), |id| format!("#{id}"));
-    let parents = c.parents.as_str();
+    let parents = &*c.parents;
     match parents.is_empty() {
         true => Cow::Owned(number),
         false => Cow::Owned(clean(&format!("{parents} > {number}")).into_owned()),

@@ -37,7 +37,7 @@ fn set_points(f: &mut FileView, points: Vec<PointView>) {
         .map(|(point, p)| CaseView {
             point,
             leaf: true,
-            parents: String::new(),
+            parents: "".into(),
             point_view: p.clone(),
         })
         .collect();

@@ -418,10 +418,14 @@ struct Cases {
     /// The headings the points of each level are under (index = depth), as the run's
     /// explaining stage said them: cases are named as its failures are.
     headings: Vec<Option<String>>,
+    /// The names the points at a depth are under while no heading applies, made once per
+    /// subtest and shared by its cases.
+    shared: Option<(u32, std::sync::Arc<str>)>,
 }
 
 impl Cases {
     fn heading(&mut self, depth: u32, heading: Option<String>) {
+        self.shared = None;
         let d = depth as usize;
         if self.headings.len() <= d {
             self.headings.resize(d + 1, None);
@@ -431,19 +435,34 @@ impl Cases {
 
     /// The names a case is under: its headings and subtests (`top > outer > inner`), no
     /// copy for a top-level point under no heading.
-    fn parents(&self, a: &Assert<'_>) -> String {
+    fn parents(&mut self, a: &Assert<'_>) -> std::sync::Arc<str> {
         let d = a.depth as usize;
         let heading = |d: usize| self.headings.get(d).and_then(Option::as_deref);
         let level = (d > 0).then(|| heading(d)).flatten();
-        if d == 0 && heading(0).is_none() {
-            return String::new();
+        if heading(0).is_some() || level.is_some() {
+            // A heading is left out where the name starts with it: per point.
+            let mut path =
+                with_headings(heading(0), self.subtests.parents(a.depth), level, &a.name);
+            path.pop();
+            return path.join(" > ").into();
         }
-        let mut path = with_headings(heading(0), self.subtests.parents(a.depth), level, &a.name);
-        path.pop();
-        path.join(" > ")
+        match &self.shared {
+            Some((depth, names)) if *depth == a.depth => std::sync::Arc::clone(names),
+            _ => {
+                let names: std::sync::Arc<str> = self
+                    .subtests
+                    .parents(a.depth)
+                    .collect::<Vec<_>>()
+                    .join(" > ")
+                    .into();
+                self.shared = Some((a.depth, std::sync::Arc::clone(&names)));
+                names
+            }
+        }
     }
 
     fn subtest_start(&mut self, depth: u32, name: &str) {
+        self.shared = None;
         self.subtests.start(depth, name);
         let d = depth as usize;
         self.inside.truncate(d);
@@ -460,6 +479,7 @@ impl Cases {
         };
         if a.closes_subtest {
             self.inside.truncate(d + 1);
+            self.shared = None;
         }
         if self.inside.len() <= d {
             self.inside.resize(d + 1, 0);

@@ -149,7 +149,7 @@ pub struct CaseView {
     pub leaf: bool,
     /// The subtests it is in as the stream names them (`outer > inner`; empty at the top
     /// level, where most points are: no copy of a name per point).
-    pub parents: String,
+    pub parents: std::sync::Arc<str>,
     pub point_view: PointView,
 }
 
@@ -157,7 +157,7 @@ impl CaseView {
     /// Its subtest path: `outer > inner > name`.
     pub fn name(&self) -> std::borrow::Cow<'_, str> {
         match self.parents.is_empty() {
-            true => std::borrow::Cow::Borrowed(&self.point_view.name),
+            true => std::borrow::Cow::Borrowed(self.point_view.name.as_str()),
             false => format!("{} > {}", self.parents, self.point_view.name).into(),
         }
     }
