@@ -7,14 +7,11 @@
 //! failures.
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
-use crate::util::repo;
+use crate::util::{one_file_run, repo};
 use serde_json::Value;
-use tapline::event::run::{
-    ExitInfo, FailureReason, FileInfo, FileResult, RunEvent, RunSummary, Tally,
-};
-use tapline::event::{Event, Verdict};
+use tapline::event::run::RunEvent;
+use tapline::event::Event;
 use tapline::protocol::AnyParser;
 use tapline::report::diff::{DiffLine, Sign};
 use tapline::report::explain::{Explained, Explanation};
@@ -25,7 +22,6 @@ use tapline::report::style::Style;
 use tapline::report::terminal::{TerminalOptions, TerminalReporter, Verbosity};
 use tapline::report::{github, html, junit, markdown};
 
-const RUN: u64 = 1;
 const REL: &str = "t/recorded";
 
 /// Every recording of a real producer with failures: TAP streams, `go test -json`, JUnit XML.
@@ -47,93 +43,6 @@ fn events_of(recording: &str) -> Vec<Event<'static>> {
     let mut p = AnyParser::new(Vec::<Event<'static>>::new(), None);
     p.feed(&bytes);
     p.finish()
-}
-
-/// The events as a run of one file would carry them.
-fn run_events(events: &[Event<'static>]) -> Vec<RunEvent> {
-    let verdict: Verdict<'static> = events
-        .iter()
-        .find_map(|e| match e {
-            Event::End { verdict } => Some(verdict.clone()),
-            _ => None,
-        })
-        .expect("a verdict");
-    let mut tally = Tally::default();
-    for e in events {
-        if let Event::Assert(a) = e {
-            if a.depth == 0 {
-                tally.add(a);
-            }
-        }
-    }
-    let ok = verdict.ok;
-    let mut out = vec![
-        RunEvent::RunStarted {
-            run: RUN,
-            files: 1,
-            jobs: 1,
-            started_ms: Some(0),
-            host: None,
-            cwd: None,
-            command: None,
-        },
-        RunEvent::FileStarted {
-            run: RUN,
-            file: FileInfo {
-                index: 0,
-                rel: REL.to_owned(),
-                command: "recorded".to_owned(),
-                log: None,
-                attempt: 1,
-            },
-        },
-    ];
-    out.extend(events.iter().map(|event| RunEvent::Tap {
-        run: RUN,
-        file: 0,
-        event: event.clone(),
-    }));
-    let result = FileResult {
-        ok,
-        reasons: verdict
-            .reasons
-            .iter()
-            .map(|r| FailureReason::of_stream(r))
-            .collect(),
-        exit: Some(ExitInfo {
-            code: Some(i32::from(!ok)),
-            signal: None,
-        }),
-        timed_out: false,
-        cancelled: false,
-        leaked: false,
-        duration: Duration::from_millis(40),
-        tally,
-        verdict,
-        attempts: 1,
-        flaky: false,
-        cached: false,
-        no_tests: false,
-        tests: Vec::new(),
-    };
-    out.push(RunEvent::FileFinished {
-        run: RUN,
-        file: 0,
-        result,
-    });
-    out.push(RunEvent::RunFinished {
-        run: RUN,
-        summary: RunSummary {
-            ok,
-            files_total: 1,
-            files_passed: usize::from(ok),
-            files_failed: usize::from(!ok),
-            tests: tally,
-            duration: Duration::from_millis(40),
-            ..RunSummary::default()
-        },
-    });
-    out
 }
 
 /// Keeps the explanations the run's stage hands the sinks.
@@ -205,7 +114,7 @@ fn reports(recording: &str) -> Reports {
             &mut summary,
         ];
         let mut run = Explaining::new(Fanout(sinks));
-        for ev in run_events(&events) {
+        for ev in one_file_run(&events, REL, "recorded") {
             run.on_owned(ev).expect("writing to memory");
         }
     }

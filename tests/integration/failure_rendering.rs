@@ -3,20 +3,15 @@
 //! dropped unless `-v`, arrays as arrays, `Infinity`/`NaN` as numbers, a parent before its
 //! failing children, Test::More's `got:`/`expected:` as a diff. The recordings are the
 //! producers' own bytes (test-data/producers/, see its README).
-use std::time::Duration;
 
-use crate::util::repo;
-use tapline::event::run::{
-    ExitInfo, FailureReason, FileInfo, FileResult, RunEvent, RunSummary, Tally,
-};
-use tapline::event::{Event, Verdict};
+use crate::util::{one_file_run, repo};
+use tapline::event::run::RunEvent;
+use tapline::event::Event;
 use tapline::protocol::Parser;
 use tapline::report::human::HumanReport;
 use tapline::report::sink::{Explaining, RunSink};
 use tapline::report::style::Style;
 use tapline::report::terminal::{TerminalOptions, TerminalReporter, Verbosity};
-
-const RUN: u64 = 1;
 
 /// The recording's events as a run of one file would carry them, with a fixed duration.
 fn run_events(recording: &str) -> Vec<RunEvent> {
@@ -24,91 +19,8 @@ fn run_events(recording: &str) -> Vec<RunEvent> {
     let bytes = std::fs::read(&path).expect("recording readable");
     let mut p = Parser::new(Vec::<Event<'static>>::new());
     p.feed(&bytes);
-    let events = p.finish();
-    let verdict: Verdict<'static> = events
-        .iter()
-        .find_map(|e| match e {
-            Event::End { verdict } => Some(verdict.clone()),
-            _ => None,
-        })
-        .expect("the parser ends with a verdict");
-    let mut tally = Tally::default();
-    for e in &events {
-        if let Event::Assert(a) = e {
-            if a.depth == 0 {
-                tally.add(a);
-            }
-        }
-    }
     let rel = format!("test-data/producers/{recording}");
-    let mut out = vec![
-        RunEvent::RunStarted {
-            run: RUN,
-            files: 1,
-            jobs: 1,
-            started_ms: None,
-            host: None,
-            cwd: None,
-            command: None,
-        },
-        RunEvent::FileStarted {
-            run: RUN,
-            file: FileInfo {
-                index: 0,
-                rel: rel.clone(),
-                command: format!("cat {rel}"),
-                log: None,
-                attempt: 1,
-            },
-        },
-    ];
-    out.extend(events.into_iter().map(|event| RunEvent::Tap {
-        run: RUN,
-        file: 0,
-        event,
-    }));
-    let ok = verdict.ok;
-    let result = FileResult {
-        ok,
-        reasons: verdict
-            .reasons
-            .iter()
-            .map(|r| FailureReason::of_stream(r))
-            .collect(),
-        exit: Some(ExitInfo {
-            code: Some(i32::from(!ok)),
-            signal: None,
-        }),
-        timed_out: false,
-        cancelled: false,
-        leaked: false,
-        duration: Duration::from_millis(40),
-        tally,
-        verdict,
-        attempts: 1,
-        flaky: false,
-        cached: false,
-        no_tests: false,
-        tests: Vec::new(),
-    };
-    out.push(RunEvent::FileFinished {
-        run: RUN,
-        file: 0,
-        result,
-    });
-    out.push(RunEvent::RunFinished {
-        run: RUN,
-        summary: RunSummary {
-            ok,
-            files_total: 1,
-            files_passed: usize::from(ok),
-            files_failed: usize::from(!ok),
-            tests: tally,
-            duration: Duration::from_millis(40),
-            ..RunSummary::default()
-        },
-    });
-    out
+    one_file_run(&p.finish(), &rel, &format!("cat {rel}"))
 }
 
 fn terminal(recording: &str, verbosity: Verbosity) -> String {

@@ -1,5 +1,10 @@
 //! Helpers shared by the integration tests.
 use std::path::{Path, PathBuf};
+use std::time::Duration;
+use tapline::event::run::{
+    ExitInfo, FailureReason, FileInfo, FileResult, RunEvent, RunSummary, Tally,
+};
+use tapline::event::{Event, Verdict};
 use tapline::protocol::Parser;
 use tapline::report::jsonl::JsonlWriter;
 use tapline::report::summary::SummaryWriter;
@@ -45,5 +50,93 @@ pub fn files_with_ext(dir: &Path, ext: &str) -> Vec<PathBuf> {
         }
     }
     out.sort();
+    out
+}
+
+/// A stream's events as a run of one file (`rel`, run by `command`) would carry them: its
+/// verdict and top-level tally as the file's result, a fixed 40 ms duration.
+pub fn one_file_run(events: &[Event<'static>], rel: &str, command: &str) -> Vec<RunEvent> {
+    let verdict: Verdict<'static> = events
+        .iter()
+        .find_map(|e| match e {
+            Event::End { verdict } => Some(verdict.clone()),
+            _ => None,
+        })
+        .expect("a verdict");
+    let mut tally = Tally::default();
+    for e in events {
+        if let Event::Assert(a) = e {
+            if a.depth == 0 {
+                tally.add(a);
+            }
+        }
+    }
+    let ok = verdict.ok;
+    let mut out = vec![
+        RunEvent::RunStarted {
+            run: 1,
+            files: 1,
+            jobs: 1,
+            started_ms: None,
+            host: None,
+            cwd: None,
+            command: None,
+        },
+        RunEvent::FileStarted {
+            run: 1,
+            file: FileInfo {
+                index: 0,
+                rel: rel.to_owned(),
+                command: command.to_owned(),
+                log: None,
+                attempt: 1,
+            },
+        },
+    ];
+    out.extend(events.iter().map(|event| RunEvent::Tap {
+        run: 1,
+        file: 0,
+        event: event.clone(),
+    }));
+    let result = FileResult {
+        ok,
+        reasons: verdict
+            .reasons
+            .iter()
+            .map(|r| FailureReason::of_stream(r))
+            .collect(),
+        exit: Some(ExitInfo {
+            code: Some(i32::from(!ok)),
+            signal: None,
+        }),
+        timed_out: false,
+        cancelled: false,
+        leaked: false,
+        duration: Duration::from_millis(40),
+        tally,
+        verdict,
+        attempts: 1,
+        flaky: false,
+        cached: false,
+        no_tests: false,
+        tests: Vec::new(),
+    };
+    out.push(RunEvent::FileFinished {
+        run: 1,
+        file: 0,
+        result,
+    });
+    out.push(RunEvent::RunFinished {
+        run: 1,
+        summary: RunSummary {
+            ok,
+            files_total: 1,
+            files_passed: usize::from(ok),
+            files_failed: usize::from(!ok),
+            tests: tally,
+            duration: Duration::from_millis(40),
+            ..RunSummary::default()
+        },
+    });
     out
 }
