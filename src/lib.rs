@@ -1,7 +1,8 @@
 //! tapline: run test files of any language and report their TAP.
 pub mod daemon;
 pub mod event;
-pub mod protocol;
+/// The protocol crate's readers, where the library always had them.
+pub use tapline_protocol::protocol;
 pub mod report;
 pub mod run;
 pub mod watch;

@@ -524,4 +524,61 @@ mod tests {
         );
         assert_eq!(t.event(&output(0, 9, "after")), Step::Passed);
     }
+
+    /// `go test -json ./...` (go 1.19.8) of test-data/formats/src/go-nested, read.
+    fn go_nested() -> Vec<Event<'static>> {
+        let mut p = crate::protocol::gojson::GoJsonParser::new(Vec::new());
+        p.feed(include_bytes!("../../test-data/formats/go-nested.jsonl"));
+        p.finish()
+    }
+
+    /// Each point's name, and the output a report gives it by the rules every report follows:
+    /// the lines before it ([`crate::report::headings`] aside) and a failure's lines after it
+    /// ([`crate::report::trailing`]).
+    fn owners(events: &[Event<'static>]) -> Vec<(String, Vec<String>)> {
+        let mut trailing: Trailing<usize> = Trailing::new(100);
+        let mut owned: Vec<(String, Vec<String>)> = Vec::new();
+        let mut pending = Vec::new();
+        for ev in events {
+            match trailing.event(ev) {
+                Step::Kept => continue,
+                Step::Closed(i, lines) => owned[i].1.extend(lines),
+                Step::Passed => {}
+            }
+            match ev {
+                Event::Output { text, .. } => pending.push(text.to_string()),
+                Event::Assert(a) => {
+                    owned.push((a.name.to_string(), std::mem::take(&mut pending)));
+                    if a.is_failure() {
+                        trailing.open(a, owned.len() - 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+        owned
+    }
+
+    #[test]
+    fn a_tests_output_is_its_own_not_the_failure_before_it() {
+        let owned = owners(&go_nested());
+        let of = |name: &str| -> String {
+            let (_, lines) = owned
+                .iter()
+                .find(|(n, _)| n == name)
+                .unwrap_or_else(|| panic!("no point {name:?} in {owned:#?}"));
+            lines.join("\n")
+        };
+        // A failure, the point after it (a passing test, or the package), and what that printed.
+        for (failure, next, line) in [
+            ("ints", "strings", "comparing strings"),
+            ("TestEqual", "TestHash", "hash is stable"),
+            ("ascending", "descending", "sorted 3 items"),
+            ("TestSort", "TestLen", "len is 3"),
+            ("TestEmpty", "example.com/gonested/cmp/cmpopts", "teardown"),
+        ] {
+            assert!(!of(failure).contains(line), "{failure}: {owned:#?}");
+            assert!(of(next).contains(line), "{next}: {owned:#?}");
+        }
+    }
 }

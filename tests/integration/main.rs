@@ -3,8 +3,6 @@
 mod browser;
 mod browser_bundle;
 mod browser_tests;
-mod chunking;
-mod conformance;
 mod daemon;
 mod daemon_tls;
 mod discover;
@@ -19,7 +17,6 @@ mod isolation;
 mod live;
 mod live_state;
 mod reports;
-mod robustness;
 mod run;
 mod run_like_harness;
 mod sharding;

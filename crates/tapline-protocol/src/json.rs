@@ -1,17 +1,17 @@
 //! JSON literals written straight into a buffer, byte for byte as serde_json writes them:
 //! integers, strings (with its escapes) and optional strings. Shared by the hand-written JSON
-//! of `--format jsonl` ([`super::jsonl`]) and of the summary document ([`super::summary`]),
+//! of `--format jsonl` (tapline's `report::jsonl`) and of the summary document ([`crate::summary`]),
 //! both on the parser's hot path.
 
 /// Integers as serde_json writes them: it uses this same crate.
-pub(crate) fn push_int(buf: &mut Vec<u8>, n: impl itoa::Integer) {
+pub fn push_int(buf: &mut Vec<u8>, n: impl itoa::Integer) {
     buf.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
 /// A JSON string literal escaped as serde_json escapes: `"` and `\` by a backslash,
 /// backspace, tab, line feed, form feed and carriage return by their short forms, the other
 /// control characters as `\u00xx` (lowercase hex); everything else (DEL, non-ASCII) as is.
-pub(crate) fn push_str(buf: &mut Vec<u8>, s: &str) {
+pub fn push_str(buf: &mut Vec<u8>, s: &str) {
     let mut rest = s.as_bytes();
     buf.reserve(rest.len() + 2);
     buf.push(b'"');
@@ -30,7 +30,7 @@ fn escaped(b: u8) -> bool {
 
 /// The first byte that needs escaping, eight bytes at a time (SWAR): this runs over every
 /// name and output line of the stream, and most have nothing to escape.
-pub(crate) fn find_escape(bytes: &[u8]) -> Option<usize> {
+pub fn find_escape(bytes: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = ONES * 0x80;
     // Each test flags its bytes exactly up to its first true hit (borrows only run upwards,
@@ -85,7 +85,7 @@ fn push_escape(buf: &mut Vec<u8>, b: u8) {
 }
 
 /// A string literal, or `null`.
-pub(crate) fn push_opt_str(buf: &mut Vec<u8>, s: Option<&str>) {
+pub fn push_opt_str(buf: &mut Vec<u8>, s: Option<&str>) {
     match s {
         Some(s) => push_str(buf, s),
         None => buf.extend_from_slice(b"null"),

@@ -7,8 +7,8 @@
 //!
 //! Compact JSON for `--format summary` of one stream; pretty (serde_json's layout, nested at
 //! a given depth) for the run's summary document, which holds each file's parse summary.
-use super::json::{push_int, push_opt_str, push_str};
 use crate::event::{Assert, Event, Sink, Verdict};
+use crate::json::{push_int, push_opt_str, push_str};
 use std::io::{self, Write};
 
 /// `PRETTY`: written in serde_json's pretty layout, as a value `base` levels deep in an

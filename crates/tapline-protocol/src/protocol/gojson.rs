@@ -685,58 +685,7 @@ mod tests {
     }
 
     /// `go test -json ./...` (go 1.19.8) of test-data/formats/src/go-nested.
-    const NESTED: &[u8] = include_bytes!("../../test-data/formats/go-nested.jsonl");
-
-    /// Each point's name, and the output a report gives it by the rules every report follows:
-    /// the lines before it ([`crate::report::headings`] aside) and a failure's lines after it
-    /// ([`crate::report::trailing`]).
-    fn owners(events: &[Event<'static>]) -> Vec<(String, Vec<String>)> {
-        use crate::report::trailing::{Step, Trailing};
-        let mut trailing: Trailing<usize> = Trailing::new(100);
-        let mut owned: Vec<(String, Vec<String>)> = Vec::new();
-        let mut pending = Vec::new();
-        for ev in events {
-            match trailing.event(ev) {
-                Step::Kept => continue,
-                Step::Closed(i, lines) => owned[i].1.extend(lines),
-                Step::Passed => {}
-            }
-            match ev {
-                Event::Output { text, .. } => pending.push(text.to_string()),
-                Event::Assert(a) => {
-                    owned.push((a.name.to_string(), std::mem::take(&mut pending)));
-                    if a.is_failure() {
-                        trailing.open(a, owned.len() - 1);
-                    }
-                }
-                _ => {}
-            }
-        }
-        owned
-    }
-
-    #[test]
-    fn a_tests_output_is_its_own_not_the_failure_before_it() {
-        let owned = owners(&parse(NESTED));
-        let of = |name: &str| -> String {
-            let (_, lines) = owned
-                .iter()
-                .find(|(n, _)| n == name)
-                .unwrap_or_else(|| panic!("no point {name:?} in {owned:#?}"));
-            lines.join("\n")
-        };
-        // A failure, the point after it (a passing test, or the package), and what that printed.
-        for (failure, next, line) in [
-            ("ints", "strings", "comparing strings"),
-            ("TestEqual", "TestHash", "hash is stable"),
-            ("ascending", "descending", "sorted 3 items"),
-            ("TestSort", "TestLen", "len is 3"),
-            ("TestEmpty", "example.com/gonested/cmp/cmpopts", "teardown"),
-        ] {
-            assert!(!of(failure).contains(line), "{failure}: {owned:#?}");
-            assert!(of(next).contains(line), "{next}: {owned:#?}");
-        }
-    }
+    const NESTED: &[u8] = include_bytes!("../../../../test-data/formats/go-nested.jsonl");
 
     /// The diagnostics of the failing point `name`.
     fn diagnostics_of(events: &[Event<'static>], name: &str) -> String {
