@@ -2,7 +2,7 @@
 pub mod daemon;
 pub mod event;
 /// The protocol crate's readers, where the library always had them.
-pub use tapline_protocol::protocol;
+pub use tapline_protocol as protocol;
 pub mod report;
 pub mod run;
 pub mod watch;

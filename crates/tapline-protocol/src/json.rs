@@ -1,6 +1,6 @@
 //! JSON literals written straight into a buffer, byte for byte as serde_json writes them:
 //! integers, strings (with its escapes) and optional strings. Shared by the hand-written JSON
-//! of `--format jsonl` (tapline's `report::jsonl`) and of the summary document ([`crate::summary`]),
+//! of `--format jsonl` (tapline's `report::jsonl`) and of the summary document (`summary`),
 //! both on the parser's hot path.
 
 /// Integers as serde_json writes them: it uses this same crate.

@@ -4,12 +4,12 @@
 //! parsers, the state machine (YAML blocks, subtests, v2 blocks, plans), and the verdict.
 //!
 //! Pure and synchronous: no runtime, no terminal, no files, no network. Feed bytes to a
-//! [`protocol::Parser`] (TAP) or an [`protocol::AnyParser`] (any of the three, detected), and
+//! [`Parser`] (TAP) or an [`AnyParser`] (any of the three, detected: [`input::detect`]), and
 //! an [`event::Sink`] receives each [`event::Event`] as soon as it is complete:
 //!
 //! ```
 //! use tapline_protocol::event::Event;
-//! use tapline_protocol::protocol::Parser;
+//! use tapline_protocol::Parser;
 //!
 //! let mut parser = Parser::new(Vec::<Event<'static>>::new());
 //! parser.feed(b"TAP version 14\n1..2\nok 1 - adds\nnot ok 2 - subtracts\n");
@@ -18,7 +18,25 @@
 //! assert!(!verdict.ok);
 //! assert_eq!((verdict.pass, verdict.fail), (1, 1));
 //! ```
+//!
+//! Rooms, each on its own (imports point down this list): [`event`] (the model), [`frame`]
+//! (lines, with a cap), [`line`] (each line's nom parser), [`machine`] (the TAP state machine:
+//! YAML, subtests, v2 blocks, plans), [`build`] (events from other formats), [`gojson`] and
+//! [`junit`] (those formats), [`parser`] and [`input`] (the readers), [`json`] and
+//! [`summary`] (the `--format summary` document the conformance check compares).
+mod build;
 pub mod event;
+mod frame;
+pub mod gojson;
+pub mod input;
 pub mod json;
-pub mod protocol;
+pub mod junit;
+mod line;
+mod machine;
+mod parser;
 pub mod summary;
+
+pub use frame::{Framer, Line, DEFAULT_MAX_LINE};
+pub use input::{AnyParser, InputFormat};
+pub use machine::{DEFAULT_MAX_BLOCK, NO_TAP_OUTPUT};
+pub use parser::*;

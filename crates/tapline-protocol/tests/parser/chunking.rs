@@ -2,7 +2,7 @@
 use crate::util::{files_with_ext, repo};
 use proptest::prelude::*;
 use tapline_protocol::event::Event;
-use tapline_protocol::protocol::{parse_all, Limits, Parser};
+use tapline_protocol::{parse_all, Limits, Parser};
 
 fn parse_chunked(bytes: &[u8], cuts: &[usize], limits: Limits) -> Vec<Event<'static>> {
     let mut p = Parser::with_limits(Vec::new(), limits);

@@ -226,7 +226,7 @@ fn no_tap_output(reference: Level, ours: &Value) -> Result<Level, Level> {
         && reference
             .plan
             .is_none_or(|(start, end, skip_all)| (start, end, skip_all) == (1, 0, true));
-    let named = ours["reasons"] == serde_json::json!([tapline_protocol::protocol::NO_TAP_OUTPUT]);
+    let named = ours["reasons"] == serde_json::json!([tapline_protocol::NO_TAP_OUTPUT]);
     if silent && named {
         Ok(Level {
             ok: false,

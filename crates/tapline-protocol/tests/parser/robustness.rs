@@ -1,6 +1,6 @@
 //! No input makes the parser panic, hang or hold memory without bound.
 use tapline_protocol::event::{Event, ProblemKind, Sink};
-use tapline_protocol::protocol::{Limits, Parser};
+use tapline_protocol::{Limits, Parser};
 
 /// Counts events without keeping them, so memory use is the parser's alone.
 #[derive(Default)]
@@ -39,7 +39,7 @@ fn a_100_mb_line_is_truncated_not_buffered() {
     let c = p.finish();
     assert_eq!(c.asserts, 1);
     assert_eq!(c.problems, vec![ProblemKind::LineTooLong]);
-    assert!(c.longest_output <= tapline_protocol::protocol::DEFAULT_MAX_LINE);
+    assert!(c.longest_output <= tapline_protocol::DEFAULT_MAX_LINE);
     assert_eq!(c.ok, Some(true));
 }
 
@@ -115,7 +115,7 @@ fn conformance_fixtures_never_panic() {
     let dir = crate::util::repo().join("../shared/conformance");
     for f in crate::util::files_with_ext(&dir, "tap") {
         let bytes = std::fs::read(&f).expect("readable");
-        let events = tapline_protocol::protocol::parse_all(&bytes);
+        let events = tapline_protocol::parse_all(&bytes);
         assert!(
             matches!(events.last(), Some(Event::End { .. })),
             "{}",

@@ -1,7 +1,7 @@
 //! Helpers shared by the parser's tests.
 use std::path::{Path, PathBuf};
-use tapline_protocol::protocol::Parser;
 use tapline_protocol::summary::SummaryWriter;
+use tapline_protocol::Parser;
 
 /// The repository's root, where test-data/ and protocol-spec/ are.
 pub fn repo() -> PathBuf {

@@ -685,7 +685,7 @@ mod tests {
     }
 
     /// `go test -json ./...` (go 1.19.8) of test-data/formats/src/go-nested.
-    const NESTED: &[u8] = include_bytes!("../../../../test-data/formats/go-nested.jsonl");
+    const NESTED: &[u8] = include_bytes!("../../../test-data/formats/go-nested.jsonl");
 
     /// The diagnostics of the failing point `name`.
     fn diagnostics_of(events: &[Event<'static>], name: &str) -> String {

@@ -1,22 +1,9 @@
-//! The protocol: bytes → lines → events. Pure and synchronous: no I/O, no async, no terminal.
-//! TAP is the native format; `go test -json` ([`gojson`]) and JUnit XML ([`junit`]) become the
-//! same events, and [`AnyParser`] reads whichever a stream is ([`input::detect`]).
-//!
+//! The TAP reader: bytes → lines ([`crate::frame`]) → events ([`crate::machine`]).
 //! [`Parser`] takes chunks of any size with [`Parser::feed`] and emits the same events whatever
 //! the chunking; [`Parser::finish`] closes the stream and emits `End` with the verdict.
-mod build;
-mod frame;
-pub mod gojson;
-pub mod input;
-pub mod junit;
-mod line;
-mod machine;
-
-pub use frame::{Framer, Line, DEFAULT_MAX_LINE};
-pub use input::{AnyParser, InputFormat};
-pub use machine::{DEFAULT_MAX_BLOCK, NO_TAP_OUTPUT};
-
 use crate::event::Sink;
+use crate::frame::{self, DEFAULT_MAX_LINE};
+use crate::machine::{self, DEFAULT_MAX_BLOCK};
 
 /// Incremental TAP 12/13/14 + protocol-v2 parser feeding a [`Sink`].
 pub struct Parser<S: Sink> {
