@@ -1,6 +1,7 @@
 //! tapline: run test files of any language and report their TAP.
 pub mod daemon;
 pub mod event;
+pub mod explain;
 /// The protocol crate's readers, where the library always had them.
 pub use tapline_protocol as protocol;
 pub mod report;

@@ -76,51 +76,7 @@ pub struct TestOutcome {
     pub duration_ms: Option<f64>,
 }
 
-/// The names of the subtests open at a point of a stream, outermost first: what names a test
-/// point by its full path (`parent > child`) in every report, history and the live displays.
-#[derive(Debug, Default, Clone)]
-pub struct OpenSubtests(Vec<String>);
-
-impl OpenSubtests {
-    /// A subtest opens; `depth` is its own level, so its parents are the levels above it (a
-    /// sibling that no point closed is closed by it).
-    pub fn start(&mut self, depth: u32, name: &str) {
-        self.0.truncate((depth as usize).saturating_sub(1));
-        self.0.push(name.to_owned());
-    }
-
-    /// After `a` is named: a point that closes a subtest closes its name too.
-    pub fn after(&mut self, a: &Assert<'_>) {
-        if a.closes_subtest {
-            self.0.truncate(a.depth as usize);
-        }
-    }
-
-    /// `parent > child` for a point at `depth`.
-    pub fn path(&self, depth: u32, name: &str) -> String {
-        let mut path = String::new();
-        for parent in self.0.iter().take(depth as usize) {
-            path.push_str(parent);
-            path.push_str(" > ");
-        }
-        path.push_str(name);
-        path
-    }
-
-    /// The names of the subtests a point at `depth` is inside, outermost first.
-    pub fn parents(&self, depth: u32) -> impl Iterator<Item = &str> {
-        self.0.iter().take(depth as usize).map(String::as_str)
-    }
-
-    /// The open subtests' own path: the innermost one's full name.
-    pub fn innermost(&self) -> String {
-        self.0.join(" > ")
-    }
-
-    pub fn clear(&mut self) {
-        self.0.clear();
-    }
-}
+pub use super::OpenSubtests;
 
 /// Every test point of a stream at every depth, named by its full path (`parent > child`), as
 /// history and stability analysis key them: fed the stream's events in order.
@@ -277,7 +233,7 @@ pub enum RunEvent {
     Explained {
         run: u64,
         file: usize,
-        explained: std::sync::Arc<crate::report::explain::Explained>,
+        explained: std::sync::Arc<crate::explain::Explained>,
     },
     /// A file that never started: the run was interrupted, or `--max-fail` stopped it, first.
     /// Sent for each such file just before `RunFinished`, so every report can list them.

@@ -8,9 +8,9 @@
 //! `%` `\r` `\n` in messages, and `:` `,` too in properties.
 //! Colour codes a child printed are dropped and other control bytes shown as `\u{…}`, as in
 //! the Markdown report.
-use super::diff::DiffLine;
 use super::markdown::safe_chars;
 use super::record::{FailureView, FileStatus, FileView, PointStatus, RunView};
+use crate::explain::diff::DiffLine;
 use std::io::{self, Write};
 use std::path::Path;
 

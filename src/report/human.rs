@@ -1,12 +1,11 @@
 //! `--format human`: a readable report of one stream, like a good TAP reporter: a line per
 //! top-level test, failures explained with their diff, problems, and a one-line summary.
-use super::explain::{Explained, Explanation, FileExplainer, OUTPUT_LINES};
-use super::failure;
-use super::held::HeldLines;
 use super::leaves::LeafTally;
 use super::style::{self, Style};
 use super::Tally;
 use crate::event::{Assert, Event, Sink, Verdict};
+use crate::explain::held::HeldLines;
+use crate::explain::{Explained, Explanation, FileExplainer, OUTPUT_LINES};
 use std::io::{self, Write};
 
 pub struct HumanReport<W: Write> {
@@ -178,13 +177,13 @@ impl<W: Write> HumanReport<W> {
             "{indent}{mark} {}{time}",
             self.style.paint(style::RED, name)
         )?;
-        failure::render(
+        crate::report::explanation::render(
             &mut self.out,
             e,
             &format!("{indent}    "),
             self.style,
             // `tapline parse` has no `-v`: the frames are in the input.
-            failure::Frames::Own { shown_by: None },
+            crate::report::explanation::Frames::Own { shown_by: None },
         )
     }
 }

@@ -10,9 +10,9 @@
 //! Past [`Options::max_bytes`] (60 KB: a GitHub comment holds 64 KiB, a step summary 1 MiB)
 //! the remaining failures are left out and a last line says how many, pointing at the full
 //! report when there is one.
-use super::diff::DiffLine;
 use super::record::{FailureView, FileStatus, FileView, RunView};
 use super::style::duration_ms;
+use crate::explain::diff::DiffLine;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
@@ -427,7 +427,7 @@ fn code_text(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::diff;
+    use crate::explain::diff;
 
     #[test]
     fn a_series_gets_a_stability_table_of_what_was_not_stable() {

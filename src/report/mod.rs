@@ -1,11 +1,7 @@
 //! Sinks on the event stream: summary JSON, JSON lines, the human report, diffs. Every
 //! renderer writes to any `Write`, styles off unless asked, so every output is snapshot-testable.
-pub mod diff;
-pub mod explain;
-pub mod failure;
+pub mod explanation;
 pub mod github;
-pub(crate) mod headings;
-pub mod held;
 pub mod html;
 pub mod human;
 pub(crate) use tapline_protocol::json;
@@ -15,6 +11,7 @@ pub mod leaves;
 pub mod markdown;
 pub mod merge;
 pub mod output;
+pub(crate) mod paint;
 pub(crate) mod progress;
 pub mod record;
 pub mod sink;
@@ -23,7 +20,6 @@ pub mod style;
 pub use tapline_protocol::summary;
 pub mod terminal;
 pub mod threaded;
-pub(crate) mod trailing;
 
 use style::Style;
 

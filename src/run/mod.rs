@@ -30,7 +30,7 @@
 //! - the dispatcher hands each event to the sinks; the `-o` reports' thread takes them in
 //!   batches through a bounded channel too ([`crate::report::threaded`]), and what a report
 //!   keeps of one test point's output is capped, with a note of what was left out
-//!   ([`crate::report::held`]).
+//!   ([`crate::explain::held`]).
 //!
 //! When no further event is ready (every other task has had its turn and the channel is
 //! empty) the dispatcher flushes the sinks ([`RunSink::flush`]) once the oldest event not

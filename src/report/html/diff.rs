@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use super::escape::push_escaped;
-use crate::report::diff::{Diff, DiffLine, Sign};
+use crate::explain::diff::{Diff, DiffLine, Sign};
 
 /// Appends `diff` as a `<pre class="diff">` block. Each line is a block-level span holding
 /// its own newline, so copying the block gives the terminal's text.
@@ -70,8 +70,8 @@ fn write_line(out: &mut String, line: &DiffLine) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::diff::lossless::{cases, config, highlighted, reference, value_pair};
-    use crate::report::diff::{compute, Budget};
+    use crate::explain::diff::lossless::{cases, config, highlighted, reference, value_pair};
+    use crate::explain::diff::{compute, Budget};
     use proptest::prelude::*;
     use serde_json::json;
 

@@ -5,7 +5,7 @@ use serde_json::json;
 
 use super::*;
 use crate::event::run::Tally;
-use crate::report::diff::{compute, Budget};
+use crate::explain::diff::{compute, Budget};
 
 const HOSTILE: &str = "<script>document.title='pwned'</script><img src=x onerror=alert(1)>";
 

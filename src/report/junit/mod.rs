@@ -28,11 +28,11 @@
 //! printable ASCII) are written by `plain.rs` into the suite quick-junit serialized around
 //! them, in quick-junit's own bytes: every document equals `write_whole()`'s, quick-junit
 //! writing every case (tests, and a property test over generated runs).
-use super::diff::DiffLine;
 use super::record::{
     CaseView, Collector, FailureView, FileStatus, FileView, Pieces, PointStatus, PointView, RunView,
 };
 use crate::event::run::RunEvent;
+use crate::explain::diff::DiffLine;
 use quick_junit::{
     NonSuccessKind, Report, TestCase, TestCaseStatus, TestRerun, TestSuite, XmlString,
 };

@@ -1,20 +1,20 @@
 //! Builds the page's view from the run's event stream, as the run goes: files as they start
 //! and finish, top-level points, leaf test cases, failing points as the run's explaining stage
-//! explained them ([`crate::report::explain`]; this module works none out itself), and each
+//! explained them ([`crate::explain`]; this module works none out itself), and each
 //! file's last output lines.
 //!
 //! What it holds is bounded: the explanations are bounded where they are made, a file's
 //! streams keep their newest lines, and every line kept is cut at
-//! [`crate::report::held::LINE_BYTES`].
+//! [`crate::explain::held::LINE_BYTES`].
 use std::collections::VecDeque;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::view::{AttemptView, CaseView, FailureView, FileStatus, FileView, PointView, RunView};
 use crate::event::run::{FileInfo, FileResult, OpenSubtests, RunEvent, RunSummary};
 use crate::event::{Assert, Event};
-use crate::report::explain::Explained;
-use crate::report::headings::with_headings;
-use crate::report::held::{cut_line, LINE_BYTES};
+use crate::explain::headings::with_headings;
+use crate::explain::held::{cut_line, LINE_BYTES};
+use crate::explain::Explained;
 
 /// A file's stdout and stderr lines kept for JUnit's `<system-out>`/`<system-err>` (the newest
 /// win; the log has every byte).

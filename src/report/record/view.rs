@@ -4,8 +4,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::event::run::Tally;
 use crate::event::Assert;
-use crate::report::diff::Diff;
-use crate::report::explain::Explanation;
+use crate::explain::diff::Diff;
+use crate::explain::Explanation;
 
 /// The whole page.
 #[derive(Debug, Clone, Default)]

@@ -4,7 +4,7 @@
 //! per-point work is compiled once, here, whatever `SummaryRun` writes to.
 use crate::event::run::{ExitInfo, FailureReason, FileInfo, FileResult, RunSummary};
 use crate::event::{Event, Sink};
-use crate::report::explain::{Explained, Explanation};
+use crate::explain::{Explained, Explanation};
 use crate::report::summary::SummaryWriter;
 use serde::Serialize;
 use std::io::{self, Write};

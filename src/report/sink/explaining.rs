@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use super::RunSink;
 use crate::event::run::RunEvent;
-use crate::report::explain::{Explained, FileExplainer};
+use crate::explain::{Explained, FileExplainer};
 
 /// Explains the run for `inner`.
 pub struct Explaining<S> {

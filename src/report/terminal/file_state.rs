@@ -1,6 +1,6 @@
 //! What the terminal knows of one file: its progress, and its failures as explained.
 use super::*;
-use crate::report::explain::{Explained, Explanation};
+use crate::explain::{Explained, Explanation};
 use std::sync::Arc;
 
 /// What one file's events have told so far.

@@ -1,7 +1,7 @@
 //! The permanent lines: a file's block, its one-line verdict, the recap of a failure, the summary.
 use super::*;
 use crate::event::run::FailureReason;
-use crate::report::explain::Explanation;
+use crate::explain::Explanation;
 
 /// The file's line, and for a failing file its failures, leftover output and log under it.
 /// `verbose` (`-v`) keeps the stacks' runtime-internal frames.
@@ -20,15 +20,15 @@ pub(super) fn file_block(
     for failure in f.failures() {
         // The point's own line, named by its path so a nested failure says where it is.
         writeln!(text, "  {}", failure_line(failure, s))?;
-        failure::render(
+        crate::report::explanation::render(
             text,
             failure,
             "    ",
             s,
             if verbose {
-                failure::Frames::All
+                crate::report::explanation::Frames::All
             } else {
-                failure::Frames::Own {
+                crate::report::explanation::Frames::Own {
                     shown_by: Some("-v"),
                 }
             },

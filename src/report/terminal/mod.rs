@@ -7,7 +7,6 @@
 //! seen half-drawn, and permanent lines always land above it.
 use crate::event::run::{FileInfo, FileResult, RunEvent, RunSummary};
 use crate::event::Event;
-use crate::report::failure;
 use crate::report::human::point_line;
 use crate::report::progress::Progress;
 use crate::report::style::{self, Style};

@@ -756,7 +756,7 @@ fn live_region_names_a_v2_test_started_and_points_inside_subtests() {
 fn failing_points_past_the_limit_are_counted_not_kept() {
     let mut s = Script::new(1);
     s.start_logged(0, "test/many.t", Some(".nogit/testlogs/test__many.t.log"));
-    for i in 0..(crate::report::explain::FILE_EXPLAINED + 150) {
+    for i in 0..(crate::explain::FILE_EXPLAINED + 150) {
         s.assert(0, point(false, &format!("case {i}")));
     }
     s.finish(0, &[], 10);
@@ -771,7 +771,7 @@ fn failing_points_past_the_limit_are_counted_not_kept() {
         .values()
         .map(|f| f.failures().count())
         .sum();
-    assert_eq!(kept, crate::report::explain::FILE_EXPLAINED);
+    assert_eq!(kept, crate::explain::FILE_EXPLAINED);
     let out = render(&events, opts(Verbosity::Normal));
     assert!(out.contains("case 99"), "{out}");
     assert!(!out.contains("case 100"), "{out}");

@@ -464,3 +464,49 @@ impl<S: Sink + ?Sized> Sink for &mut S {
         (**self).event(event)
     }
 }
+
+/// The names of the subtests open at a point of a stream, outermost first: what names a test
+/// point by its full path (`parent > child`) in every report, history and the live displays.
+#[derive(Debug, Default, Clone)]
+pub struct OpenSubtests(Vec<String>);
+
+impl OpenSubtests {
+    /// A subtest opens; `depth` is its own level, so its parents are the levels above it (a
+    /// sibling that no point closed is closed by it).
+    pub fn start(&mut self, depth: u32, name: &str) {
+        self.0.truncate((depth as usize).saturating_sub(1));
+        self.0.push(name.to_owned());
+    }
+
+    /// After `a` is named: a point that closes a subtest closes its name too.
+    pub fn after(&mut self, a: &Assert<'_>) {
+        if a.closes_subtest {
+            self.0.truncate(a.depth as usize);
+        }
+    }
+
+    /// `parent > child` for a point at `depth`.
+    pub fn path(&self, depth: u32, name: &str) -> String {
+        let mut path = String::new();
+        for parent in self.0.iter().take(depth as usize) {
+            path.push_str(parent);
+            path.push_str(" > ");
+        }
+        path.push_str(name);
+        path
+    }
+
+    /// The names of the subtests a point at `depth` is inside, outermost first.
+    pub fn parents(&self, depth: u32) -> impl Iterator<Item = &str> {
+        self.0.iter().take(depth as usize).map(String::as_str)
+    }
+
+    /// The open subtests' own path: the innermost one's full name.
+    pub fn innermost(&self) -> String {
+        self.0.join(" > ")
+    }
+
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+}

@@ -11,7 +11,7 @@
 //!   number, `10n`, `Symbol(x)` plain, and nothing for `undefined`: YAML reads the Date and the
 //!   string that spells it as the same string.
 use super::literal;
-use crate::report::diff;
+use crate::explain::diff;
 use serde_json::{Map, Value};
 
 /// Deeper than this the values are left as they are: the walk recurses, and the diff prints

@@ -18,7 +18,7 @@
 //! and what util.inspect cut short (`[Object]`, `[Array]`) is no value, and the caller keeps
 //! the producer's words. [`read`] is for text that is a printed value by contract (tape's
 //! `expected:`): what [`parse`] does not read is a bare literal shown verbatim.
-use crate::report::diff;
+use crate::explain::diff;
 use serde_json::{Map, Number, Value};
 
 /// Nesting deeper than this is not read (the parser recurses).

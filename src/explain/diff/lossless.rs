@@ -1,6 +1,7 @@
 //! The highlight never drops or invents a character: the cases seen in real suites, random
 //! pairs for every painter to check against, and the colour terminal's own checks. The HTML,
 //! Markdown and JUnit painters run the same cases and pairs in their tests.
+#![cfg(test)]
 use proptest::prelude::*;
 use serde_json::{json, Value};
 

@@ -98,14 +98,11 @@
 //! cannot overflow the stack; nesting deeper than 64 levels is printed
 //! compactly on one line to keep indentation bounded.
 
-use std::io::{self, Write};
 use std::ops::Range;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use similar::{Algorithm, DiffOp, DiffTag, TextDiff};
-
-pub use super::style::Style;
 
 /// Limits that keep a pathological failure from flooding the report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -141,28 +138,6 @@ pub enum Outcome {
     /// An input exceeded [`Budget::max_input_bytes`]; only a short form was
     /// written.
     TooLarge,
-}
-
-/// Render a diff of `expected` vs `actual` into `out` for a terminal: [`compute`] painted by
-/// [`Diff::write_terminal`]. Values come from test diagnostics (TAP YAML `wanted`/`found`,
-/// `expected`/`actual`, or tstest protocol-v2 ERROR JSON): they may be JSON strings, numbers,
-/// bools, null, arrays, objects.
-///
-/// # Errors
-///
-/// Only errors from writing to `out`. Everything is rendered into memory
-/// first, so on error nothing or a prefix of the diff has been written.
-pub fn render(
-    out: &mut dyn Write,
-    expected: &Value,
-    actual: &Value,
-    style: &Style,
-    budget: &Budget,
-) -> io::Result<Outcome> {
-    // Highlighting only shows with colours, so it is not computed without them.
-    let diff = compute(expected, actual, budget, style.enabled);
-    diff.write_terminal(out, style)?;
-    Ok(diff.outcome)
 }
 
 /// A value the producer wrote as a bare word, not as JSON: `Infinity`, `NaN`, Perl's `undef`.
@@ -592,7 +567,6 @@ mod json;
 #[cfg(test)]
 pub(crate) mod lossless;
 mod model;
-mod paint;
 #[cfg(test)]
 mod tests;
 mod unified;
@@ -602,6 +576,11 @@ use inline::*;
 use json::*;
 pub use model::{Diff, DiffLine, Segment, Sign};
 use model::{LineBuilder, Sink};
+// The diff's tests read it painted for a terminal, as the reports paint it.
 #[cfg(test)]
-use paint::ansi;
+use crate::report::paint::{ansi, render};
+#[cfg(test)]
+use crate::report::style::Style;
+#[cfg(test)]
+use std::io::{self, Write};
 pub use unified::from_unified;

@@ -21,7 +21,7 @@
 //!
 //! Lines read this way leave the output; everything else stays in it, in order.
 use super::literal;
-use crate::report::diff;
+use crate::explain::diff;
 use serde_json::Value;
 
 /// What the comments said, and the lines they did not explain.

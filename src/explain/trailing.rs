@@ -31,7 +31,7 @@
 //! of one it does not (a subtest said by its failing children, a failure past the ones it
 //! explains) are kept as the file's output, not the next point's.
 //!
-//! Lines no failure keeps are placed by [`crate::report::headings`]: a heading, the next
+//! Lines no failure keeps are placed by [`crate::explain::headings`]: a heading, the next
 //! point's output, or the file's (a subtest's closing lines, a notice that heads nothing).
 //!
 //! Blank lines count only between lines of the failure's: blank lines that end it (node-tap
@@ -45,7 +45,7 @@
 //! event was written after the line that ended the failure; it is the next point's, as output
 //! before a point always is (and stderr written after a `not ok` line but before the next one
 //! arrives before the failing point's event, so it is that failure's already).
-use crate::event::{Assert, Event};
+use tapline_protocol::event::{Assert, Event};
 
 /// Where one event of the stream goes, as far as the failure whose output is open is concerned.
 #[derive(Debug, PartialEq)]
@@ -221,8 +221,8 @@ impl<T> Trailing<T> {
 
 fn push_capped<T>(open: &mut Open<T>, line: String, cap: usize) {
     if open.lines.len() < cap {
-        let line = match line.len() > crate::report::held::LINE_BYTES {
-            true => crate::report::held::cut_line(&line),
+        let line = match line.len() > crate::explain::held::LINE_BYTES {
+            true => crate::explain::held::cut_line(&line),
             false => line,
         };
         open.lines.push(line);
@@ -336,7 +336,7 @@ mod tests {
                 Event::Plan {
                     depth: 0,
                     line: 5,
-                    plan: crate::event::Plan {
+                    plan: tapline_protocol::event::Plan {
                         start: 1,
                         end: 3,
                         skip_all: false,
@@ -395,7 +395,7 @@ mod tests {
             t.event(&Event::Plan {
                 depth: 1,
                 line: 9,
-                plan: crate::event::Plan {
+                plan: tapline_protocol::event::Plan {
                     start: 1,
                     end: 1,
                     skip_all: false,
@@ -487,10 +487,10 @@ mod tests {
     fn problems_and_markers_leave_it_open_and_a_long_output_keeps_its_first_lines() {
         let mut t = Trailing::new(2);
         t.open(&failing(0, 1), ());
-        let problem = Event::Problem(crate::event::Problem {
+        let problem = Event::Problem(tapline_protocol::event::Problem {
             depth: 0,
             line: 2,
-            kind: crate::event::ProblemKind::LineTooLong,
+            kind: tapline_protocol::event::ProblemKind::LineTooLong,
             message: "long".to_owned(),
             fails: false,
         });
@@ -499,7 +499,7 @@ mod tests {
             assert_eq!(t.event(&output(0, 3 + i as u64, text)), Step::Kept);
         }
         let end = Event::End {
-            verdict: crate::event::Verdict {
+            verdict: tapline_protocol::event::Verdict {
                 ok: false,
                 count: 1,
                 pass: 0,
@@ -527,14 +527,14 @@ mod tests {
 
     /// `go test -json ./...` (go 1.19.8) of test-data/formats/src/go-nested, read.
     fn go_nested() -> Vec<Event<'static>> {
-        let mut p = crate::protocol::gojson::GoJsonParser::new(Vec::new());
+        let mut p = tapline_protocol::gojson::GoJsonParser::new(Vec::new());
         p.feed(include_bytes!("../../test-data/formats/go-nested.jsonl"));
         p.finish()
     }
 
     /// Each point's name, and the output a report gives it by the rules every report follows:
-    /// the lines before it ([`crate::report::headings`] aside) and a failure's lines after it
-    /// ([`crate::report::trailing`]).
+    /// the lines before it ([`crate::explain::headings`] aside) and a failure's lines after it
+    /// ([`crate::explain::trailing`]).
     fn owners(events: &[Event<'static>]) -> Vec<(String, Vec<String>)> {
         let mut trailing: Trailing<usize> = Trailing::new(100);
         let mut owned: Vec<(String, Vec<String>)> = Vec::new();

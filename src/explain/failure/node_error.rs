@@ -30,7 +30,7 @@
 //! followed, after its message, by at least one `at …` frame; nothing else in the output is
 //! touched, and only the first dump is read.
 use super::{frame_location, literal, stack};
-use crate::report::diff::{self, Budget};
+use crate::explain::diff::{self, Budget};
 use serde_json::{Map, Value};
 
 /// What one dump said, and the output's lines around it.

@@ -30,7 +30,7 @@ const FRAMEWORKS: [&str; 6] = [
 
 /// The stack's lines worth showing, and how many internal frames were left out. `verbose`
 /// keeps them all.
-pub(super) fn frames(stack: &str, verbose: bool) -> (Vec<&str>, usize) {
+pub(crate) fn frames(stack: &str, verbose: bool) -> (Vec<&str>, usize) {
     let lines: Vec<&str> = stack.lines().filter(|l| !l.trim().is_empty()).collect();
     if verbose {
         return (lines, 0);

@@ -2,10 +2,14 @@
 //! on, plain text otherwise.
 use std::io::{self, Write};
 
-use super::model::{Diff, DiffLine, Sign};
-use super::Style;
+use super::style::Style;
+#[cfg(test)]
+use crate::explain::diff::{compute, Budget, Outcome};
+use crate::explain::diff::{Diff, DiffLine, Sign};
+#[cfg(test)]
+use serde_json::Value;
 
-pub(super) mod ansi {
+pub(crate) mod ansi {
     pub const GREEN: &str = "\x1b[32m";
     pub const RED: &str = "\x1b[31m";
     pub const YELLOW: &str = "\x1b[33m";
@@ -13,6 +17,29 @@ pub(super) mod ansi {
     pub const INVERSE: &str = "\x1b[7m";
     pub const INVERSE_OFF: &str = "\x1b[27m";
     pub const RESET: &str = "\x1b[0m";
+}
+
+/// Render a diff of `expected` vs `actual` into `out` for a terminal: [`compute`] painted by
+/// [`Diff::write_terminal`]. Values come from test diagnostics (TAP YAML `wanted`/`found`,
+/// `expected`/`actual`, or tstest protocol-v2 ERROR JSON): they may be JSON strings, numbers,
+/// bools, null, arrays, objects.
+///
+/// # Errors
+///
+/// Only errors from writing to `out`. Everything is rendered into memory
+/// first, so on error nothing or a prefix of the diff has been written.
+#[cfg(test)]
+pub fn render(
+    out: &mut dyn Write,
+    expected: &Value,
+    actual: &Value,
+    style: &Style,
+    budget: &Budget,
+) -> io::Result<Outcome> {
+    // Highlighting only shows with colours, so it is not computed without them.
+    let diff = compute(expected, actual, budget, style.enabled);
+    diff.write_terminal(out, style)?;
+    Ok(diff.outcome)
 }
 
 fn sign_color(sign: Sign) -> &'static str {

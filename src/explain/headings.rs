@@ -1,4 +1,4 @@
-//! Who owns a comment that is no failure's ([`crate::report::trailing`] decides those first):
+//! Who owns a comment that is no failure's ([`crate::explain::trailing`] decides those first):
 //! a heading that names the points after it, a line of the file's, or the next point's output.
 //!
 //! Headings: tape names each test with a `# name` comment before its points (`# alias`,
@@ -30,7 +30,7 @@
 //!
 //! History and the point names of JUnit's test cases do not use the headings: they name points
 //! as the stream does, so a heading renamed later keeps a test's record.
-use crate::event::Event;
+use tapline_protocol::event::Event;
 
 /// What an event did to the comments.
 #[derive(Debug, PartialEq, Default)]
@@ -238,8 +238,8 @@ fn is_subtest_announcement(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::{Assert, Plan};
     use std::borrow::Cow;
+    use tapline_protocol::event::{Assert, Plan};
 
     fn comment(text: &str) -> Event<'static> {
         comment_at(0, text)
@@ -302,7 +302,7 @@ mod tests {
     fn place(events: &[Event<'static>]) -> Placed {
         let mut h = Headings::default();
         let mut p = Placed::default();
-        let mut subtests = crate::event::run::OpenSubtests::default();
+        let mut subtests = tapline_protocol::event::OpenSubtests::default();
         for ev in events {
             let held = h.event(ev);
             p.after.extend(held.released);

@@ -5,27 +5,33 @@
 //!
 //! One [`FileExplainer`] follows one file's stream (its TAP events and its stderr lines) and
 //! hands out an [`Explanation`] per failing point once the output that point owns has
-//! arrived ([`crate::report::trailing`] has the rule), in the order the terminal reads them:
+//! arrived ([`crate::explain::trailing`] has the rule), in the order the terminal reads them:
 //! a subtest's own failure before its failing children. Every failing point is one
 //! explanation, whatever its name; past the limits ([`FILE_EXPLAINED`] per file) a failure
 //! is still one, with its names only (`full: false`), so a report can count and name it.
 //!
 //! The reports never work a failure out again: the run's sinks get each explanation as a
-//! [`crate::event::run::RunEvent::Explained`] event, which [`crate::report::sink::Explaining`]
-//! puts into the stream in front of them.
+//! `RunEvent::Explained` event, which the stage `report::sink::Explaining` puts into the stream
+//! in front of them. This room knows nothing of runs or reports: it reads a stream's events
+//! (the protocol crate's) and gives explanations.
 use std::path::Path;
 use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::event::run::OpenSubtests;
-use crate::event::{Assert, Event};
-use crate::report::diff::{Budget, Diff};
-use crate::report::failure;
-use crate::report::headings::Headings;
-use crate::report::held::HeldLines;
-use crate::report::trailing::{Step, Trailing};
+use tapline_protocol::event::{Assert, Event, OpenSubtests};
+
+pub mod diff;
+pub mod failure;
+pub(crate) mod headings;
+pub mod held;
+pub(crate) mod trailing;
+
+use diff::{Budget, Diff};
+use headings::Headings;
+use held::HeldLines;
+use trailing::{Step, Trailing};
 
 #[cfg(test)]
 mod tests;
@@ -503,8 +509,8 @@ impl Pending {
             self.lines.pop_front();
             self.dropped += 1;
         }
-        let line = match line.len() > crate::report::held::LINE_BYTES {
-            true => crate::report::held::cut_line(&line),
+        let line = match line.len() > crate::explain::held::LINE_BYTES {
+            true => crate::explain::held::cut_line(&line),
             false => line,
         };
         self.lines.push_back((line, comment));
@@ -514,7 +520,7 @@ impl Pending {
     /// deeper than `closing` (the closing point of a subtest at that depth); empties it.
     fn take(&mut self, closing: Option<u32>) -> Vec<String> {
         let note =
-            (self.dropped > 0).then(|| crate::report::held::earlier_lines_note(self.dropped));
+            (self.dropped > 0).then(|| crate::explain::held::earlier_lines_note(self.dropped));
         self.dropped = 0;
         let deeper = |c: Option<u32>| matches!((c, closing), (Some(c), Some(d)) if c > d);
         note.into_iter()
