@@ -1,7 +1,7 @@
 //! `tapline serve`, `send`, `events` and `status`: command lines into the daemon and its
 //! clients (`tapline::daemon`), and their outcomes into exit codes.
 use crate::cli::{DaemonTarget, EventsArgs, RunArgs, RunFormat, SendArgs, ServeArgs, StatusArgs};
-use crate::run_cmd::{machine_sink, stderr_terminal_options};
+use crate::reports::{machine_sink, stderr_terminal_options};
 use crate::{EXIT_INTERNAL, EXIT_USAGE};
 use std::io::{self, Write};
 use std::path::PathBuf;

@@ -1,10 +1,13 @@
-//! The `-o` reports and CI annotations as the command line and environment ask for them, for
-//! `run`, `parse` and `report` alike.
-use crate::cli::Annotations;
-use std::io::{self, Write};
+//! The sinks as the command line and environment ask for them, for `run`, `serve`, `parse`
+//! and `report` alike: the `-o` reports and CI annotations, the terminal report's options, the
+//! machine output on stdout.
+use crate::cli::{Annotations, ColorChoice, RunFormat};
+use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use tapline::report::output::{self, Reports, Target};
 use tapline::report::record::Meta;
+use tapline::report::sink::{JsonlRun, RunSink, SummaryRun};
+use tapline::report::terminal::{TerminalOptions, Verbosity};
 use tapline::report::threaded::ReportsThread;
 
 /// The reports sink, or `None` when nothing is asked for. Annotations are on with
@@ -75,4 +78,43 @@ pub fn watch_ignores(paths: &[PathBuf], root: &Path) -> Vec<String> {
         globs.push(format!("{prefix}.{}.*.tmp", globset::escape(&name)));
     }
     globs
+}
+
+/// The options of a terminal report on stderr (`run` and `serve`).
+pub(crate) fn stderr_terminal_options(
+    color: ColorChoice,
+    quiet: bool,
+    verbose: bool,
+    live: bool,
+) -> TerminalOptions {
+    let style = color.style(io::stderr().is_terminal());
+    let verbosity = if quiet {
+        Verbosity::Quiet
+    } else if verbose {
+        Verbosity::Verbose
+    } else {
+        Verbosity::Normal
+    };
+    // Only a live region needs the width; asking without a terminal makes crossterm run `tput`.
+    let width = if live {
+        crossterm::terminal::size().map_or(100, |(w, _)| w)
+    } else {
+        100
+    };
+    TerminalOptions {
+        style,
+        live,
+        verbosity,
+        width,
+    }
+}
+
+/// The sink of `--format jsonl|summary`, on stdout (block-buffered: a machine reads it).
+pub(crate) fn machine_sink(format: RunFormat) -> Option<Box<dyn RunSink>> {
+    let out = || io::BufWriter::new(io::stdout().lock());
+    match format {
+        RunFormat::Human => None,
+        RunFormat::Jsonl => Some(Box::new(JsonlRun::new(out()))),
+        RunFormat::Summary => Some(Box::new(SummaryRun::new(out()))),
+    }
 }

@@ -1,6 +1,6 @@
 //! What each test file loaded, as a run learns it: for now a browser file's bundle inputs
 //! ([`crate::run::browser`]). Watch mode reads it after each run to re-run a file when one of
-//! its inputs changes ([`crate::watch::Inputs`]); a run outside watch mode records and drops.
+//! its inputs changes (`watch::Inputs`); a run outside watch mode records and drops.
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::sync::{Arc, Mutex};

@@ -4,15 +4,16 @@
 //! `tapline::run::plan`'s pipeline, the run `tapline::run::execute_series`; what stays here is
 //! what a command line owns: the sinks on stdout and stderr, `--list`'s lines, the notes and
 //! warnings, and the exit code.
-use crate::cli::{ColorChoice, RunArgs, RunFormat};
+use crate::cli::{RunArgs, RunFormat};
+use crate::reports::{machine_sink, stderr_terminal_options};
 use crate::{EXIT_INTERNAL, EXIT_USAGE};
 use std::io::{self, IsTerminal, Write};
 use std::time::Duration;
 use tapline::event::run::RunEvent;
 use tapline::event::stability::Stability;
 use tapline::report::output;
-use tapline::report::sink::{Explaining, Fanout, JsonlRun, RunSink, SummaryRun};
-use tapline::report::terminal::{TerminalOptions, TerminalReporter, Verbosity};
+use tapline::report::sink::{Explaining, Fanout, RunSink};
+use tapline::report::terminal::{TerminalOptions, TerminalReporter};
 use tapline::report::threaded::ReportsThread;
 use tapline::run::cache::Cache;
 use tapline::run::child_env::ChildEnv;
@@ -294,46 +295,7 @@ fn terminal_options(args: &RunArgs, live: bool) -> TerminalOptions {
     stderr_terminal_options(args.color, args.quiet, args.verbose, live)
 }
 
-/// The options of a terminal report on stderr (`run` and `serve`).
-pub(crate) fn stderr_terminal_options(
-    color: ColorChoice,
-    quiet: bool,
-    verbose: bool,
-    live: bool,
-) -> TerminalOptions {
-    let style = color.style(io::stderr().is_terminal());
-    let verbosity = if quiet {
-        Verbosity::Quiet
-    } else if verbose {
-        Verbosity::Verbose
-    } else {
-        Verbosity::Normal
-    };
-    // Only a live region needs the width; asking without a terminal makes crossterm run `tput`.
-    let width = if live {
-        crossterm::terminal::size().map_or(100, |(w, _)| w)
-    } else {
-        100
-    };
-    TerminalOptions {
-        style,
-        live,
-        verbosity,
-        width,
-    }
-}
-
 /// `--watch`: the session lives in `tapline::watch`; each run is prepared here, as without it.
-/// The sink of `--format jsonl|summary`, on stdout (block-buffered: a machine reads it).
-pub(crate) fn machine_sink(format: RunFormat) -> Option<Box<dyn RunSink>> {
-    let out = || io::BufWriter::new(io::stdout().lock());
-    match format {
-        RunFormat::Human => None,
-        RunFormat::Jsonl => Some(Box::new(JsonlRun::new(out()))),
-        RunFormat::Summary => Some(Box::new(SummaryRun::new(out()))),
-    }
-}
-
 fn watch(args: &RunArgs, reports: Option<ReportsThread>) -> u8 {
     struct Plans<'a>(&'a RunArgs);
     impl watch::Planner for Plans<'_> {
