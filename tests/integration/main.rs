@@ -8,6 +8,7 @@ mod conformance;
 mod daemon;
 mod daemon_tls;
 mod discover;
+mod docs;
 mod explanations;
 mod failure_rendering;
 mod first_hour;
