@@ -29,7 +29,7 @@
 //! max_open_files = 256         # per process: file descriptors (RLIMIT_NOFILE)
 //! max_processes = 512          # per user, as the kernel counts it (RLIMIT_NPROC; not for root)
 //! max_output = "10M"           # stdout + stderr of a file; past it the file is stopped
-//! sandbox = true               # run each file inside bubblewrap (see the README's threat model)
+//! sandbox = true               # run each file inside bubblewrap (docs/sandbox.md: its threat model)
 //! sandbox_write = ["target"]   # writable inside the sandbox (relative to the project root)
 //! sandbox_env_drop = ["AWS_SECRET_ACCESS_KEY"]  # variables a sandboxed test does not get
 //! chromium = "/usr/bin/chromium"  # the browser for browser tests (default: $TAPLINE_CHROMIUM,
@@ -41,7 +41,7 @@
 //! command = ["tsx", "{}"]      # {} = the test file; with no {} the file is appended
 //! format = "tap"               # what the command prints: tap (default), go-json, junit
 //! runtime = "chromium"         # run the matched files in headless Chromium instead (no
-//!                              # command needed; see the README's "Browser tests")
+//!                              # command needed; see docs/browser.md)
 //! merge = false                # stdout and stderr on one pipe, parsed as TAP, in the order
 //!                              # written (default: true for perl; --no-merge wins)
 //!

@@ -309,8 +309,8 @@ pub(crate) async fn run_file(
 fn spec_of(job: &FileJob) -> Result<Spec, String> {
     let argv = job.command.clone()?;
     let argv = match &job.sandbox {
-        // A page runs in the run's one Chromium, not in a process of its own (README,
-        // "Browser tests": why --sandbox does not wrap Chromium).
+        // A page runs in the run's one Chromium, not in a process of its own (docs/browser.md:
+        // why --sandbox does not wrap Chromium).
         Some(sandbox) if !argv.is_empty() && job.input.runtime != Runtime::Chromium => {
             // A suite's command writes its JUnit reports: their folder stays writable.
             let reports = match job.input.report.as_deref().map(|g| report_dir(&job.cwd, g)) {

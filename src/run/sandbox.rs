@@ -1,7 +1,7 @@
 //! `--sandbox`: each test file runs inside bubblewrap (`bwrap`) with no network, a read-only
 //! file system (the checkout too), a private writable `/tmp` and `HOME`, its own PID
-//! namespace, and only the `--sandbox-write` paths writable besides. The README's "Sandbox"
-//! section holds the threat model.
+//! namespace, and only the `--sandbox-write` paths writable besides. docs/sandbox.md holds the
+//! threat model.
 //!
 //! tapline stays outside: it reads the child's pipes and writes the logs itself, so logs,
 //! history and reports work unchanged.

@@ -723,7 +723,7 @@ fn a_typescript_browser_file_without_esbuild_says_how_to_get_it() {
 }
 
 /// `--sandbox` wraps the node files in bubblewrap and leaves the browser files to Chromium
-/// (README: why); both kinds run.
+/// (docs/browser.md: why); both kinds run.
 #[test]
 fn sandbox_runs_node_files_in_bwrap_and_browser_files_in_chromium() {
     if !have_chromium("sandbox_runs_node_files_in_bwrap_and_browser_files_in_chromium") {

@@ -6,6 +6,7 @@ mod browser_tests;
 mod daemon;
 mod daemon_tls;
 mod discover;
+mod docs;
 mod explanations;
 mod failure_rendering;
 mod first_hour;

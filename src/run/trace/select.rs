@@ -1,5 +1,5 @@
 //! Which test files a set of changed paths can affect, from the stored traces, and why each
-//! runs. The rules (the README's "Affected files" says the same):
+//! runs. The rules (docs/traces.md says the same):
 //!
 //! 1. a change to what shapes every run ([`shapes_every_run`]: `tapline.toml`, `package.json`
 //!    and lockfiles, `Makefile.PL`, `cpanfile`, `go.mod`, `pyproject.toml`, …) runs everything;
