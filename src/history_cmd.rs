@@ -2,8 +2,8 @@
 use crate::cli::{HistoryAction, HistoryArgs, HistoryFormat};
 use crate::{EXIT_INTERNAL, EXIT_USAGE};
 use std::io::{self, IsTerminal, Write};
+use tapline::history::{self, report::HistoryReport};
 use tapline::report::style::{self, Style};
-use tapline::run::history::{self, report::HistoryReport};
 use tapline::run::options::Project;
 
 pub fn run(args: &HistoryArgs) -> u8 {

@@ -1,9 +1,12 @@
 //! tapline: run test files of any language and report their TAP.
+pub mod browser;
 pub mod daemon;
 pub mod event;
 pub mod explain;
+pub mod history;
 /// The protocol crate's readers, where the library always had them.
 pub use tapline_protocol as protocol;
 pub mod report;
 pub mod run;
+pub mod supervise;
 pub mod watch;

@@ -149,7 +149,7 @@ pub struct Config {
     /// Globs relative to the project root.
     pub cache_inputs: Vec<String>,
     /// `max_memory`, `max_cpu_time`, `max_open_files`, `max_processes`, `max_output`.
-    pub limits: super::limits::Limits,
+    pub limits: crate::supervise::limits::Limits,
     pub sandbox: Option<bool>,
     /// Already joined to the project root.
     pub sandbox_write: Vec<PathBuf>,
@@ -195,7 +195,7 @@ impl Default for Config {
             trace: None,
             cache: None,
             cache_inputs: Vec::new(),
-            limits: super::limits::Limits::default(),
+            limits: crate::supervise::limits::Limits::default(),
             sandbox: None,
             sandbox_write: Vec::new(),
             sandbox_env_drop: Vec::new(),
@@ -441,7 +441,7 @@ struct RawRun {
     chromium: Option<PathBuf>,
 }
 
-/// Reads a size written as a string with its unit (`"256M"`, [`super::limits::parse_size`]).
+/// Reads a size written as a string with its unit (`"256M"`, [`crate::supervise::limits::parse_size`]).
 /// A bare number is refused as on the command line: `max_memory = 256` would be 256 bytes.
 fn size<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
     struct SizeVisitor;
@@ -454,7 +454,7 @@ fn size<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Er
         }
 
         fn visit_str<E: de::Error>(self, s: &str) -> Result<u64, E> {
-            super::limits::parse_size(s).map_err(E::custom)
+            crate::supervise::limits::parse_size(s).map_err(E::custom)
         }
     }
 
@@ -525,7 +525,7 @@ pub fn load(root: &Path) -> Result<Config, ConfigError> {
         trace: raw.run.trace,
         cache: raw.run.cache,
         cache_inputs: raw.run.cache_inputs.unwrap_or_default(),
-        limits: super::limits::Limits {
+        limits: crate::supervise::limits::Limits {
             memory: raw.run.max_memory,
             cpu_time: raw.run.max_cpu_time,
             open_files: raw.run.max_open_files,

@@ -8,13 +8,13 @@
 //! and the error is the run's answer.
 use super::decide::{decide, Decision, Rules, State};
 use super::file_task::{self, FileJob};
-use super::supervise::Cancel;
 use super::{
     attempt_log_name, external_stop, interrupt, stopping, summarize, verdicts, Finished, Planned,
     Settings, EVENT_BATCHES, FLUSH_AFTER, TICK,
 };
 use crate::event::run::{FailureReason, FileInfo, FileResult, RunEvent};
 use crate::report::sink::{RunSink, Unflushed};
+use crate::supervise::Cancel;
 use std::collections::VecDeque;
 use std::io;
 use std::time::{Duration, Instant};
@@ -71,7 +71,7 @@ struct Dispatch<'a, 's> {
     /// A sink's failure has stopped the run.
     sink_stopped: bool,
     /// Started when the first browser file is due; ended with the run.
-    browser: super::browser::Shared,
+    browser: crate::browser::Shared,
 }
 
 /// Runs every planned file, at most `jobs` at a time, feeding `sink` (see [`super::execute`]).
@@ -189,7 +189,7 @@ impl<'a, 's> Dispatch<'a, 's> {
             },
             interrupts: 0,
             sink_stopped: false,
-            browser: super::browser::Shared::recording(settings.inputs.clone()),
+            browser: crate::browser::Shared::recording(settings.inputs.clone()),
         }
     }
 

@@ -2,15 +2,15 @@
 //! into TAP events (or its `go test -json` / JUnit output, or the JUnit reports a `[[suite]]`
 //! leaves), and judge it by its stream and its process together.
 use super::discover::{Input, Runtime, Silent};
-use super::limits::{self, AllocationWatch, Evidence, Limits};
 use super::runners::Streams;
-use super::sandbox::Sandbox;
-use super::supervise::{self, Cancel, Chunk, Exit, Outcome, Spec};
 use crate::event::run::Tally;
 use crate::event::run::{ExitInfo, FailureReason, FileInfo, FileResult, RunEvent, TestNames};
 use crate::event::{Event, Sink, Verdict};
 use crate::protocol::{AnyParser, Framer, InputFormat};
 use crate::report::leaves::LeafTally;
+use crate::supervise::limits::{self, AllocationWatch, Evidence, Limits};
+use crate::supervise::sandbox::Sandbox;
+use crate::supervise::{self, Cancel, Chunk, Exit, Outcome, Spec};
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::Write;
@@ -40,7 +40,7 @@ pub(crate) struct FileJob {
     /// Where this file's trace is recorded, if it can be.
     pub trace: Option<super::trace::FileTrace>,
     /// The run's browser, for a file whose runtime is Chromium.
-    pub browser: super::browser::Shared,
+    pub browser: crate::browser::Shared,
 }
 
 /// Collects the parser's events between feeds, and what the verdict needs to know about them.
@@ -358,21 +358,22 @@ fn parser_of(input: &Input) -> AnyParser<Collect> {
     }
 }
 
-/// A browser file's page in the run's Chromium ([`super::browser`]), as a child would run:
+/// A browser file's page in the run's Chromium ([`crate::browser`]), as a child would run:
 /// its console as chunks, its end as an outcome (exit 0, or 1 with the page's reasons, which
 /// the verdict names instead of the exit).
 async fn in_browser(
     spec: Spec,
-    browser: super::browser::Shared,
+    browser: crate::browser::Shared,
     chunks: mpsc::Sender<Chunk>,
     cancel: watch::Receiver<Option<Cancel>>,
 ) -> (Result<Outcome, String>, Vec<String>) {
     let started = Instant::now();
     // The command is `<chromium> <switches…> <file>`, as --list shows it.
     let file = spec.args.last().cloned().unwrap_or_default();
-    let job = super::browser::BrowserJob {
+    let job = crate::browser::BrowserJob {
         binary: spec.program.into(),
         file: file.into(),
+        root: super::config::find_project_root(&spec.cwd),
         cwd: spec.cwd,
         timeout: spec.timeout,
         grace: spec.grace,

@@ -57,7 +57,7 @@ impl LogDir {
     /// `previous/`, replacing what was there.
     pub fn prepare(dir: &Path) -> Result<LogDir, LogError> {
         let previous = dir.join(PREVIOUS);
-        super::nogit::create_dir_all(dir).map_err(io_error("create", dir))?;
+        crate::history::nogit::create_dir_all(dir).map_err(io_error("create", dir))?;
         match fs::remove_dir_all(&previous) {
             Err(e)
                 if !matches!(

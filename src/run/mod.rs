@@ -44,15 +44,10 @@ pub mod config;
 mod decide;
 pub mod discover;
 mod dispatch;
-pub mod history;
 pub mod init;
-pub mod inputs;
-pub mod limits;
-pub mod nogit;
 pub mod options;
 pub mod order;
 pub mod plan;
-pub mod sandbox;
 pub mod stability;
 
 pub(crate) mod file_task;
@@ -61,18 +56,17 @@ pub mod runners;
 pub(crate) mod shebang;
 pub mod suite;
 
-pub mod supervise;
 pub mod trace;
 
-pub(crate) mod browser;
-
+use crate::browser::inputs;
 use crate::event::run::{FileInfo, FileResult, RunEvent, RunSummary};
+use crate::history;
 use crate::report::sink::{Fanout, RunSink};
+use crate::supervise::{limits, sandbox, Cancel};
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
-use supervise::Cancel;
 use tokio::sync::watch;
 
 /// Exit code after Ctrl-C, as shells report a SIGINT death.

@@ -9,11 +9,11 @@
 //! its arguments onto [`Flags`] and the outcome onto an exit code.
 use super::child_env::{self, ChildEnv};
 use super::config::{self, Config, ConfigError};
-use super::history;
-use super::limits::{self, Limits};
 use super::order::Order;
 use super::plan::partition::{PartitionArg, PartitionError};
-use super::supervise;
+use crate::history;
+use crate::supervise;
+use crate::supervise::limits::{self, Limits};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -5,8 +5,8 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
+use tapline::history;
 use tapline::run::discover::TestFile;
-use tapline::run::history;
 use tapline::run::options::{Options, Project};
 use tapline::run::trace::{self, select::Why, store::Store, Tracer};
 

@@ -9,7 +9,7 @@
 //!   are added as they appear; a `.gitignore` change re-reads the ignore rules.
 //! - **What a change runs**: the debouncer hands over a batch once a change is `--debounce` old.
 //!   The dependency traces of earlier runs pick the files it can affect
-//!   ([`crate::run::trace::select`]; a browser file's bundle inputs, [`crate::run::inputs`],
+//!   ([`crate::run::trace::select`]; a browser file's bundle inputs, [`crate::browser::inputs`],
 //!   count as its trace): a changed test file, the test files that loaded a changed file, the
 //!   files with no trace; what shapes every run (`tapline.toml`, lockfiles…) re-runs
 //!   everything. The header names why each file runs. Files are discovered afresh for every
@@ -55,8 +55,8 @@ use crate::report::sink::{Explaining, Fanout, JsonlRun, RunSink, SummaryRun};
 use crate::report::style::{self, Style};
 use crate::report::terminal::{TerminalOptions, TerminalReporter};
 use crate::run::discover::TestFile;
-use crate::run::supervise::Cancel;
 use crate::run::{execute, Planned, Settings, EXIT_INTERRUPTED};
+use crate::supervise::Cancel;
 use filter::Filter;
 use globset::GlobBuilder;
 use input::{Input, Key, Mode};
@@ -96,7 +96,7 @@ pub struct WatchOptions {
     /// Never watched: tapline writes there (logs, history, cache).
     pub log_dir: Option<PathBuf>,
     /// Read for the first run's failed-first order (`None` with `--no-history`).
-    pub history: Option<crate::run::history::Store>,
+    pub history: Option<crate::history::Store>,
     pub clear: bool,
     /// Pick files by the stored dependency traces (off with `--no-trace`: any change to no
     /// test file runs every file).

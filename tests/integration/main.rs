@@ -15,6 +15,7 @@ mod forward;
 mod history;
 mod html;
 mod isolation;
+mod layout;
 mod live;
 mod live_state;
 mod reports;

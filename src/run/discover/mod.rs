@@ -162,13 +162,7 @@ pub enum DiscoverError {
     },
 }
 
-/// The file an entry runs, from its name: a `.both` file's two entries are named
-/// `a.both.ts (node)` and `a.both.ts (chromium)`; every other entry is named by its file.
-pub fn file_rel(rel: &str) -> &str {
-    rel.strip_suffix(" (node)")
-        .or_else(|| rel.strip_suffix(" (chromium)"))
-        .unwrap_or(rel)
-}
+pub use crate::browser::file_rel;
 
 /// What discovery found.
 #[derive(Debug, Default)]
@@ -376,7 +370,7 @@ struct Finder<'a> {
     declared: Option<String>,
     /// `[run] chromium`.
     chromium_cfg: Option<PathBuf>,
-    /// The Chromium browser files run in, looked for once ([`crate::run::browser::chromium::find`]).
+    /// The Chromium browser files run in, looked for once ([`crate::browser::chromium::find`]).
     chromium: Option<Result<PathBuf, String>>,
     /// `CI` is set: `.nonci.` files are skipped, as tstest skips them.
     ci: bool,
@@ -512,12 +506,12 @@ impl Finder<'_> {
         let cfg = self.chromium_cfg.clone();
         let found = self
             .chromium
-            .get_or_insert_with(|| crate::run::browser::chromium::find(cfg.as_deref()))
+            .get_or_insert_with(|| crate::browser::chromium::find(cfg.as_deref()))
             .clone();
         match found {
             Ok(binary) => {
                 let mut command = vec![binary.into_os_string(), "--headless=new".into()];
-                if crate::run::browser::chromium::needs_no_sandbox() {
+                if crate::browser::chromium::needs_no_sandbox() {
                     command.push("--no-sandbox".into());
                 }
                 command.push(path.into());
@@ -526,7 +520,7 @@ impl Finder<'_> {
             Err(program) => Err(MissingInterpreter {
                 program,
                 file: path.to_path_buf(),
-                hint: format!(": {}", crate::run::browser::chromium::INSTALL_HINT),
+                hint: format!(": {}", crate::browser::chromium::INSTALL_HINT),
             }),
         }
     }

@@ -7,10 +7,10 @@
 use super::partition::PartitionArg;
 use super::{resolve, shard, Resolved};
 use crate::event::run::{FileInfo, ShardHeader};
+use crate::history::{self, Index};
 use crate::run::cache::Cache;
 use crate::run::child_env::ChildEnv;
 use crate::run::discover::{self, DiscoverError, Found, TestFile};
-use crate::run::history::{self, Index};
 use crate::run::logs::{LogDir, LogNames};
 use crate::run::options::{CacheUse, Options, OptionsError, Project};
 use crate::run::order::{self, Order};

@@ -42,7 +42,7 @@ pub enum Kind {
     Python,
     /// A `[[suite]]` running `go test`.
     Go,
-    /// A browser file ([`crate::run::browser`]): what its bundle holds, as esbuild's metafile
+    /// A browser file ([`crate::browser`]): what its bundle holds, as esbuild's metafile
     /// (or the native modules' imports) says; no hook runs in the page.
     Browser,
 }

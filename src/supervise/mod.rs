@@ -28,9 +28,11 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::AbortHandle;
 use tokio::time::{sleep, sleep_until, Instant};
 
-use super::limits::RlimitSetting;
+use limits::RlimitSetting;
 
+pub mod limits;
 mod output;
+pub mod sandbox;
 mod spawn_error;
 use spawn_error::classify_spawn_error;
 pub use spawn_error::SpawnError;
@@ -288,7 +290,7 @@ pub async fn run(
     .await;
     // The zombie's accounting is final and still readable until it is reaped.
     let cpu_time = (!spec.rlimits.is_empty())
-        .then(|| super::limits::cpu_time_of(pgid.as_raw_nonzero().get()))
+        .then(|| self::limits::cpu_time_of(pgid.as_raw_nonzero().get()))
         .flatten();
 
     let leaked = readers
@@ -440,7 +442,7 @@ fn command(spec: &Spec) -> Command {
         // SAFETY: runs between fork and exec; `limits::apply` only makes setrlimit system
         // calls on data allocated before the fork (async-signal-safe).
         unsafe {
-            command.pre_exec(move || super::limits::apply(&rlimits));
+            command.pre_exec(move || self::limits::apply(&rlimits));
         }
     }
     command

@@ -32,12 +32,13 @@ pub(crate) mod cdp;
 pub mod chromium;
 pub(crate) mod console;
 pub(crate) mod imports;
+pub mod inputs;
 pub(crate) mod page;
 pub(crate) mod prepare;
 pub(crate) mod server;
 pub(crate) mod source_map;
 
-use crate::run::supervise::{Cancel, Chunk};
+use crate::supervise::{Cancel, Chunk};
 use chromium::Chromium;
 use server::Server;
 use std::path::{Path, PathBuf};
@@ -53,7 +54,7 @@ pub(crate) struct Shared(Arc<tokio::sync::Mutex<State>>);
 #[derive(Default)]
 struct State {
     /// What each file's page loads is recorded here (watch mode re-runs by it).
-    inputs: crate::run::inputs::LoadedInputs,
+    inputs: crate::browser::inputs::LoadedInputs,
     chromium: Option<Arc<Chromium>>,
     /// Chromiums replaced after a page would not close; killed when their pages are done.
     retired: Vec<Arc<Chromium>>,
@@ -77,13 +78,23 @@ pub(crate) struct BrowserJob {
     /// As given (relative to `cwd`).
     pub file: PathBuf,
     pub cwd: PathBuf,
+    /// The project's root (its `tapline.toml` or `.git`), which the page's server serves.
+    pub root: PathBuf,
     pub timeout: Option<Duration>,
     pub grace: Duration,
     /// `--max-output`.
     pub max_output: Option<u64>,
 }
 
-/// How a browser file ended: what [`crate::run::file_task`] judges.
+/// The file a run entry stands for: a `.both` file runs twice, as `FILE (node)` and `FILE
+/// (chromium)`.
+pub fn file_rel(rel: &str) -> &str {
+    rel.strip_suffix(" (node)")
+        .or_else(|| rel.strip_suffix(" (chromium)"))
+        .unwrap_or(rel)
+}
+
+/// How a browser file ended: what the runner's file task judges.
 #[derive(Debug, Default)]
 pub(crate) struct BrowserEnd {
     pub reasons: Vec<String>,
@@ -104,7 +115,7 @@ impl BrowserEnd {
 
 impl Shared {
     /// A run's browser that records what each file loaded into `inputs`.
-    pub(crate) fn recording(inputs: crate::run::inputs::LoadedInputs) -> Shared {
+    pub(crate) fn recording(inputs: crate::browser::inputs::LoadedInputs) -> Shared {
         Shared(Arc::new(tokio::sync::Mutex::new(State {
             inputs,
             ..State::default()
@@ -119,7 +130,7 @@ impl Shared {
         chunks: mpsc::Sender<Chunk>,
         cancel: watch::Receiver<Option<Cancel>>,
     ) -> BrowserEnd {
-        let root = crate::run::config::find_project_root(&job.cwd);
+        let root = job.root.clone();
         let (scratch, inputs) = {
             let mut state = self.0.lock().await;
             match state.file_scratch() {
@@ -217,7 +228,7 @@ impl Shared {
     /// got as far as being prepared; a `.both` file's entry is looked up by its path.
     pub(crate) async fn loaded(&self, rel: &str) -> Option<Vec<String>> {
         let inputs = self.0.lock().await.inputs.clone();
-        let loaded = inputs.get(crate::run::discover::file_rel(rel))?;
+        let loaded = inputs.get(file_rel(rel))?;
         Some(loaded.into_iter().collect())
     }
 
