@@ -4,7 +4,7 @@
 //! its project (TMPDIR), so a test can find that run's Chromium processes in /proc and prove
 //! none is left.
 use crate::browser::chromium;
-use crate::run::Project;
+use crate::util::Project;
 use std::fs;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -729,7 +729,7 @@ fn sandbox_runs_node_files_in_bwrap_and_browser_files_in_chromium() {
     if !have_chromium("sandbox_runs_node_files_in_bwrap_and_browser_files_in_chromium") {
         return;
     }
-    if !crate::run::on_path("bwrap") {
+    if !crate::util::on_path("bwrap") {
         eprintln!("sandbox_runs_node_files_in_bwrap_and_browser_files_in_chromium: skipped, no bwrap (apt-get install bubblewrap)");
         return;
     }
@@ -793,7 +793,7 @@ fn fake_chromium() -> std::path::PathBuf {
 /// accident, so a stand-in that never answers `Target.closeTarget` plays it.
 #[test]
 fn a_page_that_will_not_close_restarts_chromium_for_the_files_left() {
-    if !crate::run::on_path("python3") {
+    if !crate::util::on_path("python3") {
         eprintln!(
             "a_page_that_will_not_close_restarts_chromium_for_the_files_left: skipped, no python3"
         );

@@ -2,8 +2,7 @@
 //! as that harness would. Each fixture of `test-data/suites/` is copied to the root of a fresh
 //! project and run from inside it, as a user would; where the harness is installed, it is run
 //! too, to show the fixture passes under it.
-use crate::run::{copy_dir, file_doc, on_path, Project, Ran};
-use crate::util::repo;
+use crate::util::{copy_dir, file_doc, on_path, repo, Project, Ran};
 use serde_json::Value;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;

@@ -7,7 +7,7 @@ use std::net::TcpListener;
 use std::path::Path;
 
 use crate::browser::{self, chromium, open_tag};
-use crate::run::Project;
+use crate::util::Project;
 
 const PASSING: &str = "cat <<'TAP'\nTAP version 14\n1..4\nok 1 - adds\nok 2 - subtracts\n\
 ok 3 - multiplies # SKIP no multiplier\nnot ok 4 - divides by zero # TODO later\nTAP\n";

@@ -1,6 +1,6 @@
 //! Issue 11, items 1 and 2: resource limits and `--sandbox`, with real rlimits and real
 //! bubblewrap. A test whose tool is absent says so on stderr and skips.
-use crate::run::{file_doc, on_path, Project, Ran};
+use crate::util::{file_doc, on_path, Project, Ran};
 use serde_json::Value;
 use std::net::TcpListener;
 

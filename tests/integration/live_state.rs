@@ -1,7 +1,7 @@
 //! Issue 16: `tapline run`'s live state is current. A file that prints `ok 1 - a`,
 //! `not ok 2 - b` and then stalls is shown on `b`, counted, while it sleeps, not on `a`: in the
 //! live region on a real terminal (a pty from util-linux `script`), and in `--format jsonl`.
-use crate::run::{on_path, Project};
+use crate::util::{on_path, Project};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 

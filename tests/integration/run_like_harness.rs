@@ -2,7 +2,7 @@
 //! its `#!` line only if it is on the command line too; a directory yields test files, not
 //! the helpers beside them (with `--exec` too); `--env`, `[run] env` and `-I DIR` reach every
 //! child, a taint-mode perl included.
-use crate::run::{file_doc, on_path, Project};
+use crate::util::{file_doc, on_path, Project};
 use serde_json::Value;
 
 /// The verdict of every file of a `--format summary` run, by path.

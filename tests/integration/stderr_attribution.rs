@@ -4,7 +4,7 @@
 //! lost in 2 of 10 runs of a quiet machine, more under load). A perl file's stdout and stderr
 //! are one pipe now, so each failure shows its own, the same on every run, however busy the
 //! machine.
-use crate::run::{on_path, Project};
+use crate::util::{on_path, Project};
 use std::process::{Child, Command, Stdio};
 
 /// The runs compared. Under two busy loops (on a 2-core machine other work shared) the old

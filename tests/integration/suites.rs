@@ -1,7 +1,6 @@
 //! Issue 11: `[[suite]]` entries (whole commands whose output is go test -json or TAP, or
 //! whose JUnit reports are read when they end) and `[[runner]]` rules with a `format`.
-use crate::run::{copy_dir, on_path, Project, Ran};
-use crate::util::repo;
+use crate::util::{copy_dir, on_path, repo, Project, Ran};
 use serde_json::Value;
 
 /// test-data/suites/polyglot copied to the root of a fresh project.

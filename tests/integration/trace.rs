@@ -2,8 +2,7 @@
 //! (and nothing outside the project), adds nothing to its output, and never fails it; breaking
 //! a library file fails only test files whose trace holds it (the mutation check, on the
 //! suites of test-data/suites/traced); `--affected-by` and `--changed` select the same files.
-use crate::run::{copy_dir, on_path, Project, Ran};
-use crate::util::repo;
+use crate::util::{copy_dir, on_path, repo, Project, Ran};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;

@@ -2,8 +2,7 @@
 //! tapbundle prints a failing test's error and stack after its `not ok` line. Checked over the
 //! real recording in the terminal (`run`), the human report (`parse`), JUnit, Markdown and
 //! HTML, for `run` and `parse` alike, and for a run's stderr.
-use crate::run::{Project, Ran};
-use crate::util::repo;
+use crate::util::{repo, Project, Ran};
 use serde_json::Value;
 use std::process::Command as StdCommand;
 

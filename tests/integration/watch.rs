@@ -27,17 +27,17 @@ fn script(ok: bool, sleep: Option<&str>) -> String {
     format!("echo $$ >> \"$PIDS\"\n{sleep}echo 1..1\necho '{verdict} 1 - it'\n")
 }
 
-/// The run tests' project (`crate::run::Project`), with a `tapline.toml`, and a folder beside
+/// The run tests' project (`crate::util::Project`), with a `tapline.toml`, and a folder beside
 /// it that is never watched.
 struct Project {
-    inner: crate::run::Project,
+    inner: crate::util::Project,
     /// Outside the project, so writing it changes nothing watched.
     aux: TempDir,
 }
 
 impl Project {
     fn new(files: &[(&str, &str)]) -> Project {
-        let inner = crate::run::Project::new();
+        let inner = crate::util::Project::new();
         inner.write("tapline.toml", "");
         let aux = TempDir::new().expect("temp dir");
         let p = Project { inner, aux };

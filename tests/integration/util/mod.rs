@@ -1,4 +1,8 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests: the temporary project a run works in, the
+//! repository's recorded streams read back, and a recorded stream as a run.
+mod project;
+
+pub(crate) use project::{copy_dir, file_doc, on_path, Project, Ran, HANG};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tapline::event::run::{
