@@ -1,24 +1,12 @@
 //! Headless Chromium for the HTML report tests: the page's DOM after its scripts ran, what
 //! its console said, and every network request it made (from Chromium's net log).
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Long enough for a cold Chromium on a loaded 2-core machine; only a hang gets near it.
 const LIMIT: Duration = Duration::from_secs(120);
-
-/// Chromium's binary, when installed (`.ci/run` installs Debian's `chromium`).
-pub(crate) fn chromium() -> Option<PathBuf> {
-    ["chromium", "chromium-browser", "google-chrome"]
-        .iter()
-        .find_map(|name| {
-            let paths = std::env::var_os("PATH")?;
-            std::env::split_paths(&paths)
-                .map(|dir| dir.join(name))
-                .find(|p| p.is_file())
-        })
-}
 
 /// What loading a page showed.
 pub(crate) struct Loaded {

@@ -2,7 +2,7 @@
 //! temporary project (a `.git` folder makes it the project root). Proves issue 3's "Done when":
 //! verdicts from stream and process together, diffs, crashes, timeouts, leaks, Ctrl-C,
 //! logs byte for byte, rotation, machine formats, and the example suites in test-data/suites.
-use crate::util::{copy_dir, file_doc, on_path, repo, Project, Ran, HANG};
+use crate::util::{copy_dir, file_doc, repo, require, Project, Ran, HANG};
 use serde_json::Value;
 use std::fs;
 use std::path::Path;
@@ -739,14 +739,6 @@ fn verdicts(doc: &Value) -> Vec<(String, bool)> {
         .collect()
 }
 
-fn skip_without(program: &str) -> bool {
-    if on_path(program) {
-        return false;
-    }
-    eprintln!("note: `{program}` is not on PATH; skipping this test");
-    true
-}
-
 #[test]
 fn suite_mixed_passes() {
     let (_p, ran) = run_suite("mixed");
@@ -868,7 +860,7 @@ fn suite_python() {
 
 #[test]
 fn suite_node() {
-    if skip_without("node") {
+    if !require("suite_node", &["node"]) {
         return;
     }
     let (_p, ran) = run_suite("node");

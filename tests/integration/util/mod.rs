@@ -1,8 +1,11 @@
-//! Helpers shared by the integration tests: the temporary project a run works in, the
-//! repository's recorded streams read back, and a recorded stream as a run.
+//! Helpers shared by the integration tests: the temporary project a run works in, what a
+//! test needs from outside (`require`), the repository's recorded streams read back, and a
+//! recorded stream as a run.
 mod project;
+mod require;
 
-pub(crate) use project::{copy_dir, file_doc, on_path, Project, Ran, HANG};
+pub(crate) use project::{copy_dir, file_doc, Project, Ran, HANG};
+pub(crate) use require::{require, tool, unmet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tapline::event::run::{

@@ -2,7 +2,7 @@
 //! file helpers the tests share.
 use serde_json::Value;
 use std::fs;
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
@@ -151,15 +151,6 @@ impl Project {
             .parse()
             .unwrap_or_else(|e| panic!("pid in {rel}: {text:?}: {e}"))
     }
-}
-
-/// Whether `program` is on PATH.
-pub(crate) fn on_path(program: &str) -> bool {
-    std::env::var_os("PATH").is_some_and(|paths| {
-        std::env::split_paths(&paths).any(|dir| {
-            fs::metadata(dir.join(program)).is_ok_and(|m| m.is_file() && m.mode() & 0o111 != 0)
-        })
-    })
 }
 
 pub(crate) fn copy_dir(from: &Path, to: &Path) {
