@@ -2,6 +2,7 @@
 //! imports, an esbuild error, the stack of an uncaught error mapped back to the sources, the
 //! native-module path without esbuild, and tapbundle tests as their author wrote them.
 //! Each test `require`s Chromium and esbuild (and npm, for tapbundle).
+use crate::util::browser::path_without_esbuild;
 use crate::util::{require, tool, unmet};
 use serde_json::Value;
 use std::fs;
@@ -18,15 +19,6 @@ pub(crate) fn project(files: &[(&str, &str)]) -> TempDir {
         fs::write(path, text).expect("write");
     }
     dir
-}
-
-/// `PATH` without any folder that holds an esbuild.
-pub(crate) fn path_without_esbuild() -> std::ffi::OsString {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let kept: Vec<PathBuf> = std::env::split_paths(&path)
-        .filter(|d| !d.join("esbuild").exists())
-        .collect();
-    std::env::join_paths(kept).expect("PATH joins")
 }
 
 struct Ran {

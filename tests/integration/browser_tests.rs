@@ -27,7 +27,7 @@ fn spawn(p: &Project, args: &[&str]) -> Child {
         .env("TMPDIR", p.join("tmp"))
         // These files load as native modules (a missing import is the page's 404): bundling
         // is tests/integration/browser_bundle.rs's.
-        .env("PATH", crate::browser_bundle::path_without_esbuild())
+        .env("PATH", crate::util::browser::path_without_esbuild())
         .arg("run")
         .args(args)
         .stdin(Stdio::null())

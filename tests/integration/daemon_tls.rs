@@ -1,7 +1,7 @@
 //! Issue 17: the daemon's TCP with TLS, against certificates made here with the `openssl`
 //! command (a CA, and a server certificate for 127.0.0.1 and localhost signed by it). Every
 //! test `require`s `openssl`.
-use crate::daemon::{finished, passing, Daemon};
+use crate::util::daemon::{finished, passing, Daemon};
 use crate::util::{require, unmet};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -226,7 +226,7 @@ fn clients_reach_a_tls_daemon_with_its_ca() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("events");
-    crate::daemon::wait_for(|| d.status()["subscribers"] == 1);
+    crate::util::daemon::wait_for(|| d.status()["subscribers"] == 1);
     let (code, _) = d.stop(rustix::process::Signal::TERM);
     assert_eq!(code, Some(0));
     let out = events.wait_with_output().expect("events ends");

@@ -6,7 +6,7 @@ use std::fs;
 use std::net::TcpListener;
 use std::path::Path;
 
-use crate::browser::{self, open_tag};
+use crate::util::browser::{self, open_tag};
 use crate::util::{require, tool, Project};
 
 const PASSING: &str = "cat <<'TAP'\nTAP version 14\n1..4\nok 1 - adds\nok 2 - subtracts\n\

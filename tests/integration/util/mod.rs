@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests: the temporary project a run works in, what a
-//! test needs from outside (`require`), the repository's recorded streams read back, and a
-//! recorded stream as a run.
+//! test needs from outside (`require`), a daemon to talk to, headless Chromium, the
+//! repository's recorded streams read back, and a recorded stream as a run.
+pub(crate) mod browser;
+pub(crate) mod daemon;
 mod project;
 mod require;
 
