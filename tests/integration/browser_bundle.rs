@@ -1,39 +1,14 @@
 //! Browser files bundled with esbuild for real headless Chromium: TypeScript and package
 //! imports, an esbuild error, the stack of an uncaught error mapped back to the sources, the
 //! native-module path without esbuild, and tapbundle tests as their author wrote them.
-//! Each test skips with a message where Chromium, esbuild (or npm, for tapbundle) is absent.
-use crate::browser::chromium;
+//! Each test `require`s Chromium and esbuild (and npm, for tapbundle).
+use crate::util::browser::path_without_esbuild;
+use crate::util::{require, tool, unmet};
 use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use tempfile::TempDir;
-
-/// The esbuild binary: `PATH`'s, else the one `.ci/run` installs under target/.
-pub(crate) fn esbuild() -> Option<PathBuf> {
-    let ci = crate::util::repo().join("target/ci-tools/node_modules/.bin/esbuild");
-    let on_path = std::env::var_os("PATH")
-        .map(|p| {
-            std::env::split_paths(&p)
-                .map(|d| d.join("esbuild"))
-                .collect::<Vec<_>>()
-        })
-        .unwrap_or_default();
-    on_path.into_iter().chain([ci]).find(|p| p.is_file())
-}
-
-/// Chromium and esbuild, or why the test skips.
-fn tools(test: &str) -> Option<(PathBuf, PathBuf)> {
-    let Some(chromium) = chromium() else {
-        println!("SKIP {test}: chromium is not installed (.ci/run installs it)");
-        return None;
-    };
-    let Some(esbuild) = esbuild() else {
-        println!("SKIP {test}: esbuild is not installed (.ci/run installs it)");
-        return None;
-    };
-    Some((chromium, esbuild))
-}
 
 pub(crate) fn project(files: &[(&str, &str)]) -> TempDir {
     let dir = TempDir::new().expect("temp dir");
@@ -44,15 +19,6 @@ pub(crate) fn project(files: &[(&str, &str)]) -> TempDir {
         fs::write(path, text).expect("write");
     }
     dir
-}
-
-/// `PATH` without any folder that holds an esbuild.
-pub(crate) fn path_without_esbuild() -> std::ffi::OsString {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let kept: Vec<PathBuf> = std::env::split_paths(&path)
-        .filter(|d| !d.join("esbuild").exists())
-        .collect();
-    std::env::join_paths(kept).expect("PATH joins")
 }
 
 struct Ran {
@@ -141,11 +107,13 @@ const LIB: &str = "export function check(n: number): number {\n  if (n > 1) thro
 
 #[test]
 fn typescript_is_bundled_and_an_uncaught_errors_stack_names_the_sources() {
-    let Some((chromium, esbuild)) =
-        tools("typescript_is_bundled_and_an_uncaught_errors_stack_names_the_sources")
-    else {
+    if !require(
+        "typescript_is_bundled_and_an_uncaught_errors_stack_names_the_sources",
+        &["chromium", "esbuild"],
+    ) {
         return;
-    };
+    }
+    let (chromium, esbuild) = (tool("chromium"), tool("esbuild"));
     let p = project(&[
         ("lib/check.ts", LIB),
         // A package by name: only a bundler resolves it.
@@ -214,10 +182,13 @@ fn typescript_is_bundled_and_an_uncaught_errors_stack_names_the_sources() {
 
 #[test]
 fn an_esbuild_error_fails_that_file_with_esbuilds_message() {
-    let Some((chromium, esbuild)) = tools("an_esbuild_error_fails_that_file_with_esbuilds_message")
-    else {
+    if !require(
+        "an_esbuild_error_fails_that_file_with_esbuilds_message",
+        &["chromium", "esbuild"],
+    ) {
         return;
-    };
+    }
+    let (chromium, esbuild) = (tool("chromium"), tool("esbuild"));
     let p = project(&[
         (
             "test/bad.browser.ts",
@@ -270,10 +241,13 @@ fn an_esbuild_error_fails_that_file_with_esbuilds_message() {
 
 #[test]
 fn without_esbuild_native_modules_run_and_the_rest_say_how_to_install_it() {
-    let Some(chromium) = chromium() else {
-        println!("SKIP without_esbuild_native_modules_run_and_the_rest_say_how_to_install_it: chromium is not installed (.ci/run installs it)");
+    if !require(
+        "without_esbuild_native_modules_run_and_the_rest_say_how_to_install_it",
+        &["chromium"],
+    ) {
         return;
-    };
+    }
+    let chromium = tool("chromium");
     let p = project(&[
         ("lib/n.mjs", "export const n = 1;\n"),
         (
@@ -355,13 +329,15 @@ fn tapbundle_modules() -> Result<PathBuf, String> {
 #[test]
 fn tapbundle_browser_tests_pass_and_fail_as_their_author_expects() {
     let test = "tapbundle_browser_tests_pass_and_fail_as_their_author_expects";
-    let Some((chromium, esbuild)) = tools(test) else {
+    if !require(test, &["chromium", "esbuild", "npm"]) {
         return;
-    };
+    }
+    let (chromium, esbuild) = (tool("chromium"), tool("esbuild"));
     let modules = match tapbundle_modules() {
-        Ok(m) => m,
+        Ok(modules) => modules,
         Err(why) => {
-            println!("SKIP {test}: @push.rocks/tapbundle could not be installed: {why}");
+            // The registry is outside too: offline, the test skips, or under CI fails.
+            unmet(test, &format!("@push.rocks/tapbundle could not be installed ({why}); CI installs it from npm's registry, as .ci/run does esbuild"));
             return;
         }
     };

@@ -1,23 +1,13 @@
 //! Browser tests (issue 18) end to end: `*.browser.*` files run in a real headless Chromium,
-//! their console parsed as any child's output. Each test skips, saying so, where no Chromium
-//! is installed (`.ci/run` installs the Debian package). Every run's temporary folder is inside
+//! their console parsed as any child's output. Each test `require`s Chromium (`.ci/run`
+//! installs the Debian package). Every run's temporary folder is inside
 //! its project (TMPDIR), so a test can find that run's Chromium processes in /proc and prove
 //! none is left.
-use crate::browser::chromium;
-use crate::run::Project;
+use crate::util::{require, unmet, Project};
 use std::fs;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// Whether Chromium is here; prints why the test skips when not.
-fn have_chromium(test: &str) -> bool {
-    let found = chromium().is_some();
-    if !found {
-        eprintln!("{test}: skipped, no Chromium installed (apt-get install chromium)");
-    }
-    found
-}
 
 /// A project whose runs keep their temporary files (Chromium's profile among them) in `tmp/`.
 fn project() -> Project {
@@ -37,7 +27,7 @@ fn spawn(p: &Project, args: &[&str]) -> Child {
         .env("TMPDIR", p.join("tmp"))
         // These files load as native modules (a missing import is the page's 404): bundling
         // is tests/integration/browser_bundle.rs's.
-        .env("PATH", crate::browser_bundle::path_without_esbuild())
+        .env("PATH", crate::util::browser::path_without_esbuild())
         .arg("run")
         .args(args)
         .stdin(Stdio::null())
@@ -184,7 +174,7 @@ console.log("ok 2 - after a timer");
 
 #[test]
 fn a_browser_file_passes_in_chromium() {
-    if !have_chromium("a_browser_file_passes_in_chromium") {
+    if !require("a_browser_file_passes_in_chromium", &["chromium"]) {
         return;
     }
     let p = project();
@@ -206,7 +196,10 @@ fn a_browser_file_passes_in_chromium() {
 
 #[test]
 fn a_both_file_runs_twice_with_two_verdicts() {
-    if !have_chromium("a_both_file_runs_twice_with_two_verdicts") {
+    if !require(
+        "a_both_file_runs_twice_with_two_verdicts",
+        &["chromium", "node"],
+    ) {
         return;
     }
     let p = project();
@@ -234,7 +227,7 @@ fn a_both_file_runs_twice_with_two_verdicts() {
 
 #[test]
 fn a_v2_error_block_shows_its_diff() {
-    if !have_chromium("a_v2_error_block_shows_its_diff") {
+    if !require("a_v2_error_block_shows_its_diff", &["chromium"]) {
         return;
     }
     let p = project();
@@ -263,7 +256,7 @@ for (const line of ["⟦TSTEST:PROTOCOL:2.0.0⟧", "TAP version 13", "1..2",
 /// import that is not there: each fails its file with its own reason, in one run.
 #[test]
 fn page_errors_fail_their_file_with_reasons() {
-    if !have_chromium("page_errors_fail_their_file_with_reasons") {
+    if !require("page_errors_fail_their_file_with_reasons", &["chromium"]) {
         return;
     }
     let p = project();
@@ -324,7 +317,10 @@ fn page_errors_fail_their_file_with_reasons() {
 /// Chromium or a restarted one.
 #[test]
 fn endless_and_busy_pages_time_out_and_the_others_pass() {
-    if !have_chromium("endless_and_busy_pages_time_out_and_the_others_pass") {
+    if !require(
+        "endless_and_busy_pages_time_out_and_the_others_pass",
+        &["chromium"],
+    ) {
         return;
     }
     let p = project();
@@ -362,7 +358,7 @@ fn endless_and_busy_pages_time_out_and_the_others_pass() {
 /// with `page crashed`; the run goes on.
 #[test]
 fn a_crashed_page_fails_its_file() {
-    if !have_chromium("a_crashed_page_fails_its_file") {
+    if !require("a_crashed_page_fails_its_file", &["chromium"]) {
         return;
     }
     let p = project();
@@ -387,7 +383,7 @@ fn a_crashed_page_fails_its_file() {
 /// Chromium itself dying fails the files in flight, naming it; tapline does not hang.
 #[test]
 fn chromium_dying_fails_the_files_in_flight() {
-    if !have_chromium("chromium_dying_fails_the_files_in_flight") {
+    if !require("chromium_dying_fails_the_files_in_flight", &["chromium"]) {
         return;
     }
     let p = project();
@@ -412,7 +408,10 @@ fn chromium_dying_fails_the_files_in_flight() {
 
 #[test]
 fn a_hundred_thousand_console_lines_arrive_in_order() {
-    if !have_chromium("a_hundred_thousand_console_lines_arrive_in_order") {
+    if !require(
+        "a_hundred_thousand_console_lines_arrive_in_order",
+        &["chromium"],
+    ) {
         return;
     }
     let p = project();
@@ -433,7 +432,7 @@ fn a_hundred_thousand_console_lines_arrive_in_order() {
 
 #[test]
 fn console_arguments_join_as_node_prints_them() {
-    if !have_chromium("console_arguments_join_as_node_prints_them") {
+    if !require("console_arguments_join_as_node_prints_them", &["chromium"]) {
         return;
     }
     let p = project();
@@ -488,7 +487,10 @@ console.log("ok 1 - args");
 /// `-j4` over 8 files: one Chromium for all of them, never more, and none afterwards.
 #[test]
 fn eight_files_four_at_a_time_share_one_chromium() {
-    if !have_chromium("eight_files_four_at_a_time_share_one_chromium") {
+    if !require(
+        "eight_files_four_at_a_time_share_one_chromium",
+        &["chromium"],
+    ) {
         return;
     }
     let p = project();
@@ -533,7 +535,7 @@ fn eight_files_four_at_a_time_share_one_chromium() {
 /// Ctrl-C mid-run: tapline stops with 130 and no Chromium process of the run is left.
 #[test]
 fn ctrl_c_leaves_no_chromium_behind() {
-    if !have_chromium("ctrl_c_leaves_no_chromium_behind") {
+    if !require("ctrl_c_leaves_no_chromium_behind", &["chromium"]) {
         return;
     }
     let p = project();
@@ -555,7 +557,7 @@ fn ctrl_c_leaves_no_chromium_behind() {
 /// tapline killed outright (no chance to clean up): PR_SET_PDEATHSIG takes Chromium down.
 #[test]
 fn tapline_killed_takes_chromium_with_it() {
-    if !have_chromium("tapline_killed_takes_chromium_with_it") {
+    if !require("tapline_killed_takes_chromium_with_it", &["chromium"]) {
         return;
     }
     let p = project();
@@ -612,7 +614,7 @@ fn without_chromium_browser_files_fail_and_the_rest_runs() {
 /// `--list` says which browser runs a browser file, and `--no-sandbox` when running as root.
 #[test]
 fn list_names_the_browser_and_its_sandbox() {
-    if !have_chromium("list_names_the_browser_and_its_sandbox") {
+    if !require("list_names_the_browser_and_its_sandbox", &["chromium"]) {
         return;
     }
     let p = project();
@@ -664,7 +666,7 @@ fn nonci_files_skip_under_ci() {
 /// `--max-output` holds for a page's console as for a child's output.
 #[test]
 fn max_output_stops_a_chatty_page() {
-    if !have_chromium("max_output_stops_a_chatty_page") {
+    if !require("max_output_stops_a_chatty_page", &["chromium"]) {
         return;
     }
     let p = project();
@@ -686,12 +688,18 @@ fn max_output_stops_a_chatty_page() {
 /// starts; a JavaScript one beside it runs.
 #[test]
 fn a_typescript_browser_file_without_esbuild_says_how_to_get_it() {
-    if !have_chromium("a_typescript_browser_file_without_esbuild_says_how_to_get_it") {
+    let test = "a_typescript_browser_file_without_esbuild_says_how_to_get_it";
+    if !require(test, &["chromium"]) {
         return;
     }
     let path = "/usr/bin:/bin";
     if std::env::split_paths(path).any(|d| d.join("esbuild").exists()) {
-        eprintln!("skipped: esbuild is installed in {path}");
+        unmet(
+            test,
+            &format!(
+                "a PATH without esbuild: it is installed in {path} (CI's is in target/ci-tools)"
+            ),
+        );
         return;
     }
     let p = project();
@@ -726,11 +734,10 @@ fn a_typescript_browser_file_without_esbuild_says_how_to_get_it() {
 /// (docs/browser.md: why); both kinds run.
 #[test]
 fn sandbox_runs_node_files_in_bwrap_and_browser_files_in_chromium() {
-    if !have_chromium("sandbox_runs_node_files_in_bwrap_and_browser_files_in_chromium") {
-        return;
-    }
-    if !crate::run::on_path("bwrap") {
-        eprintln!("sandbox_runs_node_files_in_bwrap_and_browser_files_in_chromium: skipped, no bwrap (apt-get install bubblewrap)");
+    if !require(
+        "sandbox_runs_node_files_in_bwrap_and_browser_files_in_chromium",
+        &["chromium", "bwrap", "node"],
+    ) {
         return;
     }
     let p = project();
@@ -753,7 +760,7 @@ fn sandbox_runs_node_files_in_bwrap_and_browser_files_in_chromium() {
 /// missing. Neither waits for the timeout.
 #[test]
 fn a_page_ends_by_its_plan_or_its_silence() {
-    if !have_chromium("a_page_ends_by_its_plan_or_its_silence") {
+    if !require("a_page_ends_by_its_plan_or_its_silence", &["chromium"]) {
         return;
     }
     let p = project();
@@ -793,10 +800,10 @@ fn fake_chromium() -> std::path::PathBuf {
 /// accident, so a stand-in that never answers `Target.closeTarget` plays it.
 #[test]
 fn a_page_that_will_not_close_restarts_chromium_for_the_files_left() {
-    if !crate::run::on_path("python3") {
-        eprintln!(
-            "a_page_that_will_not_close_restarts_chromium_for_the_files_left: skipped, no python3"
-        );
+    if !require(
+        "a_page_that_will_not_close_restarts_chromium_for_the_files_left",
+        &["python3"],
+    ) {
         return;
     }
     let p = project();
@@ -846,7 +853,10 @@ fn a_page_that_will_not_close_restarts_chromium_for_the_files_left() {
 /// the project), kept beside the other traces, so `--affected-by` picks it by its modules.
 #[test]
 fn issue19_a_browser_files_trace_is_what_its_page_loaded() {
-    if !have_chromium("issue19_a_browser_files_trace_is_what_its_page_loaded") {
+    if !require(
+        "issue19_a_browser_files_trace_is_what_its_page_loaded",
+        &["chromium"],
+    ) {
         return;
     }
     let p = project();

@@ -1,7 +1,8 @@
 //! Issue 17: the daemon's TCP with TLS, against certificates made here with the `openssl`
 //! command (a CA, and a server certificate for 127.0.0.1 and localhost signed by it). Every
-//! test prints why it skips where `openssl` is absent.
-use crate::daemon::{finished, passing, Daemon};
+//! test `require`s `openssl`.
+use crate::util::daemon::{finished, passing, Daemon};
+use crate::util::{require, unmet};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -64,10 +65,9 @@ fn make_ca(dir: &Path, name: &str) {
     );
 }
 
-/// The certificates, or `None` (said on stderr) where `openssl` is not installed.
-pub(crate) fn certs() -> Option<Certs> {
-    if Command::new("openssl").arg("version").output().is_err() {
-        eprintln!("skipped: `openssl` is not installed (Debian package openssl)");
+/// The certificates, or `None` when `test` cannot go on without `openssl` (`require`).
+pub(crate) fn certs(test: &str) -> Option<Certs> {
+    if !require(test, &["openssl"]) {
         return None;
     }
     let dir = TempDir::new().expect("temp dir");
@@ -174,7 +174,9 @@ fn stderr_of(out: &std::process::Output) -> String {
 /// `events` too.
 #[test]
 fn clients_reach_a_tls_daemon_with_its_ca() {
-    let Some(c) = certs() else { return };
+    let Some(c) = certs("clients_reach_a_tls_daemon_with_its_ca") else {
+        return;
+    };
     let (mut d, addr, token) = tls_daemon(&c);
     let ca = c.ca.display().to_string();
     let tap = d.path().join("ok.tap");
@@ -224,7 +226,7 @@ fn clients_reach_a_tls_daemon_with_its_ca() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("events");
-    crate::daemon::wait_for(|| d.status()["subscribers"] == 1);
+    crate::util::daemon::wait_for(|| d.status()["subscribers"] == 1);
     let (code, _) = d.stop(rustix::process::Signal::TERM);
     assert_eq!(code, Some(0));
     let out = events.wait_with_output().expect("events ends");
@@ -238,7 +240,9 @@ fn clients_reach_a_tls_daemon_with_its_ca() {
 /// Done when: without the CA (or trusting another) the client refuses the daemon in one line.
 #[test]
 fn a_daemon_whose_certificate_is_not_trusted_is_refused() {
-    let Some(c) = certs() else { return };
+    let Some(c) = certs("a_daemon_whose_certificate_is_not_trusted_is_refused") else {
+        return;
+    };
     let (d, addr, token) = tls_daemon(&c);
     let other = c.other_ca.display().to_string();
     let out = d
@@ -267,7 +271,9 @@ fn a_daemon_whose_certificate_is_not_trusted_is_refused() {
 /// TLS client to a plain daemon too.
 #[test]
 fn plain_and_tls_mismatches_fail_clearly_without_hanging() {
-    let Some(c) = certs() else { return };
+    let Some(c) = certs("plain_and_tls_mismatches_fail_clearly_without_hanging") else {
+        return;
+    };
     let (d, addr, token) = tls_daemon(&c);
     let started = Instant::now();
     let out = d
@@ -317,7 +323,9 @@ fn plain_and_tls_mismatches_fail_clearly_without_hanging() {
 /// reads back is the refusal, and the token file's content never reaches its log.
 #[test]
 fn a_raw_plain_connection_to_a_tls_daemon_is_told_so() {
-    let Some(c) = certs() else { return };
+    let Some(c) = certs("a_raw_plain_connection_to_a_tls_daemon_is_told_so") else {
+        return;
+    };
     let (d, addr, _) = tls_daemon(&c);
     let mut s = std::net::TcpStream::connect(&addr).expect("connect");
     s.set_read_timeout(Some(Duration::from_secs(10)))
@@ -360,7 +368,10 @@ fn serve_refuses_a_non_loopback_address_without_tls() {
 #[test]
 fn a_non_loopback_address_means_tls_with_the_system_roots() {
     let Some(ip) = non_loopback_ip() else {
-        eprintln!("skipped: this machine has no non-loopback address");
+        unmet(
+            "a_non_loopback_address_means_tls_with_the_system_roots",
+            "this machine has no non-loopback address (CI's runner has one)",
+        );
         return;
     };
     let listener = std::net::TcpListener::bind((ip, 0)).expect("bind");
@@ -415,7 +426,9 @@ fn non_loopback_ip() -> Option<std::net::IpAddr> {
 #[test]
 fn run_forward_over_tls_reaches_the_daemon() {
     use crate::forward::{as_streams, daemon_verdicts, mixed_project, normalised, verdicts};
-    let Some(c) = certs() else { return };
+    let Some(c) = certs("run_forward_over_tls_reaches_the_daemon") else {
+        return;
+    };
     let (d, addr, token) = tls_daemon(&c);
     let ca = c.ca.display().to_string();
     let p = mixed_project();

@@ -2,8 +2,7 @@
 //! as that harness would. Each fixture of `test-data/suites/` is copied to the root of a fresh
 //! project and run from inside it, as a user would; where the harness is installed, it is run
 //! too, to show the fixture passes under it.
-use crate::run::{copy_dir, file_doc, on_path, Project, Ran};
-use crate::util::repo;
+use crate::util::{copy_dir, file_doc, repo, require, Project, Ran};
 use serde_json::Value;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
@@ -33,11 +32,10 @@ fn plain_run(p: &Project) -> (Ran, Value) {
     (ran, doc)
 }
 
-/// Runs the project's own harness in it, when installed: it must pass (the fixture is a real
-/// suite of that harness). Returns whether it ran.
-fn harness_passes(p: &Project, program: &str, args: &[&str]) -> bool {
-    if !on_path(program) {
-        eprintln!("note: `{program}` is not on PATH; the harness's own run is skipped");
+/// Runs the project's own harness in it, when `test` can (`require`): it must pass (the
+/// fixture is a real suite of that harness). Returns whether it ran.
+fn harness_passes(test: &str, p: &Project, program: &str, args: &[&str]) -> bool {
+    if !require(&format!("{test}: the harness's own run"), &[program]) {
         return false;
     }
     let out = Command::new(program)
@@ -62,7 +60,12 @@ fn make_executable(p: &Project, rel: &str, text: &str) {
 #[test]
 fn issue16_a_perl_distribution_runs_its_dot_t_files_only() {
     let p = fixture("perl-dist");
-    harness_passes(&p, "prove", &["-r", "t"]);
+    harness_passes(
+        "issue16_a_perl_distribution_runs_its_dot_t_files_only",
+        &p,
+        "prove",
+        &["-r", "t"],
+    );
     let (ran, doc) = plain_run(&p);
     assert_eq!(ran.code, 0, "{}", ran.both());
     assert_eq!(paths(&doc), ["t/greet.t"], "no static asset runs");
@@ -107,7 +110,12 @@ fn issue16_a_tape_package_runs_its_declared_glob() {
 #[test]
 fn issue16_a_node_test_helper_is_a_file_with_no_tests() {
     let p = fixture("node-test");
-    harness_passes(&p, "node", &["--test"]);
+    harness_passes(
+        "issue16_a_node_test_helper_is_a_file_with_no_tests",
+        &p,
+        "node",
+        &["--test"],
+    );
     let (ran, doc) = plain_run(&p);
     assert_eq!(ran.code, 0, "{}", ran.both());
     assert_eq!(paths(&doc), ["test/helpers.js", "test/math.test.js"]);
@@ -138,12 +146,12 @@ fn issue16_package_json_scripts_declare_the_glob() {
 
 #[test]
 fn issue16_bats_fixtures_never_run() {
-    if !on_path("bats") {
-        eprintln!("note: `bats` is not on PATH; skipping this test");
+    let test = "issue16_bats_fixtures_never_run";
+    if !require(test, &["bats"]) {
         return;
     }
     let p = fixture("bats-fixtures");
-    harness_passes(&p, "bats", &["test"]);
+    harness_passes(test, &p, "bats", &["test"]);
     let (ran, doc) = plain_run(&p);
     assert_eq!(ran.code, 0, "{}", ran.both());
     assert_eq!(
@@ -272,7 +280,7 @@ fn issue16_a_file_without_tap_is_judged_as_its_harness_judges_it() {
 
 #[test]
 fn issue16_a_pytest_module_fails_with_a_hint() {
-    if !on_path("python3") {
+    if !require("issue16_a_pytest_module_fails_with_a_hint", &["python3"]) {
         return;
     }
     let p = Project::new();
@@ -334,7 +342,10 @@ fn issue16_the_nogit_folder_ignores_itself() {
     let ran = p.run(&[]);
     assert_eq!(ran.code, 0, "{}", ran.both());
     assert_eq!(p.read(".nogit/.gitignore"), b"*\n");
-    if on_path("git") {
+    if require(
+        "issue16_the_nogit_folder_ignores_itself: git's view",
+        &["git"],
+    ) {
         let dir = tempfile::TempDir::new().expect("temp dir");
         let git = |args: &[&str]| {
             Command::new("git")

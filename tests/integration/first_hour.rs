@@ -1,7 +1,7 @@
 //! Issue 16, "the first hour": what a new user meets first must be trustworthy. Each class
 //! the issue names has its regression tests here (verdicts of input with no TAP, small sharp
 //! edges of the command line); the other classes live with their subsystems.
-use crate::run::Project;
+use crate::util::Project;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -156,7 +156,7 @@ fn a_test_file_printing_only_a_version_line_fails_the_run() {
 // ------------------------------------------------------------ 8. small sharp edges
 
 /// The `jobs` a run reports in its `run_started` event.
-fn jobs_of(r: &crate::run::Ran) -> u64 {
+fn jobs_of(r: &crate::util::Ran) -> u64 {
     let started = r
         .stdout
         .lines()

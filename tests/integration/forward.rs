@@ -1,7 +1,7 @@
 //! Issue 17: `tapline run --forward ADDR`, every shard's files in one daemon's live view,
 //! the shard's own run untouched: real daemons, real runs, a daemon killed mid-run.
-use crate::daemon::{finished, wait_for, Daemon};
-use crate::run::Project;
+use crate::util::daemon::{finished, wait_for, Daemon};
+use crate::util::Project;
 use serde_json::Value;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

@@ -1,7 +1,7 @@
 //! Issue 9 end to end: retries and flaky files, `--runs N` stability, the history store and
 //! `tapline history`, ordering, and the result cache, with real child processes in temporary
 //! projects (a `.git` folder makes each the project root).
-use crate::run::{Project, Ran};
+use crate::util::{Project, Ran};
 use serde_json::Value;
 use std::fs;
 

@@ -6,8 +6,8 @@ use std::fs;
 use std::net::TcpListener;
 use std::path::Path;
 
-use crate::browser::{self, chromium, open_tag};
-use crate::run::Project;
+use crate::util::browser::{self, open_tag};
+use crate::util::{require, tool, Project};
 
 const PASSING: &str = "cat <<'TAP'\nTAP version 14\n1..4\nok 1 - adds\nok 2 - subtracts\n\
 ok 3 - multiplies # SKIP no multiplier\nnot ok 4 - divides by zero # TODO later\nTAP\n";
@@ -75,10 +75,10 @@ const HOSTILE_FILE: &str = "test/we&ird <i>name</i>.sh";
 
 #[test]
 fn html_report_in_headless_chromium() {
-    let Some(chromium) = chromium() else {
-        println!("SKIP html_report_in_headless_chromium: chromium is not installed (.ci/run installs it)");
+    if !require("html_report_in_headless_chromium", &["chromium"]) {
         return;
-    };
+    }
+    let chromium = tool("chromium");
     let canary = TcpListener::bind("127.0.0.1:0").expect("bind the canary");
     canary.set_nonblocking(true).expect("non-blocking canary");
     let port = canary

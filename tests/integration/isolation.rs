@@ -1,46 +1,8 @@
 //! Issue 11, items 1 and 2: resource limits and `--sandbox`, with real rlimits and real
-//! bubblewrap. A test whose tool is absent says so on stderr and skips.
-use crate::run::{file_doc, on_path, Project, Ran};
+//! bubblewrap. Each test `require`s what it runs (bwrap only where it can make namespaces).
+use crate::util::{file_doc, require, Project, Ran};
 use serde_json::Value;
 use std::net::TcpListener;
-
-fn skip_without(program: &str, why: &str) -> bool {
-    if !on_path(program) {
-        eprintln!(
-            "SKIPPED: `{program}` is not on PATH, so {why} is not checked (.ci/run installs it)"
-        );
-        return true;
-    }
-    if program == "bwrap" {
-        return !bwrap_works(why);
-    }
-    false
-}
-
-/// Whether bwrap can create the namespaces `--sandbox` uses here: a container whose seccomp
-/// profile forbids them, or a kernel without unprivileged user namespaces, cannot. Said loudly.
-fn bwrap_works(why: &str) -> bool {
-    static CHECK: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
-    let result = CHECK.get_or_init(|| {
-        let out = std::process::Command::new("bwrap")
-            .args(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"])
-            .args(["--unshare-net", "--unshare-pid", "--", "true"])
-            .output()
-            .map_err(|e| e.to_string())?;
-        if out.status.success() {
-            Ok(())
-        } else {
-            Err(String::from_utf8_lossy(&out.stderr).trim().to_owned())
-        }
-    });
-    match result {
-        Ok(()) => true,
-        Err(e) => {
-            eprintln!("SKIPPED: bwrap cannot create namespaces on this machine ({e}), so {why} is not checked");
-            false
-        }
-    }
-}
 
 /// The file's `reasons` from a `--format summary` run.
 fn reasons(ran: &Ran, path: &str) -> Vec<String> {
@@ -96,7 +58,10 @@ for my $dir ('/tmp', $ENV{HOME}) {
 
 #[test]
 fn issue11_sandbox_cuts_the_hosts_loopback_which_a_plain_run_reaches() {
-    if skip_without("perl", "the network probe") || skip_without("bwrap", "the sandbox") {
+    if !require(
+        "issue11_sandbox_cuts_the_hosts_loopback_which_a_plain_run_reaches",
+        &["perl", "bwrap"],
+    ) {
         return;
     }
     let listener = TcpListener::bind("127.0.0.1:0").expect("listen on loopback");
@@ -134,7 +99,10 @@ fn issue11_sandbox_cuts_the_hosts_loopback_which_a_plain_run_reaches() {
 
 #[test]
 fn issue11_sandbox_forbids_writes_outside_tmp_and_into_the_checkout() {
-    if skip_without("perl", "the write probe") || skip_without("bwrap", "the sandbox") {
+    if !require(
+        "issue11_sandbox_forbids_writes_outside_tmp_and_into_the_checkout",
+        &["perl", "bwrap"],
+    ) {
         return;
     }
     let p = Project::new();
@@ -183,7 +151,10 @@ fn issue11_sandbox_forbids_writes_outside_tmp_and_into_the_checkout() {
 
 #[test]
 fn issue11_sandbox_passes_a_test_that_reads_and_uses_tmp() {
-    if skip_without("perl", "the probe") || skip_without("bwrap", "the sandbox") {
+    if !require(
+        "issue11_sandbox_passes_a_test_that_reads_and_uses_tmp",
+        &["perl", "bwrap"],
+    ) {
         return;
     }
     let p = Project::new();
@@ -221,8 +192,10 @@ fn issue11_sandbox_without_bwrap_is_a_usage_error() {
 
 #[test]
 fn issue11_a_gigabyte_under_max_memory_fails_with_the_limit_named() {
-    let mut checked = 0;
-    if !skip_without("perl", "perl's allocation failure") {
+    if require(
+        "issue11_a_gigabyte_under_max_memory_fails_with_the_limit_named: perl's allocation failure",
+        &["perl"],
+    ) {
         let p = Project::new();
         p.write(
             "t/big.t",
@@ -239,9 +212,11 @@ fn issue11_a_gigabyte_under_max_memory_fails_with_the_limit_named() {
         assert_eq!(ran.code, 1, "{}", ran.both());
         let r = reasons(&ran, "t/big.t");
         assert!(r[0].starts_with("exceeded memory limit 256 MiB"), "{r:?}");
-        checked += 1;
     }
-    if !skip_without("python3", "python's MemoryError") {
+    if require(
+        "issue11_a_gigabyte_under_max_memory_fails_with_the_limit_named: python's MemoryError",
+        &["python3"],
+    ) {
         let p = Project::new();
         p.write(
             "t/big.py",
@@ -261,7 +236,6 @@ fn issue11_a_gigabyte_under_max_memory_fails_with_the_limit_named() {
             r[0], "exceeded memory limit 256 MiB (it printed `MemoryError`)",
             "{r:?}"
         );
-        checked += 1;
         // The same allocation passes without the limit only where the machine has the memory;
         // instead, check that a small one passes under it: the limit does not break python.
         p.write(
@@ -278,7 +252,6 @@ fn issue11_a_gigabyte_under_max_memory_fails_with_the_limit_named() {
         ]);
         assert_eq!(ran.code, 0, "{}", ran.both());
     }
-    assert!(checked > 0, "neither perl nor python3 is installed");
 }
 
 #[test]
@@ -305,7 +278,10 @@ fn issue11_a_busy_loop_under_max_cpu_time_fails_with_the_limit_named() {
 
 #[test]
 fn issue11_limits_hold_inside_the_sandbox_too() {
-    if skip_without("perl", "the allocation") || skip_without("bwrap", "the sandbox") {
+    if !require(
+        "issue11_limits_hold_inside_the_sandbox_too",
+        &["perl", "bwrap"],
+    ) {
         return;
     }
     let p = Project::new();
@@ -379,7 +355,10 @@ fn issue11_bad_limit_values_are_usage_errors() {
 
 #[test]
 fn issue11_config_turns_the_sandbox_on_and_drops_listed_variables() {
-    if skip_without("bwrap", "the sandbox") {
+    if !require(
+        "issue11_config_turns_the_sandbox_on_and_drops_listed_variables",
+        &["bwrap"],
+    ) {
         return;
     }
     let p = Project::new();
@@ -422,7 +401,10 @@ fn issue11_config_turns_the_sandbox_on_and_drops_listed_variables() {
 
 #[test]
 fn issue11_sandbox_leaves_no_process_behind_even_one_that_left_the_group() {
-    if skip_without("bwrap", "the sandbox") {
+    if !require(
+        "issue11_sandbox_leaves_no_process_behind_even_one_that_left_the_group",
+        &["bwrap"],
+    ) {
         return;
     }
     // A process that leaves the file's process group escapes tapline's killpg; only the
@@ -479,7 +461,7 @@ fn issue11_a_cached_pass_without_limits_does_not_stand_for_a_run_with_them() {
         "a run under limits must really run\n{}",
         limited.both()
     );
-    if !skip_without("bwrap", "the sandbox's cache key") {
+    if require("issue11_a_cached_pass_without_limits_does_not_stand_for_a_run_with_them: the sandbox's cache key", &["bwrap"]) {
         let sandboxed = p.run(&["--cache", "--sandbox", "--format", "summary", "t/a.sh"]);
         assert!(!cached(&sandboxed), "{}", sandboxed.both());
     }
@@ -487,7 +469,10 @@ fn issue11_a_cached_pass_without_limits_does_not_stand_for_a_run_with_them() {
 
 #[test]
 fn issue11_a_suite_under_the_sandbox_may_write_its_junit_report_and_nothing_else() {
-    if skip_without("bwrap", "the sandbox") {
+    if !require(
+        "issue11_a_suite_under_the_sandbox_may_write_its_junit_report_and_nothing_else",
+        &["bwrap"],
+    ) {
         return;
     }
     let p = Project::new();

@@ -2,7 +2,7 @@
 //! pipe from `run`, `parse` and `serve`, and `tapline events`), and `run`'s memory stays
 //! bounded however fast a child prints, while its log keeps every byte. Real processes; their
 //! stdout is read line by line as it arrives.
-use crate::run::Project;
+use crate::util::Project;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;

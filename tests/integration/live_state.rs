@@ -1,7 +1,7 @@
 //! Issue 16: `tapline run`'s live state is current. A file that prints `ok 1 - a`,
 //! `not ok 2 - b` and then stalls is shown on `b`, counted, while it sleeps, not on `a`: in the
 //! live region on a real terminal (a pty from util-linux `script`), and in `--format jsonl`.
-use crate::run::{on_path, Project};
+use crate::util::{require, Project};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -10,10 +10,13 @@ const STALL_S: u64 = 6;
 
 #[test]
 fn the_live_region_names_the_test_a_stalled_file_is_on() {
-    assert!(
-        on_path("script"),
-        "util-linux `script` gives this test its terminal"
-    );
+    // util-linux `script` gives this test its terminal.
+    if !require(
+        "the_live_region_names_the_test_a_stalled_file_is_on",
+        &["script"],
+    ) {
+        return;
+    }
     let p = Project::new();
     p.script(
         "test/stall.sh",

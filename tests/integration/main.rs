@@ -1,6 +1,5 @@
 //! tapline's one integration-test binary (ripgrep style): each module a concern, regression
 //! tests named after what they guard.
-mod browser;
 mod browser_bundle;
 mod browser_tests;
 mod daemon;

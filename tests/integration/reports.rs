@@ -4,8 +4,7 @@
 //! JUnit parsed back by a real XML parser and checked test for test against the summary,
 //! Markdown and GitHub annotations snapshot-tested, `--max-fail`, the step summary,
 //! completions, the man page and the colour environment.
-use crate::run::{Project, Ran};
-use crate::util::repo;
+use crate::util::{repo, require, Project, Ran};
 use serde_json::Value;
 use std::fs;
 use std::path::Path;
@@ -97,8 +96,9 @@ fn json(p: &Project, rel: &str) -> Value {
 // ------------------------------------------------------------------------------ JUnit
 
 /// The JUnit file as a real XML parser (Python's expat, which refuses every character XML 1.0
-/// forbids) reads it: per suite its attributes and test cases, each case's outcome.
-fn parse_junit(path: &Path) -> Option<Value> {
+/// forbids) reads it: per suite its attributes and test cases, each case's outcome; `None`
+/// when `test` cannot go on without python3 (`require`).
+fn parse_junit(test: &str, path: &Path) -> Option<Value> {
     const SCRIPT: &str = r#"
 import json, sys
 import xml.etree.ElementTree as ET
@@ -122,18 +122,15 @@ print(json.dumps({"tests": int(root.get("tests")), "failures": int(root.get("fai
                   "errors": int(root.get("errors")), "skipped": int(root.get("skipped")),
                   "suites": suites}))
 "#;
-    let out = match StdCommand::new("python3")
+    if !require(&format!("{test}: the JUnit file read back"), &["python3"]) {
+        return None;
+    }
+    let out = StdCommand::new("python3")
         .arg("-c")
         .arg(SCRIPT)
         .arg(path)
         .output()
-    {
-        Ok(out) => out,
-        Err(e) => {
-            println!("SKIP parsing the JUnit file back: python3 cannot start ({e})");
-            return None;
-        }
-    };
+        .expect("python3 starts");
     assert!(
         out.status.success(),
         "the JUnit file is not well-formed XML:\n{}\n{}",
@@ -244,7 +241,10 @@ fn junit_is_well_formed_and_agrees_with_the_summary_test_for_test() {
         forbidden.is_empty(),
         "XML 1.0 forbids {forbidden:?}:\n{text}"
     );
-    let Some(junit) = parse_junit(&p.join("r.xml")) else {
+    let Some(junit) = parse_junit(
+        "junit_is_well_formed_and_agrees_with_the_summary_test_for_test",
+        &p.join("r.xml"),
+    ) else {
         return;
     };
     let summary = json(&p, "r.json");
@@ -767,7 +767,7 @@ fn parse_writes_every_format() {
     ));
     assert!(!read_text(&p, "p.jsonl").is_empty());
     assert!(!jsonl.stdout.is_empty());
-    if let Some(junit) = parse_junit(&p.join("p.xml")) {
+    if let Some(junit) = parse_junit("parse_writes_every_format", &p.join("p.xml")) {
         let cases = &junit["suites"][0]["cases"];
         assert_eq!(cases[0]["kind"], "pass", "{junit:#}");
         assert_eq!(cases[1]["kind"], "failure", "{junit:#}");

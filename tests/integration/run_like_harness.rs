@@ -2,7 +2,7 @@
 //! its `#!` line only if it is on the command line too; a directory yields test files, not
 //! the helpers beside them (with `--exec` too); `--env`, `[run] env` and `-I DIR` reach every
 //! child, a taint-mode perl included.
-use crate::run::{file_doc, on_path, Project};
+use crate::util::{file_doc, require, Project};
 use serde_json::Value;
 
 /// The verdict of every file of a `--format summary` run, by path.
@@ -226,13 +226,17 @@ check 6 "$NODE_PATH" "{root}/lib:{root}/vendor"
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
     let doc: Value = serde_json::from_str(&stdout).expect("summary JSON");
+    let python = require(
+        "issue7_env_and_lib_reach_the_child: its python file",
+        &["python3"],
+    );
     let mut want = vec![("test/env.sh", true), ("test/mod.t", true)];
-    if on_path("python3") {
+    if python {
         want.push(("test/test_mod.py", true));
     }
     let got: Vec<(String, bool)> = verdicts(&doc)
         .into_iter()
-        .filter(|(path, _)| on_path("python3") || path != "test/test_mod.py")
+        .filter(|(path, _)| python || path != "test/test_mod.py")
         .collect();
     assert_eq!(got, expect(&want), "{stdout}\n{stderr}");
 
@@ -270,31 +274,29 @@ check 6 "$NODE_PATH" "{root}/lib:{root}/vendor"
 
 #[test]
 fn issue7_other_runners_read_their_shebang_too() {
+    let test = "issue7_other_runners_read_their_shebang_too";
+    if !require(test, &["bash"]) {
+        return;
+    }
     let p = Project::new();
     p.write(
         "test/arrays.sh",
         "#!/bin/bash\nxs=(a b)\necho 1..1\n[[ ${#xs[@]} == 2 ]] && echo ok 1 || echo not ok 1\n",
     );
     let mut want = vec![("test/arrays.sh", true)];
-    if on_path("python3") {
+    if require(&format!("{test}: its python file"), &["python3"]) {
         p.write(
             "test/test_flags.py",
             "#!/usr/bin/env python3 -W error -u\nimport sys\nprint('1..1')\nprint('ok 1' if sys.warnoptions == ['error'] and sys.stdout.write_through else 'not ok 1 - ' + repr(sys.warnoptions))\n",
         );
         want.push(("test/test_flags.py", true));
     }
-    if on_path("node") {
+    if require(&format!("{test}: its node file"), &["node"]) {
         p.write(
             "test/gc.js",
             "#!/usr/bin/env -S node --expose-gc\nconsole.log('1..1');\nconsole.log(typeof gc === 'function' ? 'ok 1' : 'not ok 1 - no gc()');\n",
         );
         want.push(("test/gc.js", true));
-    } else {
-        eprintln!("skipped the node part: node is not installed");
-    }
-    if !on_path("bash") {
-        eprintln!("skipped: bash is not installed");
-        return;
     }
     let ran = p.run(&["--format", "summary"]);
     assert_eq!(ran.code, 0, "{}", ran.both());

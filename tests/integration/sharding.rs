@@ -1,7 +1,7 @@
 //! Issue 17, runs past one machine: `run --partition` on each strategy, shards side by side,
 //! `report merge` into every report, the CI engines' variables, Bazel's test protocol (faked,
-//! and for real where `bazel` is installed), `history import`.
-use crate::run::Project;
+//! and for real, `require`ing `bazel`), `history import`.
+use crate::util::{require, Project};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fs;
@@ -498,10 +498,7 @@ fn the_bazel_test_protocol_is_honoured() {
 
 #[test]
 fn a_real_bazel_runs_the_example_in_four_shards() {
-    if !crate::run::on_path("bazel") {
-        eprintln!(
-            "SKIPPED: `bazel` is not on PATH, so the Bazel example is not run (.ci/run installs Debian's bazel-bootstrap)"
-        );
+    if !require("a_real_bazel_runs_the_example_in_four_shards", &["bazel"]) {
         return;
     }
     let work = tempfile::tempdir().expect("tempdir");

@@ -4,7 +4,7 @@
 //! lost in 2 of 10 runs of a quiet machine, more under load). A perl file's stdout and stderr
 //! are one pipe now, so each failure shows its own, the same on every run, however busy the
 //! machine.
-use crate::run::{on_path, Project};
+use crate::util::{require, Project};
 use std::process::{Child, Command, Stdio};
 
 /// The runs compared. Under two busy loops (on a 2-core machine other work shared) the old
@@ -103,12 +103,10 @@ fn misplaced(report: &str) -> Vec<String> {
 /// and every run's explanations the same.
 #[test]
 fn issue23_test_more_diagnostics_stay_under_their_failure_under_load() {
-    if !on_path("perl") {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "perl is needed under CI to check where Test::More's diagnostics land"
-        );
-        eprintln!("SKIPPED: `perl` is not on PATH, so Test::More's diagnostics are not checked");
+    if !require(
+        "issue23_test_more_diagnostics_stay_under_their_failure_under_load",
+        &["perl"],
+    ) {
         return;
     }
     let p = Project::new();
@@ -158,9 +156,10 @@ print \"ok 2 - two\\n\";
 /// written; `--no-merge` and a `[[runner]]` rule's `merge = false` keep it apart again.
 #[test]
 fn issue23_a_perl_files_one_stream_and_its_opt_outs() {
-    if !on_path("perl") {
-        assert!(std::env::var_os("CI").is_none(), "perl is needed under CI");
-        eprintln!("SKIPPED: `perl` is not on PATH, so a perl file's one stream is not checked");
+    if !require(
+        "issue23_a_perl_files_one_stream_and_its_opt_outs",
+        &["perl"],
+    ) {
         return;
     }
     let p = Project::new();

@@ -1,7 +1,6 @@
 //! Issue 11: `[[suite]]` entries (whole commands whose output is go test -json or TAP, or
 //! whose JUnit reports are read when they end) and `[[runner]]` rules with a `format`.
-use crate::run::{copy_dir, on_path, Project, Ran};
-use crate::util::repo;
+use crate::util::{copy_dir, repo, require, Project, Ran};
 use serde_json::Value;
 
 /// test-data/suites/polyglot copied to the root of a fresh project.
@@ -22,19 +21,13 @@ fn tests(doc: &Value) -> [u64; 3] {
     ["pass", "fail", "skip"].map(|k| doc["run"]["tests"][k].as_u64().unwrap_or(u64::MAX))
 }
 
-fn needs(programs: &[&str]) -> bool {
-    let missing: Vec<&&str> = programs.iter().filter(|p| !on_path(p)).collect();
-    if missing.is_empty() {
-        return true;
-    }
-    eprintln!("note: {missing:?} not on PATH; skipping this test (.ci/run installs them)");
-    false
-}
-
 /// A bare `tapline run` runs the TAP files, the go module and the pytest suite together.
 #[test]
 fn issue11_polyglot_suite_runs_with_a_bare_run() {
-    if !needs(&["perl", "pytest"]) {
+    if !require(
+        "issue11_polyglot_suite_runs_with_a_bare_run",
+        &["perl", "pytest", "go"],
+    ) {
         return;
     }
     let p = polyglot();
@@ -61,14 +54,9 @@ fn issue11_polyglot_suite_runs_with_a_bare_run() {
     for path in ["t/strings.t", "t/numbers.t", "go", "pytest"] {
         assert_eq!(file(&doc, path)["ok"], true, "{path}: {}", ran.both());
     }
-    // pytest: 3 passed, 1 skipped, read from its JUnit report; perl: 4 passed, 1 skipped.
-    if on_path("go") {
-        // go: TestHello's two subtests pass, TestNeedsNetwork skips.
-        assert_eq!(tests(&doc), [4 + 3 + 2, 0, 1 + 1 + 1], "{}", ran.both());
-    } else {
-        eprintln!("note: go is not on PATH; the go suite is checked as skipped");
-        assert_eq!(tests(&doc), [4 + 3, 0, 1 + 1], "{}", ran.both());
-    }
+    // pytest: 3 passed, 1 skipped, read from its JUnit report; perl: 4 passed, 1 skipped; go:
+    // TestHello's two subtests pass, TestNeedsNetwork skips. (Without go: the next test.)
+    assert_eq!(tests(&doc), [4 + 3 + 2, 0, 1 + 1 + 1], "{}", ran.both());
     assert!(
         p.join("python/.nogit/junit.xml").exists(),
         "pytest wrote no report"
@@ -78,7 +66,10 @@ fn issue11_polyglot_suite_runs_with_a_bare_run() {
 /// Where go is absent, the optional go suite is skipped with a message, and the run passes.
 #[test]
 fn issue11_polyglot_without_go_skips_the_go_suite() {
-    if !needs(&["perl", "pytest"]) {
+    if !require(
+        "issue11_polyglot_without_go_skips_the_go_suite",
+        &["perl", "pytest"],
+    ) {
         return;
     }
     let p = polyglot();
@@ -287,12 +278,10 @@ command = ["sh", "-c", "echo 1..1; echo not ok 1 - two"]
 /// `TestMain` prints after the last test.
 #[test]
 fn a_go_suites_failures_are_located_from_the_root_and_hold_only_their_own_output() {
-    if !on_path("go") {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "go is not on PATH under CI (.ci/run installs it)"
-        );
-        eprintln!("note: go is not on PATH; skipping this test (.ci/run installs it)");
+    if !require(
+        "a_go_suites_failures_are_located_from_the_root_and_hold_only_their_own_output",
+        &["go"],
+    ) {
         return;
     }
     let p = Project::new();

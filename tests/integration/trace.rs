@@ -2,8 +2,7 @@
 //! (and nothing outside the project), adds nothing to its output, and never fails it; breaking
 //! a library file fails only test files whose trace holds it (the mutation check, on the
 //! suites of test-data/suites/traced); `--affected-by` and `--changed` select the same files.
-use crate::run::{copy_dir, on_path, Project, Ran};
-use crate::util::repo;
+use crate::util::{copy_dir, repo, require, Project, Ran};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -43,14 +42,6 @@ fn passes(ran: &Ran) {
     assert_eq!(ran.code, 0, "{}", ran.both());
 }
 
-fn needs(program: &str) -> bool {
-    if on_path(program) {
-        return true;
-    }
-    eprintln!("note: {program} is not on PATH; skipping this test");
-    false
-}
-
 fn perl_traces() -> BTreeMap<String, Vec<String>> {
     expect(&[
         ("t/cart.t", &["lib/Shop/Cart.pm", "lib/Shop/Price.pm"]),
@@ -67,7 +58,10 @@ fn perl_traces() -> BTreeMap<String, Vec<String>> {
 
 #[test]
 fn issue19_perl_traces_name_the_project_files_each_test_loaded_with_and_without_taint() {
-    if !needs("perl") {
+    if !require(
+        "issue19_perl_traces_name_the_project_files_each_test_loaded_with_and_without_taint",
+        &["perl"],
+    ) {
         return;
     }
     let p = suite("perl");
@@ -77,7 +71,10 @@ fn issue19_perl_traces_name_the_project_files_each_test_loaded_with_and_without_
 
 #[test]
 fn issue19_node_traces_name_commonjs_and_es_module_loads() {
-    if !needs("node") {
+    if !require(
+        "issue19_node_traces_name_commonjs_and_es_module_loads",
+        &["node"],
+    ) {
         return;
     }
     let cjs = suite("node-cjs");
@@ -119,7 +116,10 @@ fn issue19_node_traces_name_commonjs_and_es_module_loads() {
 /// it runs on any change) rather than a trace missing what it imported.
 #[test]
 fn issue19_a_commonjs_test_that_imports_es_modules_has_no_trace() {
-    if !needs("node") {
+    if !require(
+        "issue19_a_commonjs_test_that_imports_es_modules_has_no_trace",
+        &["node"],
+    ) {
         return;
     }
     let p = Project::new();
@@ -134,7 +134,10 @@ fn issue19_a_commonjs_test_that_imports_es_modules_has_no_trace() {
 
 #[test]
 fn issue19_python_traces_name_the_modules_loaded() {
-    if !needs("python3") {
+    if !require(
+        "issue19_python_traces_name_the_modules_loaded",
+        &["python3"],
+    ) {
         return;
     }
     let p = suite("python");
@@ -159,7 +162,10 @@ fn issue19_python_traces_name_the_modules_loaded() {
 /// hook's folder is not left on sys.path.
 #[test]
 fn issue19_python_hook_hands_over_to_the_projects_sitecustomize() {
-    if !needs("python3") {
+    if !require(
+        "issue19_python_hook_hands_over_to_the_projects_sitecustomize",
+        &["python3"],
+    ) {
         return;
     }
     let p = Project::new();
@@ -179,7 +185,7 @@ fn issue19_python_hook_hands_over_to_the_projects_sitecustomize() {
 
 #[test]
 fn issue19_a_go_suite_is_traced_by_go_list() {
-    if !needs("go") {
+    if !require("issue19_a_go_suite_is_traced_by_go_list", &["go"]) {
         return;
     }
     let p = Project::new();
@@ -222,7 +228,10 @@ fn issue19_tracing_adds_nothing_to_a_tests_output() {
             "python" => "python3",
             _ => "node",
         };
-        if !needs(program) {
+        if !require(
+            &format!("issue19_tracing_adds_nothing_to_a_tests_output: its {program} files"),
+            &[program],
+        ) {
             continue;
         }
         let p = suite(lang);
@@ -241,7 +250,10 @@ fn issue19_tracing_adds_nothing_to_a_tests_output() {
 
 #[test]
 fn issue19_trace_false_in_tapline_toml_records_none() {
-    if !needs("perl") {
+    if !require(
+        "issue19_trace_false_in_tapline_toml_records_none",
+        &["perl"],
+    ) {
         return;
     }
     let p = suite("perl");
@@ -272,7 +284,12 @@ fn issue19_a_trace_the_hook_cannot_write_does_not_fail_the_test() {
         ),
     ];
     for (program, file, text) in cases {
-        if !needs(program) {
+        if !require(
+            &format!(
+                "issue19_a_trace_the_hook_cannot_write_does_not_fail_the_test: its {program} files"
+            ),
+            &[program],
+        ) {
             continue;
         }
         let p = Project::new();
@@ -331,7 +348,7 @@ fn mutation_check(lang: &str, libs: &[&str], breaker: &str) {
 
 #[test]
 fn issue19_mutation_check_perl() {
-    if needs("perl") {
+    if require("issue19_mutation_check_perl", &["perl"]) {
         mutation_check(
             "perl",
             &[
@@ -347,7 +364,7 @@ fn issue19_mutation_check_perl() {
 
 #[test]
 fn issue19_mutation_check_node() {
-    if needs("node") {
+    if require("issue19_mutation_check_node", &["node"]) {
         let libs = ["lib/price.js", "lib/cart.js", "lib/name.js"];
         mutation_check("node-cjs", &libs, "throw new Error('mutated');\n");
         mutation_check("node-esm", &libs, "throw new Error('mutated');\n");
@@ -356,7 +373,7 @@ fn issue19_mutation_check_node() {
 
 #[test]
 fn issue19_mutation_check_python() {
-    if needs("python3") {
+    if require("issue19_mutation_check_python", &["python3"]) {
         mutation_check(
             "python",
             &[
@@ -398,7 +415,10 @@ fn noted(ran: &Ran) -> Vec<String> {
 
 #[test]
 fn issue19_affected_by_and_changed_select_the_same_files() {
-    if !needs("perl") || !needs("git") {
+    if !require(
+        "issue19_affected_by_and_changed_select_the_same_files",
+        &["perl", "git"],
+    ) {
         return;
     }
     let p = suite("perl");

@@ -2,8 +2,7 @@
 //! tapbundle prints a failing test's error and stack after its `not ok` line. Checked over the
 //! real recording in the terminal (`run`), the human report (`parse`), JUnit, Markdown and
 //! HTML, for `run` and `parse` alike, and for a run's stderr.
-use crate::run::{Project, Ran};
-use crate::util::repo;
+use crate::util::{repo, require, Project, Ran};
 use serde_json::Value;
 use std::process::Command as StdCommand;
 
@@ -99,8 +98,9 @@ fn errors_are_under_their_failures(report: &str) {
     );
 }
 
-/// The JUnit file as expat reads it: each case's name, outcome and failure text.
-fn junit_cases(p: &Project, rel: &str) -> Option<Vec<Value>> {
+/// The JUnit file as expat reads it: each case's name, outcome and failure text; `None` when
+/// `test` cannot go on without python3 (`require`).
+fn junit_cases(test: &str, p: &Project, rel: &str) -> Option<Vec<Value>> {
     const SCRIPT: &str = r#"
 import json, sys
 import xml.etree.ElementTree as ET
@@ -111,17 +111,14 @@ for c in root.iter("testcase"):
     cases.append({"name": c.get("name"), "failure": None if f is None else (f.text or "")})
 print(json.dumps(cases))
 "#;
-    let out = match StdCommand::new("python3")
+    if !require(&format!("{test}: the JUnit file read back"), &["python3"]) {
+        return None;
+    }
+    let out = StdCommand::new("python3")
         .args(["-c", SCRIPT])
         .arg(p.join(rel))
         .output()
-    {
-        Ok(out) => out,
-        Err(e) => {
-            println!("SKIP reading the JUnit file back: python3 cannot start ({e})");
-            return None;
-        }
-    };
+        .expect("python3 starts");
     assert!(
         out.status.success(),
         "the JUnit file is not well-formed: {}",
@@ -130,8 +127,8 @@ print(json.dumps(cases))
     Some(serde_json::from_slice(&out.stdout).expect("the script prints JSON"))
 }
 
-fn junit_has_each_error_in_its_failure(p: &Project, rel: &str) {
-    let Some(cases) = junit_cases(p, rel) else {
+fn junit_has_each_error_in_its_failure(test: &str, p: &Project, rel: &str) {
+    let Some(cases) = junit_cases(test, p, rel) else {
         return;
     };
     let failure = |name: &str| -> Option<String> {
@@ -214,7 +211,11 @@ fn a_tapbundle_error_after_its_not_ok_is_under_that_failure_in_every_report_of_a
     assert_eq!(r.code, 1, "{}", r.both());
     // The terminal report goes to stderr when files take the reports.
     errors_are_under_their_failures(&r.stderr);
-    junit_has_each_error_in_its_failure(&p, "r.xml");
+    junit_has_each_error_in_its_failure(
+        "a_tapbundle_error_after_its_not_ok_is_under_that_failure_in_every_report_of_a_run",
+        &p,
+        "r.xml",
+    );
     let md = String::from_utf8(p.read("r.md")).expect("UTF-8");
     markdown_has_each_error_in_its_section(&md);
     let html = String::from_utf8(p.read("r.html")).expect("UTF-8");
@@ -248,7 +249,11 @@ fn a_tapbundle_error_after_its_not_ok_is_under_that_failure_in_every_report_of_p
         "{}",
         r.stdout
     );
-    junit_has_each_error_in_its_failure(&p, "p.xml");
+    junit_has_each_error_in_its_failure(
+        "a_tapbundle_error_after_its_not_ok_is_under_that_failure_in_every_report_of_parse",
+        &p,
+        "p.xml",
+    );
     markdown_has_each_error_in_its_section(&String::from_utf8(p.read("p.md")).expect("UTF-8"));
     html_has_each_error_in_its_article(&String::from_utf8(p.read("p.html")).expect("UTF-8"));
 }
@@ -276,7 +281,7 @@ fn stderr_after_a_not_ok_is_under_that_failure() {
     let three = block(&b, "fails too");
     assert!(!three.contains("the error of 1"), "{}", r.both());
     assert!(three.contains("log of 3"), "{}", r.both());
-    if let Some(cases) = junit_cases(&p, "r.xml") {
+    if let Some(cases) = junit_cases("stderr_after_a_not_ok_is_under_that_failure", &p, "r.xml") {
         let text = cases[0]["failure"].as_str().unwrap_or_default();
         assert!(text.contains("the error of 1"), "{cases:#?}");
     }
@@ -334,8 +339,8 @@ fn holds_no_trailer(recording: &str, lines: &[&str], what: &str, text: &str) {
     }
 }
 
-fn reports_hold_no_trailer(p: &Project, recording: &str, lines: &[&str], stem: &str) {
-    if let Some(cases) = junit_cases(p, &format!("{stem}.xml")) {
+fn reports_hold_no_trailer(test: &str, p: &Project, recording: &str, lines: &[&str], stem: &str) {
+    if let Some(cases) = junit_cases(test, p, &format!("{stem}.xml")) {
         for case in &cases {
             let text = case["failure"].as_str().unwrap_or_default();
             holds_no_trailer(recording, lines, "JUnit case", text);
@@ -394,6 +399,7 @@ fn failures_hold_no_trailer(recording: &str, lines: &[&str], report: &str) {
 
 #[test]
 fn a_harness_trailer_and_notices_are_no_failures_output_in_any_report() {
+    let test = "a_harness_trailer_and_notices_are_no_failures_output_in_any_report";
     for (recording, lines) in TRAILERS {
         let p = recording_project(recording);
         let run = tapline(
@@ -417,7 +423,7 @@ fn a_harness_trailer_and_notices_are_no_failures_output_in_any_report() {
         for annotation in run.stdout.lines().filter(|l| l.starts_with("::error")) {
             holds_no_trailer(recording, lines, "annotation", annotation);
         }
-        reports_hold_no_trailer(&p, recording, lines, "r");
+        reports_hold_no_trailer(test, &p, recording, lines, "r");
         let parse = tapline(
             &p,
             &[
@@ -433,6 +439,6 @@ fn a_harness_trailer_and_notices_are_no_failures_output_in_any_report() {
         );
         assert_eq!(parse.code, 1, "{recording}: {}", parse.both());
         failures_hold_no_trailer(recording, lines, &parse.stdout);
-        reports_hold_no_trailer(&p, recording, lines, "p");
+        reports_hold_no_trailer(test, &p, recording, lines, "p");
     }
 }

@@ -200,7 +200,7 @@ proptest! {
 /// terminal; a subtest's unclosed YAML block no longer fails a passing file.
 #[test]
 fn run_names_every_failing_files_reason() {
-    let p = crate::run::Project::new();
+    let p = crate::util::Project::new();
     let echo = |lines: &[&str]| {
         lines
             .iter()

@@ -1,6 +1,7 @@
 //! `tapline run --watch`, driven for real: a session in a temp project, commands on its piped
 //! stdin, `--format jsonl` on stdout telling which files each run started, files edited on
 //! disk. Every wait polls with a generous deadline, so a loaded machine is slow, not flaky.
+use crate::util::{require, tool};
 use serde_json::Value;
 use std::fs::{self, OpenOptions};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -27,17 +28,17 @@ fn script(ok: bool, sleep: Option<&str>) -> String {
     format!("echo $$ >> \"$PIDS\"\n{sleep}echo 1..1\necho '{verdict} 1 - it'\n")
 }
 
-/// The run tests' project (`crate::run::Project`), with a `tapline.toml`, and a folder beside
+/// The run tests' project (`crate::util::Project`), with a `tapline.toml`, and a folder beside
 /// it that is never watched.
 struct Project {
-    inner: crate::run::Project,
+    inner: crate::util::Project,
     /// Outside the project, so writing it changes nothing watched.
     aux: TempDir,
 }
 
 impl Project {
     fn new(files: &[(&str, &str)]) -> Project {
-        let inner = crate::run::Project::new();
+        let inner = crate::util::Project::new();
         inner.write("tapline.toml", "");
         let aux = TempDir::new().expect("temp dir");
         let p = Project { inner, aux };
@@ -976,14 +977,10 @@ fn edit_js(p: &Project, rel: &str) {
 #[test]
 fn a_change_to_a_module_in_a_browser_files_bundle_reruns_that_file() {
     let test = "a_change_to_a_module_in_a_browser_files_bundle_reruns_that_file";
-    let Some(chromium) = crate::browser::chromium() else {
-        println!("SKIP {test}: chromium is not installed (.ci/run installs it)");
+    if !require(test, &["chromium", "esbuild"]) {
         return;
-    };
-    let Some(esbuild) = crate::browser_bundle::esbuild() else {
-        println!("SKIP {test}: esbuild is not installed (.ci/run installs it)");
-        return;
-    };
+    }
+    let (chromium, esbuild) = (tool("chromium"), tool("esbuild"));
     let page = |lib: &str| {
         format!("import {{ v }} from '../lib/{lib}';\nconsole.log('1..1');\nconsole.log(`ok 1 - ${{v}}`);\n")
     };

@@ -1,5 +1,6 @@
 //! Headless Chromium for the HTML report tests: the page's DOM after its scripts ran, what
-//! its console said, and every network request it made (from Chromium's net log).
+//! its console said, and every network request it made (from Chromium's net log); and the
+//! PATH a browser test runs under to go without esbuild.
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -7,18 +8,6 @@ use std::time::{Duration, Instant};
 
 /// Long enough for a cold Chromium on a loaded 2-core machine; only a hang gets near it.
 const LIMIT: Duration = Duration::from_secs(120);
-
-/// Chromium's binary, when installed (`.ci/run` installs Debian's `chromium`).
-pub(crate) fn chromium() -> Option<PathBuf> {
-    ["chromium", "chromium-browser", "google-chrome"]
-        .iter()
-        .find_map(|name| {
-            let paths = std::env::var_os("PATH")?;
-            std::env::split_paths(&paths)
-                .map(|dir| dir.join(name))
-                .find(|p| p.is_file())
-        })
-}
 
 /// What loading a page showed.
 pub(crate) struct Loaded {
@@ -119,4 +108,13 @@ pub(crate) fn open_tag<'a>(dom: &'a str, tag: &str) -> &'a str {
     let rest = dom.get(start..).unwrap_or_default();
     rest.get(..rest.find('>').unwrap_or(rest.len()))
         .unwrap_or_default()
+}
+
+/// `PATH` without any folder that holds an esbuild.
+pub(crate) fn path_without_esbuild() -> std::ffi::OsString {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let kept: Vec<PathBuf> = std::env::split_paths(&path)
+        .filter(|d| !d.join("esbuild").exists())
+        .collect();
+    std::env::join_paths(kept).expect("PATH joins")
 }

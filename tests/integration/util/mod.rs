@@ -1,4 +1,13 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests: the temporary project a run works in, what a
+//! test needs from outside (`require`), a daemon to talk to, headless Chromium, the
+//! repository's recorded streams read back, and a recorded stream as a run.
+pub(crate) mod browser;
+pub(crate) mod daemon;
+mod project;
+mod require;
+
+pub(crate) use project::{copy_dir, file_doc, Project, Ran, HANG};
+pub(crate) use require::{require, tool, unmet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tapline::event::run::{
