@@ -4,4 +4,5 @@ pub mod event;
 pub mod protocol;
 pub mod report;
 pub mod run;
+pub mod util;
 pub mod watch;

@@ -1,0 +1,2 @@
+//! Small things several rooms need, written once: dates as reports print them.
+pub(crate) mod time;
