@@ -33,8 +33,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 pub use super::runners::BUILTIN_RUNNERS;
+use crate::util::paths::{normalize, relative};
 pub(crate) use paths::installed;
-use paths::{is_executable, normalize, relative};
+use paths::is_executable;
 use words::{fill, program_path, split_words};
 pub use words::{list_line, log_name};
 

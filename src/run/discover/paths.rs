@@ -1,9 +1,7 @@
-//! Paths and programs: whether a program can run, and paths normalized and made relative
-//! without touching the file system.
-use std::borrow::Cow;
+//! Programs: whether a program can run.
 use std::ffi::OsStr;
-use std::path::{Component, Path, PathBuf};
-use std::{env, fs, iter};
+use std::path::Path;
+use std::{env, fs};
 
 /// Whether `program` can be run: a path with '/' is checked (relative to `cwd`), a bare name
 /// searched on PATH.
@@ -28,37 +26,4 @@ pub(super) fn is_executable(meta: &fs::Metadata) -> bool {
 #[cfg(not(unix))]
 pub(super) fn is_executable(_meta: &fs::Metadata) -> bool {
     false
-}
-
-/// `path` with `.` and `..` resolved without touching the file system.
-pub(super) fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            component => out.push(component),
-        }
-    }
-    out
-}
-
-/// `abs` relative to `root` (both normalized), with '/' separators.
-pub(super) fn relative(abs: &Path, root: &Path) -> String {
-    let common = abs
-        .components()
-        .zip(root.components())
-        .take_while(|(a, b)| a == b)
-        .count();
-    let ups = root.components().count() - common;
-    let rest = abs
-        .components()
-        .skip(common)
-        .map(|part| part.as_os_str().to_string_lossy());
-    iter::repeat_n(Cow::Borrowed(".."), ups)
-        .chain(rest)
-        .collect::<Vec<_>>()
-        .join("/")
 }
