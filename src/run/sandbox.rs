@@ -40,7 +40,7 @@ pub enum SandboxError {
 
 /// The `bwrap` executable on `path` (a `PATH` value), if any; a relative entry is taken from
 /// `cwd`, where files run ([`which`]).
-pub fn find_bwrap(path: Option<&OsStr>, cwd: &Path) -> Option<PathBuf> {
+pub(crate) fn find_bwrap(path: Option<&OsStr>, cwd: &Path) -> Option<PathBuf> {
     which::find_in(OsStr::new("bwrap"), path, cwd)
 }
 
