@@ -9,4 +9,5 @@ pub use tapline_protocol as protocol;
 pub mod report;
 pub mod run;
 pub mod supervise;
+pub mod util;
 pub mod watch;

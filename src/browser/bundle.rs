@@ -20,6 +20,7 @@
 //!
 //! Bundling blocks (it waits for esbuild): call it off the async threads.
 use super::source_map::{self, Place, SourceMap};
+use crate::util::which;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -100,19 +101,17 @@ fn summary(message: &str) -> String {
 
 /// The esbuild to bundle with: the project's, else `PATH`'s.
 pub(crate) fn find_esbuild(project_root: &Path) -> Option<PathBuf> {
-    let local = project_root.join("node_modules/.bin/esbuild");
-    if is_executable(&local) {
-        return Some(local);
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join("esbuild"))
-        .find(|p| is_executable(p))
+    esbuild_in(project_root, std::env::var_os("PATH").as_deref())
 }
 
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+/// [`find_esbuild`] with `path` as PATH: esbuild runs in the project root, so a relative entry
+/// is taken from there ([`which`]).
+fn esbuild_in(project_root: &Path, path: Option<&OsStr>) -> Option<PathBuf> {
+    let local = project_root.join("node_modules/.bin/esbuild");
+    if which::is_executable(&local) {
+        return Some(local);
+    }
+    which::find_in(OsStr::new("esbuild"), path, project_root)
 }
 
 /// `file` relative to the root, with `/` separators, for messages and the bundle's name.
@@ -287,6 +286,31 @@ pub(crate) mod tests {
         assert_eq!(find_esbuild(dir.path()), Some(bin.join("esbuild")));
     }
 
+    /// Regression: a relative PATH entry was taken from tapline's folder and the path found
+    /// left relative, so that esbuild, started in the project root, was another file (or none)
+    /// when tapline ran from a subfolder.
+    #[test]
+    fn a_relative_path_entry_is_the_project_roots_where_esbuild_runs() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let tools = dir.path().join("tools");
+        std::fs::create_dir_all(&tools).unwrap();
+        std::fs::write(tools.join("esbuild"), "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(
+            tools.join("esbuild"),
+            std::fs::Permissions::from_mode(0o755),
+        )
+        .unwrap();
+        assert_eq!(
+            esbuild_in(dir.path(), Some(OsStr::new("tools"))),
+            Some(tools.join("esbuild")),
+            "found from the root, whatever folder the test runs in, and absolute"
+        );
+        let sub = dir.path().join("sub");
+        std::fs::create_dir_all(&sub).unwrap();
+        assert_eq!(esbuild_in(&sub, Some(OsStr::new("tools"))), None);
+    }
+
     #[test]
     fn metafile_inputs_are_project_files_only() {
         let dir = tempfile::tempdir().unwrap();
@@ -311,7 +335,7 @@ pub(crate) mod tests {
         find_esbuild(Path::new("/nonexistent")).or_else(|| {
             let ci = Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("target/ci-tools/node_modules/.bin/esbuild");
-            is_executable(&ci).then_some(ci)
+            which::is_executable(&ci).then_some(ci)
         })
     }
 

@@ -20,9 +20,10 @@
 //! still unreaped (a zombie keeps the group id reserved), then the leader is reaped and the
 //! profile removed once the group is empty.
 use super::cdp::Cdp;
+use crate::util::which;
 use rustix::process::{Pid, Signal};
 use serde_json::json;
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -53,33 +54,21 @@ pub fn find(configured: Option<&Path>) -> Result<PathBuf, String> {
     if let Some(path) = configured {
         return existing(path.to_path_buf(), "[run] chromium");
     }
-    let paths = std::env::var_os("PATH").unwrap_or_default();
     NAMES
         .iter()
-        .find_map(|name| {
-            std::env::split_paths(&paths)
-                .filter(|dir| dir.is_absolute())
-                .map(|dir| dir.join(name))
-                .find(|p| is_executable(p))
-        })
+        .find_map(|name| in_taplines_folder(OsStr::new(name)))
         .ok_or_else(|| "chromium".to_owned())
 }
 
-fn existing(path: PathBuf, from: &str) -> Result<PathBuf, String> {
-    let found = if path.as_os_str().as_encoded_bytes().contains(&b'/') {
-        is_executable(&path).then_some(path.clone())
-    } else {
-        let paths = std::env::var_os("PATH").unwrap_or_default();
-        std::env::split_paths(&paths)
-            .map(|d| d.join(&path))
-            .find(|p| is_executable(p))
-    };
-    found.ok_or_else(|| format!("{} (from {from})", path.display()))
+/// `program` found from where Chromium runs: tapline's own folder, which the empty path names,
+/// so a relative PATH entry or path is taken from there and what is found stays as relative as
+/// it was given.
+fn in_taplines_folder(program: &OsStr) -> Option<PathBuf> {
+    which::find(program, Path::new(""))
 }
 
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+fn existing(path: PathBuf, from: &str) -> Result<PathBuf, String> {
+    in_taplines_folder(path.as_os_str()).ok_or_else(|| format!("{} (from {from})", path.display()))
 }
 
 /// Whether Chromium must run without its sandbox: it refuses to start as root with it.

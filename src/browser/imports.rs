@@ -12,8 +12,9 @@
 //! imports are followed to the files they name, so every module the page will load is
 //! checked. A dynamic `import(expr)` it cannot read is left to the page (its failure is the
 //! page's "failed to load").
+use crate::util::paths::normalize;
 use std::collections::BTreeSet;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 /// Why a file cannot be served without a bundler.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -38,7 +39,7 @@ pub(crate) fn native_inputs(file: &Path, project_root: &Path) -> Result<Vec<Path
     let rel = |p: &Path| super::bundle::rel_of(p, project_root);
     let mut seen = BTreeSet::new();
     let mut order = Vec::new();
-    let mut queue = vec![lexical(file)];
+    let mut queue = vec![normalize(file)];
     while let Some(module) = queue.pop() {
         if !seen.insert(module.clone()) {
             continue;
@@ -61,9 +62,9 @@ pub(crate) fn native_inputs(file: &Path, project_root: &Path) -> Result<Vec<Path
         let dir = module.parent().unwrap_or(project_root);
         for specifier in specifiers(&text) {
             if let Some(local) = specifier.strip_prefix('/') {
-                queue.push(lexical(&project_root.join(local)));
+                queue.push(normalize(&project_root.join(local)));
             } else if specifier.starts_with("./") || specifier.starts_with("../") {
-                queue.push(lexical(&dir.join(&specifier)));
+                queue.push(normalize(&dir.join(&specifier)));
             } else if !is_url(&specifier) {
                 return Err(NativeError::Bare {
                     file: rel(&module),
@@ -92,21 +93,6 @@ fn is_url(specifier: &str) -> bool {
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
     })
-}
-
-/// Resolves `.` and `..` (the URL's way: without following links).
-fn lexical(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// A token the scanner tells apart.

@@ -6,8 +6,9 @@
 //! generation, index maps and URL handling tapline has no use for. Only the v3 fields esbuild
 //! writes are read (`sources`, `mappings`, `sourceRoot`); `names` is not needed to name a
 //! place. A map that cannot be decoded maps nothing: the stack is shown as the page gave it.
+use crate::util::paths::normalize;
 use serde::Deserialize;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 /// One decoded mapping: a place in the bundle and the place in a source it came from (all
 /// 0-based, as the format counts).
@@ -120,23 +121,6 @@ fn display_source(path: &Path, project_root: &Path) -> String {
     let path = normalize(path);
     let shown = path.strip_prefix(normalize(project_root)).unwrap_or(&path);
     shown.to_string_lossy().into_owned()
-}
-
-/// Resolves `.` and `..` without touching the disk.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// Decodes the `mappings` string: `;` ends a generated line, `,` separates segments, each
@@ -395,6 +379,17 @@ mod tests {
         let json = r#"{"version":3,"sources":["../elsewhere/x.js"],"mappings":"AAAA"}"#;
         let map = SourceMap::parse(json, Path::new("/tmp/out"), Path::new("/tmp/proj")).unwrap();
         assert_eq!(map.lookup(1, 1).unwrap().file, "/tmp/elsewhere/x.js");
+    }
+
+    /// Regression: a source climbing two folders above a relative base lost both `..`
+    /// (`../../lib/x.js` was shown as `lib/x.js`, a file under the base's folder).
+    #[test]
+    fn a_source_above_a_relative_base_keeps_every_parent() {
+        let json = r#"{"version":3,"sources":["../../lib/x.js"],"mappings":"AAAA"}"#;
+        let map = SourceMap::parse(json, Path::new(""), Path::new("/tmp/proj")).unwrap();
+        assert_eq!(map.lookup(1, 1).unwrap().file, "../../lib/x.js");
+        let map = SourceMap::parse(json, Path::new("out/b"), Path::new("/tmp/proj")).unwrap();
+        assert_eq!(map.lookup(1, 1).unwrap().file, "lib/x.js");
     }
 
     #[test]

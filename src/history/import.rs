@@ -1,8 +1,9 @@
 //! History from a recorded run (`tapline history import RUN.jsonl`, `report merge --history`):
 //! the records a live run would have appended, rebuilt from its events, so a CI job that merges
 //! the shards of a sharded run can keep one `history.jsonl` that balances the next one.
-use super::{rfc3339, Record, RunStamp};
+use super::{Record, RunStamp};
 use crate::event::run::{RunEvent, TestNames};
+use crate::util::time::rfc3339;
 use std::collections::BTreeMap;
 
 /// Rebuilds the history records of the run whose events these are: one per attempt of each

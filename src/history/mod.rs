@@ -18,6 +18,7 @@ pub mod recording;
 pub mod report;
 
 use crate::event::run::FileResult;
+use crate::util::time::rfc3339;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::fs::{self, File, OpenOptions};
@@ -587,30 +588,6 @@ fn is_hash(s: &str) -> bool {
     s.len() >= 40 && s.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
-/// `2026-11-23T08:10:40.123Z` for milliseconds since the Unix epoch.
-pub fn rfc3339(ms: i64) -> String {
-    let secs = ms.div_euclid(1000);
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    // Howard Hinnant's civil-from-days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60,
-        ms.rem_euclid(1000)
-    )
-}
-
 /// The store's tail as [`Store::recent`] reads it, newest line first.
 struct Tail<'w> {
     wanted: HashMap<&'w str, ()>,
@@ -715,13 +692,6 @@ mod tests {
             .into_record();
         assert_eq!((light.verdict, light.flaky), (Verdict::Passed, true));
         assert!(Light::scan(b"{not json", &Keys::new()).is_none());
-    }
-
-    #[test]
-    fn dates() {
-        assert_eq!(rfc3339(0), "1970-01-01T00:00:00.000Z");
-        assert_eq!(rfc3339(951_782_400_123), "2000-02-29T00:00:00.123Z");
-        assert_eq!(rfc3339(1_795_421_440_005), "2026-11-23T08:10:40.005Z");
     }
 
     #[test]

@@ -95,13 +95,13 @@ pub(crate) fn ts_runner(configured: Option<&[String]>, cwd: &Path, root: &Path) 
         .ancestors()
         .take_while(|dir| dir.starts_with(root))
         .flat_map(|dir| ["tsx", "tsrun"].map(|name| dir.join("node_modules/.bin").join(name)))
-        .find(|path| super::discover::installed(path.as_os_str(), cwd));
+        .find(|path| crate::util::which::find(path.as_os_str(), cwd).is_some());
     if let Some(path) = local {
         return vec![path.to_string_lossy().into_owned()];
     }
     let on_path = ["tsx", "tsrun"]
         .into_iter()
-        .find(|name| super::discover::installed(std::ffi::OsStr::new(name), cwd));
+        .find(|name| crate::util::which::find(std::ffi::OsStr::new(name), cwd).is_some());
     vec![on_path.unwrap_or("tsx").to_owned()]
 }
 

@@ -42,7 +42,7 @@ fn entry(s: &Suite, cwd: &Path, root: &Path) -> TestFile {
             _ => None,
         },
     };
-    let missing = !discover::installed(&program, &s.dir);
+    let missing = crate::util::which::find(&program, &s.dir).is_none();
     let command = if missing && s.optional {
         input.skip = Some(format!(
             "`{}` is not installed (the suite is optional)",

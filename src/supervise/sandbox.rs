@@ -5,6 +5,7 @@
 //!
 //! tapline stays outside: it reads the child's pipes and writes the logs itself, so logs,
 //! history and reports work unchanged.
+use crate::util::which;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
@@ -37,16 +38,10 @@ pub enum SandboxError {
     },
 }
 
-/// The `bwrap` executable on `path` (a `PATH` value), if any.
-pub fn find_bwrap(path: Option<&OsStr>) -> Option<PathBuf> {
-    std::env::split_paths(path?)
-        .map(|dir| dir.join("bwrap"))
-        .find(|candidate| is_executable(candidate))
-}
-
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+/// The `bwrap` executable on `path` (a `PATH` value), if any; a relative entry is taken from
+/// `cwd`, where files run ([`which`]).
+pub(crate) fn find_bwrap(path: Option<&OsStr>, cwd: &Path) -> Option<PathBuf> {
+    which::find_in(OsStr::new("bwrap"), path, cwd)
 }
 
 impl Sandbox {
@@ -58,7 +53,7 @@ impl Sandbox {
         writable: &[PathBuf],
         env_drop: Vec<String>,
     ) -> Result<Sandbox, SandboxError> {
-        let bwrap = find_bwrap(path).ok_or(SandboxError::NoBwrap)?;
+        let bwrap = find_bwrap(path, cwd).ok_or(SandboxError::NoBwrap)?;
         let writable = writable
             .iter()
             .map(|p| {
@@ -174,6 +169,23 @@ mod tests {
         let checkout = text.find("--ro-bind-try /tmp/project").unwrap_or(0);
         assert!(tmpfs < checkout);
         assert!(text.ends_with("--chdir /tmp/project -- perl t/a.t"));
+    }
+
+    /// Regression: a relative PATH entry gave a relative `bwrap`, checked from tapline's folder
+    /// but spawned from each file's.
+    #[test]
+    fn bwrap_on_a_relative_path_entry_is_found_from_cwd_and_absolute() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let tools = dir.path().join("tools");
+        std::fs::create_dir(&tools).expect("mkdir");
+        std::fs::write(tools.join("bwrap"), "#!/bin/sh\n").expect("write");
+        std::fs::set_permissions(tools.join("bwrap"), std::fs::Permissions::from_mode(0o755))
+            .expect("chmod");
+        assert_eq!(
+            find_bwrap(Some(OsStr::new("tools")), dir.path()),
+            Some(tools.join("bwrap"))
+        );
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //!   (`*.tmp`, `build`);
 //! - is ignored by a `.gitignore` (the root's, nested ones, `.git/info/exclude`, the global
 //!   excludes file), with git's precedence: the nearest file decides.
+use crate::util::paths::normalize;
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use notify::event::{CreateKind, EventKind, ModifyKind, RemoveKind};
@@ -254,23 +255,6 @@ impl Filter {
     }
 }
 
-/// `a/./b/../c` → `a/c`, lexically (paths here are absolute and need not exist).
-pub fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push(c);
-                }
-            }
-            Component::CurDir => {}
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -347,6 +331,9 @@ mod tests {
             f.ignored(&root.join("a/../.nogit/./testlogs/x.log"), false),
             "compared lexically normalized"
         );
+        // Regression: `/..` was kept as a folder of its own, so this path was outside the root.
+        let above_the_root = Path::new("/..").join(root.strip_prefix("/").expect("absolute"));
+        assert!(!f.ignored(&above_the_root.join("test/a.t"), false));
     }
 
     #[test]

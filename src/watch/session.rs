@@ -1,6 +1,7 @@
 //! The watch session: one run at a time, changes, keys and signals linearised in one `select!`.
 use super::*;
 use crate::run::Finished;
+use crate::util::paths::normalize;
 
 /// Batches of file changes the debouncer may send ahead of the session.
 const CHANGE_BATCHES: usize = 64;
@@ -94,7 +95,7 @@ impl<'p> Session<'p> {
         mut opts: WatchOptions,
         planner: &'p mut dyn Planner,
     ) -> Result<Session<'p>, WatchError> {
-        opts.root = filter::normalize(&opts.root);
+        opts.root = normalize(&opts.root);
         opts.debounce = opts.debounce.max(MIN_DEBOUNCE);
         let filter = Filter::new(&opts.root, opts.log_dir.as_deref(), &opts.ignore)
             .map_err(|e| WatchError::Usage(e.to_string()))?;
@@ -523,7 +524,7 @@ impl<'p> Session<'p> {
                 {
                     new_dirs.push(path.clone());
                 }
-                if let Ok(rel) = filter::normalize(path).strip_prefix(self.filter.root()) {
+                if let Ok(rel) = normalize(path).strip_prefix(self.filter.root()) {
                     let change = changes
                         .entry(rel_string(rel))
                         .or_insert_with_key(|rel| Change {

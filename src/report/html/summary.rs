@@ -2,8 +2,9 @@
 use std::fmt::Write;
 
 use super::escape::Esc;
-use crate::report::record::{utc, FileStatus, RunView};
+use crate::report::record::{FileStatus, RunView};
 use crate::report::style::duration_ms;
+use crate::util::time::utc;
 
 pub(crate) fn write_header(out: &mut String, run: &RunView) {
     let (class, word) = if run.interrupted {

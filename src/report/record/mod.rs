@@ -8,7 +8,6 @@ mod view;
 pub use collect::{Collector, Meta, EXPANDED_FAILURES};
 pub(crate) use pieces::Pieces;
 pub use view::unix_ms;
-pub(crate) use view::utc;
 pub use view::{
     AttemptView, CaseView, FailureView, FileStatus, FileView, PointStatus, PointView, RunView,
 };

@@ -33,13 +33,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 pub use super::runners::BUILTIN_RUNNERS;
-pub(crate) use paths::installed;
-use paths::{is_executable, normalize, relative};
+use crate::util::paths::{normalize, relative};
+use crate::util::which::{self, is_executable_file};
 use words::{fill, program_path, split_words};
 pub use words::{list_line, log_name};
 
 mod naming;
-mod paths;
 mod project;
 #[cfg(test)]
 mod tests;
@@ -568,12 +567,12 @@ impl Finder<'_> {
                     None => command,
                 }
             }
-            None if origin == Origin::Walk && (self.perl_dist || !is_executable(meta)) => {
+            None if origin == Origin::Walk && (self.perl_dist || !is_executable_file(meta)) => {
                 return None
             }
             None => match line() {
                 Some(line) if self.exec.is_none() => runners::by_shebang(&line, path.into()),
-                _ if is_executable(meta) => vec![program_path(path)],
+                _ if is_executable_file(meta) => vec![program_path(path)],
                 _ => return None,
             },
         };
@@ -606,7 +605,7 @@ impl Finder<'_> {
         if *self
             .installed
             .entry(program.clone())
-            .or_insert_with(|| installed(&program, cwd))
+            .or_insert_with(|| which::find(&program, cwd).is_some())
         {
             Ok(command)
         } else {

@@ -1,6 +1,5 @@
 //! Discovery tests: temporary projects walked, named and globbed.
 use super::super::config::find_project_root;
-use super::paths::installed;
 use super::words::{fill, split_words};
 use super::*;
 use std::ffi::{OsStr, OsString};
@@ -472,24 +471,6 @@ fn fill_places_the_file() {
 }
 
 #[test]
-fn finds_programs() {
-    let dir = project(&["bin/tool*", "bin/plain"]);
-    assert!(installed(OsStr::new("sh"), dir.path()));
-    assert!(!installed(
-        OsStr::new("tapline-no-such-interpreter"),
-        dir.path()
-    ));
-    assert!(!installed(OsStr::new(""), dir.path()));
-    assert!(installed(OsStr::new("./bin/tool"), dir.path()));
-    assert!(installed(OsStr::new("bin/tool"), dir.path()));
-    assert!(
-        !installed(OsStr::new("bin/plain"), dir.path()),
-        "not executable"
-    );
-    assert!(!installed(OsStr::new("bin"), dir.path()));
-}
-
-#[test]
 fn log_names() {
     assert_eq!(
         log_name("test/tapbundle/test.ts"),
@@ -675,7 +656,9 @@ fn shebang_lines_shape_commands() {
         .iter()
         .map(|&(rel, command)| {
             let program = command.split(' ').next().unwrap_or_default();
-            let shown = if program.contains('/') || installed(OsStr::new(program), dir.path()) {
+            let shown = if program.contains('/')
+                || crate::util::which::find(OsStr::new(program), dir.path()).is_some()
+            {
                 command.to_owned()
             } else {
                 format!("missing {program}")

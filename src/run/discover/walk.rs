@@ -2,9 +2,9 @@
 //! `tapline.toml`'s `test_dirs`, else `test/`, `tests/` and `t/`), folders and globs named on
 //! the command line, and the walks themselves.
 use super::naming::{self, TsName};
-use super::paths::{normalize, relative};
 use super::project::{self, Only, Place};
 use super::{DiscoverError, Finder, Origin};
+use crate::util::paths::{normalize, relative};
 use globset::GlobBuilder;
 use ignore::WalkBuilder;
 use std::ffi::OsStr;

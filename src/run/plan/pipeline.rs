@@ -15,8 +15,10 @@ use crate::run::logs::{LogDir, LogNames};
 use crate::run::options::{CacheUse, Options, OptionsError, Project};
 use crate::run::order::{self, Order};
 use crate::run::Planned;
+use crate::util::which;
 use std::collections::HashMap;
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Why nothing can be planned: a usage error, one line.
@@ -184,7 +186,7 @@ pub fn plan(
 ) -> Result<Plan, PlanError> {
     let mut warnings = Vec::new();
     let index = read_history(&files, options, &mut warnings);
-    let mut planned = planned(files, log_dir);
+    let mut planned = planned(files, log_dir, &project.cwd);
     let cache = consult_cache(&mut planned, options, project, isolation)?;
     let order = options
         .order
@@ -218,10 +220,11 @@ fn read_history(files: &[TestFile], options: &Options, warnings: &mut Vec<String
     Index::of(&loaded.records)
 }
 
-/// Each file with its index, log name, shown command and resolved program.
-fn planned(files: Vec<TestFile>, log_dir: Option<&LogDir>) -> Vec<Planned> {
+/// Each file with its index, log name, shown command and resolved program; `cwd` is where a
+/// file runs that names no folder of its own.
+fn planned(files: Vec<TestFile>, log_dir: Option<&LogDir>, cwd: &Path) -> Vec<Planned> {
     let mut log_names = LogNames::default();
-    let mut programs = ProgramCache::default();
+    let mut programs = ProgramCache::new(std::env::var_os("PATH"));
     files
         .into_iter()
         .enumerate()
@@ -237,6 +240,8 @@ fn planned(files: Vec<TestFile>, log_dir: Option<&LogDir>) -> Vec<Planned> {
                 Err(e) => e.clone(),
             };
             let log = log_dir.map(|d| d.path().join(&log_name));
+            let runs_in = f.input.cwd.as_deref().unwrap_or(cwd);
+            let command = command.map(|argv| programs.resolve(argv, runs_in));
             Planned {
                 info: FileInfo {
                     index,
@@ -245,7 +250,7 @@ fn planned(files: Vec<TestFile>, log_dir: Option<&LogDir>) -> Vec<Planned> {
                     log,
                     attempt: 1,
                 },
-                command: command.map(|argv| programs.resolve(argv)),
+                command,
                 log_name,
                 cached: None,
                 input: f.input,
@@ -290,37 +295,40 @@ fn consult_cache(
     Ok(Some((cache, keys)))
 }
 
-/// Interpreters resolved to absolute paths once per run, so that spawning each file does not
-/// search PATH again (an exec attempt per PATH entry, per file).
-#[derive(Default)]
-struct ProgramCache(HashMap<OsString, OsString>);
+/// Interpreters resolved to absolute paths once per run and folder, so that spawning each file
+/// does not search PATH again (an exec attempt per PATH entry, per file). The folder is part of
+/// the key: a relative PATH entry is taken from the folder the file runs in, as the spawn's
+/// own search would ([`which`]).
+struct ProgramCache {
+    /// PATH, read once for the run.
+    path: Option<OsString>,
+    found: HashMap<(PathBuf, OsString), OsString>,
+}
 
 impl ProgramCache {
-    fn resolve(&mut self, mut argv: Vec<OsString>) -> Vec<OsString> {
+    fn new(path: Option<OsString>) -> ProgramCache {
+        ProgramCache {
+            path,
+            found: HashMap::new(),
+        }
+    }
+
+    fn resolve(&mut self, mut argv: Vec<OsString>, cwd: &Path) -> Vec<OsString> {
         if let Some(program) = argv.first_mut() {
             if !program.as_encoded_bytes().contains(&b'/') {
+                let path = self.path.as_deref();
                 let found = self
-                    .0
-                    .entry(program.clone())
-                    .or_insert_with(|| search_path(program));
+                    .found
+                    .entry((cwd.to_owned(), program.clone()))
+                    .or_insert_with(|| {
+                        // Not found, the name stays for the spawn to report.
+                        which::find_in(program, path, cwd).map_or(program.clone(), OsString::from)
+                    });
                 *program = found.clone();
             }
         }
         argv
     }
-}
-
-/// The first executable `name` on PATH, or `name` itself for the spawn to report.
-fn search_path(name: &OsStr) -> OsString {
-    use std::os::unix::fs::PermissionsExt;
-    let paths = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&paths)
-        .filter(|dir| dir.is_absolute())
-        .map(|dir| dir.join(name))
-        .find(|p| {
-            std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        })
-        .map_or_else(|| name.to_owned(), OsString::from)
 }
 
 #[cfg(test)]
@@ -428,6 +436,41 @@ mod tests {
         assert!(
             plan.files.iter().all(|f| f.cached.is_none()),
             "nothing passed yet"
+        );
+    }
+
+    /// A program is resolved once per folder it runs in: a relative PATH entry names another
+    /// file in each (it was skipped, and a later absolute entry won, where the spawn's own
+    /// search runs the earlier relative one).
+    #[test]
+    fn programs_resolve_per_folder_relative_entries_in_place() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("tempdir");
+        for tool in ["a/bin/tool", "b/bin/tool", "usr/tool"] {
+            let tool = dir.path().join(tool);
+            fs::create_dir_all(tool.parent().expect("a folder")).expect("mkdir");
+            fs::write(&tool, "#!/bin/sh\n").expect("write");
+            fs::set_permissions(&tool, fs::Permissions::from_mode(0o755)).expect("chmod");
+        }
+        let path = std::env::join_paths([Path::new("bin"), &dir.path().join("usr")]).expect("PATH");
+        let mut programs = ProgramCache::new(Some(path));
+        let argv = || vec![OsString::from("tool"), OsString::from("t/x.t")];
+        let (a, b, c) = (
+            dir.path().join("a"),
+            dir.path().join("b"),
+            dir.path().join("c"),
+        );
+        for _ in 0..2 {
+            assert_eq!(programs.resolve(argv(), &a)[0], a.join("bin/tool"));
+            assert_eq!(programs.resolve(argv(), &b)[0], b.join("bin/tool"));
+            assert_eq!(programs.resolve(argv(), &c)[0], dir.path().join("usr/tool"));
+        }
+        assert_eq!(programs.found.len(), 3, "one search per folder");
+        assert_eq!(programs.resolve(vec!["absent".into()], &a), ["absent"]);
+        assert_eq!(
+            programs.resolve(vec!["./tool".into()], &a),
+            ["./tool"],
+            "a path is the spawn's to resolve"
         );
     }
 }

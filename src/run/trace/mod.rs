@@ -21,6 +21,7 @@ pub mod python;
 pub mod select;
 pub mod store;
 
+use crate::util::paths::normalize;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -363,20 +364,6 @@ impl Roots {
             .collect();
         (!text.is_empty()).then(|| text.join("/"))
     }
-}
-
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 fn set(vars: &mut Vec<(OsString, OsString)>, key: &str, value: OsString) {
