@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Record go test -json streams and JUnit XML reports from real tools, for the non-TAP readers
-# (src/protocol/gojson.rs, src/protocol/junit.rs), and their known-answer summaries.
+# (crates/tapline-protocol/src/gojson.rs, crates/tapline-protocol/src/junit.rs), and their known-answer summaries.
 #
 # Sources: test-data/formats/src/{go,python,java,js}. Writes test-data/formats/:
 #   go-test.jsonl               go test -json ./... (stdout): subtests, skips, a failing table
