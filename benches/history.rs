@@ -7,7 +7,7 @@
 //!
 //! Figures and the comparison with a whole 500-file run are in `benches/README.md`.
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use tapline::history::{Index, Record, Store, Verdict};
+use tapline::state::history::{Index, Record, Store, Verdict};
 
 const FILES: usize = 500;
 

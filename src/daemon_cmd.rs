@@ -11,8 +11,8 @@ use tapline::daemon::{self, socket, tls, ServeSettings, Stop};
 use tapline::report::output;
 use tapline::report::sink::{Explaining, Fanout, RunSink};
 use tapline::report::terminal::TerminalReporter;
-use tapline::run::logs;
 use tapline::run::options::{Env, Project};
+use tapline::state::logs;
 
 /// The socket's place under the project root when `--socket` does not say.
 const DEFAULT_SOCKET: &str = ".nogit/tapline.sock";

@@ -2,9 +2,9 @@
 use crate::cli::{HistoryAction, HistoryArgs, HistoryFormat};
 use crate::{EXIT_INTERNAL, EXIT_USAGE};
 use std::io::{self, IsTerminal, Write};
-use tapline::history::{self, report::HistoryReport};
 use tapline::report::style::{self, Style};
 use tapline::run::options::Project;
+use tapline::state::history::{self, report::HistoryReport};
 
 pub fn run(args: &HistoryArgs) -> u8 {
     if let Some(HistoryAction::Import { runs, log_dir }) = &args.action {

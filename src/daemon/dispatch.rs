@@ -5,7 +5,7 @@ use crate::event::run::{FailureReason, FileInfo, FileResult, RunEvent, RunSummar
 use crate::event::Event;
 use crate::report::progress::Progress;
 use crate::report::sink::{RunSink, Unflushed};
-use crate::run::logs::{LogDir, LogNames};
+use crate::state::logs::{LogDir, LogNames};
 use globset::GlobMatcher;
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -1,9 +1,9 @@
 //! How a daemon stream is judged: its TAP's verdict and how its connection ended (a stream
 //! that stops short is cut), and the result of one the daemon had to abandon. Used by the
 //! connection tasks ([`super::stream`]) and the dispatcher, which owns no stream of its own.
+use crate::event::collect::Collect;
 use crate::event::run::{FailureReason, FileResult, Tally};
 use crate::event::{Event, ProblemKind, Verdict};
-use crate::run::file_task::Collect;
 use std::time::Instant;
 
 /// How a producer connection ended.

@@ -20,7 +20,7 @@ pub mod wire;
 
 use crate::event::run::RunSummary;
 use crate::report::sink::RunSink;
-use crate::run::logs::LogDir;
+use crate::state::logs::LogDir;
 use conn::Shared;
 use std::io;
 use std::sync::Arc;
@@ -31,7 +31,7 @@ use tokio::sync::{mpsc, watch};
 /// How often the live region is redrawn.
 const TICK: Duration = Duration::from_millis(80);
 /// Messages from connection tasks waiting for the dispatcher (each at most one 8 KiB slice's
-/// events, [`crate::run::EVENT_SLICE`]): small, so the events in flight stay a few MiB; a
+/// events, [`crate::event::collect::EVENT_SLICE`]): small, so the events in flight stay a few MiB; a
 /// stream that waits for a slot holds its own message, and reads nothing more meanwhile.
 const QUEUE: usize = 32;
 /// How long a stopping daemon waits for connection tasks to send their last lines.

@@ -43,7 +43,7 @@ impl UnixSocket {
             source,
         };
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            crate::history::nogit::create_dir_all(parent).map_err(|e| BindError::Io {
+            crate::state::nogit::create_dir_all(parent).map_err(|e| BindError::Io {
                 action: "create",
                 path: parent.to_path_buf(),
                 source: e,

@@ -3,17 +3,17 @@
 //! same connection. A connection that ends before its stream is complete fails as cut.
 use super::dispatch::{Msg, Opened};
 use super::judge::{is_unterminated, judge, Ending};
+use crate::event::collect::Collect;
 use crate::event::run::FailureReason;
 use crate::event::Event;
 use crate::protocol::Parser;
-use crate::run::file_task::Collect;
 use std::io::Write as _;
 use std::time::Instant;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot, watch};
 
 /// Bytes read from a connection at a time: the most one stream holds unparsed. It is parsed
-/// [`crate::run::EVENT_SLICE`] bytes at a time, each slice's events one message (the
+/// [`crate::event::collect::EVENT_SLICE`] bytes at a time, each slice's events one message (the
 /// dispatcher's queue is bounded, so a stream whose events are not taken stops being read:
 /// back-pressure, not buffering).
 const CHUNK: usize = 64 * 1024;
@@ -72,7 +72,7 @@ pub(crate) async fn produce<R, W>(
             }
         };
         stream.archive(&mut log, &buf[..n]);
-        for piece in buf[..n].chunks(crate::run::EVENT_SLICE) {
+        for piece in buf[..n].chunks(crate::event::collect::EVENT_SLICE) {
             stream.parser.feed(piece);
             let events = stream.take_events();
             if !events.is_empty() && tx.send(Msg::Tap { id, events }).await.is_err() {

@@ -3,6 +3,10 @@
 //! stable a test was over `--runs N` ([`stability`]).
 pub use tapline_protocol::event::*;
 
+pub mod collect;
+pub mod leaves;
+pub mod meta;
 pub mod reason;
 pub mod run;
+pub mod sink;
 pub mod stability;

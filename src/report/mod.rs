@@ -7,7 +7,7 @@ pub mod human;
 pub(crate) use tapline_protocol::json;
 pub mod jsonl;
 pub mod junit;
-pub mod leaves;
+pub use crate::event::leaves;
 pub mod markdown;
 pub mod merge;
 pub mod output;

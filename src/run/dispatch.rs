@@ -13,7 +13,7 @@ use super::{
     Settings, EVENT_BATCHES, FLUSH_AFTER, TICK,
 };
 use crate::event::run::{FailureReason, FileInfo, FileResult, RunEvent};
-use crate::report::sink::{RunSink, Unflushed};
+use crate::event::sink::{RunSink, Unflushed};
 use crate::supervise::Cancel;
 use std::collections::VecDeque;
 use std::io;
@@ -198,12 +198,12 @@ impl<'a, 's> Dispatch<'a, 's> {
     }
 
     fn started(&mut self) {
-        let here = crate::report::record::Meta::current();
+        let here = crate::event::meta::Meta::current();
         self.sink.on(&RunEvent::RunStarted {
             run: self.run,
             files: self.infos.len(),
             jobs: self.jobs(),
-            started_ms: crate::report::record::unix_ms(std::time::SystemTime::now()),
+            started_ms: crate::event::meta::unix_ms(std::time::SystemTime::now()),
             host: here.host,
             cwd: here.cwd,
             command: here.command,

@@ -3,11 +3,10 @@
 //! leaves), and judge it by its stream and its process together.
 use super::discover::{Input, Runtime, Silent};
 use super::runners::Streams;
-use crate::event::run::Tally;
-use crate::event::run::{ExitInfo, FailureReason, FileInfo, FileResult, RunEvent, TestNames};
-use crate::event::{Event, Sink, Verdict};
+use crate::event::collect::Collect;
+use crate::event::run::{ExitInfo, FailureReason, FileInfo, FileResult, RunEvent};
+use crate::event::Verdict;
 use crate::protocol::{AnyParser, Framer, InputFormat};
-use crate::report::leaves::LeafTally;
 use crate::supervise::limits::{self, AllocationWatch, Evidence, Limits};
 use crate::supervise::sandbox::Sandbox;
 use crate::supervise::{self, Cancel, Chunk, Exit, Outcome, Spec};
@@ -41,66 +40,6 @@ pub(crate) struct FileJob {
     pub trace: Option<super::trace::FileTrace>,
     /// The run's browser, for a file whose runtime is Chromium.
     pub browser: crate::browser::Shared,
-}
-
-/// Collects the parser's events between feeds, and what the verdict needs to know about them.
-/// (The daemon's streams collect the same way.)
-#[derive(Default)]
-pub(crate) struct Collect {
-    pub(crate) events: Vec<Event<'static>>,
-    pub(crate) tally: Tally,
-    /// Count tests, not top-level points: for `go test -json` and JUnit, whose top level is
-    /// packages and suites.
-    leaves: Option<LeafTally>,
-    pub(crate) verdict: Option<Verdict<'static>>,
-    /// Every test point, named by its full path (unless `skip_tests`).
-    pub(crate) names: TestNames,
-    /// Keep no `tests` ([`Collect::without_tests`]).
-    skip_tests: bool,
-}
-
-impl Collect {
-    fn counting_tests() -> Self {
-        Collect {
-            leaves: Some(LeafTally::default()),
-            ..Collect::default()
-        }
-    }
-
-    /// A collector that keeps no `tests` (the daemon: no history to feed, and a stream may be
-    /// endless).
-    pub(crate) fn without_tests() -> Self {
-        Collect {
-            skip_tests: true,
-            ..Collect::default()
-        }
-    }
-}
-
-impl Sink for Collect {
-    fn event(&mut self, event: &Event<'_>) {
-        match event {
-            Event::Assert(a) => {
-                if let Some(leaves) = &mut self.leaves {
-                    leaves.point(a);
-                    self.tally = *leaves.tally();
-                } else if a.depth == 0 {
-                    self.tally.add(a);
-                }
-            }
-            Event::SubtestStart { depth, .. } => {
-                if let Some(leaves) = &mut self.leaves {
-                    leaves.subtest_start(*depth);
-                }
-            }
-            Event::End { verdict } => self.verdict = Some(verdict.clone().into_owned()),
-            _ => {}
-        }
-        if !self.skip_tests {
-            self.names.event(event);
-        }
-        self.events.push(event.clone().into_owned());
-    }
 }
 
 /// Longest stderr line kept whole (stderr is framed like TAP, but not parsed: it is read by

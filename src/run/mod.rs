@@ -28,7 +28,7 @@
 //!   parses it [`EVENT_SLICE`] bytes at a time and sends each slice's events as one batch into
 //!   the dispatcher's channel of [`EVENT_BATCHES`] batches, waiting while it is full;
 //! - the dispatcher hands each event to the sinks; the `-o` reports' thread takes them in
-//!   batches through a bounded channel too ([`crate::report::threaded`]), and what a report
+//!   batches through a bounded channel too (the reports' own thread), and what a report
 //!   keeps of one test point's output is capped, with a note of what was left out
 //!   ([`crate::explain::held`]).
 //!
@@ -51,7 +51,6 @@ pub mod plan;
 pub mod stability;
 
 pub(crate) mod file_task;
-pub mod logs;
 pub mod runners;
 pub(crate) mod shebang;
 pub mod suite;
@@ -60,8 +59,9 @@ pub mod trace;
 
 use crate::browser::inputs;
 use crate::event::run::{FileInfo, FileResult, RunEvent, RunSummary};
-use crate::history;
-use crate::report::sink::{Fanout, RunSink};
+use crate::event::sink::{Fanout, RunSink};
+use crate::state::history;
+use crate::state::logs;
 use crate::supervise::{limits, sandbox, Cancel};
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -78,9 +78,7 @@ const TICK: Duration = Duration::from_millis(80);
 /// How long a quiet moment's events may wait to be written, so that a producer streaming
 /// steadily is written in blocks while a pause still shows at once to the eye.
 pub const FLUSH_AFTER: Duration = Duration::from_millis(10);
-/// Bytes of a child's output parsed into one batch of events: a batch holds at most this many
-/// events (one per line), a few MiB however short the lines.
-pub(crate) const EVENT_SLICE: usize = 8 * 1024;
+pub(crate) use crate::event::collect::EVENT_SLICE;
 /// Batches in flight from the file tasks to the dispatcher; a file task whose batch finds the
 /// channel full waits, and so reads no more of its child's output meanwhile.
 const EVENT_BATCHES: usize = 8;
@@ -330,7 +328,7 @@ fn summarize(
     interrupted: bool,
     changes: logs::Changes,
 ) -> RunSummary {
-    let mut tests = crate::report::Tally::default();
+    let mut tests = crate::event::run::Tally::default();
     let (mut passed, mut failed, mut cancelled, mut not_run) = (0, 0, 0, 0);
     let mut slowest: Vec<(String, u64)> = Vec::new();
     let mut flaky = Vec::new();
@@ -388,7 +386,7 @@ fn summarize(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::sink::RunSink;
+    use crate::event::sink::RunSink;
     use std::time::Instant;
 
     struct Nothing;

@@ -11,7 +11,7 @@ use super::child_env::{self, ChildEnv};
 use super::config::{self, Config, ConfigError};
 use super::order::Order;
 use super::plan::partition::{PartitionArg, PartitionError};
-use crate::history;
+use crate::state::history;
 use crate::supervise;
 use crate::supervise::limits::{self, Limits};
 use std::ffi::OsString;

@@ -9,7 +9,7 @@
 //! - `declared`: discovery order (sorted paths, or the order PATH arguments were given).
 //! - `random[:SEED]`: a shuffle; the seed is printed and the same seed gives the same order.
 use super::Planned;
-use crate::history::Index;
+use crate::state::history::Index;
 use std::fmt;
 use std::str::FromStr;
 
@@ -126,7 +126,7 @@ fn splitmix(x: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::event::run::FileInfo;
-    use crate::history::FileFacts;
+    use crate::state::history::FileFacts;
 
     fn planned(names: &[&str]) -> Vec<Planned> {
         names

@@ -5,10 +5,10 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
-use tapline::history;
 use tapline::run::discover::TestFile;
 use tapline::run::options::{Options, Project};
 use tapline::run::trace::{self, select::Why, store::Store, Tracer};
+use tapline::state::history;
 
 /// The run's tracer, unless `--no-trace`, `[run] trace = false` or the sandbox (which hides
 /// tapline's temp folder from the test, and a missing hook would fail it) say otherwise, or

@@ -11,7 +11,6 @@ use std::io::{self, IsTerminal, Write};
 use std::time::Duration;
 use tapline::event::run::RunEvent;
 use tapline::event::stability::Stability;
-use tapline::history;
 use tapline::report::output;
 use tapline::report::sink::{Explaining, Fanout, RunSink};
 use tapline::report::terminal::{TerminalOptions, TerminalReporter};
@@ -20,7 +19,9 @@ use tapline::run::cache::Cache;
 use tapline::run::child_env::ChildEnv;
 use tapline::run::options::{Env, Flags, Options, Project};
 use tapline::run::order::Order;
-use tapline::run::{config, discover, logs, plan, Planned, Settings};
+use tapline::run::{config, discover, plan, Planned, Settings};
+use tapline::state::history;
+use tapline::state::logs;
 use tapline::supervise::sandbox::Sandbox;
 use tapline::watch;
 

@@ -96,7 +96,7 @@ pub struct WatchOptions {
     /// Never watched: tapline writes there (logs, history, cache).
     pub log_dir: Option<PathBuf>,
     /// Read for the first run's failed-first order (`None` with `--no-history`).
-    pub history: Option<crate::history::Store>,
+    pub history: Option<crate::state::history::Store>,
     pub clear: bool,
     /// Pick files by the stored dependency traces (off with `--no-trace`: any change to no
     /// test file runs every file).

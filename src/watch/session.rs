@@ -119,7 +119,7 @@ impl<'p> Session<'p> {
             .history
             .as_ref()
             .and_then(|store| store.load().ok())
-            .map(|loaded| crate::history::Index::of(&loaded.records))
+            .map(|loaded| crate::state::history::Index::of(&loaded.records))
             .map(|index| {
                 index
                     .files

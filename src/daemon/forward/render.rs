@@ -200,8 +200,8 @@ fn assert(out: &mut Vec<u8>, a: &Assert<'_>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::event::collect::Collect;
     use crate::protocol::Parser;
-    use crate::run::file_task::Collect;
 
     fn parse(bytes: &[u8]) -> Vec<Event<'static>> {
         let mut p = Parser::new(Collect::default());

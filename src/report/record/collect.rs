@@ -10,6 +10,7 @@ use std::collections::VecDeque;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::view::{AttemptView, CaseView, FailureView, FileStatus, FileView, PointView, RunView};
+use crate::event::meta::Meta;
 use crate::event::run::{FileInfo, FileResult, OpenSubtests, RunEvent, RunSummary};
 use crate::event::{Assert, Event};
 use crate::explain::headings::with_headings;
@@ -24,40 +25,6 @@ const MAX_WARNINGS: usize = 20;
 /// Failures explained in full; past this the page lists them by name only (in each file's
 /// points) and says how many it left out. Bounds both the page and the time spent diffing.
 pub const EXPANDED_FAILURES: usize = 500;
-
-/// Where and how the run was made, for the page's header.
-#[derive(Debug, Clone, Default)]
-pub struct Meta {
-    pub host: Option<String>,
-    pub cwd: Option<String>,
-    pub command: Option<String>,
-}
-
-impl Meta {
-    /// This process's host name, working directory and command line.
-    pub fn current() -> Self {
-        let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
-            .or_else(|_| std::fs::read_to_string("/etc/hostname"))
-            .ok()
-            .map(|h| h.trim().to_owned())
-            .filter(|h| !h.is_empty());
-        let cwd = std::env::current_dir()
-            .ok()
-            .map(|d| d.display().to_string());
-        let args: Vec<String> = std::env::args().collect();
-        let command = (!args.is_empty()).then(|| {
-            let mut words = args;
-            if let Some(first) = words.first_mut() {
-                // The program as typed is noise (`target/release/tapline`); its name is not.
-                if let Some(name) = std::path::Path::new(first.as_str()).file_name() {
-                    *first = name.to_string_lossy().into_owned();
-                }
-            }
-            words.join(" ")
-        });
-        Meta { host, cwd, command }
-    }
-}
 
 /// A file while its events arrive.
 struct Building {

@@ -5,9 +5,9 @@ mod collect;
 mod pieces;
 mod view;
 
-pub use collect::{Collector, Meta, EXPANDED_FAILURES};
+pub use crate::event::meta::{unix_ms, Meta};
+pub use collect::{Collector, EXPANDED_FAILURES};
 pub(crate) use pieces::Pieces;
-pub use view::unix_ms;
 pub use view::{
     AttemptView, CaseView, FailureView, FileStatus, FileView, PointStatus, PointView, RunView,
 };

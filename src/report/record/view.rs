@@ -1,6 +1,6 @@
 //! What the HTML page shows, gathered from the run: the page's own view of it, so every
 //! section reads plain fields and can be tested without running anything.
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
 use crate::event::run::Tally;
 use crate::event::Assert;
@@ -233,10 +233,4 @@ impl FailureView {
             output: e.output.clone(),
         }
     }
-}
-
-/// Milliseconds since the Unix epoch (`None` before it).
-pub fn unix_ms(time: SystemTime) -> Option<u64> {
-    let ms = time.duration_since(UNIX_EPOCH).ok()?.as_millis();
-    u64::try_from(ms).ok()
 }

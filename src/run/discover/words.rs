@@ -5,59 +5,7 @@ use std::borrow::Cow;
 use std::ffi::{OsStr, OsString};
 use std::path::Path;
 
-/// `test/tapbundle/test.ts` → `test__tapbundle__test.log`: a flat file name that can't leave
-/// the log folder (`..` becomes `up`, empty and `.` components go, `\` and NUL become `_`).
-pub fn log_name(rel: &str) -> String {
-    // A `.both` file's two entries (`a.both.ts (node)`, `a.both.ts (chromium)`) get
-    // `a.both.node.log` and `a.both.chromium.log`.
-    let (rel, runtime) = match rel.rsplit_once(" (") {
-        Some((file, r @ ("node)" | "chromium)"))) => (file, Some(r.trim_end_matches(')'))),
-        _ => (rel, None),
-    };
-    let mut parts: Vec<String> = rel
-        .split('/')
-        .filter(|part| !part.is_empty() && *part != ".")
-        .map(|part| {
-            if part == ".." {
-                "up".to_owned()
-            } else {
-                part.replace(|c: char| c == '\\' || c.is_control(), "_")
-            }
-        })
-        .collect();
-    if let Some(last) = parts.last_mut() {
-        // A leading dot starts a hidden name, not an extension.
-        if let Some(dot) = last.rfind('.').filter(|&dot| dot > 0) {
-            last.truncate(dot);
-        }
-        if let Some(runtime) = runtime {
-            last.push('.');
-            last.push_str(runtime);
-        }
-    }
-    let mut stem = parts.join("__");
-    if stem.len() > MAX_LOG_STEM {
-        // Names longer than a file name may be (255 bytes) keep their start and a hash of the
-        // whole, so two long names sharing a start still get two logs.
-        let mut cut = MAX_LOG_STEM - 17;
-        while !stem.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        let hash = fnv1a(rel.as_bytes());
-        stem.truncate(cut);
-        stem.push_str(&format!("-{hash:016x}"));
-    }
-    format!("{}.log", if stem.is_empty() { "_" } else { &stem })
-}
-
-/// Longest log name stem: room for `.attempt-NN.log`/`.N.log` within a 255-byte file name.
-const MAX_LOG_STEM: usize = 200;
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
+pub use crate::state::logs::log_name;
 
 /// A line of `tapline run --list`: the file and its command, or why it can't run.
 pub fn list_line(f: &TestFile) -> String {

@@ -218,15 +218,7 @@ fn fingerprint(
     format!("{:016x}", fnv1a(text.as_bytes()))
 }
 
-/// FNV-1a, 64 bits: tiny, and the same everywhere forever (std's hashers promise neither).
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
+pub use crate::util::fnv1a;
 
 #[cfg(test)]
 mod tests {

@@ -7,14 +7,14 @@
 use super::partition::PartitionArg;
 use super::{resolve, shard, Resolved};
 use crate::event::run::{FileInfo, ShardHeader};
-use crate::history::{self, Index};
 use crate::run::cache::Cache;
 use crate::run::child_env::ChildEnv;
 use crate::run::discover::{self, DiscoverError, Found, TestFile};
-use crate::run::logs::{LogDir, LogNames};
 use crate::run::options::{CacheUse, Options, OptionsError, Project};
 use crate::run::order::{self, Order};
 use crate::run::Planned;
+use crate::state::history::{self, Index};
+use crate::state::logs::{LogDir, LogNames};
 use crate::util::which;
 use std::collections::HashMap;
 use std::ffi::OsString;

@@ -40,7 +40,7 @@ impl Store {
                 _ => Ok(()),
             };
         };
-        crate::history::nogit::create_dir_all(&self.dir)?;
+        crate::state::nogit::create_dir_all(&self.dir)?;
         let mut text = format!("test {test}\n");
         for f in files {
             text.push_str(f);

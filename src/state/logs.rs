@@ -57,7 +57,7 @@ impl LogDir {
     /// `previous/`, replacing what was there.
     pub fn prepare(dir: &Path) -> Result<LogDir, LogError> {
         let previous = dir.join(PREVIOUS);
-        crate::history::nogit::create_dir_all(dir).map_err(io_error("create", dir))?;
+        crate::state::nogit::create_dir_all(dir).map_err(io_error("create", dir))?;
         match fs::remove_dir_all(&previous) {
             Err(e)
                 if !matches!(
@@ -164,21 +164,69 @@ pub struct LogNames(std::collections::HashSet<String>);
 
 impl LogNames {
     /// A plain file name ending in `.log` for `rel`, whatever `rel` holds (see
-    /// `discover::log_name`), not claimed before.
+    /// [`log_name`]), not claimed before.
     pub fn claim(&mut self, rel: &str) -> String {
-        let mut log_name = super::discover::log_name(rel);
-        if self.0.contains(&log_name) {
-            log_name = super::discover::log_name(&format!("{rel}.log"));
-            let stem = log_name.trim_end_matches(".log").to_owned();
+        let mut name = log_name(rel);
+        if self.0.contains(&name) {
+            name = log_name(&format!("{rel}.log"));
+            let stem = name.trim_end_matches(".log").to_owned();
             let mut n = 2;
-            while self.0.contains(&log_name) {
-                log_name = format!("{stem}.{n}.log");
+            while self.0.contains(&name) {
+                name = format!("{stem}.{n}.log");
                 n += 1;
             }
         }
-        self.0.insert(log_name.clone());
-        log_name
+        self.0.insert(name.clone());
+        name
     }
+}
+
+/// Longest log name stem: room for `.attempt-NN.log`/`.N.log` within a 255-byte file name.
+const MAX_LOG_STEM: usize = 200;
+
+/// `test/tapbundle/test.ts` → `test__tapbundle__test.log`: a flat file name that can't leave
+/// the log folder (`..` becomes `up`, empty and `.` components go, `\` and NUL become `_`).
+pub fn log_name(rel: &str) -> String {
+    // A `.both` file's two entries (`a.both.ts (node)`, `a.both.ts (chromium)`) get
+    // `a.both.node.log` and `a.both.chromium.log`.
+    let (rel, runtime) = match rel.rsplit_once(" (") {
+        Some((file, r @ ("node)" | "chromium)"))) => (file, Some(r.trim_end_matches(')'))),
+        _ => (rel, None),
+    };
+    let mut parts: Vec<String> = rel
+        .split('/')
+        .filter(|part| !part.is_empty() && *part != ".")
+        .map(|part| {
+            if part == ".." {
+                "up".to_owned()
+            } else {
+                part.replace(|c: char| c == '\\' || c.is_control(), "_")
+            }
+        })
+        .collect();
+    if let Some(last) = parts.last_mut() {
+        // A leading dot starts a hidden name, not an extension.
+        if let Some(dot) = last.rfind('.').filter(|&dot| dot > 0) {
+            last.truncate(dot);
+        }
+        if let Some(runtime) = runtime {
+            last.push('.');
+            last.push_str(runtime);
+        }
+    }
+    let mut stem = parts.join("__");
+    if stem.len() > MAX_LOG_STEM {
+        // Names longer than a file name may be (255 bytes) keep their start and a hash of the
+        // whole, so two long names sharing a start still get two logs.
+        let mut cut = MAX_LOG_STEM - 17;
+        while !stem.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let hash = crate::util::fnv1a(rel.as_bytes());
+        stem.truncate(cut);
+        stem.push_str(&format!("-{hash:016x}"));
+    }
+    format!("{}.log", if stem.is_empty() { "_" } else { &stem })
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Counts the tests of a tree of packages or suites (`go test -json`, JUnit XML), where the top
 //! level is packages and suites, not tests: what `run` and `parse` put in their summary lines.
 
-use super::Tally;
+use super::run::Tally;
 use crate::event::Assert;
 
 /// Tallies every leaf test, and a package or suite only when nothing inside it counted (no

@@ -3,7 +3,7 @@
 //! one. The dispatcher knows nothing of history; the records are appended after the run.
 use super::{Record, Recorder, RunStamp};
 use crate::event::run::{FileResult, RunEvent};
-use crate::report::sink::RunSink;
+use crate::event::sink::RunSink;
 use std::collections::HashMap;
 use std::io;
 

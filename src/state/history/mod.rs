@@ -13,7 +13,6 @@
 //! `history.jsonl.compacted`), at least [`COMPACT_MIN_BYTES`]: a whole rewrite amortised over
 //! many runs, rather than a whole read at every run.
 pub mod import;
-pub mod nogit;
 pub mod recording;
 pub mod report;
 
@@ -250,7 +249,7 @@ impl Store {
             return Ok(());
         }
         if let Some(dir) = self.path.parent() {
-            crate::history::nogit::create_dir_all(dir)?;
+            crate::state::nogit::create_dir_all(dir)?;
         }
         let mut text = Vec::with_capacity(records.len() * 200);
         for r in records {

@@ -1,0 +1,70 @@
+//! A stream's events collected between feeds, with what a verdict needs to know of them: its
+//! tally (top-level points, or leaf tests for `go test -json` and JUnit), the verdict, every
+//! test's name. The runner's file tasks and the daemon's streams collect the same way.
+use super::leaves::LeafTally;
+use super::run::{Tally, TestNames};
+use super::{Event, Sink, Verdict};
+
+/// Bytes of a child's (or a daemon stream's) output parsed at a time, each slice's events sent
+/// on as one batch: small, so the events in flight stay a few MiB.
+pub(crate) const EVENT_SLICE: usize = 8 * 1024;
+
+/// Collects the parser's events between feeds, and what the verdict needs to know about them.
+/// (The daemon's streams collect the same way.)
+#[derive(Default)]
+pub(crate) struct Collect {
+    pub(crate) events: Vec<Event<'static>>,
+    pub(crate) tally: Tally,
+    /// Count tests, not top-level points: for `go test -json` and JUnit, whose top level is
+    /// packages and suites.
+    leaves: Option<LeafTally>,
+    pub(crate) verdict: Option<Verdict<'static>>,
+    /// Every test point, named by its full path (unless `skip_tests`).
+    pub(crate) names: TestNames,
+    /// Keep no `tests` ([`Collect::without_tests`]).
+    skip_tests: bool,
+}
+
+impl Collect {
+    pub(crate) fn counting_tests() -> Self {
+        Collect {
+            leaves: Some(LeafTally::default()),
+            ..Collect::default()
+        }
+    }
+
+    /// A collector that keeps no `tests` (the daemon: no history to feed, and a stream may be
+    /// endless).
+    pub(crate) fn without_tests() -> Self {
+        Collect {
+            skip_tests: true,
+            ..Collect::default()
+        }
+    }
+}
+
+impl Sink for Collect {
+    fn event(&mut self, event: &Event<'_>) {
+        match event {
+            Event::Assert(a) => {
+                if let Some(leaves) = &mut self.leaves {
+                    leaves.point(a);
+                    self.tally = *leaves.tally();
+                } else if a.depth == 0 {
+                    self.tally.add(a);
+                }
+            }
+            Event::SubtestStart { depth, .. } => {
+                if let Some(leaves) = &mut self.leaves {
+                    leaves.subtest_start(*depth);
+                }
+            }
+            Event::End { verdict } => self.verdict = Some(verdict.clone().into_owned()),
+            _ => {}
+        }
+        if !self.skip_tests {
+            self.names.event(event);
+        }
+        self.events.push(event.clone().into_owned());
+    }
+}
