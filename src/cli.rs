@@ -406,7 +406,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub no_trace: bool,
     /// Run only the test files a change to these paths can affect, by the traces of earlier
-    /// runs (files with no trace run); see the README's "Affected files".
+    /// runs (files with no trace run); see docs/traces.md.
     #[arg(long, value_name = "PATH", num_args = 1.., conflicts_with_all = ["changed", "watch"])]
     pub affected_by: Vec<String>,
     /// Run only the test files affected by what changed since REV (default: the merge base
