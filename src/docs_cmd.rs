@@ -15,9 +15,9 @@ pub(crate) fn completions(shell: clap_complete::Shell) -> u8 {
 
 /// `tapline man`: the main page on stdout; `tapline man run`: that command's page;
 /// `--dir DIR`: every page (`tapline.1`, `tapline-run.1`, …) written into DIR.
-pub(crate) fn man(args: &ManArgs) -> u8 {
+pub(crate) fn man(args: &ManArgs) -> crate::Outcome {
     if let Some(dir) = &args.dir {
-        return man_pages_into(dir);
+        return Ok(man_pages_into(dir));
     }
     let mut cmd = Cli::command().disable_help_subcommand(true);
     cmd.build();
@@ -27,20 +27,18 @@ pub(crate) fn man(args: &ManArgs) -> u8 {
             Some(sub) => sub.clone(),
             None => {
                 let names: Vec<&str> = cmd.get_subcommands().map(|s| s.get_name()).collect();
-                eprintln!(
-                    "tapline: failed to find the command `{name}` (one of: {})",
+                return Err(crate::Failure::usage(format!(
+                    "failed to find the command `{name}` (one of: {})",
                     names.join(", ")
-                );
-                return crate::EXIT_USAGE;
+                )));
             }
         },
     };
     let mut roff = Vec::new();
-    if let Err(e) = clap_mangen::Man::new(page).render(&mut roff) {
-        eprintln!("tapline: failed to render the man page: {e}");
-        return crate::EXIT_INTERNAL;
-    }
-    to_stdout(&roff, "the man page")
+    clap_mangen::Man::new(page)
+        .render(&mut roff)
+        .map_err(|e| crate::Failure::internal(format!("failed to render the man page: {e}")))?;
+    Ok(to_stdout(&roff, "the man page"))
 }
 
 fn man_pages_into(dir: &std::path::Path) -> u8 {

@@ -1,30 +1,20 @@
 //! `tapline history`: what the history store knows, per file and per test.
 use crate::cli::{HistoryAction, HistoryArgs, HistoryFormat};
-use crate::{EXIT_INTERNAL, EXIT_USAGE};
+use crate::{Failure, Outcome};
 use std::io::{self, IsTerminal, Write};
 use tapline::report::style::{self, Style};
 use tapline::run::options::Project;
 use tapline::state::history::{self, report::HistoryReport};
 
-pub fn run(args: &HistoryArgs) -> u8 {
+pub fn run(args: &HistoryArgs) -> Outcome {
     if let Some(HistoryAction::Import { runs, log_dir }) = &args.action {
         return import(runs, log_dir.as_ref());
     }
-    let project = match Project::current() {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("tapline: {e}");
-            return EXIT_USAGE;
-        }
-    };
+    let project = Project::current().map_err(Failure::usage)?;
     let store = history::Store::in_dir(&project.log_dir(args.log_dir.as_deref()));
-    let loaded = match store.load() {
-        Ok(loaded) => loaded,
-        Err(e) => {
-            eprintln!("tapline: failed to read {}: {e}", store.path().display());
-            return EXIT_USAGE;
-        }
-    };
+    let loaded = store
+        .load()
+        .map_err(|e| Failure::usage(format!("failed to read {}: {e}", store.path().display())))?;
     for w in &loaded.warnings {
         eprintln!("tapline: warning: {w}");
     }
@@ -50,12 +40,11 @@ pub fn run(args: &HistoryArgs) -> u8 {
         }
     };
     match written.and_then(|()| out.flush()) {
-        Ok(()) => 0,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => 0,
-        Err(e) => {
-            eprintln!("tapline: failed to write the history: {e}");
-            EXIT_INTERNAL
-        }
+        Ok(()) => Ok(0),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(0),
+        Err(e) => Err(Failure::internal(format!(
+            "failed to write the history: {e}"
+        ))),
     }
 }
 
@@ -134,26 +123,14 @@ fn human(out: &mut impl Write, report: &HistoryReport, s: Style) -> io::Result<(
 }
 
 /// `tapline history import RUN.jsonl…`: each recorded run appended as if it had run here.
-fn import(runs: &[std::path::PathBuf], log_dir: Option<&std::path::PathBuf>) -> u8 {
+fn import(runs: &[std::path::PathBuf], log_dir: Option<&std::path::PathBuf>) -> Outcome {
     let mut appended = 0;
     for path in runs {
-        let events = match read_events(path) {
-            Ok(events) => events,
-            Err(msg) => {
-                eprintln!("tapline: {msg}");
-                return EXIT_USAGE;
-            }
-        };
-        match append(events, log_dir) {
-            Ok(n) => appended += n,
-            Err(msg) => {
-                eprintln!("tapline: {msg}");
-                return EXIT_INTERNAL;
-            }
-        }
+        let events = read_events(path).map_err(Failure::usage)?;
+        appended += append(events, log_dir).map_err(Failure::internal)?;
     }
     eprintln!("tapline: {appended} records added to the history");
-    0
+    Ok(0)
 }
 
 fn read_events(path: &std::path::Path) -> Result<Vec<tapline::event::run::RunEvent>, String> {

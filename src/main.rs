@@ -17,6 +17,43 @@ use std::process::ExitCode;
 pub(crate) const EXIT_USAGE: u8 = 2;
 pub(crate) const EXIT_INTERNAL: u8 = 3;
 
+/// Why a command stopped short, with the exit code that says so: [`EXIT_USAGE`] for what it
+/// was given (flags, input, the project's files), [`EXIT_INTERNAL`] for what failed inside
+/// (a write, a thread). The message reads after "tapline: ".
+#[derive(Debug)]
+pub(crate) enum Failure {
+    Usage(String),
+    Internal(String),
+}
+
+/// A command's end: its exit code (0 passed, 1 failed, 130 interrupted …), or why it stopped.
+pub(crate) type Outcome = Result<u8, Failure>;
+
+impl Failure {
+    pub(crate) fn usage(message: impl std::fmt::Display) -> Self {
+        Failure::Usage(message.to_string())
+    }
+
+    pub(crate) fn internal(message: impl std::fmt::Display) -> Self {
+        Failure::Internal(message.to_string())
+    }
+
+    /// Says why on stderr, once, and gives the exit code.
+    pub(crate) fn exit(self) -> u8 {
+        let (code, message) = match self {
+            Failure::Usage(m) => (EXIT_USAGE, m),
+            Failure::Internal(m) => (EXIT_INTERNAL, m),
+        };
+        eprintln!("tapline: {message}");
+        code
+    }
+}
+
+/// The process's exit code for a command's end.
+fn exit_code(outcome: Outcome) -> ExitCode {
+    ExitCode::from(outcome.unwrap_or_else(Failure::exit))
+}
+
 fn main() -> ExitCode {
     let cli = match cli::Cli::try_parse() {
         Ok(c) => c,
@@ -28,15 +65,15 @@ fn main() -> ExitCode {
     };
     match cli.command {
         cli::Command::Parse(args) => parse_cmd::run(&args),
-        cli::Command::Run(args) => ExitCode::from(run_cmd::run(&args)),
-        cli::Command::History(args) => ExitCode::from(history_cmd::run(&args)),
-        cli::Command::Report(args) => ExitCode::from(report_cmd::run(&args)),
+        cli::Command::Run(args) => exit_code(run_cmd::run(&args)),
+        cli::Command::History(args) => exit_code(history_cmd::run(&args)),
+        cli::Command::Report(args) => exit_code(report_cmd::run(&args)),
         cli::Command::Completions { shell } => ExitCode::from(docs_cmd::completions(shell)),
-        cli::Command::Man(args) => ExitCode::from(docs_cmd::man(&args)),
+        cli::Command::Man(args) => exit_code(docs_cmd::man(&args)),
         cli::Command::Serve(args) => ExitCode::from(daemon_cmd::serve(&args)),
         cli::Command::Send(args) => ExitCode::from(daemon_cmd::send(&args)),
         cli::Command::Events(args) => ExitCode::from(daemon_cmd::events(&args)),
         cli::Command::Status(args) => ExitCode::from(daemon_cmd::status(&args)),
-        cli::Command::Init(args) => ExitCode::from(init_cmd::run(&args)),
+        cli::Command::Init(args) => exit_code(init_cmd::run(&args)),
     }
 }

@@ -5,7 +5,7 @@
 //! passed, 1 failed, 130 interrupted), 2 for input that cannot be read or is not a run's events
 //! (or shards that do not make one run), 3 for a report that cannot be written.
 use crate::cli::{MergeArgs, ReplayArgs, ReportAction, ReportArgs};
-use crate::{EXIT_INTERNAL, EXIT_USAGE};
+use crate::{Failure, Outcome, EXIT_INTERNAL, EXIT_USAGE};
 use std::cell::RefCell;
 use std::io::{self, BufRead, BufReader, IsTerminal, Read};
 use std::path::{Path, PathBuf};
@@ -20,41 +20,34 @@ use tapline::report::threaded::ReportsThread;
 /// Exit code of an interrupted run, as `tapline run` gives it.
 const EXIT_INTERRUPTED: u8 = 130;
 
-pub fn run(args: &ReportArgs) -> u8 {
+pub fn run(args: &ReportArgs) -> Outcome {
     if let Some(ReportAction::Merge(m)) = &args.action {
         return merge_shards(m);
     }
-    let Some(file) = args.file.as_deref() else {
-        eprintln!("tapline: failed to replay: no recorded run given");
-        return EXIT_USAGE;
-    };
+    let file = (args.file.as_deref())
+        .ok_or_else(|| Failure::usage("failed to replay: no recorded run given"))?;
     let input: Box<dyn Read> = if file.as_os_str() == "-" {
         Box::new(io::stdin().lock())
     } else {
-        match std::fs::File::open(file) {
-            Ok(f) => Box::new(f),
-            Err(e) => {
-                eprintln!("tapline: failed to open {}: {e}", file.display());
-                return EXIT_USAGE;
-            }
-        }
+        let f = std::fs::File::open(file)
+            .map_err(|e| Failure::usage(format!("failed to open {}: {e}", file.display())))?;
+        Box::new(f)
     };
     let mut replay = match Replay::new(&args.replay) {
         Ok(r) => r,
-        Err(code) => return code,
+        Err(code) => return Ok(code),
     };
     let name = file.display().to_string();
     let errors = Rc::new(RefCell::new(None));
     for ev in Events::new(input, name.clone(), errors.clone()) {
         if let Err(code) = replay.on(ev) {
-            return code;
+            return Ok(code);
         }
     }
     if let Some(e) = errors.borrow_mut().take() {
-        eprintln!("tapline: {e}");
-        return EXIT_USAGE;
+        return Err(Failure::usage(e));
     }
-    replay.finish(&name)
+    Ok(replay.finish(&name))
 }
 
 /// The sinks a replay feeds, and the exit code its events give.
@@ -210,35 +203,17 @@ impl Iterator for Events {
 }
 
 /// `tapline report merge`.
-fn merge_shards(args: &MergeArgs) -> u8 {
-    let paths = match shard_paths(&args.shards) {
-        Ok(p) => p,
-        Err(msg) => {
-            eprintln!("tapline: {msg}");
-            return EXIT_USAGE;
-        }
-    };
+fn merge_shards(args: &MergeArgs) -> Outcome {
+    let paths = shard_paths(&args.shards).map_err(Failure::usage)?;
     let errors = Rc::new(RefCell::new(None));
     let mut inputs = Vec::new();
     for path in &paths {
-        match open_shard(path, &errors) {
-            Ok(input) => inputs.push(input),
-            Err(msg) => {
-                eprintln!("tapline: {msg}");
-                return EXIT_USAGE;
-            }
-        }
+        inputs.push(open_shard(path, &errors).map_err(Failure::usage)?);
     }
-    let (shards, missing) = match merge::check(inputs, args.allow_missing) {
-        Ok(checked) => checked,
-        Err(e) => {
-            eprintln!("tapline: {e}");
-            return EXIT_USAGE;
-        }
-    };
+    let (shards, missing) = merge::check(inputs, args.allow_missing).map_err(Failure::usage)?;
     let mut replay = match Replay::new(&args.replay) {
         Ok(r) => r,
-        Err(code) => return code,
+        Err(code) => return Ok(code),
     };
     let mut recorded = Vec::new();
     let merged = merge::merge(shards, missing, &mut |ev: RunEvent| {
@@ -248,24 +223,17 @@ fn merge_shards(args: &MergeArgs) -> u8 {
         replay.on(ev)
     });
     match merged {
-        Err(code) => return code,
-        Ok(Err(e)) => {
-            eprintln!("tapline: {e}");
-            return EXIT_USAGE;
-        }
+        Err(code) => return Ok(code),
+        Ok(Err(e)) => return Err(Failure::usage(e)),
         Ok(Ok(_)) => {}
     }
     if let Some(e) = errors.borrow_mut().take() {
-        eprintln!("tapline: {e}");
-        return EXIT_USAGE;
+        return Err(Failure::usage(e));
     }
     if args.history {
-        if let Err(msg) = crate::history_cmd::append(recorded, args.log_dir.as_ref()) {
-            eprintln!("tapline: {msg}");
-            return EXIT_INTERNAL;
-        }
+        crate::history_cmd::append(recorded, args.log_dir.as_ref()).map_err(Failure::internal)?;
     }
-    replay.finish("the merged shards")
+    Ok(replay.finish("the merged shards"))
 }
 
 /// Files as given, globs expanded, folders' `*.jsonl`, each once, in the order given.

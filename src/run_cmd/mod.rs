@@ -6,7 +6,7 @@
 //! warnings, and the exit code.
 use crate::cli::{RunArgs, RunFormat};
 use crate::reports::{machine_sink, stderr_terminal_options};
-use crate::{EXIT_INTERNAL, EXIT_USAGE};
+use crate::{Failure, Outcome, EXIT_INTERNAL, EXIT_USAGE};
 use std::io::{self, IsTerminal, Write};
 use std::time::Duration;
 use tapline::event::run::RunEvent;
@@ -29,38 +29,22 @@ mod affected;
 
 const NO_FILE_SELECTED: &str = "no test file selected";
 
-pub fn run(args: &RunArgs) -> u8 {
+pub fn run(args: &RunArgs) -> Outcome {
     // Under `bazel test`, Bazel's test protocol decides the shard, reports and outputs.
     let env = |key: &str| std::env::var(key).ok();
-    let (bazel, test_filter) = match crate::bazel::adapt(args, &env) {
-        Ok(Some((adapted, filter))) => (Some(adapted), filter),
-        Ok(None) => (None, None),
-        Err(msg) => {
-            eprintln!("tapline: {msg}");
-            return EXIT_USAGE;
-        }
+    let (bazel, test_filter) = match crate::bazel::adapt(args, &env).map_err(Failure::usage)? {
+        Some((adapted, filter)) => (Some(adapted), filter),
+        None => (None, None),
     };
     let args = bazel.as_ref().unwrap_or(args);
     // Report paths are checked before anything runs or is touched.
-    let targets = match output::targets(&args.output) {
-        Ok(t) => t,
-        Err(msg) => {
-            eprintln!("tapline: {msg}");
-            return EXIT_USAGE;
-        }
-    };
+    let targets = output::targets(&args.output).map_err(Failure::usage)?;
     let machine_on_stdout = args.format != RunFormat::Human;
     let reports = crate::reports::build(targets, args.annotations, machine_on_stdout);
     if args.watch {
-        return watch(args, reports);
+        return Ok(watch(args, reports));
     }
-    let affected = match affected::Affected::from_args(args) {
-        Ok(a) => a,
-        Err(msg) => {
-            eprintln!("tapline: {msg}");
-            return EXIT_USAGE;
-        }
-    };
+    let affected = affected::Affected::from_args(args).map_err(Failure::usage)?;
     let mut select = |files: Vec<discover::TestFile>| {
         let files: Vec<discover::TestFile> = match &test_filter {
             Some(f) => files
@@ -75,20 +59,15 @@ pub fn run(args: &RunArgs) -> u8 {
         }
     };
     match prepare(args, &mut select) {
-        Ok(Prepared::Listed) => 0,
+        Ok(Prepared::Listed) => Ok(0),
         // Nothing the changes affect: nothing to run, which is no failure.
-        Err(Usage(msg)) if affected.is_some() && msg == NO_FILE_SELECTED => 0,
+        Err(Failure::Usage(msg)) if affected.is_some() && msg == NO_FILE_SELECTED => Ok(0),
         Ok(Prepared::Run(files, settings, extras)) => {
-            execute(args, files, *settings, extras, reports)
+            Ok(execute(args, files, *settings, extras, reports))
         }
-        Err(Usage(msg)) => {
-            eprintln!("tapline: {msg}");
-            EXIT_USAGE
-        }
+        Err(failure) => Err(failure),
     }
 }
-
-struct Usage(String);
 
 enum Prepared {
     Listed,
@@ -150,8 +129,8 @@ fn flags(args: &RunArgs) -> Flags {
 fn prepare(
     args: &RunArgs,
     select: &mut dyn FnMut(Vec<discover::TestFile>) -> Vec<discover::TestFile>,
-) -> Result<Prepared, Usage> {
-    let usage = |e: &dyn std::fmt::Display| Usage(e.to_string());
+) -> Result<Prepared, Failure> {
+    let usage = |e: &dyn std::fmt::Display| Failure::Usage(e.to_string());
     let project = Project::current().map_err(|e| usage(&e))?;
     let mut options =
         Options::resolve(&flags(args), &project, &Env::current()).map_err(|e| usage(&e))?;
@@ -181,7 +160,7 @@ fn prepare(
     let files = select(part.files);
     // An empty shard is a shard all the same: it passes, and its record joins the merge.
     if files.is_empty() && part.header.is_none() {
-        return Err(Usage(NO_FILE_SELECTED.into()));
+        return Err(Failure::Usage(NO_FILE_SELECTED.into()));
     }
     let log_dir = match &options.log_dir {
         None => None,
@@ -240,7 +219,10 @@ fn list(files: &[discover::TestFile], weights: &[Option<Duration>]) {
 }
 
 /// The sandbox the options ask for; no bwrap is a usage error, never a run without isolation.
-fn sandbox(options: &Options, project: &Project) -> Result<Option<std::sync::Arc<Sandbox>>, Usage> {
+fn sandbox(
+    options: &Options,
+    project: &Project,
+) -> Result<Option<std::sync::Arc<Sandbox>>, Failure> {
     let Some(wanted) = &options.sandbox else {
         return Ok(None);
     };
@@ -253,7 +235,7 @@ fn sandbox(options: &Options, project: &Project) -> Result<Option<std::sync::Arc
         wanted.env_drop.clone(),
     )
     .map(|s| Some(std::sync::Arc::new(s)))
-    .map_err(|e| Usage(e.to_string()))
+    .map_err(|e| Failure::Usage(e.to_string()))
 }
 
 /// `--list`'s notes on stderr (stdout stays one file per line): what a directory yields, the
@@ -313,8 +295,8 @@ fn watch(args: &RunArgs, reports: Option<ReportsThread>) -> u8 {
             match prepare(self.0, &mut pick) {
                 Ok(Prepared::Run(files, settings, _)) => Ok(Some((files, *settings))),
                 Ok(Prepared::Listed) => Ok(None),
-                Err(Usage(_)) if picked_none => Ok(None),
-                Err(Usage(msg)) => Err(msg),
+                Err(Failure::Usage(_)) if picked_none => Ok(None),
+                Err(Failure::Usage(msg) | Failure::Internal(msg)) => Err(msg),
             }
         }
     }
