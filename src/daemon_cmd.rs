@@ -2,7 +2,7 @@
 //! clients (`tapline::daemon`), and their outcomes into exit codes.
 use crate::cli::{DaemonTarget, EventsArgs, RunArgs, RunFormat, SendArgs, ServeArgs, StatusArgs};
 use crate::reports::{machine_sink, stderr_terminal_options};
-use crate::{EXIT_INTERNAL, EXIT_USAGE};
+use crate::{Failure, EXIT_INTERNAL};
 use std::io::{self, Write};
 use std::path::PathBuf;
 use tapline::daemon::client::{self, ClientError, Target};
@@ -17,9 +17,9 @@ use tapline::state::logs;
 /// The socket's place under the project root when `--socket` does not say.
 const DEFAULT_SOCKET: &str = ".nogit/tapline.sock";
 
+/// Says why the command stops (exit 2), as every command does ([`Failure`]).
 fn usage(msg: impl std::fmt::Display) -> u8 {
-    eprintln!("tapline: {msg}");
-    EXIT_USAGE
+    Failure::usage(msg).exit()
 }
 
 fn project_root() -> Result<PathBuf, String> {

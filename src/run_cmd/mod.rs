@@ -300,10 +300,7 @@ fn watch(args: &RunArgs, reports: Option<ReportsThread>) -> u8 {
             }
         }
     }
-    let usage = |msg: String| {
-        eprintln!("tapline: {msg}");
-        EXIT_USAGE
-    };
+    let usage = |msg: String| Failure::Usage(msg).exit();
     let debounce = match args.debounce.as_deref().map(config::parse_duration) {
         None => watch::DEFAULT_DEBOUNCE,
         Some(Ok(d)) => d,
