@@ -29,15 +29,23 @@ pub fn earlier_lines_note(n: usize) -> String {
     format!("… {n} earlier lines not kept (the log has every line)")
 }
 
-/// The newest lines of some output, at most `max` of them, counting the ones left out.
+/// The newest lines of some output, at most `max` of them, counting the ones left out; each
+/// line may carry a tag of the caller's (`T`), by which [`HeldLines::take_unless`] leaves it
+/// out.
 #[derive(Debug, Clone, Default)]
-pub struct HeldLines {
-    lines: VecDeque<String>,
+pub struct HeldLines<T = ()> {
+    lines: VecDeque<(String, T)>,
     dropped: usize,
     max: usize,
 }
 
 impl HeldLines {
+    pub fn push(&mut self, line: &str) {
+        self.push_tagged(line.to_owned(), ());
+    }
+}
+
+impl<T> HeldLines<T> {
     pub fn new(max: usize) -> Self {
         HeldLines {
             lines: VecDeque::new(),
@@ -46,16 +54,21 @@ impl HeldLines {
         }
     }
 
-    pub fn push(&mut self, line: &str) {
+    /// Keeps `line` (cut at [`LINE_BYTES`]) with its tag, dropping the oldest past the limit.
+    pub fn push_tagged(&mut self, line: String, tag: T) {
+        if self.max == 0 {
+            self.dropped += 1;
+            return;
+        }
         if self.lines.len() >= self.max {
             self.lines.pop_front();
             self.dropped += 1;
         }
-        if self.max > 0 {
-            self.lines.push_back(cut_line(line));
-        } else {
-            self.dropped += 1;
-        }
+        let line = match line.len() > LINE_BYTES {
+            true => cut_line(&line),
+            false => line,
+        };
+        self.lines.push_back((line, tag));
     }
 
     pub fn is_empty(&self) -> bool {
@@ -69,10 +82,22 @@ impl HeldLines {
 
     /// The lines held, under a note of how many earlier ones were left out; empties it.
     pub fn take(&mut self) -> Vec<String> {
-        let note = (self.dropped > 0).then(|| earlier_lines_note(self.dropped));
-        let lines = note.into_iter().chain(self.lines.drain(..)).collect();
-        self.dropped = 0;
-        lines
+        self.take_unless(|_| false)
+    }
+
+    /// [`Self::take`], less the lines whose tag `drop` names.
+    pub fn take_unless(&mut self, drop: impl Fn(&T) -> bool) -> Vec<String> {
+        let (dropped, lines) = self.take_counted(drop);
+        let note = (dropped > 0).then(|| earlier_lines_note(dropped));
+        note.into_iter().chain(lines).collect()
+    }
+
+    /// How many earlier lines were left out, and the lines held less those `drop` names, for
+    /// a caller with a note of its own (one with no log to point at); empties it.
+    pub fn take_counted(&mut self, drop: impl Fn(&T) -> bool) -> (usize, Vec<String>) {
+        let dropped = std::mem::take(&mut self.dropped);
+        let kept = self.lines.drain(..).filter(|(_, tag)| !drop(tag));
+        (dropped, kept.map(|(line, _)| line).collect())
     }
 }
 

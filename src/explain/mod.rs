@@ -114,20 +114,21 @@ impl Explanation {
     /// [`Self::name`], or for a point with no name its number (`#3`, `(unnamed)`), so a
     /// report never shows an empty name.
     pub fn shown_name(&self) -> String {
-        match self.own_name().is_empty() {
-            false => self.name(),
-            true => {
-                let own = self
-                    .id
-                    .map_or_else(|| "(unnamed)".to_owned(), |id| format!("#{id}"));
-                let parents = &self.path[..self.path.len().saturating_sub(1)];
-                parents
-                    .iter()
-                    .map(String::as_str)
-                    .chain([own.as_str()])
-                    .collect::<Vec<_>>()
-                    .join(" > ")
-            }
+        let parents = &self.path[..self.path.len().saturating_sub(1)];
+        let mut name = parents.join(" > ");
+        if !name.is_empty() {
+            name.push_str(" > ");
+        }
+        name.push_str(&self.shown_own_name());
+        name
+    }
+
+    /// [`Self::own_name`], or for a point with no name its number.
+    pub fn shown_own_name(&self) -> std::borrow::Cow<'_, str> {
+        match (self.own_name(), self.id) {
+            ("", Some(id)) => format!("#{id}").into(),
+            ("", None) => "(unnamed)".into(),
+            (own, _) => own.into(),
         }
     }
 
@@ -204,8 +205,9 @@ pub struct FileExplainer {
     /// The project root, to which locations are made relative.
     root: Option<Arc<Path>>,
     budget: Budget,
-    /// Output since the last test point: the next point's.
-    pending: Pending,
+    /// Output since the last test point: the next point's, each line tagged with the depth it
+    /// was a comment at.
+    pending: HeldLines<Option<u32>>,
     /// The file's newest output lines (every line, whoever owns it).
     tail: HeldLines,
     subtests: OpenSubtests,
@@ -230,7 +232,7 @@ impl FileExplainer {
         FileExplainer {
             root,
             budget: Budget::default(),
-            pending: Pending::default(),
+            pending: HeldLines::new(OUTPUT_LINES),
             tail: HeldLines::new(REST_LINES),
             subtests: OpenSubtests::default(),
             headings: Headings::default(),
@@ -279,7 +281,7 @@ impl FileExplainer {
         let held = self.headings.event(event);
         if let Some(earlier) = held.released {
             // In `tail` already, from when it was held.
-            self.pending.push(format!("# {earlier}"), None);
+            self.pending.push_tagged(format!("# {earlier}"), None);
         }
         if let (true, Event::Comment { text, .. }) = (held.heading, event) {
             // It names the points after it: the file's output, not shown again as theirs.
@@ -311,11 +313,11 @@ impl FileExplainer {
         }
         self.release();
         if let Some(unused) = self.headings.take_unused() {
-            self.pending.push(format!("# {unused}"), None);
+            self.pending.push_tagged(format!("# {unused}"), None);
         }
         let mut out: Vec<Explained> = self.ready.drain(..).collect();
         out.push(Explained::Rest {
-            after_last_point: newest(self.pending.take(None), REST_LINES),
+            after_last_point: newest(self.pending.take(), REST_LINES),
             tail: self.tail.take(),
         });
         out
@@ -323,7 +325,7 @@ impl FileExplainer {
 
     /// An output line (`comment`: a comment's depth) of the test in progress.
     fn output(&mut self, text: &str, comment: Option<u32>) {
-        self.pending.push(text.to_owned(), comment);
+        self.pending.push_tagged(text.to_owned(), comment);
         self.tail.push(text);
     }
 
@@ -334,7 +336,9 @@ impl FileExplainer {
         let d = a.depth as usize;
         // A subtest's comments after its last point are its harness's trailer (Test::More's
         // `# Looks like you failed 1 test of 2.`, node-tap's `# time=…`), no failure's.
-        let output = self.pending.take(a.closes_subtest.then_some(a.depth));
+        let closing = a.closes_subtest.then_some(a.depth);
+        let output =
+            (self.pending).take_unless(|c| matches!((c, closing), (Some(c), Some(d)) if *c > d));
         // Failures of the subtest this point closes (and of any left unclosed below it).
         let inner: Vec<Slot> = match self.levels.len() > d + 1 {
             true => self.levels.drain(d + 1..).flatten().collect(),
@@ -492,45 +496,6 @@ impl FileExplainer {
                 self.ready.push(Explained::Failure(e));
             }
         }
-    }
-}
-
-/// Output since the last test point, the newest [`OUTPUT_LINES`], each line with the depth
-/// it was a comment at.
-#[derive(Default)]
-struct Pending {
-    lines: std::collections::VecDeque<(String, Option<u32>)>,
-    dropped: usize,
-}
-
-impl Pending {
-    fn push(&mut self, line: String, comment: Option<u32>) {
-        if self.lines.len() >= OUTPUT_LINES {
-            self.lines.pop_front();
-            self.dropped += 1;
-        }
-        let line = match line.len() > crate::explain::held::LINE_BYTES {
-            true => crate::explain::held::cut_line(&line),
-            false => line,
-        };
-        self.lines.push_back((line, comment));
-    }
-
-    /// The lines held, under a note of how many earlier ones were left out, less the comments
-    /// deeper than `closing` (the closing point of a subtest at that depth); empties it.
-    fn take(&mut self, closing: Option<u32>) -> Vec<String> {
-        let note =
-            (self.dropped > 0).then(|| crate::explain::held::earlier_lines_note(self.dropped));
-        self.dropped = 0;
-        let deeper = |c: Option<u32>| matches!((c, closing), (Some(c), Some(d)) if c > d);
-        note.into_iter()
-            .chain(
-                self.lines
-                    .drain(..)
-                    .filter(|(_, c)| !deeper(*c))
-                    .map(|(l, _)| l),
-            )
-            .collect()
     }
 }
 

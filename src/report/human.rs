@@ -138,7 +138,10 @@ impl<W: Write> HumanReport<W> {
                 "{}",
                 s.paint(style::DIM, "output after the last test:")
             )?;
-            for l in self.output.take() {
+            // `parse` has no log to point at for the lines it left out.
+            let (dropped, lines) = self.output.take_counted(|()| false);
+            let note = (dropped > 0).then(|| format!("… {dropped} earlier lines not shown"));
+            for l in note.into_iter().chain(lines) {
                 writeln!(self.out, "{} {l}", s.paint(style::DIM, "│"))?;
             }
         }
@@ -158,11 +161,7 @@ impl<W: Write> HumanReport<W> {
         let indent = "  ".repeat(depth);
         let name = match depth {
             0 => e.shown_name(),
-            _ => Explanation {
-                path: vec![e.own_name().to_owned()],
-                ..e.clone()
-            }
-            .shown_name(),
+            _ => e.shown_own_name().into_owned(),
         };
         let time = e
             .duration_ms
@@ -275,4 +274,28 @@ pub fn summary_line(v: &Verdict<'_>, t: &Tally, s: Style) -> String {
         super::render_tally(t, s),
         extra.join("; ")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::Parser;
+
+    #[test]
+    fn output_after_the_last_test_keeps_its_newest_lines_and_says_how_many_it_left_out() {
+        let mut tap = String::from("1..2\nok 1 - a\n");
+        for n in 0..OUTPUT_LINES + 5 {
+            tap.push_str(&format!("crash line {n}\n"));
+        }
+        let mut p = Parser::new(HumanReport::new(Vec::new(), Style::default()));
+        p.feed(tap.as_bytes());
+        let out = String::from_utf8(p.finish().finish().expect("to memory")).expect("UTF-8");
+        // `parse` has no log: the note does not point at one.
+        assert!(out.contains("│ … 5 earlier lines not shown\n"), "{out}");
+        assert!(
+            !out.contains("crash line 4\n") && out.contains("crash line 5\n"),
+            "{out}"
+        );
+        assert!(!out.contains("the log"), "{out}");
+    }
 }

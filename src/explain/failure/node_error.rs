@@ -283,15 +283,8 @@ pub(super) fn is_legend(line: &str) -> bool {
 /// a side does not read.
 pub(super) fn diff_values<S: AsRef<str>>(block: &[S]) -> Option<(Value, Value)> {
     let (mut expected, mut actual) = (Vec::new(), Vec::new());
-    let lines = block
-        .iter()
-        .map(AsRef::as_ref)
-        .skip_while(|l| l.trim().is_empty());
-    for line in lines {
+    for line in diff_lines(block) {
         let t = line.trim();
-        if t.chars().all(|c| c == '^') && !t.is_empty() {
-            continue;
-        }
         if let Some(rest) = line.strip_prefix('+') {
             actual.push(rest.strip_prefix(' ').unwrap_or(rest));
         } else if let Some(rest) = line.strip_prefix('-') {
@@ -309,20 +302,26 @@ pub(super) fn diff_values<S: AsRef<str>>(block: &[S]) -> Option<(Value, Value)> 
     Some((expected, actual))
 }
 
+/// The lines of node's diff block, from its first non-blank one, less the `^` lines under a
+/// string that mark where it differs (the inline highlight says that).
+fn diff_lines<S: AsRef<str>>(block: &[S]) -> impl Iterator<Item = &str> {
+    block
+        .iter()
+        .map(AsRef::as_ref)
+        .skip_while(|l| l.trim().is_empty())
+        .filter(|l| {
+            let t = l.trim();
+            t.is_empty() || !t.chars().all(|c| c == '^')
+        })
+}
+
 /// Node's diff lines (`+ x`, `- x`, `  x`, `...`) as a unified diff the diff renderer reads;
 /// `None` if one is no diff line or nothing changed. The `^` line under a string marks where
 /// it differs, which our inline highlight says: it goes.
 pub(super) fn unified<S: AsRef<str>>(block: &[S]) -> Option<String> {
     let mut body = String::new();
-    let lines = block
-        .iter()
-        .map(AsRef::as_ref)
-        .skip_while(|l| l.trim().is_empty());
-    for line in lines {
+    for line in diff_lines(block) {
         let t = line.trim();
-        if t.chars().all(|c| c == '^') && !t.is_empty() {
-            continue;
-        }
         let converted = if let Some(rest) = line.strip_prefix("+ ") {
             format!("+{rest}")
         } else if let Some(rest) = line.strip_prefix("- ") {
