@@ -1,16 +1,14 @@
 //! `tapline serve`, `send`, `events` and `status`: command lines into the daemon and its
 //! clients (`tapline::daemon`), and their outcomes into exit codes.
 use crate::cli::{DaemonTarget, EventsArgs, RunArgs, RunFormat, SendArgs, ServeArgs, StatusArgs};
-use crate::reports::{machine_sink, stderr_terminal_options};
-use crate::{Failure, EXIT_INTERNAL};
+use crate::reports::stderr_terminal_options;
+use crate::{Failure, Outcome};
 use std::io::{self, Write};
 use std::path::PathBuf;
 use tapline::daemon::client::{self, ClientError, Target};
 use tapline::daemon::forward::{Forward, ForwardAddr};
 use tapline::daemon::{self, socket, tls, ServeSettings, Stop};
-use tapline::report::output;
-use tapline::report::sink::{Explaining, Fanout, RunSink};
-use tapline::report::terminal::TerminalReporter;
+use tapline::report::{outlets, output};
 use tapline::run::options::{Env, Project};
 use tapline::state::logs;
 
@@ -35,82 +33,39 @@ fn socket_path(flag: Option<&PathBuf>) -> Result<PathBuf, String> {
     }
 }
 
-pub fn serve(args: &ServeArgs) -> u8 {
-    let project = match Project::current() {
-        Ok(p) => p,
-        Err(e) => return usage(e),
-    };
+pub fn serve(args: &ServeArgs) -> Outcome {
+    let project = Project::current().map_err(Failure::usage)?;
     // Report paths are checked before anything listens or is touched.
-    let targets = match output::targets(&args.output) {
-        Ok(t) => t,
-        Err(e) => return usage(e),
-    };
-    let mut reports =
-        crate::reports::build(targets, args.annotations, args.format != RunFormat::Human);
-    let settings = match listen(args, &project) {
-        Ok(s) => s,
-        Err(e) => return usage(e),
-    };
+    let targets = output::targets(&args.output).map_err(Failure::usage)?;
+    let reports =
+        crate::reports::build(targets, args.annotations, args.format != RunFormat::Human)?;
+    let settings = listen(args, &project).map_err(Failure::Usage)?;
     let live = settings.live;
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
+    let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("tapline: failed to start the async runtime: {e}");
-            return EXIT_INTERNAL;
-        }
-    };
-    let stderr = io::stderr();
-    let err_out: Box<dyn Write> = if live {
-        Box::new(io::BufWriter::with_capacity(1 << 16, stderr.lock()))
-    } else {
-        Box::new(io::LineWriter::new(stderr.lock()))
-    };
-    let mut terminal = TerminalReporter::new(
-        err_out,
-        stderr_terminal_options(args.color, args.quiet, args.verbose, live),
-    );
-    let mut machine = machine_sink(args.format);
-    let mut sinks: Vec<&mut dyn RunSink> = vec![&mut terminal];
-    if let Some(m) = machine.as_deref_mut() {
-        sinks.push(m);
-    }
-    if let Some(r) = reports.as_mut() {
-        sinks.push(r);
-    }
-    let mut fanout = Explaining::new(Fanout(sinks));
+        .map_err(|e| Failure::internal(format!("failed to start the async runtime: {e}")))?;
+    let terminal = stderr_terminal_options(args.color, args.quiet, args.verbose, live);
+    let mut outlets = crate::reports::outlets(terminal, args.format, reports);
+    let mut opened = outlets.open(live);
+    let mut sink = opened.sink(Vec::new());
     let mut warnings = Vec::new();
-    let served = runtime.block_on(daemon::serve(settings, &mut fanout, &mut |w: &str| {
+    let served = runtime.block_on(daemon::serve(settings, &mut sink, &mut |w: &str| {
         warnings.push(w.to_owned())
     }));
-    drop(fanout);
-    let finish = terminal.finish();
+    drop(sink);
+    let closed = opened.close();
     for w in warnings {
         eprintln!("tapline: {w}");
     }
     // Stuck connections (a producer that never sends) must not hold the exit.
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
-    let report_errors = reports
-        .as_mut()
-        .map(tapline::report::threaded::ReportsThread::take_errors)
-        .unwrap_or_default();
-    for e in &report_errors {
-        eprintln!("tapline: {e}");
-    }
-    match (served, finish) {
-        // A report that could not be written is an error of ours, whatever the streams did.
-        (Ok(_), Ok(_)) if !report_errors.is_empty() => EXIT_INTERNAL,
-        (Ok(s), Ok(_)) => exit_code(s.stop),
-        (Ok(s), Err(e)) if e.kind() == io::ErrorKind::BrokenPipe => exit_code(s.stop),
-        (Err(e), _) if e.kind() == io::ErrorKind::BrokenPipe => 0,
-        (Err(e), _) | (Ok(_), Err(e)) => {
-            eprintln!("tapline: failed to report the streams: {e}");
-            EXIT_INTERNAL
-        }
-    }
+    let code = served.map(|s| match s.stop {
+        Stop::Terminate => 0,
+        Stop::Interrupt => outlets::EXIT_INTERRUPTED,
+    });
+    outlets::exit_code(code, &closed).map_err(Failure::Internal)
 }
 
 /// The daemon's sockets bound (Unix, and TCP with `--listen`, TLS with a certificate), its
@@ -147,13 +102,6 @@ fn listen(args: &ServeArgs, project: &Project) -> Result<ServeSettings, String> 
         log_dir,
         live: Env::current().live(args.verbose),
     })
-}
-
-fn exit_code(stop: Stop) -> u8 {
-    match stop {
-        Stop::Terminate => 0,
-        Stop::Interrupt => tapline::run::EXIT_INTERRUPTED,
-    }
 }
 
 fn target(t: &DaemonTarget) -> Result<Target, String> {

@@ -5,7 +5,7 @@ use clap::CommandFactory as _;
 use std::io::{self, Write};
 
 /// Writes a completion script for `shell` to stdout.
-pub(crate) fn completions(shell: clap_complete::Shell) -> u8 {
+pub(crate) fn completions(shell: clap_complete::Shell) -> crate::Outcome {
     let mut cmd = Cli::command();
     // Rendered into memory first: clap_complete panics on a failed write (a closed pipe).
     let mut script = Vec::new();
@@ -17,7 +17,7 @@ pub(crate) fn completions(shell: clap_complete::Shell) -> u8 {
 /// `--dir DIR`: every page (`tapline.1`, `tapline-run.1`, …) written into DIR.
 pub(crate) fn man(args: &ManArgs) -> crate::Outcome {
     if let Some(dir) = &args.dir {
-        return Ok(man_pages_into(dir));
+        return man_pages_into(dir);
     }
     let mut cmd = Cli::command().disable_help_subcommand(true);
     cmd.build();
@@ -38,10 +38,10 @@ pub(crate) fn man(args: &ManArgs) -> crate::Outcome {
     clap_mangen::Man::new(page)
         .render(&mut roff)
         .map_err(|e| crate::Failure::internal(format!("failed to render the man page: {e}")))?;
-    Ok(to_stdout(&roff, "the man page"))
+    to_stdout(&roff, "the man page")
 }
 
-fn man_pages_into(dir: &std::path::Path) -> u8 {
+fn man_pages_into(dir: &std::path::Path) -> crate::Outcome {
     let written =
         std::fs::create_dir_all(dir).and_then(|()| clap_mangen::generate_to(Cli::command(), dir));
     match written {
@@ -52,27 +52,23 @@ fn man_pages_into(dir: &std::path::Path) -> u8 {
                     .count()
             });
             eprintln!("tapline: {pages} man pages in {}", dir.display());
-            0
+            Ok(0)
         }
-        Err(e) => {
-            eprintln!(
-                "tapline: failed to write the man pages into {}: {e}",
-                dir.display()
-            );
-            crate::EXIT_USAGE
-        }
+        Err(e) => Err(crate::Failure::usage(format!(
+            "failed to write the man pages into {}: {e}",
+            dir.display()
+        ))),
     }
 }
 
 /// Writes `bytes` to stdout; a reader that went away (`| head`) is not an error.
-fn to_stdout(bytes: &[u8], what: &str) -> u8 {
+fn to_stdout(bytes: &[u8], what: &str) -> crate::Outcome {
     let mut out = io::stdout().lock();
     match out.write_all(bytes).and_then(|()| out.flush()) {
-        Ok(()) => 0,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => 0,
-        Err(e) => {
-            eprintln!("tapline: failed to write {what}: {e}");
-            crate::EXIT_INTERNAL
-        }
+        Ok(()) => Ok(0),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(0),
+        Err(e) => Err(crate::Failure::internal(format!(
+            "failed to write {what}: {e}"
+        ))),
     }
 }

@@ -13,9 +13,7 @@ mod run_cmd;
 use clap::Parser as _;
 use std::process::ExitCode;
 
-/// Exit codes: 0 passed, 1 failed, 2 usage or input error, 3 internal error.
-pub(crate) const EXIT_USAGE: u8 = 2;
-pub(crate) const EXIT_INTERNAL: u8 = 3;
+pub(crate) use tapline::report::outlets::{EXIT_INTERNAL, EXIT_USAGE};
 
 /// Why a command stopped short, with the exit code that says so: [`EXIT_USAGE`] for what it
 /// was given (flags, input, the project's files), [`EXIT_INTERNAL`] for what failed inside
@@ -64,13 +62,13 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        cli::Command::Parse(args) => parse_cmd::run(&args),
+        cli::Command::Parse(args) => exit_code(parse_cmd::run(&args)),
         cli::Command::Run(args) => exit_code(run_cmd::run(&args)),
         cli::Command::History(args) => exit_code(history_cmd::run(&args)),
         cli::Command::Report(args) => exit_code(report_cmd::run(&args)),
-        cli::Command::Completions { shell } => ExitCode::from(docs_cmd::completions(shell)),
+        cli::Command::Completions { shell } => exit_code(docs_cmd::completions(shell)),
         cli::Command::Man(args) => exit_code(docs_cmd::man(&args)),
-        cli::Command::Serve(args) => ExitCode::from(daemon_cmd::serve(&args)),
+        cli::Command::Serve(args) => exit_code(daemon_cmd::serve(&args)),
         cli::Command::Send(args) => ExitCode::from(daemon_cmd::send(&args)),
         cli::Command::Events(args) => ExitCode::from(daemon_cmd::events(&args)),
         cli::Command::Status(args) => ExitCode::from(daemon_cmd::status(&args)),

@@ -5,11 +5,13 @@
 //! piping into us paused), the events so far are flushed to stdout, so a reader sees each
 //! as its line arrives; while input keeps coming, the writes stay large.
 use crate::cli::{Format, ParseArgs};
+use crate::Outcome;
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::os::fd::{AsFd, BorrowedFd};
 use tapline::event::{Event, Sink};
 use tapline::protocol::{AnyParser, InputFormat};
+use tapline::report::outlets;
 use tapline::report::output::{self, AtomicFile, ReportFormat, Target};
 use tapline::report::stream_as_run::StreamAsRun;
 use tapline::report::threaded::ReportsThread;
@@ -90,40 +92,22 @@ impl Sink for FileReports {
     }
 }
 
-pub fn run(args: &ParseArgs) -> std::process::ExitCode {
-    let targets = match output::targets(&args.output) {
-        Ok(t) => t,
-        Err(msg) => {
-            eprintln!("tapline: {msg}");
-            return crate::EXIT_USAGE.into();
-        }
-    };
+pub fn run(args: &ParseArgs) -> Outcome {
+    let targets = output::targets(&args.output).map_err(crate::Failure::Usage)?;
     let record_targets: Vec<Target> = targets
         .iter()
         .filter(|t| !matches!(t.format, ReportFormat::Jsonl | ReportFormat::Json))
         .cloned()
         .collect();
     let machine_on_stdout = args.format != Format::Human;
-    let reports = crate::reports::build(record_targets, args.annotations, machine_on_stdout);
+    let reports = crate::reports::build(record_targets, args.annotations, machine_on_stdout)?;
     let name = match args.file.as_deref() {
         Some(p) if p.as_os_str() != "-" => p.display().to_string(),
         _ => "stdin".to_owned(),
     };
-    let input = match open_input(args.file.as_deref()) {
-        Ok(input) => input,
-        Err(msg) => {
-            eprintln!("tapline: {msg}");
-            return crate::EXIT_USAGE.into();
-        }
-    };
+    let input = open_input(args.file.as_deref()).map_err(crate::Failure::Usage)?;
     let out = stdout_out();
-    let files = match FileReports::open(targets, reports, name) {
-        Ok(f) => f,
-        Err(msg) => {
-            eprintln!("tapline: {msg}");
-            return crate::EXIT_INTERNAL.into();
-        }
-    };
+    let files = FileReports::open(targets, reports, name).map_err(crate::Failure::Internal)?;
     let style = args.color.style(io::stdout().is_terminal());
     let read = Reading {
         format: args.input_format.map(InputFormat::from),
@@ -198,28 +182,24 @@ fn stdout_out() -> Box<dyn Write> {
     }
 }
 
-/// The exit code of a parse: its verdict, unless reading or reporting failed.
-fn exit_code(result: Result<(bool, Vec<String>), Failure>) -> std::process::ExitCode {
-    match result {
-        Ok((_, errors)) if !errors.is_empty() => {
-            for e in errors {
-                eprintln!("tapline: {e}");
-            }
-            crate::EXIT_INTERNAL.into()
-        }
-        Ok((true, _)) => 0.into(),
-        Ok((false, _)) => 1.into(),
-        // A reader that went away (`| head`) is not an error of ours.
-        Err(Failure::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => 0.into(),
-        Err(Failure::Write(e)) => {
-            eprintln!("tapline: failed to write the report: {e}");
-            crate::EXIT_INTERNAL.into()
-        }
+/// The exit code of a parse: its verdict, unless reading or reporting failed (as a run's,
+/// [`outlets::exit_code`]).
+fn exit_code(result: Result<(bool, Vec<String>), Failure>) -> Outcome {
+    let (ran, report_errors) = match result {
+        Ok((ok, errors)) => (Ok(u8::from(!ok)), errors),
         Err(Failure::Read(e)) => {
-            eprintln!("tapline: failed to read the input: {}", plain_io_error(&e));
-            crate::EXIT_USAGE.into()
+            let e = plain_io_error(&e);
+            return Err(crate::Failure::usage(format!(
+                "failed to read the input: {e}"
+            )));
         }
-    }
+        Err(Failure::Write(e)) => (Err(e), Vec::new()),
+    };
+    let closed = outlets::Closed {
+        written: Ok(()),
+        report_errors,
+    };
+    outlets::exit_code(ran, &closed).map_err(crate::Failure::Internal)
 }
 
 enum Failure {

@@ -5,20 +5,17 @@
 //! passed, 1 failed, 130 interrupted), 2 for input that cannot be read or is not a run's events
 //! (or shards that do not make one run), 3 for a report that cannot be written.
 use crate::cli::{MergeArgs, ReplayArgs, ReportAction, ReportArgs};
-use crate::{Failure, Outcome, EXIT_INTERNAL, EXIT_USAGE};
+use crate::{Failure, Outcome};
 use std::cell::RefCell;
 use std::io::{self, BufRead, BufReader, IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use tapline::event::run::RunEvent;
 use tapline::report::merge::{self, ShardInput};
-use tapline::report::output;
 use tapline::report::sink::{Explaining, RunSink};
-use tapline::report::terminal::{TerminalOptions, TerminalReporter, Verbosity};
+use tapline::report::terminal::{TerminalOptions, TerminalReporter};
 use tapline::report::threaded::ReportsThread;
-
-/// Exit code of an interrupted run, as `tapline run` gives it.
-const EXIT_INTERRUPTED: u8 = 130;
+use tapline::report::{outlets, output};
 
 pub fn run(args: &ReportArgs) -> Outcome {
     if let Some(ReportAction::Merge(m)) = &args.action {
@@ -33,21 +30,18 @@ pub fn run(args: &ReportArgs) -> Outcome {
             .map_err(|e| Failure::usage(format!("failed to open {}: {e}", file.display())))?;
         Box::new(f)
     };
-    let mut replay = match Replay::new(&args.replay) {
-        Ok(r) => r,
-        Err(code) => return Ok(code),
-    };
+    let mut replay = Replay::new(&args.replay)?;
     let name = file.display().to_string();
     let errors = Rc::new(RefCell::new(None));
     for ev in Events::new(input, name.clone(), errors.clone()) {
-        if let Err(code) = replay.on(ev) {
-            return Ok(code);
+        if let Err(e) = replay.on(ev) {
+            return replay_write_failure(&e);
         }
     }
     if let Some(e) = errors.borrow_mut().take() {
         return Err(Failure::usage(e));
     }
-    Ok(replay.finish(&name))
+    replay.finish(&name)
 }
 
 /// The sinks a replay feeds, and the exit code its events give.
@@ -74,24 +68,17 @@ impl RunSink for ReplaySinks {
 }
 
 impl Replay {
-    fn new(args: &ReplayArgs) -> Result<Replay, u8> {
+    fn new(args: &ReplayArgs) -> Result<Replay, Failure> {
         let (annotations, quiet, color) = (args.annotations, args.quiet, args.color);
-        let targets = output::targets(&args.output).map_err(|msg| {
-            eprintln!("tapline: {msg}");
-            EXIT_USAGE
-        })?;
+        let targets = output::targets(&args.output).map_err(Failure::Usage)?;
         let human = targets.is_empty();
-        let reports = crate::reports::build(targets, annotations, false);
+        let reports = crate::reports::build(targets, annotations, false)?;
         let terminal = human.then(|| {
             let stdout = io::stdout();
             let opts = TerminalOptions {
                 style: color.style(stdout.is_terminal()),
                 live: false,
-                verbosity: if quiet {
-                    Verbosity::Quiet
-                } else {
-                    Verbosity::Normal
-                },
+                verbosity: outlets::verbosity(quiet, false),
                 width: 100,
             };
             TerminalReporter::new(io::BufWriter::new(stdout), opts)
@@ -102,11 +89,11 @@ impl Replay {
         })
     }
 
-    /// Passes one event on; `Err` is the exit code to stop with.
-    fn on(&mut self, ev: RunEvent) -> Result<(), u8> {
+    /// Passes one event on.
+    fn on(&mut self, ev: RunEvent) -> io::Result<()> {
         if let RunEvent::RunFinished { summary, .. } = &ev {
             self.code = Some(if summary.interrupted {
-                EXIT_INTERRUPTED
+                outlets::EXIT_INTERRUPTED
             } else {
                 u8::from(!summary.ok)
             });
@@ -116,42 +103,32 @@ impl Replay {
                 self.code = Some(1);
             }
         }
-        let sent = self.sinks.on_owned(ev);
-        match sent {
-            Ok(()) => Ok(()),
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(0),
-            Err(e) => {
-                eprintln!("tapline: failed to write the report: {e}");
-                Err(EXIT_INTERNAL)
-            }
-        }
+        self.sinks.on_owned(ev)
     }
 
-    fn finish(self, name: &str) -> u8 {
+    /// The recorded run's exit code, once the reports are written.
+    fn finish(self, name: &str) -> Outcome {
         let mut sinks = self.sinks.into_inner();
-        if let Some(t) = sinks.terminal.take() {
-            if let Err(e) = t.finish() {
-                if e.kind() != io::ErrorKind::BrokenPipe {
-                    eprintln!("tapline: failed to write the report: {e}");
-                    return EXIT_INTERNAL;
-                }
-            }
-        }
-        let errors = sinks
-            .reports
-            .as_mut()
+        let written = sinks
+            .terminal
+            .take()
+            .map_or(Ok(()), |t| t.finish().map(drop));
+        let report_errors = (sinks.reports.as_mut())
             .map(ReportsThread::take_errors)
             .unwrap_or_default();
-        for e in &errors {
-            eprintln!("tapline: {e}");
+        let code = self.code.ok_or_else(|| {
+            io::Error::other(format!(
+                "{name} holds no finished run (no run_finished event)"
+            ))
+        });
+        let closed = outlets::Closed {
+            written,
+            report_errors,
+        };
+        match code {
+            Err(e) => Err(Failure::usage(e)),
+            code => outlets::exit_code(code, &closed).map_err(Failure::Internal),
         }
-        if !errors.is_empty() {
-            return EXIT_INTERNAL;
-        }
-        self.code.unwrap_or_else(|| {
-            eprintln!("tapline: {name} holds no finished run (no run_finished event)");
-            EXIT_USAGE
-        })
     }
 }
 
@@ -211,10 +188,7 @@ fn merge_shards(args: &MergeArgs) -> Outcome {
         inputs.push(open_shard(path, &errors).map_err(Failure::usage)?);
     }
     let (shards, missing) = merge::check(inputs, args.allow_missing).map_err(Failure::usage)?;
-    let mut replay = match Replay::new(&args.replay) {
-        Ok(r) => r,
-        Err(code) => return Ok(code),
-    };
+    let mut replay = Replay::new(&args.replay)?;
     let mut recorded = Vec::new();
     let merged = merge::merge(shards, missing, &mut |ev: RunEvent| {
         if args.history {
@@ -223,7 +197,7 @@ fn merge_shards(args: &MergeArgs) -> Outcome {
         replay.on(ev)
     });
     match merged {
-        Err(code) => return Ok(code),
+        Err(e) => return replay_write_failure(&e),
         Ok(Err(e)) => return Err(Failure::usage(e)),
         Ok(Ok(_)) => {}
     }
@@ -233,7 +207,17 @@ fn merge_shards(args: &MergeArgs) -> Outcome {
     if args.history {
         crate::history_cmd::append(recorded, args.log_dir.as_ref()).map_err(Failure::internal)?;
     }
-    Ok(replay.finish("the merged shards"))
+    replay.finish("the merged shards")
+}
+
+/// A replay's sink failed: a reader that went away (`| head`) ends it quietly.
+fn replay_write_failure(e: &io::Error) -> Outcome {
+    match e.kind() {
+        io::ErrorKind::BrokenPipe => Ok(0),
+        _ => Err(Failure::internal(format!(
+            "failed to write the report: {e}"
+        ))),
+    }
 }
 
 /// Files as given, globs expanded, folders' `*.jsonl`, each once, in the order given.

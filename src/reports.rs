@@ -2,12 +2,13 @@
 //! and `report` alike: the `-o` reports and CI annotations, the terminal report's options, the
 //! machine output on stdout.
 use crate::cli::{Annotations, ColorChoice, RunFormat};
+use crate::Failure;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use tapline::report::outlets::{self, Machine, Outlets};
 use tapline::report::output::{self, Reports, Target};
 use tapline::report::record::Meta;
-use tapline::report::sink::{JsonlRun, RunSink, SummaryRun};
-use tapline::report::terminal::{TerminalOptions, Verbosity};
+use tapline::report::terminal::TerminalOptions;
 use tapline::report::threaded::ReportsThread;
 
 /// The reports sink, or `None` when nothing is asked for. Annotations are on with
@@ -17,7 +18,7 @@ pub fn build(
     targets: Vec<Target>,
     annotations: Option<Annotations>,
     machine_on_stdout: bool,
-) -> Option<ReportsThread> {
+) -> Result<Option<ReportsThread>, Failure> {
     let on_github = std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true");
     let annotate = match annotations {
         Some(Annotations::Github) => true,
@@ -36,16 +37,12 @@ pub fn build(
     });
     let reports = Reports::new(targets, annotations, Meta::current());
     if reports.is_empty() {
-        return None;
+        return Ok(None);
     }
-    match ReportsThread::spawn(reports) {
-        Ok(thread) => Some(thread),
-        Err(e) => {
-            // Before anything ran: nothing to clean up. 3 is the internal-error exit code.
-            eprintln!("tapline: failed to start the reports thread: {e}");
-            std::process::exit(3)
-        }
-    }
+    // Before anything ran: nothing to clean up.
+    ReportsThread::spawn(reports)
+        .map(Some)
+        .map_err(|e| Failure::internal(format!("failed to start the reports thread: {e}")))
 }
 
 /// Globs for `--watch-ignore` that cover the report files under `root` and their temporary
@@ -80,41 +77,33 @@ pub fn watch_ignores(paths: &[PathBuf], root: &Path) -> Vec<String> {
     globs
 }
 
-/// The options of a terminal report on stderr (`run` and `serve`).
+/// The options of a terminal report on stderr (`run` and `serve`); whether it is live, and
+/// its width then, are decided per run ([`Outlets::open`]).
 pub(crate) fn stderr_terminal_options(
     color: ColorChoice,
     quiet: bool,
     verbose: bool,
     live: bool,
 ) -> TerminalOptions {
-    let style = color.style(io::stderr().is_terminal());
-    let verbosity = if quiet {
-        Verbosity::Quiet
-    } else if verbose {
-        Verbosity::Verbose
-    } else {
-        Verbosity::Normal
-    };
-    // Only a live region needs the width; asking without a terminal makes crossterm run `tput`.
-    let width = if live {
-        crossterm::terminal::size().map_or(100, |(w, _)| w)
-    } else {
-        100
-    };
     TerminalOptions {
-        style,
+        style: color.style(io::stderr().is_terminal()),
         live,
-        verbosity,
-        width,
+        verbosity: outlets::verbosity(quiet, verbose),
+        width: 100,
     }
 }
 
-/// The sink of `--format jsonl|summary`, on stdout (block-buffered: a machine reads it).
-pub(crate) fn machine_sink(format: RunFormat) -> Option<Box<dyn RunSink>> {
-    let out = || io::BufWriter::new(io::stdout().lock());
-    match format {
-        RunFormat::Human => None,
-        RunFormat::Jsonl => Some(Box::new(JsonlRun::new(out()))),
-        RunFormat::Summary => Some(Box::new(SummaryRun::new(out()))),
-    }
+/// The outlets of `run`, its watch mode and `serve`: the terminal report, `--format`'s machine
+/// output on stdout, and the reports.
+pub(crate) fn outlets(
+    terminal: TerminalOptions,
+    format: RunFormat,
+    reports: Option<ReportsThread>,
+) -> Outlets {
+    let machine = match format {
+        RunFormat::Human => Machine::None,
+        RunFormat::Jsonl => Machine::Jsonl,
+        RunFormat::Summary => Machine::Summary,
+    };
+    Outlets::new(terminal, machine, reports)
 }

@@ -86,13 +86,7 @@ pub(crate) struct BrowserJob {
     pub max_output: Option<u64>,
 }
 
-/// The file a run entry stands for: a `.both` file runs twice, as `FILE (node)` and `FILE
-/// (chromium)`.
-pub fn file_rel(rel: &str) -> &str {
-    rel.strip_suffix(" (node)")
-        .or_else(|| rel.strip_suffix(" (chromium)"))
-        .unwrap_or(rel)
-}
+pub use crate::util::paths::file_rel;
 
 /// How a browser file ended: what the runner's file task judges.
 #[derive(Debug, Default)]

@@ -10,6 +10,7 @@ pub mod junit;
 pub use crate::event::leaves;
 pub mod markdown;
 pub mod merge;
+pub mod outlets;
 pub mod output;
 pub(crate) mod paint;
 pub(crate) mod progress;

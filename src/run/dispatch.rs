@@ -372,17 +372,13 @@ impl<'a, 's> Dispatch<'a, 's> {
             run,
             summary: summary.clone(),
         });
-        if let Some(dir) = log_dir {
-            // Later runs compare against this one; an interrupted or partial run still records
-            // what it saw, over the verdicts of the files it did not finish.
-            let _ = dir.write_verdicts(&dir.merged(&verdicts));
-        }
         match self.sink.failed.take() {
             Some(e) => Err(e),
             None => Ok(Finished {
                 summary,
                 results: self.results,
-                history_error: None,
+                verdicts,
+                warnings: Vec::new(),
             }),
         }
     }

@@ -11,8 +11,9 @@
 //!   (retry, flaky, bail out, `--max-fail`), a pure function of the run's state;
 //! - `file_task` and [`supervise`]: one file's child (pid-reuse-safe supervision, its final
 //!   sweep and `Teardown`), its output parsed into events;
-//! - sinks ([`RunSink`], open: the daemon reuses it) report the events; history is recorded by
-//!   one ([`history::recording`]) and appended after the run, as `verdicts.json` is written.
+//! - sinks ([`RunSink`], open: the daemon reuses it) report the events; what the run leaves
+//!   for the next one (`verdicts.json`, history, the cache) is gathered beside them and saved
+//!   after the run by one route ([`keep`]).
 //!
 //! One dispatcher owns the run's state and linearises everything that happens (child events,
 //! finished files, signals, the redraw tick) in one `select!`, as nextest does; reporters are
@@ -38,7 +39,6 @@
 //! run goes, a quiet moment within 10 ms, and a producer that streams without pause is written
 //! in blocks (a write per read of its pipe woke the reader thousands of times a second: +7%
 //! CPU on the 200,000-point Perl run, benches/README.md).
-pub mod cache;
 pub mod child_env;
 pub mod config;
 mod decide;
@@ -60,8 +60,8 @@ pub mod trace;
 use crate::browser::inputs;
 use crate::event::run::{FileInfo, FileResult, RunEvent, RunSummary};
 use crate::event::sink::{Fanout, RunSink};
-use crate::state::history;
 use crate::state::logs;
+use crate::state::{history, keep};
 use crate::supervise::{limits, sandbox, Cancel};
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -115,6 +115,8 @@ pub struct Settings {
     pub flaky_fails: bool,
     /// Where each attempt is recorded (`None` with `--no-history`).
     pub history: Option<history::Recorder>,
+    /// The result cache, updated after each run (`--cache`).
+    pub cache: Option<std::sync::Mutex<keep::CacheKeys>>,
     /// `--max-fail N` (`--fail-fast` is 1): after N failed files no new file starts.
     pub max_fail: Option<usize>,
     /// With `max_fail`: files still running when it is reached are stopped too.
@@ -154,6 +156,7 @@ impl Settings {
             retries: options.retries,
             flaky_fails: options.flaky_fails,
             history,
+            cache: None,
             max_fail: options.max_fail,
             stop_running: options.stop_running,
             limits: options.limits,
@@ -169,8 +172,10 @@ impl Settings {
 pub struct Finished {
     pub summary: RunSummary,
     pub results: Vec<Option<FileResult>>,
-    /// Why the run could not be recorded in history, if it could not.
-    pub history_error: Option<String>,
+    /// This run's verdicts (path → passed), the files it finished.
+    pub verdicts: std::collections::BTreeMap<String, bool>,
+    /// What the run could not save for the next one (verdicts, history, the cache).
+    pub warnings: Vec<String>,
 }
 
 impl Finished {
@@ -185,8 +190,9 @@ impl Finished {
     }
 }
 
-/// Runs every planned file, at most `jobs` at a time, feeding `sink` (`dispatch`); each
-/// attempt is recorded in history after the run ([`history::recording`]).
+/// Runs every planned file, at most `jobs` at a time, feeding `sink` (`dispatch`); what the
+/// run leaves for the next one (verdicts, history, the cache) is saved after it, by one route
+/// ([`crate::state::keep`]).
 ///
 /// `stop` lets a caller (watch mode) cancel the run from outside: `Some(Graceful)` ends it as a
 /// first Ctrl-C does. A sink's error stops the run the same way; the run still finishes
@@ -197,16 +203,20 @@ pub async fn execute(
     sink: &mut dyn RunSink,
     stop: Option<watch::Receiver<Option<Cancel>>>,
 ) -> std::io::Result<Finished> {
-    let Some(recorder) = settings.history.clone() else {
-        return dispatch::execute(files, settings, sink, stop).await;
-    };
-    let mut recording = history::recording::Recording::new(recorder, settings.run);
+    let rels = rels_by_index(&files);
+    let mut keeping = keep::Keeping::new(
+        settings.run,
+        settings.log_dir.as_ref(),
+        settings.history.clone(),
+        settings.cache.as_ref(),
+    );
     // The run's own sink last: it is given each event, without a copy.
-    let mut both = Fanout(vec![&mut recording, sink]);
+    let mut both = Fanout(vec![&mut keeping, sink]);
     let finished = dispatch::execute(files, settings, &mut both, stop).await;
     drop(both);
-    let history_error = recording.save();
-    finished.map(|f| Finished { history_error, ..f })
+    let mut finished = finished?;
+    finished.warnings = keeping.save(&finished.verdicts, &rels, &finished.results);
+    Ok(finished)
 }
 
 /// Runs the files once, or `runs` times as a series (`--runs N`) told between
@@ -447,6 +457,7 @@ mod tests {
             retries: 0,
             flaky_fails: false,
             history: None,
+            cache: None,
             max_fail: None,
             stop_running: false,
             limits: limits::Limits::default(),

@@ -5,17 +5,15 @@
 //! what a command line owns: the sinks on stdout and stderr, `--list`'s lines, the notes and
 //! warnings, and the exit code.
 use crate::cli::{RunArgs, RunFormat};
-use crate::reports::{machine_sink, stderr_terminal_options};
-use crate::{Failure, Outcome, EXIT_INTERNAL, EXIT_USAGE};
-use std::io::{self, IsTerminal, Write};
+use crate::reports::stderr_terminal_options;
+use crate::{Failure, Outcome};
+use std::io::{self, Write};
 use std::time::Duration;
 use tapline::event::run::RunEvent;
-use tapline::event::stability::Stability;
-use tapline::report::output;
-use tapline::report::sink::{Explaining, Fanout, RunSink};
-use tapline::report::terminal::{TerminalOptions, TerminalReporter};
+use tapline::report::sink::RunSink;
+use tapline::report::terminal::TerminalOptions;
 use tapline::report::threaded::ReportsThread;
-use tapline::run::cache::Cache;
+use tapline::report::{outlets, output};
 use tapline::run::child_env::ChildEnv;
 use tapline::run::options::{Env, Flags, Options, Project};
 use tapline::run::order::Order;
@@ -40,9 +38,9 @@ pub fn run(args: &RunArgs) -> Outcome {
     // Report paths are checked before anything runs or is touched.
     let targets = output::targets(&args.output).map_err(Failure::usage)?;
     let machine_on_stdout = args.format != RunFormat::Human;
-    let reports = crate::reports::build(targets, args.annotations, machine_on_stdout);
+    let reports = crate::reports::build(targets, args.annotations, machine_on_stdout)?;
     if args.watch {
-        return Ok(watch(args, reports));
+        return watch(args, reports);
     }
     let affected = affected::Affected::from_args(args).map_err(Failure::usage)?;
     let mut select = |files: Vec<discover::TestFile>| {
@@ -63,7 +61,7 @@ pub fn run(args: &RunArgs) -> Outcome {
         // Nothing the changes affect: nothing to run, which is no failure.
         Err(Failure::Usage(msg)) if affected.is_some() && msg == NO_FILE_SELECTED => Ok(0),
         Ok(Prepared::Run(files, settings, extras)) => {
-            Ok(execute(args, files, *settings, extras, reports))
+            execute(args, files, *settings, extras, reports)
         }
         Err(failure) => Err(failure),
     }
@@ -78,8 +76,6 @@ enum Prepared {
 struct Extras {
     /// `--partition`: the shard's header, the first event of its record.
     shard: Option<tapline::event::run::ShardHeader>,
-    /// The result cache and each planned file's key (by index), with `--cache`.
-    cache: Option<(Cache, Vec<Option<String>>)>,
     /// `--runs N`.
     runs: u64,
 }
@@ -191,9 +187,9 @@ fn prepare(
     });
     let mut settings = Settings::new(&options, project.cwd, log_dir, recorder, sandbox);
     settings.trace = tracer;
+    settings.cache = plan.cache.map(std::sync::Mutex::new);
     let extras = Extras {
         shard: part.header,
-        cache: plan.cache,
         runs: options.runs,
     };
     Ok(Prepared::Run(plan.files, Box::new(settings), extras))
@@ -279,7 +275,7 @@ fn terminal_options(args: &RunArgs, live: bool) -> TerminalOptions {
 }
 
 /// `--watch`: the session lives in `tapline::watch`; each run is prepared here, as without it.
-fn watch(args: &RunArgs, reports: Option<ReportsThread>) -> u8 {
+fn watch(args: &RunArgs, reports: Option<ReportsThread>) -> Outcome {
     struct Plans<'a>(&'a RunArgs);
     impl watch::Planner for Plans<'_> {
         fn plan(
@@ -300,16 +296,12 @@ fn watch(args: &RunArgs, reports: Option<ReportsThread>) -> u8 {
             }
         }
     }
-    let usage = |msg: String| Failure::Usage(msg).exit();
     let debounce = match args.debounce.as_deref().map(config::parse_duration) {
         None => watch::DEFAULT_DEBOUNCE,
         Some(Ok(d)) => d,
-        Some(Err(e)) => return usage(format!("invalid --debounce: {e}")),
+        Some(Err(e)) => return Err(Failure::usage(format!("invalid --debounce: {e}"))),
     };
-    let project = match Project::current() {
-        Ok(p) => p,
-        Err(e) => return usage(e.to_string()),
-    };
+    let project = Project::current().map_err(Failure::usage)?;
     let history_dir = project.log_dir(args.log_dir.as_deref());
     let history = project.history(args.log_dir.as_deref(), args.no_history);
     let root = project.root;
@@ -325,34 +317,12 @@ fn watch(args: &RunArgs, reports: Option<ReportsThread>) -> u8 {
         ignore,
         clear: args.clear,
         traces: !args.no_trace && project.config.trace != Some(false),
-        terminal: terminal_options(args, false),
-        machine: match args.format {
-            RunFormat::Human => watch::Machine::None,
-            RunFormat::Jsonl => watch::Machine::Jsonl,
-            RunFormat::Summary => watch::Machine::Summary,
-        },
-        reports,
+        outlets: crate::reports::outlets(terminal_options(args, false), args.format, reports),
     };
     match watch::watch(opts, &mut Plans(args)) {
-        Ok(ended) => ended.exit_code(),
-        Err(watch::WatchError::Usage(msg)) => usage(msg),
-        Err(watch::WatchError::Internal(msg)) => {
-            eprintln!("tapline: {msg}");
-            EXIT_INTERNAL
-        }
-    }
-}
-
-/// The run's stderr: line-buffered on a terminal so progress shows; block-buffered into pipes
-/// and files, and under a live region (which draws whole frames).
-fn stderr_out(live: bool) -> Box<dyn io::Write> {
-    let stderr = io::stderr();
-    if live {
-        Box::new(io::BufWriter::with_capacity(1 << 16, stderr.lock()))
-    } else if stderr.is_terminal() {
-        Box::new(io::LineWriter::new(stderr.lock()))
-    } else {
-        Box::new(io::BufWriter::new(stderr.lock()))
+        Ok(ended) => Ok(ended.exit_code()),
+        Err(watch::WatchError::Usage(msg)) => Err(Failure::Usage(msg)),
+        Err(watch::WatchError::Internal(msg)) => Err(Failure::Internal(msg)),
     }
 }
 
@@ -361,107 +331,49 @@ fn execute(
     files: Vec<Planned>,
     settings: Settings,
     extras: Extras,
-    mut reports: Option<ReportsThread>,
-) -> u8 {
-    let runtime = match tokio::runtime::Builder::new_current_thread()
+    reports: Option<ReportsThread>,
+) -> Outcome {
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("tapline: failed to start the async runtime: {e}");
-            return EXIT_INTERNAL;
-        }
-    };
-    let mut forward = match crate::daemon_cmd::forward_sink(args) {
-        Ok(f) => f,
-        Err(msg) => {
-            eprintln!("tapline: {msg}");
-            return EXIT_USAGE;
-        }
-    };
-    let options = terminal_options(args, settings.live);
-    let mut terminal = TerminalReporter::new(stderr_out(settings.live), options);
-    let mut machine = machine_sink(args.format);
-    let mut sinks: Vec<&mut dyn RunSink> = vec![&mut terminal];
-    if let Some(m) = machine.as_deref_mut() {
-        sinks.push(m);
-    }
-    if let Some(f) = forward.as_mut() {
-        sinks.push(f);
-    }
-    if let Some(r) = reports.as_mut() {
-        sinks.push(r);
-    }
-    let mut fanout = Explaining::new(Fanout(sinks));
-    let Extras {
-        mut cache,
-        runs,
-        shard,
-    } = extras;
+        .map_err(|e| Failure::internal(format!("failed to start the async runtime: {e}")))?;
+    let mut forward = crate::daemon_cmd::forward_sink(args).map_err(Failure::Usage)?;
+    let mut outlets =
+        crate::reports::outlets(terminal_options(args, settings.live), args.format, reports);
+    let mut opened = outlets.open(settings.live);
+    let front: Vec<&mut dyn RunSink> = forward.iter_mut().map(|f| f as &mut dyn RunSink).collect();
+    let mut sink = opened.sink(front);
+    let Extras { runs, shard } = extras;
     if let Some(header) = shard {
-        if let Err(e) = fanout.on(&RunEvent::Shard(header)) {
-            eprintln!("tapline: failed to write the report: {e}");
-            return EXIT_INTERNAL;
-        }
+        sink.on(&RunEvent::Shard(header))
+            .map_err(|e| Failure::internal(format!("failed to write the report: {e}")))?;
     }
-    let rels = tapline::run::rels_by_index(&files);
     let finished = runtime.block_on(tapline::run::execute_series(
         files,
         settings,
         runs,
-        &mut fanout,
-        &mut report_history_error,
+        &mut sink,
+        &mut report_warnings,
     ));
-    drop(fanout);
-    let finish = terminal.finish();
+    drop(sink);
+    let closed = opened.close();
     if let Some(f) = forward.as_mut() {
         f.finish();
     }
-    if let (Ok((f, _)), Some((cache, keys))) = (&finished, cache.as_mut()) {
-        cache.update_all(&rels, keys, &f.results);
-        if let Err(e) = cache.save() {
-            eprintln!("tapline: warning: failed to save the result cache: {e}");
-        }
-    }
     if let Ok((f, _)) = &finished {
-        report_history_error(f);
+        report_warnings(f);
     }
-    let report_errors = reports
-        .as_mut()
-        .map(tapline::report::threaded::ReportsThread::take_errors)
-        .unwrap_or_default();
-    for e in &report_errors {
-        eprintln!("tapline: {e}");
-    }
-    exit_code(finished, finish.map(drop), !report_errors.is_empty())
-}
-
-/// The run's exit code: the tests' (or the series' stability), unless reporting failed.
-fn exit_code(
-    finished: io::Result<(tapline::run::Finished, Option<Stability>)>,
-    finish: io::Result<()>,
-    report_failed: bool,
-) -> u8 {
-    let code = |f: &tapline::run::Finished, stability: &Option<Stability>| match stability {
+    let code = finished.map(|(f, stability)| match stability {
+        // A series answers by its stability, unless it was interrupted.
         Some(s) if f.exit_code() != tapline::run::EXIT_INTERRUPTED => u8::from(!s.all_stable()),
         _ => f.exit_code(),
-    };
-    match (finished, finish) {
-        // A report that could not be written is an error of ours, whatever the tests did.
-        (Ok(_), Ok(_)) if report_failed => EXIT_INTERNAL,
-        (Ok((f, s)), Ok(_)) => code(&f, &s),
-        (Ok((f, s)), Err(e)) if e.kind() == io::ErrorKind::BrokenPipe => code(&f, &s),
-        (Err(e), _) if e.kind() == io::ErrorKind::BrokenPipe => 0,
-        (Err(e), _) | (Ok(_), Err(e)) => {
-            eprintln!("tapline: failed to report the run: {e}");
-            EXIT_INTERNAL
-        }
-    }
+    });
+    outlets::exit_code(code, &closed).map_err(Failure::Internal)
 }
 
-fn report_history_error(f: &tapline::run::Finished) {
-    if let Some(e) = &f.history_error {
-        eprintln!("tapline: warning: {e}");
+/// What a run could not save for the next one.
+fn report_warnings(f: &tapline::run::Finished) {
+    for w in &f.warnings {
+        eprintln!("tapline: warning: {w}");
     }
 }

@@ -51,9 +51,8 @@ use session::*;
 use want::{covers, why_lines, with_inputs};
 pub use want::{select, Inputs, Picked, Want};
 
-use crate::report::sink::{Explaining, Fanout, JsonlRun, RunSink, SummaryRun};
+use crate::report::outlets::{reported, Outlets, Reported};
 use crate::report::style::{self, Style};
-use crate::report::terminal::{TerminalOptions, TerminalReporter};
 use crate::run::discover::TestFile;
 use crate::run::{execute, Planned, Settings, EXIT_INTERRUPTED};
 use crate::supervise::Cancel;
@@ -79,14 +78,6 @@ const SHOWN_TRIGGERS: usize = 3;
 /// How much longer than a debounce a cut loop's note waits for the rest of its paths.
 const NOTE_MARGIN: Duration = Duration::from_millis(50);
 
-/// The machine output on stdout.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Machine {
-    None,
-    Jsonl,
-    Summary,
-}
-
 pub struct WatchOptions {
     /// The project root: watched, and what test paths are relative to.
     pub root: PathBuf,
@@ -101,11 +92,9 @@ pub struct WatchOptions {
     /// Pick files by the stored dependency traces (off with `--no-trace`: any change to no
     /// test file runs every file).
     pub traces: bool,
-    /// For each run's terminal report (`live` and `width` are set per run).
-    pub terminal: TerminalOptions,
-    pub machine: Machine,
-    /// `-o` reports, rewritten after each run (their paths belong in `ignore`).
-    pub reports: Option<crate::report::threaded::ReportsThread>,
+    /// Each run's terminal report, machine output and `-o` reports (rewritten after each run:
+    /// their paths belong in `ignore`).
+    pub outlets: Outlets,
 }
 
 /// Prepares each run: discovers the test files, lets `select` pick and order them, then (when

@@ -64,8 +64,6 @@ pub(super) struct Session<'p> {
     verdicts: HashMap<String, bool>,
     /// What each test file loaded when it last ran, where the run could tell.
     inputs: Inputs,
-    /// Shared by every run, so stdout is one stream.
-    jsonl: Option<JsonlRun<io::BufWriter<io::Stdout>>>,
     signals: Signals,
     run: u64,
     style: Style,
@@ -139,9 +137,7 @@ impl<'p> Session<'p> {
         } else {
             from_history
         };
-        let jsonl = (opts.machine == Machine::Jsonl)
-            .then(|| JsonlRun::new(io::BufWriter::new(io::stdout())));
-        let style = opts.terminal.style;
+        let style = opts.outlets.style();
         let mut session = Session {
             opts,
             planner,
@@ -155,7 +151,6 @@ impl<'p> Session<'p> {
             running: false,
             verdicts,
             inputs: Inputs::new(),
-            jsonl,
             signals,
             run: 0,
             style,
@@ -230,11 +225,8 @@ impl<'p> Session<'p> {
         let rels: Vec<String> = files.iter().map(|p| p.info.rel.clone()).collect();
         self.header(number, &want, &why_lines(&picked));
 
-        let mut terminal = self.terminal(settings.live);
-        let mut summary = (self.opts.machine == Machine::Summary)
-            .then(|| SummaryRun::new(io::BufWriter::new(io::stdout())));
-        let mut jsonl = self.jsonl.take();
-        let mut reports = self.opts.reports.take();
+        let mut outlets = std::mem::replace(&mut self.opts.outlets, Outlets::none());
+        let mut opened = outlets.open(settings.live);
 
         let (stop_tx, stop_rx) = watch::channel(None::<Cancel>);
         let mut stopping: Option<Cancel> = None;
@@ -259,17 +251,7 @@ impl<'p> Session<'p> {
         };
         let result = {
             // The stamp first: it is taken before anybody could hear of the end.
-            let mut sinks: Vec<&mut dyn RunSink> = vec![&mut end, &mut terminal];
-            if let Some(j) = jsonl.as_mut() {
-                sinks.push(j);
-            }
-            if let Some(s) = summary.as_mut() {
-                sinks.push(s);
-            }
-            if let Some(r) = reports.as_mut() {
-                sinks.push(r);
-            }
-            let mut fanout = Explaining::new(Fanout(sinks));
+            let mut fanout = opened.sink(vec![&mut end]);
             let exec = execute(files, &settings, &mut fanout, Some(stop_rx));
             tokio::pin!(exec);
             loop {
@@ -306,20 +288,21 @@ impl<'p> Session<'p> {
         self.running = false;
         let ended = end.at.unwrap_or_else(|| self.clock.now());
         self.feedback.run_ended(ended);
-        let finish = terminal.finish();
-        drop(summary);
-        self.jsonl = jsonl;
-        if let Some(r) = &mut reports {
-            for e in r.take_errors() {
-                self.say(&format!("tapline: {e}\n"));
-            }
+        let closed = opened.close();
+        self.opts.outlets = outlets;
+        // A report that could not be written is told; the session goes on.
+        for e in &closed.report_errors {
+            self.say(&format!("tapline: {e}\n"));
         }
-        self.opts.reports = reports;
         self.say_note();
-        let finished = match reported(result, finish)? {
-            Ok(finished) => finished,
-            Err(after) => return Ok(after),
+        let finished = match reported(result, &closed) {
+            Reported::Done(finished) => finished,
+            Reported::ReaderGone => return Ok(After::Quit(Ended::OutputClosed)),
+            Reported::Failed(msg) => return Err(WatchError::Internal(msg)),
         };
+        for w in &finished.warnings {
+            self.say(&format!("tapline: warning: {w}\n"));
+        }
         self.remember(rels, &finished, settings.inputs.take());
         if let Some(ended) = quit {
             return Ok(After::Quit(ended));
@@ -389,23 +372,6 @@ impl<'p> Session<'p> {
                 Ok(Err(After::Idle))
             }
         }
-    }
-
-    /// The run's terminal report on stderr: line-buffered on a terminal, whole frames under a
-    /// live region, block-buffered into pipes.
-    fn terminal(&self, live: bool) -> TerminalReporter<Box<dyn Write>> {
-        let mut terminal_opts = self.opts.terminal;
-        terminal_opts.live = live;
-        terminal_opts.width = crossterm::terminal::size().map_or(terminal_opts.width, |(w, _)| w);
-        let stderr = io::stderr();
-        let out: Box<dyn Write> = if live {
-            Box::new(io::BufWriter::with_capacity(1 << 16, stderr))
-        } else if self.stderr_tty {
-            Box::new(io::LineWriter::new(stderr))
-        } else {
-            Box::new(io::BufWriter::new(stderr))
-        };
-        TerminalReporter::new(out, terminal_opts)
     }
 
     /// Adds watches for `top` and every folder under it that is not ignored, reading their
@@ -711,7 +677,7 @@ impl<'p> Session<'p> {
             line.push_str(&label);
         }
         line.push(' ');
-        let width = usize::from(self.opts.terminal.width).clamp(40, 100);
+        let width = usize::from(self.opts.outlets.width()).clamp(40, 100);
         let fill = width.saturating_sub(line.chars().count()).max(2);
         line.push_str(&"─".repeat(fill));
         out.push_str(&self.style.paint(style::CYAN, line));
@@ -764,26 +730,6 @@ async fn sleep_until(due: Option<tokio::time::Instant>) {
 }
 
 /// When the run ended: when its `RunFinished` was handed to the sinks.
-/// The finished run, once its reports are written; a reader gone away ends the session
-/// quietly, any other failure to report is the session's end.
-fn reported(
-    result: io::Result<Finished>,
-    finish: io::Result<Box<dyn Write>>,
-) -> Result<Result<Finished, After>, WatchError> {
-    let failed = |e: io::Error| WatchError::Internal(format!("failed to report the run: {e}"));
-    let finished = match result {
-        Ok(finished) => finished,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
-            return Ok(Err(After::Quit(Ended::OutputClosed)))
-        }
-        Err(e) => return Err(failed(e)),
-    };
-    match finish {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(failed(e)),
-        _ => Ok(Ok(finished)),
-    }
-}
-
 pub(super) fn pattern_want(pattern: &str) -> Action {
     Action::Run(Want {
         patterns: vec![pattern.to_owned()],

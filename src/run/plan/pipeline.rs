@@ -7,13 +7,14 @@
 use super::partition::PartitionArg;
 use super::{resolve, shard, Resolved};
 use crate::event::run::{FileInfo, ShardHeader};
-use crate::run::cache::Cache;
 use crate::run::child_env::ChildEnv;
 use crate::run::discover::{self, DiscoverError, Found, TestFile};
 use crate::run::options::{CacheUse, Options, OptionsError, Project};
 use crate::run::order::{self, Order};
 use crate::run::Planned;
+use crate::state::cache::Cache;
 use crate::state::history::{self, Index};
+use crate::state::keep::CacheKeys;
 use crate::state::logs::{LogDir, LogNames};
 use crate::util::which;
 use std::collections::HashMap;
@@ -165,7 +166,7 @@ pub fn partition(
 pub struct Plan {
     pub files: Vec<Planned>,
     /// The result cache and each planned file's key (by index), when the run uses it.
-    pub cache: Option<(Cache, Vec<Option<String>>)>,
+    pub cache: Option<CacheKeys>,
     /// History's facts on the selected files.
     pub index: Index,
     /// The order the files were put in.
@@ -266,7 +267,7 @@ fn consult_cache(
     options: &Options,
     project: &Project,
     isolation: &str,
-) -> Result<Option<(Cache, Vec<Option<String>>)>, PlanError> {
+) -> Result<Option<CacheKeys>, PlanError> {
     if options.cache == CacheUse::Off {
         return Ok(None);
     }
@@ -292,7 +293,7 @@ fn consult_cache(
             p.cached = key.as_deref().and_then(|k| cache.lookup(&p.info.rel, k));
         }
     }
-    Ok(Some((cache, keys)))
+    Ok(Some(CacheKeys { cache, keys }))
 }
 
 /// Interpreters resolved to absolute paths once per run and folder, so that spawning each file
@@ -431,7 +432,7 @@ mod tests {
             .map(|f| (f.info.index, f.info.rel.as_str(), f.log_name.as_str()))
             .collect();
         assert_eq!(got, [(0, "t/a.t", "t__a.log"), (1, "t/b.t", "t__b.log")]);
-        let (_, keys) = plan.cache.expect("the cache is open");
+        let keys = plan.cache.expect("the cache is open").keys;
         assert!(keys.iter().all(Option::is_some), "each file is keyed");
         assert!(
             plan.files.iter().all(|f| f.cached.is_none()),
