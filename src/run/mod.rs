@@ -210,10 +210,13 @@ pub async fn execute(
         settings.history.clone(),
         settings.cache.as_ref(),
     );
-    // The run's own sink last: it is given each event, without a copy.
-    let mut both = Fanout(vec![&mut keeping, sink]);
-    let finished = dispatch::execute(files, settings, &mut both, stop).await;
-    drop(both);
+    let finished = if keeping.gathers() {
+        // The run's own sink last: it is given each event, without a copy.
+        let mut both = Fanout(vec![&mut keeping, sink]);
+        dispatch::execute(files, settings, &mut both, stop).await
+    } else {
+        dispatch::execute(files, settings, sink, stop).await
+    };
     let mut finished = finished?;
     finished.warnings = keeping.save(&finished.verdicts, &rels, &finished.results);
     Ok(finished)

@@ -44,6 +44,12 @@ impl<'s> Keeping<'s> {
         }
     }
 
+    /// Whether it needs the run's events (history is on): a run without them is not slowed
+    /// by one more sink per event.
+    pub fn gathers(&self) -> bool {
+        self.recording.is_some()
+    }
+
     /// Saves the finished run: `verdicts` are this run's (path → passed), `rels` and `results`
     /// each planned file's path and result, by index. The warnings to show for what could not
     /// be saved.
