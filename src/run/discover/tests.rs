@@ -780,6 +780,20 @@ fn javascript_and_fixture_folders() {
     );
 }
 
+/// node-tap's saved snapshots are named as tests (`*.test.cjs`) but tap never runs them.
+#[test]
+fn tap_snapshots_are_not_tests() {
+    let dir = project_with(&[
+        ("package.json", r#"{"scripts": {"test": "tap"}}"#),
+        ("test/bin/semver.js", ""),
+        ("tap-snapshots/test/bin/semver.js.test.cjs", ""),
+    ]);
+    let found = find(&[], dir.path(), dir.path(), &Config::default(), None).expect("found");
+    assert_eq!(rels(&found.files), ["test/bin/semver.js"]);
+    let walked = run(dir.path(), &["."], &Config::default(), None).expect("found");
+    assert_eq!(rels(&walked), ["test/bin/semver.js"], "nor in a walk");
+}
+
 /// `package.json` declaring its tests wins over the default folders.
 #[test]
 fn package_json_declares_the_tests() {
