@@ -811,7 +811,12 @@ fn package_json_declares_the_tests() {
     assert_eq!(rels(&found.files), ["test/data.js", "test/index.js"]);
     assert_eq!(
         found.declared.as_deref(),
-        Some("package.json scripts.test (`npm run lint && npm run unit`)")
+        Some("package.json scripts.unit (`tape 'test/*.js' | tap-spec`)"),
+        "the command as the script that runs it writes it"
+    );
+    assert_eq!(
+        found.one_at_a_time, None,
+        "tape: one process, no files to wait on"
     );
     let cfg = Config {
         test_dirs: Some(vec!["tests".into()]),
@@ -833,6 +838,11 @@ fn package_json_declares_the_tests() {
         rels(&run(dir.path(), &[], &Config::default(), None).expect("found")),
         ["test/a.bats"],
         "bats does not recurse"
+    );
+    let found = find(&[], dir.path(), dir.path(), &Config::default(), None).expect("found");
+    assert_eq!(
+        found.one_at_a_time.as_deref(),
+        Some("bats runs files one at a time")
     );
 
     let dir = project_with(&[

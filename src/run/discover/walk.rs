@@ -50,6 +50,7 @@ impl Finder<'_> {
                 return Err(DiscoverError::NoDeclaredTests(declared.source));
             }
             self.declared = Some(declared.source);
+            self.declared_one_at_a_time = declared.one_at_a_time;
             return Ok(());
         }
         let dirs: Vec<PathBuf> = if self.perl_dist {
