@@ -40,6 +40,7 @@ pub use words::{list_line, log_name};
 
 mod naming;
 mod project;
+mod tap_config;
 #[cfg(test)]
 mod tests;
 mod walk;

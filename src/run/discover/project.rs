@@ -43,6 +43,8 @@ pub(super) struct Declared {
     /// Why the run goes one file at a time, when every runner command it followed does
     /// (`bats runs files one at a time`); `None`: they run files in parallel.
     pub one_at_a_time: Option<&'static str>,
+    /// It follows `tap`, whose own configuration may exclude files ([`super::tap_config`]).
+    pub tap: bool,
 }
 
 /// What following `scripts.test` (and the scripts it calls) gathered.
@@ -53,6 +55,8 @@ struct Followed {
     scripts: Vec<(String, String)>,
     /// Per such runner command: why it runs files one at a time, if it does.
     serial: Vec<Option<&'static str>>,
+    /// One of them is `tap`.
+    tap: bool,
 }
 
 /// The files that make a folder a Perl distribution.
@@ -98,6 +102,7 @@ pub(super) fn declared(cwd: &Path) -> Option<Declared> {
         places: followed.places,
         source: sources.join(", "),
         one_at_a_time,
+        tap: followed.tap,
     })
 }
 
@@ -127,6 +132,7 @@ fn places_of<'a>(
         }
         followed.places.extend(places);
         followed.serial.push(one_at_a_time(words));
+        followed.tap |= words[0].rsplit('/').next() == Some("tap");
         if !followed.scripts.iter().any(|(n, _)| n == name) {
             followed.scripts.push((name.to_owned(), line.to_owned()));
         }

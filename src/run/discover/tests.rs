@@ -794,6 +794,26 @@ fn tap_snapshots_are_not_tests() {
     assert_eq!(rels(&walked), ["test/bin/semver.js"], "nor in a walk");
 }
 
+/// What tap's own configuration excludes does not run when the run follows tap.
+#[test]
+fn tap_config_excludes() {
+    let dir = project_with(&[
+        (
+            "package.json",
+            r#"{"scripts": {"test": "tap"}, "tap": {"exclude": ["test/slow/**"]}}"#,
+        ),
+        ("test/a.test.js", ""),
+        ("test/slow/b.test.js", ""),
+    ]);
+    let found = find(&[], dir.path(), dir.path(), &Config::default(), None).expect("found");
+    assert_eq!(rels(&found.files), ["test/a.test.js"]);
+    assert!(found
+        .passed_over
+        .contains(&"test/slow/b.test.js".to_owned()));
+    let named = run(dir.path(), &["test"], &Config::default(), None).expect("found");
+    assert_eq!(rels(&named).len(), 2, "a folder named runs what it holds");
+}
+
 /// `package.json` declaring its tests wins over the default folders.
 #[test]
 fn package_json_declares_the_tests() {
