@@ -144,9 +144,16 @@ fn places_of<'a>(
 fn one_at_a_time(words: &[String]) -> Option<&'static str> {
     let (program, args) = words.split_first()?;
     let program = program.rsplit('/').next().unwrap_or(program);
-    let jobs = args
-        .iter()
-        .any(|a| a == "--jobs" || a.starts_with("--jobs=") || a.starts_with("-j"));
+    // `-j N`, `-j4`, `--jobs`, or a bundle of short switches with `j` in it (`-lrj4`), not
+    // `-Ilib/j`.
+    let jobs = args.iter().any(|a| {
+        a == "--jobs"
+            || a.starts_with("--jobs=")
+            || (a.starts_with('-')
+                && !a.starts_with("--")
+                && !a[1..].starts_with(['I', 'M', 'P'])
+                && a.contains('j'))
+    });
     match program {
         "bats" if !jobs => Some("bats runs files one at a time"),
         "prove" if !jobs => Some("prove runs files one at a time"),
@@ -515,6 +522,11 @@ mod tests {
             "one parallel runner: the run keeps the cores"
         );
         assert_eq!(declare(r#""test": "tap""#).1, None);
+        assert_eq!(declare(r#""test": "prove -lrj4 t""#).1, None);
+        assert_eq!(
+            declare(r#""test": "prove -Ilib/j -r t""#).1,
+            Some("prove runs files one at a time")
+        );
     }
 
     #[test]
