@@ -1,6 +1,8 @@
 //! The environment every child gets beyond tapline's own: `[run] env` of `tapline.toml`, then
 //! `--env KEY=VALUE` over it, and include folders (`[run] lib`, `-I DIR`) prepended to
-//! `PERL5LIB`, `PYTHONPATH` and `NODE_PATH` alike, like `prove -l`/`-I`. A perl started in
+//! `PERL5LIB`, `PYTHONPATH` and `NODE_PATH` alike, like `prove -l`/`-I`; a Perl
+//! distribution's own folders (`lib`, `blib/…`, `t/lib`: [`super::harness::perl_dist_libs`])
+//! follow them on `PERL5LIB` alone, so `-I` and `[run] lib` come first. A perl started in
 //! taint mode ignores `PERL5LIB` and `PERL5OPT`, so, as Test::Harness does, its command gets
 //! them as `-I` switches and words instead.
 use super::runners::is_perl;
@@ -53,11 +55,13 @@ pub struct ChildEnv {
 
 impl ChildEnv {
     /// `config` (from `tapline.toml`), then `cli` over it key by key, then `libs` (absolute,
-    /// first wins) prepended to [`LIB_VARS`]; `inherited` reads tapline's own environment.
+    /// first wins) prepended to [`LIB_VARS`], `perl_libs` after them to `PERL5LIB` only (each
+    /// folder once); `inherited` reads tapline's own environment.
     pub fn build(
         config: &[(String, String)],
         cli: &[(String, String)],
         libs: &[PathBuf],
+        perl_libs: &[PathBuf],
         inherited: impl Fn(&str) -> Option<OsString>,
     ) -> ChildEnv {
         fn set(vars: &mut Vec<(OsString, OsString)>, key: &str, value: OsString) {
@@ -70,14 +74,24 @@ impl ChildEnv {
         for (key, value) in config.iter().chain(cli) {
             set(&mut vars, key, value.into());
         }
-        if !libs.is_empty() {
-            for var in LIB_VARS {
+        let mut perl: Vec<&PathBuf> = libs.iter().collect();
+        for lib in perl_libs {
+            if !perl.contains(&lib) {
+                perl.push(lib);
+            }
+        }
+        for var in LIB_VARS {
+            let dirs: Vec<&PathBuf> = match *var {
+                "PERL5LIB" => perl.clone(),
+                _ => libs.iter().collect(),
+            };
+            if !dirs.is_empty() {
                 let before = vars
                     .iter()
                     .find(|(k, _)| k == var)
                     .map(|(_, v)| v.clone())
                     .or_else(|| inherited(var));
-                let mut value = join_paths(libs.iter().map(|lib| lib.as_os_str()));
+                let mut value = join_paths(dirs.iter().map(|lib| lib.as_os_str()));
                 if let Some(before) = before.filter(|b| !b.is_empty()) {
                     value.push(":");
                     value.push(before);
@@ -194,6 +208,7 @@ mod tests {
             &pairs(&[("A", "config"), ("B", "config")]),
             &pairs(&[("B", "cli"), ("C", "cli"), ("C", "cli again")]),
             &[],
+            &[],
             none,
         );
         assert_eq!(
@@ -209,6 +224,7 @@ mod tests {
             &pairs(&[("NODE_PATH", "/configured")]),
             &pairs(&[("PERL5LIB", "")]),
             &["/p/lib".into(), "/p/t/lib".into()],
+            &[],
             inherited,
         );
         assert_eq!(
@@ -225,10 +241,33 @@ mod tests {
         );
     }
 
+    /// A distribution's folders go to perl alone, after `-I` and `[run] lib`, each once.
+    #[test]
+    fn perl_libs_follow_the_given_ones() {
+        let inherited = |key: &str| (key == "PERL5LIB").then(|| OsString::from("/inherited"));
+        let env = ChildEnv::build(
+            &[],
+            &[],
+            &["/x".into(), "/p/lib".into()],
+            &["/p/lib".into(), "/p/t/lib".into()],
+            inherited,
+        );
+        assert_eq!(
+            shown(&env),
+            pairs(&[
+                ("PERL5LIB", "/x:/p/lib:/p/t/lib:/inherited"),
+                ("PYTHONPATH", "/x:/p/lib"),
+                ("NODE_PATH", "/x:/p/lib"),
+            ])
+        );
+        let alone = ChildEnv::build(&[], &[], &[], &["/p/lib".into()], none);
+        assert_eq!(shown(&alone), pairs(&[("PERL5LIB", "/p/lib")]));
+    }
+
     #[test]
     fn taint_perl_gets_the_libs_as_switches() {
         let argv = |words: &[&str]| -> Vec<OsString> { words.iter().map(OsString::from).collect() };
-        let env = ChildEnv::build(&[], &[], &["/p/lib".into()], |_| Some("/inh".into()));
+        let env = ChildEnv::build(&[], &[], &["/p/lib".into()], &[], |_| Some("/inh".into()));
         let inherited = |key: &str| match key {
             "PERL5OPT" => Some(OsString::from("-MCarp -w")),
             _ => Some(OsString::from("/inh")),

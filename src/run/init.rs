@@ -241,7 +241,9 @@ fn render_run(out: &mut String, f: &Findings) {
         let _ = writeln!(out, "test_dirs = [{}]", dirs.join(", "));
         return;
     } else if f.perl_dist {
-        out.push_str("# A Perl distribution: a plain run walks t/ for *.t, as prove.\n");
+        out.push_str(
+            "# A Perl distribution: a plain run walks t/ for *.t with lib/ on @INC, one file at a time, as prove -l.\n",
+        );
     } else if walked.is_empty() {
         out.push_str("# No test/, tests/ or t/ here: name the folders that hold test files.\n");
     } else {

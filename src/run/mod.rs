@@ -44,6 +44,7 @@ pub mod config;
 mod decide;
 pub mod discover;
 mod dispatch;
+pub mod harness;
 pub mod init;
 pub mod options;
 pub mod order;

@@ -90,8 +90,9 @@ impl Affected {
         }))
     }
 
-    /// The files of `files` the changes affect, in their order; says which and why on stderr.
-    pub(super) fn select(&self, files: Vec<TestFile>) -> Vec<TestFile> {
+    /// The files of `files` the changes affect, in their order, and why each; says which and
+    /// why on stderr.
+    pub(super) fn select(&self, files: Vec<TestFile>) -> (Vec<TestFile>, BTreeMap<String, Why>) {
         let rels: Vec<&str> = files.iter().map(|f| f.rel.as_str()).collect();
         let why = trace::select::affected(&self.changed, &rels, &self.traces, &|t| {
             self.failing.contains(t)
@@ -102,7 +103,7 @@ impl Affected {
             .filter(|f| why.contains_key(&f.rel))
             .collect();
         eprint!("{}", note(&self.source, &why, picked.len(), total));
-        picked
+        (picked, why)
     }
 }
 

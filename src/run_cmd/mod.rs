@@ -43,6 +43,8 @@ pub fn run(args: &RunArgs) -> Outcome {
         return watch(args, reports);
     }
     let affected = affected::Affected::from_args(args).map_err(Failure::usage)?;
+    // Why each selected file runs, for `--list`.
+    let reasons = std::cell::RefCell::new(std::collections::BTreeMap::new());
     let mut select = |files: Vec<discover::TestFile>| {
         let files: Vec<discover::TestFile> = match &test_filter {
             Some(f) => files
@@ -52,12 +54,20 @@ pub fn run(args: &RunArgs) -> Outcome {
             None => files,
         };
         match &affected {
-            Some(a) => a.select(files),
+            Some(a) => {
+                let (picked, why) = a.select(files);
+                let why = why.into_iter().map(|(rel, w)| (rel, w.to_string()));
+                reasons.borrow_mut().extend(why);
+                picked
+            }
             None => files,
         }
     };
     match prepare(args, &mut select) {
-        Ok(Prepared::Listed) => Ok(0),
+        Ok(Prepared::Listed(files, weights)) => {
+            list(&files, &weights, &reasons.borrow());
+            Ok(0)
+        }
         // Nothing the changes affect: nothing to run, which is no failure.
         Err(Failure::Usage(msg)) if affected.is_some() && msg == NO_FILE_SELECTED => Ok(0),
         Ok(Prepared::Run(files, settings, extras)) => {
@@ -68,7 +78,8 @@ pub fn run(args: &RunArgs) -> Outcome {
 }
 
 enum Prepared {
-    Listed,
+    /// `--list`: the files the run would run, after every selection, with their weights.
+    Listed(Vec<discover::TestFile>, Vec<Option<Duration>>),
     Run(Vec<Planned>, Box<Settings>, Extras),
 }
 
@@ -134,6 +145,14 @@ fn prepare(
     let inherited = |key: &str| std::env::var_os(key);
     let mut found =
         plan::discover(&project, &args.paths, args.exec.as_deref()).map_err(|e| usage(&e))?;
+    // As the harness the run mirrors: one file at a time, unless `-j` or `[run] jobs` says.
+    let one_at_a_time = found
+        .one_at_a_time
+        .take()
+        .filter(|_| args.jobs.is_none() && project.config.jobs.is_none());
+    if one_at_a_time.is_some() {
+        options.jobs = 1;
+    }
     // The trace hooks' variables go in before the commands are adapted to the environment
     // (a taint-mode perl takes PERL5OPT's words on its command line).
     let tracer = (!args.list)
@@ -148,12 +167,24 @@ fn prepare(
     if let Some(note) = &part.note {
         eprintln!("tapline: {note}");
     }
-    if args.list {
-        list(&part.files, &part.weights);
-        list_notes(&options.env, &found.passed_over, found.declared.as_deref());
-        return Ok(Prepared::Listed);
-    }
+    let weights: std::collections::HashMap<String, Option<Duration>> = part
+        .files
+        .iter()
+        .zip(&part.weights)
+        .map(|(f, w)| (f.rel.clone(), *w))
+        .collect();
     let files = select(part.files);
+    if args.list {
+        list_notes(&options.env, &found.passed_over, found.declared.as_deref());
+        for note in tapline::run::harness::notes(&project.cwd, one_at_a_time.as_deref()) {
+            eprintln!("tapline: {note}");
+        }
+        let weights = files
+            .iter()
+            .map(|f| weights.get(&f.rel).copied().flatten())
+            .collect();
+        return Ok(Prepared::Listed(files, weights));
+    }
     // An empty shard is a shard all the same: it passes, and its record joins the merge.
     if files.is_empty() && part.header.is_none() {
         return Err(Failure::Usage(NO_FILE_SELECTED.into()));
@@ -195,11 +226,20 @@ fn prepare(
     Ok(Prepared::Run(plan.files, Box::new(settings), extras))
 }
 
-/// `--list`: the files, one a line, each with its shard weight. A reader that went away
-/// (`--list | head`) ends the list quietly: no panic, exit 0.
-fn list(files: &[discover::TestFile], weights: &[Option<Duration>]) {
+/// `--list`: the files, one a line, each with its shard weight and why it was selected
+/// (`--affected-by`, `--changed`). A reader that went away (`--list | head`) ends the list
+/// quietly: no panic, exit 0.
+fn list(
+    files: &[discover::TestFile],
+    weights: &[Option<Duration>],
+    reasons: &std::collections::BTreeMap<String, String>,
+) {
     let mut out = std::io::stdout().lock();
     for (f, w) in files.iter().zip(weights) {
+        let why = reasons
+            .get(&f.rel)
+            .map(|why| format!("  ({why})"))
+            .unwrap_or_default();
         let weight = w
             .map(|w| {
                 format!(
@@ -208,7 +248,7 @@ fn list(files: &[discover::TestFile], weights: &[Option<Duration>]) {
                 )
             })
             .unwrap_or_default();
-        if writeln!(out, "{}{weight}", discover::list_line(f)).is_err() {
+        if writeln!(out, "{}{weight}{why}", discover::list_line(f)).is_err() {
             break;
         }
     }
@@ -290,7 +330,7 @@ fn watch(args: &RunArgs, reports: Option<ReportsThread>) -> Outcome {
             };
             match prepare(self.0, &mut pick) {
                 Ok(Prepared::Run(files, settings, _)) => Ok(Some((files, *settings))),
-                Ok(Prepared::Listed) => Ok(None),
+                Ok(Prepared::Listed(..)) => Ok(None),
                 Err(Failure::Usage(_)) if picked_none => Ok(None),
                 Err(Failure::Usage(msg) | Failure::Internal(msg)) => Err(msg),
             }

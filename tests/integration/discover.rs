@@ -137,7 +137,7 @@ fn issue16_package_json_scripts_declare_the_glob() {
     let listed = p.run(&["--list"]);
     assert!(
         listed.stderr.contains(
-            "tapline: following package.json scripts.test (`npm run lint && npm run test:unit`)"
+            "tapline: following package.json scripts.test:unit (`tape 'spec/**/*.spec.js'`)"
         ),
         "{}",
         listed.both()

@@ -1,5 +1,6 @@
 //! tapline's one integration-test binary (ripgrep style): each module a concern, regression
 //! tests named after what they guard.
+mod as_the_harness;
 mod browser_bundle;
 mod browser_tests;
 mod daemon;

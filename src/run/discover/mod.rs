@@ -40,6 +40,7 @@ pub use words::{list_line, log_name};
 
 mod naming;
 mod project;
+mod tap_config;
 #[cfg(test)]
 mod tests;
 mod walk;
@@ -173,6 +174,9 @@ pub struct Found {
     pub passed_over: Vec<String>,
     /// The project's test command the run followed (`package.json scripts.test (…)`).
     pub declared: Option<String>,
+    /// Why the files run one at a time, as the harness the run mirrors runs them
+    /// ([`crate::run::harness::one_at_a_time`]); `None`: in parallel.
+    pub one_at_a_time: Option<String>,
 }
 
 /// Finds the test files named by `args` (or in `cfg.test_dirs`), sorted by path, each once.
@@ -208,6 +212,7 @@ pub fn find(
         test_folder: false,
         ts_runner: runners::ts_runner(cfg.ts_runner.as_deref(), cwd, root),
         declared: None,
+        declared_one_at_a_time: None,
         chromium_cfg: cfg.chromium.clone(),
         chromium: None,
         ci: std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0"),
@@ -240,10 +245,17 @@ pub fn find(
     passed_over.sort();
     passed_over.dedup();
     passed_over.retain(|rel| !files.iter().any(|f| &f.rel == rel));
+    let declared = finder
+        .declared
+        .is_some()
+        .then_some(finder.declared_one_at_a_time);
+    let dist = project::perl_dist_marker(cwd);
+    let one_at_a_time = crate::run::harness::one_at_a_time(declared, dist, &files);
     Ok(Found {
         files,
         passed_over,
         declared: finder.declared,
+        one_at_a_time,
     })
 }
 
@@ -292,6 +304,11 @@ pub fn declared_by_project(dir: &Path) -> Option<String> {
 /// Whether `dir` holds a Perl distribution (`Makefile.PL`, `Build.PL`, `dist.ini`).
 pub fn is_perl_dist(dir: &Path) -> bool {
     project::is_perl_dist(dir)
+}
+
+/// The file that makes `dir` a Perl distribution, if one does.
+pub fn perl_dist_marker(dir: &Path) -> Option<&'static str> {
+    project::perl_dist_marker(dir)
 }
 
 /// What a directory yields, for `--list` and error messages: the built-in walk globs.
@@ -367,6 +384,8 @@ struct Finder<'a> {
     ts_runner: Vec<String>,
     /// The project's test command, when a run with no PATH followed it.
     declared: Option<String>,
+    /// Why that command runs files one at a time, if it does.
+    declared_one_at_a_time: Option<&'static str>,
     /// `[run] chromium`.
     chromium_cfg: Option<PathBuf>,
     /// The Chromium browser files run in, looked for once ([`crate::browser::chromium::find`]).

@@ -5,7 +5,8 @@ use std::ffi::OsStr;
 use std::path::{Component, Path};
 
 /// Folders whose files are never tests in a walk: test fixtures (bats-core's
-/// `test/fixtures/*.bats` fail on purpose), build output, installed packages. A folder named
+/// `test/fixtures/*.bats` fail on purpose), build output, installed packages, node-tap's
+/// saved snapshots (`tap-snapshots/test/a.js.test.cjs`, which tap never runs). A folder named
 /// explicitly, a glob or a file inside one named explicitly still runs.
 pub(super) const NOT_TEST_FOLDERS: &[&str] = &[
     "fixture",
@@ -13,6 +14,7 @@ pub(super) const NOT_TEST_FOLDERS: &[&str] = &[
     "__fixtures__",
     "dist",
     "node_modules",
+    "tap-snapshots",
 ];
 
 /// Whether a walk passes over the folder `name` (hidden folders are passed over elsewhere).

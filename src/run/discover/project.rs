@@ -36,8 +36,27 @@ pub(super) enum Only {
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Declared {
     pub places: Vec<Place>,
-    /// Where it was read, for `--list` and errors: `package.json scripts.test (tape …)`.
+    /// Where it was read, for `--list` and errors: the scripts whose runner command gave the
+    /// places, as written (`package.json scripts.tests-only (`tape 'test/*.js'`)`), not the
+    /// `npm run …` that called them.
     pub source: String,
+    /// Why the run goes one file at a time, when every runner command it followed does
+    /// (`bats runs files one at a time`); `None`: they run files in parallel.
+    pub one_at_a_time: Option<&'static str>,
+    /// It follows `tap`, whose own configuration may exclude files ([`super::tap_config`]).
+    pub tap: bool,
+}
+
+/// What following `scripts.test` (and the scripts it calls) gathered.
+#[derive(Default)]
+struct Followed {
+    places: Vec<Place>,
+    /// Each script (name, line) holding a runner command that gave places, once.
+    scripts: Vec<(String, String)>,
+    /// Per such runner command: why it runs files one at a time, if it does.
+    serial: Vec<Option<&'static str>>,
+    /// One of them is `tap`.
+    tap: bool,
 }
 
 /// The files that make a folder a Perl distribution.
@@ -45,7 +64,12 @@ const PERL_DIST: &[&str] = &["Makefile.PL", "Build.PL", "dist.ini"];
 
 /// Whether `dir` holds a Perl distribution: its walks then yield `*.t` only, as prove's.
 pub(super) fn is_perl_dist(dir: &Path) -> bool {
-    PERL_DIST.iter().any(|f| dir.join(f).is_file())
+    perl_dist_marker(dir).is_some()
+}
+
+/// The file that makes `dir` a Perl distribution (its harness follows from it).
+pub(super) fn perl_dist_marker(dir: &Path) -> Option<&'static str> {
+    PERL_DIST.iter().copied().find(|f| dir.join(f).is_file())
 }
 
 /// What `package.json` in `cwd` declares, if it declares anything tapline understands.
@@ -54,35 +78,86 @@ pub(super) fn declared(cwd: &Path) -> Option<Declared> {
     let json: serde_json::Value = serde_json::from_str(&text).ok()?;
     let scripts = json.get("scripts")?.as_object()?;
     let script = |name: &str| scripts.get(name).and_then(|v| v.as_str());
-    let mut places = Vec::new();
-    let mut seen = Vec::new();
+    let mut followed = Followed::default();
     let test = script("test")?;
-    places_of(test, &script, &mut seen, &mut places);
-    (!places.is_empty()).then(|| Declared {
-        places,
-        source: format!("package.json scripts.test (`{test}`)"),
+    places_of(
+        "test",
+        test,
+        &script,
+        &mut vec!["test".to_owned()],
+        &mut followed,
+    );
+    let sources: Vec<String> = followed
+        .scripts
+        .iter()
+        .map(|(name, line)| format!("package.json scripts.{name} (`{line}`)"))
+        .collect();
+    let one_at_a_time = followed
+        .serial
+        .iter()
+        .all(Option::is_some)
+        .then(|| followed.serial.first().copied().flatten())
+        .flatten();
+    (!followed.places.is_empty()).then(|| Declared {
+        places: followed.places,
+        source: sources.join(", "),
+        one_at_a_time,
+        tap: followed.tap,
     })
 }
 
-/// Adds the places `line` runs tests from, following the scripts it calls (each once).
+/// Adds the places the script `name`'s `line` runs tests from, following the scripts it calls
+/// (each once).
 fn places_of<'a>(
+    name: &str,
     line: &str,
     script: &dyn Fn(&str) -> Option<&'a str>,
     seen: &mut Vec<String>,
-    places: &mut Vec<Place>,
+    followed: &mut Followed,
 ) {
     for command in commands(line) {
         let words = skip_wrappers(&command);
-        if let Some(name) = called_script(words) {
-            if !seen.iter().any(|s| s == name) && seen.len() < 16 {
-                seen.push(name.to_owned());
-                if let Some(line) = script(name) {
-                    places_of(line, script, seen, places);
+        if let Some(called) = called_script(words) {
+            if !seen.iter().any(|s| s == called) && seen.len() < 16 {
+                seen.push(called.to_owned());
+                if let Some(line) = script(called) {
+                    places_of(called, line, script, seen, followed);
                 }
             }
             continue;
         }
-        places.extend(runner_places(words));
+        let places = runner_places(words);
+        if places.is_empty() {
+            continue;
+        }
+        followed.places.extend(places);
+        followed.serial.push(one_at_a_time(words));
+        followed.tap |= words[0].rsplit('/').next() == Some("tap");
+        if !followed.scripts.iter().any(|(n, _)| n == name) {
+            followed.scripts.push((name.to_owned(), line.to_owned()));
+        }
+    }
+}
+
+/// Why a runner command runs its files one at a time: bats without `-j`/`--jobs` and prove
+/// without `-j` do; node's runner, tape's one process, tap and tstest do not say so.
+fn one_at_a_time(words: &[String]) -> Option<&'static str> {
+    let (program, args) = words.split_first()?;
+    let program = program.rsplit('/').next().unwrap_or(program);
+    // `-j N`, `-j4`, `--jobs`, or a bundle of short switches with `j` in it (`-lrj4`), not
+    // `-Ilib/j`.
+    let jobs = args.iter().any(|a| {
+        a == "--jobs"
+            || a.starts_with("--jobs=")
+            || (a.starts_with('-')
+                && !a.starts_with("--")
+                && !a[1..].starts_with(['I', 'M', 'P'])
+                && a.contains('j'))
+    });
+    match program {
+        "bats" if !jobs => Some("bats runs files one at a time"),
+        "prove" if !jobs => Some("prove runs files one at a time"),
+        _ => None,
     }
 }
 
@@ -291,9 +366,9 @@ mod tests {
                 others.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
             }
         };
-        let mut out = Vec::new();
-        places_of(test, &script, &mut Vec::new(), &mut out);
-        out
+        let mut out = Followed::default();
+        places_of("test", test, &script, &mut Vec::new(), &mut out);
+        out.places
     }
 
     fn place(path: &str, recursive: bool, only: Only) -> Place {
@@ -409,6 +484,48 @@ mod tests {
         assert_eq!(
             places("prove -I lib", &[]),
             [place("t", false, Only::Names(&["*.t"]))]
+        );
+    }
+
+    /// The source names the script with the runner command, as written.
+    #[test]
+    fn the_followed_script_and_its_concurrency() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let declare = |scripts: &str| {
+            let json = format!(r#"{{"scripts": {{{scripts}}}}}"#);
+            std::fs::write(dir.path().join("package.json"), json).expect("write");
+            let d = declared(dir.path()).expect("declared");
+            (d.source, d.one_at_a_time)
+        };
+        assert_eq!(
+            declare(r#""test": "npm run --silent tests-only", "tests-only": "tape 'test/*.js'""#),
+            (
+                "package.json scripts.tests-only (`tape 'test/*.js'`)".into(),
+                None
+            )
+        );
+        assert_eq!(
+            declare(r#""test": "bats test""#),
+            (
+                "package.json scripts.test (`bats test`)".into(),
+                Some("bats runs files one at a time")
+            )
+        );
+        assert_eq!(declare(r#""test": "bats -j 4 test""#).1, None);
+        assert_eq!(
+            declare(r#""test": "prove -lr t && npm run b", "b": "bats e2e""#).1,
+            Some("prove runs files one at a time")
+        );
+        assert_eq!(
+            declare(r#""test": "prove -lr -j9 t && bats e2e""#).1,
+            None,
+            "one parallel runner: the run keeps the cores"
+        );
+        assert_eq!(declare(r#""test": "tap""#).1, None);
+        assert_eq!(declare(r#""test": "prove -lrj4 t""#).1, None);
+        assert_eq!(
+            declare(r#""test": "prove -Ilib/j -r t""#).1,
+            Some("prove runs files one at a time")
         );
     }
 

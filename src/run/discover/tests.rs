@@ -780,6 +780,40 @@ fn javascript_and_fixture_folders() {
     );
 }
 
+/// node-tap's saved snapshots are named as tests (`*.test.cjs`) but tap never runs them.
+#[test]
+fn tap_snapshots_are_not_tests() {
+    let dir = project_with(&[
+        ("package.json", r#"{"scripts": {"test": "tap"}}"#),
+        ("test/bin/semver.js", ""),
+        ("tap-snapshots/test/bin/semver.js.test.cjs", ""),
+    ]);
+    let found = find(&[], dir.path(), dir.path(), &Config::default(), None).expect("found");
+    assert_eq!(rels(&found.files), ["test/bin/semver.js"]);
+    let walked = run(dir.path(), &["."], &Config::default(), None).expect("found");
+    assert_eq!(rels(&walked), ["test/bin/semver.js"], "nor in a walk");
+}
+
+/// What tap's own configuration excludes does not run when the run follows tap.
+#[test]
+fn tap_config_excludes() {
+    let dir = project_with(&[
+        (
+            "package.json",
+            r#"{"scripts": {"test": "tap"}, "tap": {"exclude": ["test/slow/**"]}}"#,
+        ),
+        ("test/a.test.js", ""),
+        ("test/slow/b.test.js", ""),
+    ]);
+    let found = find(&[], dir.path(), dir.path(), &Config::default(), None).expect("found");
+    assert_eq!(rels(&found.files), ["test/a.test.js"]);
+    assert!(found
+        .passed_over
+        .contains(&"test/slow/b.test.js".to_owned()));
+    let named = run(dir.path(), &["test"], &Config::default(), None).expect("found");
+    assert_eq!(rels(&named).len(), 2, "a folder named runs what it holds");
+}
+
 /// `package.json` declaring its tests wins over the default folders.
 #[test]
 fn package_json_declares_the_tests() {
@@ -797,7 +831,12 @@ fn package_json_declares_the_tests() {
     assert_eq!(rels(&found.files), ["test/data.js", "test/index.js"]);
     assert_eq!(
         found.declared.as_deref(),
-        Some("package.json scripts.test (`npm run lint && npm run unit`)")
+        Some("package.json scripts.unit (`tape 'test/*.js' | tap-spec`)"),
+        "the command as the script that runs it writes it"
+    );
+    assert_eq!(
+        found.one_at_a_time, None,
+        "tape: one process, no files to wait on"
     );
     let cfg = Config {
         test_dirs: Some(vec!["tests".into()]),
@@ -819,6 +858,11 @@ fn package_json_declares_the_tests() {
         rels(&run(dir.path(), &[], &Config::default(), None).expect("found")),
         ["test/a.bats"],
         "bats does not recurse"
+    );
+    let found = find(&[], dir.path(), dir.path(), &Config::default(), None).expect("found");
+    assert_eq!(
+        found.one_at_a_time.as_deref(),
+        Some("bats runs files one at a time")
     );
 
     let dir = project_with(&[

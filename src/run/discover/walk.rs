@@ -46,10 +46,14 @@ impl Finder<'_> {
             for place in &declared.places {
                 self.add_place(place)?;
             }
+            if declared.tap {
+                self.drop_tap_excluded();
+            }
             if self.found.is_empty() {
                 return Err(DiscoverError::NoDeclaredTests(declared.source));
             }
             self.declared = Some(declared.source);
+            self.declared_one_at_a_time = declared.one_at_a_time;
             return Ok(());
         }
         let dirs: Vec<PathBuf> = if self.perl_dist {
@@ -118,6 +122,29 @@ impl Finder<'_> {
             tests,
             files: count,
         })
+    }
+
+    /// Drops the files tap's own configuration excludes: tap never runs them.
+    fn drop_tap_excluded(&mut self) {
+        let Some(excluded) = super::tap_config::excludes(self.cwd) else {
+            return;
+        };
+        let cwd = normalize(self.cwd);
+        let dropped: Vec<PathBuf> = self
+            .found
+            .iter()
+            .filter(|(_, file)| {
+                let abs = normalize(&self.cwd.join(&file.path));
+                abs.strip_prefix(&cwd)
+                    .is_ok_and(|inside| excluded.is_match(inside))
+            })
+            .map(|(key, _)| key.clone())
+            .collect();
+        for abs in dropped {
+            if let Some(file) = self.found.remove(&abs) {
+                self.pass_over(&file.path);
+            }
+        }
     }
 
     fn pass_over(&mut self, path: &Path) {
