@@ -51,6 +51,7 @@ pub fn run(args: &RunArgs) -> Outcome {
                 .collect(),
             None => files,
         };
+        let files = tapline::run::tstest::with_tags(files, &args.tags);
         match &affected {
             Some(a) => a.select(files),
             None => files,
