@@ -217,7 +217,7 @@ fn issue29_a_browser_files_00init_is_bundled_ahead_of_it() {
     path.push(path_without_esbuild());
     let out = p
         .command(&["--format", "summary"])
-        .env("PATH", path)
+        .env("PATH", &path)
         .env("TAPLINE_CHROMIUM", tool("chromium"))
         .output()
         .expect("tapline runs");
@@ -225,6 +225,24 @@ fn issue29_a_browser_files_00init_is_bundled_ahead_of_it() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{doc:#}\n{stderr}");
     assert_eq!(doc["files"].as_array().map(Vec::len), Some(3), "{doc:#}");
+    // A failing init fails the page with its error, where it was thrown.
+    p.write(
+        "test/bad/00init.ts",
+        "throw new Error('no database here');\n",
+    )
+    .write("test/bad/test.f.browser.ts", SEES_INIT_ONCE);
+    let out = p
+        .command(&["--format", "summary", "test/bad"])
+        .env("PATH", &path)
+        .env("TAPLINE_CHROMIUM", tool("chromium"))
+        .output()
+        .expect("tapline runs");
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("summary JSON");
+    assert!(
+        reasons(&doc, "test/bad/test.f.browser.ts")
+            .contains("Error: no database here (test/bad/00init.ts:1:7)"),
+        "{doc:#}"
+    );
     // Without esbuild the init cannot run ahead of the file: it fails, saying why.
     p.write(
         "test/test.e.browser.js",
