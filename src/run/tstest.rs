@@ -10,7 +10,8 @@
 //!   time, as tstest runs them, except the files of one `*.para__N.*` group, which run at the
 //!   same time (within `-j`); the plain files come first, then the groups by number.
 //! - **Tags** ([`declared_tags`]): `--tag T` keeps the files whose source calls
-//!   `.tags(…)` with `T` among its string arguments.
+//!   `.tags(…)` with `T` among its string arguments, and passes the tags on in
+//!   `TSTEST_FILTER_TAGS`, as tstest does, for a tapbundle that filters its tests by them.
 use super::discover::TestFile;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -183,6 +184,16 @@ fn declares_any_tag(path: &Path, wanted: &[String]) -> bool {
     std::fs::read_to_string(path)
         .map(|text| declared_tags(&text).iter().any(|t| wanted.contains(t)))
         .unwrap_or(false)
+}
+
+/// The variable tstest sets for its tag filter, which tapbundle reads to run only the tests
+/// carrying one of the tags, comma-separated.
+pub const TAG_VAR: &str = "TSTEST_FILTER_TAGS";
+
+/// `--tag`'s `--env` word for every file (`TSTEST_FILTER_TAGS=a,b`), as tstest passes its
+/// tags on; none without tags.
+pub fn tag_env(wanted: &[String]) -> Option<String> {
+    (!wanted.is_empty()).then(|| format!("{TAG_VAR}={}", wanted.join(",")))
 }
 
 /// `--tag`: the files that declare one of `wanted` (all of them when it is empty).

@@ -87,7 +87,9 @@ fn flags(args: &RunArgs) -> Flags {
         jobs: args.jobs,
         timeout: args.timeout.clone(),
         grace: args.grace.clone(),
-        env: args.env.clone(),
+        env: (args.env.iter().cloned())
+            .chain(tapline::run::tstest::tag_env(&args.tags))
+            .collect(),
         lib: args.lib.clone(),
         merge: args.merge,
         no_merge: args.no_merge,

@@ -280,7 +280,13 @@ fn issue29_tag_selects_the_files_that_declare_it() {
     let p = Project::new();
     p.write("test/db.test.js", tagged("'db', \"slow\""))
         .write("test/unit.test.js", tagged("'unit'"))
-        .write("test/none.test.js", "console.log('1..1\\nok 1 - x');\n");
+        .write("test/none.test.js", "console.log('1..1\\nok 1 - x');\n")
+        .write(
+            "test/env.test.js",
+            "const tap = { tags() {} };\ntap.tags('env');\n\
+             console.log('1..1');\n\
+             console.log(process.env.TSTEST_FILTER_TAGS === 'env,db' ? 'ok 1' : 'not ok 1');\n",
+        );
     let paths = |args: &[&str]| -> Vec<String> {
         let ran = p.run(&[&["--format", "summary", "--no-history"], args].concat());
         assert_eq!(ran.code, 0, "{}", ran.both());
@@ -298,6 +304,11 @@ fn issue29_tag_selects_the_files_that_declare_it() {
     assert_eq!(
         paths(&["--tag", "unit", "--tag", "db"]),
         ["test/db.test.js", "test/unit.test.js"]
+    );
+    // The tags go on to the files, as tstest passes them to tapbundle.
+    assert_eq!(
+        paths(&["--tag", "env", "--tag", "db"]),
+        ["test/db.test.js", "test/env.test.js"]
     );
     let ran = p.run(&["--tag", "nothing"]);
     assert_eq!(ran.code, 2, "no file declares it: {}", ran.both());
