@@ -152,7 +152,7 @@ pub(crate) fn bundle(
         ])
         .args(
             // tstest loads the folder's 00init ahead of the file: injected, it runs first.
-            crate::run::tstest::init_of(file).map(|init| flag("--inject:", &init)),
+            crate::util::init_module::init_of(file).map(|init| flag("--inject:", &init)),
         )
         .arg(flag("--metafile=", &meta))
         .arg(flag("--outfile=", &out))

@@ -294,7 +294,8 @@ fn with_init(job: &FileJob, argv: Vec<OsString>) -> Result<super::tstest::Preloa
         return Ok((argv, Vec::new()));
     }
     let shown = crate::util::paths::relative(init, &job.cwd);
-    Ok(super::tstest::node_preload(&argv, init, &shown)?.unwrap_or((argv, Vec::new())))
+    let inline = job.sandbox.is_some();
+    Ok(super::tstest::node_preload(&argv, init, &shown, inline)?.unwrap_or((argv, Vec::new())))
 }
 
 /// The parser for what the file prints: TAP, another format tapline reads, or a suite's

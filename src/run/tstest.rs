@@ -17,28 +17,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-/// A folder's init module names, the first one present taken.
-pub(crate) const INIT_NAMES: &[&str] = &["00init.ts", "00init.mts", "00init.js", "00init.mjs"];
-
-/// Whether `name` is a folder's init module (not a test of its own).
-pub(crate) fn is_init_name(name: &str) -> bool {
-    INIT_NAMES.contains(&name)
-}
-
-/// The extensions of the files an init module runs before: node's and TypeScript's modules.
-const MODULE_EXTS: &[&str] = &["ts", "mts", "cts", "js", "mjs", "cjs", "tsx", "jsx"];
-
-/// The init module of `file`'s own folder (absolute when `file` is), if `file` is a
-/// JavaScript or TypeScript module and is not an init module itself.
-pub(crate) fn init_of(file: &Path) -> Option<PathBuf> {
-    let name = file.file_name()?.to_str()?;
-    let ext = name.rsplit_once('.')?.1;
-    if !MODULE_EXTS.contains(&ext) || is_init_name(name) {
-        return None;
-    }
-    let dir = file.parent()?;
-    INIT_NAMES.iter().map(|n| dir.join(n)).find(|p| p.is_file())
-}
+pub(crate) use crate::util::init_module::{init_of, is_init_name};
 
 /// The hook node imports first (`--import`): it imports the module `TAPLINE_INIT` names and
 /// takes the variable away, so that the test's own node subprocesses do not run it again.
@@ -74,16 +53,25 @@ pub(crate) type Preloaded = (Vec<OsString>, Vec<(OsString, OsString)>);
 /// a failure. `Ok(None)`: the program takes no `--import` (a `[run] ts_runner` of its own,
 /// tsrun), so the init cannot be loaded ahead of the file; `Err`: the hook could not be
 /// written (the file then fails with why).
+/// `inline`: the hook goes on the command line as a `data:` URL, for a sandbox whose private
+/// `/tmp` hides tapline's temp folder.
 pub(crate) fn node_preload(
     argv: &[OsString],
     init: &Path,
     shown: &str,
+    inline: bool,
 ) -> Result<Option<Preloaded>, String> {
     let Some(program) = argv.first().filter(|p| takes_import(p)) else {
         return Ok(None);
     };
-    let hook = hook_path().map_err(|e| format!("failed to write the 00init hook: {e}"))?;
-    let mut out = vec![program.clone(), "--import".into(), hook.into_os_string()];
+    let hook = if inline {
+        OsString::from(data_url(HOOK))
+    } else {
+        hook_path()
+            .map_err(|e| format!("failed to write the 00init hook: {e}"))?
+            .into_os_string()
+    };
+    let mut out = vec![program.clone(), "--import".into(), hook];
     out.extend(argv[1..].iter().cloned());
     let env = vec![
         (INIT_VAR.into(), init.as_os_str().to_owned()),
@@ -101,6 +89,19 @@ pub(crate) fn cache_word(init: &Path) -> String {
         init.display(),
         String::from_utf8_lossy(&content)
     )
+}
+
+/// `text` as a `data:text/javascript,` URL (every byte but the unreserved ones escaped).
+fn data_url(text: &str) -> String {
+    let mut url = String::from("data:text/javascript,");
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            url.push(char::from(b));
+        } else {
+            url.push_str(&format!("%{b:02X}"));
+        }
+    }
+    url
 }
 
 /// How a file may run beside others.
@@ -256,7 +257,7 @@ mod tests {
     fn only_node_and_tsx_take_the_preload() {
         let init = Path::new("/p/test/00init.ts");
         let argv: Vec<OsString> = vec!["/p/node_modules/.bin/tsx".into(), "test/a.ts".into()];
-        let (cmd, env) = node_preload(&argv, init, "test/00init.ts")
+        let (cmd, env) = node_preload(&argv, init, "test/00init.ts", false)
             .expect("hook written")
             .expect("tsx takes it");
         assert_eq!(cmd[1], "--import");
@@ -264,6 +265,13 @@ mod tests {
         assert_eq!(cmd[3], "test/a.ts");
         assert_eq!(env[0], (INIT_VAR.into(), init.as_os_str().to_owned()));
         let other: Vec<OsString> = vec!["tsrun".into(), "test/a.ts".into()];
-        assert_eq!(node_preload(&other, init, "x"), Ok(None));
+        assert_eq!(node_preload(&other, init, "x", false), Ok(None));
+        let (inline, _) = node_preload(&argv, init, "x", true)
+            .expect("nothing to write")
+            .expect("tsx takes it");
+        assert!(inline[2]
+            .to_string_lossy()
+            .starts_with("data:text/javascript,%2F%2F"));
+        assert!(!inline[2].to_string_lossy().contains([' ', '\n', '\'']));
     }
 }

@@ -318,3 +318,20 @@ fn issue29_tag_selects_the_files_that_declare_it() {
         ran.both()
     );
 }
+
+/// Under `--sandbox` (a private `/tmp`, which hides tapline's temp folder) the init still runs
+/// first: its hook goes on the command line instead.
+#[test]
+fn issue29_00init_runs_first_inside_the_sandbox() {
+    let test = "issue29_00init_runs_first_inside_the_sandbox";
+    if !require(test, &["bwrap", "node", "tsx"]) {
+        return;
+    }
+    let p = tstest_project();
+    p.write("test/00init.ts", "(globalThis as any).initRuns = 1;\n")
+        .write("test/test.a.ts", SEES_INIT_ONCE);
+    let ran = p.run(&["--sandbox", "--format", "summary", "--no-history"]);
+    let doc = ran.summary_doc();
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    assert_eq!(file_doc(&doc, "test/test.a.ts")["ok"], true, "{doc:#}");
+}
