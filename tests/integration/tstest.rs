@@ -225,6 +225,19 @@ fn issue29_a_browser_files_00init_is_bundled_ahead_of_it() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{doc:#}\n{stderr}");
     assert_eq!(doc["files"].as_array().map(Vec::len), Some(3), "{doc:#}");
+    // The bundle's inputs hold the init: a change to it affects its folder's files only.
+    let out = p
+        .command(&["--affected-by", "test/00init.ts"])
+        .env("PATH", &path)
+        .env("TAPLINE_CHROMIUM", tool("chromium"))
+        .output()
+        .expect("tapline runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("2 of 3 test files affected by test/00init.ts")
+            && stderr.contains("test/test.a.browser.ts  loaded test/00init.ts"),
+        "{stderr}"
+    );
     // A failing init fails the page with its error, where it was thrown.
     p.write(
         "test/bad/00init.ts",
