@@ -409,6 +409,11 @@ pub struct RunArgs {
     /// runs (files with no trace run); see docs/traces.md.
     #[arg(long, value_name = "PATH", num_args = 1.., conflicts_with_all = ["changed", "watch"])]
     pub affected_by: Vec<String>,
+    /// Run only the test files that declare this tag (tapbundle's `tap.tags('T')` in their
+    /// source; files, not single tests, are selected); repeatable: any of them. See
+    /// docs/tstest.md.
+    #[arg(long = "tag", value_name = "TAG", conflicts_with = "watch")]
+    pub tags: Vec<String>,
     /// Run only the test files affected by what changed since REV (default: the merge base
     /// with the default branch), the working tree and untracked files, by `git`.
     #[arg(long, value_name = "REV", num_args = 0..=1, default_missing_value = "", conflicts_with = "watch")]

@@ -150,6 +150,10 @@ pub(crate) fn bundle(
             "--log-level=error",
             "--color=false",
         ])
+        .args(
+            // tstest loads the folder's 00init ahead of the file: injected, it runs first.
+            crate::util::init_module::init_of(file).map(|init| flag("--inject:", &init)),
+        )
         .arg(flag("--metafile=", &meta))
         .arg(flag("--outfile=", &out))
         .current_dir(project_root)

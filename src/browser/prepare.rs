@@ -56,6 +56,11 @@ pub(crate) enum PrepareError {
     Bundle(#[from] BundleError),
     #[error("{0}")]
     Native(#[from] NativeError),
+    #[error(
+        "failed to load {file}: its folder's {init} runs ahead of it only in a bundle; {}",
+        bundle::INSTALL_ESBUILD
+    )]
+    InitNeedsBundle { file: String, init: String },
 }
 
 impl PrepareError {
@@ -113,6 +118,12 @@ pub(crate) fn prepare_with(
             entry: bundle.entry.clone(),
             inputs: bundle.inputs.clone(),
             bundle: Some(Arc::new(bundle)),
+        });
+    }
+    if let Some(init) = crate::util::init_module::init_of(&abs) {
+        return Err(PrepareError::InitNeedsBundle {
+            file: shown,
+            init: bundle::rel_of(&init, &root),
         });
     }
     let inputs = imports::native_inputs(&abs, &root)?;

@@ -8,6 +8,7 @@
 //! and the error is the run's answer.
 use super::decide::{decide, Decision, Rules, State};
 use super::file_task::{self, FileJob};
+use super::tstest::Lane;
 use super::{
     attempt_log_name, external_stop, interrupt, stopping, summarize, verdicts, Finished, Planned,
     Settings, EVENT_BATCHES, FLUSH_AFTER, TICK,
@@ -72,6 +73,9 @@ struct Dispatch<'a, 's> {
     sink_stopped: bool,
     /// Started when the first browser file is due; ended with the run.
     browser: crate::browser::Shared,
+    /// Each running file's lane: who may run beside it (a tstest project's files run one at
+    /// a time but for their `para__N` group).
+    lanes: Vec<Option<Lane>>,
 }
 
 /// Runs every planned file, at most `jobs` at a time, feeding `sink` (see [`super::execute`]).
@@ -85,6 +89,10 @@ pub(super) async fn execute(
     let (tx, mut rx) = mpsc::channel::<Vec<RunEvent>>(EVENT_BATCHES);
     let mut sigint = signal(SignalKind::interrupt())?;
     let mut sigterm = signal(SignalKind::terminate())?;
+    let mut files = files;
+    // tstest runs its plain files first, then each parallel group by its number; the
+    // planner's order holds within each (a stable sort; every file of another run is Free).
+    files.sort_by_key(|p| p.input.lane);
     let mut d = Dispatch::new(files, settings, sink, tx);
     // Armed when a quiet moment finds events not written yet: fires FLUSH_AFTER after the
     // oldest of them arrived.
@@ -190,6 +198,7 @@ impl<'a, 's> Dispatch<'a, 's> {
             interrupts: 0,
             sink_stopped: false,
             browser: crate::browser::Shared::recording(settings.inputs.clone()),
+            lanes: vec![None; total],
         }
     }
 
@@ -213,6 +222,14 @@ impl<'a, 's> Dispatch<'a, 's> {
     /// Starts pending files while a job is free and the run may go on.
     fn start_ready(&mut self) {
         while self.running.len() < self.jobs() && self.state.may_start() {
+            let Some(lane) = self.pending.front().map(|(p, _)| p.input.lane) else {
+                break;
+            };
+            // In order: a file that may not run beside the running ones waits, and so do
+            // the files after it.
+            if !self.lanes.iter().flatten().all(|r| lane.fits_beside(*r)) {
+                break;
+            }
             let Some((p, attempt)) = self.pending.pop_front() else {
                 break;
             };
@@ -273,6 +290,7 @@ impl<'a, 's> Dispatch<'a, 's> {
             browser: self.browser.clone(),
         };
         self.infos[idx] = Some(info);
+        self.lanes[idx] = Some(p.input.lane);
         self.plans[idx] = Some(p);
         let tx = self.tx.clone();
         let cancel = self.cancel_rx.clone();
@@ -287,6 +305,7 @@ impl<'a, 's> Dispatch<'a, 's> {
 
     /// A file task ended: tried again, or finished, as [`decide`] says.
     fn finished(&mut self, (idx, attempt, mut result): Joined) {
+        self.lanes[idx] = None;
         let rel = self.infos[idx].as_ref().map_or("", |i| i.rel.as_str());
         let decision = decide(&self.state, rel, attempt, &result);
         self.state.apply(&decision);

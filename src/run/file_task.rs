@@ -246,7 +246,7 @@ pub(crate) async fn run_file(
 /// What to start for the file: its command (wrapped by the sandbox), environment and limits;
 /// why it cannot start otherwise.
 fn spec_of(job: &FileJob) -> Result<Spec, String> {
-    let argv = job.command.clone()?;
+    let (argv, init_env) = with_init(job, job.command.clone()?)?;
     let argv = match &job.sandbox {
         // A page runs in the run's one Chromium, not in a process of its own (docs/browser.md:
         // why --sandbox does not wrap Chromium).
@@ -272,6 +272,7 @@ fn spec_of(job: &FileJob) -> Result<Spec, String> {
         env: std::iter::once(("TAPLINE".into(), "1".into()))
             .chain(job.env.iter().cloned())
             .chain(trace_env)
+            .chain(init_env)
             .collect(),
         timeout: job.timeout,
         grace: job.grace,
@@ -280,6 +281,21 @@ fn spec_of(job: &FileJob) -> Result<Spec, String> {
         max_output: job.limits.output,
         merged: job.streams == Streams::OnePipe,
     })
+}
+
+/// `argv` loading the folder's `00init` module first, and the variables that name it, for a
+/// file run by node or tsx whose folder has one ([`super::tstest::node_preload`]).
+fn with_init(job: &FileJob, argv: Vec<OsString>) -> Result<super::tstest::Preloaded, String> {
+    let Some(init) = job.input.init.as_deref() else {
+        return Ok((argv, Vec::new()));
+    };
+    if job.input.runtime == Runtime::Chromium {
+        // Bundled ahead of the file instead (crate::browser::bundle).
+        return Ok((argv, Vec::new()));
+    }
+    let shown = crate::util::paths::relative(init, &job.cwd);
+    let inline = job.sandbox.is_some();
+    Ok(super::tstest::node_preload(&argv, init, &shown, inline)?.unwrap_or((argv, Vec::new())))
 }
 
 /// The parser for what the file prints: TAP, another format tapline reads, or a suite's

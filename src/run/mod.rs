@@ -57,6 +57,7 @@ pub(crate) mod shebang;
 pub mod suite;
 
 pub mod trace;
+pub mod tstest;
 
 use crate::browser::inputs;
 use crate::event::run::{FileInfo, FileResult, RunEvent, RunSummary};

@@ -53,6 +53,7 @@ pub fn run(args: &RunArgs) -> Outcome {
                 .collect(),
             None => files,
         };
+        let files = tapline::run::tstest::with_tags(files, &args.tags);
         match &affected {
             Some(a) => {
                 let (picked, why) = a.select(files);
@@ -97,7 +98,9 @@ fn flags(args: &RunArgs) -> Flags {
         jobs: args.jobs,
         timeout: args.timeout.clone(),
         grace: args.grace.clone(),
-        env: args.env.clone(),
+        env: (args.env.iter().cloned())
+            .chain(tapline::run::tstest::tag_env(&args.tags))
+            .collect(),
         lib: args.lib.clone(),
         merge: args.merge,
         no_merge: args.no_merge,

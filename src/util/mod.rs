@@ -1,5 +1,6 @@
 //! Small things several rooms need, written once: finding a program on PATH, paths resolved
-//! by name, dates as reports print them.
+//! by name, dates as reports print them, a folder's `00init` module.
+pub(crate) mod init_module;
 pub(crate) mod paths;
 pub(crate) mod time;
 pub(crate) mod which;

@@ -28,6 +28,7 @@ mod stderr_attribution;
 mod suites;
 mod trace;
 mod trailing_output;
+mod tstest;
 mod util;
 mod verdict_invariant;
 mod watch;

@@ -81,6 +81,12 @@ pub struct Input {
     /// A go suite's module and its folder: its failures' locations are then relative to the
     /// project root, not to their package's folder.
     pub go_packages: Option<crate::protocol::gojson::PackageDirs>,
+    /// The folder's `00init` module, loaded before the file in its process or bundle
+    /// ([`crate::run::tstest`]); absolute.
+    pub init: Option<PathBuf>,
+    /// How it may run beside other files: one at a time in a run that follows tstest, but
+    /// for its `*.para__N.*` group ([`crate::run::tstest::Lane`]).
+    pub lane: crate::run::tstest::Lane,
 }
 
 /// What a test file runs in.
@@ -216,6 +222,7 @@ pub fn find(
         chromium_cfg: cfg.chromium.clone(),
         chromium: None,
         ci: std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0"),
+        tstest: false,
     };
     if args.is_empty() {
         finder.add_defaults(cfg.test_dirs.as_deref())?;
@@ -392,6 +399,8 @@ struct Finder<'a> {
     chromium: Option<Result<PathBuf, String>>,
     /// `CI` is set: `.nonci.` files are skipped, as tstest skips them.
     ci: bool,
+    /// The run follows a `tstest` script: its files run as tstest runs them (their lanes).
+    tstest: bool,
 }
 
 impl Finder<'_> {
@@ -438,6 +447,12 @@ impl Finder<'_> {
         let name = rel.rsplit('/').next().unwrap_or(&rel);
         if self.ci && naming::is_nonci(name) {
             input.skip = Some("SKIP a .nonci. file does not run under CI".to_owned());
+        }
+        if self.exec.is_none() {
+            input.init = super::tstest::init_of(&abs);
+        }
+        if self.tstest {
+            input.lane = super::tstest::Lane::of_tstest_file(name);
         }
         let runtimes = self.runtimes(&rel);
         if !runtimes.chromium {
@@ -608,7 +623,9 @@ impl Finder<'_> {
             return false;
         }
         match family {
-            Family::Node => naming::is_js_test(path, self.test_folder),
+            Family::Node => {
+                naming::is_js_test(path, self.test_folder) && !super::tstest::is_init_name(name)
+            }
             Family::Tsx => naming::ts_name(name) == naming::TsName::Test,
             _ => true,
         }

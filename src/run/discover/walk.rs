@@ -43,6 +43,8 @@ impl Finder<'_> {
             return self.add_folders(dirs, true, &shown.join(", "));
         }
         if let Some(declared) = project::declared(self.cwd) {
+            // A `tstest DIR` script: its files run as tstest runs them.
+            self.tstest = declared.places.iter().any(|p| p.only == Only::Ts);
             for place in &declared.places {
                 self.add_place(place)?;
             }
@@ -176,8 +178,9 @@ impl Finder<'_> {
             let takes = match &place.only {
                 Only::Names(globs) => globs.iter().any(|g| glob_matches(g, name)),
                 Only::Js { ts } => {
-                    matches!(ext, "js" | "mjs" | "cjs") && naming::is_js_test(&path, false)
-                        || *ts && ext == "ts" && naming::ts_name(name) == TsName::Test
+                    (matches!(ext, "js" | "mjs" | "cjs") && naming::is_js_test(&path, false)
+                        || *ts && ext == "ts" && naming::ts_name(name) == TsName::Test)
+                        && !super::super::tstest::is_init_name(name)
                 }
                 Only::Ts => naming::ts_name(name) == TsName::Test,
                 Only::Glob(_) => false,

@@ -165,6 +165,11 @@ impl Tracer {
             },
             argv: argv.clone(),
             cwd,
+            init: p
+                .input
+                .init
+                .as_deref()
+                .and_then(|i| project_rel(i, &self.root)),
         })
     }
 }
@@ -180,7 +185,7 @@ struct Hooks {
 /// command that names it (a taint-mode perl's `-I`) reads the same from run to run (the result
 /// cache keys on it). Only a folder of this user's, which nobody else may write, is used: the
 /// hooks run inside every test.
-fn hooks_dir() -> std::io::Result<PathBuf> {
+pub(crate) fn hooks_dir() -> std::io::Result<PathBuf> {
     use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
     let uid = rustix::process::getuid().as_raw();
     let dir = std::env::temp_dir().join(format!("tapline-trace-{uid}"));
@@ -200,7 +205,7 @@ fn hooks_dir() -> std::io::Result<PathBuf> {
 
 /// Writes `text` to `dir/name` unless it holds it already, by a rename: a test of another
 /// run reading it meanwhile sees the old or the new file, never half of one.
-fn write_hook(dir: &Path, name: &str, text: &str) -> std::io::Result<()> {
+pub(crate) fn write_hook(dir: &Path, name: &str, text: &str) -> std::io::Result<()> {
     let path = dir.join(name);
     if std::fs::read(&path).is_ok_and(|held| held == text.as_bytes()) {
         return Ok(());
@@ -246,6 +251,9 @@ pub struct FileTrace {
     out: PathBuf,
     argv: Vec<OsString>,
     cwd: PathBuf,
+    /// The folder's `00init` module (relative to the root), which the file depends on
+    /// whether its hook saw it load or not ([`super::tstest`]).
+    init: Option<String>,
 }
 
 impl FileTrace {
@@ -255,7 +263,11 @@ impl FileTrace {
             return Vec::new();
         }
         let mut vars = vec![(OsString::from(OUT_VAR), self.out.clone().into_os_string())];
-        if self.kind == (Kind::Node { esm: true }) {
+        // A folder's 00init is loaded with `--import`, which takes even a CommonJS test
+        // through the ES module loader: only the ESM hook sees it all.
+        if self.kind == (Kind::Node { esm: true })
+            || matches!(self.kind, Kind::Node { .. }) && self.init.is_some()
+        {
             vars.push((node::ESM_VAR.into(), "1".into()));
         }
         vars
@@ -280,6 +292,7 @@ impl FileTrace {
                 Kind::Go => go::trace(&self.argv, &self.cwd, &tracer.root),
                 _ => read(&self.out, &self.cwd, &tracer.root),
             };
+            let files = files.map(|files| with_init(files, self.init));
             let _ = std::fs::remove_file(&self.out);
             let _ = tracer.store.save(&self.rel, files.as_deref());
         })
@@ -293,6 +306,16 @@ impl FileTrace {
             let _ = self.tracer.store.save(&self.rel, loaded.as_deref());
         }
     }
+}
+
+/// `files` (sorted, unique) with the folder's init module among them.
+fn with_init(mut files: Vec<String>, init: Option<String>) -> Vec<String> {
+    if let Some(init) = init {
+        if let Err(at) = files.binary_search(&init) {
+            files.insert(at, init);
+        }
+    }
+    files
 }
 
 /// The project files a hook's output names, relative to `root` with `/` separators, sorted

@@ -72,6 +72,12 @@ const TOOLS: &[Tool] = &[
     debian("pytest", "python3-pytest"),
     debian("python3", "python3"),
     debian("script", "bsdutils"),
+    Tool {
+        name: "tsx",
+        aliases: &[],
+        source: Source::Npm("tsx"),
+        works: None,
+    },
 ];
 
 /// Whether `test` can go on: every tool in `tools` is here (and works). When one is not, the
