@@ -265,6 +265,11 @@ fn spec_of(job: &FileJob) -> Result<Spec, String> {
         return Err("empty command".to_owned());
     };
     let trace_env = job.trace.as_ref().map(|t| t.env()).unwrap_or_default();
+    // A pytest file loads tapline's plugin from its folder, first on PYTHONPATH.
+    let pytest_env = match job.input.pytest {
+        true => super::pytest::env(&job.env)?,
+        false => Vec::new(),
+    };
     Ok(Spec {
         program: program.clone(),
         args: args.to_vec(),
@@ -272,6 +277,7 @@ fn spec_of(job: &FileJob) -> Result<Spec, String> {
         env: std::iter::once(("TAPLINE".into(), "1".into()))
             .chain(job.env.iter().cloned())
             .chain(trace_env)
+            .chain(pytest_env)
             .collect(),
         timeout: job.timeout,
         grace: job.grace,
@@ -538,7 +544,6 @@ fn judge_silent(r: &mut FileResult, silent: Silent) {
     match silent {
         Silent::Fails => {}
         Silent::Prove => r.reasons[at] = FailureReason::NoSubtestsRun,
-        Silent::Pytest => r.reasons[at] = FailureReason::PytestModule,
         Silent::NoTests => {
             let exited_0 = r.exit.is_some_and(|e| e.code == Some(0));
             let only = r
@@ -650,10 +655,6 @@ mod tests {
         assert_eq!(
             silent(Silent::Prove, Exit::Code(0)),
             (false, false, vec![FailureReason::NoSubtestsRun])
-        );
-        assert_eq!(
-            silent(Silent::Pytest, Exit::Code(0)),
-            (false, false, vec![FailureReason::PytestModule])
         );
         assert_eq!(
             silent(Silent::Fails, Exit::Code(0)),

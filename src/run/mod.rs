@@ -48,6 +48,7 @@ pub mod init;
 pub mod options;
 pub mod order;
 pub mod plan;
+pub(crate) mod pytest;
 pub mod stability;
 
 pub(crate) mod file_task;

@@ -17,6 +17,7 @@ mod isolation;
 mod layout;
 mod live;
 mod live_state;
+mod pytest_native;
 mod reports;
 mod run;
 mod run_like_harness;

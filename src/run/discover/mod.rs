@@ -80,6 +80,9 @@ pub struct Input {
     /// A go suite's module and its folder: its failures' locations are then relative to the
     /// project root, not to their package's folder.
     pub go_packages: Option<crate::protocol::gojson::PackageDirs>,
+    /// It runs under pytest with tapline's plugin ([`crate::run::pytest`]), whose folder then
+    /// goes first on its `PYTHONPATH`.
+    pub pytest: bool,
 }
 
 /// What a test file runs in.
@@ -104,10 +107,6 @@ pub enum Silent {
     /// JavaScript or TypeScript: node's runner and tape count it as a file with no tests, not
     /// as a failure; when it exits 0 it is `no tests`, neither passed nor failed.
     NoTests,
-    /// A Python file that reads like a pytest module (it defines `test_` functions, or imports
-    /// pytest, and never runs anything itself): it fails with a hint to run pytest as a
-    /// `[[suite]]`.
-    Pytest,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -211,6 +210,8 @@ pub fn find(
         chromium_cfg: cfg.chromium.clone(),
         chromium: None,
         ci: std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0"),
+        pytest_project: crate::run::pytest::is_project(cwd) || crate::run::pytest::is_project(root),
+        pytest: None,
     };
     if args.is_empty() {
         finder.add_defaults(cfg.test_dirs.as_deref())?;
@@ -373,6 +374,10 @@ struct Finder<'a> {
     chromium: Option<Result<PathBuf, String>>,
     /// `CI` is set: `.nonci.` files are skipped, as tstest skips them.
     ci: bool,
+    /// The project is pytest's: its Python test files run under pytest.
+    pytest_project: bool,
+    /// The pytest its files run with ([`crate::run::pytest::find`]), looked for once.
+    pytest: Option<Result<Vec<OsString>, ()>>,
 }
 
 impl Finder<'_> {
@@ -401,7 +406,12 @@ impl Finder<'_> {
         let Some(command) = self.command(&path, &rel, &meta, origin) else {
             return false;
         };
-        let command = self.check_installed(command, &path);
+        let pytest = self.runs_under_pytest(&abs, &rel);
+        let command = if pytest {
+            self.pytest_command(&path)
+        } else {
+            self.check_installed(command, &path)
+        };
         // Only a user's rule can say its command prints something other than TAP.
         let user = match self.rules.iter().find(|r| r.rule.matches(&rel)) {
             Some(Rule {
@@ -413,7 +423,8 @@ impl Finder<'_> {
         let mut input = Input {
             format: user.map_or(InputFormat::Tap, |rule| rule.format),
             merge: user.and_then(|rule| rule.merge),
-            silent: silent(&abs, &rel),
+            silent: silent(&rel),
+            pytest,
             ..Input::default()
         };
         let name = rel.rsplit('/').next().unwrap_or(&rel);
@@ -595,6 +606,40 @@ impl Finder<'_> {
         }
     }
 
+    /// Whether a file runs under pytest: a built-in rule takes it as Python (not the user's
+    /// rule, not `--exec`), and the project is pytest's or the file is written for pytest.
+    fn runs_under_pytest(&self, abs: &Path, rel: &str) -> bool {
+        let python = matches!(
+            self.rules.iter().find(|r| r.rule.matches(rel)),
+            Some(Rule {
+                kind: RuleKind::Builtin {
+                    family: Family::Python,
+                    ..
+                },
+                ..
+            })
+        );
+        self.exec.is_none()
+            && python
+            && (self.pytest_project || crate::run::pytest::reads_as_test_module(abs))
+    }
+
+    /// The command that runs `path` under pytest, or how to get pytest.
+    fn pytest_command(&mut self, path: &Path) -> Result<Vec<OsString>, MissingInterpreter> {
+        let (cwd, root) = (self.cwd, self.root.clone());
+        match self
+            .pytest
+            .get_or_insert_with(|| crate::run::pytest::find(cwd, &root))
+        {
+            Ok(program) => Ok(crate::run::pytest::command(program, path)),
+            Err(()) => Err(MissingInterpreter {
+                program: "pytest".to_owned(),
+                file: path.to_path_buf(),
+                hint: crate::run::pytest::INSTALL_HINT.to_owned(),
+            }),
+        }
+    }
+
     fn check_installed(
         &mut self,
         command: Vec<OsString>,
@@ -619,30 +664,11 @@ impl Finder<'_> {
 }
 
 /// How `rel` is judged when it prints no TAP: by its language's harness ([`Silent`]).
-fn silent(abs: &Path, rel: &str) -> Silent {
+fn silent(rel: &str) -> Silent {
     let ext = rel.rsplit_once('.').map_or("", |(_, ext)| ext);
     match ext {
         "t" => Silent::Prove,
         "js" | "mjs" | "cjs" | "ts" => Silent::NoTests,
-        "py" if looks_like_pytest(abs) => Silent::Pytest,
         _ => Silent::Fails,
     }
-}
-
-/// Whether a Python file reads like a pytest module: `test_` functions or a pytest import,
-/// and no `__main__` block of its own that would run them.
-fn looks_like_pytest(abs: &Path) -> bool {
-    use std::io::Read;
-    let mut text = String::new();
-    let read = fs::File::open(abs).and_then(|f| f.take(256 * 1024).read_to_string(&mut text));
-    if read.is_err() || text.contains("__main__") {
-        return false;
-    }
-    text.lines().any(|line| {
-        let line = line.trim_start();
-        line.starts_with("def test_")
-            || line.starts_with("async def test_")
-            || line.starts_with("import pytest")
-            || line.starts_with("from pytest ")
-    })
 }
