@@ -293,7 +293,10 @@ fn issue16_a_pytest_module_runs_under_pytest() {
     let (ran, doc) = plain_run(&p);
     assert_eq!(ran.code, 0, "{}", ran.both());
     let file = file_doc(&doc, "tests/test_calc.py");
-    assert_eq!(file["summary"]["asserts"][0]["name"], "test_adds", "{file:#}");
+    assert_eq!(
+        file["summary"]["asserts"][0]["name"], "test_adds",
+        "{file:#}"
+    );
 }
 
 #[test]
@@ -310,7 +313,7 @@ fn issue16_a_missing_and_an_empty_test_folder_say_different_things() {
     assert_eq!(pytest.code, 2, "{}", pytest.both());
     assert_eq!(
         pytest.stderr,
-        "tapline: failed to find test files: this looks like a pytest project; run pytest as a [[suite]] in tapline.toml (`tapline init` writes one)\n"
+        "tapline: failed to find test files: this pytest project has no test folder (`test/`, `tests/`, `t/`) and no test_*.py or *_test.py file pytest would collect\n"
     );
     fs::remove_file(p.join("pyproject.toml")).expect("rm");
     fs::create_dir(p.join("t")).expect("mkdir");

@@ -40,6 +40,7 @@ pub use words::{list_line, log_name};
 
 mod naming;
 mod project;
+mod pytest_root;
 #[cfg(test)]
 mod tests;
 mod walk;
@@ -138,6 +139,11 @@ pub enum DiscoverError {
         "failed to find test files: no test folder here (looked for {0}); name a folder or file, or set `test_dirs` in tapline.toml (`tapline init` writes one)"
     )]
     NoTestFolder(String),
+    /// A pytest project with no test folder and no file pytest would collect.
+    #[error(
+        "failed to find test files: this pytest project has no test folder (`test/`, `tests/`, `t/`) and no test_*.py or *_test.py file pytest would collect"
+    )]
+    NoPytestFiles,
     /// The folders exist and hold nothing at all.
     #[error("failed to find test files in {0}: the folder is empty")]
     EmptyFolder(String),

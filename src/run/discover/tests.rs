@@ -1064,3 +1064,28 @@ fn browser_files_by_name_and_by_rule() {
         "--exec runs the command"
     );
 }
+
+/// Issue 25: a pytest project with no test folder has its tests where pytest looks with no
+/// argument: from the cwd down, past a virtual environment and pytest's other skipped folders.
+#[test]
+fn a_pytest_project_without_a_test_folder_is_walked_as_pytest_walks_it() {
+    let dir = project_with(&[
+        ("pytest.ini", "[pytest]\n"),
+        ("test_top.py", "def test_a():\n    pass\n"),
+        ("pkg/sub/thing_test.py", ""),
+        ("pkg/helpers.py", ""),
+        ("env/pyvenv.cfg", ""),
+        ("env/lib/test_vendored.py", ""),
+        ("build/test_built.py", ""),
+        ("scripts/run.sh", ""),
+    ]);
+    let files = run(dir.path(), &[], &Config::default(), None).expect("found");
+    assert_eq!(rels(&files), ["pkg/sub/thing_test.py", "test_top.py"]);
+    assert!(files.iter().all(|f| f.input.pytest));
+    fs::remove_file(dir.path().join("test_top.py")).expect("rm");
+    fs::remove_file(dir.path().join("pkg/sub/thing_test.py")).expect("rm");
+    assert!(matches!(
+        run(dir.path(), &[], &Config::default(), None),
+        Err(DiscoverError::NoPytestFiles)
+    ));
+}
