@@ -257,7 +257,12 @@ fn spec_of(job: &FileJob) -> Result<Spec, String> {
                 Some(Ok(dir)) => vec![dir],
                 None => Vec::new(),
             };
-            sandbox.wrap_writable(&argv, &job.cwd, &reports)
+            // A pytest file's plugin lives in the temp folder, which the sandbox replaces.
+            let plugin = match job.input.pytest {
+                true => vec![super::pytest::plugin_dir()?],
+                false => Vec::new(),
+            };
+            sandbox.wrap_with(&argv, &job.cwd, &reports, &plugin)
         }
         _ => argv,
     };

@@ -166,3 +166,17 @@ fn issue25_without_pytest_a_file_says_how_to_get_it() {
         "{stderr}"
     );
 }
+
+/// Under `--sandbox` the temp folder is the sandbox's own: the plugin is bound into it.
+#[test]
+fn issue25_pytest_runs_in_the_sandbox() {
+    if !require("issue25_pytest_runs_in_the_sandbox", &["pytest", "bwrap"]) {
+        return;
+    }
+    let p = project();
+    let ran = p.run(&["--sandbox", "--format", "summary", "tests/test_unit.py"]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let doc = ran.summary_doc();
+    let unit = file_doc(&doc, "tests/test_unit.py");
+    assert_eq!(unit["summary"]["count"], 3, "{unit:#}");
+}
