@@ -180,3 +180,35 @@ fn issue25_pytest_runs_in_the_sandbox() {
     let unit = file_doc(&doc, "tests/test_unit.py");
     assert_eq!(unit["summary"]["count"], 3, "{unit:#}");
 }
+
+/// A pytest file is traced like any python file: a change to a module it imports selects it.
+#[test]
+fn issue25_a_pytest_file_has_a_trace() {
+    if !require("issue25_a_pytest_file_has_a_trace", &["pytest"]) {
+        return;
+    }
+    let p = Project::new();
+    p.write("pytest.ini", "[pytest]\npythonpath = .\n");
+    p.write("shop.py", "def total(*xs):\n    return sum(xs)\n");
+    p.write(
+        "tests/test_shop.py",
+        "import shop\n\ndef test_total():\n    assert shop.total(1, 2) == 3\n",
+    );
+    p.write("tests/test_other.py", "def test_other():\n    pass\n");
+    let first = p.run(&[]);
+    assert_eq!(first.code, 0, "{}", first.both());
+    let affected = p.run(&["--affected-by", "shop.py"]);
+    assert_eq!(affected.code, 0, "{}", affected.both());
+    assert!(
+        affected
+            .stderr
+            .contains("tests/test_shop.py  loaded shop.py"),
+        "{}",
+        affected.both()
+    );
+    assert!(
+        affected.stderr.contains("1 of 2 test files affected"),
+        "{}",
+        affected.both()
+    );
+}
