@@ -32,6 +32,13 @@ fn project() -> Project {
         "import pytest\nimport no_such_module\n\ndef test_never():\n    pass\n",
     );
     p.write("tests/test_none.py", "import pytest\n");
+    p.write(
+        "tests/test_cases.py",
+        "import pytest\n\n\
+         @pytest.fixture\ndef broken():\n    raise RuntimeError(\"fixture broke\")\n\n\
+         def test_setup(broken):\n    pass\n\n\
+         def test_dicts():\n    assert {\"a\": 1, \"b\": None} == {\"a\": 2, \"b\": None}\n",
+    );
     p
 }
 
@@ -112,6 +119,20 @@ fn issue25_pytest_runs_natively_each_test_a_point() {
         (&equal["expected"], &equal["actual"]),
         (&json!([1, 2, 4]), &json!([1, 2, 3]))
     );
+
+    let cases = file_doc(&doc, "tests/test_cases.py");
+    assert_eq!(
+        failure(cases, "test_setup")["message"],
+        "error at setup: RuntimeError: fixture broke"
+    );
+    let dicts = failure(cases, "test_dicts");
+    // pytest's multi-line explanation gives way to the values, read from their reprs.
+    assert_eq!(
+        dicts["message"],
+        "assert {'a': 1, 'b': None} == {'a': 2, 'b': None}"
+    );
+    assert_eq!(dicts["expected"]["a"], 2, "{dicts:#}");
+    assert_eq!(dicts["actual"]["a"], 1, "{dicts:#}");
 
     let broken = file_doc(&doc, "tests/test_broken.py");
     let collecting = failure(broken, "collecting tests/test_broken.py");

@@ -205,11 +205,7 @@ def pytest_runtest_logfinish(nodeid, location):
     call = next((r for r in reports if r.when == "call"), None)
     if failed:
         r = failed[0]
-        if r.when == "call" and hasattr(r, "wasxfail"):
-            # strict xfail that passed
-            _emit("not ok %d - %s%s" % (n, name, timing))
-            _error_block({"error": {"message": "XPASS(strict): %s" % (r.wasxfail or "")}})
-            return
+        # A strict xfail that passed has no error: its longrepr says `[XPASS(strict)] reason`.
         _emit("not ok %d - %s%s" % (n, name, timing))
         error = getattr(r, "_tapline_error", None) or {"error": {"message": str(r.longreprtext)}}
         if r.when != "call":
@@ -282,6 +278,9 @@ def _compared(message):
     # The values of the failed `==` a rewritten assert compared, when the failure is that
     # comparison's (pytest's summary line says `assert … == …`).
     compare = _state["compare"]
+    # pytest writes `AssertionError: assert …` when it explains more than one line.
+    if message.startswith("AssertionError: assert "):
+        message = message[len("AssertionError: ") :]
     first = next((l for l in message.splitlines() if l.lstrip().startswith("assert ")), "")
     if compare is None or compare[0] != "==" or " == " not in first:
         return None
