@@ -387,6 +387,40 @@ mod tests {
         }
     }
 
+    /// Issue 25: tapline's pytest plugin writes the compared values as Python reprs.
+    #[test]
+    fn python_reprs_in_an_error_block_are_their_values() {
+        let error = |payload: &str| Assert {
+            blocks: vec![tapline_protocol::event::Block {
+                kind: Cow::Borrowed("ERROR"),
+                payload: Cow::Owned(payload.to_owned()),
+                unterminated: false,
+            }],
+            ..Assert::plain(false, "t")
+        };
+        let d = details(
+            &error(
+                r#"{"error": {"message": "assert x", "operator": "==", "expected": "{'a': [1, None]}", "actual": "'it\\'s'", "repr": "python"}, "file": "tests/test_a.py", "line": 3}"#,
+            ),
+            &[],
+        );
+        assert_eq!(d.location.as_deref(), Some("tests/test_a.py:3"), "{d:?}");
+        let (expected, actual) = d.expected_actual.expect("values");
+        assert_eq!(expected["a"][0], json!(1));
+        assert_eq!(actual, json!("it's"));
+        assert!(
+            d.other.is_empty(),
+            "`repr` is no diagnostic of its own: {:?}",
+            d.other
+        );
+        // Without the mark, a string is a string.
+        let d = details(
+            &error(r#"{"error": {"expected": "'a'", "actual": "'b'"}}"#),
+            &[],
+        );
+        assert_eq!(d.expected_actual, Some((json!("'a'"), json!("'b'"))));
+    }
+
     #[test]
     fn node_test_message_loses_its_own_diff_and_machine_fields_fold() {
         let yaml = "error: |-\n  Expected values to be strictly deep-equal:\n  + actual - expected\n\n    [\n  +   2\n  -   3\n    ]\ncode: 'ERR_ASSERTION'\nname: 'AssertionError'\nexpected:\n  0: 3\nactual:\n  0: 2\noperator: 'deepStrictEqual'\nfailureType: 'testCodeFailure'\n";
