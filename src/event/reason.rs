@@ -11,9 +11,6 @@ use std::fmt;
 /// The reason (and warning) given when a descendant kept a file's output pipes open.
 pub const LEAK_REASON: &str = "a process it started kept its output open after it exited (killed)";
 
-/// What a file that printed no TAP says, when it reads like a pytest module.
-pub const PYTEST_HINT: &str = "no TAP output: it reads like a pytest module (test_ functions, nothing that runs them); run pytest as a [[suite]] in tapline.toml (`tapline init` writes one)";
-
 /// What prove says of a `*.t` that printed no TAP.
 pub const PROVE_NO_TAP: &str = "no TAP output (No subtests run)";
 
@@ -40,8 +37,6 @@ pub enum FailureReason {
     NoTapOutput,
     /// prove's words for a `*.t` that printed no TAP ([`PROVE_NO_TAP`]).
     NoSubtestsRun,
-    /// A silent file that reads like a pytest module, with the remedy ([`PYTEST_HINT`]).
-    PytestModule,
     /// A failing stream that named no reason of its own: `its TAP stream failed`.
     StreamFailed,
     /// A descendant kept the output pipes open ([`LEAK_REASON`]).
@@ -90,7 +85,6 @@ impl FailureReason {
             "interrupted" => FailureReason::Interrupted,
             NO_TAP_OUTPUT => FailureReason::NoTapOutput,
             PROVE_NO_TAP => FailureReason::NoSubtestsRun,
-            PYTEST_HINT => FailureReason::PytestModule,
             "its TAP stream failed" => FailureReason::StreamFailed,
             LEAK_REASON => FailureReason::Leaked,
             DAEMON_STOPPED => FailureReason::DaemonStopped,
@@ -120,7 +114,6 @@ impl fmt::Display for FailureReason {
             Signal { signal, name: None } => write!(f, "killed by signal {signal}"),
             NoTapOutput => f.write_str(NO_TAP_OUTPUT),
             NoSubtestsRun => f.write_str(PROVE_NO_TAP),
-            PytestModule => f.write_str(PYTEST_HINT),
             StreamFailed => f.write_str("its TAP stream failed"),
             Leaked => f.write_str(LEAK_REASON),
             FlakyFails { attempt, of } => {
@@ -193,7 +186,6 @@ mod tests {
             },
             NoTapOutput,
             NoSubtestsRun,
-            PytestModule,
             StreamFailed,
             Leaked,
             FlakyFails { attempt: 2, of: 3 },
@@ -222,7 +214,6 @@ mod tests {
                 "killed by signal 99",
                 "no TAP output",
                 "no TAP output (No subtests run)",
-                PYTEST_HINT,
                 "its TAP stream failed",
                 LEAK_REASON,
                 "flaky: passed on attempt 2 of 3 (--flaky-fails)",

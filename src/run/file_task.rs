@@ -257,7 +257,12 @@ fn spec_of(job: &FileJob) -> Result<Spec, String> {
                 Some(Ok(dir)) => vec![dir],
                 None => Vec::new(),
             };
-            sandbox.wrap_writable(&argv, &job.cwd, &reports)
+            // A pytest file's plugin lives in the temp folder, which the sandbox replaces.
+            let plugin = match job.input.pytest {
+                true => vec![super::pytest::plugin_dir()?],
+                false => Vec::new(),
+            };
+            sandbox.wrap_with(&argv, &job.cwd, &reports, &plugin)
         }
         _ => argv,
     };
@@ -265,6 +270,11 @@ fn spec_of(job: &FileJob) -> Result<Spec, String> {
         return Err("empty command".to_owned());
     };
     let trace_env = job.trace.as_ref().map(|t| t.env()).unwrap_or_default();
+    // A pytest file loads tapline's plugin from its folder, first on PYTHONPATH.
+    let pytest_env = match job.input.pytest {
+        true => super::pytest::env(&job.env)?,
+        false => Vec::new(),
+    };
     Ok(Spec {
         program: program.clone(),
         args: args.to_vec(),
@@ -273,6 +283,7 @@ fn spec_of(job: &FileJob) -> Result<Spec, String> {
             .chain(job.env.iter().cloned())
             .chain(trace_env)
             .chain(init_env)
+            .chain(pytest_env)
             .collect(),
         timeout: job.timeout,
         grace: job.grace,
@@ -554,7 +565,6 @@ fn judge_silent(r: &mut FileResult, silent: Silent) {
     match silent {
         Silent::Fails => {}
         Silent::Prove => r.reasons[at] = FailureReason::NoSubtestsRun,
-        Silent::Pytest => r.reasons[at] = FailureReason::PytestModule,
         Silent::NoTests => {
             let exited_0 = r.exit.is_some_and(|e| e.code == Some(0));
             let only = r
@@ -666,10 +676,6 @@ mod tests {
         assert_eq!(
             silent(Silent::Prove, Exit::Code(0)),
             (false, false, vec![FailureReason::NoSubtestsRun])
-        );
-        assert_eq!(
-            silent(Silent::Pytest, Exit::Code(0)),
-            (false, false, vec![FailureReason::PytestModule])
         );
         assert_eq!(
             silent(Silent::Fails, Exit::Code(0)),

@@ -35,8 +35,6 @@ pub struct Findings {
     pub perl_dist: bool,
     /// Which of `test/`, `tests/`, `t/` exist.
     pub test_dirs: Vec<String>,
-    /// Those of `test_dirs` holding Python test files and no other kind of test: pytest's.
-    pub python_only: Vec<String>,
 }
 
 /// Looks at the repository at `root`.
@@ -70,33 +68,13 @@ pub fn look(root: &Path) -> Findings {
         .filter(|d| root.join(d).is_dir())
         .map(str::to_owned)
         .collect();
-    findings.python_only = findings
-        .test_dirs
-        .iter()
-        .filter(|d| python_only(&root.join(d)))
-        .cloned()
-        .collect();
+    // A plain run runs the root's pytest tests, and those in the folders it walks, under
+    // pytest itself (docs/discovery.md#pytest): only a folder it does not walk needs a suite.
+    let walked = findings.test_dirs.clone();
     findings
-}
-
-/// Whether `dir` (to [`MAX_DEPTH`]) holds Python test files and no file another harness runs.
-fn python_only(dir: &Path) -> bool {
-    let (mut python, mut other) = (false, false);
-    let mut dirs = vec![(dir.to_path_buf(), 0)];
-    while let Some((dir, depth)) = dirs.pop() {
-        for entry in fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            match name.rsplit_once('.').map(|(_, ext)| ext) {
-                Some("py") => python |= name.starts_with("test") || name.ends_with("_test.py"),
-                Some("t" | "js" | "mjs" | "cjs" | "ts" | "sh" | "bats") => other = true,
-                _ => {}
-            }
-        }
-        if depth < MAX_DEPTH {
-            dirs.extend(subfolders(&dir).into_iter().map(|d| (d, depth + 1)));
-        }
-    }
-    python && !other
+        .pytest
+        .retain(|p| !p.is_empty() && !walked.iter().any(|d| is_within(p, d)));
+    findings
 }
 
 /// Whether `dir` holds pytest's configuration: `pytest.ini`, a `[tool.pytest…]` table in
@@ -213,16 +191,12 @@ pub fn render(f: &Findings) -> String {
 /// The `[run]` table: where a plain run looks, as comments (the defaults already do it).
 fn render_run(out: &mut String, f: &Findings) {
     out.push_str("[run]\n");
-    // The folders a plain run walks, less those pytest's suite already runs (their files,
-    // run one by one, would print no TAP).
+    // The folders a plain run walks.
     let walked: Vec<&String> = f
         .test_dirs
         .iter()
         .filter(|d| !f.perl_dist || *d == "t")
         .collect();
-    let (pytests, rest): (Vec<&String>, Vec<&String>) = walked
-        .iter()
-        .partition(|d| f.python_only.contains(d) && f.pytest.iter().any(|p| is_within(d, p)));
     let shown =
         |dirs: &[&String]| -> Vec<String> { dirs.iter().map(|d| format!("{d}/")).collect() };
     if let (Some(script), true) = (&f.npm_test, f.npm_test_followed) {
@@ -231,15 +205,6 @@ fn render_run(out: &mut String, f: &Findings) {
             "# A plain run follows package.json's test script ({}).",
             quoted(script)
         );
-    } else if !pytests.is_empty() {
-        let _ = writeln!(
-            out,
-            "# {} holds pytest's tests, run by the pytest suite below, not file by file.",
-            shown(&pytests).join(", ")
-        );
-        let dirs: Vec<String> = rest.iter().map(|d| quoted(d)).collect();
-        let _ = writeln!(out, "test_dirs = [{}]", dirs.join(", "));
-        return;
     } else if f.perl_dist {
         out.push_str(
             "# A Perl distribution: a plain run walks t/ for *.t with lib/ on @INC, one file at a time, as prove -l.\n",
@@ -350,27 +315,26 @@ mod tests {
         fs::write(dir.path().join("tapline.toml"), &text).expect("write");
         let cfg = super::super::config::load(dir.path()).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let names: Vec<&str> = cfg.suites.iter().map(|s| s.name.as_str()).collect();
-        assert_eq!(names, ["go", "pytest", "mocha"], "{text}");
+        // The root's pytest tests run under pytest in a plain run: no suite for them.
+        assert_eq!(names, ["go", "mocha"], "{text}");
         assert!(text.contains("\"mocha \\\"a b\\\"\""), "{text}");
     }
 
-    /// pytest's own folder is not walked file by file as well.
+    /// Issue 25: pytest's tests in the folders a plain run walks run under pytest there; a
+    /// suite is written only for a pytest folder it does not walk.
     #[test]
-    fn a_pytest_folder_is_the_suites_alone() {
+    fn a_walked_pytest_folder_needs_no_suite() {
         let dir = repo(&[
             ("pyproject.toml", "[tool.pytest.ini_options]\n"),
             ("tests/test_a.py", "def test_a():\n    pass\n"),
+            ("tests/sub/conftest.py", ""),
             ("t/a.t", ""),
         ]);
-        let text = render(&look(dir.path()));
-        assert!(text.contains("# tests/ holds pytest's tests"), "{text}");
-        assert!(text.contains("\ntest_dirs = [\"t\"]\n"), "{text}");
-        fs::write(dir.path().join("tapline.toml"), &text).expect("write");
-        let cfg = super::super::config::load(dir.path()).expect("loads");
-        assert_eq!(cfg.test_dirs, Some(vec![PathBuf::from("t")]));
-        fs::remove_dir_all(dir.path().join("t")).expect("rm");
-        let text = render(&look(dir.path()));
-        assert!(text.contains("\ntest_dirs = []\n"), "{text}");
+        let f = look(dir.path());
+        assert!(f.pytest.is_empty(), "{:?}", f.pytest);
+        let text = render(&f);
+        assert!(!text.contains("[[suite]]"), "{text}");
+        assert!(text.contains("# A plain run walks tests/, t/"), "{text}");
     }
 
     #[test]

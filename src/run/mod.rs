@@ -49,6 +49,7 @@ pub mod init;
 pub mod options;
 pub mod order;
 pub mod plan;
+pub(crate) mod pytest;
 pub mod stability;
 
 pub(crate) mod file_task;

@@ -84,6 +84,18 @@ impl Sandbox {
 
     /// [`Sandbox::wrap`], with `extra` (existing paths) writable too.
     pub fn wrap_writable(&self, argv: &[OsString], cwd: &Path, extra: &[PathBuf]) -> Vec<OsString> {
+        self.wrap_with(argv, cwd, extra, &[])
+    }
+
+    /// [`Sandbox::wrap_writable`], with `readable` (paths under the private `/tmp`, such as
+    /// tapline's pytest plugin) visible, read-only, too.
+    pub fn wrap_with(
+        &self,
+        argv: &[OsString],
+        cwd: &Path,
+        extra: &[PathBuf],
+        readable: &[PathBuf],
+    ) -> Vec<OsString> {
         let mut out: Vec<OsString> = vec![self.bwrap.clone().into()];
         let mut push = |words: &[&OsStr]| out.extend(words.iter().map(|w| w.to_os_string()));
         push(&[
@@ -113,7 +125,7 @@ impl Sandbox {
             "--unshare-uts".as_ref(),
             "--die-with-parent".as_ref(),
         ]);
-        for dir in &self.read_only {
+        for dir in self.read_only.iter().chain(readable) {
             push(&["--ro-bind-try".as_ref(), dir.as_os_str(), dir.as_os_str()]);
         }
         for path in self.writable.iter().chain(extra) {

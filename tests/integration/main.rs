@@ -18,6 +18,7 @@ mod isolation;
 mod layout;
 mod live;
 mod live_state;
+mod pytest_native;
 mod reports;
 mod run;
 mod run_like_harness;

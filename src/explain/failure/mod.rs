@@ -72,7 +72,7 @@ const PAIRS: [(&str, &str); 3] = [
 /// the error's class and code, node:test's kind of failure.
 const MACHINE: [&str; 5] = ["operator", "compare", "name", "code", "failureType"];
 /// Keys that are shown elsewhere or are noise in a failure report.
-const CONSUMED: [&str; 14] = [
+const CONSUMED: [&str; 15] = [
     "diff",
     "wanted",
     "found",
@@ -87,6 +87,7 @@ const CONSUMED: [&str; 14] = [
     "duration_ms",
     "severity",
     "type",
+    "repr",
 ];
 
 /// Explains a failing point from its attachments and `output`, what its test printed (its
@@ -124,6 +125,7 @@ pub fn details(a: &Assert<'_>, output: &[String]) -> Details {
         let err = v.get("error").unwrap_or(&v);
         if let Value::Object(map) = err {
             read_map(map, &mut d, &mut machine);
+            python_reprs(map, &mut d);
             if let Some(Value::Object(diffmap)) = map.get("diff") {
                 if d.expected_actual.is_none() {
                     d.expected_actual = pair(diffmap);
@@ -146,6 +148,20 @@ pub fn details(a: &Assert<'_>, output: &[String]) -> Details {
         d.text_diff = None;
     }
     d
+}
+
+/// An ERROR block whose `expected` and `actual` are Python reprs (`"repr": "python"`, as
+/// tapline's pytest plugin writes them): the values they denote ([`literal`]), so the diff
+/// compares them as the test did; a repr no value reads (`<object at 0x…>`) is shown as written.
+fn python_reprs(map: &Map<String, Value>, d: &mut Details) {
+    if map.get("repr").and_then(Value::as_str) != Some("python") {
+        return;
+    }
+    if let Some((Value::String(e), Value::String(a))) = &d.expected_actual {
+        if pair(map).as_ref() == d.expected_actual.as_ref() {
+            d.expected_actual = Some((literal::read(e), literal::read(a)));
+        }
+    }
 }
 
 /// A YAML mapping's fields, its expected and actual values read from its text where the
@@ -369,6 +385,40 @@ mod tests {
             diagnostics: Some(Cow::Owned(yaml.to_owned())),
             ..Assert::plain(false, "t")
         }
+    }
+
+    /// Issue 25: tapline's pytest plugin writes the compared values as Python reprs.
+    #[test]
+    fn python_reprs_in_an_error_block_are_their_values() {
+        let error = |payload: &str| Assert {
+            blocks: vec![tapline_protocol::event::Block {
+                kind: Cow::Borrowed("ERROR"),
+                payload: Cow::Owned(payload.to_owned()),
+                unterminated: false,
+            }],
+            ..Assert::plain(false, "t")
+        };
+        let d = details(
+            &error(
+                r#"{"error": {"message": "assert x", "operator": "==", "expected": "{'a': [1, None]}", "actual": "'it\\'s'", "repr": "python"}, "file": "tests/test_a.py", "line": 3}"#,
+            ),
+            &[],
+        );
+        assert_eq!(d.location.as_deref(), Some("tests/test_a.py:3"), "{d:?}");
+        let (expected, actual) = d.expected_actual.expect("values");
+        assert_eq!(expected["a"][0], json!(1));
+        assert_eq!(actual, json!("it's"));
+        assert!(
+            d.other.is_empty(),
+            "`repr` is no diagnostic of its own: {:?}",
+            d.other
+        );
+        // Without the mark, a string is a string.
+        let d = details(
+            &error(r#"{"error": {"expected": "'a'", "actual": "'b'"}}"#),
+            &[],
+        );
+        assert_eq!(d.expected_actual, Some((json!("'a'"), json!("'b'"))));
     }
 
     #[test]

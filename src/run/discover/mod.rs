@@ -41,6 +41,7 @@ pub use words::{list_line, log_name};
 mod naming;
 mod project;
 mod tap_config;
+mod pytest_root;
 #[cfg(test)]
 mod tests;
 mod walk;
@@ -87,6 +88,9 @@ pub struct Input {
     /// How it may run beside other files: one at a time in a run that follows tstest, but
     /// for its `*.para__N.*` group ([`crate::run::tstest::Lane`]).
     pub lane: crate::run::tstest::Lane,
+    /// It runs under pytest with tapline's plugin ([`crate::run::pytest`]), whose folder then
+    /// goes first on its `PYTHONPATH`.
+    pub pytest: bool,
 }
 
 /// What a test file runs in.
@@ -111,10 +115,6 @@ pub enum Silent {
     /// JavaScript or TypeScript: node's runner and tape count it as a file with no tests, not
     /// as a failure; when it exits 0 it is `no tests`, neither passed nor failed.
     NoTests,
-    /// A Python file that reads like a pytest module (it defines `test_` functions, or imports
-    /// pytest, and never runs anything itself): it fails with a hint to run pytest as a
-    /// `[[suite]]`.
-    Pytest,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -146,6 +146,11 @@ pub enum DiscoverError {
         "failed to find test files: no test folder here (looked for {0}); name a folder or file, or set `test_dirs` in tapline.toml (`tapline init` writes one)"
     )]
     NoTestFolder(String),
+    /// A pytest project with no test folder and no file pytest would collect.
+    #[error(
+        "failed to find test files: this pytest project has no test folder (`test/`, `tests/`, `t/`) and no test_*.py or *_test.py file pytest would collect"
+    )]
+    NoPytestFiles,
     /// The folders exist and hold nothing at all.
     #[error("failed to find test files in {0}: the folder is empty")]
     EmptyFolder(String),
@@ -223,6 +228,8 @@ pub fn find(
         chromium: None,
         ci: std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0"),
         tstest: false,
+        pytest_project: crate::run::pytest::is_project(cwd) || crate::run::pytest::is_project(root),
+        pytest: None,
     };
     if args.is_empty() {
         finder.add_defaults(cfg.test_dirs.as_deref())?;
@@ -401,6 +408,10 @@ struct Finder<'a> {
     ci: bool,
     /// The run follows a `tstest` script: its files run as tstest runs them (their lanes).
     tstest: bool,
+    /// The project is pytest's: its Python test files run under pytest.
+    pytest_project: bool,
+    /// The pytest its files run with ([`crate::run::pytest::find`]), looked for once.
+    pytest: Option<Result<Vec<OsString>, ()>>,
 }
 
 impl Finder<'_> {
@@ -429,7 +440,12 @@ impl Finder<'_> {
         let Some(command) = self.command(&path, &rel, &meta, origin) else {
             return false;
         };
-        let command = self.check_installed(command, &path);
+        let pytest = self.runs_under_pytest(&abs, &rel);
+        let command = if pytest {
+            self.pytest_command(&path)
+        } else {
+            self.check_installed(command, &path)
+        };
         // Only a user's rule can say its command prints something other than TAP.
         let user = match self.rules.iter().find(|r| r.rule.matches(&rel)) {
             Some(Rule {
@@ -441,7 +457,8 @@ impl Finder<'_> {
         let mut input = Input {
             format: user.map_or(InputFormat::Tap, |rule| rule.format),
             merge: user.and_then(|rule| rule.merge),
-            silent: silent(&abs, &rel),
+            silent: silent(&rel),
+            pytest,
             ..Input::default()
         };
         let name = rel.rsplit('/').next().unwrap_or(&rel);
@@ -631,6 +648,40 @@ impl Finder<'_> {
         }
     }
 
+    /// Whether a file runs under pytest: a built-in rule takes it as Python (not the user's
+    /// rule, not `--exec`), and the project is pytest's or the file is written for pytest.
+    fn runs_under_pytest(&self, abs: &Path, rel: &str) -> bool {
+        let python = matches!(
+            self.rules.iter().find(|r| r.rule.matches(rel)),
+            Some(Rule {
+                kind: RuleKind::Builtin {
+                    family: Family::Python,
+                    ..
+                },
+                ..
+            })
+        );
+        self.exec.is_none()
+            && python
+            && (self.pytest_project || crate::run::pytest::reads_as_test_module(abs))
+    }
+
+    /// The command that runs `path` under pytest, or how to get pytest.
+    fn pytest_command(&mut self, path: &Path) -> Result<Vec<OsString>, MissingInterpreter> {
+        let (cwd, root) = (self.cwd, self.root.clone());
+        match self
+            .pytest
+            .get_or_insert_with(|| crate::run::pytest::find(cwd, &root))
+        {
+            Ok(program) => Ok(crate::run::pytest::command(program, path)),
+            Err(()) => Err(MissingInterpreter {
+                program: "pytest".to_owned(),
+                file: path.to_path_buf(),
+                hint: crate::run::pytest::INSTALL_HINT.to_owned(),
+            }),
+        }
+    }
+
     fn check_installed(
         &mut self,
         command: Vec<OsString>,
@@ -655,30 +706,11 @@ impl Finder<'_> {
 }
 
 /// How `rel` is judged when it prints no TAP: by its language's harness ([`Silent`]).
-fn silent(abs: &Path, rel: &str) -> Silent {
+fn silent(rel: &str) -> Silent {
     let ext = rel.rsplit_once('.').map_or("", |(_, ext)| ext);
     match ext {
         "t" => Silent::Prove,
         "js" | "mjs" | "cjs" | "ts" => Silent::NoTests,
-        "py" if looks_like_pytest(abs) => Silent::Pytest,
         _ => Silent::Fails,
     }
-}
-
-/// Whether a Python file reads like a pytest module: `test_` functions or a pytest import,
-/// and no `__main__` block of its own that would run them.
-fn looks_like_pytest(abs: &Path) -> bool {
-    use std::io::Read;
-    let mut text = String::new();
-    let read = fs::File::open(abs).and_then(|f| f.take(256 * 1024).read_to_string(&mut text));
-    if read.is_err() || text.contains("__main__") {
-        return false;
-    }
-    text.lines().any(|line| {
-        let line = line.trim_start();
-        line.starts_with("def test_")
-            || line.starts_with("async def test_")
-            || line.starts_with("import pytest")
-            || line.starts_with("from pytest ")
-    })
 }

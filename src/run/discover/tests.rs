@@ -955,8 +955,90 @@ fn silence_is_judged_by_language() {
             ("t/a.test.js", Silent::NoTests),
             ("t/test_main.py", Silent::Fails),
             ("t/test_plain.py", Silent::Fails),
-            ("t/test_pytest.py", Silent::Pytest),
+            ("t/test_pytest.py", Silent::Fails),
         ]
+    );
+}
+
+/// Issue 25: Python test files written for pytest (or unittest) run under pytest, found in the
+/// project's venv first, with tapline's plugin; a script printing its own TAP runs with
+/// python3; in a pytest project every Python test file is pytest's.
+#[test]
+fn pytest_files_run_under_the_projects_pytest() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = project_with(&[
+        ("tests/test_plain.py", "print('1..0')\n"),
+        ("tests/test_pytest.py", "import pytest\n"),
+        (
+            "tests/test_unit.py",
+            "import unittest\n\nclass T(unittest.TestCase):\n    pass\n",
+        ),
+        (".venv/bin/pytest", "#!/bin/sh\n"),
+    ]);
+    let venv = dir.path().join(".venv/bin/pytest");
+    fs::set_permissions(&venv, fs::Permissions::from_mode(0o755)).expect("chmod");
+    let venv = venv.to_string_lossy().into_owned();
+    let pytest = |file: &str| {
+        vec![
+            venv.clone(),
+            "-p".into(),
+            "tapline_pytest".into(),
+            file.into(),
+        ]
+    };
+    let found = |dir: &Path| -> Vec<(String, Vec<String>, bool)> {
+        run(dir, &[], &Config::default(), None)
+            .expect("found")
+            .iter()
+            .map(|f| {
+                (
+                    f.rel.clone(),
+                    command(f).iter().map(|w| w.to_string()).collect(),
+                    f.input.pytest,
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        found(dir.path()),
+        [
+            (
+                "tests/test_plain.py".into(),
+                vec!["python3".into(), "tests/test_plain.py".into()],
+                false
+            ),
+            (
+                "tests/test_pytest.py".into(),
+                pytest("tests/test_pytest.py"),
+                true
+            ),
+            (
+                "tests/test_unit.py".into(),
+                pytest("tests/test_unit.py"),
+                true
+            ),
+        ]
+    );
+    fs::write(dir.path().join("pytest.ini"), "[pytest]\n").expect("write");
+    assert_eq!(
+        found(dir.path())[0],
+        (
+            "tests/test_plain.py".into(),
+            pytest("tests/test_plain.py"),
+            true
+        ),
+        "a pytest project's test files are all pytest's"
+    );
+    let exec = run(
+        dir.path(),
+        &["tests"],
+        &Config::default(),
+        Some("python3 {}"),
+    )
+    .expect("found");
+    assert!(
+        exec.iter().all(|f| !f.input.pytest),
+        "--exec runs its own command"
     );
 }
 
@@ -1025,4 +1107,29 @@ fn browser_files_by_name_and_by_rule() {
         Runtime::Command,
         "--exec runs the command"
     );
+}
+
+/// Issue 25: a pytest project with no test folder has its tests where pytest looks with no
+/// argument: from the cwd down, past a virtual environment and pytest's other skipped folders.
+#[test]
+fn a_pytest_project_without_a_test_folder_is_walked_as_pytest_walks_it() {
+    let dir = project_with(&[
+        ("pytest.ini", "[pytest]\n"),
+        ("test_top.py", "def test_a():\n    pass\n"),
+        ("pkg/sub/thing_test.py", ""),
+        ("pkg/helpers.py", ""),
+        ("env/pyvenv.cfg", ""),
+        ("env/lib/test_vendored.py", ""),
+        ("build/test_built.py", ""),
+        ("scripts/run.sh", ""),
+    ]);
+    let files = run(dir.path(), &[], &Config::default(), None).expect("found");
+    assert_eq!(rels(&files), ["pkg/sub/thing_test.py", "test_top.py"]);
+    assert!(files.iter().all(|f| f.input.pytest));
+    fs::remove_file(dir.path().join("test_top.py")).expect("rm");
+    fs::remove_file(dir.path().join("pkg/sub/thing_test.py")).expect("rm");
+    assert!(matches!(
+        run(dir.path(), &[], &Config::default(), None),
+        Err(DiscoverError::NoPytestFiles)
+    ));
 }

@@ -63,6 +63,10 @@ impl Finder<'_> {
         } else {
             DEFAULT_TEST_DIRS.iter().map(PathBuf::from).collect()
         };
+        // pytest with no argument looks from the cwd down.
+        if self.pytest_project && !dirs.iter().any(|d| self.cwd.join(d).is_dir()) {
+            return self.add_pytest_root();
+        }
         let looked: Vec<String> = dirs.iter().map(|d| format!("`{}/`", d.display())).collect();
         self.add_folders(&dirs, false, &looked.join(", "))
     }

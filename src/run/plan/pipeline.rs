@@ -29,9 +29,6 @@ pub enum PlanError {
     Options(#[from] OptionsError),
     #[error(transparent)]
     Discover(#[from] DiscoverError),
-    /// pytest's tests are functions, not files that print TAP.
-    #[error("failed to find test files: this looks like a pytest project; run pytest as a [[suite]] in tapline.toml (`tapline init` writes one)")]
-    Pytest,
     #[error("{0}")]
     Other(String),
 }
@@ -59,11 +56,9 @@ pub fn discover(
                 DiscoverError::NoTests(_)
                 | DiscoverError::NoTestFolder(_)
                 | DiscoverError::EmptyFolder(_)
-                | DiscoverError::NoDeclaredTests(_),
+                | DiscoverError::NoDeclaredTests(_)
+                | DiscoverError::NoPytestFiles,
             ) if file_args.is_empty() && !cfg.suites.is_empty() => Found::default(),
-            Err(DiscoverError::NoTestFolder(_)) if crate::run::init::pytest_configured(cwd) => {
-                return Err(PlanError::Pytest)
-            }
             Err(e) => return Err(e.into()),
         }
     };

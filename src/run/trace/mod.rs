@@ -58,7 +58,7 @@ impl Kind {
         }
         if super::runners::is_perl(name) {
             Some(Kind::Perl)
-        } else if name.starts_with("python") {
+        } else if name.starts_with("python") || name == "pytest" {
             Some(Kind::Python)
         } else if matches!(name, "node" | "nodejs" | "tsx") {
             Some(Kind::Node {
@@ -452,6 +452,25 @@ mod tests {
             Some("lib/A.pm".to_owned())
         );
         assert_eq!(project_rel(Path::new("/elsewhere/A.pm"), &root), None);
+    }
+
+    /// A pytest file (issue 25) runs python: its hook traces it.
+    #[test]
+    fn pytest_commands_are_traced_as_python() {
+        let kind = |words: &[&str]| {
+            let argv: Vec<OsString> = words.iter().map(OsString::from).collect();
+            Kind::of(&argv, "tests/test_a.py", false, Path::new("/p"))
+        };
+        let file = ["-p", "tapline_pytest", "tests/test_a.py"];
+        assert_eq!(kind(&[&["pytest"][..], &file].concat()), Some(Kind::Python));
+        assert_eq!(
+            kind(&[&["/p/.venv/bin/pytest"][..], &file].concat()),
+            Some(Kind::Python)
+        );
+        assert_eq!(
+            kind(&[&["python3", "-m", "pytest"][..], &file].concat()),
+            Some(Kind::Python)
+        );
     }
 
     #[test]

@@ -1,0 +1,257 @@
+//! pytest, natively: which Python test files run under pytest, the pytest that runs them, and
+//! tapline's own pytest plugin that makes pytest print TAP.
+//!
+//! A Python test file runs under pytest when the project is pytest's ([`is_project`]:
+//! `pytest.ini`, `[tool.pytest…]` in `pyproject.toml`, `[tool:pytest]` in `setup.cfg`,
+//! `[pytest]` in `tox.ini`, a `conftest.py`), or when the file itself is written for it
+//! ([`is_test_module`]: it imports pytest, defines a `unittest.TestCase`, or defines `test_`
+//! functions and runs nothing itself). One pytest process runs one file (`pytest -p
+//! tapline_pytest FILE`), so each file is a tapline file with its own log, and `-j N` runs N
+//! of them at once.
+//!
+//! The plugin (`tapline_pytest.py`, in the binary) is written to tapline's folder in the temp
+//! folder, as the trace hooks are ([`crate::run::trace`]), in a subfolder of its own that goes
+//! first on the child's `PYTHONPATH` ([`env`]): the project installs nothing. It prints TAP 14
+//! with protocol v2 markers, one point per test, live (see its own header for the details).
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// The plugin's module name, as `-p` loads it.
+pub(crate) const MODULE: &str = "tapline_pytest";
+const PLUGIN: &str = include_str!("tapline_pytest.py");
+
+/// How to get pytest, for the error when it is missing.
+pub(crate) const INSTALL_HINT: &str = ": install it in the project's venv (`python3 -m venv .venv && .venv/bin/pip install pytest`) or system-wide (Debian: apt-get install python3-pytest)";
+
+/// Whether `dir` holds pytest's configuration or a `conftest.py`.
+pub(crate) fn is_project(dir: &Path) -> bool {
+    crate::run::init::pytest_configured(dir)
+        || ["tests", "test"]
+            .iter()
+            .any(|d| dir.join(d).join("conftest.py").is_file())
+}
+
+/// Whether a Python file's text is written for pytest (or unittest, which pytest runs): it
+/// imports pytest or unittest, defines a `TestCase` class, or defines `test_` functions with no
+/// `__main__` block of its own that would run them.
+pub(crate) fn is_test_module(text: &str) -> bool {
+    let mut test_functions = false;
+    for line in text.lines() {
+        let code = line.trim_start();
+        if code.starts_with("import pytest")
+            || code.starts_with("from pytest ")
+            || code.starts_with("from _pytest")
+        {
+            return true;
+        }
+        if code.starts_with("class ") && code.contains("TestCase") || imports_unittest(code) {
+            return true;
+        }
+        test_functions |= code.starts_with("def test_") || code.starts_with("async def test_");
+    }
+    test_functions && !text.contains("__main__")
+}
+
+/// `import unittest` or `from unittest import …` of more than its `mock` (which a script
+/// that prints its own TAP may use).
+fn imports_unittest(code: &str) -> bool {
+    if code == "import unittest" || code.starts_with("import unittest ") {
+        return true;
+    }
+    let Some(names) = code.strip_prefix("from unittest import ") else {
+        return false;
+    };
+    names
+        .split(',')
+        .filter_map(|n| n.trim_matches(['(', ')', ' ']).split_whitespace().next())
+        .any(|name| name != "mock")
+}
+
+/// Whether the file at `abs` is written for pytest ([`is_test_module`]); a file that cannot be
+/// read is not.
+pub(crate) fn reads_as_test_module(abs: &Path) -> bool {
+    use std::io::Read;
+    let mut text = String::new();
+    let read = std::fs::File::open(abs).and_then(|f| f.take(256 * 1024).read_to_string(&mut text));
+    read.is_ok() && is_test_module(&text)
+}
+
+/// The pytest a project's files run with, first found: the project's venv (`.venv/bin/pytest`,
+/// `venv/bin/pytest`, in the cwd, then the root), `python3 -m pytest` when that python3 has
+/// pytest, then `pytest` on PATH. `Err` when none is there.
+pub(crate) fn find(cwd: &Path, root: &Path) -> Result<Vec<OsString>, ()> {
+    for dir in [cwd, root] {
+        for venv in [".venv", "venv"] {
+            let program = dir.join(venv).join("bin/pytest");
+            if crate::util::which::find(program.as_os_str(), cwd).is_some() {
+                return Ok(vec![program.into_os_string()]);
+            }
+        }
+    }
+    if python_has_pytest(cwd) {
+        return Ok(["python3", "-m", "pytest"].map(OsString::from).to_vec());
+    }
+    if crate::util::which::find(OsStr::new("pytest"), cwd).is_some() {
+        return Ok(vec!["pytest".into()]);
+    }
+    Err(())
+}
+
+/// Whether `python3` on PATH can import pytest (asked without importing it).
+fn python_has_pytest(cwd: &Path) -> bool {
+    if crate::util::which::find(OsStr::new("python3"), cwd).is_none() {
+        return false;
+    }
+    std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import importlib.util, sys; sys.exit(importlib.util.find_spec('pytest') is None)",
+        ])
+        .current_dir(cwd)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// The command that runs one file: `pytest` (as [`find`] gave it), the plugin, the file.
+pub(crate) fn command(pytest: &[OsString], file: &Path) -> Vec<OsString> {
+    let mut argv = pytest.to_vec();
+    argv.extend(["-p".into(), MODULE.into(), file.as_os_str().to_owned()]);
+    argv
+}
+
+/// The plugin's folder, written once per process: `<temp>/tapline-trace-<uid>/pytest/`.
+pub(crate) fn plugin_dir() -> Result<PathBuf, String> {
+    static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    DIR.get_or_init(|| {
+        write_plugin().map_err(|e| format!("failed to write tapline's pytest plugin: {e}"))
+    })
+    .clone()
+}
+
+fn write_plugin() -> std::io::Result<PathBuf> {
+    use std::os::unix::fs::DirBuilderExt;
+    // Not the trace hooks' folder itself: their sitecustomize takes that one off sys.path.
+    let dir = crate::run::trace::hooks_dir()?.join("pytest");
+    match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(e),
+        _ => {}
+    }
+    crate::run::trace::write_hook(&dir, &format!("{MODULE}.py"), PLUGIN)?;
+    Ok(dir)
+}
+
+/// The `PYTHONPATH` a pytest file's child gets: the plugin's folder first, then what it would
+/// have had (`before`: set for the children, else inherited). `None` when the folder's path
+/// holds a `:`, which `PYTHONPATH` cannot carry.
+pub(crate) fn python_path(dir: &Path, before: Option<OsString>) -> Option<OsString> {
+    if dir.as_os_str().as_encoded_bytes().contains(&b':') {
+        return None;
+    }
+    let mut value = dir.as_os_str().to_owned();
+    if let Some(before) = before.filter(|b| !b.is_empty()) {
+        value.push(":");
+        value.push(before);
+    }
+    Some(value)
+}
+
+/// The variables a pytest file's child gets over `vars` (the run's): `PYTHONPATH` with the
+/// plugin's folder first. `Err` says why the file cannot run.
+pub(crate) fn env(vars: &[(OsString, OsString)]) -> Result<Vec<(OsString, OsString)>, String> {
+    let dir = plugin_dir()?;
+    let before = vars
+        .iter()
+        .rev()
+        .find(|(k, _)| k == "PYTHONPATH")
+        .map(|(_, v)| v.clone())
+        .or_else(|| std::env::var_os("PYTHONPATH"));
+    let value = python_path(&dir, before).ok_or_else(|| {
+        format!(
+            "failed to load tapline's pytest plugin: its folder {} holds a `:`",
+            dir.display()
+        )
+    })?;
+    Ok(vec![("PYTHONPATH".into(), value)])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_written_for_pytest_or_unittest() {
+        assert!(is_test_module("import pytest\n"));
+        assert!(is_test_module("from pytest import raises\n"));
+        assert!(is_test_module(
+            "import unittest\n\nclass T(unittest.TestCase):\n    pass\n"
+        ));
+        assert!(is_test_module(
+            "from unittest import TestCase\nclass T(TestCase): pass\n"
+        ));
+        assert!(is_test_module("def test_x():\n    assert 1\n"));
+        assert!(is_test_module("async def test_x():\n    pass\n"));
+        // It runs its tests itself, or prints TAP: python runs it.
+        assert!(!is_test_module(
+            "def test_x():\n    pass\n\nif __name__ == '__main__':\n    test_x()\n"
+        ));
+        assert!(!is_test_module("print('1..1')\nprint('ok 1')\n"));
+        assert!(!is_test_module(
+            "from unittest import mock\nprint('1..0')\n"
+        ));
+        assert!(!is_test_module("import unittest.mock\nprint('1..0')\n"));
+        assert!(is_test_module("import unittest\n"));
+        assert!(is_test_module("from unittest import mock, skipIf\n"));
+        assert!(!is_test_module("from unittest import mock as m\n"));
+    }
+
+    #[test]
+    fn pytest_projects_by_their_configuration() {
+        let dir = tempfile::TempDir::new().expect("temp dir");
+        let p = dir.path();
+        assert!(!is_project(p));
+        std::fs::write(p.join("pyproject.toml"), "[tool.ruff]\n").expect("write");
+        assert!(!is_project(p), "another tool's table");
+        std::fs::write(p.join("pyproject.toml"), "[tool.pytest.ini_options]\n").expect("write");
+        assert!(is_project(p));
+        std::fs::remove_file(p.join("pyproject.toml")).expect("rm");
+        std::fs::write(p.join("setup.cfg"), "[tool:pytest]\n").expect("write");
+        assert!(is_project(p));
+        std::fs::remove_file(p.join("setup.cfg")).expect("rm");
+        std::fs::write(p.join("tox.ini"), "[tox]\n").expect("write");
+        assert!(!is_project(p), "tox without a [pytest] section");
+        std::fs::create_dir(p.join("tests")).expect("mkdir");
+        std::fs::write(p.join("tests/conftest.py"), "").expect("write");
+        assert!(is_project(p));
+    }
+
+    #[test]
+    fn the_plugin_goes_first_on_pythonpath() {
+        let dir = Path::new("/tmp/tapline-trace-1/pytest");
+        assert_eq!(
+            python_path(dir, Some("/a:/b".into())),
+            Some("/tmp/tapline-trace-1/pytest:/a:/b".into())
+        );
+        assert_eq!(python_path(dir, Some("".into())), Some(dir.into()));
+        assert_eq!(python_path(Path::new("/odd:dir"), None), None);
+        assert_eq!(
+            command(&["pytest".into()], Path::new("tests/test_a.py")),
+            ["pytest", "-p", MODULE, "tests/test_a.py"]
+        );
+    }
+
+    /// The plugin written is the one in the binary, where a python finds it by its name.
+    #[test]
+    fn the_plugin_is_written_once_where_pythonpath_points() {
+        let dir = plugin_dir().expect("plugin written");
+        let held = std::fs::read_to_string(dir.join(format!("{MODULE}.py"))).expect("read");
+        assert_eq!(held, PLUGIN);
+        let vars = env(&[("PYTHONPATH".into(), "/x".into())]).expect("env");
+        let mut expected = dir.into_os_string();
+        expected.push(":/x");
+        assert_eq!(vars, [("PYTHONPATH".into(), expected)]);
+    }
+}

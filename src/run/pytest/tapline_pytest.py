@@ -1,0 +1,409 @@
+# tapline's pytest plugin, loaded by `tapline run` with `-p tapline_pytest` (its folder first
+# on PYTHONPATH) for one test file at a time. It prints TAP 14 on the stdout pytest started
+# with, live, one point per test (setup, call and teardown together), with protocol v2
+# markers: the time on the point's line, and a failure's explanation in an ERROR block (the
+# message with pytest's assertion introspection, the place in the test file, the values of
+# an `==` comparison or a unittest assertEqual as Python reprs, a traceback). pytest's own
+# terminal report is turned off: stdout is the TAP stream. Skips are `# SKIP`, xfail and
+# xpass `# TODO`. A collection error is a failing point; a file with no tests is `1..0` with
+# the reason, and pytest's exit status 5 (no tests collected) then becomes 0: in a run of the
+# whole suite such a file adds nothing and fails nothing.
+import json
+import os
+import sys
+import textwrap
+
+import pytest
+
+_EQUAL_METHODS = {
+    "assertEqual": ("first", "second"),
+    "assertMultiLineEqual": ("first", "second"),
+    "assertListEqual": ("list1", "list2"),
+    "assertTupleEqual": ("tuple1", "tuple2"),
+    "assertDictEqual": ("d1", "d2"),
+    "assertSetEqual": ("set1", "set2"),
+    "assertSequenceEqual": ("seq1", "seq2"),
+}
+# A value whose repr is longer than this is left to pytest's words.
+_MAX_REPR = 100_000
+
+
+def _open_stdout():
+    # A copy of the stdout pytest started with: pytest's capture moves fd 1 while tests run.
+    try:
+        return os.fdopen(os.dup(1), "w", encoding="utf-8", errors="replace", buffering=1)
+    except OSError:
+        return sys.__stdout__
+
+
+_out = _open_stdout()
+_state = {
+    "started": False,
+    "errors": [],
+    "number": 0,
+    "planned": None,
+    "compare": None,
+    "reports": [],
+    "deselected": 0,
+}
+
+
+def _emit(text):
+    try:
+        _out.write(text + "\n")
+        _out.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _escape(text):
+    one_line = " ".join(str(text).split("\n"))
+    return one_line.replace("\\", "\\\\").replace("#", "\\#")
+
+
+def _rel(path):
+    path = str(path)
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel
+
+
+def _start():
+    if not _state["started"]:
+        _state["started"] = True
+        _emit("\u27e6TSTEST:PROTOCOL:2.0.0\u27e7")
+        _emit("TAP version 14")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config):
+    # stdout is the TAP stream: pytest's own report would be read as output among it.
+    reporter = config.pluginmanager.getplugin("terminalreporter")
+    if reporter is not None:
+        config.pluginmanager.unregister(reporter)
+    _start()
+
+
+def pytest_deselected(items):
+    _state["deselected"] += len(items)
+
+
+def _none_reason():
+    if _state["deselected"]:
+        return "pytest deselected all %d tests of this file" % _state["deselected"]
+    return "pytest collected no tests in this file"
+
+
+def pytest_collectreport(report):
+    if report.failed:
+        _state["errors"].append(report)
+
+
+def pytest_collection_finish(session):
+    errors = _state["errors"]
+    run_tests = not errors or session.config.getoption("continue_on_collection_errors", False)
+    planned = len(errors) + (len(session.items) if run_tests else 0)
+    _state["planned"] = planned
+    if planned == 0:
+        _emit("1..0 # SKIP " + _none_reason())
+        return
+    _emit("1..%d" % planned)
+    for report in errors:
+        _collection_error(report)
+
+
+def _collection_error(report):
+    _state["number"] += 1
+    text = str(report.longreprtext or "")
+    # pytest's `E` lines are the error; the lines above them, where it was raised.
+    lines = text.splitlines()
+    said = textwrap.dedent("\n".join(l[1:] for l in lines if l.startswith("E "))).strip()
+    message = said or _last_line(text) or "collection failed"
+    stack = "\n".join(l for l in lines if not l.startswith("E ")).strip()
+    error = {"error": {"message": message}}
+    if stack:
+        error["error"]["stack"] = stack
+    place = _file_line_in(text)
+    if place:
+        error["file"], error["line"] = place
+    _emit("not ok %d - %s" % (_state["number"], _escape("collecting " + report.nodeid)))
+    _error_block(error)
+
+
+def _last_line(text):
+    lines = [l.strip() for l in text.splitlines() if l.strip()]
+    return lines[-1] if lines else ""
+
+
+def _file_line_in(text):
+    # The last `File "path", line N` a traceback names (a syntax error's place).
+    found = None
+    for line in text.splitlines():
+        at = line.find('File "')
+        if at < 0:
+            continue
+        rest = line[at + 6 :]
+        path, sep, tail = rest.partition('", line ')
+        digits = ""
+        for c in tail:
+            if not c.isdigit():
+                break
+            digits += c
+        if sep and digits:
+            found = (_rel(path), int(digits))
+    return found
+
+
+def _error_block(error):
+    _emit("\u27e6TSTEST:ERROR\u27e7")
+    _emit(json.dumps(error, ensure_ascii=False, default=str))
+    _emit("\u27e6TSTEST:/ERROR\u27e7")
+
+
+def pytest_assertrepr_compare(config, op, left, right):
+    # Called when a rewritten `assert` comparison fails: the values, kept for the failure's
+    # diff; pytest's own explanation is left to its other implementations.
+    _state["compare"] = (op, left, right)
+    return None
+
+
+def pytest_runtest_logstart(nodeid, location):
+    _state["reports"] = []
+    _state["compare"] = None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and call.excinfo is not None:
+        try:
+            report._tapline_error = _explain(item, call.excinfo, report.when)
+        except Exception as e:  # the explanation never fails the test run
+            report._tapline_error = {"error": {"message": "%s (tapline: %r)" % (report.longreprtext, e)}}
+        _state["compare"] = None
+
+
+def pytest_runtest_logreport(report):
+    _state["reports"].append(report)
+
+
+def pytest_runtest_logfinish(nodeid, location):
+    reports = _state["reports"]
+    _state["reports"] = []
+    if not reports:
+        return
+    _state["number"] += 1
+    n = _state["number"]
+    name = _escape(nodeid.split("::", 1)[1] if "::" in nodeid else nodeid)
+    ms = sum(getattr(r, "duration", 0.0) or 0.0 for r in reports) * 1000.0
+    timing = " \u27e6TSTEST:time:%.3f\u27e7" % ms
+    failed = [r for r in reports if r.failed]
+    skipped = [r for r in reports if r.skipped]
+    call = next((r for r in reports if r.when == "call"), None)
+    if failed:
+        r = failed[0]
+        # A strict xfail that passed has no error: its longrepr says `[XPASS(strict)] reason`.
+        _emit("not ok %d - %s%s" % (n, name, timing))
+        error = getattr(r, "_tapline_error", None) or {"error": {"message": str(r.longreprtext)}}
+        if r.when != "call":
+            message = error["error"].get("message") or ""
+            error["error"]["message"] = ("error at %s: %s" % (r.when, message)).rstrip()
+        _error_block(error)
+        _captured(failed[0])
+        return
+    if skipped:
+        r = skipped[0]
+        if hasattr(r, "wasxfail"):
+            _emit("not ok %d - %s # TODO %s%s" % (n, name, _escape(_xfail_reason(r)), timing))
+            return
+        _emit("ok %d - %s # SKIP %s%s" % (n, name, _escape(_skip_reason(r)), timing))
+        return
+    if call is not None and hasattr(call, "wasxfail"):
+        reason = "unexpectedly passed: %s" % (call.wasxfail or "xfail")
+        _emit("ok %d - %s # TODO %s%s" % (n, name, _escape(reason), timing))
+        return
+    _emit("ok %d - %s%s" % (n, name, timing))
+
+
+def _xfail_reason(report):
+    reason = getattr(report, "wasxfail", "") or ""
+    if reason.startswith("reason: "):
+        reason = reason[len("reason: ") :]
+    return reason or "expected to fail"
+
+
+def _skip_reason(report):
+    longrepr = report.longrepr
+    reason = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
+    reason = str(reason)
+    return reason[len("Skipped: ") :] if reason.startswith("Skipped: ") else reason or "skipped"
+
+
+def _captured(report):
+    # What pytest captured while the test ran, as comments after its explanation.
+    for title, content in getattr(report, "sections", []):
+        if not content.strip():
+            continue
+        _emit("# --- %s ---" % title)
+        for line in content.rstrip("\n").splitlines():
+            _emit("# " + line)
+
+
+def _explain(item, excinfo, when):
+    error = {}
+    message = excinfo.exconly(tryshort=True)
+    values = None
+    if excinfo.errisinstance(AssertionError):
+        values = _compared(message) or _unittest_values(excinfo)
+    if values is not None:
+        actual, expected, message = values
+        error["operator"] = "=="
+        error["actual"] = actual
+        error["expected"] = expected
+        error["repr"] = "python"
+    error["message"] = message
+    frames = _frames(item, excinfo.tb)
+    error["stack"] = _stack(frames)
+    out = {"error": error}
+    place = _place(item, frames)
+    if place:
+        out["file"], out["line"] = place
+    return out
+
+
+def _compared(message):
+    # The values of the failed `==` a rewritten assert compared, when the failure is that
+    # comparison's (pytest's summary line says `assert … == …`).
+    compare = _state["compare"]
+    # pytest writes `AssertionError: assert …` when it explains more than one line.
+    if message.startswith("AssertionError: assert "):
+        message = message[len("AssertionError: ") :]
+    first = next((l for l in message.splitlines() if l.lstrip().startswith("assert ")), "")
+    if compare is None or compare[0] != "==" or " == " not in first:
+        return None
+    actual, expected = _repr(compare[1]), _repr(compare[2])
+    if actual is None or expected is None:
+        return None
+    # pytest's explanation of the two values goes: the diff of them says it. Its `where`
+    # lines stay, saying where a value came from.
+    kept = []
+    for line in message.splitlines():
+        body = line.strip()
+        if line[:1] not in (" ", "\t") or body.startswith("+  where ") or body.startswith("+  and "):
+            kept.append(line)
+    return actual, expected, "\n".join(kept)
+
+
+def _unittest_values(excinfo):
+    # unittest's assertEqual and kin: the two arguments of its outermost frame.
+    tb = excinfo.tb
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        names = _EQUAL_METHODS.get(code.co_name)
+        if names and code.co_filename.replace("\\", "/").endswith("unittest/case.py"):
+            local = tb.tb_frame.f_locals
+            if names[0] in local and names[1] in local:
+                actual, expected = _repr(local[names[0]]), _repr(local[names[1]])
+                if actual is None or expected is None:
+                    return None
+                message = excinfo.exconly(tryshort=True).splitlines()[0]
+                msg = local.get("msg")
+                if msg is not None:
+                    message += "\n" + str(msg)
+                return actual, expected, message
+        tb = tb.tb_next
+    return None
+
+
+def _repr(value):
+    try:
+        text = repr(value)
+    except Exception:
+        return None
+    return text if len(text) <= _MAX_REPR else None
+
+
+def _frames(item, tb):
+    # The traceback from the test's own file on (pytest's and pluggy's frames before it
+    # go), less the frames that ask to be hidden (pytest's `__tracebackhide__`, unittest's own
+    # `__unittest` module).
+    test_file = os.path.abspath(str(getattr(item, "path", None) or item.fspath))
+    entries = []
+    while tb is not None:
+        entries.append(tb)
+        tb = tb.tb_next
+    start = next(
+        (i for i, t in enumerate(entries) if os.path.abspath(t.tb_frame.f_code.co_filename) == test_file),
+        0,
+    )
+    frames = []
+    for t in entries[start:]:
+        f_locals = t.tb_frame.f_locals
+        try:
+            hidden = bool(f_locals.get("__tracebackhide__", False)) or bool(
+                t.tb_frame.f_globals.get("__unittest", False)
+            )
+        except Exception:
+            hidden = False
+        if hidden:
+            continue
+        code = t.tb_frame.f_code
+        frames.append((code.co_filename, t.tb_lineno, code.co_name))
+    return frames
+
+
+def _stack(frames):
+    import linecache
+
+    lines = ["Traceback (most recent call last):"]
+    for path, line, name in frames:
+        lines.append('  File "%s", line %d, in %s' % (_rel(path), line, name))
+        source = linecache.getline(path, line).strip()
+        if source:
+            lines.append("    " + source)
+    return "\n".join(lines)
+
+
+def _place(item, frames):
+    # The deepest frame in the test's own file, else the deepest one under the cwd.
+    test_file = os.path.abspath(str(getattr(item, "path", None) or item.fspath))
+    here = os.getcwd()
+    for want in (
+        lambda p: os.path.abspath(p) == test_file,
+        lambda p: os.path.abspath(p).startswith(here + os.sep) and "site-packages" not in p,
+    ):
+        for path, line, _ in reversed(frames):
+            if want(path):
+                return _rel(path), line
+    if frames:
+        return _rel(frames[-1][0]), frames[-1][1]
+    return None
+
+
+def pytest_internalerror(excrepr, excinfo):
+    _start()
+    sys.stderr.write("INTERNALERROR> %s\n" % excrepr)
+    _emit("Bail out! pytest internal error: %s" % _escape(_last_line(str(excrepr))))
+
+
+def pytest_keyboard_interrupt(excinfo):
+    _start()
+    if excinfo.typename == "Interrupted":
+        # pytest stopping on its own: after collection errors their points said why.
+        if not _state["errors"]:
+            _emit("# %s" % _escape(excinfo.exconly()))
+        return
+    _emit("Bail out! %s" % _escape(excinfo.exconly()))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session, exitstatus):
+    if int(exitstatus) == 5 and not _state["errors"]:
+        # No tests collected (or all deselected) in this one file: a skip, not a failure.
+        if _state["planned"] is None:
+            _start()
+            _emit("1..0 # SKIP " + _none_reason())
+        session.exitstatus = 0
