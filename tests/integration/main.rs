@@ -26,6 +26,7 @@ mod spec_examples;
 mod stderr_attribution;
 mod suites;
 mod trace;
+mod trace_holds;
 mod trailing_output;
 mod util;
 mod verdict_invariant;
