@@ -1,6 +1,7 @@
 //! tapline's one integration-test binary (ripgrep style): each module a concern, regression
 //! tests named after what they guard.
 mod browser_bundle;
+mod browser_end;
 mod browser_tests;
 mod daemon;
 mod daemon_tls;
