@@ -42,10 +42,11 @@
         }
       });
       // An in-process session answers synchronously: every event has come when post returns.
-      let failed;
-      session.post('Debugger.enable', (err) => { failed = err; });
+      let answer;
+      session.post('Debugger.enable', (err) => { answer = err || 'ok'; });
       session.post('Debugger.disable', () => {});
-      return failed ? `the inspector would not list the ES modules (${failed.message})` : files;
+      if (answer === undefined) return 'the inspector did not list the ES modules at exit';
+      return answer === 'ok' ? files : `the inspector would not list the ES modules (${answer.message})`;
     } catch (e) {
       return `no inspector to list the ES modules (${e && e.code ? e.code : 'unavailable'})`;
     } finally {
