@@ -1,14 +1,17 @@
 //! One browser file's page: a fresh browser context and page, the harness loaded, the page's
 //! console turned into the file's stdout and stderr bytes, and the page's end judged.
 //!
-//! A page ends, whichever comes first:
+//! A page ends as node ends a process, whichever comes first:
 //! - the harness calls its binding (the module, and tapbundle's `tapbundleDeferred`, have
-//!   settled) and the TAP plan is complete, or the page has then said nothing for
-//!   [`SETTLED_IDLE`] (a module that started tests on timers still gets to print them);
+//!   settled) and the TAP plan is complete;
+//! - the module settled and the harness says nothing is pending any more (no timer, interval,
+//!   animation frame, idle callback, fetch or XMLHttpRequest, as node's loop would be empty):
+//!   the parser then judges the output as that of an exited process (`planned 2, ran 1`);
 //! - the plan is complete and the page has been quiet for [`QUIET_GRACE`] (a module that never
 //!   settles, an open handle);
 //! - the renderer crashes (`page crashed`), Chromium exits (every page in flight fails, naming
-//!   its exit), the file's timeout passes (`timed out after …`), or the run is interrupted.
+//!   its exit), the file's timeout passes (`timed out after …`: a page kept busy, by a loop or
+//!   by an interval, never says it is idle), or the run is interrupted.
 //!
 //! Every call to Chromium is bounded too: by the file's deadline, or [`CALL_DEADLINE`].
 //! The page is closed (its context disposed) within the run's grace; a page that will not
@@ -30,9 +33,6 @@ pub(crate) const BINDING: &str = "__taplineDone";
 
 /// With its plan complete, how long a page that has not settled must be quiet to be done.
 pub(crate) const QUIET_GRACE: Duration = Duration::from_millis(500);
-/// After the module settled with its plan not complete, how long the page may stay silent
-/// before it is done (the parser then says what is missing).
-pub(crate) const SETTLED_IDLE: Duration = Duration::from_secs(2);
 /// Longest wait for one answer from Chromium when the file has no nearer deadline.
 pub(crate) const CALL_DEADLINE: Duration = Duration::from_secs(30);
 /// Largest chunk of console text handed on at once (as a pipe read would be).
@@ -345,9 +345,9 @@ async fn close(cdp: &Cdp, page: &Page, grace: Duration) -> bool {
         .is_err()
 }
 
-/// What the harness said when the module settled.
+/// What the harness said when the module settled, and then when nothing was pending.
 struct Settled {
-    at: Instant,
+    idle: bool,
 }
 
 /// The page's state as its events arrive.
@@ -397,29 +397,19 @@ impl State {
         }
     }
 
-    /// When the end conditions must next be looked at, if time alone can end the page.
+    /// When the end conditions must next be looked at, if time alone can end the page: only
+    /// a complete plan in a page that has not settled waits for quiet; a settled page ends by
+    /// its plan or the harness's word that nothing is pending.
     fn next_check(&self) -> Option<Instant> {
-        if self.settled.is_some() {
-            Some(
-                self.last_output
-                    .max(self.settled.as_ref().map_or(self.last_output, |s| s.at))
-                    + SETTLED_IDLE,
-            )
-        } else if self.plan.complete() {
-            Some(self.last_output + QUIET_GRACE)
-        } else {
-            None
-        }
+        (self.settled.is_none() && self.plan.complete()).then(|| self.last_output + QUIET_GRACE)
     }
 
     fn check(&mut self) {
-        let now = Instant::now();
         if let Some(settled) = &self.settled {
-            let quiet_since = self.last_output.max(settled.at);
-            if self.plan.complete() || now >= quiet_since + SETTLED_IDLE {
+            if self.plan.complete() || settled.idle {
                 self.done = true;
             }
-        } else if self.plan.complete() && now >= self.last_output + QUIET_GRACE {
+        } else if self.plan.complete() && Instant::now() >= self.last_output + QUIET_GRACE {
             self.done = true;
         }
     }
@@ -561,9 +551,16 @@ impl State {
         self.add_reason(format!("{what}: {first}"));
     }
 
-    /// The harness's report: the module settled, or failed to load, or threw.
+    /// The harness's report: the module settled, or failed to load, or threw; or, after
+    /// that, nothing is pending any more.
     async fn settle(&mut self, payload: &str, spec: &PageSpec<'_>, mount: &str) {
         let outcome: Value = serde_json::from_str(payload).unwrap_or(Value::Null);
+        if outcome.get("idle").and_then(Value::as_bool) == Some(true) {
+            if let Some(settled) = &mut self.settled {
+                settled.idle = true;
+            }
+            return;
+        }
         if let Some(raw) = outcome.get("error").and_then(Value::as_str) {
             let error = self.local(raw);
             let first = error.lines().next().unwrap_or("").to_owned();
@@ -586,7 +583,7 @@ impl State {
                 self.add_reason(format!("uncaught exception: {first}"));
             }
         }
-        self.settled = Some(Settled { at: Instant::now() });
+        self.settled = Some(Settled { idle: false });
     }
 
     /// `text` with the served folder's URLs as paths under it: a stack reads

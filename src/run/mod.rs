@@ -222,6 +222,10 @@ pub async fn execute(
     };
     let mut finished = finished?;
     finished.warnings = keeping.save(&finished.verdicts, &rels, &finished.results);
+    // Told once a run: which files left no dependency trace, and why.
+    finished
+        .warnings
+        .extend(settings.trace.as_ref().and_then(|t| t.take_missing_note()));
     Ok(finished)
 }
 

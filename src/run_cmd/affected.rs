@@ -27,7 +27,7 @@ pub(super) fn tracer(
     let hooked = files.iter().any(|f| {
         f.command
             .as_ref()
-            .is_ok_and(|argv| trace::Kind::of(argv, &f.rel, f.input.suite, root).is_some())
+            .is_ok_and(|argv| trace::Kind::of(argv, f.input.suite).is_some())
     });
     if !hooked {
         // A browser file's trace needs no hook: what its page loaded is the run's record.

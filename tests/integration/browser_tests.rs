@@ -756,8 +756,8 @@ fn sandbox_runs_node_files_in_bwrap_and_browser_files_in_chromium() {
 
 /// The two ends without the harness's word or with it too early: a page whose plan is
 /// complete ends after a quiet moment though its module never settles; a module that settled
-/// short of its plan ends once the page has been silent a while, and the plan says what is
-/// missing. Neither waits for the timeout.
+/// short of its plan ends once nothing is pending (issue 25: no timer left), and the plan says
+/// what is missing. Neither waits for the timeout.
 #[test]
 fn a_page_ends_by_its_plan_or_its_silence() {
     if !require("a_page_ends_by_its_plan_or_its_silence", &["chromium"]) {

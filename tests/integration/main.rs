@@ -2,6 +2,7 @@
 //! tests named after what they guard.
 mod as_the_harness;
 mod browser_bundle;
+mod browser_end;
 mod browser_tests;
 mod daemon;
 mod daemon_tls;
@@ -28,6 +29,7 @@ mod spec_examples;
 mod stderr_attribution;
 mod suites;
 mod trace;
+mod trace_holds;
 mod trailing_output;
 mod tstest;
 mod util;

@@ -112,26 +112,6 @@ fn issue19_node_traces_name_commonjs_and_es_module_loads() {
     );
 }
 
-/// A CommonJS test that imports an ES module runs without the ESM hook: it has no trace (so
-/// it runs on any change) rather than a trace missing what it imported.
-#[test]
-fn issue19_a_commonjs_test_that_imports_es_modules_has_no_trace() {
-    if !require(
-        "issue19_a_commonjs_test_that_imports_es_modules_has_no_trace",
-        &["node"],
-    ) {
-        return;
-    }
-    let p = Project::new();
-    p.write("lib/leaf.mjs", "export const v = 1;\n");
-    p.write(
-        "test/dyn.test.js",
-        "import('../lib/leaf.mjs').then((m) => console.log(m.v === 1 ? '1..1\\nok 1' : '1..1\\nnot ok 1'));\n",
-    );
-    passes(&p.run(&[]));
-    assert_eq!(traces(&p), BTreeMap::new());
-}
-
 #[test]
 fn issue19_python_traces_name_the_modules_loaded() {
     if !require(

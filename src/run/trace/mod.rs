@@ -35,11 +35,7 @@ pub const NESTED_VAR: &str = "TAPLINE_TRACE_NESTED";
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     Perl,
-    /// `esm`: the ES module hook is registered too (an `.mjs` file, a `"type": "module"`
-    /// package).
-    Node {
-        esm: bool,
-    },
+    Node,
     Python,
     /// A `[[suite]]` running `go test`.
     Go,
@@ -50,7 +46,7 @@ pub enum Kind {
 
 impl Kind {
     /// The kind of trace `argv` (a file's command, before the sandbox wraps it) can leave.
-    pub fn of(argv: &[OsString], rel: &str, suite: bool, root: &Path) -> Option<Kind> {
+    pub fn of(argv: &[OsString], suite: bool) -> Option<Kind> {
         let program = argv.first()?.to_string_lossy();
         let name = program.rsplit('/').next().unwrap_or(&program);
         if suite {
@@ -61,9 +57,7 @@ impl Kind {
         } else if name.starts_with("python") || name == "pytest" {
             Some(Kind::Python)
         } else if matches!(name, "node" | "nodejs" | "tsx") {
-            Some(Kind::Node {
-                esm: node::is_esm(&root.join(rel)),
-            })
+            Some(Kind::Node)
         } else {
             None
         }
@@ -78,13 +72,19 @@ pub struct Tracer {
     hooks: Option<Hooks>,
     root: PathBuf,
     store: store::Store,
+    /// The files this run left without a trace, and why: told once, after the run.
+    missing: std::sync::Mutex<Vec<(String, Missing)>>,
 }
 
 impl Tracer {
     /// Writes the hooks into a folder of its own; traces are stored in `<history_dir>/traces`.
     pub fn new(root: &Path, history_dir: &Path) -> std::io::Result<Arc<Tracer>> {
-        let dir = hooks_dir()?;
-        for (name, text) in perl::HOOKS.iter().chain(node::HOOKS).chain(python::HOOKS) {
+        let dir = hooks_dir()?.join(format!("{:016x}", hooks_version()));
+        match std::fs::create_dir(&dir) {
+            Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(e),
+            _ => {}
+        }
+        for (name, text) in all_hooks() {
             write_hook(&dir, name, text)?;
         }
         let scratch = ScratchDir::create(&dir)?;
@@ -92,6 +92,7 @@ impl Tracer {
             hooks: Some(Hooks { dir, scratch }),
             root: root.to_path_buf(),
             store: store::Store::in_dir(history_dir),
+            missing: Default::default(),
         }))
     }
 
@@ -102,6 +103,7 @@ impl Tracer {
             hooks: None,
             root: root.to_path_buf(),
             store: store::Store::in_dir(history_dir),
+            missing: Default::default(),
         })
     }
 
@@ -137,6 +139,27 @@ impl Tracer {
         }
     }
 
+    /// Saves `rel`'s trace, or its lack, remembering why it has none.
+    fn save(&self, rel: &str, files: Result<Vec<String>, Missing>) {
+        let files = match files {
+            Ok(files) => Some(files),
+            Err(why) => {
+                if let Ok(mut missing) = self.missing.lock() {
+                    missing.push((rel.to_owned(), why));
+                }
+                None
+            }
+        };
+        let _ = self.store.save(rel, files.as_deref());
+    }
+
+    /// The files that could have left a trace and did not, grouped by why, in one line; `None`
+    /// when every one did. Taken once: the run tells it after its end.
+    pub fn take_missing_note(&self) -> Option<String> {
+        let missing = std::mem::take(&mut *self.missing.lock().ok()?);
+        missing_note(missing)
+    }
+
     /// The trace of one planned file, if its command can leave one (a file that can no
     /// longer be traced loses the trace it had). `cwd` is the run's.
     pub fn for_planned(self: &Arc<Tracer>, p: &super::Planned, cwd: &Path) -> Option<FileTrace> {
@@ -146,7 +169,7 @@ impl Tracer {
         }
         let kind = match p.input.runtime {
             crate::run::discover::Runtime::Chromium => Some(Kind::Browser),
-            _ => Kind::of(argv, &p.info.rel, p.input.suite, &self.root),
+            _ => Kind::of(argv, p.input.suite),
         };
         let Some(kind) = kind else {
             let _ = self.store.save(&p.info.rel, None);
@@ -181,7 +204,8 @@ struct Hooks {
     scratch: ScratchDir,
 }
 
-/// The hooks' folder: `<temp>/tapline-trace-<uid>/`, the same for every run, so that a
+/// The hooks' folder: `<temp>/tapline-trace-<uid>/` (each version's in a folder of its own
+/// there), the same for every run, so that a
 /// command that names it (a taint-mode perl's `-I`) reads the same from run to run (the result
 /// cache keys on it). Only a folder of this user's, which nobody else may write, is used: the
 /// hooks run inside every test.
@@ -201,6 +225,22 @@ pub(crate) fn hooks_dir() -> std::io::Result<PathBuf> {
         )));
     }
     Ok(dir)
+}
+
+fn all_hooks() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
+    perl::HOOKS.iter().chain(node::HOOKS).chain(python::HOOKS)
+}
+
+/// The hooks' own folder is named by this hash of their texts (FNV-1a), so that two taplines
+/// of different versions running at once never rewrite each other's hooks under their tests.
+fn hooks_version() -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325_u64;
+    for (name, text) in all_hooks() {
+        for byte in name.bytes().chain([0]).chain(text.bytes()).chain([0]) {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    hash
 }
 
 /// Writes `text` to `dir/name` unless it holds it already, by a rename: a test of another
@@ -262,15 +302,7 @@ impl FileTrace {
         if self.kind == Kind::Browser {
             return Vec::new();
         }
-        let mut vars = vec![(OsString::from(OUT_VAR), self.out.clone().into_os_string())];
-        // A folder's 00init is loaded with `--import`, which takes even a CommonJS test
-        // through the ES module loader: only the ESM hook sees it all.
-        if self.kind == (Kind::Node { esm: true })
-            || matches!(self.kind, Kind::Node { .. }) && self.init.is_some()
-        {
-            vars.push((node::ESM_VAR.into(), "1".into()));
-        }
-        vars
+        vec![(OsString::from(OUT_VAR), self.out.clone().into_os_string())]
     }
 
     /// Reads what the file's processes wrote (or asks go), keeps the project's files and
@@ -289,12 +321,12 @@ impl FileTrace {
         let tracer = Arc::clone(&self.tracer);
         let _ = tokio::task::spawn_blocking(move || {
             let files = match self.kind {
-                Kind::Go => go::trace(&self.argv, &self.cwd, &tracer.root),
+                Kind::Go => go::trace(&self.argv, &self.cwd, &tracer.root).ok_or(Missing::GoList),
                 _ => read(&self.out, &self.cwd, &tracer.root),
             };
             let files = files.map(|files| with_init(files, self.init));
             let _ = std::fs::remove_file(&self.out);
-            let _ = tracer.store.save(&self.rel, files.as_deref());
+            tracer.save(&self.rel, files);
         })
         .await;
     }
@@ -303,7 +335,8 @@ impl FileTrace {
     /// removes the stored one). `record: false` (a cancelled file) keeps the stored trace.
     pub fn finish_loaded(self, record: bool, loaded: Option<Vec<String>>) {
         if record {
-            let _ = self.tracer.store.save(&self.rel, loaded.as_deref());
+            self.tracer
+                .save(&self.rel, loaded.ok_or(Missing::NotPrepared));
         }
     }
 }
@@ -318,19 +351,101 @@ fn with_init(mut files: Vec<String>, init: Option<String>) -> Vec<String> {
     files
 }
 
+/// Why a file that could be traced has no trace this run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Missing {
+    /// Its processes wrote nothing: the hook did not load (`python -I`, an option that drops
+    /// `PERL5OPT`/`NODE_OPTIONS`) or could not write.
+    NoOutput,
+    /// The test's first process never said it was done.
+    NotEnded,
+    /// A hook said it could not list all its process loaded, in its own words.
+    Partial(String),
+    /// A path relative to a folder the test had left.
+    Unplaced(String),
+    /// `go list` could not say what the suite's packages are built from.
+    GoList,
+    /// A browser file whose page was never prepared.
+    NotPrepared,
+}
+
+impl std::fmt::Display for Missing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Missing::NoOutput => write!(
+                f,
+                "nothing was written (the hook did not load or could not write, or the test was \
+                 killed, exec'ed away or ended by _exit)"
+            ),
+            Missing::NotEnded => write!(
+                f,
+                "its first process did not reach its end (killed, exec'ed away or ended by _exit)"
+            ),
+            Missing::Partial(why) => write!(f, "{why}"),
+            Missing::Unplaced(path) => {
+                write!(f, "it loaded {path} relative to a folder it then left")
+            }
+            Missing::GoList => write!(f, "`go list` could not list its packages' files"),
+            Missing::NotPrepared => write!(f, "its page was never built"),
+        }
+    }
+}
+
+/// One line naming the files without a trace, grouped by why (a few names each).
+fn missing_note(mut missing: Vec<(String, Missing)>) -> Option<String> {
+    const SHOWN: usize = 5;
+    if missing.is_empty() {
+        return None;
+    }
+    let count = missing.len();
+    missing.sort_by(|a, b| a.1.to_string().cmp(&b.1.to_string()).then(a.0.cmp(&b.0)));
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for (rel, why) in missing {
+        let why = why.to_string();
+        match groups.last_mut() {
+            Some((last, rels)) if *last == why => rels.push(rel),
+            _ => groups.push((why, vec![rel])),
+        }
+    }
+    let groups: Vec<String> = groups
+        .into_iter()
+        .map(|(why, rels)| {
+            let mut names = rels[..rels.len().min(SHOWN)].join(", ");
+            if rels.len() > SHOWN {
+                names.push_str(&format!(" and {} more", rels.len() - SHOWN));
+            }
+            format!("{names}: {why}")
+        })
+        .collect();
+    Some(format!(
+        "{count} test file{} left no dependency trace (they run on any change): {}",
+        if count == 1 { "" } else { "s" },
+        groups.join("; ")
+    ))
+}
+
 /// The project files a hook's output names, relative to `root` with `/` separators, sorted
-/// and unique; `None` when it is not a whole trace: no `#done` line from the test's first
-/// process, a `#partial` line, a relative path that names no file (it was relative to a
-/// folder the test had moved away from), or no output at all.
-pub fn read(out: &Path, cwd: &Path, root: &Path) -> Option<Vec<String>> {
-    let text = std::fs::read(out).ok()?;
+/// and unique; why it is not a whole trace otherwise: no output at all, no `#done` line from
+/// the test's first process, a `#partial` line (a hook that could not list all its process
+/// loaded), or a relative path that names no file (it was relative to a folder the test had
+/// moved away from).
+pub fn read(out: &Path, cwd: &Path, root: &Path) -> Result<Vec<String>, Missing> {
+    let text = std::fs::read(out).map_err(|_| Missing::NoOutput)?;
+    if text.is_empty() {
+        return Err(Missing::NoOutput);
+    }
     let text = String::from_utf8_lossy(&text);
     let mut done = false;
     let roots = Roots::of(root);
     let mut files = std::collections::BTreeSet::new();
     for line in text.lines() {
-        if line.starts_with("#partial") {
-            return None;
+        if let Some(why) = line.strip_prefix("#partial") {
+            let why = why.trim_start_matches([' ', ':']).trim();
+            return Err(Missing::Partial(if why.is_empty() {
+                "a process could not list what it loaded".into()
+            } else {
+                why.to_owned()
+            }));
         }
         if line.starts_with("#done") {
             done = true;
@@ -345,7 +460,7 @@ pub fn read(out: &Path, cwd: &Path, root: &Path) -> Option<Vec<String>> {
         } else {
             let full = cwd.join(path);
             if !full.exists() {
-                return None;
+                return Err(Missing::Unplaced(line.to_owned()));
             }
             full
         };
@@ -353,7 +468,10 @@ pub fn read(out: &Path, cwd: &Path, root: &Path) -> Option<Vec<String>> {
             files.insert(rel);
         }
     }
-    done.then(|| files.into_iter().collect())
+    if !done {
+        return Err(Missing::NotEnded);
+    }
+    Ok(files.into_iter().collect())
 }
 
 /// `path` relative to `root` with `/` separators, if it lies under it (`..` and `.` resolved
@@ -438,15 +556,22 @@ mod tests {
             "/usr/share/perl/Carp.pm\n{}\nlib/A.pm\n#done perl\n",
             a.display()
         );
-        assert_eq!(lines(&whole), Some(vec!["lib/A.pm".to_owned()]));
+        assert_eq!(lines(&whole), Ok(vec!["lib/A.pm".to_owned()]));
         // A subprocess's lines alone: the test's own process never said it was done.
-        assert_eq!(lines(&format!("{}\n", a.display())), None);
-        assert_eq!(lines(&format!("{whole}#partial node\n")), None);
+        assert_eq!(lines(&format!("{}\n", a.display())), Err(Missing::NotEnded));
+        assert_eq!(
+            lines(&format!("{whole}#partial node: no inspector\n")),
+            Err(Missing::Partial("node: no inspector".into()))
+        );
         // Relative to a folder the test left: it cannot be placed.
-        assert_eq!(lines("lib/Gone.pm\n#done perl\n"), None);
-        assert_eq!(lines("#done perl\n"), Some(vec![]));
+        assert_eq!(
+            lines("lib/Gone.pm\n#done perl\n"),
+            Err(Missing::Unplaced("lib/Gone.pm".into()))
+        );
+        assert_eq!(lines("#done perl\n"), Ok(vec![]));
+        assert_eq!(lines(""), Err(Missing::NoOutput));
         std::fs::remove_file(&out).expect("rm");
-        assert_eq!(read(&out, &root, &root), None);
+        assert_eq!(read(&out, &root, &root), Err(Missing::NoOutput));
         assert_eq!(
             project_rel(&root.join("t/../lib/./A.pm"), &root),
             Some("lib/A.pm".to_owned())
@@ -459,7 +584,7 @@ mod tests {
     fn pytest_commands_are_traced_as_python() {
         let kind = |words: &[&str]| {
             let argv: Vec<OsString> = words.iter().map(OsString::from).collect();
-            Kind::of(&argv, "tests/test_a.py", false, Path::new("/p"))
+            Kind::of(&argv, false)
         };
         let file = ["-p", "tapline_pytest", "tests/test_a.py"];
         assert_eq!(kind(&[&["pytest"][..], &file].concat()), Some(Kind::Python));
@@ -471,6 +596,38 @@ mod tests {
             kind(&[&["python3", "-m", "pytest"][..], &file].concat()),
             Some(Kind::Python)
         );
+    }
+
+    #[test]
+    fn files_without_a_trace_are_told_once_grouped_by_why() {
+        assert_eq!(missing_note(vec![]), None);
+        let killed = || Missing::NotEnded;
+        let mut missing: Vec<(String, Missing)> =
+            (1..=7).map(|i| (format!("t/{i}.t"), killed())).collect();
+        missing.insert(
+            2,
+            (
+                "t/b.js".into(),
+                Missing::Partial("node: no inspector".into()),
+            ),
+        );
+        let note = missing_note(missing).expect("a note");
+        assert_eq!(
+            note,
+            "8 test files left no dependency trace (they run on any change): \
+             t/1.t, t/2.t, t/3.t, t/4.t, t/5.t and 2 more: its first process did not reach its \
+             end (killed, exec'ed away or ended by _exit); t/b.js: node: no inspector"
+        );
+        let dir = tempfile::TempDir::new().expect("temp dir");
+        let tracer = Tracer::without_hooks(dir.path(), dir.path());
+        tracer.save("t/a.t", Err(Missing::NoOutput));
+        tracer.save("t/b.t", Ok(vec![]));
+        let once = tracer.take_missing_note().expect("a note");
+        assert!(
+            once.starts_with("1 test file left no dependency trace"),
+            "{once}"
+        );
+        assert_eq!(tracer.take_missing_note(), None);
     }
 
     #[test]

@@ -14,7 +14,7 @@ END {
     if (defined $out) {
         local ($!, $@, $^E);
         eval {
-            my $text = join '', map { "$_\n" } grep { defined && !ref } values %INC;
+            my $text = join '', map { "$INC{$_}\n" } grep { loaded($_) } keys %INC;
             $text .= "#done perl\n" if $root && $$ == $pid;
             if (open my $fh, '>>', $out) {
                 syswrite $fh, $text;
@@ -23,5 +23,18 @@ END {
             1;
         };
     }
+}
+# Whether $INC{$key} names the file perl loaded for $key: a path that ends with the key, as
+# perl's search of @INC writes it (`lib/Foo/Bar.pm` for `Foo/Bar.pm`), or the key itself
+# (`require "./t/lib/x.pl"`). A package declared inline marks itself loaded with any true value
+# (`$INC{'Foo.pm'} = 1`, or `__FILE__`); an @INC hook may leave a reference: neither is a
+# file this perl read, and `1` would name a file that is not there.
+sub loaded {
+    my ($key) = @_;
+    my $path = $INC{$key};
+    return 0 if !defined $path || ref $path;
+    return 1 if $path eq $key;
+    my $tail = "/$key";
+    return length($path) > length($tail) && substr($path, -length($tail)) eq $tail;
 }
 1;

@@ -1,9 +1,11 @@
-// tapline's dependency trace (loaded with --require): at exit, appends the CommonJS files this
-// node loaded (require.cache) to $TAPLINE_TRACE_OUT, one a line. With $TAPLINE_TRACE_ESM set
-// (an ES-module test) it also registers tapline-trace-hooks.mjs, which appends each ES module
-// as it loads. It prints nothing and never throws: a trace it cannot write is simply missing.
-// The first node of a test ends its lines with a `#done` line, which tells tapline the trace
-// is whole; one that ran ES modules without the ESM hook says `#partial`.
+// tapline's dependency trace (loaded with --require): at exit, appends the files this node
+// loaded to $TAPLINE_TRACE_OUT, one a line: the CommonJS ones (require.cache) and, when ES
+// modules ran (an ES-module test, `import()`, a `require()` of an ES module, a loader), every
+// file V8 compiled, as its inspector lists them. The ES modules stay in node's module map for
+// the life of the process, so that list holds all of them, however they were reached. It
+// prints nothing and never throws: a trace it cannot write is simply missing. The first node
+// of a test ends its lines with a `#done` line, which tells tapline the trace is whole; one
+// that ran ES modules it could not list says `#partial node: <why>`.
 'use strict';
 (() => {
   const out = process.env.TAPLINE_TRACE_OUT;
@@ -13,28 +15,60 @@
   const pid = process.pid;
   const fs = require('fs');
   const cache = require.cache;
-  let hooked = false;
-  if (process.env.TAPLINE_TRACE_ESM) {
+
+  // Whether node's ES module loader ran a module: its module job is loaded only then.
+  const ranEsm = () => {
+    const list = process.moduleLoadList;
+    return !Array.isArray(list) || list.some((m) => m.endsWith('internal/modules/esm/module_job'));
+  };
+
+  // The files of every script V8 compiled and still holds (`Debugger.enable` replays a
+  // `scriptParsed` for each), as paths; a string saying why not when there is no inspector.
+  const compiled = () => {
+    let session;
     try {
-      const { register } = require('module');
-      const { pathToFileURL } = require('url');
-      const hooks = pathToFileURL(require('path').join(__dirname, 'tapline-trace-hooks.mjs'));
-      register(hooks, { data: { out } });
-      hooked = true;
-    } catch (_) {
-      // No hook (a node without module.register): a run of ES modules says `#partial`.
+      const { Session } = require('inspector');
+      const { fileURLToPath } = require('url');
+      session = new Session();
+      session.connect();
+      const files = [];
+      session.on('Debugger.scriptParsed', ({ params }) => {
+        const url = params && params.url;
+        if (typeof url !== 'string') return;
+        if (url.startsWith('file:')) {
+          try { files.push(fileURLToPath(url)); } catch (_) { /* not a file's URL */ }
+        } else if (url.startsWith('/')) {
+          files.push(url);
+        }
+      });
+      // An in-process session answers synchronously: every event has come when post returns.
+      let answer;
+      session.post('Debugger.enable', (err) => { answer = err || 'ok'; });
+      session.post('Debugger.disable', () => {});
+      if (answer === undefined) return 'the inspector did not list the ES modules at exit';
+      return answer === 'ok' ? files : `the inspector would not list the ES modules (${answer.message})`;
+    } catch (e) {
+      return `no inspector to list the ES modules (${e && e.code ? e.code : 'unavailable'})`;
+    } finally {
+      try { if (session) session.disconnect(); } catch (_) { /* already gone */ }
     }
-  }
+  };
+
   process.on('exit', () => {
     if (process.pid !== pid) return;
     try {
-      let text = '';
-      for (const file of Object.keys(cache)) text += file + '\n';
-      if (root) {
-        const list = process.moduleLoadList;
-        const esm = !Array.isArray(list) || list.some((m) => m.endsWith('internal/modules/esm/module_job'));
-        text += esm && !hooked ? '#partial node\n' : '#done node\n';
+      const files = new Set(Object.keys(cache));
+      let partial;
+      if (ranEsm()) {
+        const more = compiled();
+        if (typeof more === 'string') partial = more;
+        else for (const file of more) files.add(file);
       }
+      let text = '';
+      for (const file of files) text += file + '\n';
+      // A process of the test's that could not list what it ran spoils the whole trace.
+      if (partial) text += `#partial node: ${partial}\n`;
+      else if (root) text += '#done node\n';
       fs.appendFileSync(out, text);
     } catch (_) {
       // No trace: tapline then treats the file as depending on anything.
