@@ -55,6 +55,7 @@ pub mod runners;
 pub(crate) mod shebang;
 pub mod suite;
 
+pub mod coverage;
 pub mod trace;
 
 use crate::browser::inputs;
@@ -129,6 +130,8 @@ pub struct Settings {
     pub keep_going: bool,
     /// Records what each file loaded (`None` with `--no-trace`, `[run] trace = false`).
     pub trace: Option<std::sync::Arc<trace::Tracer>>,
+    /// Measures the lines each file reaches (`--coverage`); `None` without it.
+    pub coverage: Option<std::sync::Arc<coverage::Collector>>,
     /// What each file loaded, where the run learns it (watch mode re-runs by it).
     pub inputs: inputs::LoadedInputs,
 }
@@ -163,6 +166,7 @@ impl Settings {
             sandbox,
             keep_going: options.keep_going,
             trace: None,
+            coverage: None,
             inputs: Default::default(),
         }
     }
@@ -464,6 +468,7 @@ mod tests {
             sandbox: None,
             keep_going: false,
             trace: None,
+            coverage: None,
             inputs: Default::default(),
         }
     }

@@ -24,6 +24,7 @@ use tapline::supervise::sandbox::Sandbox;
 use tapline::watch;
 
 mod affected;
+mod coverage;
 
 const NO_FILE_SELECTED: &str = "no test file selected";
 
@@ -78,6 +79,8 @@ struct Extras {
     shard: Option<tapline::event::run::ShardHeader>,
     /// `--runs N`.
     runs: u64,
+    /// `--coverage`: what the run's end does with it.
+    coverage: Option<coverage::After>,
 }
 
 /// The flags `tapline::run::options` resolves, from the command line.
@@ -142,6 +145,18 @@ fn prepare(
     if let Some(t) = &tracer {
         t.add_env(&mut options.env.vars, inherited);
     }
+    let gate = coverage::wanted(args, &project).map_err(Failure::Usage)?;
+    let collector = match (&gate, args.list) {
+        (Some(_), false) => coverage::collector(&project, &found.files, sandbox.is_some()),
+        _ => None,
+    };
+    if let Some(c) = &collector {
+        c.add_env(&mut options.env.vars, inherited);
+        // Every file runs: a file the cache skipped would reach no line.
+        if options.cache == tapline::run::options::CacheUse::On {
+            options.cache = tapline::run::options::CacheUse::Refresh;
+        }
+    }
     plan::adapt(&mut found.files, &options.env, &inherited);
     let env = |key: &str| std::env::var(key).ok();
     let part = plan::partition_files(found.files, &options, &env).map_err(|e| usage(&e))?;
@@ -187,10 +202,17 @@ fn prepare(
     });
     let mut settings = Settings::new(&options, project.cwd, log_dir, recorder, sandbox);
     settings.trace = tracer;
+    let coverage = collector.is_some().then(|| coverage::After {
+        log_dir: options.history_dir.clone(),
+        // A shard is never checked on its own: the merge is.
+        gate: gate.flatten().filter(|_| part.header.is_none()),
+    });
+    settings.coverage = collector;
     settings.cache = plan.cache.map(std::sync::Mutex::new);
     let extras = Extras {
         shard: part.header,
         runs: options.runs,
+        coverage,
     };
     Ok(Prepared::Run(plan.files, Box::new(settings), extras))
 }
@@ -341,9 +363,18 @@ fn execute(
     let mut outlets =
         crate::reports::outlets(terminal_options(args, settings.live), args.format, reports);
     let mut opened = outlets.open(settings.live);
-    let front: Vec<&mut dyn RunSink> = forward.iter_mut().map(|f| f as &mut dyn RunSink).collect();
+    let mut front: Vec<&mut dyn RunSink> =
+        forward.iter_mut().map(|f| f as &mut dyn RunSink).collect();
+    let mut tally = tapline::report::coverage::CoverageTally::default();
+    if extras.coverage.is_some() {
+        front.push(&mut tally);
+    }
     let mut sink = opened.sink(front);
-    let Extras { runs, shard } = extras;
+    let Extras {
+        runs,
+        shard,
+        coverage: after_coverage,
+    } = extras;
     if let Some(header) = shard {
         sink.on(&RunEvent::Shard(header))
             .map_err(|e| Failure::internal(format!("failed to write the report: {e}")))?;
@@ -368,6 +399,10 @@ fn execute(
         Some(s) if f.exit_code() != tapline::run::EXIT_INTERRUPTED => u8::from(!s.all_stable()),
         _ => f.exit_code(),
     });
+    let code = match &after_coverage {
+        Some(after) => code.map(|c| coverage::after(after, &tally.coverage, c)),
+        None => code,
+    };
     outlets::exit_code(code, &closed).map_err(Failure::Internal)
 }
 

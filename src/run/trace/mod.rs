@@ -180,7 +180,7 @@ struct Hooks {
 /// command that names it (a taint-mode perl's `-I`) reads the same from run to run (the result
 /// cache keys on it). Only a folder of this user's, which nobody else may write, is used: the
 /// hooks run inside every test.
-fn hooks_dir() -> std::io::Result<PathBuf> {
+pub(crate) fn hooks_dir() -> std::io::Result<PathBuf> {
     use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
     let uid = rustix::process::getuid().as_raw();
     let dir = std::env::temp_dir().join(format!("tapline-trace-{uid}"));
@@ -200,7 +200,7 @@ fn hooks_dir() -> std::io::Result<PathBuf> {
 
 /// Writes `text` to `dir/name` unless it holds it already, by a rename: a test of another
 /// run reading it meanwhile sees the old or the new file, never half of one.
-fn write_hook(dir: &Path, name: &str, text: &str) -> std::io::Result<()> {
+pub(crate) fn write_hook(dir: &Path, name: &str, text: &str) -> std::io::Result<()> {
     let path = dir.join(name);
     if std::fs::read(&path).is_ok_and(|held| held == text.as_bytes()) {
         return Ok(());
@@ -212,10 +212,10 @@ fn write_hook(dir: &Path, name: &str, text: &str) -> std::io::Result<()> {
 
 /// The run's own folder for the scratch traces, removed when the run's tracer goes.
 #[derive(Debug)]
-struct ScratchDir(PathBuf);
+pub(crate) struct ScratchDir(pub(crate) PathBuf);
 
 impl ScratchDir {
-    fn create(hooks: &Path) -> std::io::Result<ScratchDir> {
+    pub(crate) fn create(hooks: &Path) -> std::io::Result<ScratchDir> {
         use std::sync::atomic::{AtomicU32, Ordering};
         static NEXT: AtomicU32 = AtomicU32::new(0);
         loop {
@@ -366,7 +366,7 @@ impl Roots {
     }
 }
 
-fn set(vars: &mut Vec<(OsString, OsString)>, key: &str, value: OsString) {
+pub(crate) fn set(vars: &mut Vec<(OsString, OsString)>, key: &str, value: OsString) {
     match vars.iter_mut().find(|(k, _)| k == key) {
         Some((_, old)) => *old = value,
         None => vars.push((key.into(), value)),
@@ -374,7 +374,7 @@ fn set(vars: &mut Vec<(OsString, OsString)>, key: &str, value: OsString) {
 }
 
 /// `words` after what the variable held (space-separated options).
-fn append_words(before: Option<OsString>, words: &str) -> OsString {
+pub(crate) fn append_words(before: Option<OsString>, words: &str) -> OsString {
     match before.filter(|b| !b.is_empty()) {
         Some(mut before) => {
             before.push(" ");
@@ -386,7 +386,7 @@ fn append_words(before: Option<OsString>, words: &str) -> OsString {
 }
 
 /// `entry` first in a `:` list.
-fn prepend_path(before: Option<OsString>, entry: &Path) -> OsString {
+pub(crate) fn prepend_path(before: Option<OsString>, entry: &Path) -> OsString {
     let mut value = entry.as_os_str().to_owned();
     if let Some(before) = before.filter(|b| !b.is_empty()) {
         value.push(":");

@@ -1,0 +1,92 @@
+//! `--coverage`: the run's collector (set up before the commands are adapted, as the
+//! tracer is), and after the run the record `tapline coverage who` reads and the gate of
+//! `--coverage-min`/`[coverage] min`.
+use crate::cli::RunArgs;
+use std::path::PathBuf;
+use std::sync::Arc;
+use tapline::coverage::summary::{parse_min, Gate};
+use tapline::coverage::who::Who;
+use tapline::coverage::RunCoverage;
+use tapline::run::coverage::{Collector, Setup};
+use tapline::run::discover::TestFile;
+use tapline::run::options::Project;
+
+/// What the end of a run with coverage does.
+pub(super) struct After {
+    /// Where `coverage.json` is kept.
+    pub log_dir: PathBuf,
+    /// `None` for a shard: the merge is checked instead.
+    pub gate: Option<Gate>,
+}
+
+/// Whether the run measures coverage, and its gate; a bad `--coverage-min` is a usage error.
+pub(super) fn wanted(args: &RunArgs, project: &Project) -> Result<Option<Option<Gate>>, String> {
+    let config = &project.config.coverage;
+    let on = args.coverage || config.enabled == Some(true) || args.coverage_min.is_some();
+    if !on {
+        return Ok(None);
+    }
+    let min = match &args.coverage_min {
+        Some(text) => Some(parse_min(text).map_err(|e| format!("invalid --coverage-min: {e}"))?),
+        None => config.min,
+    };
+    if let Some(min) = config.min.filter(|m| !(0.0..=100.0).contains(m)) {
+        return Err(format!(
+            "invalid [coverage] min: a percentage is 0 to 100, got {min}"
+        ));
+    }
+    Ok(Some(min.map(|min| Gate { min })))
+}
+
+/// The run's collector for `files`; none (with a warning) under the sandbox, which hides
+/// tapline's temp folder, or when it cannot be set up: coverage never stops a run.
+pub(super) fn collector(
+    project: &Project,
+    files: &[TestFile],
+    sandboxed: bool,
+) -> Option<Arc<Collector>> {
+    if sandboxed {
+        eprintln!("tapline: warning: --coverage is not measured under --sandbox");
+        return None;
+    }
+    let has_perl = files.iter().any(|f| {
+        f.command.as_ref().is_ok_and(|argv| {
+            tapline::run::trace::Kind::of(argv, &f.rel, f.input.suite, &project.root)
+                == Some(tapline::run::trace::Kind::Perl)
+        })
+    });
+    let setup = Setup {
+        root: &project.root,
+        test_files: files.iter().map(|f| f.rel.clone()).collect(),
+        has_perl,
+        tests: project.config.coverage.tests == Some(true),
+    };
+    Collector::new(setup)
+        .map_err(|e| eprintln!("tapline: warning: failed to set up coverage: {e}"))
+        .ok()
+}
+
+/// After the run: keeps what `coverage who` reads, and fails a run (`code` 0 becomes 1)
+/// below the gate, saying by how much and where.
+pub(super) fn after(after: &After, coverage: &RunCoverage, code: u8) -> u8 {
+    if !coverage.collected {
+        return code;
+    }
+    if let Err(e) = Who::of(coverage).save(&after.log_dir) {
+        eprintln!("tapline: warning: failed to keep the coverage for `coverage who`: {e}");
+    }
+    gate(after.gate, coverage, code)
+}
+
+/// `code` with the gate applied: below it, the run fails (an interrupted run stays so).
+pub(crate) fn gate(gate: Option<Gate>, coverage: &RunCoverage, code: u8) -> u8 {
+    let Some(why) = gate.and_then(|g| g.check(coverage)) else {
+        return code;
+    };
+    eprintln!("tapline: {why}");
+    if code == 0 {
+        1
+    } else {
+        code
+    }
+}
