@@ -105,6 +105,7 @@ mod tests {
                 },
             ],
             missing: Vec::new(),
+            root: None,
         });
         let mut out = Vec::new();
         write(&mut out, &cov, "/p", 7).expect("write");

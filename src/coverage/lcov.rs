@@ -51,6 +51,7 @@ mod tests {
                     lines: vec![(2, hits[0]), (5, hits[1])],
                 }],
                 missing: Vec::new(),
+                root: None,
             });
         }
         let mut out = Vec::new();

@@ -58,6 +58,9 @@ pub struct TestCoverage {
     /// installed: …`); the run's summary says each once.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub missing: Vec<String>,
+    /// The project root the paths are relative to (Cobertura's `<source>`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub root: Option<String>,
 }
 
 /// One source file over a run: its lines' hits per test file.
@@ -98,6 +101,8 @@ pub struct RunCoverage {
     pub missing: std::collections::BTreeSet<String>,
     /// Whether any test file reported coverage at all (a run without `--coverage` has none).
     pub collected: bool,
+    /// The project root, as the first test file said it.
+    pub root: Option<String>,
 }
 
 impl RunCoverage {
@@ -105,6 +110,9 @@ impl RunCoverage {
     /// retry, a second run of `--runs N`) are summed.
     pub fn add(&mut self, t: &TestCoverage) {
         self.collected = true;
+        if self.root.is_none() {
+            self.root.clone_from(&t.root);
+        }
         self.missing.extend(t.missing.iter().cloned());
         for s in &t.sources {
             let source = self
@@ -152,6 +160,7 @@ mod tests {
                 lines: lines.to_vec(),
             }],
             missing: Vec::new(),
+            root: None,
         }
     }
 

@@ -186,6 +186,7 @@ mod tests {
                 lines: vec![(1, 1), (2, 1), (4, 0), (5, 0), (8, 1), (9, 0)],
             }],
             missing: vec!["python: coverage.py is not installed".into()],
+            root: None,
         });
         cov
     }

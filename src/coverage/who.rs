@@ -113,6 +113,7 @@ mod tests {
                     lines: vec![(1, hits), (2, hits - 1), (3, 0)],
                 }],
                 missing: Vec::new(),
+                root: None,
             });
         }
         let dir = tempfile::TempDir::new().expect("temp dir");

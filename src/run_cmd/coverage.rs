@@ -90,3 +90,31 @@ pub(crate) fn gate(gate: Option<Gate>, coverage: &RunCoverage, code: u8) -> u8 {
         code
     }
 }
+
+/// `report merge`: the merged run's coverage kept for `coverage who` (in the project's log
+/// folder, when run inside one) and checked against `--coverage-min` or `[coverage] min`:
+/// the one place a sharded run's coverage is judged.
+pub(crate) fn after_merge(
+    args: &crate::cli::MergeArgs,
+    coverage: &RunCoverage,
+    code: u8,
+) -> Result<u8, String> {
+    let project = Project::current().ok();
+    let min = match &args.coverage_min {
+        Some(text) => Some(parse_min(text).map_err(|e| format!("invalid --coverage-min: {e}"))?),
+        None => project.as_ref().and_then(|p| p.config.coverage.min),
+    };
+    if !coverage.collected {
+        if min.is_some() {
+            eprintln!("tapline: the shards hold no coverage (run them with --coverage): --coverage-min not checked");
+        }
+        return Ok(code);
+    }
+    if let Some(p) = &project {
+        let dir = p.log_dir(args.log_dir.as_deref());
+        if let Err(e) = Who::of(coverage).save(&dir) {
+            eprintln!("tapline: warning: failed to keep the coverage for `coverage who`: {e}");
+        }
+    }
+    Ok(gate(min.map(|min| Gate { min }), coverage, code))
+}

@@ -24,7 +24,7 @@ use tapline::supervise::sandbox::Sandbox;
 use tapline::watch;
 
 mod affected;
-mod coverage;
+pub(crate) mod coverage;
 
 const NO_FILE_SELECTED: &str = "no test file selected";
 

@@ -254,6 +254,7 @@ impl FileCoverage {
             test: self.rel.clone(),
             sources: sources.into_values().collect(),
             missing,
+            root: Some(collector.root.to_string_lossy().into_owned()),
         }
     }
 }
