@@ -132,7 +132,8 @@ pub struct MergeArgs {
 #[derive(clap::Args, Debug)]
 pub struct ReplayArgs {
     /// Write a report, the format chosen by the extension (repeatable): `.jsonl`, `.json`,
-    /// `.xml` JUnit, `.md` Markdown, `.html` a page. Without one, the terminal report.
+    /// `.xml` JUnit, `.md` Markdown, `.html` a page, `.lcov` and `.cobertura.xml` the coverage.
+    /// Without one, the terminal report.
     #[arg(short = 'o', long = "output", value_name = "PATH")]
     pub output: Vec<PathBuf>,
     /// CI annotations: `github` (default when GITHUB_ACTIONS=true) or `none`.
@@ -406,7 +407,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub keep_going: bool,
     /// Write a report, the format chosen by the extension (repeatable): `.jsonl` the run's
-    /// events, `.json` the summary document, `.xml` JUnit, `.md` Markdown, `.html` a page.
+    /// events, `.json` the summary document, `.xml` JUnit, `.md` Markdown, `.html` a page,
+    /// `.lcov` and `.cobertura.xml` the coverage (`--coverage`).
     #[arg(short = 'o', long = "output", value_name = "PATH")]
     pub output: Vec<PathBuf>,
     /// CI annotations: `github` writes `::error`/`::warning` workflow commands (default when

@@ -3,7 +3,7 @@
 //! ([`TestCoverage`], carried by the run's events, so a recorded shard holds it); a run's, or a
 //! merge of shards', is their sum ([`RunCoverage`]), which the reports ([`lcov`],
 //! [`cobertura`], [`summary`]) and the gate ([`summary::Gate`]) read, and [`who`] keeps for
-//! `tapline coverage who`. Collecting it is the runner's ([`crate::run::coverage`]).
+//! `tapline coverage who`. Collecting it is the runner's (`run::coverage`).
 pub mod cobertura;
 pub mod lcov;
 pub mod summary;

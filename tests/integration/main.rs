@@ -2,6 +2,7 @@
 //! tests named after what they guard.
 mod browser_bundle;
 mod browser_tests;
+mod coverage;
 mod daemon;
 mod daemon_tls;
 mod discover;
