@@ -47,6 +47,42 @@ fn by_lang(cov: &RunCoverage) -> BTreeMap<&'static str, (u64, u64)> {
     langs
 }
 
+/// One row of a coverage table: a language's total (`path: None`) or one of its files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    pub lang: &'static str,
+    pub path: Option<String>,
+    pub lines: u64,
+    pub hit: u64,
+    /// The lines no test reaches, as ranges (files only).
+    pub not_reached: String,
+}
+
+/// The rows of a coverage table: each language, then its files, in path order.
+pub fn rows(cov: &RunCoverage) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for (lang, (lines, hit)) in by_lang(cov) {
+        rows.push(Row {
+            lang,
+            path: None,
+            lines,
+            hit,
+            not_reached: String::new(),
+        });
+        for (path, s) in cov.sources.iter().filter(|(_, s)| s.lang.name() == lang) {
+            let (lines, hit) = s.counts();
+            rows.push(Row {
+                lang,
+                path: Some(path.clone()),
+                lines,
+                hit,
+                not_reached: unreached(&s.lines()),
+            });
+        }
+    }
+    rows
+}
+
 /// The terminal's coverage section: the total, each language, each file with what no test
 /// reaches, then each missing engine once.
 pub fn section(cov: &RunCoverage) -> String {

@@ -154,6 +154,10 @@ fn issue28_every_language_in_one_lcov_and_cobertura_report_and_coverage_who_name
             "cov.cobertura.xml",
             "-o",
             "run.json",
+            "-o",
+            "r.md",
+            "-o",
+            "r.html",
         ],
     );
     assert_eq!(ran.code, 0, "{}", ran.both());
@@ -182,6 +186,19 @@ fn issue28_every_language_in_one_lcov_and_cobertura_report_and_coverage_who_name
     let doc: serde_json::Value = serde_json::from_str(&p.read_text("run.json")).expect("json");
     assert_eq!(doc["coverage"]["hit"], 17);
     assert_eq!(doc["coverage"]["languages"]["python"]["lines"], 5);
+    // Markdown and HTML: per language, per file, the lines no test reaches.
+    let md = p.read_text("r.md");
+    assert!(
+        md.contains("### Coverage\n\n17 of 30 lines reached (56.7%)"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| perl | `lib/Calc.pm` | 7 | 4 (57.1%) | 11-13 |"),
+        "{md}"
+    );
+    let html = p.read_text("r.html");
+    assert!(html.contains("<section id=\"coverage\"><h2>Coverage <span class=\"n\">56.7%</span>"));
+    assert!(html.contains("<span class=\"mono\">lib/calc.js</span></td><td class=\"num\">11</td><td class=\"num\">7</td>"));
     // `coverage who`: the test file that reached the line; none for a line no test reaches.
     for (at, test) in [
         ("lib/calc.js:3", "t/calc.test.js\n"),
