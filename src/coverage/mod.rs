@@ -6,6 +6,7 @@
 //! `tapline coverage who`. Collecting it is the runner's (`run::coverage`).
 pub mod cobertura;
 pub mod lcov;
+pub mod patch;
 pub mod summary;
 pub mod who;
 

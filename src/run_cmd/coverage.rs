@@ -17,6 +17,8 @@ pub(super) struct After {
     pub log_dir: PathBuf,
     /// `None` for a shard: the merge is checked instead.
     pub gate: Option<Gate>,
+    /// `--changed REV`: the changed lines and how to name the base, for patch coverage.
+    pub patch: Option<(tapline::coverage::patch::Changed, String)>,
 }
 
 /// Whether the run measures coverage, and its gate; a bad `--coverage-min` is a usage error.
@@ -75,6 +77,10 @@ pub(super) fn after(after: &After, coverage: &RunCoverage, code: u8) -> u8 {
     if let Err(e) = Who::of(coverage).save(&after.log_dir) {
         eprintln!("tapline: warning: failed to keep the coverage for `coverage who`: {e}");
     }
+    if let Some((changed, since)) = &after.patch {
+        let patch = tapline::coverage::patch::of(coverage, changed, is_measured_language);
+        eprintln!("tapline: {}", patch.text(since));
+    }
     gate(after.gate, coverage, code)
 }
 
@@ -117,4 +123,55 @@ pub(crate) fn after_merge(
         }
     }
     Ok(gate(min.map(|min| Gate { min }), coverage, code))
+}
+
+/// A path of a language some engine measures (a changed README or YAML file is no code).
+fn is_measured_language(path: &str) -> bool {
+    const EXTENSIONS: &[&str] = &[
+        "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "py", "pm", "pl", "go",
+    ];
+    path.rsplit_once('.')
+        .is_some_and(|(_, ext)| EXTENSIONS.contains(&ext))
+}
+
+/// The lines changed since `base` (`git diff -U0`), and every line of each untracked file,
+/// per project file; `None` (with a warning) when git cannot say.
+pub(super) fn changed_lines(
+    root: &std::path::Path,
+    base: &str,
+) -> Option<tapline::coverage::patch::Changed> {
+    use super::affected::git;
+    let top = match git(root, &["rev-parse", "--show-toplevel"]) {
+        Ok(top) => PathBuf::from(top.trim()),
+        Err(e) => {
+            eprintln!("tapline: warning: no patch coverage: {e}");
+            return None;
+        }
+    };
+    let rel = |p: &str| tapline::run::trace::project_rel(&top.join(p), root);
+    let diff = git(
+        &top,
+        &[
+            "diff",
+            "-U0",
+            "--no-color",
+            "--no-renames",
+            "--no-ext-diff",
+            base,
+            "--",
+        ],
+    )
+    .map_err(|e| eprintln!("tapline: warning: no patch coverage: {e}"))
+    .ok()?;
+    let mut changed = tapline::coverage::patch::parse_diff(&diff, rel);
+    let untracked =
+        git(&top, &["ls-files", "--others", "--exclude-standard", "-z"]).unwrap_or_default();
+    for path in untracked.split('\0').filter(|p| !p.is_empty()) {
+        let (Some(r), Ok(text)) = (rel(path), std::fs::read_to_string(top.join(path))) else {
+            continue;
+        };
+        let count = text.lines().count() as u32;
+        changed.entry(r).or_default().extend(1..=count);
+    }
+    Some(changed)
 }

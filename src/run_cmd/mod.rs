@@ -61,7 +61,16 @@ pub fn run(args: &RunArgs) -> Outcome {
         Ok(Prepared::Listed) => Ok(0),
         // Nothing the changes affect: nothing to run, which is no failure.
         Err(Failure::Usage(msg)) if affected.is_some() && msg == NO_FILE_SELECTED => Ok(0),
-        Ok(Prepared::Run(files, settings, extras)) => {
+        Ok(Prepared::Run(files, settings, mut extras)) => {
+            // `--changed REV --coverage`: patch coverage of the changed lines.
+            let base = affected.as_ref().and_then(|a| a.base.clone());
+            if let (Some(after), Some(base)) = (extras.coverage.as_mut(), base) {
+                let root = &settings.cwd;
+                let root = tapline::run::config::find_project_root(root);
+                let since = args.changed.clone().filter(|r| !r.is_empty());
+                after.patch = coverage::changed_lines(&root, &base)
+                    .map(|c| (c, since.unwrap_or_else(|| "the merge base".to_owned())));
+            }
             execute(args, files, *settings, extras, reports)
         }
         Err(failure) => Err(failure),
@@ -80,7 +89,7 @@ struct Extras {
     /// `--runs N`.
     runs: u64,
     /// `--coverage`: what the run's end does with it.
-    coverage: Option<coverage::After>,
+    coverage: Option<Box<coverage::After>>,
 }
 
 /// The flags `tapline::run::options` resolves, from the command line.
@@ -202,10 +211,13 @@ fn prepare(
     });
     let mut settings = Settings::new(&options, project.cwd, log_dir, recorder, sandbox);
     settings.trace = tracer;
-    let coverage = collector.is_some().then(|| coverage::After {
-        log_dir: options.history_dir.clone(),
-        // A shard is never checked on its own: the merge is.
-        gate: gate.flatten().filter(|_| part.header.is_none()),
+    let coverage = collector.is_some().then(|| {
+        Box::new(coverage::After {
+            log_dir: options.history_dir.clone(),
+            // A shard is never checked on its own: the merge is.
+            gate: gate.flatten().filter(|_| part.header.is_none()),
+            patch: None,
+        })
     });
     settings.coverage = collector;
     settings.cache = plan.cache.map(std::sync::Mutex::new);

@@ -344,3 +344,47 @@ fn issue28_coverage_needs_no_engine_to_pass_and_says_once_what_is_missing() {
     );
     assert_eq!(p.read_text("cov.lcov"), "");
 }
+
+#[test]
+fn issue28_changed_with_coverage_names_the_changed_lines_no_test_reaches() {
+    let mut tools = TOOLS.to_vec();
+    tools.push("git");
+    if !require(
+        "issue28_changed_with_coverage_names_the_changed_lines_no_test_reaches",
+        &tools,
+    ) {
+        return;
+    }
+    let (p, path) = fixture();
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.email=t@t", "-c", "user.name=t"])
+            .args(args)
+            .current_dir(p.path())
+            .output()
+            .expect("git runs");
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    p.write(".gitignore", ".nogit/\n");
+    git(&["init", "-q"]);
+    git(&["add", "-A"]);
+    git(&["commit", "-qm", "base"]);
+    // One changed line in the function no test calls, two in the one they call.
+    let perl = p.read_text("lib/Calc.pm").replace("$a * 2", "$a * 3");
+    p.write("lib/Calc.pm", perl);
+    let js = p
+        .read_text("lib/calc.js")
+        .replace("  return a + b;", "  const sum = a + b;\n  return sum;");
+    p.write("lib/calc.js", js);
+    let ran = run(&p, &path, &["--changed", "HEAD", "--coverage"]);
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    assert!(
+        ran.stderr.contains("patch coverage since HEAD: 2 of 3 changed lines reached (66.7%)\n  lib/Calc.pm: not reached: 12\n"),
+        "{}",
+        ran.stderr
+    );
+}
