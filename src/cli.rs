@@ -51,6 +51,30 @@ pub enum Command {
     /// Write a commented `tapline.toml` for this repository: a `[[suite]]` for each go module
     /// and pytest configuration, notes on what a plain `tapline run` already follows.
     Init(InitArgs),
+    /// Line coverage of the last `run --coverage`: `tapline coverage who FILE:LINE` names
+    /// the test files that reached that line.
+    Coverage(CoverageArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct CoverageArgs {
+    #[command(subcommand)]
+    pub action: CoverageAction,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum CoverageAction {
+    /// The test files that reached FILE:LINE in the last run with `--coverage`, one a line;
+    /// exit 1 when none did, 2 when the line is no code any engine counted.
+    Who {
+        /// A source line: its path (from here or the project root) and line number.
+        #[arg(value_name = "FILE:LINE")]
+        at: String,
+        /// Log folder holding `coverage.json` (default `.nogit/testlogs` under the project
+        /// root).
+        #[arg(long)]
+        log_dir: Option<PathBuf>,
+    },
 }
 
 #[derive(clap::Args, Debug)]
@@ -96,6 +120,10 @@ pub struct MergeArgs {
     /// Log folder holding `history.jsonl` (default `.nogit/testlogs` under the project root).
     #[arg(long)]
     pub log_dir: Option<PathBuf>,
+    /// Fail (exit 1) when the merged run's coverage (`run --coverage`) is below PCT percent
+    /// of lines, or `[coverage] min` when not given; checked here, never per shard.
+    #[arg(long, value_name = "PCT")]
+    pub coverage_min: Option<String>,
     #[command(flatten)]
     pub replay: ReplayArgs,
 }
@@ -104,7 +132,8 @@ pub struct MergeArgs {
 #[derive(clap::Args, Debug)]
 pub struct ReplayArgs {
     /// Write a report, the format chosen by the extension (repeatable): `.jsonl`, `.json`,
-    /// `.xml` JUnit, `.md` Markdown, `.html` a page. Without one, the terminal report.
+    /// `.xml` JUnit, `.md` Markdown, `.html` a page, `.lcov` and `.cobertura.xml` the coverage.
+    /// Without one, the terminal report.
     #[arg(short = 'o', long = "output", value_name = "PATH")]
     pub output: Vec<PathBuf>,
     /// CI annotations: `github` (default when GITHUB_ACTIONS=true) or `none`.
@@ -378,7 +407,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub keep_going: bool,
     /// Write a report, the format chosen by the extension (repeatable): `.jsonl` the run's
-    /// events, `.json` the summary document, `.xml` JUnit, `.md` Markdown, `.html` a page.
+    /// events, `.json` the summary document, `.xml` JUnit, `.md` Markdown, `.html` a page,
+    /// `.lcov` and `.cobertura.xml` the coverage (`--coverage`).
     #[arg(short = 'o', long = "output", value_name = "PATH")]
     pub output: Vec<PathBuf>,
     /// CI annotations: `github` writes `::error`/`::warning` workflow commands (default when
@@ -405,6 +435,15 @@ pub struct RunArgs {
     /// Record no dependency traces (what each file loaded), as `[run] trace = false` does.
     #[arg(long)]
     pub no_trace: bool,
+    /// Measure line coverage in every runtime (node/tsx, Python with coverage.py, Perl with
+    /// Devel::Cover, go suites) into one report: `-o cov.lcov`, `-o cov.cobertura.xml`, the
+    /// summary; see docs/coverage.md. `[coverage] enabled = true` turns it on too.
+    #[arg(long)]
+    pub coverage: bool,
+    /// With `--coverage`: fail (exit 1) below PCT percent of lines reached (`[coverage]
+    /// min`). A shard (`--partition`) is not checked: `report merge --coverage-min` is.
+    #[arg(long, value_name = "PCT")]
+    pub coverage_min: Option<String>,
     /// Run only the test files a change to these paths can affect, by the traces of earlier
     /// runs (files with no trace run); see docs/traces.md.
     #[arg(long, value_name = "PATH", num_args = 1.., conflicts_with_all = ["changed", "watch"])]

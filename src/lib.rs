@@ -1,5 +1,6 @@
 //! tapline: run test files of any language and report their TAP.
 pub mod browser;
+pub mod coverage;
 pub mod daemon;
 pub mod event;
 pub mod explain;

@@ -1,6 +1,7 @@
 //! The `tapline` binary: parses arguments, dispatches, maps outcomes to exit codes.
 mod bazel;
 mod cli;
+mod coverage_cmd;
 mod daemon_cmd;
 mod docs_cmd;
 mod history_cmd;
@@ -73,5 +74,6 @@ fn main() -> ExitCode {
         cli::Command::Events(args) => ExitCode::from(daemon_cmd::events(&args)),
         cli::Command::Status(args) => ExitCode::from(daemon_cmd::status(&args)),
         cli::Command::Init(args) => exit_code(init_cmd::run(&args)),
+        cli::Command::Coverage(args) => exit_code(coverage_cmd::run(&args)),
     }
 }

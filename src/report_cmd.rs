@@ -190,9 +190,13 @@ fn merge_shards(args: &MergeArgs) -> Outcome {
     let (shards, missing) = merge::check(inputs, args.allow_missing).map_err(Failure::usage)?;
     let mut replay = Replay::new(&args.replay)?;
     let mut recorded = Vec::new();
+    let mut coverage = tapline::coverage::RunCoverage::default();
     let merged = merge::merge(shards, missing, &mut |ev: RunEvent| {
         if args.history {
             recorded.push(ev.clone());
+        }
+        if let RunEvent::Coverage { coverage: c, .. } = &ev {
+            coverage.add(c);
         }
         replay.on(ev)
     });
@@ -207,7 +211,8 @@ fn merge_shards(args: &MergeArgs) -> Outcome {
     if args.history {
         crate::history_cmd::append(recorded, args.log_dir.as_ref()).map_err(Failure::internal)?;
     }
-    replay.finish("the merged shards")
+    let code = replay.finish("the merged shards")?;
+    crate::run_cmd::coverage::after_merge(args, &coverage, code).map_err(Failure::usage)
 }
 
 /// A replay's sink failed: a reader that went away (`| head`) ends it quietly.

@@ -235,6 +235,13 @@ pub enum RunEvent {
         file: usize,
         explained: std::sync::Arc<crate::explain::Explained>,
     },
+    /// The lines a file's processes reached (`--coverage`), once they have all ended: after
+    /// the file's TAP, before its `FileFinished` or `AttemptFailed`.
+    Coverage {
+        run: u64,
+        file: usize,
+        coverage: std::sync::Arc<crate::coverage::TestCoverage>,
+    },
     /// A file that never started: the run was interrupted, or `--max-fail` stopped it, first.
     /// Sent for each such file just before `RunFinished`, so every report can list them.
     FileNotRun {

@@ -59,6 +59,7 @@ pub fn write(out: &mut dyn Write, run: &RunView, opts: &Options) -> io::Result<(
     left_out += run.failures_left_out;
     not_run(&mut md, run);
     slowest(&mut md, run);
+    coverage(&mut md, run);
     if left_out > 0 {
         let _ = write!(
             md,
@@ -74,6 +75,39 @@ pub fn write(out: &mut dyn Write, run: &RunView, opts: &Options) -> io::Result<(
         md.push_str("._\n");
     }
     out.write_all(md.as_bytes())
+}
+
+/// `run --coverage`: a row per language and per file, with the lines no test reaches.
+fn coverage(md: &mut String, run: &RunView) {
+    use crate::coverage::percent;
+    let Some(cov) = &run.coverage else {
+        return;
+    };
+    let (total, hit) = cov.counts();
+    let _ = write!(
+        md,
+        "\n### Coverage\n\n{hit} of {total} lines reached ({:.1}%)\n\n\
+         | language | file | lines | reached | not reached |\n|---|---|--:|--:|---|\n",
+        percent(hit, total)
+    );
+    for row in crate::coverage::summary::rows(cov) {
+        let file = match &row.path {
+            Some(path) => format!("`{}`", code_text(path)),
+            None => "**all**".to_owned(),
+        };
+        let _ = writeln!(
+            md,
+            "| {} | {file} | {} | {} ({:.1}%) | {} |",
+            row.lang,
+            row.lines,
+            row.hit,
+            percent(row.hit, row.lines),
+            row.not_reached
+        );
+    }
+    for note in &cov.missing {
+        let _ = writeln!(md, "\n{note}");
+    }
 }
 
 fn plural(n: usize) -> &'static str {

@@ -237,6 +237,11 @@ fn remap(ev: RunEvent, map: &[usize]) -> RunEvent {
             file: at(file),
             result,
         },
+        RunEvent::Coverage { file, coverage, .. } => RunEvent::Coverage {
+            run: 1,
+            file: at(file),
+            coverage,
+        },
         RunEvent::Stopping {
             immediate, running, ..
         } => RunEvent::Stopping {

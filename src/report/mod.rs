@@ -1,5 +1,6 @@
 //! Sinks on the event stream: summary JSON, JSON lines, the human report, diffs. Every
 //! renderer writes to any `Write`, styles off unless asked, so every output is snapshot-testable.
+pub mod coverage;
 pub mod explanation;
 pub mod github;
 pub mod html;

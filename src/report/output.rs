@@ -10,6 +10,8 @@
 //! | `.xml` | JUnit XML ([`super::junit`]) |
 //! | `.md` | Markdown ([`super::markdown`]) |
 //! | `.html` | one self-contained page ([`super::html`]) |
+//! | `.lcov`, `.info` | line coverage of `run --coverage` as lcov ([`crate::coverage::lcov`]) |
+//! | `.cobertura.xml` | the same as Cobertura XML ([`crate::coverage::cobertura`]) |
 //!
 //! The same sink also writes GitHub Actions annotations ([`super::github`]) and appends the
 //! Markdown report to `GITHUB_STEP_SUMMARY`, so all of them read one [`Collector`].
@@ -29,6 +31,10 @@ pub enum ReportFormat {
     Junit,
     Markdown,
     Html,
+    /// `run --coverage`'s lines as lcov.
+    Lcov,
+    /// `run --coverage`'s lines as Cobertura XML.
+    Cobertura,
 }
 
 impl ReportFormat {
@@ -41,14 +47,21 @@ impl ReportFormat {
         let ext = path
             .extension()
             .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_ascii_lowercase());
+        if name.is_some_and(|n| n.ends_with(".cobertura.xml")) {
+            return Ok(Self::Cobertura);
+        }
         match ext.as_deref() {
+            Some("lcov" | "info") => Ok(Self::Lcov),
             Some("jsonl") => Ok(Self::Jsonl),
             Some("json") => Ok(Self::Json),
             Some("xml") => Ok(Self::Junit),
             Some("md") => Ok(Self::Markdown),
             Some("html" | "htm") => Ok(Self::Html),
             _ => Err(format!(
-                "cannot tell the report format of `{}`: use .jsonl, .json, .xml (JUnit), .md or .html",
+                "cannot tell the report format of `{}`: use .jsonl, .json, .xml (JUnit), .md, .html, .lcov or .cobertura.xml",
                 path.display()
             )),
         }
@@ -303,6 +316,10 @@ pub struct Reports {
     html: Option<Pieces<html::FileTests>>,
     /// Write failures, reported once the run is over.
     errors: Vec<String>,
+    /// The run's coverage, with a `.lcov` or `.cobertura.xml` target.
+    coverage: Option<crate::coverage::RunCoverage>,
+    /// When the run started (Unix ms), for Cobertura's timestamp.
+    started_ms: Option<u64>,
 }
 
 impl Reports {
@@ -315,6 +332,8 @@ impl Reports {
         let needs_summary = !json_paths.is_empty();
         let needs_junit = targets.iter().any(|t| t.format == ReportFormat::Junit);
         let needs_html = targets.iter().any(|t| t.format == ReportFormat::Html);
+        let needs_coverage = (targets.iter())
+            .any(|t| matches!(t.format, ReportFormat::Lcov | ReportFormat::Cobertura));
         Reports {
             targets,
             collector: needs_record.then(|| Collector::new(meta)),
@@ -325,6 +344,8 @@ impl Reports {
             series: false,
             html: needs_html.then(Pieces::default),
             errors: Vec::new(),
+            coverage: needs_coverage.then(crate::coverage::RunCoverage::default),
+            started_ms: None,
         }
     }
 
@@ -376,8 +397,34 @@ impl Reports {
         }
     }
 
+    /// The coverage reports of the run just ended (none without a `.lcov` or `.cobertura.xml`).
+    fn write_coverage(&mut self) {
+        let Some(cov) = self.coverage.take() else {
+            return;
+        };
+        let root = cov.root.clone().unwrap_or_else(|| ".".to_owned());
+        let seconds = self.started_ms.unwrap_or(0) / 1000;
+        for t in &self.targets {
+            let written = match t.format {
+                ReportFormat::Lcov => {
+                    write_atomic(&t.path, |w| crate::coverage::lcov::write(w, &cov))
+                }
+                ReportFormat::Cobertura => write_atomic(&t.path, |w| {
+                    crate::coverage::cobertura::write(w, &cov, &root, seconds)
+                }),
+                _ => Ok(()),
+            };
+            if let Err(e) = written {
+                self.errors
+                    .push(format!("failed to write {}: {e}", t.path.display()));
+            }
+        }
+        self.coverage = Some(crate::coverage::RunCoverage::default());
+    }
+
     /// Writes every file report but `.jsonl`, and the annotations, for the run just ended.
     fn write_reports(&mut self) {
+        self.write_coverage();
         let Some(collector) = &self.collector else {
             return;
         };
@@ -396,7 +443,10 @@ impl Reports {
                     let sections = html_sections(pieces, collector);
                     write_atomic(&t.path, |w| html::write_page_with(w, view, &sections))
                 }
-                ReportFormat::Jsonl | ReportFormat::Json => Ok(()),
+                ReportFormat::Jsonl
+                | ReportFormat::Json
+                | ReportFormat::Lcov
+                | ReportFormat::Cobertura => Ok(()),
             };
             if let Err(e) = written {
                 self.errors
@@ -490,6 +540,16 @@ impl RunSink for Reports {
 impl Reports {
     /// The run record and the reports rendered from it follow `ev`.
     fn record(&mut self, ev: &RunEvent) {
+        if let Some(cov) = &mut self.coverage {
+            match ev {
+                RunEvent::RunStarted { started_ms, .. } => {
+                    *cov = crate::coverage::RunCoverage::default();
+                    self.started_ms = *started_ms;
+                }
+                RunEvent::Coverage { coverage, .. } => cov.add(coverage),
+                _ => {}
+            }
+        }
         if let Some(c) = &mut self.collector {
             c.on(ev);
             if let Some(j) = &mut self.junit {

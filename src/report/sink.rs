@@ -81,6 +81,8 @@ pub struct SummaryRun<W: Write> {
     series: bool,
     /// The last run's document, held until the series ends.
     held: Option<serde_json::Value>,
+    /// The run's coverage (`run --coverage`), its document's `"coverage"`.
+    coverage: crate::coverage::RunCoverage,
 }
 
 impl<W: Write> SummaryRun<W> {
@@ -90,6 +92,7 @@ impl<W: Write> SummaryRun<W> {
             files: document::Entries::default(),
             series: false,
             held: None,
+            coverage: crate::coverage::RunCoverage::default(),
         }
     }
 
@@ -100,14 +103,17 @@ impl<W: Write> SummaryRun<W> {
 
     fn run_finished(&mut self, summary: &RunSummary) -> io::Result<()> {
         let files = std::mem::take(&mut self.files);
+        let coverage = std::mem::take(&mut self.coverage);
+        let coverage = (coverage.collected).then(|| crate::coverage::summary::to_json(&coverage));
+        let coverage = coverage.as_ref();
         if self.series {
             // Kept as a value: the series' end changes `ok` and adds `stability`.
             let mut text = Vec::new();
-            files.write_document(&mut text, summary)?;
+            files.write_document(&mut text, summary, coverage)?;
             self.held = Some(serde_json::from_slice(&text)?);
             return Ok(());
         }
-        files.write_document(&mut self.out, summary)?;
+        files.write_document(&mut self.out, summary, coverage)?;
         self.out.flush()
     }
 
@@ -129,6 +135,7 @@ impl<W: Write> RunSink for SummaryRun<W> {
             } => self.files.explained(*file, explained),
             RunEvent::FileFinished { file, result, .. } => self.files.finished(*file, result)?,
             RunEvent::RunFinished { summary, .. } => self.run_finished(summary)?,
+            RunEvent::Coverage { coverage, .. } => self.coverage.add(coverage),
             RunEvent::SeriesStarted { .. } => self.series = true,
             RunEvent::SeriesFinished { stability } => {
                 let mut doc = self.held.take().unwrap_or_else(|| serde_json::json!({}));

@@ -159,6 +159,8 @@ pub struct Config {
     pub chromium: Option<PathBuf>,
     /// `[[suite]]` entries, in the order written.
     pub suites: Vec<Suite>,
+    /// `[coverage]` (`tapline run --coverage`).
+    pub coverage: super::coverage::Config,
 }
 
 /// A `[[suite]]`: a command run once per run as one entry, whose output (or JUnit report
@@ -201,6 +203,7 @@ impl Default for Config {
             sandbox_env_drop: Vec::new(),
             chromium: None,
             suites: Vec::new(),
+            coverage: super::coverage::Config::default(),
         }
     }
 }
@@ -397,6 +400,8 @@ struct RawFile {
     runner: Vec<RunnerRule>,
     #[serde(default)]
     suite: Vec<RawSuite>,
+    #[serde(default)]
+    coverage: super::coverage::Config,
 }
 
 #[derive(Default, Deserialize)]
@@ -543,6 +548,7 @@ pub fn load(root: &Path) -> Result<Config, ConfigError> {
             }
         }),
         suites,
+        coverage: raw.coverage,
     })
 }
 

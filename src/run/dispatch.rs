@@ -287,6 +287,7 @@ impl<'a, 's> Dispatch<'a, 's> {
                 .trace
                 .as_ref()
                 .and_then(|t| t.for_planned(&p, &settings.cwd)),
+            coverage: settings.coverage.as_ref().and_then(|c| c.for_planned(&p)),
             browser: self.browser.clone(),
         };
         self.infos[idx] = Some(info);

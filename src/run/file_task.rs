@@ -38,6 +38,8 @@ pub(crate) struct FileJob {
     pub input: Input,
     /// Where this file's trace is recorded, if it can be.
     pub trace: Option<super::trace::FileTrace>,
+    /// Its line coverage (`--coverage`).
+    pub coverage: Option<super::coverage::FileCoverage>,
     /// The run's browser, for a file whose runtime is Chromium.
     pub browser: crate::browser::Shared,
 }
@@ -229,6 +231,19 @@ pub(crate) async fn run_file(
     if let Some(e) = log_error {
         result.reasons.push(FailureReason::Other(e));
     }
+    if let Some(coverage) = job.coverage {
+        let cwd = job.cwd.clone();
+        if let Some(coverage) = coverage.finish(!result.cancelled, cwd).await {
+            let coverage = std::sync::Arc::new(coverage);
+            let _ = tx
+                .send(vec![RunEvent::Coverage {
+                    run,
+                    file: job.info.index,
+                    coverage,
+                }])
+                .await;
+        }
+    }
     if let Some(trace) = job.trace {
         // A cancelled file was stopped half-way: what it loaded so far says little, and the
         // run that restarts it records it whole.
@@ -247,6 +262,10 @@ pub(crate) async fn run_file(
 /// why it cannot start otherwise.
 fn spec_of(job: &FileJob) -> Result<Spec, String> {
     let (argv, init_env) = with_init(job, job.command.clone()?)?;
+    let argv = match &job.coverage {
+        Some(coverage) => coverage.adapt(argv),
+        None => argv,
+    };
     let argv = match &job.sandbox {
         // A page runs in the run's one Chromium, not in a process of its own (docs/browser.md:
         // why --sandbox does not wrap Chromium).
@@ -275,6 +294,7 @@ fn spec_of(job: &FileJob) -> Result<Spec, String> {
         true => super::pytest::env(&job.env)?,
         false => Vec::new(),
     };
+    let coverage_env = job.coverage.as_ref().map(|c| c.env()).unwrap_or_default();
     Ok(Spec {
         program: program.clone(),
         args: args.to_vec(),
@@ -284,6 +304,7 @@ fn spec_of(job: &FileJob) -> Result<Spec, String> {
             .chain(trace_env)
             .chain(init_env)
             .chain(pytest_env)
+            .chain(coverage_env)
             .collect(),
         timeout: job.timeout,
         grace: job.grace,

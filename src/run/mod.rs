@@ -57,6 +57,7 @@ pub mod runners;
 pub(crate) mod shebang;
 pub mod suite;
 
+pub mod coverage;
 pub mod trace;
 pub mod tstest;
 
@@ -132,6 +133,8 @@ pub struct Settings {
     pub keep_going: bool,
     /// Records what each file loaded (`None` with `--no-trace`, `[run] trace = false`).
     pub trace: Option<std::sync::Arc<trace::Tracer>>,
+    /// Measures the lines each file reaches (`--coverage`); `None` without it.
+    pub coverage: Option<std::sync::Arc<coverage::Collector>>,
     /// What each file loaded, where the run learns it (watch mode re-runs by it).
     pub inputs: inputs::LoadedInputs,
 }
@@ -166,6 +169,7 @@ impl Settings {
             sandbox,
             keep_going: options.keep_going,
             trace: None,
+            coverage: None,
             inputs: Default::default(),
         }
     }
@@ -474,6 +478,7 @@ mod tests {
             sandbox: None,
             keep_going: false,
             trace: None,
+            coverage: None,
             inputs: Default::default(),
         }
     }

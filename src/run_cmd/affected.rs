@@ -49,6 +49,8 @@ pub(super) struct Affected {
     source: String,
     traces: trace::store::Traces,
     failing: HashSet<String>,
+    /// `--changed`: the revision the changes are counted from (for patch coverage).
+    pub(super) base: Option<String>,
 }
 
 impl Affected {
@@ -59,14 +61,15 @@ impl Affected {
         }
         let project = Project::current().map_err(|e| e.to_string())?;
         let (cwd, root) = (&project.cwd, &project.root);
-        let (changed, source) = match &args.changed {
+        let (changed, source, base) = match &args.changed {
             Some(rev) => {
-                let (changed, base) = git_changes(&root, rev)?;
-                (changed, format!("changes since {base}"))
+                let (changed, (base, shown)) = git_changes(&root, rev)?;
+                (changed, format!("changes since {shown}"), Some(base))
             }
             None => (
                 given_paths(&args.affected_by, &cwd, &root),
                 args.affected_by.join(", "),
+                None,
             ),
         };
         let dir = project.log_dir(args.log_dir.as_deref());
@@ -87,6 +90,7 @@ impl Affected {
             source,
             traces: Store::in_dir(&dir).load(),
             failing,
+            base,
         }))
     }
 
@@ -134,7 +138,7 @@ fn given_paths(paths: &[String], cwd: &Path, root: &Path) -> BTreeSet<String> {
 
 /// The files changed since `rev` (empty: the merge base with the default branch), in the
 /// working tree and untracked, relative to the project root; and the base it compared with.
-fn git_changes(root: &Path, rev: &str) -> Result<(BTreeSet<String>, String), String> {
+fn git_changes(root: &Path, rev: &str) -> Result<(BTreeSet<String>, (String, String)), String> {
     let top = PathBuf::from(git(root, &["rev-parse", "--show-toplevel"])?.trim());
     let base = if rev.is_empty() {
         let branch = default_branch(&top)?;
@@ -166,7 +170,7 @@ fn git_changes(root: &Path, rev: &str) -> Result<(BTreeSet<String>, String), Str
         .filter(|p| !p.is_empty())
         .filter_map(|p| trace::project_rel(&top.join(p), root))
         .collect();
-    Ok((changed, base.1))
+    Ok((changed, base))
 }
 
 /// `origin/HEAD`'s branch, else the first of main, master (local or origin's) that exists.
@@ -192,7 +196,7 @@ fn default_branch(top: &Path) -> Result<String, String> {
 }
 
 /// `git ARGS` in `dir`: its stdout, or why it failed.
-fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
+pub(super) fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
     let out = Command::new("git")
         .args(args)
         .current_dir(dir)

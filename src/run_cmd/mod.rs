@@ -24,6 +24,7 @@ use tapline::supervise::sandbox::Sandbox;
 use tapline::watch;
 
 mod affected;
+pub(crate) mod coverage;
 
 const NO_FILE_SELECTED: &str = "no test file selected";
 
@@ -71,7 +72,16 @@ pub fn run(args: &RunArgs) -> Outcome {
         }
         // Nothing the changes affect: nothing to run, which is no failure.
         Err(Failure::Usage(msg)) if affected.is_some() && msg == NO_FILE_SELECTED => Ok(0),
-        Ok(Prepared::Run(files, settings, extras)) => {
+        Ok(Prepared::Run(files, settings, mut extras)) => {
+            // `--changed REV --coverage`: patch coverage of the changed lines.
+            let base = affected.as_ref().and_then(|a| a.base.clone());
+            if let (Some(after), Some(base)) = (extras.coverage.as_mut(), base) {
+                let root = &settings.cwd;
+                let root = tapline::run::config::find_project_root(root);
+                let since = args.changed.clone().filter(|r| !r.is_empty());
+                after.patch = coverage::changed_lines(&root, &base)
+                    .map(|c| (c, since.unwrap_or_else(|| "the merge base".to_owned())));
+            }
             execute(args, files, *settings, extras, reports)
         }
         Err(failure) => Err(failure),
@@ -90,6 +100,8 @@ struct Extras {
     shard: Option<tapline::event::run::ShardHeader>,
     /// `--runs N`.
     runs: u64,
+    /// `--coverage`: what the run's end does with it.
+    coverage: Option<Box<coverage::After>>,
 }
 
 /// The flags `tapline::run::options` resolves, from the command line.
@@ -164,6 +176,18 @@ fn prepare(
     if let Some(t) = &tracer {
         t.add_env(&mut options.env.vars, inherited);
     }
+    let gate = coverage::wanted(args, &project).map_err(Failure::Usage)?;
+    let collector = match (&gate, args.list) {
+        (Some(_), false) => coverage::collector(&project, &found.files, sandbox.is_some()),
+        _ => None,
+    };
+    if let Some(c) = &collector {
+        c.add_env(&mut options.env.vars, inherited);
+        // Every file runs: a file the cache skipped would reach no line.
+        if options.cache == tapline::run::options::CacheUse::On {
+            options.cache = tapline::run::options::CacheUse::Refresh;
+        }
+    }
     plan::adapt(&mut found.files, &options.env, &inherited);
     let env = |key: &str| std::env::var(key).ok();
     let part = plan::partition_files(found.files, &options, &env).map_err(|e| usage(&e))?;
@@ -221,10 +245,20 @@ fn prepare(
     });
     let mut settings = Settings::new(&options, project.cwd, log_dir, recorder, sandbox);
     settings.trace = tracer;
+    let coverage = collector.is_some().then(|| {
+        Box::new(coverage::After {
+            log_dir: options.history_dir.clone(),
+            // A shard is never checked on its own: the merge is.
+            gate: gate.flatten().filter(|_| part.header.is_none()),
+            patch: None,
+        })
+    });
+    settings.coverage = collector;
     settings.cache = plan.cache.map(std::sync::Mutex::new);
     let extras = Extras {
         shard: part.header,
         runs: options.runs,
+        coverage,
     };
     Ok(Prepared::Run(plan.files, Box::new(settings), extras))
 }
@@ -384,9 +418,18 @@ fn execute(
     let mut outlets =
         crate::reports::outlets(terminal_options(args, settings.live), args.format, reports);
     let mut opened = outlets.open(settings.live);
-    let front: Vec<&mut dyn RunSink> = forward.iter_mut().map(|f| f as &mut dyn RunSink).collect();
+    let mut front: Vec<&mut dyn RunSink> =
+        forward.iter_mut().map(|f| f as &mut dyn RunSink).collect();
+    let mut tally = tapline::report::coverage::CoverageTally::default();
+    if extras.coverage.is_some() {
+        front.push(&mut tally);
+    }
     let mut sink = opened.sink(front);
-    let Extras { runs, shard } = extras;
+    let Extras {
+        runs,
+        shard,
+        coverage: after_coverage,
+    } = extras;
     if let Some(header) = shard {
         sink.on(&RunEvent::Shard(header))
             .map_err(|e| Failure::internal(format!("failed to write the report: {e}")))?;
@@ -411,6 +454,10 @@ fn execute(
         Some(s) if f.exit_code() != tapline::run::EXIT_INTERRUPTED => u8::from(!s.all_stable()),
         _ => f.exit_code(),
     });
+    let code = match &after_coverage {
+        Some(after) => code.map(|c| coverage::after(after, &tally.coverage, c)),
+        None => code,
+    };
     outlets::exit_code(code, &closed).map_err(Failure::Internal)
 }
 

@@ -4,6 +4,7 @@ mod as_the_harness;
 mod browser_bundle;
 mod browser_end;
 mod browser_tests;
+mod coverage;
 mod daemon;
 mod daemon_tls;
 mod discover;

@@ -6,6 +6,7 @@
 //! script only filters (by status and text) and sorts. Every string from the run goes
 //! through [`escape`]; a Content-Security-Policy naming the hashes of the page's one style
 //! and one script ([`csp`]) keeps anything else from running or loading.
+mod coverage;
 mod csp;
 mod diff;
 mod escape;
@@ -69,6 +70,7 @@ pub fn write_page_with(
     failures::write_failures(&mut page, run);
     files::write_table(&mut page, run);
     files::write_slowest(&mut page, run);
+    coverage::write_section(&mut page, run);
     flush(out, &mut page)?;
     files::open_tests(&mut page);
     for (index, file) in run.files.iter().enumerate() {

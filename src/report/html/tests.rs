@@ -42,6 +42,7 @@ fn sample_run() -> RunView {
         duration: Duration::from_millis(3_456),
         failures_left_out: 0,
         stability: None,
+        coverage: None,
         tests: Tally {
             pass: 7,
             fail: 3,

@@ -127,6 +127,9 @@ impl Collector {
                 ..
             } => self.run_started(*run, *started_ms, host, cwd, command),
             RunEvent::FileStarted { run, file } if *run == self.run => self.file_started(file),
+            RunEvent::Coverage { run, coverage, .. } if *run == self.run => {
+                (self.view.coverage.get_or_insert_with(Default::default)).add(coverage);
+            }
             RunEvent::Tap { run, file, event } if *run == self.run => {
                 if let Some(Some(b)) = self.building.get_mut(*file) {
                     b.tap(event);

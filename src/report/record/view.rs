@@ -26,6 +26,8 @@ pub struct RunView {
     /// After a `--runs N` series: every test's and file's stability (the view is the last
     /// run's).
     pub stability: Option<crate::event::stability::Stability>,
+    /// The run's line coverage (`run --coverage`).
+    pub coverage: Option<crate::coverage::RunCoverage>,
 }
 
 /// A file's verdict as one word, for the status pill and the filter.

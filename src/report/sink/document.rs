@@ -204,6 +204,7 @@ impl Entries {
         mut self,
         out: &mut dyn Write,
         summary: &RunSummary,
+        coverage: Option<&serde_json::Value>,
     ) -> io::Result<()> {
         out.write_all(if summary.ok {
             b"{\n  \"ok\": true,\n  \"files\": ["
@@ -239,6 +240,11 @@ impl Entries {
         })?;
         let mut run = Vec::with_capacity(1024);
         push_indented(&mut run, &serde_json::to_vec_pretty(summary)?, 1);
+        if let Some(coverage) = coverage {
+            // `run --coverage`: the run's coverage after the run.
+            run.extend_from_slice(b",\n  \"coverage\": ");
+            push_indented(&mut run, &serde_json::to_vec_pretty(coverage)?, 1);
+        }
         run.extend_from_slice(b"\n}\n");
         out.write_all(&run)
     }

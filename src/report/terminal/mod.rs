@@ -74,6 +74,8 @@ pub struct TerminalReporter<W: Write> {
     series: u64,
     /// Files of this run that never started (interrupted, `--max-fail`, a bail out), by path.
     not_run: Vec<String>,
+    /// This run's coverage (`--coverage`), said before the summary line.
+    coverage: crate::coverage::RunCoverage,
 }
 impl<W: Write> TerminalReporter<W> {
     pub fn new(out: W, opts: TerminalOptions) -> Self {
@@ -91,6 +93,7 @@ impl<W: Write> TerminalReporter<W> {
             ends_blank: false,
             series: 0,
             not_run: Vec::new(),
+            coverage: crate::coverage::RunCoverage::default(),
         }
     }
 
@@ -178,6 +181,7 @@ impl<W: Write> TerminalReporter<W> {
             | RunEvent::FileNotRun { run, .. }
             | RunEvent::Stopping { run, .. }
             | RunEvent::Explained { run, .. }
+            | RunEvent::Coverage { run, .. }
             | RunEvent::RunFinished { run, .. } => *run,
         };
         if self.run != Some(run) {
@@ -187,6 +191,7 @@ impl<W: Write> TerminalReporter<W> {
             RunEvent::FileStarted { file, .. } => {
                 self.files.insert(file.index, FileState::new(file.clone()));
             }
+            RunEvent::Coverage { coverage, .. } => self.coverage.add(coverage),
             RunEvent::Tap { file, event, .. } => self.tap(*file, event, text)?,
             RunEvent::Explained {
                 file, explained, ..
@@ -253,6 +258,7 @@ impl<W: Write> TerminalReporter<W> {
         self.total = files;
         self.files.clear();
         self.started = Some(Instant::now());
+        self.coverage = crate::coverage::RunCoverage::default();
         self.printed = false;
         self.ends_blank = false;
     }
@@ -349,6 +355,9 @@ impl<W: Write> TerminalReporter<W> {
         }
         if let Some(line) = not_run_line(&self.not_run, s) {
             writeln!(text, "{line}")?;
+        }
+        if self.coverage.collected {
+            text.extend_from_slice(crate::coverage::summary::section(&self.coverage).as_bytes());
         }
         writeln!(text, "{}", summary_line(summary, s))
     }

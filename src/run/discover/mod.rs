@@ -40,8 +40,8 @@ pub use words::{list_line, log_name};
 
 mod naming;
 mod project;
-mod tap_config;
 mod pytest_root;
+mod tap_config;
 #[cfg(test)]
 mod tests;
 mod walk;

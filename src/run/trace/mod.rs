@@ -257,10 +257,10 @@ pub(crate) fn write_hook(dir: &Path, name: &str, text: &str) -> std::io::Result<
 
 /// The run's own folder for the scratch traces, removed when the run's tracer goes.
 #[derive(Debug)]
-struct ScratchDir(PathBuf);
+pub(crate) struct ScratchDir(pub(crate) PathBuf);
 
 impl ScratchDir {
-    fn create(hooks: &Path) -> std::io::Result<ScratchDir> {
+    pub(crate) fn create(hooks: &Path) -> std::io::Result<ScratchDir> {
         use std::sync::atomic::{AtomicU32, Ordering};
         static NEXT: AtomicU32 = AtomicU32::new(0);
         loop {
@@ -507,7 +507,7 @@ impl Roots {
     }
 }
 
-fn set(vars: &mut Vec<(OsString, OsString)>, key: &str, value: OsString) {
+pub(crate) fn set(vars: &mut Vec<(OsString, OsString)>, key: &str, value: OsString) {
     match vars.iter_mut().find(|(k, _)| k == key) {
         Some((_, old)) => *old = value,
         None => vars.push((key.into(), value)),
@@ -515,7 +515,7 @@ fn set(vars: &mut Vec<(OsString, OsString)>, key: &str, value: OsString) {
 }
 
 /// `words` after what the variable held (space-separated options).
-fn append_words(before: Option<OsString>, words: &str) -> OsString {
+pub(crate) fn append_words(before: Option<OsString>, words: &str) -> OsString {
     match before.filter(|b| !b.is_empty()) {
         Some(mut before) => {
             before.push(" ");
@@ -527,7 +527,7 @@ fn append_words(before: Option<OsString>, words: &str) -> OsString {
 }
 
 /// `entry` first in a `:` list.
-fn prepend_path(before: Option<OsString>, entry: &Path) -> OsString {
+pub(crate) fn prepend_path(before: Option<OsString>, entry: &Path) -> OsString {
     let mut value = entry.as_os_str().to_owned();
     if let Some(before) = before.filter(|b| !b.is_empty()) {
         value.push(":");

@@ -49,6 +49,10 @@ const TOOLS: &[Tool] = &[
     debian("bats", "bats"),
     debian("bazel", "bazel-bootstrap"),
     Tool {
+        works: Some(devel_cover_works),
+        ..debian("cover", "libdevel-cover-perl")
+    },
+    Tool {
         works: Some(bwrap_works),
         ..debian("bwrap", "bubblewrap")
     },
@@ -71,6 +75,7 @@ const TOOLS: &[Tool] = &[
     debian("prove", "perl"),
     debian("pytest", "python3-pytest"),
     debian("python3", "python3"),
+    debian("python3-coverage", "python3-coverage"),
     debian("script", "bsdutils"),
     Tool {
         name: "tsx",
@@ -180,6 +185,19 @@ fn find(tool: &Tool) -> Option<PathBuf> {
 fn executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Devel::Cover's `cover` is here, and the `perl` on PATH loads Devel::Cover (the one tests run).
+fn devel_cover_works(_cover: &Path) -> Result<(), String> {
+    let ok = std::process::Command::new("perl")
+        .args(["-MDevel::Cover::DB", "-e1"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if ok {
+        Ok(())
+    } else {
+        Err("the perl on PATH has no Devel::Cover".to_owned())
+    }
 }
 
 /// Whether bwrap can create the namespaces `--sandbox` uses: a container whose seccomp profile
