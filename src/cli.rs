@@ -405,6 +405,10 @@ pub struct RunArgs {
     /// Record no dependency traces (what each file loaded), as `[run] trace = false` does.
     #[arg(long)]
     pub no_trace: bool,
+    /// One process per test file, none in a warm worker (tape files otherwise share a node
+    /// process per job); `[run] isolate = true` says the same. See docs/run.md.
+    #[arg(long)]
+    pub isolate: bool,
     /// Run only the test files a change to these paths can affect, by the traces of earlier
     /// runs (files with no trace run); see docs/traces.md.
     #[arg(long, value_name = "PATH", num_args = 1.., conflicts_with_all = ["changed", "watch"])]

@@ -48,8 +48,8 @@ impl Guarded<'_> {
     }
 }
 
-/// A finished file task: its index, the attempt, and its result.
-type Joined = (usize, u32, FileResult);
+/// A finished file task: its index, the attempt, its result, and a warm file's worker.
+type Joined = (usize, u32, FileResult, Option<super::warm::Lease>);
 
 /// One run in progress.
 struct Dispatch<'a, 's> {
@@ -72,6 +72,8 @@ struct Dispatch<'a, 's> {
     sink_stopped: bool,
     /// Started when the first browser file is due; ended with the run.
     browser: crate::browser::Shared,
+    /// The warm workers ([`super::warm`]); ended with the run.
+    warm: super::warm::Pool,
 }
 
 /// Runs every planned file, at most `jobs` at a time, feeding `sink` (see [`super::execute`]).
@@ -150,6 +152,7 @@ pub(super) async fn execute(
     let flushed = d.sink.inner.flush();
     d.sink.keep(flushed);
     d.browser.shutdown().await;
+    d.warm.shutdown().await;
     d.finish(started.elapsed())
 }
 
@@ -190,6 +193,7 @@ impl<'a, 's> Dispatch<'a, 's> {
             interrupts: 0,
             sink_stopped: false,
             browser: crate::browser::Shared::recording(settings.inputs.clone()),
+            warm: super::warm::Pool::new(),
         }
     }
 
@@ -272,21 +276,32 @@ impl<'a, 's> Dispatch<'a, 's> {
                 .and_then(|t| t.for_planned(&p, &settings.cwd)),
             browser: self.browser.clone(),
         };
+        let worker = super::warm::key_of(&p, settings, job.streams)
+            .and_then(|key| self.warm.take(key, settings));
         self.infos[idx] = Some(info);
         self.plans[idx] = Some(p);
         let tx = self.tx.clone();
         let cancel = self.cancel_rx.clone();
         self.running.spawn(async move {
-            let mut r = file_task::run_file(job, tx, cancel).await;
+            let (mut r, lease) = match worker {
+                Some(w) => {
+                    let (r, lease) = super::warm::run_file(job, w, tx, cancel).await;
+                    (r, Some(lease))
+                }
+                None => (file_task::run_file(job, tx, cancel).await, None),
+            };
             if let Some(e) = log_err {
                 r.reasons.push(FailureReason::Other(e));
             }
-            (idx, attempt, r)
+            (idx, attempt, r, lease)
         });
     }
 
     /// A file task ended: tried again, or finished, as [`decide`] says.
-    fn finished(&mut self, (idx, attempt, mut result): Joined) {
+    fn finished(&mut self, (idx, attempt, mut result, lease): Joined) {
+        if let Some(lease) = lease {
+            self.warm.give_back(lease, self.state.stopping);
+        }
         let rel = self.infos[idx].as_ref().map_or("", |i| i.rel.as_str());
         let decision = decide(&self.state, rel, attempt, &result);
         self.state.apply(&decision);

@@ -54,6 +54,7 @@ pub(crate) mod file_task;
 pub mod runners;
 pub(crate) mod shebang;
 pub mod suite;
+pub(crate) mod warm;
 
 pub mod trace;
 
@@ -131,6 +132,9 @@ pub struct Settings {
     pub trace: Option<std::sync::Arc<trace::Tracer>>,
     /// What each file loaded, where the run learns it (watch mode re-runs by it).
     pub inputs: inputs::LoadedInputs,
+    /// `--isolate`, `[run] isolate = true`: every file in a process of its own, none in a
+    /// warm worker ([`warm`]).
+    pub isolate: bool,
 }
 
 impl Settings {
@@ -164,6 +168,7 @@ impl Settings {
             keep_going: options.keep_going,
             trace: None,
             inputs: Default::default(),
+            isolate: options.isolate,
         }
     }
 }
@@ -465,6 +470,7 @@ mod tests {
             keep_going: false,
             trace: None,
             inputs: Default::default(),
+            isolate: false,
         }
     }
 

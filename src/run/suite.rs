@@ -41,6 +41,7 @@ fn entry(s: &Suite, cwd: &Path, root: &Path) -> TestFile {
             InputFormat::GoJson => go_packages(&s.dir, root),
             _ => None,
         },
+        warm: None,
     };
     let missing = crate::util::which::find(&program, &s.dir).is_none();
     let command = if missing && s.optional {

@@ -80,6 +80,9 @@ pub struct Input {
     /// A go suite's module and its folder: its failures' locations are then relative to the
     /// project root, not to their package's folder.
     pub go_packages: Option<crate::protocol::gojson::PackageDirs>,
+    /// Its `[[runner]]` rule's `warm`: whether it may run in a warm worker (`None`: a tape
+    /// file may, [`crate::run::warm`]).
+    pub warm: Option<bool>,
 }
 
 /// What a test file runs in.
@@ -413,6 +416,7 @@ impl Finder<'_> {
         let mut input = Input {
             format: user.map_or(InputFormat::Tap, |rule| rule.format),
             merge: user.and_then(|rule| rule.merge),
+            warm: user.and_then(|rule| rule.warm),
             silent: silent(&abs, &rel),
             ..Input::default()
         };

@@ -180,7 +180,7 @@ struct Hooks {
 /// command that names it (a taint-mode perl's `-I`) reads the same from run to run (the result
 /// cache keys on it). Only a folder of this user's, which nobody else may write, is used: the
 /// hooks run inside every test.
-fn hooks_dir() -> std::io::Result<PathBuf> {
+pub(crate) fn hooks_dir() -> std::io::Result<PathBuf> {
     use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
     let uid = rustix::process::getuid().as_raw();
     let dir = std::env::temp_dir().join(format!("tapline-trace-{uid}"));
@@ -200,7 +200,7 @@ fn hooks_dir() -> std::io::Result<PathBuf> {
 
 /// Writes `text` to `dir/name` unless it holds it already, by a rename: a test of another
 /// run reading it meanwhile sees the old or the new file, never half of one.
-fn write_hook(dir: &Path, name: &str, text: &str) -> std::io::Result<()> {
+pub(crate) fn write_hook(dir: &Path, name: &str, text: &str) -> std::io::Result<()> {
     let path = dir.join(name);
     if std::fs::read(&path).is_ok_and(|held| held == text.as_bytes()) {
         return Ok(());
