@@ -29,4 +29,5 @@ mod trace;
 mod trailing_output;
 mod util;
 mod verdict_invariant;
+mod warm;
 mod watch;
