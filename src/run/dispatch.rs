@@ -74,6 +74,8 @@ struct Dispatch<'a, 's> {
     browser: crate::browser::Shared,
     /// The warm workers ([`super::warm`]); ended with the run.
     warm: super::warm::Pool,
+    /// Each file's warm worker key, once asked (`None`: it runs in a process of its own).
+    warm_keys: Vec<Option<Option<super::warm::Key>>>,
 }
 
 /// Runs every planned file, at most `jobs` at a time, feeding `sink` (see [`super::execute`]).
@@ -152,8 +154,11 @@ pub(super) async fn execute(
     let flushed = d.sink.inner.flush();
     d.sink.keep(flushed);
     d.browser.shutdown().await;
-    d.warm.shutdown().await;
-    d.finish(started.elapsed())
+    // The run's end is told first: no verdict waits for the idle workers to exit.
+    let mut warm = std::mem::replace(&mut d.warm, super::warm::Pool::new());
+    let finished = d.finish(started.elapsed());
+    warm.shutdown().await;
+    finished
 }
 
 impl<'a, 's> Dispatch<'a, 's> {
@@ -194,6 +199,7 @@ impl<'a, 's> Dispatch<'a, 's> {
             sink_stopped: false,
             browser: crate::browser::Shared::recording(settings.inputs.clone()),
             warm: super::warm::Pool::new(),
+            warm_keys: vec![None; total],
         }
     }
 
@@ -214,14 +220,42 @@ impl<'a, 's> Dispatch<'a, 's> {
         });
     }
 
-    /// Starts pending files while a job is free and the run may go on.
+    /// Starts pending files while a job is free and the run may go on (a warm file may wait
+    /// for its worker instead, [`super::warm::Pool::should_wait`]).
     fn start_ready(&mut self) {
         while self.running.len() < self.jobs() && self.state.may_start() {
+            if self.waits_for_worker() {
+                break;
+            }
             let Some((p, attempt)) = self.pending.pop_front() else {
                 break;
             };
             self.start(p, attempt);
         }
+    }
+
+    /// The warm worker key of a planned file, worked out once.
+    fn warm_key(&mut self, p: &Planned) -> Option<super::warm::Key> {
+        key_for(&mut self.warm_keys, self.settings, p)
+    }
+
+    /// Whether the next pending file is to wait for a worker of its key to come back.
+    fn waits_for_worker(&mut self) -> bool {
+        let (settings, keys) = (self.settings, &mut self.warm_keys);
+        let Some((front, _)) = self.pending.front() else {
+            return false;
+        };
+        let Some(key) = key_for(keys, settings, front) else {
+            return false;
+        };
+        let pending = &self.pending;
+        self.warm.should_wait(&key, || {
+            pending
+                .iter()
+                .filter(|(p, _)| key_for(keys, settings, p).as_ref() == Some(&key))
+                .take(super::warm::FILES_PER_WORKER)
+                .count()
+        })
     }
 
     /// Starts `attempt` of `p`, or reports its cached result.
@@ -276,7 +310,8 @@ impl<'a, 's> Dispatch<'a, 's> {
                 .and_then(|t| t.for_planned(&p, &settings.cwd)),
             browser: self.browser.clone(),
         };
-        let worker = super::warm::key_of(&p, settings, job.streams)
+        let worker = self
+            .warm_key(&p)
             .and_then(|key| self.warm.take(key, settings));
         self.infos[idx] = Some(info);
         self.plans[idx] = Some(p);
@@ -397,4 +432,18 @@ impl<'a, 's> Dispatch<'a, 's> {
             }),
         }
     }
+}
+
+/// The warm worker key of a planned file (`keys` by file index), worked out once.
+fn key_for(
+    keys: &mut [Option<Option<super::warm::Key>>],
+    settings: &Settings,
+    p: &Planned,
+) -> Option<super::warm::Key> {
+    keys[p.info.index]
+        .get_or_insert_with(|| {
+            let streams = super::runners::streams(settings.merge, &p.input, &p.command);
+            super::warm::key_of(p, settings, streams)
+        })
+        .clone()
 }

@@ -55,6 +55,11 @@ pub(crate) use split::Splitter;
 /// The driver's file name and text.
 const DRIVER: (&str, &str) = ("tapline-warm.cjs", include_str!("tapline-warm.cjs"));
 
+/// Files of a key left to run below which no further worker of the key is started: a new
+/// worker costs a node start and the harness's `require`, which one or two files in a worker
+/// already up do not pay (deep-equal's two files, tape's one process).
+pub(crate) const FILES_PER_WORKER: usize = 2;
+
 /// How long a retired worker gets to end on its own once its stdin is closed.
 const RETIRE_WAIT: Duration = Duration::from_secs(2);
 
@@ -110,8 +115,8 @@ pub(crate) fn key_of(p: &Planned, settings: &Settings, streams: Streams) -> Opti
     })
 }
 
-/// Whether a test file requires tape itself (a file that reaches it only through a helper
-/// runs isolated, which is always right).
+/// Whether a test file requires tape or one of its modules itself (a file that reaches it
+/// only through a helper runs isolated, which is always right).
 fn names_tape(path: &Path) -> bool {
     const LIMIT: u64 = 1024 * 1024;
     let Ok(meta) = std::fs::metadata(path) else {
@@ -123,9 +128,14 @@ fn names_tape(path: &Path) -> bool {
     let Ok(text) = std::fs::read(path) else {
         return false;
     };
-    ["require('tape')", "require(\"tape\")"]
-        .iter()
-        .any(|needle| memchr::memmem::find(&text, needle.as_bytes()).is_some())
+    [
+        "require('tape')",
+        "require(\"tape\")",
+        "require('tape/",
+        "require(\"tape/",
+    ]
+    .iter()
+    .any(|needle| memchr::memmem::find(&text, needle.as_bytes()).is_some())
 }
 
 /// One warm node process, between files or serving one.
@@ -217,14 +227,18 @@ fn nonce() -> String {
 }
 
 /// What a warm file task hands back: its worker when it can serve another file.
-pub(crate) struct Lease(Option<Worker>);
+pub(crate) struct Lease {
+    key: Key,
+    worker: Option<Worker>,
+}
 
 /// The run's warm workers: the idle ones, and how many are serving a file.
 pub(crate) struct Pool {
     /// The driver's path, written on first use (an error keeps files isolated).
     driver: Option<Result<PathBuf, String>>,
     idle: Vec<Worker>,
-    busy: usize,
+    /// The keys of the workers serving a file, one entry each.
+    busy_of: Vec<Key>,
     retiring: Vec<JoinHandle<()>>,
 }
 
@@ -233,7 +247,7 @@ impl Pool {
         Pool {
             driver: None,
             idle: Vec::new(),
-            busy: 0,
+            busy_of: Vec::new(),
             retiring: Vec::new(),
         }
     }
@@ -254,22 +268,34 @@ impl Pool {
             Some(at) => self.idle.remove(at),
             None => {
                 let driver = self.driver()?;
-                while !self.idle.is_empty() && self.idle.len() + self.busy >= settings.jobs.max(1) {
+                while !self.idle.is_empty()
+                    && self.idle.len() + self.busy_of.len() >= settings.jobs.max(1)
+                {
                     let old = self.idle.remove(0);
                     self.retiring.push(tokio::spawn(old.retire()));
                 }
                 Worker::spawn(key, &driver, settings)
             }
         };
-        self.busy += 1;
+        self.busy_of.push(worker.key.clone());
         Some(worker)
+    }
+
+    /// Whether a file of `key` should wait for a worker of its key to come back rather than
+    /// start another: one is busy, none is idle, and fewer than [`FILES_PER_WORKER`] files of
+    /// the key are left (`left`, this one among them), too few to pay for a node start.
+    pub(crate) fn should_wait(&self, key: &Key, left: impl FnOnce() -> usize) -> bool {
+        let idle = self.idle.iter().any(|w| w.key == *key);
+        !idle && self.busy_of.iter().any(|k| k == key) && left() < FILES_PER_WORKER
     }
 
     /// A warm file task ended: its worker is idle again, unless it is gone or the run is
     /// stopping.
     pub(crate) fn give_back(&mut self, lease: Lease, stopping: bool) {
-        self.busy = self.busy.saturating_sub(1);
-        match lease.0 {
+        if let Some(at) = self.busy_of.iter().position(|k| *k == lease.key) {
+            self.busy_of.swap_remove(at);
+        }
+        match lease.worker {
             Some(worker) if !stopping => self.idle.push(worker),
             Some(worker) => self.retiring.push(tokio::spawn(worker.retire())),
             None => {}
@@ -396,10 +422,16 @@ pub(crate) async fn run_file(
         }
     };
     let lease = match turn.code {
-        Some(_) if !turn.cancelled && !turn.timed_out => Lease(Some(worker)),
+        Some(_) if !turn.cancelled && !turn.timed_out => Lease {
+            key: worker.key.clone(),
+            worker: Some(worker),
+        },
         _ => {
             let _ = worker.cancel.send(Some(Cancel::Immediate));
-            Lease(None)
+            Lease {
+                key: worker.key.clone(),
+                worker: None,
+            }
         }
     };
     let log_error = output.log_error.take();

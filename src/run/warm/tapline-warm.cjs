@@ -101,7 +101,7 @@
 
   function start(cmd) {
     const file = path.resolve(cmd.file);
-    current = { cmd, file, exits: process.listeners('exit').slice(), env: {} };
+    current = { cmd, file, exits: process.listeners('exit').slice(), env: {}, esm: esmLoaded() };
     const env = Object.assign({}, cmd.env || {});
     if (cmd.trace) env.TAPLINE_TRACE_NESTED = '1';
     for (const key of Object.keys(env)) {
@@ -145,9 +145,17 @@
     return code;
   }
 
+  // Whether node's ES-module loader has run in this process.
+  function esmLoaded() {
+    const list = process.moduleLoadList;
+    return !Array.isArray(list) || list.some((m) => m.endsWith('internal/modules/esm/module_job'));
+  }
+
   // What the file loaded: its module and, through each module's children, what they loaded
-  // (a module cached by an earlier file is still its parent's child).
-  function writeTrace(out, file) {
+  // (a module cached by an earlier file is still its parent's child). As the trace hook says
+  // `#partial` for a process that ran ES modules, so does a file that loaded one, or during
+  // which node's ES-module loader first ran.
+  function writeTrace(out, file, esmBefore) {
     try {
       const seen = new Set();
       const stack = [require.cache[file]];
@@ -158,8 +166,12 @@
         for (const c of m.children || []) stack.push(c);
       }
       let text = '';
-      for (const f of seen) text += f + '\n';
-      fs.appendFileSync(out, text + '#done node\n');
+      let esm = !esmBefore && esmLoaded();
+      for (const f of seen) {
+        text += f + '\n';
+        esm = esm || /\.m[jt]s$/.test(f);
+      }
+      fs.appendFileSync(out, text + (esm ? '#partial node\n' : '#done node\n'));
     } catch (_) {
       // No trace: tapline then treats the file as depending on anything.
     }
@@ -169,7 +181,7 @@
     const code = emulateExit();
     let key = current.file;
     try { key = require.resolve(current.file); } catch (_) { /* the cache key is the path */ }
-    if (current.cmd.trace) writeTrace(current.cmd.trace, key);
+    if (current.cmd.trace) writeTrace(current.cmd.trace, key, current.esm);
     for (const name of Object.keys(current.env)) {
       if (current.env[name] === undefined) delete process.env[name];
       else process.env[name] = current.env[name];
