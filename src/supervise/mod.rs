@@ -80,7 +80,7 @@ pub struct Spec {
     /// child wrote them, whichever stream it wrote to, all as [`Chunk::Stdout`].
     pub merged: bool,
     /// The child's stdin: `None` is /dev/null; a feed makes it a pipe (a warm worker's
-    /// commands, `crate::run::warm`).
+    /// commands).
     pub stdin: Option<StdinFeed>,
 }
 
