@@ -444,6 +444,10 @@ pub struct RunArgs {
     /// min`). A shard (`--partition`) is not checked: `report merge --coverage-min` is.
     #[arg(long, value_name = "PCT")]
     pub coverage_min: Option<String>,
+    /// One process per test file, none in a warm worker (tape files otherwise share a node
+    /// process per job); `[run] isolate = true` says the same. See docs/run.md.
+    #[arg(long)]
+    pub isolate: bool,
     /// Run only the test files a change to these paths can affect, by the traces of earlier
     /// runs (files with no trace run); see docs/traces.md.
     #[arg(long, value_name = "PATH", num_args = 1.., conflicts_with_all = ["changed", "watch"])]

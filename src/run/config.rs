@@ -34,6 +34,8 @@
 //! sandbox_env_drop = ["AWS_SECRET_ACCESS_KEY"]  # variables a sandboxed test does not get
 //! chromium = "/usr/bin/chromium"  # the browser for browser tests (default: $TAPLINE_CHROMIUM,
 //!                              # then chromium, chromium-browser, google-chrome on PATH)
+//! isolate = false              # true: one process per file, even for tape files (which
+//!                              # otherwise share a warm node per job; docs/run.md)
 //!
 //! [[runner]]                   # tried in order, before the built-in rules; first match wins
 //! glob = "*.ts"                # matched against the file name, or against the path relative
@@ -44,6 +46,8 @@
 //!                              # command needed; see docs/browser.md)
 //! merge = false                # stdout and stderr on one pipe, parsed as TAP, in the order
 //!                              # written (default: true for perl; --no-merge wins)
+//! warm = true                  # node files that run one after another in a warm node per
+//!                              # job, as tape files do (false: one process each)
 //!
 //! [[suite]]                    # a whole command run once per run, one entry beside the files
 //! name = "go"                  # its name in reports and logs (unique)
@@ -145,6 +149,8 @@ pub struct Config {
     pub history: Option<bool>,
     /// `false` records no dependency traces (`--no-trace`).
     pub trace: Option<bool>,
+    /// `true`: one process per file, no warm worker (`--isolate`).
+    pub isolate: Option<bool>,
     pub cache: Option<bool>,
     /// Globs relative to the project root.
     pub cache_inputs: Vec<String>,
@@ -195,6 +201,7 @@ impl Default for Config {
             partition: None,
             history: None,
             trace: None,
+            isolate: None,
             cache: None,
             cache_inputs: Vec::new(),
             limits: crate::supervise::limits::Limits::default(),
@@ -222,6 +229,8 @@ pub struct RunnerRule {
     /// Whether stdout and stderr are one pipe, parsed as TAP (`None`: by the program, see
     /// `runners::streams`).
     pub merge: Option<bool>,
+    /// Whether its files may share a warm node (`None`: tape files do, `crate::run::warm`).
+    pub warm: Option<bool>,
     matcher: GlobMatcher,
 }
 
@@ -233,6 +242,7 @@ impl PartialEq for RunnerRule {
             && self.format == other.format
             && self.chromium == other.chromium
             && self.merge == other.merge
+            && self.warm == other.warm
     }
 }
 
@@ -256,6 +266,7 @@ impl RunnerRule {
             format: InputFormat::Tap,
             chromium: false,
             merge: None,
+            warm: None,
             matcher,
         })
     }
@@ -280,6 +291,7 @@ struct RawRunner {
     format: Option<InputFormat>,
     runtime: Option<String>,
     merge: Option<bool>,
+    warm: Option<bool>,
 }
 
 impl TryFrom<RawRunner> for RunnerRule {
@@ -300,6 +312,7 @@ impl TryFrom<RawRunner> for RunnerRule {
         rule.format = raw.format.unwrap_or_default();
         rule.chromium = chromium;
         rule.merge = raw.merge;
+        rule.warm = raw.warm;
         Ok(rule)
     }
 }
@@ -428,6 +441,7 @@ struct RawRun {
     partition: Option<super::plan::partition::PartitionArg>,
     history: Option<bool>,
     trace: Option<bool>,
+    isolate: Option<bool>,
     cache: Option<bool>,
     cache_inputs: Option<Vec<String>>,
     #[serde(default, deserialize_with = "size")]
@@ -528,6 +542,7 @@ pub fn load(root: &Path) -> Result<Config, ConfigError> {
         partition: raw.run.partition,
         history: raw.run.history,
         trace: raw.run.trace,
+        isolate: raw.run.isolate,
         cache: raw.run.cache,
         cache_inputs: raw.run.cache_inputs.unwrap_or_default(),
         limits: crate::supervise::limits::Limits {

@@ -49,8 +49,8 @@ impl Guarded<'_> {
     }
 }
 
-/// A finished file task: its index, the attempt, and its result.
-type Joined = (usize, u32, FileResult);
+/// A finished file task: its index, the attempt, its result, and a warm file's worker.
+type Joined = (usize, u32, FileResult, Option<super::warm::Lease>);
 
 /// One run in progress.
 struct Dispatch<'a, 's> {
@@ -76,6 +76,10 @@ struct Dispatch<'a, 's> {
     /// Each running file's lane: who may run beside it (a tstest project's files run one at
     /// a time but for their `para__N` group).
     lanes: Vec<Option<Lane>>,
+    /// The warm workers ([`super::warm`]); ended with the run.
+    warm: super::warm::Pool,
+    /// Each file's warm worker key, once asked (`None`: it runs in a process of its own).
+    warm_keys: Vec<Option<Option<super::warm::Key>>>,
 }
 
 /// Runs every planned file, at most `jobs` at a time, feeding `sink` (see [`super::execute`]).
@@ -158,7 +162,11 @@ pub(super) async fn execute(
     let flushed = d.sink.inner.flush();
     d.sink.keep(flushed);
     d.browser.shutdown().await;
-    d.finish(started.elapsed())
+    // The run's end is told first: no verdict waits for the idle workers to exit.
+    let mut warm = std::mem::replace(&mut d.warm, super::warm::Pool::new());
+    let finished = d.finish(started.elapsed());
+    warm.shutdown().await;
+    finished
 }
 
 impl<'a, 's> Dispatch<'a, 's> {
@@ -199,6 +207,8 @@ impl<'a, 's> Dispatch<'a, 's> {
             sink_stopped: false,
             browser: crate::browser::Shared::recording(settings.inputs.clone()),
             lanes: vec![None; total],
+            warm: super::warm::Pool::new(),
+            warm_keys: vec![None; total],
         }
     }
 
@@ -219,7 +229,8 @@ impl<'a, 's> Dispatch<'a, 's> {
         });
     }
 
-    /// Starts pending files while a job is free and the run may go on.
+    /// Starts pending files while a job is free and the run may go on (a warm file may wait
+    /// for its worker instead, [`super::warm::Pool::should_wait`]).
     fn start_ready(&mut self) {
         while self.running.len() < self.jobs() && self.state.may_start() {
             let Some(lane) = self.pending.front().map(|(p, _)| p.input.lane) else {
@@ -227,7 +238,8 @@ impl<'a, 's> Dispatch<'a, 's> {
             };
             // In order: a file that may not run beside the running ones waits, and so do
             // the files after it.
-            if !self.lanes.iter().flatten().all(|r| lane.fits_beside(*r)) {
+            if !self.lanes.iter().flatten().all(|r| lane.fits_beside(*r)) || self.waits_for_worker()
+            {
                 break;
             }
             let Some((p, attempt)) = self.pending.pop_front() else {
@@ -235,6 +247,30 @@ impl<'a, 's> Dispatch<'a, 's> {
             };
             self.start(p, attempt);
         }
+    }
+
+    /// The warm worker key of a planned file, worked out once.
+    fn warm_key(&mut self, p: &Planned) -> Option<super::warm::Key> {
+        key_for(&mut self.warm_keys, self.settings, p)
+    }
+
+    /// Whether the next pending file is to wait for a worker of its key to come back.
+    fn waits_for_worker(&mut self) -> bool {
+        let (settings, keys) = (self.settings, &mut self.warm_keys);
+        let Some((front, _)) = self.pending.front() else {
+            return false;
+        };
+        let Some(key) = key_for(keys, settings, front) else {
+            return false;
+        };
+        let pending = &self.pending;
+        self.warm.should_wait(&key, || {
+            pending
+                .iter()
+                .filter(|(p, _)| key_for(keys, settings, p).as_ref() == Some(&key))
+                .take(super::warm::FILES_PER_WORKER)
+                .count()
+        })
     }
 
     /// Starts `attempt` of `p`, or reports its cached result.
@@ -290,22 +326,34 @@ impl<'a, 's> Dispatch<'a, 's> {
             coverage: settings.coverage.as_ref().and_then(|c| c.for_planned(&p)),
             browser: self.browser.clone(),
         };
+        let worker = self
+            .warm_key(&p)
+            .and_then(|key| self.warm.take(key, settings));
         self.infos[idx] = Some(info);
         self.lanes[idx] = Some(p.input.lane);
         self.plans[idx] = Some(p);
         let tx = self.tx.clone();
         let cancel = self.cancel_rx.clone();
         self.running.spawn(async move {
-            let mut r = file_task::run_file(job, tx, cancel).await;
+            let (mut r, lease) = match worker {
+                Some(w) => {
+                    let (r, lease) = super::warm::run_file(job, w, tx, cancel).await;
+                    (r, Some(lease))
+                }
+                None => (file_task::run_file(job, tx, cancel).await, None),
+            };
             if let Some(e) = log_err {
                 r.reasons.push(FailureReason::Other(e));
             }
-            (idx, attempt, r)
+            (idx, attempt, r, lease)
         });
     }
 
     /// A file task ended: tried again, or finished, as [`decide`] says.
-    fn finished(&mut self, (idx, attempt, mut result): Joined) {
+    fn finished(&mut self, (idx, attempt, mut result, lease): Joined) {
+        if let Some(lease) = lease {
+            self.warm.give_back(lease, self.state.stopping);
+        }
         self.lanes[idx] = None;
         let rel = self.infos[idx].as_ref().map_or("", |i| i.rel.as_str());
         let decision = decide(&self.state, rel, attempt, &result);
@@ -402,4 +450,18 @@ impl<'a, 's> Dispatch<'a, 's> {
             }),
         }
     }
+}
+
+/// The warm worker key of a planned file (`keys` by file index), worked out once.
+fn key_for(
+    keys: &mut [Option<Option<super::warm::Key>>],
+    settings: &Settings,
+    p: &Planned,
+) -> Option<super::warm::Key> {
+    keys[p.info.index]
+        .get_or_insert_with(|| {
+            let streams = super::runners::streams(settings.merge, &p.input, &p.command);
+            super::warm::key_of(p, settings, streams)
+        })
+        .clone()
 }

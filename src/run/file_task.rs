@@ -83,7 +83,7 @@ impl Held {
 
 /// Parses the child's output and sends its events, a batch per [`super::EVENT_SLICE`] bytes:
 /// waiting for room in the dispatcher's channel is what stops the reading of a fast child.
-struct Feed<'a> {
+pub(super) struct Feed<'a> {
     run: u64,
     file: usize,
     tx: &'a mpsc::Sender<Vec<RunEvent>>,
@@ -95,8 +95,29 @@ struct Feed<'a> {
     batch: Vec<RunEvent>,
 }
 
-impl Feed<'_> {
-    async fn chunk(&mut self, chunk: &Chunk) {
+impl<'a> Feed<'a> {
+    /// A feed for file `file`'s output, read as `streams` says, into `parser`.
+    pub(super) fn new(
+        run: u64,
+        file: usize,
+        tx: &'a mpsc::Sender<Vec<RunEvent>>,
+        streams: Streams,
+        parser: AnyParser<Collect>,
+    ) -> Feed<'a> {
+        Feed {
+            run,
+            file,
+            tx,
+            merge: streams != Streams::Apart,
+            parser,
+            stderr_lines: Framer::new(MAX_STDERR_LINE),
+            held_out: Held::default(),
+            held_err: Held::default(),
+            batch: Vec::new(),
+        }
+    }
+
+    pub(super) async fn chunk(&mut self, chunk: &Chunk) {
         let stdout = matches!(chunk, Chunk::Stdout(_));
         for piece in chunk.bytes().chunks(super::EVENT_SLICE) {
             let (run, file) = (self.run, self.file);
@@ -130,7 +151,7 @@ impl Feed<'_> {
     }
 
     /// The streams' unterminated last lines, then the parser, finished.
-    async fn finish(mut self) -> AnyParser<Collect> {
+    pub(super) async fn finish(mut self) -> AnyParser<Collect> {
         let (run, file) = (self.run, self.file);
         let batch = &mut self.batch;
         self.stderr_lines.finish(|l| {
@@ -174,17 +195,7 @@ pub(crate) async fn run_file(
         }),
     };
 
-    let mut feed = Feed {
-        run,
-        file,
-        tx: &tx,
-        merge: job.streams != Streams::Apart,
-        parser: parser_of(&job.input),
-        stderr_lines: Framer::new(MAX_STDERR_LINE),
-        held_out: Held::default(),
-        held_err: Held::default(),
-        batch: Vec::new(),
-    };
+    let mut feed = Feed::new(run, file, &tx, job.streams, parser_of(&job.input));
     let mut log = job.log;
     let mut log_error = None;
     while let Some(chunk) = chunk_rx.recv().await {
@@ -312,6 +323,7 @@ fn spec_of(job: &FileJob) -> Result<Spec, String> {
         rlimits: job.limits.rlimits(),
         max_output: job.limits.output,
         merged: job.streams == Streams::OnePipe,
+        stdin: None,
     })
 }
 
@@ -332,7 +344,7 @@ fn with_init(job: &FileJob, argv: Vec<OsString>) -> Result<super::tstest::Preloa
 
 /// The parser for what the file prints: TAP, another format tapline reads, or a suite's
 /// JUnit reports (read once the command ends).
-fn parser_of(input: &Input) -> AnyParser<Collect> {
+pub(super) fn parser_of(input: &Input) -> AnyParser<Collect> {
     let collect = match input.format {
         InputFormat::Tap => Collect::default(),
         _ => Collect::counting_tests(),
@@ -477,7 +489,7 @@ async fn skipped(
     r
 }
 
-fn not_started(why: String, started: Instant) -> FileResult {
+pub(super) fn not_started(why: String, started: Instant) -> FileResult {
     FileResult::failed(vec![FailureReason::Other(why)], started.elapsed())
 }
 
@@ -500,7 +512,7 @@ fn evidence(o: &Outcome, allocation_failure: Option<&'static str>) -> Evidence {
 
 /// The file's verdict: its stream's and its process's. Every reason it failed is named; a
 /// limit it broke (`broken`) is named instead of the bare exit it caused.
-fn judge(
+pub(super) fn judge(
     c: &mut Collect,
     outcome: Result<Outcome, String>,
     timeout: Option<Duration>,
@@ -578,7 +590,7 @@ fn exit_reason(exit: Exit) -> FailureReason {
 /// that exits 0 as a file with no tests, not a failure (`no_tests`, kept out of the passed
 /// files); a pytest module fails with a hint. Any other reason it failed (an exit code, a
 /// timeout) stands.
-fn judge_silent(r: &mut FileResult, silent: Silent) {
+pub(super) fn judge_silent(r: &mut FileResult, silent: Silent) {
     let no_tap = |x: &FailureReason| *x == FailureReason::NoTapOutput;
     let Some(at) = r.reasons.iter().position(no_tap) else {
         return;

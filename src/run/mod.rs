@@ -56,6 +56,7 @@ pub(crate) mod file_task;
 pub mod runners;
 pub(crate) mod shebang;
 pub mod suite;
+pub(crate) mod warm;
 
 pub mod coverage;
 pub mod trace;
@@ -137,6 +138,9 @@ pub struct Settings {
     pub coverage: Option<std::sync::Arc<coverage::Collector>>,
     /// What each file loaded, where the run learns it (watch mode re-runs by it).
     pub inputs: inputs::LoadedInputs,
+    /// `--isolate`, `[run] isolate = true`: every file in a process of its own, none in a
+    /// warm worker ([`warm`]).
+    pub isolate: bool,
 }
 
 impl Settings {
@@ -171,6 +175,7 @@ impl Settings {
             trace: None,
             coverage: None,
             inputs: Default::default(),
+            isolate: options.isolate,
         }
     }
 }
@@ -480,6 +485,7 @@ mod tests {
             trace: None,
             coverage: None,
             inputs: Default::default(),
+            isolate: false,
         }
     }
 

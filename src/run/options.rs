@@ -126,6 +126,8 @@ pub struct Flags {
     pub no_history: bool,
     /// `--no-trace`.
     pub no_trace: bool,
+    /// `--isolate`.
+    pub isolate: bool,
     pub max_memory: Option<String>,
     pub max_cpu_time: Option<String>,
     pub max_open_files: Option<u64>,
@@ -204,6 +206,9 @@ pub struct Options {
     pub keep_going: bool,
     /// Record what each file loads (`--no-trace`, `[run] trace = false` turn it off).
     pub trace: bool,
+    /// Every file in a process of its own (`--isolate`, `[run] isolate = true`): no warm
+    /// worker ([`super::warm`]).
+    pub isolate: bool,
     /// The order asked for; `None`: the plan decides from history.
     pub order: Option<Order>,
     pub cache: CacheUse,
@@ -293,6 +298,7 @@ impl Options {
             stop_running: flags.stop_running,
             keep_going: flags.keep_going,
             trace: !flags.no_trace && cfg.trace != Some(false),
+            isolate: flags.isolate || cfg.isolate == Some(true),
             order: order(flags, cfg)?,
             cache: cache_use(flags, cfg, runs),
             log_dir: (!flags.no_logs).then(|| project.log_dir(flags.log_dir.as_deref())),

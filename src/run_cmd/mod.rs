@@ -134,6 +134,7 @@ fn flags(args: &RunArgs) -> Flags {
         keep_going: args.keep_going,
         no_history: args.no_history,
         no_trace: args.no_trace,
+        isolate: args.isolate,
         max_memory: args.max_memory.clone(),
         max_cpu_time: args.max_cpu_time.clone(),
         max_open_files: args.max_open_files,

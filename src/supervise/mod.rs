@@ -79,6 +79,39 @@ pub struct Spec {
     /// stdout and stderr are one pipe, as `2>&1` makes them: its bytes come in the order the
     /// child wrote them, whichever stream it wrote to, all as [`Chunk::Stdout`].
     pub merged: bool,
+    /// The child's stdin: `None` is /dev/null; a feed makes it a pipe (a warm worker's
+    /// commands).
+    pub stdin: Option<StdinFeed>,
+}
+
+/// Bytes for a child's stdin, written as they come; the pipe is closed once every sender is
+/// gone (or the child stops reading). Taken by the one run it is given to.
+#[derive(Clone, Debug)]
+pub struct StdinFeed(std::sync::Arc<std::sync::Mutex<Option<mpsc::Receiver<Vec<u8>>>>>);
+
+impl StdinFeed {
+    pub fn new(rx: mpsc::Receiver<Vec<u8>>) -> StdinFeed {
+        StdinFeed(std::sync::Arc::new(std::sync::Mutex::new(Some(rx))))
+    }
+
+    fn take(&self) -> Option<mpsc::Receiver<Vec<u8>>> {
+        self.0.lock().ok().and_then(|mut rx| rx.take())
+    }
+}
+
+/// Copies the feed into the child's stdin until either end is gone.
+fn feed_stdin(child: &mut tokio::process::Child, feed: Option<&StdinFeed>) -> Option<AbortHandle> {
+    use tokio::io::AsyncWriteExt;
+    let mut rx = feed?.take()?;
+    let mut stdin = child.stdin.take()?;
+    let task = tokio::spawn(async move {
+        while let Some(bytes) = rx.recv().await {
+            if stdin.write_all(&bytes).await.is_err() || stdin.flush().await.is_err() {
+                break;
+            }
+        }
+    });
+    Some(task.abort_handle())
 }
 
 impl Spec {
@@ -96,6 +129,7 @@ impl Spec {
             rlimits: Vec::new(),
             max_output: None,
             merged: false,
+            stdin: None,
         }
     }
 }
@@ -271,10 +305,12 @@ pub async fn run(
         pgid: Some(pgid),
         readers: Vec::new(),
     };
+    let feeder = feed_stdin(&mut child, spec.stdin.as_ref());
     let pipes = output::take(&mut child, shared, &program)?;
     let (phase_tx, phase_rx) = watch::channel(Phase::Running);
     let mut readers = Readers::spawn(pipes, chunks, phase_rx, &output_budget);
     teardown.readers = readers.0.iter().map(|r| r.task.abort_handle()).collect();
+    teardown.readers.extend(feeder.clone());
 
     // Phase 1: wait for the child to exit, enforcing timeout and cancellation.
     let deadline = spec.timeout.and_then(|t| started.checked_add(t));
@@ -299,6 +335,9 @@ pub async fn run(
 
     // The child is a zombie, so this returns at once and removes it.
     let reaped = child.wait().await;
+    if let Some(feeder) = feeder {
+        feeder.abort();
+    }
     // Reaped: the group id may be recycled from now on, so never signal it
     // again, not even from `Teardown`.
     teardown.pgid = None;
@@ -432,7 +471,11 @@ fn command(spec: &Spec) -> Command {
         .current_dir(&spec.cwd)
         .envs(spec.env.iter().map(|(k, v)| (k, v)))
         // A test must not read the runner's terminal or stdin.
-        .stdin(Stdio::null())
+        .stdin(if spec.stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         // Own group: one killpg reaches every descendant, and a Ctrl-C at the
         // terminal is handled by us rather than hitting the tests directly.
         .process_group(0)

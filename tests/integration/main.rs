@@ -35,4 +35,5 @@ mod trailing_output;
 mod tstest;
 mod util;
 mod verdict_invariant;
+mod warm;
 mod watch;

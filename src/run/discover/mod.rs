@@ -91,6 +91,9 @@ pub struct Input {
     /// It runs under pytest with tapline's plugin ([`crate::run::pytest`]), whose folder then
     /// goes first on its `PYTHONPATH`.
     pub pytest: bool,
+    /// Its `[[runner]]` rule's `warm`: whether it may run in a warm worker (`None`: a tape
+    /// file may, [`crate::run::warm`]).
+    pub warm: Option<bool>,
 }
 
 /// What a test file runs in.
@@ -459,6 +462,7 @@ impl Finder<'_> {
             merge: user.and_then(|rule| rule.merge),
             silent: silent(&rel),
             pytest,
+            warm: user.and_then(|rule| rule.warm),
             ..Input::default()
         };
         let name = rel.rsplit('/').next().unwrap_or(&rel);

@@ -21,3 +21,43 @@ fn plain(dir: &Path) -> Option<&str> {
 pub(crate) fn cjs_words(dir: &Path) -> Option<String> {
     Some(format!("--require {}/tapline-trace.cjs", plain(dir)?))
 }
+
+/// Whether node runs `file` as an ES module: `.mjs`/`.mts`, or `.js`/`.ts` under a
+/// `package.json` saying `"type": "module"` (the nearest one decides, as node reads it).
+pub(crate) fn is_esm(file: &Path) -> bool {
+    match file.extension().and_then(|e| e.to_str()) {
+        Some("mjs" | "mts") => return true,
+        Some("cjs" | "cts") => return false,
+        _ => {}
+    }
+    let Some(package) = file
+        .ancestors()
+        .skip(1)
+        .map(|dir| dir.join("package.json"))
+        .find(|p| p.is_file())
+    else {
+        return false;
+    };
+    std::fs::read(&package)
+        .ok()
+        .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+        .is_some_and(|doc| doc["type"] == "module")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_nearest_package_json_decides_the_module_kind() {
+        let dir = tempfile::TempDir::new().expect("temp dir");
+        let p = dir.path();
+        std::fs::create_dir_all(p.join("esm/t")).expect("mkdir");
+        std::fs::write(p.join("package.json"), r#"{"name":"x"}"#).expect("write");
+        std::fs::write(p.join("esm/package.json"), r#"{"type":"module"}"#).expect("write");
+        assert!(!is_esm(&p.join("a.test.js")));
+        assert!(is_esm(&p.join("a.test.mjs")));
+        assert!(is_esm(&p.join("esm/t/a.test.js")));
+        assert!(!is_esm(&p.join("esm/t/a.test.cjs")));
+    }
+}

@@ -1,0 +1,529 @@
+//! Warm workers: tape files (and a `[[runner]]`'s with `warm = true`) run one after another
+//! in a node process that stays up, as `tape 'test/*.js'` runs them, instead of a node start
+//! and a `require('tape')` per file. Everything after the split is what an isolated file gets:
+//! its own log, live events, verdict, history, trace, retries, `--partition`.
+//!
+//! The shape:
+//! - a [`Worker`] is one supervised child ([`crate::supervise::run`], its own process group,
+//!   no timeout of its own): `node [the file's node flags] tapline-warm.cjs`, the driver
+//!   (written beside the trace hooks, [`super::trace::hooks_dir`]). Its stdin is a pipe of
+//!   commands, one JSON line per file; its stdout and stderr come as the chunks any child's do.
+//! - the dispatcher owns the [`Pool`]: a file whose [`key_of`] says it may run warm takes an
+//!   idle worker of its key (same node flags, folder and pipes) or a new one, and its file task
+//!   ([`run_file`]) hands the worker back when the file is done. Workers and isolated children
+//!   together stay within `-j`. The order and the share come from the planner as for any file:
+//!   the next file goes to the next free job.
+//! - the driver ends each file as `node FILE` would end: when node's event loop is empty
+//!   ('beforeExit', the driver holding no handle while a file runs), it runs the 'exit'
+//!   listeners the file added (tape's prints the plan and names the exit code) and writes an
+//!   end marker, `⟦tapline-warm NONCE end CODE⟧` and a newline, on stdout and on stderr (once
+//!   when they are one pipe). [`Splitter`] cuts each stream there; the nonce is new for each
+//!   worker, so a test cannot print it.
+//! - isolation: a file that calls `process.exit`, throws, or crashes the process ends the
+//!   worker; it is judged by the worker's end as it would be by its own (exit 3 is exit 3),
+//!   and the next file gets a fresh worker. A file that never lets the loop empty (a leaked
+//!   handle) or outlives `--timeout` is timed out and its worker killed, as its own process
+//!   would be.
+//! - tape keeps one harness per copy of its module: each file gets a fresh copy of tape's
+//!   `index.js` behind one module object, so every `require('tape')` (a helper's cached one
+//!   too) reaches this file's harness.
+//! - a trace is the file's module and, through each module's `children`, what it loaded, so a
+//!   module an earlier file loaded first still counts.
+//!
+//! Not warm (one process per file, as before): `--isolate` or `[run] isolate = true`, a
+//! `[[runner]]` with `warm = false`, `--sandbox`, a resource limit (they are per process), an
+//! ES-module file, a file that does not name tape (unless its rule says `warm = true`), a
+//! command whose program is not node. Each watch cycle starts its workers anew: a changed
+//! module must be loaded afresh.
+use super::discover::Runtime;
+use super::file_task::{self, Feed, FileJob};
+use super::runners::Streams;
+use super::{Planned, Settings};
+use crate::event::run::{FailureReason, FileResult, RunEvent};
+use crate::protocol::InputFormat;
+use crate::supervise::{self, Cancel, Chunk, Exit, Outcome, SpawnError, Spec, StdinFeed};
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, watch};
+use tokio::task::JoinHandle;
+
+mod split;
+pub(crate) use split::Splitter;
+
+/// The driver's file name and text.
+const DRIVER: (&str, &str) = ("tapline-warm.cjs", include_str!("tapline-warm.cjs"));
+
+/// Files of a key left to run below which no further worker of the key is started: a new
+/// worker costs a node start and the harness's `require`, which one or two files in a worker
+/// already up do not pay (deep-equal's two files, tape's one process).
+pub(crate) const FILES_PER_WORKER: usize = 2;
+
+/// How long a retired worker gets to end on its own once its stdin is closed.
+const RETIRE_WAIT: Duration = Duration::from_secs(2);
+
+/// What makes two files able to share a worker: the same node and flags, folder and pipes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Key {
+    /// The file's command less the file: `node` and its flags.
+    argv: Vec<OsString>,
+    cwd: PathBuf,
+    merged: bool,
+}
+
+/// The worker key of a planned file, when it may run warm (see the module docs).
+pub(crate) fn key_of(p: &Planned, settings: &Settings, streams: Streams) -> Option<Key> {
+    let input = &p.input;
+    let plain = input.runtime == Runtime::Command
+        && input.format == InputFormat::Tap
+        && input.report.is_none()
+        && !input.suite
+        && input.skip.is_none()
+        && p.cached.is_none();
+    if settings.isolate
+        || input.warm == Some(false)
+        || !plain
+        || settings.sandbox.is_some()
+        || settings.limits != crate::supervise::limits::Limits::default()
+        // A folder's 00init and per-file coverage go on the file's own command line and
+        // environment, which a shared worker cannot give each file.
+        || input.init.is_some()
+        || settings.coverage.is_some()
+    {
+        return None;
+    }
+    let argv = p.command.as_ref().ok()?;
+    let (file, head) = argv.split_last()?;
+    let program = head.first()?.to_string_lossy();
+    if !matches!(program.rsplit('/').next(), Some("node" | "nodejs")) {
+        return None;
+    }
+    let name = p.info.rel.rsplit('/').next().unwrap_or(&p.info.rel);
+    if Path::new(file).file_name().and_then(|n| n.to_str()) != Some(name) {
+        // The file is not the command's last word: the driver could not be put in its place.
+        return None;
+    }
+    let cwd = input.cwd.clone().unwrap_or_else(|| settings.cwd.clone());
+    let path = cwd.join(file);
+    if super::trace::node::is_esm(&path) {
+        return None;
+    }
+    if input.warm != Some(true) && !names_tape(&path) {
+        return None;
+    }
+    Some(Key {
+        argv: head.to_vec(),
+        cwd,
+        merged: streams == Streams::OnePipe,
+    })
+}
+
+/// Whether a test file requires tape or one of its modules itself (a file that reaches it
+/// only through a helper runs isolated, which is always right).
+fn names_tape(path: &Path) -> bool {
+    const LIMIT: u64 = 1024 * 1024;
+    let Ok(meta) = std::fs::metadata(path) else {
+        return false;
+    };
+    if meta.len() > LIMIT {
+        return false;
+    }
+    let Ok(text) = std::fs::read(path) else {
+        return false;
+    };
+    [
+        "require('tape')",
+        "require(\"tape\")",
+        "require('tape/",
+        "require(\"tape/",
+    ]
+    .iter()
+    .any(|needle| memchr::memmem::find(&text, needle.as_bytes()).is_some())
+}
+
+/// One warm node process, between files or serving one.
+pub(crate) struct Worker {
+    key: Key,
+    commands: mpsc::Sender<Vec<u8>>,
+    chunks: mpsc::Receiver<Chunk>,
+    supervisor: JoinHandle<Result<Outcome, SpawnError>>,
+    cancel: watch::Sender<Option<Cancel>>,
+    out: Splitter,
+    err: Splitter,
+}
+
+impl Worker {
+    /// Starts `node [flags] tapline-warm.cjs` for `key`, with the run's environment.
+    fn spawn(key: Key, driver: &Path, settings: &Settings) -> Worker {
+        let nonce = nonce();
+        let (commands, rx) = mpsc::channel::<Vec<u8>>(4);
+        let (chunk_tx, chunks) = mpsc::channel::<Chunk>(64);
+        let (cancel, cancel_rx) = watch::channel(None::<Cancel>);
+        let mut args: Vec<OsString> = key.argv[1..].to_vec();
+        args.push(driver.as_os_str().to_owned());
+        let env = std::iter::once(("TAPLINE".into(), "1".into()))
+            .chain(settings.env.iter().cloned())
+            .chain([
+                ("TAPLINE_WARM_NONCE".into(), nonce.clone().into()),
+                (
+                    "TAPLINE_WARM_MERGED".into(),
+                    if key.merged { "1" } else { "0" }.into(),
+                ),
+            ])
+            .collect();
+        let spec = Spec {
+            program: key.argv[0].clone(),
+            args,
+            cwd: key.cwd.clone(),
+            env,
+            timeout: None,
+            grace: settings.grace,
+            leak_wait: supervise::DEFAULT_LEAK_WAIT,
+            rlimits: Vec::new(),
+            max_output: None,
+            merged: key.merged,
+            stdin: Some(StdinFeed::new(rx)),
+        };
+        let supervisor = tokio::spawn(supervise::run(spec, chunk_tx, cancel_rx));
+        Worker {
+            key,
+            commands,
+            chunks,
+            supervisor,
+            cancel,
+            out: Splitter::new(&nonce),
+            err: Splitter::new(&nonce),
+        }
+    }
+
+    /// Closes its stdin (the driver then ends on its own) and waits a little for it, else
+    /// kills it.
+    async fn retire(self) {
+        let Worker {
+            commands,
+            chunks,
+            mut supervisor,
+            cancel,
+            ..
+        } = self;
+        drop(commands);
+        drop(chunks);
+        if tokio::time::timeout(RETIRE_WAIT, &mut supervisor)
+            .await
+            .is_err()
+        {
+            let _ = cancel.send(Some(Cancel::Immediate));
+            let _ = supervisor.await;
+        }
+    }
+}
+
+/// A new marker nonce: not a secret, only unlikely to be printed by a test.
+fn nonce() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(NEXT.fetch_add(1, Ordering::Relaxed));
+    h.write_u32(std::process::id());
+    format!("{:016x}", h.finish())
+}
+
+/// What a warm file task hands back: its worker when it can serve another file.
+pub(crate) struct Lease {
+    key: Key,
+    worker: Option<Worker>,
+}
+
+/// The run's warm workers: the idle ones, and how many are serving a file.
+pub(crate) struct Pool {
+    /// The driver's path, written on first use (an error keeps files isolated).
+    driver: Option<Result<PathBuf, String>>,
+    idle: Vec<Worker>,
+    /// The keys of the workers serving a file, one entry each.
+    busy_of: Vec<Key>,
+    retiring: Vec<JoinHandle<()>>,
+}
+
+impl Pool {
+    pub(crate) fn new() -> Pool {
+        Pool {
+            driver: None,
+            idle: Vec::new(),
+            busy_of: Vec::new(),
+            retiring: Vec::new(),
+        }
+    }
+
+    fn driver(&mut self) -> Option<PathBuf> {
+        let written = self.driver.get_or_insert_with(|| {
+            let dir = super::trace::hooks_dir().map_err(|e| e.to_string())?;
+            super::trace::write_hook(&dir, DRIVER.0, DRIVER.1).map_err(|e| e.to_string())?;
+            Ok(dir.join(DRIVER.0))
+        });
+        written.as_ref().ok().cloned()
+    }
+
+    /// A worker for `key`: an idle one, else a new one (an idle worker of another key is
+    /// retired first when `jobs` are all taken). `None` when the driver cannot be written.
+    pub(crate) fn take(&mut self, key: Key, settings: &Settings) -> Option<Worker> {
+        let worker = match self.idle.iter().position(|w| w.key == key) {
+            Some(at) => self.idle.remove(at),
+            None => {
+                let driver = self.driver()?;
+                while !self.idle.is_empty()
+                    && self.idle.len() + self.busy_of.len() >= settings.jobs.max(1)
+                {
+                    let old = self.idle.remove(0);
+                    self.retiring.push(tokio::spawn(old.retire()));
+                }
+                Worker::spawn(key, &driver, settings)
+            }
+        };
+        self.busy_of.push(worker.key.clone());
+        Some(worker)
+    }
+
+    /// Whether a file of `key` should wait for a worker of its key to come back rather than
+    /// start another: one is busy, none is idle, and fewer than [`FILES_PER_WORKER`] files of
+    /// the key are left (`left`, this one among them), too few to pay for a node start.
+    pub(crate) fn should_wait(&self, key: &Key, left: impl FnOnce() -> usize) -> bool {
+        let idle = self.idle.iter().any(|w| w.key == *key);
+        !idle && self.busy_of.iter().any(|k| k == key) && left() < FILES_PER_WORKER
+    }
+
+    /// A warm file task ended: its worker is idle again, unless it is gone or the run is
+    /// stopping.
+    pub(crate) fn give_back(&mut self, lease: Lease, stopping: bool) {
+        if let Some(at) = self.busy_of.iter().position(|k| *k == lease.key) {
+            self.busy_of.swap_remove(at);
+        }
+        match lease.worker {
+            Some(worker) if !stopping => self.idle.push(worker),
+            Some(worker) => self.retiring.push(tokio::spawn(worker.retire())),
+            None => {}
+        }
+    }
+
+    /// Ends every worker, at the run's end.
+    pub(crate) async fn shutdown(&mut self) {
+        let idle = std::mem::take(&mut self.idle);
+        self.retiring
+            .extend(idle.into_iter().map(|w| tokio::spawn(w.retire())));
+        for task in std::mem::take(&mut self.retiring) {
+            let _ = task.await;
+        }
+    }
+}
+
+/// The command line the driver reads for a file.
+fn command_line(job: &FileJob) -> Vec<u8> {
+    let file = job
+        .command
+        .as_ref()
+        .ok()
+        .and_then(|argv| argv.last())
+        .map(|f| job.cwd.join(f).to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let vars: Vec<(OsString, OsString)> = job.trace.as_ref().map(|t| t.env()).unwrap_or_default();
+    let trace = vars
+        .iter()
+        .find(|(k, _)| k == super::trace::OUT_VAR)
+        .map(|(_, v)| v.to_string_lossy().into_owned());
+    let env: serde_json::Map<String, serde_json::Value> = vars
+        .iter()
+        .map(|(k, v)| {
+            let v = v.to_string_lossy().into_owned();
+            (k.to_string_lossy().into_owned(), v.into())
+        })
+        .collect();
+    let doc = serde_json::json!({ "file": file, "env": env, "trace": trace });
+    let mut line = doc.to_string().into_bytes();
+    line.push(b'\n');
+    line
+}
+
+/// Where a file's bytes go: its log first, then its parser.
+struct Output<'a> {
+    feed: Feed<'a>,
+    log: Option<std::fs::File>,
+    log_error: Option<String>,
+}
+
+impl Output<'_> {
+    async fn give(&mut self, chunk: Chunk) {
+        if chunk.bytes().is_empty() {
+            return;
+        }
+        if let Some(f) = self.log.as_mut() {
+            // Unbuffered on purpose: the log must hold what arrived even if tapline dies.
+            if let Err(e) = f.write_all(chunk.bytes()) {
+                self.log_error = Some(format!("failed to write the log: {e}"));
+                self.log = None;
+            }
+        }
+        self.feed.chunk(&chunk).await;
+    }
+}
+
+/// How a file's turn in a worker ended.
+struct Turn {
+    /// The code the driver reported; `None`: the worker ended during the file.
+    code: Option<i32>,
+    timed_out: bool,
+    cancelled: bool,
+}
+
+/// Runs one file in `worker`, as [`file_task::run_file`] runs it in a process of its own.
+pub(crate) async fn run_file(
+    mut job: FileJob,
+    mut worker: Worker,
+    tx: mpsc::Sender<Vec<RunEvent>>,
+    cancel: watch::Receiver<Option<Cancel>>,
+) -> (FileResult, Lease) {
+    let (run, file) = (job.run, job.info.index);
+    let started = Instant::now();
+    let mut output = Output {
+        feed: Feed::new(
+            run,
+            file,
+            &tx,
+            job.streams,
+            file_task::parser_of(&job.input),
+        ),
+        log: job.log.take(),
+        log_error: None,
+    };
+    // A dead worker's channel is closed: its chunks then end at once, and its end is judged.
+    let _ = worker.commands.send(command_line(&job)).await;
+    let turn = serve(&mut worker, &mut output, job.timeout, cancel).await;
+    let outcome = match turn.code {
+        Some(code) => Ok(Outcome {
+            exit: Exit::Code(code),
+            timed_out: false,
+            cancelled: false,
+            leaked: false,
+            duration: started.elapsed(),
+            output_exceeded: false,
+            cpu_time: None,
+        }),
+        None => {
+            // The rest of what it wrote is this file's.
+            let (out, err) = (worker.out.rest(), worker.err.rest());
+            output.give(Chunk::Stdout(out)).await;
+            output.give(Chunk::Stderr(err)).await;
+            match (&mut worker.supervisor).await {
+                Ok(Ok(o)) => Ok(Outcome {
+                    timed_out: turn.timed_out,
+                    cancelled: turn.cancelled && !turn.timed_out,
+                    duration: started.elapsed(),
+                    ..o
+                }),
+                Ok(Err(e)) => Err(e.to_string()),
+                Err(e) => Err(format!("failed to supervise the warm worker: {e}")),
+            }
+        }
+    };
+    let lease = match turn.code {
+        Some(_) if !turn.cancelled && !turn.timed_out => Lease {
+            key: worker.key.clone(),
+            worker: Some(worker),
+        },
+        _ => {
+            let _ = worker.cancel.send(Some(Cancel::Immediate));
+            Lease {
+                key: worker.key.clone(),
+                worker: None,
+            }
+        }
+    };
+    let log_error = output.log_error.take();
+    let parser = output.feed.finish().await;
+    let mut collected = parser.finish();
+    let events: Vec<RunEvent> = (collected.events.drain(..))
+        .map(|event| RunEvent::Tap { run, file, event })
+        .collect();
+    if !events.is_empty() {
+        let _ = tx.send(events).await;
+    }
+    let mut result = file_task::judge(&mut collected, outcome, job.timeout, started, Vec::new());
+    file_task::judge_silent(&mut result, job.input.silent);
+    if let Some(e) = log_error {
+        result.reasons.push(FailureReason::Other(e));
+    }
+    if let Some(trace) = job.trace {
+        trace.finish(!result.cancelled).await;
+    }
+    (result, lease)
+}
+
+/// Hands the worker's output to the file until both of its streams reach the end marker, or
+/// the worker ends; times the file out and passes the run's stop on meanwhile.
+async fn serve(
+    worker: &mut Worker,
+    output: &mut Output<'_>,
+    timeout: Option<Duration>,
+    mut cancel: watch::Receiver<Option<Cancel>>,
+) -> Turn {
+    let mut turn = Turn {
+        code: None,
+        timed_out: false,
+        cancelled: false,
+    };
+    // What came after the last file's marker is this file's.
+    let (mut out_end, mut err_end) = (worker.out.take(), worker.err.take());
+    output.give(Chunk::Stdout(out_end.0)).await;
+    output.give(Chunk::Stderr(err_end.0)).await;
+    let mut ended = (
+        out_end.1.take(),
+        err_end.1.take().or(worker.key.merged.then_some(0)),
+    );
+    let deadline = timeout.and_then(|t| tokio::time::Instant::now().checked_add(t));
+    let mut cancel_open = true;
+    loop {
+        if let (Some(code), Some(_)) = ended {
+            turn.code = Some(code);
+            break;
+        }
+        if let Some(level) = *cancel.borrow_and_update() {
+            turn.cancelled = true;
+            let _ = worker.cancel.send(Some(level));
+        }
+        tokio::select! {
+            chunk = worker.chunks.recv() => {
+                let Some(chunk) = chunk else { break };
+                let (piece, end) = match &chunk {
+                    Chunk::Stdout(b) => worker.out.feed(b),
+                    Chunk::Stderr(b) => worker.err.feed(b),
+                };
+                match chunk {
+                    Chunk::Stdout(_) => {
+                        output.give(Chunk::Stdout(piece)).await;
+                        ended.0 = ended.0.or(end);
+                    }
+                    Chunk::Stderr(_) => {
+                        output.give(Chunk::Stderr(piece)).await;
+                        ended.1 = ended.1.or(end);
+                    }
+                }
+            }
+            () = until(deadline), if !turn.timed_out => {
+                turn.timed_out = true;
+                let _ = worker.cancel.send(Some(Cancel::Graceful));
+            }
+            changed = cancel.changed(), if cancel_open => {
+                cancel_open = changed.is_ok();
+            }
+        }
+    }
+    turn
+}
+
+/// Sleeps until `deadline`, or forever when there is none.
+async fn until(deadline: Option<tokio::time::Instant>) {
+    match deadline {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}

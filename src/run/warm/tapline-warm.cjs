@@ -1,0 +1,205 @@
+// tapline's warm worker (src/run/warm/mod.rs): one node process that runs test files one
+// after another, as `tape 'test/*.js'` runs them, each as if it were `node FILE` alone.
+//
+// Commands come on stdin, one JSON line per file ({"file", "env", "trace"}), read with a
+// blocking read only between files: while a file runs the driver holds no handle, so node's
+// event loop empties exactly when `node FILE` would exit. That moment ('beforeExit') ends the
+// file: the 'exit' listeners the file added run as node would run them (tape's prints its plan
+// and totals and names the exit code), then the driver writes the end marker
+//   ⟦tapline-warm NONCE end CODE⟧\n
+// on stdout and on stderr (stdout only when they are one pipe), and reads the next command.
+// A file that calls process.exit, throws, or never lets the loop empty ends the process
+// itself: tapline sees the worker end (or times the file out) and starts a fresh one.
+//
+// tape keeps one harness per module instance: each file gets a fresh copy of tape's index.js
+// behind one stable module object, so a helper that required tape for an earlier file
+// registers its tests on this file's harness.
+'use strict';
+(() => {
+  const fs = require('fs');
+  const path = require('path');
+  const Module = require('module');
+  const nonce = process.env.TAPLINE_WARM_NONCE || '';
+  const merged = process.env.TAPLINE_WARM_MERGED === '1';
+  delete process.env.TAPLINE_WARM_NONCE;
+  delete process.env.TAPLINE_WARM_MERGED;
+  const EXITED = {};
+  const realExit = process.exit;
+  const realRemoveAll = process.removeAllListeners;
+  const tapes = new Map();
+  let pending = Buffer.alloc(0);
+  let current = null;
+  let over = false;
+
+  const nap = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+  function readCommand() {
+    const buf = Buffer.alloc(64 * 1024);
+    for (;;) {
+      const nl = pending.indexOf(10);
+      if (nl >= 0) {
+        const line = pending.subarray(0, nl).toString('utf8');
+        pending = pending.subarray(nl + 1);
+        return JSON.parse(line);
+      }
+      let n;
+      try {
+        n = fs.readSync(0, buf, 0, buf.length, null);
+      } catch (e) {
+        if (e.code === 'EAGAIN') { nap(2); continue; }
+        if (e.code === 'EOF') return null;
+        throw e;
+      }
+      if (n === 0) return null;
+      pending = Buffer.concat([pending, buf.subarray(0, n)]);
+    }
+  }
+
+  function writeAll(fd, text) {
+    let bytes = Buffer.from(text, 'utf8');
+    while (bytes.length > 0) {
+      try {
+        bytes = bytes.subarray(fs.writeSync(fd, bytes));
+      } catch (e) {
+        if (e.code !== 'EAGAIN') throw e;
+        nap(2);
+      }
+    }
+  }
+
+  // A fresh tape for the file, behind the module object every require('tape') returns.
+  function freshTape(file) {
+    let where;
+    try {
+      where = require.resolve('tape', { paths: [path.dirname(file)] });
+    } catch (_) {
+      return;
+    }
+    const held = tapes.get(where);
+    if (!held) {
+      delete require.cache[where];
+      const entry = { real: require(where), mod: require.cache[where] };
+      const forward = function tape() { return entry.real.apply(this, arguments); };
+      for (const key of Object.keys(entry.real)) {
+        Object.defineProperty(forward, key, {
+          enumerable: true,
+          configurable: true,
+          get() {
+            const value = entry.real[key];
+            return value === entry.real ? forward : value;
+          },
+        });
+      }
+      if (entry.mod) entry.mod.exports = forward;
+      tapes.set(where, entry);
+      return;
+    }
+    delete require.cache[where];
+    held.real = require(where);
+    if (held.mod) require.cache[where] = held.mod;
+  }
+
+  function start(cmd) {
+    const file = path.resolve(cmd.file);
+    current = { cmd, file, exits: process.listeners('exit').slice(), env: {}, esm: esmLoaded() };
+    const env = Object.assign({}, cmd.env || {});
+    if (cmd.trace) env.TAPLINE_TRACE_NESTED = '1';
+    for (const key of Object.keys(env)) {
+      current.env[key] = process.env[key];
+      process.env[key] = env[key];
+    }
+    process.exitCode = undefined;
+    freshTape(file);
+    process.argv[1] = file;
+    // Outside any try: what it throws is uncaught, and ends the worker as it ends `node FILE`.
+    setImmediate(() => Module._load(file, null, true));
+  }
+
+  // The 'exit' listeners the file added, run as node runs them at exit: in order, until one
+  // calls process.exit, whose code is then the file's.
+  function emulateExit() {
+    let code = Number(process.exitCode) | 0;
+    const added = process.listeners('exit').filter((l) => !current.exits.includes(l));
+    for (const l of added) process.removeListener('exit', l);
+    process.exit = function (c) {
+      if (c !== undefined && c !== null) code = Number(c) | 0;
+      else if (process.exitCode !== undefined) code = Number(process.exitCode) | 0;
+      throw EXITED;
+    };
+    process.removeAllListeners = function (event) {
+      if (event === 'exit' || event === undefined) return process;
+      return realRemoveAll.apply(process, arguments);
+    };
+    try {
+      for (const l of added) l.call(process, code);
+    } catch (e) {
+      if (e !== EXITED) {
+        process.exit = realExit;
+        process.removeAllListeners = realRemoveAll;
+        throw e;
+      }
+    }
+    process.exit = realExit;
+    process.removeAllListeners = realRemoveAll;
+    process.exitCode = undefined;
+    return code;
+  }
+
+  // Whether node's ES-module loader has run in this process.
+  function esmLoaded() {
+    const list = process.moduleLoadList;
+    return !Array.isArray(list) || list.some((m) => m.endsWith('internal/modules/esm/module_job'));
+  }
+
+  // What the file loaded: its module and, through each module's children, what they loaded
+  // (a module cached by an earlier file is still its parent's child). As the trace hook says
+  // `#partial` for a process that ran ES modules, so does a file that loaded one, or during
+  // which node's ES-module loader first ran.
+  function writeTrace(out, file, esmBefore) {
+    try {
+      const seen = new Set();
+      const stack = [require.cache[file]];
+      while (stack.length > 0) {
+        const m = stack.pop();
+        if (!m || seen.has(m.filename)) continue;
+        seen.add(m.filename);
+        for (const c of m.children || []) stack.push(c);
+      }
+      let text = '';
+      let esm = !esmBefore && esmLoaded();
+      for (const f of seen) {
+        text += f + '\n';
+        esm = esm || /\.m[jt]s$/.test(f);
+      }
+      fs.appendFileSync(out, text + (esm ? '#partial node\n' : '#done node\n'));
+    } catch (_) {
+      // No trace: tapline then treats the file as depending on anything.
+    }
+  }
+
+  function finish() {
+    const code = emulateExit();
+    let key = current.file;
+    try { key = require.resolve(current.file); } catch (_) { /* the cache key is the path */ }
+    if (current.cmd.trace) writeTrace(current.cmd.trace, key, current.esm);
+    for (const name of Object.keys(current.env)) {
+      if (current.env[name] === undefined) delete process.env[name];
+      else process.env[name] = current.env[name];
+    }
+    current = null;
+    const marker = '\u27e6tapline-warm ' + nonce + ' end ' + code + '\u27e7\n';
+    writeAll(1, marker);
+    if (!merged) writeAll(2, marker);
+  }
+
+  process.on('beforeExit', () => {
+    if (current) finish();
+    if (over) return;
+    const cmd = readCommand();
+    if (!cmd) {
+      over = true;
+      return;
+    }
+    start(cmd);
+  });
+})();

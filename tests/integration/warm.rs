@@ -1,0 +1,193 @@
+//! Issue 26: tape files share a warm node per job (src/run/warm/): each file is still judged
+//! alone, and one that ends its process fails alone, the next file getting a fresh worker.
+use crate::util::{require, unmet, Project};
+use serde_json::Value;
+use std::fs;
+use std::path::PathBuf;
+use std::process::Command;
+
+/// `node_modules` holding tape 5.10.2, installed with npm once into a folder under target/ and
+/// reused; `Err` says why it could not be.
+fn tape_modules() -> Result<PathBuf, String> {
+    let dir = crate::util::repo().join("target/npm-fixtures/tape");
+    let modules = dir.join("node_modules");
+    if modules.join("tape/package.json").is_file() {
+        return Ok(modules);
+    }
+    fs::create_dir_all(&dir).map_err(|e| format!("failed to create {}: {e}", dir.display()))?;
+    fs::write(
+        dir.join("package.json"),
+        r#"{"name":"tapline-tape-fixture","private":true}"#,
+    )
+    .map_err(|e| e.to_string())?;
+    let out = Command::new("npm")
+        .args(["install", "--no-audit", "--no-fund", "--ignore-scripts"])
+        .args(["--prefix".as_ref(), dir.as_os_str()])
+        .arg("tape@5.10.2")
+        .output()
+        .map_err(|e| format!("npm did not start: {e}"))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(format!("npm install failed: {}", err.trim()));
+    }
+    Ok(modules)
+}
+
+/// A project with tape in its `node_modules`, or `None` (skipped, or failed under CI).
+fn tape_project(test: &str) -> Option<Project> {
+    if !require(test, &["node", "npm"]) {
+        return None;
+    }
+    let modules = match tape_modules() {
+        Ok(modules) => modules,
+        Err(why) => {
+            unmet(
+                test,
+                &format!("tape could not be installed ({why}); CI installs it from npm's registry"),
+            );
+            return None;
+        }
+    };
+    let p = Project::new();
+    std::os::unix::fs::symlink(&modules, p.join("node_modules")).expect("symlink node_modules");
+    Some(p)
+}
+
+/// A tape file that writes its process's pid to `pids/<name>` and runs `body` in a test.
+fn tape_file(name: &str, body: &str) -> String {
+    format!(
+        "var test = require('tape');\n\
+         require('fs').writeFileSync(__dirname + '/../pids/{name}', String(process.pid));\n\
+         test('{name} first', function (t) {{ t.equal(1, 1, 'one is one'); t.end(); }});\n\
+         test('{name} second', function (t) {{\n{body}\n}});\n"
+    )
+}
+
+/// Each file's verdict, exit, reasons and stream summary from `--format summary`, by path.
+fn verdicts(doc: &Value) -> Vec<(String, Value)> {
+    let files = doc["files"].as_array().expect("files");
+    files
+        .iter()
+        .map(|f| {
+            let path = f["path"].as_str().unwrap_or_default().to_owned();
+            let kept = serde_json::json!({
+                "ok": f["ok"],
+                "exit": f["exit"],
+                "timed_out": f["timed_out"],
+                "reasons": f["reasons"],
+                "summary": f["summary"],
+            });
+            (path, kept)
+        })
+        .collect()
+}
+
+#[test]
+fn issue26_a_file_calling_process_exit_in_a_warm_worker_fails_alone() {
+    let test = "issue26_a_file_calling_process_exit_in_a_warm_worker_fails_alone";
+    let Some(p) = tape_project(test) else {
+        return;
+    };
+    fs::create_dir_all(p.join("pids")).expect("mkdir pids");
+    p.write(
+        "test/a.js",
+        tape_file("a", "t.ok(true, 'a passes'); t.end();"),
+    );
+    p.write(
+        "test/b.js",
+        tape_file("b", "t.ok(true, 'before the exit'); process.exit(3);"),
+    );
+    p.write(
+        "test/c.js",
+        tape_file(
+            "c",
+            "setTimeout(function () { t.ok(true, 'c later'); t.end(); }, 5);",
+        ),
+    );
+    p.write(
+        "test/d.js",
+        tape_file("d", "t.equal(1, 2, 'd fails'); t.end();"),
+    );
+    p.write(
+        "test/e.js",
+        tape_file(
+            "e",
+            "t.ok(true); t.end(); setInterval(function () {}, 1000);",
+        ),
+    );
+    p.write(
+        "test/f.js",
+        tape_file("f", "t.ok(true, 'f passes'); t.end();"),
+    );
+    // Long enough for a node start and tape on a loaded machine; e.js waits it out twice.
+    let args = [
+        "-j1",
+        "--order",
+        "declared",
+        "--timeout",
+        "8s",
+        "--format",
+        "summary",
+    ];
+    let warm = p.run(&args);
+    let doc = warm.summary_doc();
+    let pid = |name: &str| p.read_text(&format!("pids/{name}"));
+    // One worker for a and b; b's exit ends it, c and d share the next; e leaks a handle
+    // and is timed out, f gets a third.
+    assert_eq!(
+        pid("a"),
+        pid("b"),
+        "a and b share a worker\n{}",
+        warm.both()
+    );
+    assert_ne!(pid("b"), pid("c"), "the worker b ended is replaced");
+    assert_eq!(pid("c"), pid("d"));
+    assert_eq!(pid("d"), pid("e"));
+    assert_ne!(pid("e"), pid("f"), "the timed-out worker is replaced");
+    let by_file = verdicts(&doc);
+    let ok: Vec<(&str, bool)> = by_file
+        .iter()
+        .map(|(path, v)| (path.as_str(), v["ok"] == true))
+        .collect();
+    assert_eq!(
+        ok,
+        [
+            ("test/a.js", true),
+            ("test/b.js", false),
+            ("test/c.js", true),
+            ("test/d.js", false),
+            ("test/e.js", false),
+            ("test/f.js", true),
+        ],
+        "{}",
+        warm.both()
+    );
+    let b = &by_file[1].1;
+    assert_eq!(b["exit"]["code"], 3, "{b:#}");
+    assert_eq!(b["reasons"][0], "exited with code 3", "{b:#}");
+    assert_eq!(by_file[4].1["reasons"][0], "timed out after 8s");
+    for name in ["a", "b", "c", "d", "e", "f"] {
+        let log = p.read_text(&format!(".nogit/testlogs/test__{name}.log"));
+        assert!(
+            log.contains(&format!("# {name} first")),
+            "{name}'s log: {log}"
+        );
+        assert!(
+            !log.contains("tapline-warm"),
+            "no marker in {name}'s log: {log}"
+        );
+    }
+    // The same files each in a process of its own: the same verdicts, exits and streams.
+    let isolated = p.run(&[&args[..], &["--isolate"]].concat());
+    assert_eq!(
+        by_file,
+        verdicts(&isolated.summary_doc()),
+        "{}",
+        isolated.both()
+    );
+    let pids: std::collections::BTreeSet<String> = ["a", "b", "c", "d", "e", "f"]
+        .iter()
+        .map(|n| pid(n))
+        .collect();
+    assert_eq!(pids.len(), 6, "--isolate: a process per file");
+}
