@@ -25,6 +25,7 @@ mod snapshots;
 mod spec_examples;
 mod stderr_attribution;
 mod suites;
+mod tests_by_id;
 mod trace;
 mod trailing_output;
 mod util;
