@@ -9,6 +9,7 @@
 use super::cache::Cache;
 use super::history::{self, recording::Recording};
 use super::logs::LogDir;
+use super::tests::TestsSeen;
 use crate::event::run::{FileResult, RunEvent};
 use crate::event::sink::RunSink;
 use std::collections::BTreeMap;
@@ -26,6 +27,8 @@ pub struct Keeping<'s> {
     recording: Option<Recording>,
     log_dir: Option<&'s LogDir>,
     cache: Option<&'s Mutex<CacheKeys>>,
+    /// Each finished file's tests by ID, saved in the log folder (`tests.json`).
+    tests: Option<TestsSeen>,
 }
 
 impl<'s> Keeping<'s> {
@@ -41,6 +44,7 @@ impl<'s> Keeping<'s> {
             recording: history.map(|r| Recording::new(r, run)),
             log_dir,
             cache,
+            tests: log_dir.map(|_| TestsSeen::default()),
         }
     }
 
@@ -61,6 +65,9 @@ impl<'s> Keeping<'s> {
                 warnings.push(e.to_string());
             }
         }
+        if let (Some(dir), Some(tests)) = (self.log_dir, self.tests) {
+            warnings.extend(tests.save(dir.path()));
+        }
         if let Some(e) = self.recording.and_then(Recording::save) {
             warnings.push(e);
         }
@@ -80,6 +87,9 @@ impl<'s> Keeping<'s> {
 
 impl RunSink for Keeping<'_> {
     fn on(&mut self, ev: &RunEvent) -> io::Result<()> {
+        if let Some(tests) = &mut self.tests {
+            tests.on(ev)?;
+        }
         match &mut self.recording {
             Some(r) => r.on(ev),
             None => Ok(()),
