@@ -51,6 +51,38 @@ pub enum Command {
     /// Write a commented `tapline.toml` for this repository: a `[[suite]]` for each go module
     /// and pytest configuration, notes on what a plain `tapline run` already follows.
     Init(InitArgs),
+    /// Every test of every discovered file and suite, by its stable ID (`t/a.t > outer >
+    /// inner`): as the last run of the file reported it, else read from its source.
+    List(ListArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ListArgs {
+    /// Files, folders, globs or suite names, as `tapline run` takes them (default: what it runs).
+    pub paths: Vec<String>,
+    /// `json`: one object per test and line (`id`, `file`, `name`, `source`, `location`).
+    #[arg(long, value_enum, default_value_t = HistoryFormat::Human)]
+    pub format: HistoryFormat,
+    /// Which source: `auto` (the last run's report of each file, else its static scan),
+    /// `static` (read from the source, not run) or `history` (what the last run reported).
+    #[arg(long, value_enum, default_value_t = ListSource::Auto)]
+    pub source: ListSource,
+    /// Also write the list (JSON lines) to FILE, for machines that do not discover.
+    #[arg(long, value_name = "FILE")]
+    pub write: Option<PathBuf>,
+    /// Read the list from FILE (written by `--write`) instead of discovering.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["source", "write"])]
+    pub from: Option<PathBuf>,
+    /// Log folder holding the last run's `tests.json` (default `.nogit/testlogs`).
+    #[arg(long)]
+    pub log_dir: Option<PathBuf>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListSource {
+    Auto,
+    Static,
+    History,
 }
 
 #[derive(clap::Args, Debug)]
