@@ -296,6 +296,16 @@ pub struct RunArgs {
     /// Print what would run, one file per line with its command, and exit.
     #[arg(long)]
     pub list: bool,
+    /// Only the tests whose names (`outer > inner`) match: a substring, or `/regex/`;
+    /// repeatable. Passed down as each framework's filter; files with no matching test do
+    /// not run (docs/tests.md).
+    #[arg(
+        short = 't',
+        long = "test",
+        value_name = "PATTERN",
+        conflicts_with = "watch"
+    )]
+    pub test: Vec<String>,
     /// Files run at once (default, and `0`: the number of cores).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,

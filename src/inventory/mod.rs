@@ -6,6 +6,7 @@
 //! By default a file that has run is listed as its last run reported it, so the list and a
 //! run never disagree on an ID; one that never ran is listed by its static scan.
 pub mod scan;
+pub mod select;
 
 use crate::explain::names::test_id;
 use crate::protocol::InputFormat;

@@ -24,6 +24,7 @@ use tapline::supervise::sandbox::Sandbox;
 use tapline::watch;
 
 mod affected;
+mod tests_filter;
 
 const NO_FILE_SELECTED: &str = "no test file selected";
 
@@ -43,7 +44,12 @@ pub fn run(args: &RunArgs) -> Outcome {
         return watch(args, reports);
     }
     let affected = affected::Affected::from_args(args).map_err(Failure::usage)?;
+    let tests = tests_filter::TestFilter::from_args(args)?;
     let mut select = |files: Vec<discover::TestFile>| {
+        let files = match &tests {
+            Some(t) => t.select(files),
+            None => files,
+        };
         let files: Vec<discover::TestFile> = match &test_filter {
             Some(f) => files
                 .into_iter()

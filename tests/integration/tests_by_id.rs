@@ -221,3 +221,68 @@ fn after_a_run_list_has_exactly_the_ids_the_run_reported() {
         assert!(listed.contains(id), "{id} not in {listed:#?}");
     }
 }
+
+#[test]
+fn dash_t_runs_only_the_matching_tests_through_each_frameworks_filter() {
+    if !require(
+        "dash_t_runs_only_the_matching_tests_through_each_frameworks_filter",
+        POLYGLOT_TOOLS,
+    ) {
+        return;
+    }
+    let p = polyglot();
+    let args = [
+        "-t",
+        "math > adds",
+        "-t",
+        "test_adds",
+        "-t",
+        "/^TestAdd$/",
+        "-t",
+        "joins words",
+    ];
+    let (ran, names) = run_logged(&p, &args, true);
+    // `$FAIL` fails the tests not selected: passing says none of them ran.
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    assert_eq!(
+        names,
+        [
+            "bats joins words",
+            "go TestAdd",
+            "node adds",
+            "py test_adds"
+        ],
+        "{}",
+        ran.both()
+    );
+    assert!(
+        ran.stderr.contains("only tests matching math > adds"),
+        "{}",
+        ran.both()
+    );
+    assert!(
+        ran.stderr
+            .contains("not run (no matching test): t/sub.t, test/words.test.js"),
+        "{}",
+        ran.both()
+    );
+    // Subtests known from the last run: go's are anchored level by level.
+    run_logged(&p, &[], false);
+    let (ran, names) = run_logged(
+        &p,
+        &["-t", "TestTable > two", "-t", "outer > deeper"],
+        false,
+    );
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    assert_eq!(
+        names,
+        [
+            "go TestTable/two",
+            "perl deeper",
+            "perl outer",
+            "perl second"
+        ],
+        "{}",
+        ran.both()
+    );
+}
