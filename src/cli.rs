@@ -306,6 +306,10 @@ pub struct RunArgs {
         conflicts_with = "watch"
     )]
     pub test: Vec<String>,
+    /// Only the tests that failed in the last run of each file (by ID, through the same
+    /// filters as `-t`), and whole the files that failed without a failing test.
+    #[arg(long, conflicts_with_all = ["watch", "test"])]
+    pub only_failed: bool,
     /// Files run at once (default, and `0`: the number of cores).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,

@@ -93,24 +93,64 @@ pub struct Narrowed {
     pub dropped: Vec<String>,
 }
 
-/// The files that hold a test `patterns` match, each with its framework's filter.
-pub fn narrow(root: &Path, files: Vec<TestFile>, saved: &Saved, patterns: &[Pattern]) -> Narrowed {
+/// What to run.
+#[derive(Debug, Clone, Copy)]
+pub enum Select<'p> {
+    /// `-t`: the tests these match.
+    Patterns(&'p [Pattern]),
+    /// `--only-failed`: the tests that failed in the last run of each file, and whole the
+    /// files that failed with no failing test.
+    Failed,
+}
+
+/// What one file runs of `select`: `None`, nothing; `Some(vec![])`, all of it; else the
+/// matching tests' names.
+fn chosen(
+    root: &Path,
+    f: &TestFile,
+    saved: &Saved,
+    select: Select<'_>,
+) -> Option<Vec<Vec<String>>> {
+    match select {
+        Select::Patterns(patterns) => {
+            let mut known = static_of(root, f);
+            known.extend(super::history_of(&f.rel, saved).unwrap_or_default());
+            let dynamic = known.iter().any(|e| e.dynamic);
+            let matching: Vec<Vec<String>> = (known.iter())
+                .map(|e: &Entry| e.name.clone())
+                .filter(|n| patterns.iter().any(|p| p.matches(n)))
+                .collect();
+            (!matching.is_empty() || dynamic).then_some(matching)
+        }
+        Select::Failed => {
+            let last = saved.get(&f.rel).filter(|t| !t.ok)?;
+            let failed: Vec<&[String]> = last.failed().map(|t| t.name.as_slice()).collect();
+            // A subtest that failed because its children did: its failing children say which.
+            let leaves = (failed.iter())
+                .filter(|n| !failed.iter().any(|m| m.len() > n.len() && m.starts_with(n)))
+                .map(|n| n.to_vec());
+            Some(leaves.collect())
+        }
+    }
+}
+
+/// The files `select` runs anything of, each with its framework's filter.
+pub fn narrow(root: &Path, files: Vec<TestFile>, saved: &Saved, select: Select<'_>) -> Narrowed {
+    let patterns = match select {
+        Select::Patterns(p) => p,
+        Select::Failed => &[],
+    };
     let mut out = Narrowed::default();
     for mut f in files {
-        let mut known = static_of(root, &f);
-        known.extend(super::history_of(&f.rel, saved).unwrap_or_default());
-        let own = |e: &Entry| e.name.clone();
-        let dynamic = known.iter().any(|e| e.dynamic);
-        let matching: Vec<Vec<String>> = known
-            .iter()
-            .map(own)
-            .filter(|n| patterns.iter().any(|p| p.matches(n)))
-            .collect();
-        if matching.is_empty() && !dynamic {
+        let Some(matching) = chosen(root, &f, saved, select) else {
             out.dropped.push(f.rel.clone());
             continue;
-        }
-        let filter = filter_of(root, &f);
+        };
+        let filter = match (select, matching.is_empty()) {
+            // A file that failed with no failing test runs whole.
+            (Select::Failed, true) => Filter::None,
+            _ => filter_of(root, &f),
+        };
         if let Ok(command) = &mut f.command {
             add_filter(command, filter, patterns, &matching);
         }
@@ -223,7 +263,7 @@ fn add_filter(
 /// pytest's `-k` for plain words; otherwise the matching tests' names as `-k` alternatives.
 fn pytest_args(patterns: &[Pattern], matching: &[Vec<String>]) -> Vec<String> {
     let word = |p: &Pattern| p.plain && p.text.chars().all(|c| c.is_alphanumeric() || c == '_');
-    let words: Vec<String> = match patterns.iter().all(word) {
+    let words: Vec<String> = match !patterns.is_empty() && patterns.iter().all(word) {
         true => patterns.iter().map(|p| p.text.clone()).collect(),
         // JUnit names a test `module.Class.test`: its last part is its pytest name.
         false => matching

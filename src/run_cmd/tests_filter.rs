@@ -4,7 +4,7 @@
 use crate::cli::RunArgs;
 use crate::Failure;
 use std::path::PathBuf;
-use tapline::inventory::select::{self, Filter, Pattern};
+use tapline::inventory::select::{self, Filter, Pattern, Select};
 use tapline::run::discover::TestFile;
 use tapline::run::options::Project;
 use tapline::state::tests::{self, Saved};
@@ -14,12 +14,14 @@ pub(super) struct TestFilter {
     root: PathBuf,
     saved: Saved,
     patterns: Vec<Pattern>,
+    /// `--only-failed`.
+    only_failed: bool,
 }
 
 impl TestFilter {
-    /// `None` without `-t`.
+    /// `None` without `-t` or `--only-failed`.
     pub(super) fn from_args(args: &RunArgs) -> Result<Option<TestFilter>, Failure> {
-        if args.test.is_empty() {
+        if args.test.is_empty() && !args.only_failed {
             return Ok(None);
         }
         let patterns = (args.test.iter())
@@ -32,16 +34,24 @@ impl TestFilter {
             root: project.root,
             saved,
             patterns,
+            only_failed: args.only_failed,
         }))
     }
 
     /// The files holding a selected test, filtered; says what was filtered on stderr.
     pub(super) fn select(&self, files: Vec<TestFile>) -> Vec<TestFile> {
-        let n = select::narrow(&self.root, files, &self.saved, &self.patterns);
+        let select = match self.only_failed {
+            true => Select::Failed,
+            false => Select::Patterns(&self.patterns),
+        };
+        let n = select::narrow(&self.root, files, &self.saved, select);
         let asked: Vec<&str> = self.patterns.iter().map(|p| p.text.as_str()).collect();
+        let what = match self.only_failed {
+            true => "only the tests that failed in the last run".to_owned(),
+            false => format!("only tests matching {}", asked.join(", ")),
+        };
         eprintln!(
-            "tapline: only tests matching {}: {} of {} files run",
-            asked.join(", "),
+            "tapline: {what}: {} of {} files run",
             n.files.len(),
             n.files.len() + n.dropped.len()
         );
@@ -49,10 +59,11 @@ impl TestFilter {
             eprintln!("tapline:   {rel}: {}", filter.said());
         }
         if !n.dropped.is_empty() {
-            eprintln!(
-                "tapline:   not run (no matching test): {}",
-                n.dropped.join(", ")
-            );
+            let why = match self.only_failed {
+                true => "passed or never ran",
+                false => "no matching test",
+            };
+            eprintln!("tapline:   not run ({why}): {}", n.dropped.join(", "));
         }
         if n.filtered.iter().any(|(_, f)| *f == Filter::None) {
             eprintln!("tapline:   a file run whole reports its other tests too");

@@ -286,3 +286,39 @@ fn dash_t_runs_only_the_matching_tests_through_each_frameworks_filter() {
         ran.both()
     );
 }
+
+#[test]
+fn only_failed_runs_exactly_the_tests_that_failed_last_time() {
+    if !require(
+        "only_failed_runs_exactly_the_tests_that_failed_last_time",
+        POLYGLOT_TOOLS,
+    ) {
+        return;
+    }
+    let p = polyglot();
+    let (ran, _) = run_logged(&p, &[], true);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    // Test::More has no filter: its failed file runs whole.
+    let failed = [
+        "bats splits words",
+        "go TestTable/two",
+        "node subtracts",
+        "perl deeper",
+        "perl outer",
+        "perl second",
+        "py test_upper",
+    ];
+    let (ran, names) = run_logged(&p, &["--only-failed"], true);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    assert_eq!(names, failed, "{}", ran.both());
+    assert!(
+        ran.stderr
+            .contains("not run (passed or never ran): test/words.test.js"),
+        "{}",
+        ran.both()
+    );
+    // Fixed: the same tests run, and pass.
+    let (ran, names) = run_logged(&p, &["--only-failed"], false);
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    assert_eq!(names, failed, "{}", ran.both());
+}
