@@ -73,7 +73,7 @@ pub struct ListArgs {
     /// Read the list from FILE (written by `--write`) instead of discovering.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["source", "write"])]
     pub from: Option<PathBuf>,
-    /// Log folder holding the last run's `tests.json` (default `.nogit/testlogs`).
+    /// Log folder holding the last run's `tests/` (default `.nogit/testlogs`).
     #[arg(long)]
     pub log_dir: Option<PathBuf>,
 }

@@ -27,7 +27,7 @@ pub struct Keeping<'s> {
     recording: Option<Recording>,
     log_dir: Option<&'s LogDir>,
     cache: Option<&'s Mutex<CacheKeys>>,
-    /// Each finished file's tests by ID, saved in the log folder (`tests.json`).
+    /// Each finished file's tests by ID, saved in the log folder (`tests/`).
     tests: Option<TestsSeen>,
 }
 

@@ -1,10 +1,13 @@
-//! Every test the last run of each file reported, by its stable ID: `<log dir>/tests.json`,
-//! saved by [`super::keep`] after each run. What `tapline list` shows as `history` (so every
+//! Every test the last run of each file reported, by its stable ID: `<log dir>/tests/`, one
+//! JSON file per test file (named as its log), saved by [`super::keep`] after each run. A
+//! save writes only the files the run finished, and the ID is not stored but derived from the
+//! file and the names when read: what keeps the cost per test point small. What `tapline list` shows as `history` (so every
 //! test a run reported is listed under the ID the run gave it) and what `--only-failed`
 //! runs again.
 //!
 //! A file's entry is replaced only by a run that finished it (not a cancelled or cached one);
 //! files this run did not run keep theirs.
+use super::logs::log_name;
 use crate::event::run::{FileResult, RunEvent};
 use crate::event::sink::RunSink;
 use crate::event::Event;
@@ -14,16 +17,21 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::fs;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// The file's name inside the log folder.
-pub const FILE_NAME: &str = "tests.json";
+/// The folder's name inside the log folder.
+pub const DIR_NAME: &str = "tests";
 
 /// One test point as a run reported it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SeenTest {
+    /// Derived when read ([`test_id`]), not stored.
+    #[serde(skip)]
     pub id: String,
+    /// Its TAP number, for a point without a name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number: Option<u64>,
     /// Its names, outermost first.
     pub name: Vec<String>,
     pub status: Status,
@@ -43,6 +51,8 @@ pub enum Status {
 /// What the last run of one file reported.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FileTests {
+    /// The file's path (or suite's name).
+    pub file: String,
     /// When that run ended (RFC 3339, UTC).
     pub when: String,
     /// The file's verdict.
@@ -60,19 +70,34 @@ impl FileTests {
 /// The saved file: by file path.
 pub type Saved = BTreeMap<String, FileTests>;
 
-/// The saved tests of the log folder `dir` (none when there is no file yet).
+/// The saved tests of the log folder `dir` (none when there are none yet).
 ///
 /// # Errors
 ///
-/// The file exists but cannot be read or is not what tapline wrote.
+/// The folder exists but cannot be read, or holds a file that is not what tapline wrote.
 pub fn load(dir: &Path) -> Result<Saved, String> {
-    let path = dir.join(FILE_NAME);
-    match fs::read(&path) {
-        Ok(bytes) => serde_json::from_slice(&bytes)
-            .map_err(|e| format!("failed to read {}: {e}", path.display())),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Saved::new()),
-        Err(e) => Err(format!("failed to read {}: {e}", path.display())),
+    let folder = dir.join(DIR_NAME);
+    let entries = match fs::read_dir(&folder) {
+        Ok(e) => e,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Saved::new()),
+        Err(e) => return Err(format!("failed to read {}: {e}", folder.display())),
+    };
+    let mut saved = Saved::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let read = fs::read(&path).map_err(|e| e.to_string());
+        let mut file: FileTests = read
+            .and_then(|b| serde_json::from_slice(&b).map_err(|e| e.to_string()))
+            .map_err(|e| format!("failed to read {}: {e}", path.display()))?;
+        for t in &mut file.tests {
+            t.id = test_id(&file.file, &t.name, t.number);
+        }
+        saved.insert(file.file.clone(), file);
     }
+    Ok(saved)
 }
 
 /// A file running now: its path, the namer of its points, what it reported so far.
@@ -90,22 +115,31 @@ pub struct TestsSeen {
 }
 
 impl TestsSeen {
-    /// Lays this run's files over the saved ones in `dir`; the warning when it could not.
+    /// Saves each file this run finished in `dir` (over its last run's); the warning when
+    /// one could not be.
     pub fn save(self, dir: &Path) -> Option<String> {
         if self.finished.is_empty() {
             return None;
         }
-        let mut saved = load(dir).unwrap_or_default();
-        saved.extend(self.finished);
-        let path = dir.join(FILE_NAME);
-        let temp: PathBuf = dir.join(".tests.json.tmp");
-        let written = serde_json::to_vec(&saved)
-            .map_err(io::Error::from)
-            .and_then(|json| fs::write(&temp, json))
-            .and_then(|()| fs::rename(&temp, &path));
-        written
-            .err()
-            .map(|e| format!("failed to save {}: {e}", path.display()))
+        let folder = dir.join(DIR_NAME);
+        let mut failed = None;
+        for (rel, tests) in &self.finished {
+            let name = log_name(rel);
+            let path = folder.join(format!("{}.json", name.trim_end_matches(".log")));
+            let temp = folder.join(format!(".{}.json.tmp", name.trim_end_matches(".log")));
+            let written = fs::create_dir_all(&folder)
+                .and_then(|()| fs::File::create(&temp))
+                .and_then(|f| {
+                    let mut out = io::BufWriter::new(f);
+                    serde_json::to_writer(&mut out, tests)?;
+                    io::Write::flush(&mut out)
+                })
+                .and_then(|()| fs::rename(&temp, &path));
+            if let Err(e) = written {
+                failed.get_or_insert(format!("failed to save {}: {e}", path.display()));
+            }
+        }
+        failed
     }
 
     /// The files finished so far, by path.
@@ -130,7 +164,8 @@ impl TestsSeen {
             _ => Status::Passed,
         };
         r.tests.push(SeenTest {
-            id: test_id(&r.rel, &name, a.id),
+            id: String::new(),
+            number: a.id.filter(|_| name.last().is_none_or(String::is_empty)),
             name,
             status,
             duration_ms: a.duration_ms,
@@ -145,6 +180,7 @@ impl TestsSeen {
             return;
         }
         let entry = FileTests {
+            file: r.rel.clone(),
             when: rfc3339(now_ms()),
             ok: result.ok,
             tests: r.tests,
