@@ -47,7 +47,7 @@ cd "$DIR/list"
 echo "list --source static, 100 files, $("$TAPLINE" list --source static | tail -1):" \
   "$(median_ms "$TAPLINE" list --source static) ms"
 
-# 200 files x 1,000 points: the run with per-test records, and with them (and logs) off.
+# 200 files x 1,000 points: the run with per-test records, and by a build without them.
 cd - > /dev/null
 sh benches/gen-big-run.sh "$DIR/big" > /dev/null
 cd "$DIR/big"
