@@ -54,6 +54,9 @@ pub enum Command {
     /// Line coverage of the last `run --coverage`: `tapline coverage who FILE:LINE` names
     /// the test files that reached that line.
     Coverage(CoverageArgs),
+    /// Every test of every discovered file and suite, by its stable ID (`t/a.t > outer >
+    /// inner`): as the last run of the file reported it, else read from its source.
+    List(ListArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -75,6 +78,35 @@ pub enum CoverageAction {
         #[arg(long)]
         log_dir: Option<PathBuf>,
     },
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ListArgs {
+    /// Files, folders, globs or suite names, as `tapline run` takes them (default: what it runs).
+    pub paths: Vec<String>,
+    /// `json`: one object per test and line (`id`, `file`, `name`, `source`, `location`).
+    #[arg(long, value_enum, default_value_t = HistoryFormat::Human)]
+    pub format: HistoryFormat,
+    /// Which source: `auto` (the last run's report of each file, else its static scan),
+    /// `static` (read from the source, not run) or `history` (what the last run reported).
+    #[arg(long, value_enum, default_value_t = ListSource::Auto)]
+    pub source: ListSource,
+    /// Also write the list (JSON lines) to FILE, for machines that do not discover.
+    #[arg(long, value_name = "FILE")]
+    pub write: Option<PathBuf>,
+    /// Read the list from FILE (written by `--write`) instead of discovering.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["source", "write"])]
+    pub from: Option<PathBuf>,
+    /// Log folder holding the last run's `tests/` (default `.nogit/testlogs`).
+    #[arg(long)]
+    pub log_dir: Option<PathBuf>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListSource {
+    Auto,
+    Static,
+    History,
 }
 
 #[derive(clap::Args, Debug)]
@@ -293,6 +325,20 @@ pub struct RunArgs {
     /// Print what would run, one file per line with its command, and exit.
     #[arg(long)]
     pub list: bool,
+    /// Only the tests whose names (`outer > inner`) match: a substring, or `/regex/`;
+    /// repeatable. Passed down as each framework's filter; files with no matching test do
+    /// not run (docs/tests.md).
+    #[arg(
+        short = 't',
+        long = "test",
+        value_name = "PATTERN",
+        conflicts_with = "watch"
+    )]
+    pub test: Vec<String>,
+    /// Only the tests that failed in the last run of each file (by ID, through the same
+    /// filters as `-t`), and whole the files that failed without a failing test.
+    #[arg(long, conflicts_with_all = ["watch", "test"])]
+    pub only_failed: bool,
     /// Files run at once (default, and `0`: the number of cores).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,

@@ -6,6 +6,7 @@ mod daemon_cmd;
 mod docs_cmd;
 mod history_cmd;
 mod init_cmd;
+mod list_cmd;
 mod parse_cmd;
 mod report_cmd;
 mod reports;
@@ -75,5 +76,6 @@ fn main() -> ExitCode {
         cli::Command::Status(args) => ExitCode::from(daemon_cmd::status(&args)),
         cli::Command::Init(args) => exit_code(init_cmd::run(&args)),
         cli::Command::Coverage(args) => exit_code(coverage_cmd::run(&args)),
+        cli::Command::List(args) => exit_code(list_cmd::run(&args)),
     }
 }

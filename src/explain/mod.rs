@@ -26,6 +26,7 @@ pub mod diff;
 pub mod failure;
 pub(crate) mod headings;
 pub mod held;
+pub mod names;
 pub(crate) mod trailing;
 
 use diff::{Budget, Diff};

@@ -8,6 +8,7 @@
 use super::jsonl::write_run_event;
 use super::terminal::TerminalReporter;
 use crate::event::run::{RunEvent, RunSummary};
+use crate::explain::names::{test_id, PointNames};
 use std::io::{self, Write};
 use std::time::Instant;
 
@@ -29,6 +30,9 @@ pub struct JsonlRun<W: Write> {
     out: W,
     /// One line, made whole before it is written: one write per event through `out`'s layers.
     line: Vec<u8>,
+    /// Each running file's path and the namer of its points, by index: a test point's line
+    /// carries its `test_id`.
+    names: Vec<Option<(String, PointNames)>>,
 }
 
 impl<W: Write> JsonlRun<W> {
@@ -36,6 +40,7 @@ impl<W: Write> JsonlRun<W> {
         JsonlRun {
             out,
             line: Vec::with_capacity(512),
+            names: Vec::new(),
         }
     }
 
@@ -43,12 +48,43 @@ impl<W: Write> JsonlRun<W> {
     pub fn into_inner(self) -> W {
         self.out
     }
+
+    /// Follows the files' names; for a test point, its stable ID.
+    fn test_id(&mut self, ev: &RunEvent) -> Option<String> {
+        match ev {
+            RunEvent::RunStarted { .. } => self.names.clear(),
+            RunEvent::FileStarted { file, .. } => {
+                if self.names.len() <= file.index {
+                    self.names.resize_with(file.index + 1, || None);
+                }
+                self.names[file.index] = Some((file.rel.clone(), PointNames::default()));
+            }
+            RunEvent::Tap { file, event, .. } => {
+                let (rel, names) = self.names.get_mut(*file)?.as_mut()?;
+                let path = names.event(event)?;
+                let number = match event {
+                    crate::event::Event::Assert(a) => a.id,
+                    _ => None,
+                };
+                return Some(test_id(rel, &path, number));
+            }
+            _ => {}
+        }
+        None
+    }
 }
 
 impl<W: Write> RunSink for JsonlRun<W> {
     fn on(&mut self, ev: &RunEvent) -> io::Result<()> {
         self.line.clear();
         write_run_event(&mut self.line, ev)?;
+        if let Some(id) = self.test_id(ev) {
+            // `…,"event":{…}}` becomes `…,"event":{…},"test_id":"…"}`.
+            self.line.pop();
+            self.line.extend_from_slice(b",\"test_id\":");
+            super::json::push_str(&mut self.line, &id);
+            self.line.push(b'}');
+        }
         self.line.push(b'\n');
         self.out.write_all(&self.line)?;
         // A run's (or series') end is out at once: in watch mode nothing follows for a while.

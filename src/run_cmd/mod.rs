@@ -25,6 +25,7 @@ use tapline::watch;
 
 mod affected;
 pub(crate) mod coverage;
+mod tests_filter;
 
 const NO_FILE_SELECTED: &str = "no test file selected";
 
@@ -46,7 +47,12 @@ pub fn run(args: &RunArgs) -> Outcome {
     let affected = affected::Affected::from_args(args).map_err(Failure::usage)?;
     // Why each selected file runs, for `--list`.
     let reasons = std::cell::RefCell::new(std::collections::BTreeMap::new());
+    let tests = tests_filter::TestFilter::from_args(args)?;
     let mut select = |files: Vec<discover::TestFile>| {
+        let files = match &tests {
+            Some(t) => t.select(files),
+            None => files,
+        };
         let files: Vec<discover::TestFile> = match &test_filter {
             Some(f) => files
                 .into_iter()

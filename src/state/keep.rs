@@ -9,6 +9,7 @@
 use super::cache::Cache;
 use super::history::{self, recording::Recording};
 use super::logs::LogDir;
+use super::tests::TestsSeen;
 use crate::event::run::{FileResult, RunEvent};
 use crate::event::sink::RunSink;
 use std::collections::BTreeMap;
@@ -26,6 +27,8 @@ pub struct Keeping<'s> {
     recording: Option<Recording>,
     log_dir: Option<&'s LogDir>,
     cache: Option<&'s Mutex<CacheKeys>>,
+    /// Each finished file's tests by ID, saved in the log folder (`tests/`).
+    tests: Option<TestsSeen>,
 }
 
 impl<'s> Keeping<'s> {
@@ -37,17 +40,20 @@ impl<'s> Keeping<'s> {
         history: Option<history::Recorder>,
         cache: Option<&'s Mutex<CacheKeys>>,
     ) -> Self {
+        // Each test's record is history too: `--no-history` (and a shard) keeps none.
+        let tests = (log_dir.is_some() && history.is_some()).then(TestsSeen::default);
         Keeping {
             recording: history.map(|r| Recording::new(r, run)),
             log_dir,
             cache,
+            tests,
         }
     }
 
     /// Whether it needs the run's events (history is on): a run without them is not slowed
     /// by one more sink per event.
     pub fn gathers(&self) -> bool {
-        self.recording.is_some()
+        self.recording.is_some() || self.tests.is_some()
     }
 
     /// Saves the finished run: `verdicts` are this run's (path → passed), `rels` and `results`
@@ -66,6 +72,9 @@ impl<'s> Keeping<'s> {
             if let Err(e) = dir.write_verdicts(&dir.merged(verdicts)) {
                 warnings.push(e.to_string());
             }
+        }
+        if let (Some(dir), Some(tests)) = (self.log_dir, self.tests) {
+            warnings.extend(tests.save(dir.path()));
         }
         if let Some(e) = self.recording.and_then(Recording::save) {
             warnings.push(e);
@@ -86,6 +95,9 @@ impl<'s> Keeping<'s> {
 
 impl RunSink for Keeping<'_> {
     fn on(&mut self, ev: &RunEvent) -> io::Result<()> {
+        if let Some(tests) = &mut self.tests {
+            tests.on(ev)?;
+        }
         match &mut self.recording {
             Some(r) => r.on(ev),
             None => Ok(()),

@@ -7,3 +7,4 @@ pub mod history;
 pub mod keep;
 pub mod logs;
 pub mod nogit;
+pub mod tests;

@@ -29,6 +29,7 @@ mod snapshots;
 mod spec_examples;
 mod stderr_attribution;
 mod suites;
+mod tests_by_id;
 mod trace;
 mod trace_holds;
 mod trailing_output;

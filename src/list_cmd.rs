@@ -1,0 +1,104 @@
+//! `tapline list`: every test of the project by its stable ID, from the last run's report of
+//! each file or its static scan (`tapline::inventory`), as JSON lines or one line per test.
+use crate::cli::{HistoryFormat, ListArgs, ListSource};
+use crate::{Failure, Outcome};
+use std::io::{self, Write};
+use tapline::inventory::{self, Entry, Pick, Source};
+use tapline::run::options::Project;
+use tapline::run::plan;
+use tapline::state::tests;
+
+pub fn run(args: &ListArgs) -> Outcome {
+    let entries = match &args.from {
+        Some(file) => read(file, &args.paths)?,
+        None => discover(args)?,
+    };
+    if let Some(file) = &args.write {
+        let mut text = Vec::new();
+        write_json(&mut text, &entries)
+            .and_then(|()| std::fs::write(file, &text))
+            .map_err(|e| Failure::usage(format!("failed to write {}: {e}", file.display())))?;
+    }
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let written = match args.format {
+        HistoryFormat::Json => write_json(&mut out, &entries),
+        HistoryFormat::Human => human(&mut out, &entries),
+    };
+    match written.and_then(|()| out.flush()) {
+        Ok(()) => Ok(0),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(0),
+        Err(e) => Err(Failure::internal(format!("failed to write the list: {e}"))),
+    }
+}
+
+/// The tests of the files and suites `tapline run` would run with these paths.
+fn discover(args: &ListArgs) -> Result<Vec<Entry>, Failure> {
+    let project = Project::current().map_err(Failure::usage)?;
+    let found = plan::discover(&project, &args.paths, None).map_err(Failure::usage)?;
+    let saved = tests::load(&project.log_dir(args.log_dir.as_deref())).map_err(Failure::usage)?;
+    let pick = match args.source {
+        ListSource::Auto => Pick::Auto,
+        ListSource::Static => Pick::Only(Source::Static),
+        ListSource::History => Pick::Only(Source::History),
+    };
+    Ok(inventory::list(&project.root, &found.files, &saved, pick))
+}
+
+/// A list written by `--write`, only the files under `paths` when some are given.
+fn read(file: &std::path::Path, paths: &[String]) -> Result<Vec<Entry>, Failure> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| Failure::usage(format!("failed to read {}: {e}", file.display())))?;
+    let mut out = Vec::new();
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let e: Entry = serde_json::from_str(line).map_err(|e| {
+            Failure::usage(format!(
+                "failed to read {} line {}: {e}",
+                file.display(),
+                n + 1
+            ))
+        })?;
+        let under = |p: &String| {
+            let p = p.trim_end_matches('/');
+            e.file == p || e.file.starts_with(&format!("{p}/"))
+        };
+        if paths.is_empty() || paths.iter().any(under) {
+            out.push(e);
+        }
+    }
+    Ok(out)
+}
+
+fn write_json(out: &mut impl Write, entries: &[Entry]) -> io::Result<()> {
+    for e in entries {
+        serde_json::to_writer(&mut *out, e)?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+/// One line per test: its ID, where it is, and what is known of it.
+fn human(out: &mut impl Write, entries: &[Entry]) -> io::Result<()> {
+    for e in entries {
+        let mut notes = Vec::new();
+        if let Some(l) = &e.location {
+            notes.push(l.clone());
+        }
+        if e.dynamic {
+            notes.push("name known at run time".to_owned());
+        }
+        if let (Some(status), Some(when)) = (e.status, &e.when) {
+            notes.push(format!("{} {when}", format!("{status:?}").to_lowercase()));
+        }
+        match notes.is_empty() {
+            true => writeln!(out, "{}", e.id)?,
+            false => writeln!(out, "{}  ({})", e.id, notes.join(", "))?,
+        }
+    }
+    let files: std::collections::BTreeSet<&str> = entries.iter().map(|e| e.file.as_str()).collect();
+    writeln!(out, "{} tests in {} files", entries.len(), files.len())
+}

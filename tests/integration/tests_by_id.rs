@@ -1,0 +1,324 @@
+//! Issue 27: tests, not only files: every test point's stable ID (`file > outer > inner`) in
+//! `--format jsonl`, `tapline list` (static scan, and what the last run reported), and the
+//! two agreeing.
+use crate::util::{require, Project};
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+const PERL_SUBTESTS: &str = "use Test::More;\n\
+subtest 'outer' => sub {\n  ok(1, 'inner one');\n  subtest 'deeper' => sub { ok(1, 'leaf') };\n};\n\
+ok(1, 'top');\nok(1);\ndone_testing;\n";
+
+/// The `test_id` of every test point in a run's `--format jsonl`.
+fn reported_ids(stdout: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|e| e["type"] == "tap" && e["event"]["type"] == "assert")
+        .map(|e| {
+            e["test_id"]
+                .as_str()
+                .expect("a test point has a test_id")
+                .to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn every_test_point_in_jsonl_has_its_stable_id() {
+    if !require("every_test_point_in_jsonl_has_its_stable_id", &["perl"]) {
+        return;
+    }
+    let p = Project::new();
+    p.write("t/sub.t", PERL_SUBTESTS);
+    let ran = p.run(&["--format", "jsonl"]);
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    let ids: BTreeSet<String> = reported_ids(&ran.stdout).into_iter().collect();
+    let want: BTreeSet<String> = [
+        "t/sub.t > outer > inner one",
+        "t/sub.t > outer > deeper > leaf",
+        "t/sub.t > outer > deeper",
+        "t/sub.t > outer",
+        "t/sub.t > top",
+        "t/sub.t > #3",
+    ]
+    .map(str::to_owned)
+    .into();
+    assert_eq!(ids, want);
+}
+
+/// The polyglot project of issue 27: node:test with subtests, tape, Test::More subtests, bats,
+/// a go module and a pytest suite; every test appends its name to `$RAN_LOG` as it runs, and
+/// one fails when `$FAIL` is set. (tape is a stand-in module printing tape's TAP: tape itself
+/// is not installed here.)
+fn polyglot() -> Project {
+    let p = Project::new();
+    p.write(
+        "tapline.toml",
+        "[run]\ntest_dirs = [\"t\", \"test\"]\n\n\
+         [[suite]]\nname = \"go\"\ndir = \"go\"\ncommand = [\"go\", \"test\", \"-json\", \"./...\"]\nformat = \"go-json\"\n\n\
+         [[suite]]\nname = \"pytest\"\ndir = \"python\"\n\
+         command = [\"pytest\", \"-q\", \"-p\", \"no:cacheprovider\", \"--junitxml=.nogit/junit.xml\"]\n\
+         format = \"junit\"\nreport = \".nogit/junit.xml\"\n",
+    );
+    p.write(
+        "test/calc.test.mjs",
+        "import { test, describe, it } from 'node:test';\n\
+         import { appendFileSync } from 'node:fs';\n\
+         const ran = (n) => appendFileSync(process.env.RAN_LOG, n + '\\n');\n\
+         describe('math', () => {\n\
+         \x20 it('adds', () => { ran('node adds'); });\n\
+         \x20 it('subtracts', () => { ran('node subtracts'); if (process.env.FAIL) throw new Error('boom'); });\n\
+         });\n\
+         test('top level', () => { ran('node top level'); });\n",
+    );
+    p.write(
+        "node_modules/tape/index.js",
+        "// tape's TAP for `test(name, cb)` with t.ok/t.end: a stand-in.\n\
+         let n = 0, fails = 0; const queue = [];\n\
+         module.exports = (name, cb) => queue.push([name, cb]);\n\
+         setImmediate(() => { console.log('TAP version 13');\n\
+         \x20 for (const [name, cb] of queue) { console.log('# ' + name);\n\
+         \x20   cb({ ok: (v, m) => { n++; if (!v) fails++; console.log((v ? 'ok ' : 'not ok ') + n + ' ' + m); }, end() {} }); }\n\
+         \x20 console.log('\\n1..' + n); process.exitCode = fails ? 1 : 0; });\n",
+    );
+    p.write(
+        "test/words.test.js",
+        "const test = require('tape');\nconst { appendFileSync } = require('fs');\n\
+         const ran = (n) => appendFileSync(process.env.RAN_LOG, n + '\\n');\n\
+         test('joins', (t) => { ran('tape joins'); t.ok(['a', 'b'].join('') === 'ab', 'joined'); t.end(); });\n\
+         test('splits', (t) => { ran('tape splits'); t.ok('a b'.split(' ').length === 2, 'split'); t.end(); });\n",
+    );
+    p.write(
+        "t/sub.t",
+        "use Test::More;\nsub ran { open my $f, '>>', $ENV{RAN_LOG} or die; print $f \"$_[0]\\n\" }\n\
+         subtest 'outer' => sub {\n  ran('perl outer');\n  ok(1, 'inner one');\n\
+         \x20 subtest 'deeper' => sub { ran('perl deeper'); ok(!$ENV{FAIL}, 'leaf') };\n};\n\
+         subtest 'second' => sub { ran('perl second'); ok(1, 'fine') };\ndone_testing;\n",
+    );
+    p.write(
+        "test/shell.bats",
+        "@test \"joins words\" {\n  echo 'bats joins words' >> \"$RAN_LOG\"\n}\n\n\
+         @test \"splits words\" {\n  echo 'bats splits words' >> \"$RAN_LOG\"\n  [ -z \"$FAIL\" ]\n}\n",
+    );
+    p.write("go/go.mod", "module example.com/calc\n\ngo 1.18\n");
+    p.write(
+        "go/calc/calc_test.go",
+        "package calc\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\n\
+         func ran(name string) {\n\tf, _ := os.OpenFile(os.Getenv(\"RAN_LOG\"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)\n\
+         \tf.WriteString(name + \"\\n\")\n\tf.Close()\n}\n\n\
+         func TestAdd(t *testing.T) { ran(\"go TestAdd\") }\n\n\
+         func TestTable(t *testing.T) {\n\tfor _, name := range []string{\"one\", \"two\"} {\n\
+         \t\tt.Run(name, func(t *testing.T) {\n\t\t\tran(\"go TestTable/\" + name)\n\
+         \t\t\tif name == \"two\" && os.Getenv(\"FAIL\") != \"\" {\n\t\t\t\tt.Fatal(\"boom\")\n\t\t\t}\n\t\t})\n\t}\n}\n",
+    );
+    p.write(
+        "python/test_calc.py",
+        "import os\n\ndef ran(name):\n    with open(os.environ['RAN_LOG'], 'a') as f:\n        f.write(name + '\\n')\n\n\
+         def test_adds():\n    ran('py test_adds')\n\n\
+         class TestWords:\n    def test_upper(self):\n        ran('py test_upper')\n        assert not os.environ.get('FAIL')\n",
+    );
+    p
+}
+
+const POLYGLOT_TOOLS: &[&str] = &["node", "perl", "bats", "go", "pytest"];
+
+/// `tapline ARGS` in the project with `$RAN_LOG` set (and `$FAIL` when `fail`); what ran.
+fn run_logged(p: &Project, args: &[&str], fail: bool) -> (crate::util::Ran, Vec<String>) {
+    let _ = std::fs::remove_file(p.join("ran.txt"));
+    let mut cmd = p.command(args);
+    cmd.env("RAN_LOG", p.join("ran.txt"));
+    if fail {
+        cmd.env("FAIL", "1");
+    } else {
+        cmd.env_remove("FAIL");
+    }
+    let out = cmd.output().expect("tapline runs");
+    let ran = crate::util::Ran {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        took: std::time::Duration::ZERO,
+    };
+    let log = std::fs::read_to_string(p.join("ran.txt")).unwrap_or_default();
+    let mut names: Vec<String> = log.lines().map(str::to_owned).collect();
+    names.sort();
+    (ran, names)
+}
+
+/// `tapline list ARGS --format json`, parsed.
+fn listed(p: &Project, args: &[&str]) -> Vec<Value> {
+    let mut all = vec!["list", "--format", "json"];
+    all.extend(args);
+    let ran = p.tapline(&all);
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    ran.stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect()
+}
+
+fn ids(entries: &[Value]) -> BTreeSet<String> {
+    entries
+        .iter()
+        .map(|e| e["id"].as_str().expect("an id").to_owned())
+        .collect()
+}
+
+#[test]
+fn list_before_any_run_finds_every_top_level_test_by_static_scan() {
+    let p = polyglot();
+    let entries = listed(&p, &[]);
+    assert!(
+        entries.iter().all(|e| e["source"] == "static"),
+        "{entries:?}"
+    );
+    let ids = ids(&entries);
+    for want in [
+        "test/calc.test.mjs > math",
+        "test/calc.test.mjs > math > adds",
+        "test/calc.test.mjs > top level",
+        "test/words.test.js > joins",
+        "test/words.test.js > splits",
+        "t/sub.t > outer",
+        "t/sub.t > outer > deeper",
+        "t/sub.t > second",
+        "test/shell.bats > joins words",
+        "test/shell.bats > splits words",
+        "go > example.com/calc/calc > TestAdd",
+        "go > example.com/calc/calc > TestTable",
+        "pytest > pytest > test_calc.test_adds",
+        "pytest > pytest > test_calc.TestWords.test_upper",
+    ] {
+        assert!(ids.contains(want), "{want} not in {ids:#?}");
+    }
+    let adds = entries
+        .iter()
+        .find(|e| e["id"] == "test/calc.test.mjs > math > adds");
+    assert_eq!(adds.expect("listed")["location"], "test/calc.test.mjs:5");
+}
+
+#[test]
+fn after_a_run_list_has_exactly_the_ids_the_run_reported() {
+    if !require(
+        "after_a_run_list_has_exactly_the_ids_the_run_reported",
+        POLYGLOT_TOOLS,
+    ) {
+        return;
+    }
+    let p = polyglot();
+    let (ran, _) = run_logged(&p, &["--format", "jsonl"], true);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let reported: BTreeSet<String> = reported_ids(&ran.stdout).into_iter().collect();
+    let listed = ids(&listed(&p, &[]));
+    assert_eq!(listed, reported);
+    for id in [
+        "go > example.com/calc/calc > TestTable > two",
+        "pytest > pytest > test_calc.TestWords.test_upper",
+        "test/words.test.js > joins > joined",
+        "t/sub.t > outer > deeper > leaf",
+    ] {
+        assert!(listed.contains(id), "{id} not in {listed:#?}");
+    }
+}
+
+#[test]
+fn dash_t_runs_only_the_matching_tests_through_each_frameworks_filter() {
+    if !require(
+        "dash_t_runs_only_the_matching_tests_through_each_frameworks_filter",
+        POLYGLOT_TOOLS,
+    ) {
+        return;
+    }
+    let p = polyglot();
+    let args = [
+        "-t",
+        "math > adds",
+        "-t",
+        "test_adds",
+        "-t",
+        "/^TestAdd$/",
+        "-t",
+        "joins words",
+    ];
+    let (ran, names) = run_logged(&p, &args, true);
+    // `$FAIL` fails the tests not selected: passing says none of them ran.
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    assert_eq!(
+        names,
+        [
+            "bats joins words",
+            "go TestAdd",
+            "node adds",
+            "py test_adds"
+        ],
+        "{}",
+        ran.both()
+    );
+    assert!(
+        ran.stderr.contains("only tests matching math > adds"),
+        "{}",
+        ran.both()
+    );
+    assert!(
+        ran.stderr
+            .contains("not run (no matching test): t/sub.t, test/words.test.js"),
+        "{}",
+        ran.both()
+    );
+    // Subtests known from the last run: go's are anchored level by level.
+    run_logged(&p, &[], false);
+    let (ran, names) = run_logged(
+        &p,
+        &["-t", "TestTable > two", "-t", "outer > deeper"],
+        false,
+    );
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    assert_eq!(
+        names,
+        [
+            "go TestTable/two",
+            "perl deeper",
+            "perl outer",
+            "perl second"
+        ],
+        "{}",
+        ran.both()
+    );
+}
+
+#[test]
+fn only_failed_runs_exactly_the_tests_that_failed_last_time() {
+    if !require(
+        "only_failed_runs_exactly_the_tests_that_failed_last_time",
+        POLYGLOT_TOOLS,
+    ) {
+        return;
+    }
+    let p = polyglot();
+    let (ran, _) = run_logged(&p, &[], true);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    // Test::More has no filter: its failed file runs whole.
+    let failed = [
+        "bats splits words",
+        "go TestTable/two",
+        "node subtracts",
+        "perl deeper",
+        "perl outer",
+        "perl second",
+        "py test_upper",
+    ];
+    let (ran, names) = run_logged(&p, &["--only-failed"], true);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    assert_eq!(names, failed, "{}", ran.both());
+    assert!(
+        ran.stderr
+            .contains("not run (passed or never ran): test/words.test.js"),
+        "{}",
+        ran.both()
+    );
+    // Fixed: the same tests run, and pass.
+    let (ran, names) = run_logged(&p, &["--only-failed"], false);
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    assert_eq!(names, failed, "{}", ran.both());
+}
