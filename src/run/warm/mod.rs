@@ -140,6 +140,20 @@ fn names_tape(path: &Path) -> bool {
     ]
     .iter()
     .any(|needle| memchr::memmem::find(&text, needle.as_bytes()).is_some())
+        && resolves_to_tape(path)
+}
+
+/// Whether the `tape` node would load for `path` is the tape package (the driver runs each
+/// file through tape's own harness; a module of another make under that name, such as a
+/// stand-in a fixture writes, keeps a process of its own).
+fn resolves_to_tape(path: &Path) -> bool {
+    path.ancestors()
+        .skip(1)
+        .map(|dir| dir.join("node_modules/tape/package.json"))
+        .find(|p| p.is_file())
+        .and_then(|p| std::fs::read(p).ok())
+        .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+        .is_some_and(|doc| doc["name"] == "tape")
 }
 
 /// One warm node process, between files or serving one.
