@@ -191,3 +191,46 @@ fn issue26_a_file_calling_process_exit_in_a_warm_worker_fails_alone() {
         .collect();
     assert_eq!(pids.len(), 6, "--isolate: a process per file");
 }
+
+/// The fast-uri case of issue 25 under a warm worker: tape itself reaches an ES module
+/// (`require()` of a `module-sync` package on node 20.19+), which no module lists as a child.
+/// Each file's trace still holds what it loaded, so a change selects its files by trace.
+#[test]
+fn issue26_a_warm_files_trace_holds_when_tape_loads_es_modules() {
+    let test = "issue26_a_warm_files_trace_holds_when_tape_loads_es_modules";
+    let Some(p) = tape_project(test) else {
+        return;
+    };
+    p.write("lib/util.js", "exports.one = () => 1;\n");
+    p.write("lib/other.js", "exports.two = () => 2;\n");
+    let uses = |lib: &str| {
+        format!(
+            "var test = require('tape');\nvar m = require('../lib/{lib}');\n\
+             test('uses {lib}', function (t) {{ t.ok(m, 'loaded'); t.end(); }});\n"
+        )
+    };
+    p.write("test/a.js", uses("util"));
+    p.write("test/b.js", uses("util"));
+    p.write("test/c.js", uses("other"));
+    let first = p.run(&["-j1", "--order", "declared"]);
+    assert_eq!(first.code, 0, "{}", first.both());
+    assert!(
+        !first.stderr.contains("left no dependency trace"),
+        "{}",
+        first.both()
+    );
+    let affected = p.run(&["--affected-by", "lib/util.js", "--list"]);
+    assert_eq!(affected.code, 0, "{}", affected.both());
+    let listed: Vec<&str> = affected.stdout.lines().collect();
+    assert_eq!(listed.len(), 2, "{}", affected.both());
+    assert!(
+        listed.iter().all(|l| l.contains("loaded lib/util.js")),
+        "{}",
+        affected.both()
+    );
+    assert!(
+        !affected.stdout.contains("test/c.js"),
+        "{}",
+        affected.both()
+    );
+}

@@ -27,6 +27,8 @@
   const realExit = process.exit;
   const realRemoveAll = process.removeAllListeners;
   const tapes = new Map();
+  // The test files this worker ran: none is another's dependency.
+  const ran = new Set();
   let pending = Buffer.alloc(0);
   let current = null;
   let over = false;
@@ -101,7 +103,16 @@
 
   function start(cmd) {
     const file = path.resolve(cmd.file);
-    current = { cmd, file, exits: process.listeners('exit').slice(), env: {}, esm: esmLoaded() };
+    ran.add(file);
+    current = {
+      cmd,
+      file,
+      exits: process.listeners('exit').slice(),
+      env: {},
+      esm: esmLoaded(),
+      // What CommonJS had compiled before the file: the rest was compiled during it.
+      cjsBefore: new Set(Object.keys(require.cache)),
+    };
     const env = Object.assign({}, cmd.env || {});
     if (cmd.trace) env.TAPLINE_TRACE_NESTED = '1';
     for (const key of Object.keys(env)) {
@@ -151,11 +162,49 @@
     return !Array.isArray(list) || list.some((m) => m.endsWith('internal/modules/esm/module_job'));
   }
 
+  // The files of every script V8 compiled and still holds (`Debugger.enable` replays a
+  // `scriptParsed` for each), as paths with whether each is an ES module; a string saying why
+  // not when there is no inspector. The list the trace hook takes at a process's exit
+  // (src/run/trace/hooks).
+  function compiled() {
+    let session;
+    try {
+      const { Session } = require('inspector');
+      const { fileURLToPath } = require('url');
+      session = new Session();
+      session.connect();
+      const files = [];
+      session.on('Debugger.scriptParsed', ({ params }) => {
+        const url = params && params.url;
+        if (typeof url !== 'string') return;
+        const module = params.isModule === true;
+        if (url.startsWith('file:')) {
+          try { files.push({ file: fileURLToPath(url), module }); } catch (_) { /* not a file's URL */ }
+        } else if (url.startsWith('/')) {
+          files.push({ file: url, module });
+        }
+      });
+      // An in-process session answers synchronously: every event has come when post returns.
+      let answer;
+      session.post('Debugger.enable', (err) => { answer = err || 'ok'; });
+      session.post('Debugger.disable', () => {});
+      if (answer === undefined) return 'the inspector did not list the ES modules';
+      return answer === 'ok' ? files : `the inspector would not list the ES modules (${answer.message})`;
+    } catch (e) {
+      return `no inspector to list the ES modules (${e && e.code ? e.code : 'unavailable'})`;
+    } finally {
+      try { if (session) session.disconnect(); } catch (_) { /* already gone */ }
+    }
+  }
+
   // What the file loaded: its module and, through each module's children, what they loaded
-  // (a module cached by an earlier file is still its parent's child). As the trace hook says
-  // `#partial` for a process that ran ES modules, so does a file that loaded one, or during
-  // which node's ES-module loader first ran.
-  function writeTrace(out, file, esmBefore) {
+  // (a module cached by an earlier file is still its parent's child). ES modules are no
+  // module's children: when the file reached one (a `require()` of an ES module, an `.mjs`),
+  // or node's ES-module loader first ran during it, the trace adds what V8 compiled during
+  // the file and every ES module the worker holds (which file uses an ES module loaded
+  // before it cannot be told), but the other test files it ran: more than the file loaded
+  // when it shares ES modules with earlier files, never less.
+  function writeTrace(out, file, esmBefore, cjsBefore) {
     try {
       const seen = new Set();
       const stack = [require.cache[file]];
@@ -165,13 +214,22 @@
         seen.add(m.filename);
         for (const c of m.children || []) stack.push(c);
       }
-      let text = '';
       let esm = !esmBefore && esmLoaded();
-      for (const f of seen) {
-        text += f + '\n';
-        esm = esm || /\.m[jt]s$/.test(f);
+      for (const f of seen) esm = esm || /\.m[jt]s$/.test(f);
+      let partial;
+      if (esm) {
+        const more = compiled();
+        if (typeof more === 'string') partial = more;
+        else {
+          for (const { file: f, module } of more) {
+            const now = module || !cjsBefore.has(f);
+            if (now && (f === file || !ran.has(f))) seen.add(f);
+          }
+        }
       }
-      fs.appendFileSync(out, text + (esm ? '#partial node\n' : '#done node\n'));
+      let text = '';
+      for (const f of seen) text += f + '\n';
+      fs.appendFileSync(out, text + (partial ? `#partial node: ${partial}\n` : '#done node\n'));
     } catch (_) {
       // No trace: tapline then treats the file as depending on anything.
     }
@@ -181,7 +239,7 @@
     const code = emulateExit();
     let key = current.file;
     try { key = require.resolve(current.file); } catch (_) { /* the cache key is the path */ }
-    if (current.cmd.trace) writeTrace(current.cmd.trace, key, current.esm);
+    if (current.cmd.trace) writeTrace(current.cmd.trace, key, current.esm, current.cjsBefore);
     for (const name of Object.keys(current.env)) {
       if (current.env[name] === undefined) delete process.env[name];
       else process.env[name] = current.env[name];
