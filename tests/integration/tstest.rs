@@ -39,6 +39,35 @@ fn tstest_project() -> Project {
     p
 }
 
+/// The sandbox's private `/tmp` hides a tsx kept under `/tmp` (a checkout there keeps its
+/// tools in `target/ci-tools`): the project then gets its own copy of the packages tsx runs
+/// from, inside the folder the sandbox binds.
+fn own_tsx(p: &Project) {
+    let real = fs::canonicalize(tool("tsx")).expect("tsx's real path");
+    if !real.starts_with("/tmp") {
+        return;
+    }
+    let modules = real
+        .ancestors()
+        .find(|a| a.file_name().is_some_and(|n| n == "node_modules"))
+        .expect("tsx lives in a node_modules");
+    let inner = real.strip_prefix(modules).expect("inside node_modules");
+    fs::remove_dir_all(p.join("node_modules")).expect("rm node_modules");
+    let copied = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(modules)
+        .arg(p.join("node_modules"))
+        .status()
+        .expect("cp runs");
+    assert!(copied.success(), "copy {}", modules.display());
+    let bin = p.join("node_modules/.bin/tsx");
+    if fs::symlink_metadata(&bin).is_err() {
+        fs::create_dir_all(p.join("node_modules/.bin")).expect("mkdir .bin");
+        std::os::unix::fs::symlink(std::path::Path::new("..").join(inner), &bin)
+            .expect("symlink tsx");
+    }
+}
+
 fn reasons(doc: &Value, path: &str) -> String {
     file_doc(doc, path)["reasons"].to_string()
 }
@@ -341,6 +370,7 @@ fn issue29_00init_runs_first_inside_the_sandbox() {
         return;
     }
     let p = tstest_project();
+    own_tsx(&p);
     p.write("test/00init.ts", "(globalThis as any).initRuns = 1;\n")
         .write("test/test.a.ts", SEES_INIT_ONCE);
     let ran = p.run(&["--sandbox", "--format", "summary", "--no-history"]);
