@@ -9,6 +9,12 @@ use std::process::Command;
 /// `node_modules` holding tape 5.10.2, installed with npm once into a folder under target/ and
 /// reused; `Err` says why it could not be.
 fn tape_modules() -> Result<PathBuf, String> {
+    // The tests of this file run at once: one installs while the others wait (two npm
+    // installs into one folder trip over each other, and a half-installed tape looks whole).
+    static INSTALL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one = INSTALL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let dir = crate::util::repo().join("target/npm-fixtures/tape");
     let modules = dir.join("node_modules");
     if modules.join("tape/package.json").is_file() {
