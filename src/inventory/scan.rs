@@ -514,6 +514,11 @@ mod tests {
             .collect()
     }
 
+    /// `names`' answer as a test writes it: (name path, line, dynamic).
+    fn owned(want: &[(&str, usize, bool)]) -> Vec<(String, usize, bool)> {
+        want.iter().map(|&(n, l, d)| (n.to_owned(), l, d)).collect()
+    }
+
     #[test]
     fn javascript_tests_nest_by_their_calls() {
         let src = r#"
@@ -548,11 +553,7 @@ test.each([[1]])('each %s', () => {});
             ("name", 16, true),
             ("test.each", 17, true),
         ];
-        let want: Vec<_> = want
-            .iter()
-            .map(|(n, l, d)| (n.to_string(), *l, *d))
-            .collect();
-        assert_eq!(got, want);
+        assert_eq!(got, owned(&want));
     }
 
     #[test]
@@ -567,11 +568,7 @@ test.each([[1]])('each %s', () => {});
             ("next", 7, false),
             ("n $n", 8, true),
         ];
-        let want: Vec<_> = want
-            .iter()
-            .map(|(n, l, d)| (n.to_string(), *l, *d))
-            .collect();
-        assert_eq!(got, want);
+        assert_eq!(got, owned(&want));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! native-module path without esbuild, and tapbundle tests as their author wrote them.
 //! Each test `require`s Chromium and esbuild (and npm, for tapbundle).
 use crate::util::browser::path_without_esbuild;
-use crate::util::{require, tool, unmet};
+use crate::util::{npm, require, tool, unmet};
 use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -303,27 +303,14 @@ const TAPBUNDLE_PACKAGE_JSON: &str = r#"{
 }
 "#;
 
-/// `node_modules` holding `@push.rocks/tapbundle`, installed with npm once into a folder under
-/// target/ and reused; `Err` says why it could not be.
+/// `node_modules` holding `@push.rocks/tapbundle` (installed once, [`npm::fixture`]).
 fn tapbundle_modules() -> Result<PathBuf, String> {
-    let dir = crate::util::repo().join("target/npm-fixtures/tapbundle");
-    let modules = dir.join("node_modules");
-    if modules.join("@push.rocks/tapbundle/package.json").is_file() {
-        return Ok(modules);
-    }
-    fs::create_dir_all(&dir).map_err(|e| format!("failed to create {}: {e}", dir.display()))?;
-    fs::write(dir.join("package.json"), TAPBUNDLE_PACKAGE_JSON).map_err(|e| e.to_string())?;
-    let out = Command::new("npm")
-        .args(["install", "--no-audit", "--no-fund", "--ignore-scripts"])
-        .args(["--prefix".as_ref(), dir.as_os_str()])
-        .arg("@push.rocks/tapbundle@5.6.3")
-        .output()
-        .map_err(|e| format!("npm did not start: {e}"))?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        return Err(format!("npm install failed: {}", err.trim()));
-    }
-    Ok(modules)
+    npm::fixture(
+        "tapbundle",
+        TAPBUNDLE_PACKAGE_JSON,
+        "@push.rocks/tapbundle@5.6.3",
+        "@push.rocks/tapbundle/package.json",
+    )
 }
 
 #[test]

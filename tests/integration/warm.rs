@@ -1,42 +1,18 @@
 //! Issue 26: tape files share a warm node per job (src/run/warm/): each file is still judged
 //! alone, and one that ends its process fails alone, the next file getting a fresh worker.
-use crate::util::{require, unmet, Project};
+use crate::util::{npm, require, unmet, Project};
 use serde_json::Value;
 use std::fs;
 use std::path::PathBuf;
-use std::process::Command;
 
-/// `node_modules` holding tape 5.10.2, installed with npm once into a folder under target/ and
-/// reused; `Err` says why it could not be.
+/// `node_modules` holding tape 5.10.2 (installed once, [`npm::fixture`]).
 fn tape_modules() -> Result<PathBuf, String> {
-    // The tests of this file run at once: one installs while the others wait (two npm
-    // installs into one folder trip over each other, and a half-installed tape looks whole).
-    static INSTALL: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _one = INSTALL
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let dir = crate::util::repo().join("target/npm-fixtures/tape");
-    let modules = dir.join("node_modules");
-    if modules.join("tape/package.json").is_file() {
-        return Ok(modules);
-    }
-    fs::create_dir_all(&dir).map_err(|e| format!("failed to create {}: {e}", dir.display()))?;
-    fs::write(
-        dir.join("package.json"),
+    npm::fixture(
+        "tape",
         r#"{"name":"tapline-tape-fixture","private":true}"#,
+        "tape@5.10.2",
+        "tape/package.json",
     )
-    .map_err(|e| e.to_string())?;
-    let out = Command::new("npm")
-        .args(["install", "--no-audit", "--no-fund", "--ignore-scripts"])
-        .args(["--prefix".as_ref(), dir.as_os_str()])
-        .arg("tape@5.10.2")
-        .output()
-        .map_err(|e| format!("npm did not start: {e}"))?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        return Err(format!("npm install failed: {}", err.trim()));
-    }
-    Ok(modules)
 }
 
 /// A project with tape in its `node_modules`, or `None` (skipped, or failed under CI).

@@ -3,6 +3,7 @@
 //! repository's recorded streams read back, and a recorded stream as a run.
 pub(crate) mod browser;
 pub(crate) mod daemon;
+pub(crate) mod npm;
 mod project;
 mod require;
 
