@@ -9,9 +9,17 @@
 //! through it.
 use std::path::Path;
 
-/// The hook's file name and text.
-pub(crate) const HOOKS: &[(&str, &str)] =
-    &[("tapline-trace.cjs", include_str!("hooks/tapline-trace.cjs"))];
+/// The list of what V8 compiled, which the hook and the warm worker's driver read beside them.
+pub(crate) const COMPILED: (&str, &str) = (
+    "tapline-compiled.cjs",
+    include_str!("hooks/tapline-compiled.cjs"),
+);
+
+/// The hook's file name and text, and what it reads beside it.
+pub(crate) const HOOKS: &[(&str, &str)] = &[
+    ("tapline-trace.cjs", include_str!("hooks/tapline-trace.cjs")),
+    COMPILED,
+];
 
 fn plain(dir: &Path) -> Option<&str> {
     dir.to_str().filter(|d| !d.contains(char::is_whitespace))

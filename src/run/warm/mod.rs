@@ -273,7 +273,9 @@ impl Pool {
     fn driver(&mut self) -> Option<PathBuf> {
         let written = self.driver.get_or_insert_with(|| {
             let dir = super::trace::hooks_dir().map_err(|e| e.to_string())?;
-            super::trace::write_hook(&dir, DRIVER.0, DRIVER.1).map_err(|e| e.to_string())?;
+            for (name, text) in [DRIVER, super::trace::node::COMPILED] {
+                super::trace::write_hook(&dir, name, text).map_err(|e| e.to_string())?;
+            }
             Ok(dir.join(DRIVER.0))
         });
         written.as_ref().ok().cloned()

@@ -162,40 +162,8 @@
     return !Array.isArray(list) || list.some((m) => m.endsWith('internal/modules/esm/module_job'));
   }
 
-  // The files of every script V8 compiled and still holds (`Debugger.enable` replays a
-  // `scriptParsed` for each), as paths with whether each is an ES module; a string saying why
-  // not when there is no inspector. The list the trace hook takes at a process's exit
-  // (src/run/trace/hooks).
-  function compiled() {
-    let session;
-    try {
-      const { Session } = require('inspector');
-      const { fileURLToPath } = require('url');
-      session = new Session();
-      session.connect();
-      const files = [];
-      session.on('Debugger.scriptParsed', ({ params }) => {
-        const url = params && params.url;
-        if (typeof url !== 'string') return;
-        const module = params.isModule === true;
-        if (url.startsWith('file:')) {
-          try { files.push({ file: fileURLToPath(url), module }); } catch (_) { /* not a file's URL */ }
-        } else if (url.startsWith('/')) {
-          files.push({ file: url, module });
-        }
-      });
-      // An in-process session answers synchronously: every event has come when post returns.
-      let answer;
-      session.post('Debugger.enable', (err) => { answer = err || 'ok'; });
-      session.post('Debugger.disable', () => {});
-      if (answer === undefined) return 'the inspector did not list the ES modules';
-      return answer === 'ok' ? files : `the inspector would not list the ES modules (${answer.message})`;
-    } catch (e) {
-      return `no inspector to list the ES modules (${e && e.code ? e.code : 'unavailable'})`;
-    } finally {
-      try { if (session) session.disconnect(); } catch (_) { /* already gone */ }
-    }
-  }
+  // What V8 compiled (written beside this driver, shared with the trace hook).
+  const compiled = () => require(path.join(__dirname, 'tapline-compiled.cjs'))();
 
   // What the file loaded: its module and, through each module's children, what they loaded
   // (a module cached by an earlier file is still its parent's child). ES modules are no

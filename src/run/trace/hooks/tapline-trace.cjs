@@ -22,37 +22,8 @@
     return !Array.isArray(list) || list.some((m) => m.endsWith('internal/modules/esm/module_job'));
   };
 
-  // The files of every script V8 compiled and still holds (`Debugger.enable` replays a
-  // `scriptParsed` for each), as paths; a string saying why not when there is no inspector.
-  const compiled = () => {
-    let session;
-    try {
-      const { Session } = require('inspector');
-      const { fileURLToPath } = require('url');
-      session = new Session();
-      session.connect();
-      const files = [];
-      session.on('Debugger.scriptParsed', ({ params }) => {
-        const url = params && params.url;
-        if (typeof url !== 'string') return;
-        if (url.startsWith('file:')) {
-          try { files.push(fileURLToPath(url)); } catch (_) { /* not a file's URL */ }
-        } else if (url.startsWith('/')) {
-          files.push(url);
-        }
-      });
-      // An in-process session answers synchronously: every event has come when post returns.
-      let answer;
-      session.post('Debugger.enable', (err) => { answer = err || 'ok'; });
-      session.post('Debugger.disable', () => {});
-      if (answer === undefined) return 'the inspector did not list the ES modules at exit';
-      return answer === 'ok' ? files : `the inspector would not list the ES modules (${answer.message})`;
-    } catch (e) {
-      return `no inspector to list the ES modules (${e && e.code ? e.code : 'unavailable'})`;
-    } finally {
-      try { if (session) session.disconnect(); } catch (_) { /* already gone */ }
-    }
-  };
+  // What V8 compiled, beside this file (read only when ES modules ran).
+  const compiled = () => require(require('path').join(__dirname, 'tapline-compiled.cjs'))();
 
   process.on('exit', () => {
     if (process.pid !== pid) return;
@@ -62,7 +33,7 @@
       if (ranEsm()) {
         const more = compiled();
         if (typeof more === 'string') partial = more;
-        else for (const file of more) files.add(file);
+        else for (const { file } of more) files.add(file);
       }
       let text = '';
       for (const file of files) text += file + '\n';
