@@ -475,15 +475,7 @@ async fn skipped(
         .map(|event| RunEvent::Tap { run, file, event })
         .collect();
     let _ = tx.send(events).await;
-    let outcome = Outcome {
-        exit: Exit::Code(0),
-        timed_out: false,
-        cancelled: false,
-        leaked: false,
-        duration: started.elapsed(),
-        output_exceeded: false,
-        cpu_time: None,
-    };
+    let outcome = Outcome::ended(Exit::Code(0), started.elapsed());
     let mut r = judge(&mut collected, Ok(outcome), None, started, Vec::new());
     r.exit = None;
     r
@@ -621,15 +613,7 @@ mod tests {
         let mut parser = AnyParser::new(Collect::default(), Some(InputFormat::Tap));
         parser.feed(bytes);
         let mut collected = parser.finish();
-        let outcome = Outcome {
-            exit,
-            timed_out: false,
-            cancelled: false,
-            leaked: false,
-            duration: Duration::ZERO,
-            output_exceeded: false,
-            cpu_time: None,
-        };
+        let outcome = Outcome::ended(exit, Duration::ZERO);
         judge(
             &mut collected,
             Ok(outcome),

@@ -259,6 +259,22 @@ pub struct Outcome {
     pub cpu_time: Option<Duration>,
 }
 
+impl Outcome {
+    /// A child that ended by itself with `exit` after `duration`: not stopped, nothing leaked
+    /// or exceeded, its CPU time unread.
+    pub fn ended(exit: Exit, duration: Duration) -> Outcome {
+        Outcome {
+            exit,
+            timed_out: false,
+            cancelled: false,
+            leaked: false,
+            duration,
+            output_exceeded: false,
+            cpu_time: None,
+        }
+    }
+}
+
 /// Runs `spec` to completion, sending its output to `chunks`.
 ///
 /// Returns once the child is reaped, no process of its group is left alive

@@ -415,15 +415,7 @@ pub(crate) async fn run_file(
     let _ = worker.commands.send(command_line(&job)).await;
     let turn = serve(&mut worker, &mut output, job.timeout, cancel).await;
     let outcome = match turn.code {
-        Some(code) => Ok(Outcome {
-            exit: Exit::Code(code),
-            timed_out: false,
-            cancelled: false,
-            leaked: false,
-            duration: started.elapsed(),
-            output_exceeded: false,
-            cpu_time: None,
-        }),
+        Some(code) => Ok(Outcome::ended(Exit::Code(code), started.elapsed())),
         None => {
             // The rest of what it wrote is this file's.
             let (out, err) = (worker.out.rest(), worker.err.rest());
