@@ -343,15 +343,7 @@ pub(crate) mod tests {
         })
     }
 
-    fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
-        let dir = tempfile::tempdir().unwrap();
-        for (path, text) in files {
-            let path = dir.path().join(path);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        }
-        dir
-    }
+    use crate::browser::test_project as project;
 
     const LIB: &str = "export function f(x: number): number {\n  if (x > 1) throw new Error(\"boom\");\n  return x;\n}\n";
 

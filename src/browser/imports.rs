@@ -336,15 +336,7 @@ const lazy = import(variable);
         assert_eq!(specifiers(src), Vec::<String>::new());
     }
 
-    fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
-        let dir = tempfile::tempdir().unwrap();
-        for (path, text) in files {
-            let path = dir.path().join(path);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        }
-        dir
-    }
+    use crate::browser::test_project as project;
 
     #[test]
     fn relative_imports_are_followed_to_the_files_they_load() {

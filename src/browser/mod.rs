@@ -337,3 +337,17 @@ impl State {
         self.retired = kept;
     }
 }
+
+/// A project of `files` (path, text) in a temporary folder, for this room's tests.
+#[cfg(test)]
+pub(crate) fn test_project(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("mkdir");
+        }
+        std::fs::write(path, text).expect("write");
+    }
+    dir
+}
