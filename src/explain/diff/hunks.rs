@@ -144,6 +144,56 @@ pub(super) fn indent_width(line: &str) -> usize {
     line.len() - line.trim_start_matches([' ', '\t']).len()
 }
 
+/// The ops of a diff that aligns nothing but the common prefix and suffix: what lies between
+/// is one change. It is what a line diff shows when aligning would overdraw the budget; no
+/// line is lost or repeated, and it costs one pass.
+pub(super) fn coarse_ops(old: &[&str], new: &[&str]) -> Vec<DiffOp> {
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let suffix = old
+        .iter()
+        .rev()
+        .zip(new.iter().rev())
+        .take(old.len().min(new.len()) - prefix)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let (old_mid, new_mid) = (old.len() - prefix - suffix, new.len() - prefix - suffix);
+    let mut ops = Vec::new();
+    if prefix > 0 {
+        ops.push(DiffOp::Equal {
+            old_index: 0,
+            new_index: 0,
+            len: prefix,
+        });
+    }
+    match (old_mid, new_mid) {
+        (0, 0) => {}
+        (old_len, 0) => ops.push(DiffOp::Delete {
+            old_index: prefix,
+            old_len,
+            new_index: prefix,
+        }),
+        (0, new_len) => ops.push(DiffOp::Insert {
+            old_index: prefix,
+            new_index: prefix,
+            new_len,
+        }),
+        (old_len, new_len) => ops.push(DiffOp::Replace {
+            old_index: prefix,
+            old_len,
+            new_index: prefix,
+            new_len,
+        }),
+    }
+    if suffix > 0 {
+        ops.push(DiffOp::Equal {
+            old_index: prefix + old_mid,
+            new_index: prefix + new_mid,
+            len: suffix,
+        });
+    }
+    ops
+}
+
 /// Splits ops into hunks with `context` unchanged lines around changes, like
 /// `similar`'s `grouped_ops`, except that a gap of a single line is shown
 /// rather than replaced by a hunk header of the same height.

@@ -1,6 +1,6 @@
 //! Character-level highlighting inside a pair of changed lines.
+use std::cell::Cell;
 use std::ops::Range;
-use std::time::Instant;
 
 use similar::{Algorithm, DiffTag};
 
@@ -51,12 +51,15 @@ impl Chunk {
 /// common run between two changes is folded into them, because highlighting
 /// `c`·`a`·`t` → `d`·`o`·`g` piecemeal is harder to read than the whole word.
 /// Returns `None` when nothing meaningful is shared, in which case the lines
-/// are simply shown as removed and added.
-pub(super) fn inline_diff(old: &str, new: &str, deadline: Option<Instant>) -> Option<Inline> {
+/// are simply shown as removed and added, and when its worst case would
+/// overdraw `work` (the steps left of [`Budget::max_work`]).
+pub(super) fn inline_diff(old: &str, new: &str, work: &Cell<u64>) -> Option<Inline> {
     let (old_chars, old_offsets) = chars_with_offsets(old);
     let (new_chars, new_offsets) = chars_with_offsets(new);
-    let mut ops =
-        similar::capture_diff_slices_deadline(Algorithm::Myers, &old_chars, &new_chars, deadline);
+    if !charge(work, worst_work(&old_chars, &new_chars)) {
+        return None;
+    }
+    let mut ops = similar::capture_diff_slices(Algorithm::Myers, &old_chars, &new_chars);
     if !recount(&mut ops, old_chars.len(), new_chars.len()) {
         return None;
     }

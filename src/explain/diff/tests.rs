@@ -3,11 +3,7 @@ use super::*;
 use serde_json::json;
 
 fn generous() -> Budget {
-    // A long deadline keeps exact-output tests independent of machine load.
-    Budget {
-        max_time: Duration::from_secs(30),
-        ..Budget::default()
-    }
+    Budget::default()
 }
 
 fn run(expected: &Value, actual: &Value, enabled: bool, budget: &Budget) -> (String, Outcome) {
@@ -655,9 +651,9 @@ fn deep_nesting_does_not_overflow_the_stack() {
 }
 
 #[test]
-fn zero_time_budget_still_produces_a_correct_diff() {
+fn zero_work_budget_still_produces_a_correct_diff() {
     let budget = Budget {
-        max_time: Duration::ZERO,
+        max_work: 0,
         ..Budget::default()
     };
     let expected: String = (0..500).map(|i| format!("{i}\n")).collect();
@@ -666,7 +662,7 @@ fn zero_time_budget_still_produces_a_correct_diff() {
     assert!(matches!(outcome, Outcome::Truncated { .. }));
     assert!(
         !text.contains(ansi::INVERSE),
-        "highlighting is skipped once time is up"
+        "highlighting is skipped once the work is spent"
     );
     let (text, outcome) = run(&json!("abc"), &json!("abd"), false, &budget);
     assert_eq!(text, format!("{LEGEND}- \"abc\"\n+ \"abd\"\n"));
@@ -1049,4 +1045,41 @@ fn a_value_on_one_line_and_its_kind() {
     assert_eq!(kind(&bare("undef")), "bare");
     assert_eq!(kind(&bare("NaN")), "number");
     assert_eq!(kind(&json!({})), "object");
+}
+
+#[test]
+fn a_line_diff_over_the_work_budget_is_one_change_between_the_common_lines() {
+    // Aligning the 3 + 3 lines between `same 2` and `end` costs 36 steps at worst; 35 are
+    // allowed.
+    let budget = Budget {
+        max_work: 35,
+        ..Budget::default()
+    };
+    let expected = json!("same 1\nsame 2\nold a\nmid\nold b\nend");
+    let actual = json!("same 1\nsame 2\nnew a\nmid\nnew b\nend");
+    let (text, outcome) = run(&expected, &actual, false, &budget);
+    assert_eq!(outcome, Outcome::Full);
+    assert_eq!(
+        text,
+        format!(
+            "- Expected\n+ Received\n{COARSE_NOTE}\n\n  same 1\n  same 2\n- old a\n- mid\n- old b\n+ new a\n+ mid\n+ new b\n  end\n"
+        )
+    );
+    // With one step more the lines are aligned, and `mid` is common.
+    let (text, _) = run(&expected, &actual, false, &Budget { max_work: 36, ..budget });
+    assert!(!text.contains(COARSE_NOTE), "{text}");
+    assert!(text.contains("\n  mid\n"), "{text}");
+}
+
+#[test]
+fn the_work_a_diff_may_cost_is_its_changed_part_squared() {
+    assert_eq!(worst_work(&[1, 2, 3], &[1, 2, 3]), 0);
+    // Common prefix `1` and suffix `4` set aside: 2 + 1 units are left.
+    assert_eq!(worst_work(&[1, 2, 3, 4], &[1, 9, 4]), 9);
+    // A prefix and suffix never count one unit twice.
+    assert_eq!(worst_work(&[7, 7], &[7, 7, 7]), 1);
+    let work = std::cell::Cell::new(10);
+    assert!(charge(&work, 9));
+    assert!(!charge(&work, 2), "one step is left");
+    assert_eq!(work.get(), 1);
 }
