@@ -1066,7 +1066,15 @@ fn a_line_diff_over_the_work_budget_is_one_change_between_the_common_lines() {
         )
     );
     // With one step more the lines are aligned, and `mid` is common.
-    let (text, _) = run(&expected, &actual, false, &Budget { max_work: 36, ..budget });
+    let (text, _) = run(
+        &expected,
+        &actual,
+        false,
+        &Budget {
+            max_work: 36,
+            ..budget
+        },
+    );
     assert!(!text.contains(COARSE_NOTE), "{text}");
     assert!(text.contains("\n  mid\n"), "{text}");
 }
