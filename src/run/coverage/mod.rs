@@ -17,6 +17,7 @@
 pub mod go;
 pub mod perl;
 pub mod python;
+pub mod remap;
 pub mod v8;
 
 use super::trace::{self, Kind, Roots, ScratchDir};
