@@ -180,7 +180,7 @@ mod tests {
         let file = as_node_writes(&taken, "http://127.0.0.1:9/k/", &prepared);
         let url = format!("file://{}/test/a.browser.ts.js", serve_root.display());
         let cached = &file["source-map-cache"][&url];
-        assert_eq!(cached["lineLengths"], json!([10, 16, 0]), "UTF-16 units, no \\r");
+        assert_eq!(cached["lineLengths"], json!([10, 17, 0]), "UTF-16 units, no \\r");
         assert_eq!(cached["data"]["sources"], json!(["../../p/a.ts"]));
     }
 
