@@ -63,7 +63,10 @@ pub(crate) async fn take(
     };
     let file = as_node_writes(&taken, origin, prepared);
     if let Err(e) = write(out, &file) {
-        note(out, &format!("failed to write the coverage into {}: {e}", out.display()));
+        note(
+            out,
+            &format!("failed to write the coverage into {}: {e}", out.display()),
+        );
     }
 }
 
@@ -146,8 +149,14 @@ mod tests {
     #[test]
     fn the_mounts_scripts_become_files_and_a_bundle_brings_its_map() {
         let dir = crate::browser::test_project(&[
-            ("bundle/test/a.browser.ts.js", "let a = 1;\r\nconsole.log(\"é\");\n"),
-            ("bundle/test/a.browser.ts.js.map", r#"{"version":3,"sources":["../../p/a.ts"],"mappings":"AAAA"}"#),
+            (
+                "bundle/test/a.browser.ts.js",
+                "let a = 1;\r\nconsole.log(\"é\");\n",
+            ),
+            (
+                "bundle/test/a.browser.ts.js.map",
+                r#"{"version":3,"sources":["../../p/a.ts"],"mappings":"AAAA"}"#,
+            ),
         ]);
         let serve_root = dir.path().join("bundle");
         let native = Prepared {
@@ -163,7 +172,10 @@ mod tests {
         ]});
         let file = as_node_writes(&taken, "http://127.0.0.1:9/k/", &native);
         let url = format!("file://{}/test/a%20b.js", serve_root.display());
-        assert_eq!(file["result"], json!([{ "url": url, "functions": [{ "ranges": [] }] }]));
+        assert_eq!(
+            file["result"],
+            json!([{ "url": url, "functions": [{ "ranges": [] }] }])
+        );
         assert_eq!(file["tapline-lang"], "browser");
         let bundled = crate::browser::bundle::tests::bundle_for_test(
             &serve_root,
@@ -180,7 +192,11 @@ mod tests {
         let file = as_node_writes(&taken, "http://127.0.0.1:9/k/", &prepared);
         let url = format!("file://{}/test/a.browser.ts.js", serve_root.display());
         let cached = &file["source-map-cache"][&url];
-        assert_eq!(cached["lineLengths"], json!([10, 17, 0]), "UTF-16 units, no \\r");
+        assert_eq!(
+            cached["lineLengths"],
+            json!([10, 17, 0]),
+            "UTF-16 units, no \\r"
+        );
         assert_eq!(cached["data"]["sources"], json!(["../../p/a.ts"]));
     }
 
@@ -189,7 +205,10 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let out = dir.path().join("3.v8");
         assert_eq!(read_note(&out), None);
-        note(&out, "failed to take the coverage: the page did not answer within the grace");
+        note(
+            &out,
+            "failed to take the coverage: the page did not answer within the grace",
+        );
         assert_eq!(
             read_note(&out).as_deref(),
             Some("browser pages: failed to take the coverage: the page did not answer within the grace")

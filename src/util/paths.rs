@@ -97,7 +97,10 @@ mod tests {
             from_file_url("file:///p/a%20b.js"),
             Some(PathBuf::from("/p/a b.js"))
         );
-        assert_eq!(from_file_url("file:///p/100%"), Some(PathBuf::from("/p/100%")));
+        assert_eq!(
+            from_file_url("file:///p/100%"),
+            Some(PathBuf::from("/p/100%"))
+        );
         assert_eq!(from_file_url("node:fs"), None);
     }
 

@@ -250,11 +250,8 @@ mod tests {
             end_offset,
             count,
         });
-        let counts = Remapper::new(&map).counts(
-            &generated,
-            ranges.into_iter(),
-            &[Some(source.to_owned())],
-        );
+        let counts =
+            Remapper::new(&map).counts(&generated, ranges.into_iter(), &[Some(source.to_owned())]);
         let expected: BTreeMap<u32, u64> = (1..=15).map(|l| (l, u64::from(l <= 12))).collect();
         assert_eq!(counts.get(&0), Some(&expected));
     }

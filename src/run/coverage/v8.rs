@@ -122,7 +122,9 @@ fn mapped(
     let sources: Vec<Option<String>> = (map.paths().iter())
         .map(|p| {
             let dependency = p.components().any(|c| c.as_os_str() == "node_modules");
-            (!dependency).then(|| std::fs::read_to_string(p).ok()).flatten()
+            (!dependency)
+                .then(|| std::fs::read_to_string(p).ok())
+                .flatten()
         })
         .collect();
     let ranges = functions.iter().flat_map(|f| &f.ranges).copied();
