@@ -136,7 +136,12 @@ async fn take_coverage(spec: &PageSpec<'_>, page: &Page, state: &State) {
     if state.browser_gone || state.cancelled {
         return;
     }
-    let bound = spec.grace.max(Duration::from_millis(500));
+    // A page that timed out is most likely busy in a loop and will not answer: it gets a
+    // second at most, so that it is not held for its grace twice (here and to close).
+    let bound = match state.timed_out {
+        true => spec.grace.min(Duration::from_secs(1)),
+        false => spec.grace.max(Duration::from_millis(500)),
+    };
     let origin = &state.origin;
     super::coverage::take(spec.cdp, &page.session, out, origin, &spec.prepared, bound).await;
 }

@@ -534,3 +534,38 @@ fn issue28_a_browser_pages_coverage_agrees_with_v8_in_node_bundled_or_served_as_
         );
     }
 }
+
+/// A page stuck in a loop cannot give its coverage: the file fails as it would without
+/// `--coverage` (its timeout), its lines are left out, and the summary says why once.
+#[test]
+fn issue28_a_page_that_never_answers_fails_by_its_timeout_alone_and_the_summary_says_once_why() {
+    let name =
+        "issue28_a_page_that_never_answers_fails_by_its_timeout_alone_and_the_summary_says_once_why";
+    if !require(name, &["chromium"]) {
+        return;
+    }
+    let p = web_fixture();
+    let path = crate::util::browser::path_without_esbuild();
+    let args = [
+        "--coverage",
+        "--timeout",
+        "4s",
+        "-o",
+        "cov.lcov",
+        "hung/spin.browser.js",
+    ];
+    let ran = run(&p, &path, &args);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    assert!(ran.stderr.contains("timed out after 4s"), "{}", ran.stderr);
+    let note = "browser pages: failed to take the coverage: the page did not answer";
+    assert_eq!(ran.stderr.matches(note).count(), 1, "{}", ran.stderr);
+    let log = p.read_text(".nogit/testlogs/hung__spin.browser.log");
+    assert!(
+        !log.contains("coverage"),
+        "nothing added to the page's output: {log}"
+    );
+    assert!(
+        !p.read_text("cov.lcov").contains("SF:"),
+        "no lines of the page"
+    );
+}
