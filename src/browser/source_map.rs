@@ -87,10 +87,7 @@ impl SourceMap {
         base: &Path,
         project_root: &Path,
     ) -> Result<SourceMap, MapError> {
-        let raw: Raw = serde_json::from_str(json).map_err(|e| MapError::Read {
-            path: PathBuf::new(),
-            reason: e.to_string(),
-        })?;
+        let raw: Raw = serde_json::from_str(json).map_err(not_a_map)?;
         SourceMap::decoded(raw, base, project_root)
     }
 
@@ -100,10 +97,7 @@ impl SourceMap {
         base: &Path,
         project_root: &Path,
     ) -> Result<SourceMap, MapError> {
-        let raw: Raw = serde_json::from_value(value).map_err(|e| MapError::Read {
-            path: PathBuf::new(),
-            reason: e.to_string(),
-        })?;
+        let raw: Raw = serde_json::from_value(value).map_err(not_a_map)?;
         SourceMap::decoded(raw, base, project_root)
     }
 
@@ -155,6 +149,14 @@ impl SourceMap {
             line: seg.line + 1,
             column: seg.source_column + 1,
         })
+    }
+}
+
+/// JSON that is no source map (the path is filled in by the caller that knows it).
+fn not_a_map(e: serde_json::Error) -> MapError {
+    MapError::Read {
+        path: PathBuf::new(),
+        reason: e.to_string(),
     }
 }
 
