@@ -16,7 +16,7 @@
 //! compare against is worth more here than a rule of tapline's own.
 use super::v8::{Lines, Range};
 use crate::browser::source_map::{Segment, SourceMap};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// `Infinity` in v8-to-istanbul: the end of the line.
 const LINE_END: i64 = i64::MAX / 4;
@@ -41,29 +41,22 @@ struct Original {
 /// source-column order) that the end of a range needs.
 pub(crate) struct Remapper<'a> {
     map: &'a SourceMap,
-    /// `[source][line]`: (source column, generated line, generated column), stably sorted.
-    by_source: Vec<Vec<Vec<(u32, u32, u32)>>>,
+    /// By (source, source line): (source column, generated line, generated column), stably
+    /// sorted. A map, not a table: a map's line numbers are not to be trusted with memory.
+    by_source: HashMap<(u32, u32), Vec<(u32, u32, u32)>>,
 }
 
 impl<'a> Remapper<'a> {
     pub(crate) fn new(map: &'a SourceMap) -> Remapper<'a> {
-        let mut by_source: Vec<Vec<Vec<(u32, u32, u32)>>> = vec![Vec::new(); map.paths().len()];
+        let mut by_source: HashMap<(u32, u32), Vec<(u32, u32, u32)>> = HashMap::new();
         for line in 0..map.line_count() {
             for seg in map.segments(line).iter().filter(|s| s.mapped) {
-                let Some(lines) = by_source.get_mut(seg.source as usize) else {
-                    continue;
-                };
-                let at = seg.line as usize;
-                if lines.len() <= at {
-                    lines.resize(at + 1, Vec::new());
-                }
-                lines[at].push((seg.source_column, line as u32, seg.column));
+                let places = by_source.entry((seg.source, seg.line)).or_default();
+                places.push((seg.source_column, line as u32, seg.column));
             }
         }
-        for lines in &mut by_source {
-            for places in lines.iter_mut() {
-                places.sort_by_key(|p| p.0);
-            }
+        for places in by_source.values_mut() {
+            places.sort_by_key(|p| p.0);
         }
         Remapper { map, by_source }
     }
@@ -159,10 +152,7 @@ impl<'a> Remapper<'a> {
     /// `generatedPositionFor` with the upper bias: the first generated place of `at`'s source
     /// line at or after `column`, as (line 1-based, column).
     fn generated(&self, at: Original, column: i64) -> Option<(u32, i64)> {
-        let places = self
-            .by_source
-            .get(at.source as usize)?
-            .get(at.line.checked_sub(1)? as usize)?;
+        let places = self.by_source.get(&(at.source, at.line.checked_sub(1)?))?;
         let i = trace(places.len(), |i| places[i].0, column, Bias::Upper)?;
         Some((places[i].1 + 1, i64::from(places[i].2)))
     }
