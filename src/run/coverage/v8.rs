@@ -302,4 +302,34 @@ mod tests {
         // node --test --experimental-test-coverage --test-reporter=lcov says the same.
         assert_eq!(counted, expected);
     }
+
+    /// A script with a map is counted in its source, by the name the map gives; a map that is
+    /// no map, or a source gone, leaves the script out without failing the rest.
+    #[test]
+    fn a_mapped_script_is_counted_in_its_source() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let src = dir.path().join("a.ts");
+        std::fs::write(&src, "const a: number = 1;\n").expect("write");
+        let url = |name: &str| format!("file://{}/{name}", dir.path().display());
+        let map =
+            serde_json::json!({ "version": 3, "sources": ["a.ts"], "mappings": "AAAA,MAAM,EAAa" });
+        let process = serde_json::json!({
+            "result": [
+                { "url": url("a.js"), "functions": [{ "ranges": [{ "startOffset": 0, "endOffset": 12, "count": 1 }] }] },
+                { "url": url("b.js"), "functions": [] },
+                { "url": url("gone.js"), "functions": [] },
+            ],
+            "source-map-cache": {
+                url("a.js"): { "lineLengths": [11, 0], "data": map },
+                url("b.js"): { "lineLengths": [3], "data": "no map" },
+                url("gone.js"): { "lineLengths": [3], "data": { "sources": ["gone.ts"], "mappings": "AAAA" } },
+            },
+            "tapline-lang": "browser",
+        });
+        let out = dir.path().join("out");
+        std::fs::create_dir(&out).expect("mkdir");
+        std::fs::write(out.join("p.json"), process.to_string()).expect("write");
+        let read = read(&out);
+        assert_eq!(read, vec![(src, Lang::Browser, BTreeMap::from([(1, 1)]))]);
+    }
 }
