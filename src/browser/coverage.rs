@@ -1,6 +1,6 @@
 //! A browser page's line coverage (`tapline run --coverage`): Chromium's own precise coverage,
 //! read through DevTools and written where node's would be, so that one reader counts both
-//! ([`crate::run::coverage::v8`]).
+//! (the run's `coverage::v8`).
 //!
 //! - Before the harness loads: `Profiler.enable`, then `Profiler.startPreciseCoverage` with
 //!   `callCount` and `detailed` (block coverage, as node's `NODE_V8_COVERAGE` gives), so the
@@ -10,7 +10,7 @@
 //!   own file when it is served natively); the harness page and other origins are left out.
 //!   A bundle's script carries its esbuild source map and line lengths as node's
 //!   `source-map-cache` does, so its sources get the hits, counted as c8 counts them
-//!   ([`crate::run::coverage::remap`]), and nothing needs the bundle once the page is gone.
+//!   (the run's `coverage::remap`), and nothing needs the bundle once the page is gone.
 //! - The whole is written as `browser-<n>.json` into the test file's coverage folder, in the
 //!   form of a `NODE_V8_COVERAGE` file marked `"tapline-lang": "browser"`.
 //!

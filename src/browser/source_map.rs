@@ -1,6 +1,6 @@
 //! A bundle's source map (v3), decoded to map a stack's `bundle.js:LINE:COL` frames back to
 //! the source file a test's author wrote (`test/foo.browser.ts:12:5`), and, for coverage, read
-//! segment by segment ([`crate::run::coverage::remap`]).
+//! segment by segment (the run's `coverage::remap`).
 //!
 //! Written here rather than taken from a crate: the whole job is the base64 VLQ `mappings`
 //! string and a binary search per frame (~100 lines), while the source-map crates carry
