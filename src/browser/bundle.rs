@@ -122,11 +122,14 @@ pub(crate) fn rel_of(file: &Path, project_root: &Path) -> String {
 }
 
 /// Bundles `file` (absolute, under `project_root`) with `esbuild` into `scratch/bundle/`.
+/// `measured` (`--coverage`): nothing is tree-shaken, so that a function no test calls is in
+/// the bundle, counted as never run, instead of left out and never seen.
 pub(crate) fn bundle(
     esbuild: &Path,
     file: &Path,
     project_root: &Path,
     scratch: &Path,
+    measured: bool,
 ) -> Result<Bundle, BundleError> {
     let rel = rel_of(file, project_root);
     let io_err = |e: std::io::Error| BundleError::Io {
@@ -150,6 +153,7 @@ pub(crate) fn bundle(
             "--log-level=error",
             "--color=false",
         ])
+        .args(measured.then_some("--tree-shaking=false"))
         .args(
             // tstest loads the folder's 00init ahead of the file: injected, it runs first.
             crate::util::init_module::init_of(file).map(|init| flag("--inject:", &init)),
@@ -244,6 +248,11 @@ fn read_inputs(meta: &Path, project_root: &Path) -> std::io::Result<Vec<PathBuf>
 }
 
 impl Bundle {
+    /// The source map written beside the bundle.
+    pub(crate) fn map_path(&self) -> &Path {
+        &self.map_path
+    }
+
     /// The bundle's source map, decoded once; `None` when it cannot be read.
     pub(crate) fn source_map(&self) -> Option<&SourceMap> {
         self.map
@@ -268,6 +277,18 @@ impl Bundle {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    /// A bundle served from `serve_root` as `entry`, its map at `map_path`.
+    pub(crate) fn bundle_for_test(serve_root: &Path, entry: &str, map_path: &Path) -> Bundle {
+        Bundle {
+            serve_root: serve_root.to_path_buf(),
+            entry: entry.to_owned(),
+            inputs: Vec::new(),
+            map_path: map_path.to_path_buf(),
+            project_root: serve_root.to_path_buf(),
+            map: OnceLock::new(),
+        }
+    }
 
     #[test]
     fn project_esbuild_comes_before_path() {
@@ -366,6 +387,7 @@ pub(crate) mod tests {
             &root.join("test/a.browser.ts"),
             root,
             scratch.path(),
+            false,
         )
         .unwrap();
         assert_eq!(b.entry, "test/a.browser.ts.js");
@@ -418,6 +440,7 @@ pub(crate) mod tests {
             &dir.path().join("test/a.browser.ts"),
             dir.path(),
             scratch.path(),
+            false,
         )
         .unwrap_err();
         let BundleError::Rejected { file, message } = &err else {
@@ -459,6 +482,7 @@ pub(crate) mod tests {
             &dir.path().join("a.browser.ts"),
             dir.path(),
             dir.path(),
+            false,
         )
         .unwrap_err();
         assert!(

@@ -12,7 +12,8 @@
 //! - [`imports`]: without esbuild, whether a file can be served as a native module;
 //! - [`source_map`]: a stack's bundle frames mapped back to the sources;
 //! - [`page`]: one file's page, from a fresh browser context to its verdict's reasons;
-//! - [`console`]: console arguments joined as Node prints them.
+//! - [`console`]: console arguments joined as Node prints them;
+//! - [`coverage`]: a page's precise coverage, for `--coverage`.
 //!
 //! [`Shared`] is the run's browser: nothing starts until the first browser file is due, then
 //! one Chromium and one server serve every browser file of the run, up to `-j` pages at once
@@ -31,6 +32,7 @@ pub(crate) mod bundle;
 pub(crate) mod cdp;
 pub mod chromium;
 pub(crate) mod console;
+pub(crate) mod coverage;
 pub(crate) mod imports;
 pub mod inputs;
 pub(crate) mod page;
@@ -84,6 +86,8 @@ pub(crate) struct BrowserJob {
     pub grace: Duration,
     /// `--max-output`.
     pub max_output: Option<u64>,
+    /// `--coverage`: the folder the page's precise coverage is written into.
+    pub coverage: Option<PathBuf>,
 }
 
 pub use crate::util::paths::file_rel;
@@ -136,7 +140,9 @@ impl Shared {
         // esbuild takes from milliseconds to seconds: off the async threads.
         let prepared = {
             let (file, root, scratch) = (file.clone(), root.clone(), scratch.clone());
-            tokio::task::spawn_blocking(move || prepare::prepare(&file, &root, &scratch)).await
+            let measured = job.coverage.is_some();
+            tokio::task::spawn_blocking(move || prepare::prepare(&file, &root, &scratch, measured))
+                .await
         };
         let end = match prepared {
             Ok(Ok(prepared)) => {
@@ -177,6 +183,7 @@ impl Shared {
             timeout: job.timeout,
             grace: job.grace,
             max_output: job.max_output,
+            coverage: job.coverage.clone(),
         };
         let mut end = page::drive(spec, chunks, cancel).await;
         if end.browser_gone && !end.cancelled {

@@ -49,6 +49,8 @@ pub(crate) struct PageSpec<'a> {
     pub grace: Duration,
     /// `--max-output`: the page is closed once its console has written this many bytes.
     pub max_output: Option<u64>,
+    /// `--coverage`: where the page's coverage goes ([`super::coverage`]).
+    pub coverage: Option<std::path::PathBuf>,
 }
 
 /// How the page ended.
@@ -77,6 +79,9 @@ pub(crate) async fn drive(
         Ok(opened) => opened,
         Err(failed) => return not_opened(&spec, failed).await,
     };
+    if let Some(out) = &spec.coverage {
+        super::coverage::start(spec.cdp, &page.session, out, CALL_DEADLINE).await;
+    }
     let harness = harness(&spec.prepared.entry);
     let mount = spec.server.mount(spec.prepared.serve_root.clone(), harness);
     let mut state = State::new(chunks);
@@ -117,9 +122,28 @@ pub(crate) async fn drive(
         }
         state.check();
     }
+    take_coverage(&spec, &page, &state).await;
     spec.server.unmount(&mount);
     spec.cdp.unsubscribe(&page.session);
     finish(&spec, &page, state).await
+}
+
+/// The ended page's coverage, unless there is no page left to ask or the run stops.
+async fn take_coverage(spec: &PageSpec<'_>, page: &Page, state: &State) {
+    let Some(out) = &spec.coverage else {
+        return;
+    };
+    if state.browser_gone || state.cancelled {
+        return;
+    }
+    // A page that timed out is most likely busy in a loop and will not answer: it gets a
+    // second at most, so that it is not held for its grace twice (here and to close).
+    let bound = match state.timed_out {
+        true => spec.grace.min(Duration::from_secs(1)),
+        false => spec.grace.max(Duration::from_millis(500)),
+    };
+    let origin = &state.origin;
+    super::coverage::take(spec.cdp, &page.session, out, origin, &spec.prepared, bound).await;
 }
 
 /// A page that could not be opened: why, and whatever was opened closed.

@@ -74,20 +74,24 @@ impl PrepareError {
 }
 
 /// Prepares `file` (absolute, or relative to the cwd) of the project at `project_root`;
-/// `scratch` is a folder of this file's own for whatever preparing writes (a bundle).
+/// `scratch` is a folder of this file's own for whatever preparing writes (a bundle);
+/// `measured`: the page's coverage is taken (a bundle keeps what no one imports).
 /// Blocks while esbuild bundles: call it off the async threads.
 pub(crate) fn prepare(
     file: &Path,
     project_root: &Path,
     scratch: &Path,
+    measured: bool,
 ) -> Result<Prepared, PrepareError> {
     let esbuild = bundle::find_esbuild(project_root);
-    prepare_with(esbuild.as_deref(), file, project_root, scratch)
+    let esbuild = esbuild.as_deref().map(|e| (e, measured));
+    prepare_with(esbuild, file, project_root, scratch)
 }
 
-/// [`prepare`] with `esbuild` given (`None`: there is none).
+/// [`prepare`] with `esbuild` given, and whether the page is measured (`None`: there is no
+/// esbuild).
 pub(crate) fn prepare_with(
-    esbuild: Option<&Path>,
+    esbuild: Option<(&Path, bool)>,
     file: &Path,
     project_root: &Path,
     scratch: &Path,
@@ -111,8 +115,8 @@ pub(crate) fn prepare_with(
             root: root.display().to_string(),
         })?
         .to_owned();
-    if let Some(esbuild) = esbuild {
-        let bundle = bundle::bundle(esbuild, &abs, &root, scratch)?;
+    if let Some((esbuild, measured)) = esbuild {
+        let bundle = bundle::bundle(esbuild, &abs, &root, scratch, measured)?;
         return Ok(Prepared {
             serve_root: bundle.serve_root.clone(),
             entry: bundle.entry.clone(),
@@ -215,7 +219,7 @@ mod tests {
         std::fs::write(root.join("test/bad.browser.js"), "import 'nope';\n").expect("write");
         let scratch = tempfile::tempdir().expect("tempdir");
         let p = prepare_with(
-            Some(&esbuild),
+            Some((&esbuild, false)),
             &root.join("test/a b.browser.ts"),
             root,
             scratch.path(),
@@ -225,7 +229,7 @@ mod tests {
         assert!(p.serve_root.join("test/a b.browser.ts.js").is_file());
         assert_eq!(p.inputs, [root.join("test/a b.browser.ts")]);
         let err = prepare_with(
-            Some(&esbuild),
+            Some((&esbuild, false)),
             &root.join("test/bad.browser.js"),
             root,
             scratch.path(),

@@ -1,23 +1,26 @@
 //! A bundle's source map (v3), decoded to map a stack's `bundle.js:LINE:COL` frames back to
-//! the source file a test's author wrote (`test/foo.browser.ts:12:5`).
+//! the source file a test's author wrote (`test/foo.browser.ts:12:5`), and, for coverage, read
+//! segment by segment (the run's `coverage::remap`).
 //!
 //! Written here rather than taken from a crate: the whole job is the base64 VLQ `mappings`
 //! string and a binary search per frame (~100 lines), while the source-map crates carry
 //! generation, index maps and URL handling tapline has no use for. Only the v3 fields esbuild
 //! writes are read (`sources`, `mappings`, `sourceRoot`); `names` is not needed to name a
 //! place. A map that cannot be decoded maps nothing: the stack is shown as the page gave it.
-use crate::util::paths::normalize;
+use crate::util::paths::{from_file_url, normalize};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
 /// One decoded mapping: a place in the bundle and the place in a source it came from (all
-/// 0-based, as the format counts).
+/// 0-based, as the format counts). A one-field segment (`mapped` false) maps its column to
+/// no source: kept, since a lookup landing on it finds nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Segment {
-    column: u32,
-    source: u32,
-    line: u32,
-    source_column: u32,
+pub(crate) struct Segment {
+    pub(crate) column: u32,
+    pub(crate) source: u32,
+    pub(crate) line: u32,
+    pub(crate) source_column: u32,
+    pub(crate) mapped: bool,
 }
 
 /// A decoded source map: per generated line, its segments in column order.
@@ -25,6 +28,8 @@ struct Segment {
 pub(crate) struct SourceMap {
     /// Each source as a display path: relative to the project root when under it.
     sources: Vec<String>,
+    /// Each source as an absolute path (a `file://` source decoded), normalized by name.
+    paths: Vec<PathBuf>,
     lines: Vec<Vec<Segment>>,
 }
 
@@ -82,20 +87,54 @@ impl SourceMap {
         base: &Path,
         project_root: &Path,
     ) -> Result<SourceMap, MapError> {
-        let raw: Raw = serde_json::from_str(json).map_err(|e| MapError::Read {
-            path: PathBuf::new(),
-            reason: e.to_string(),
-        })?;
+        let raw: Raw = serde_json::from_str(json).map_err(not_a_map)?;
+        SourceMap::decoded(raw, base, project_root)
+    }
+
+    /// A map given as JSON already (node's `source-map-cache`); `base` as for [`Self::parse`].
+    pub(crate) fn from_value(
+        value: serde_json::Value,
+        base: &Path,
+        project_root: &Path,
+    ) -> Result<SourceMap, MapError> {
+        let raw: Raw = serde_json::from_value(value).map_err(not_a_map)?;
+        SourceMap::decoded(raw, base, project_root)
+    }
+
+    fn decoded(raw: Raw, base: &Path, project_root: &Path) -> Result<SourceMap, MapError> {
         let root = raw.source_root.unwrap_or_default();
-        let sources = raw
-            .sources
-            .iter()
-            .map(|s| display_source(&base.join(&root).join(s), project_root))
+        let paths: Vec<PathBuf> = (raw.sources.iter())
+            .map(|s| {
+                let joined = format!("{root}{s}");
+                match from_file_url(&joined) {
+                    Some(path) => normalize(&path),
+                    None => normalize(&base.join(&root).join(s)),
+                }
+            })
+            .collect();
+        let sources = (paths.iter())
+            .map(|path| display_source(path, project_root))
             .collect();
         Ok(SourceMap {
             sources,
+            paths,
             lines: decode_mappings(&raw.mappings)?,
         })
+    }
+
+    /// The sources' paths, by index (absolute when the map's base was).
+    pub(crate) fn paths(&self) -> &[PathBuf] {
+        &self.paths
+    }
+
+    /// The segments of generated line `line` (0-based), in column order.
+    pub(crate) fn segments(&self, line: usize) -> &[Segment] {
+        self.lines.get(line).map_or(&[], Vec::as_slice)
+    }
+
+    /// How many generated lines the mappings name.
+    pub(crate) fn line_count(&self) -> usize {
+        self.lines.len()
     }
 
     /// Where the bundle's `line`:`column` (1-based, as a stack names them) came from: the
@@ -103,10 +142,8 @@ impl SourceMap {
     pub(crate) fn lookup(&self, line: u32, column: u32) -> Option<Place> {
         let segments = self.lines.get(line.checked_sub(1)? as usize)?;
         let column = column.saturating_sub(1);
-        let at = segments
-            .partition_point(|s| s.column <= column)
-            .checked_sub(1)?;
-        let seg = segments[at];
+        let at = segments.partition_point(|s| s.column <= column);
+        let seg = segments[..at].iter().rev().find(|s| s.mapped)?;
         Some(Place {
             file: self.sources.get(seg.source as usize)?.clone(),
             line: seg.line + 1,
@@ -115,18 +152,24 @@ impl SourceMap {
     }
 }
 
-/// `path` relative to `project_root` when under it (lexically: esbuild wrote it from absolute
-/// paths), else as it is.
+/// JSON that is no source map (the path is filled in by the caller that knows it).
+fn not_a_map(e: serde_json::Error) -> MapError {
+    MapError::Read {
+        path: PathBuf::new(),
+        reason: e.to_string(),
+    }
+}
+
+/// `path` (normalized) relative to `project_root` when under it (lexically: esbuild wrote it
+/// from absolute paths), else as it is.
 fn display_source(path: &Path, project_root: &Path) -> String {
-    let path = normalize(path);
-    let shown = path.strip_prefix(normalize(project_root)).unwrap_or(&path);
+    let shown = path.strip_prefix(normalize(project_root)).unwrap_or(path);
     shown.to_string_lossy().into_owned()
 }
 
 /// Decodes the `mappings` string: `;` ends a generated line, `,` separates segments, each
 /// segment is 1, 4 or 5 base64 VLQ numbers, each relative to the same field of the segment
-/// before (the generated column only within its line). One-field segments map to nothing and
-/// are dropped.
+/// before (the generated column only within its line). One-field segments map to nothing.
 fn decode_mappings(mappings: &str) -> Result<Vec<Vec<Segment>>, MapError> {
     let bytes = mappings.as_bytes();
     let mut lines = vec![Vec::new()];
@@ -154,7 +197,17 @@ fn decode_mappings(mappings: &str) -> Result<Vec<Vec<Segment>>, MapError> {
                     at = next;
                 }
                 column += fields[0];
-                if n >= 4 {
+                if n < 4 {
+                    let column = u32::try_from(column).map_err(|_| MapError::Mappings(at))?;
+                    let seg = Segment {
+                        column,
+                        source: 0,
+                        line: 0,
+                        source_column: 0,
+                        mapped: false,
+                    };
+                    lines.last_mut().expect("one line at least").push(seg);
+                } else {
                     source += fields[1];
                     line += fields[2];
                     source_column += fields[3];
@@ -164,13 +217,14 @@ fn decode_mappings(mappings: &str) -> Result<Vec<Vec<Segment>>, MapError> {
                         source: field(source)?,
                         line: field(line)?,
                         source_column: field(source_column)?,
+                        mapped: true,
                     };
                     lines.last_mut().expect("one line at least").push(seg);
                 }
             }
         }
     }
-    // Segments come in column order; sort anyway, lookup's binary search relies on it.
+    // Segments come in column order; sort anyway (stably), lookup's binary search relies on it.
     for segments in &mut lines {
         segments.sort_by_key(|s| s.column);
     }

@@ -25,6 +25,8 @@ pub enum Lang {
     Perl,
     /// `go test -coverprofile`.
     Go,
+    /// A browser page: Chromium's precise coverage (DevTools `Profiler`).
+    Browser,
 }
 
 impl Lang {
@@ -34,6 +36,7 @@ impl Lang {
             Lang::Python => "python",
             Lang::Perl => "perl",
             Lang::Go => "go",
+            Lang::Browser => "browser",
         }
     }
 }

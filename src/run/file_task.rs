@@ -187,7 +187,9 @@ pub(crate) async fn run_file(
     let child = match job.input.runtime {
         Runtime::Chromium => {
             allocation = None;
-            tokio::spawn(in_browser(spec, job.browser.clone(), chunk_tx, cancel))
+            let coverage = job.coverage.as_ref().and_then(|c| c.browser_out());
+            let browser = job.browser.clone();
+            tokio::spawn(in_browser(spec, browser, coverage, chunk_tx, cancel))
         }
         _ => tokio::spawn(async move {
             let outcome = supervise::run(spec, chunk_tx, cancel).await;
@@ -363,6 +365,7 @@ pub(super) fn parser_of(input: &Input) -> AnyParser<Collect> {
 async fn in_browser(
     spec: Spec,
     browser: crate::browser::Shared,
+    coverage: Option<PathBuf>,
     chunks: mpsc::Sender<Chunk>,
     cancel: watch::Receiver<Option<Cancel>>,
 ) -> (Result<Outcome, String>, Vec<String>) {
@@ -377,6 +380,7 @@ async fn in_browser(
         timeout: spec.timeout,
         grace: spec.grace,
         max_output: spec.max_output,
+        coverage,
     };
     let mut end = browser.run(job, chunks, cancel).await;
     if end.output_exceeded {

@@ -59,7 +59,10 @@ pub(super) fn collector(
     });
     let setup = Setup {
         root: &project.root,
-        test_files: files.iter().map(|f| f.rel.clone()).collect(),
+        // A `.both` file runs as `FILE (node)` and `FILE (chromium)`: the file is FILE.
+        test_files: (files.iter())
+            .map(|f| tapline::browser::file_rel(&f.rel).to_owned())
+            .collect(),
         has_perl,
         tests: project.config.coverage.tests == Some(true),
     };

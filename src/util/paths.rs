@@ -11,6 +11,7 @@
 //! names tools wrote, and paths that need not exist.
 use std::borrow::Cow;
 use std::iter;
+use std::os::unix::ffi::OsStringExt;
 use std::path::{Component, Path, PathBuf};
 
 /// `path` with `.` and `..` resolved by name (see the module for a leading `..`); `.` alone,
@@ -60,9 +61,48 @@ pub fn file_rel(rel: &str) -> &str {
         .unwrap_or(rel)
 }
 
+/// The path of a `file://` URL, percent-decoded.
+pub(crate) fn from_file_url(url: &str) -> Option<PathBuf> {
+    let rest = url.strip_prefix("file://")?;
+    let bytes = rest.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (
+            bytes[i],
+            bytes.get(i + 1).copied(),
+            bytes.get(i + 2).copied(),
+        ) {
+            (b'%', Some(a), Some(b)) if hex(a).is_some() && hex(b).is_some() => {
+                decoded.push((hex(a)? * 16 + hex(b)?) as u8);
+                i += 3;
+            }
+            (b, _, _) => {
+                decoded.push(b);
+                i += 1;
+            }
+        }
+    }
+    Some(PathBuf::from(std::ffi::OsString::from_vec(decoded)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn file_urls_are_paths_percent_decoded() {
+        assert_eq!(
+            from_file_url("file:///p/a%20b.js"),
+            Some(PathBuf::from("/p/a b.js"))
+        );
+        assert_eq!(
+            from_file_url("file:///p/100%"),
+            Some(PathBuf::from("/p/100%"))
+        );
+        assert_eq!(from_file_url("node:fs"), None);
+    }
 
     fn norm(path: &str) -> String {
         normalize(Path::new(path)).to_string_lossy().into_owned()

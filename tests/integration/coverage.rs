@@ -388,3 +388,184 @@ fn issue28_changed_with_coverage_names_the_changed_lines_no_test_reaches() {
         ran.stderr
     );
 }
+
+/// The browser and TypeScript fixture (test-data/suites/coverage-web) as a fresh project.
+fn web_fixture() -> Project {
+    let p = Project::new();
+    copy_dir(&repo().join("test-data/suites/coverage-web"), p.path());
+    p
+}
+
+/// `path` with the folder of the npm tool `name` first (`.ci/run` installs them into
+/// target/ci-tools, where `require` finds them).
+fn with_npm_tools(name: &str, path: std::ffi::OsString) -> std::ffi::OsString {
+    let bin = tool(name).parent().expect("a folder").to_path_buf();
+    let dirs = std::iter::once(bin).chain(std::env::split_paths(&path));
+    std::env::join_paths(dirs).expect("PATH joins")
+}
+
+/// Lines 1-12 of lib/calc.ts run (the type lines included, as c8 counts), 13-15 never.
+#[test]
+fn issue28_typescript_under_tsx_is_counted_in_its_source_line_for_line_as_c8_counts_it() {
+    let name =
+        "issue28_typescript_under_tsx_is_counted_in_its_source_line_for_line_as_c8_counts_it";
+    if !require(name, &["node", "tsx", "c8"]) {
+        return;
+    }
+    let p = web_fixture();
+    let path = with_npm_tools("tsx", std::env::var_os("PATH").unwrap_or_default());
+    let args = ["--coverage", "-o", "cov.lcov", "-o", "cov.cobertura.xml"];
+    let ran = run(&p, &path, &[&args[..], &["t/calc.test.ts"]].concat());
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    // c8 alone on the same test, as its users run it.
+    let c8 = std::process::Command::new(tool("c8"))
+        .args(["--reporter=lcovonly", "--report-dir=c8"])
+        .arg(tool("tsx"))
+        .arg("t/calc.test.ts")
+        .current_dir(p.path())
+        .env("PATH", &path)
+        .output()
+        .expect("c8 runs");
+    assert!(c8.status.success(), "{c8:?}");
+    let (theirs, _) = lcov(&p.read_text("c8/lcov.info"));
+    let (ours, tests) = lcov(&p.read_text("cov.lcov"));
+    let ts = &ours["lib/calc.ts"];
+    assert_eq!(ts, &theirs["lib/calc.ts"], "tapline against c8");
+    assert_eq!(
+        cobertura(&p.read_text("cov.cobertura.xml"))["lib/calc.ts"],
+        *ts
+    );
+    // The reached function's body is hit, the unreached one's is 0, in the TypeScript's lines.
+    assert_eq!((ts[&8], ts[&9]), (1, 1), "{ts:?}");
+    assert_eq!((ts[&13], ts[&14], ts[&15]), (0, 0, 0), "{ts:?}");
+    assert_eq!(
+        ts.len(),
+        15,
+        "every line of the .ts file, none of tsx's JavaScript"
+    );
+    assert_eq!(tests["lib/calc.ts"], ["t/calc.test.ts".to_owned()]);
+    assert!(
+        !ours.contains_key("t/calc.test.ts"),
+        "the test is not measured"
+    );
+}
+
+/// A page's figures for lib/dom.js, bundled by esbuild or served as it is, are V8's as node
+/// counts them on the same module (`node --test --experimental-test-coverage`): one engine,
+/// one rule, so the page's must be the same line for line.
+#[test]
+fn issue28_a_browser_pages_coverage_agrees_with_v8_in_node_bundled_or_served_as_it_is() {
+    let name = "issue28_a_browser_pages_coverage_agrees_with_v8_in_node_bundled_or_served_as_it_is";
+    if !require(name, &["node", "chromium", "esbuild"]) {
+        return;
+    }
+    let p = web_fixture();
+    let reference = std::process::Command::new("node")
+        .args([
+            "--test",
+            "--experimental-test-coverage",
+            "--test-reporter=lcov",
+            "--test-reporter-destination=reference.lcov",
+            "reference/dom.test.mjs",
+        ])
+        .current_dir(p.path())
+        .output()
+        .expect("node runs");
+    assert!(reference.status.success(), "{reference:?}");
+    let (node, _) = lcov(&p.read_text("reference.lcov"));
+    let expected = &node["lib/dom.js"];
+    assert_eq!(
+        expected,
+        &lines(&[
+            (1, 1),
+            (2, 1),
+            (3, 1),
+            (4, 1),
+            (5, 1),
+            (6, 1),
+            (7, 1),
+            (8, 0),
+            (9, 0),
+            (10, 0)
+        ])
+    );
+    let bundled = with_npm_tools("esbuild", std::env::var_os("PATH").unwrap_or_default());
+    let native = crate::util::browser::path_without_esbuild();
+    for (how, path) in [("bundled", bundled), ("native", native)] {
+        let (lcov_out, xml_out) = (format!("{how}.lcov"), format!("{how}.cobertura.xml"));
+        let args = [
+            "--coverage",
+            "-o",
+            &lcov_out,
+            "-o",
+            &xml_out,
+            "t/dom.browser.js",
+        ];
+        let ran = run(&p, &path, &args);
+        assert_eq!(ran.code, 0, "{how}: {}", ran.both());
+        let (ours, tests) = lcov(&p.read_text(&lcov_out));
+        assert_eq!(
+            ours.keys().collect::<Vec<_>>(),
+            ["lib/dom.js"],
+            "{how}: only the library"
+        );
+        assert_eq!(&ours["lib/dom.js"], expected, "{how}");
+        assert_eq!(
+            &cobertura(&p.read_text(&xml_out))["lib/dom.js"],
+            expected,
+            "{how}"
+        );
+        assert_eq!(
+            tests["lib/dom.js"],
+            ["t/dom.browser.js".to_owned()],
+            "{how}"
+        );
+        assert!(
+            ran.stderr.contains(
+                "  browser: 7 of 10 lines (70.0%)\n    lib/dom.js: 7/10 (70.0%), not reached: 8-10"
+            ),
+            "{how}: {}",
+            ran.stderr
+        );
+        assert!(
+            !ran.stderr.contains("not measured"),
+            "{how}: {}",
+            ran.stderr
+        );
+    }
+}
+
+/// A page stuck in a loop cannot give its coverage: the file fails as it would without
+/// `--coverage` (its timeout), its lines are left out, and the summary says why once.
+#[test]
+fn issue28_a_page_that_never_answers_fails_by_its_timeout_alone_and_the_summary_says_once_why() {
+    let name =
+        "issue28_a_page_that_never_answers_fails_by_its_timeout_alone_and_the_summary_says_once_why";
+    if !require(name, &["chromium"]) {
+        return;
+    }
+    let p = web_fixture();
+    let path = crate::util::browser::path_without_esbuild();
+    let args = [
+        "--coverage",
+        "--timeout",
+        "4s",
+        "-o",
+        "cov.lcov",
+        "hung/spin.browser.js",
+    ];
+    let ran = run(&p, &path, &args);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    assert!(ran.stderr.contains("timed out after 4s"), "{}", ran.stderr);
+    let note = "browser pages: failed to take the coverage: the page did not answer";
+    assert_eq!(ran.stderr.matches(note).count(), 1, "{}", ran.stderr);
+    let log = p.read_text(".nogit/testlogs/hung__spin.browser.log");
+    assert!(
+        !log.contains("coverage"),
+        "nothing added to the page's output: {log}"
+    );
+    assert!(
+        !p.read_text("cov.lcov").contains("SF:"),
+        "no lines of the page"
+    );
+}

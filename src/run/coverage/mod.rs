@@ -17,6 +17,7 @@
 pub mod go;
 pub mod perl;
 pub mod python;
+pub mod remap;
 pub mod v8;
 
 use super::trace::{self, Kind, Roots, ScratchDir};
@@ -184,6 +185,12 @@ impl FileCoverage {
         vars
     }
 
+    /// Where a browser file's page writes its coverage (`None` for any other file): the
+    /// folder node's V8 writes to, in the same form ([`crate::browser::coverage`]).
+    pub fn browser_out(&self) -> Option<PathBuf> {
+        (self.kind == Some(Kind::Browser)).then(|| self.out(".v8"))
+    }
+
     /// The command as it must be to be measured: a go suite writes a profile.
     pub fn adapt(&self, argv: Vec<OsString>) -> Vec<OsString> {
         match self.kind {
@@ -229,9 +236,7 @@ impl FileCoverage {
             found.extend(go::read(&self.out(".go"), cwd));
         }
         if self.kind == Some(Kind::Browser) {
-            missing.push(
-                "browser pages: not measured yet (only node, Python, Perl and go are)".into(),
-            );
+            missing.extend(crate::browser::coverage::read_note(&self.out(".v8")));
         }
         let mut sources: BTreeMap<String, SourceLines> = BTreeMap::new();
         for (path, lang, lines) in found {

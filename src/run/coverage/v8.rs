@@ -4,9 +4,16 @@
 //! line takes the count of the last range that covers it whole, an empty line counts as run
 //! unless a range with no hits covers it. Scripts are `file://` URLs; the rest (node's own,
 //! `eval`) is passed over.
+//!
+//! A script with a source map (node writes the maps it knows into the file's
+//! `source-map-cache` once they are enabled: tsx enables them, as does `--enable-source-maps`)
+//! is counted in its sources instead, as c8 counts it ([`super::remap`]): a tsx test's
+//! TypeScript gets the hits, line for line as c8 gives them, not the JavaScript tsx made of
+//! it. A browser page's coverage is written here in the same form ([`crate::browser::coverage`]).
 use crate::coverage::Lang;
+use crate::util::paths::from_file_url;
 use serde::Deserialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 /// The variable naming the folder V8 writes to.
@@ -15,6 +22,22 @@ pub(crate) const VAR: &str = "NODE_V8_COVERAGE";
 #[derive(Deserialize)]
 struct Process {
     result: Vec<Script>,
+    /// The source maps of the process's scripts, by URL.
+    #[serde(rename = "source-map-cache", default)]
+    maps: HashMap<String, Cached>,
+    /// Who measured: absent for node, `browser` for a page (tapline's own field).
+    #[serde(rename = "tapline-lang", default)]
+    lang: Option<Lang>,
+}
+
+/// A `source-map-cache` entry.
+#[derive(Deserialize)]
+struct Cached {
+    /// The generated script's line lengths (UTF-16 units), which V8's offsets count in.
+    #[serde(rename = "lineLengths", default)]
+    line_lengths: Option<Vec<usize>>,
+    /// The map itself.
+    data: Option<serde_json::Value>,
 }
 
 #[derive(Deserialize)]
@@ -28,12 +51,13 @@ struct Function {
     ranges: Vec<Range>,
 }
 
+/// A block's source offsets (UTF-16 units) and how often it ran.
 #[derive(Deserialize, Clone, Copy)]
 #[serde(rename_all = "camelCase")]
-struct Range {
-    start_offset: usize,
-    end_offset: usize,
-    count: u64,
+pub(crate) struct Range {
+    pub(crate) start_offset: usize,
+    pub(crate) end_offset: usize,
+    pub(crate) count: u64,
 }
 
 /// Every script file of every process that wrote into `dir`, with its lines' counts.
@@ -54,79 +78,169 @@ pub(crate) fn read(dir: &Path) -> Vec<super::Measured> {
         else {
             continue;
         };
+        let lang = process.lang.unwrap_or(Lang::Node);
         for script in process.result {
-            let Some(path) = file_path(&script.url) else {
+            let Some(path) = from_file_url(&script.url) else {
                 continue;
             };
-            // Read as bytes: V8's offsets are of the script as node read it, which for the
-            // ASCII most code is equals UTF-16 units; a file gone since is passed over.
+            if let Some(cached) = process.maps.get(&script.url) {
+                out.extend(mapped(&path, cached, &script.functions, lang));
+                continue;
+            }
+            // A file gone since is passed over.
             let Ok(source) = std::fs::read_to_string(&path) else {
                 continue;
             };
-            out.push((path, Lang::Node, lines(&source, &script.functions)));
+            out.push((path, lang, lines(&source, &script.functions)));
         }
     }
     out
 }
 
-/// The path of a `file://` URL, percent-decoded.
-fn file_path(url: &str) -> Option<PathBuf> {
-    let rest = url.strip_prefix("file://")?;
-    let bytes = rest.as_bytes();
-    let mut decoded = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        match (
-            bytes[i],
-            bytes.get(i + 1).copied(),
-            bytes.get(i + 2).copied(),
-        ) {
-            (b'%', Some(a), Some(b)) if hex(a).is_some() && hex(b).is_some() => {
-                decoded.push((hex(a)? * 16 + hex(b)?) as u8);
-                i += 3;
-            }
-            (b, _, _) => {
-                decoded.push(b);
-                i += 1;
-            }
-        }
-    }
-    use std::os::unix::ffi::OsStringExt;
-    Some(PathBuf::from(std::ffi::OsString::from_vec(decoded)))
+/// The sources of a script with a source map, counted through it; nothing when the map or
+/// the generated script's lines cannot be had.
+fn mapped(
+    path: &Path,
+    cached: &Cached,
+    functions: &[Function],
+    lang: Lang,
+) -> Vec<super::Measured> {
+    let base = path.parent().unwrap_or(Path::new("/"));
+    let Some(map) = (cached.data.clone())
+        .and_then(|data| crate::browser::source_map::SourceMap::from_value(data, base, base).ok())
+    else {
+        return Vec::new();
+    };
+    let generated = match &cached.line_lengths {
+        Some(lengths) => Lines::of_lengths(lengths),
+        None => match std::fs::read_to_string(path) {
+            Ok(text) => Lines::of_source(text.trim_end()),
+            Err(_) => return Vec::new(),
+        },
+    };
+    // A source of node_modules is never measured: not read at all.
+    let sources: Vec<Option<String>> = (map.paths().iter())
+        .map(|p| {
+            let dependency = p.components().any(|c| c.as_os_str() == "node_modules");
+            (!dependency)
+                .then(|| std::fs::read_to_string(p).ok())
+                .flatten()
+        })
+        .collect();
+    let ranges = functions.iter().flat_map(|f| &f.ranges).copied();
+    let counts = super::remap::Remapper::new(&map).counts(&generated, ranges, &sources);
+    (counts.into_iter())
+        .filter_map(|(i, lines)| Some((map.paths().get(i as usize)?.clone(), lang, lines)))
+        .collect()
 }
 
-/// One line of the script: its offsets without the line break, and its count so far.
+/// One line of a script: its offsets without the line break, and its count so far.
 struct Line {
     start: usize,
     end: usize,
     count: u64,
 }
 
-/// Each line's count, by node's rule. Offsets are in UTF-16 units, as V8 counts them.
-fn lines(source: &str, functions: &[Function]) -> BTreeMap<u32, u64> {
-    let mut lines = Vec::new();
-    let mut offset = 0;
-    for text in source.split_inclusive('\n') {
-        let units: usize = text.chars().map(char::len_utf16).sum();
-        let newline = if text.ends_with("\r\n") {
-            2
-        } else {
-            usize::from(text.ends_with('\n'))
-        };
-        let (start, end) = (offset, offset + units - newline);
-        lines.push(Line {
-            start,
-            end,
-            count: u64::from(start == end),
-        });
-        offset += units;
+/// A script's lines, in UTF-16 units as V8 counts offsets, and their counts.
+pub(crate) struct Lines(Vec<Line>);
+
+impl Lines {
+    /// The lines of `source`, counted as node counts them before any range: an empty line as
+    /// run, any other as not.
+    fn of_node_script(source: &str) -> Lines {
+        let mut lines = Lines::of_source(source);
+        for line in &mut lines.0 {
+            line.count = u64::from(line.start == line.end);
+        }
+        lines
     }
-    for range in functions.iter().flat_map(|f| &f.ranges) {
+
+    /// The lines of `source`, each counted as run before any range (c8's start).
+    pub(crate) fn of_source(source: &str) -> Lines {
+        let mut lines = Vec::new();
+        let mut offset = 0;
+        for text in source.split_inclusive('\n') {
+            let units: usize = text.chars().map(char::len_utf16).sum();
+            let newline = if text.ends_with("\r\n") {
+                2
+            } else {
+                usize::from(text.ends_with('\n'))
+            };
+            let (start, end) = (offset, offset + units - newline);
+            lines.push(Line {
+                start,
+                end,
+                count: 1,
+            });
+            offset += units;
+        }
+        Lines(lines)
+    }
+
+    /// Lines of these lengths, each ended by one line break (node's `lineLengths` of a script
+    /// it compiled from a transpiler's output), without the empty lines at the end (c8 trims
+    /// the text it builds from them).
+    pub(crate) fn of_lengths(lengths: &[usize]) -> Lines {
+        let kept = lengths.iter().rposition(|&l| l > 0).map_or(0, |i| i + 1);
+        let mut offset = 0;
+        let lines = (lengths[..kept].iter())
+            .map(|&len| {
+                let line = Line {
+                    start: offset,
+                    end: offset + len,
+                    count: 1,
+                };
+                offset += len + 1;
+                line
+            })
+            .collect();
+        Lines(lines)
+    }
+
+    /// The offset the text ends at.
+    pub(crate) fn eof(&self) -> i64 {
+        self.0.last().map_or(0, |l| l.end as i64)
+    }
+
+    /// The lines `start..end` touches as v8-to-istanbul's `sliceRange` finds them (`start`
+    /// before the line's end, `end` at or after its start), each as (number, start offset).
+    pub(crate) fn slice(&self, start: i64, end: i64) -> Vec<(u32, i64)> {
+        let first = self.0.partition_point(|l| (l.end as i64) <= start);
+        (self.0[first..].iter().enumerate())
+            .take_while(|(_, l)| end >= l.start as i64)
+            .map(|(i, l)| ((first + i) as u32 + 1, l.start as i64))
+            .collect()
+    }
+
+    /// The offset of `column` on `line` (1-based), kept within the line; past the last line,
+    /// the end of the text (v8-to-istanbul's `relativeToOffset`).
+    pub(crate) fn offset(&self, line: u32, column: i64) -> i64 {
+        match self.0.get(line.max(1) as usize - 1) {
+            Some(l) => (l.start as i64).saturating_add(column).min(l.end as i64),
+            None => self.eof(),
+        }
+    }
+
+    /// c8's rule for a range of the source: each line of [`Self::slice`] it covers whole takes
+    /// its count.
+    pub(crate) fn cover_as_c8(&mut self, start: i64, end: i64, count: u64) {
+        let first = self.0.partition_point(|l| (l.end as i64) <= start);
+        for line in &mut self.0[first..] {
+            if end < line.start as i64 {
+                break;
+            }
+            if start <= line.start as i64 && end >= line.end as i64 {
+                line.count = count;
+            }
+        }
+    }
+
+    /// node's rule for a range of the script: each line it covers whole takes its count.
+    fn cover(&mut self, range: &Range) {
         // The lines are in order: the first that could be inside the range is found by
         // halving, then the range's lines are walked.
-        let first = lines.partition_point(|l| l.end < range.start_offset);
-        for line in &mut lines[first..] {
+        let first = self.0.partition_point(|l| l.end < range.start_offset);
+        for line in &mut self.0[first..] {
             if range.end_offset <= line.start {
                 break;
             }
@@ -135,9 +249,21 @@ fn lines(source: &str, functions: &[Function]) -> BTreeMap<u32, u64> {
             }
         }
     }
-    (lines.iter().enumerate())
-        .map(|(i, l)| (i as u32 + 1, l.count))
-        .collect()
+
+    pub(crate) fn counts(&self) -> BTreeMap<u32, u64> {
+        (self.0.iter().enumerate())
+            .map(|(i, l)| (i as u32 + 1, l.count))
+            .collect()
+    }
+}
+
+/// Each line's count, by node's rule. Offsets are in UTF-16 units, as V8 counts them.
+fn lines(source: &str, functions: &[Function]) -> BTreeMap<u32, u64> {
+    let mut lines = Lines::of_node_script(source);
+    for range in functions.iter().flat_map(|f| &f.ranges) {
+        lines.cover(range);
+    }
+    lines.counts()
 }
 
 #[cfg(test)]
@@ -175,10 +301,35 @@ mod tests {
             .collect();
         // node --test --experimental-test-coverage --test-reporter=lcov says the same.
         assert_eq!(counted, expected);
-        assert_eq!(
-            file_path("file:///p/a%20b.js"),
-            Some(PathBuf::from("/p/a b.js"))
-        );
-        assert_eq!(file_path("node:fs"), None);
+    }
+
+    /// A script with a map is counted in its source, by the name the map gives; a map that is
+    /// no map, or a source gone, leaves the script out without failing the rest.
+    #[test]
+    fn a_mapped_script_is_counted_in_its_source() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let src = dir.path().join("a.ts");
+        std::fs::write(&src, "const a: number = 1;\n").expect("write");
+        let url = |name: &str| format!("file://{}/{name}", dir.path().display());
+        let map =
+            serde_json::json!({ "version": 3, "sources": ["a.ts"], "mappings": "AAAA,MAAM,EAAa" });
+        let process = serde_json::json!({
+            "result": [
+                { "url": url("a.js"), "functions": [{ "ranges": [{ "startOffset": 0, "endOffset": 12, "count": 1 }] }] },
+                { "url": url("b.js"), "functions": [] },
+                { "url": url("gone.js"), "functions": [] },
+            ],
+            "source-map-cache": {
+                url("a.js"): { "lineLengths": [11, 0], "data": map },
+                url("b.js"): { "lineLengths": [3], "data": "no map" },
+                url("gone.js"): { "lineLengths": [3], "data": { "sources": ["gone.ts"], "mappings": "AAAA" } },
+            },
+            "tapline-lang": "browser",
+        });
+        let out = dir.path().join("out");
+        std::fs::create_dir(&out).expect("mkdir");
+        std::fs::write(out.join("p.json"), process.to_string()).expect("write");
+        let read = read(&out);
+        assert_eq!(read, vec![(src, Lang::Browser, BTreeMap::from([(1, 1)]))]);
     }
 }

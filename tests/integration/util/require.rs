@@ -49,6 +49,12 @@ const TOOLS: &[Tool] = &[
     debian("bats", "bats"),
     debian("bazel", "bazel-bootstrap"),
     Tool {
+        name: "c8",
+        aliases: &[],
+        source: Source::Npm("c8"),
+        works: None,
+    },
+    Tool {
         works: Some(devel_cover_works),
         ..debian("cover", "libdevel-cover-perl")
     },
