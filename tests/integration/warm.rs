@@ -216,3 +216,44 @@ fn issue26_a_warm_files_trace_holds_when_tape_loads_es_modules() {
         affected.both()
     );
 }
+
+/// A worker lists what V8 compiled only when a file loads an ES module first (the listing
+/// costs about 0.1 s, and every tape file reaches tape's own `.mjs`): a later file that
+/// reaches the same project ES module still has its imports in its trace.
+#[test]
+fn issue26_a_warm_file_reaching_an_es_module_loaded_before_it_keeps_its_imports() {
+    let test = "issue26_a_warm_file_reaching_an_es_module_loaded_before_it_keeps_its_imports";
+    let Some(p) = tape_project(test) else {
+        return;
+    };
+    p.write("lib/dep.mjs", "export const one = 1;\n");
+    p.write("lib/esm.mjs", "import { one } from './dep.mjs';\nexport const two = one + 1;\n");
+    p.write("lib/other.js", "exports.three = 3;\n");
+    let uses = |lib: &str| {
+        format!(
+            "var test = require('tape');\nvar m = require('../lib/{lib}');\n\
+             test('uses {lib}', function (t) {{ t.ok(m, 'loaded'); t.end(); }});\n"
+        )
+    };
+    p.write("test/a.js", uses("esm.mjs"));
+    p.write("test/b.js", uses("esm.mjs"));
+    p.write("test/c.js", uses("other.js"));
+    let first = p.run(&["-j1", "--order", "declared"]);
+    assert_eq!(first.code, 0, "{}", first.both());
+    assert!(
+        !first.stderr.contains("left no dependency trace"),
+        "{}",
+        first.both()
+    );
+    let affected = p.run(&["--affected-by", "lib/dep.mjs", "--list"]);
+    assert_eq!(affected.code, 0, "{}", affected.both());
+    // c.js may be listed too: it reaches tape's ES modules, so its trace holds every ES module
+    // the worker held (docs/run.md, "Warm workers": more than it loaded, never less).
+    let listed: Vec<&str> = affected.stdout.lines().collect();
+    assert!(
+        listed.iter().any(|l| l.starts_with("test/a.js"))
+            && listed.iter().any(|l| l.starts_with("test/b.js")),
+        "{}",
+        affected.both()
+    );
+}
