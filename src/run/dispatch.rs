@@ -263,13 +263,12 @@ impl<'a, 's> Dispatch<'a, 's> {
         let Some(key) = key_for(keys, settings, front) else {
             return false;
         };
-        let pending = &self.pending;
-        self.warm.should_wait(&key, || {
+        let (pending, wanted) = (&self.pending, key.clone());
+        self.warm.should_wait(&key, move || {
             pending
                 .iter()
-                .filter(|(p, _)| key_for(keys, settings, p).as_ref() == Some(&key))
-                .take(super::warm::FILES_PER_WORKER)
-                .count()
+                .filter(move |(p, _)| key_for(keys, settings, p).as_ref() == Some(&wanted))
+                .map(|(p, _)| settings.expected_ms.get(&p.info.rel).copied())
         })
     }
 

@@ -141,6 +141,9 @@ pub struct Settings {
     /// `--isolate`, `[run] isolate = true`: every file in a process of its own, none in a
     /// warm worker ([`warm`]).
     pub isolate: bool,
+    /// Each file's history median in ms (by its path), where history knows it: whether another
+    /// warm worker pays for its start ([`warm`]).
+    pub expected_ms: std::collections::HashMap<String, u64>,
 }
 
 impl Settings {
@@ -176,6 +179,7 @@ impl Settings {
             coverage: None,
             inputs: Default::default(),
             isolate: options.isolate,
+            expected_ms: Default::default(),
         }
     }
 }
@@ -486,6 +490,7 @@ mod tests {
             coverage: None,
             inputs: Default::default(),
             isolate: false,
+            expected_ms: Default::default(),
         }
     }
 

@@ -252,6 +252,9 @@ fn prepare(
     });
     let mut settings = Settings::new(&options, project.cwd, log_dir, recorder, sandbox);
     settings.trace = tracer;
+    settings.expected_ms = (plan.index.files.iter())
+        .map(|(rel, f)| (rel.clone(), f.p50_ms.max(0.0) as u64))
+        .collect();
     let coverage = collector.is_some().then(|| {
         Box::new(coverage::After {
             log_dir: options.history_dir.clone(),

@@ -50,18 +50,11 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
 mod split;
+mod spread;
 pub(crate) use split::Splitter;
 
 /// The driver's file name and text.
 const DRIVER: (&str, &str) = ("tapline-warm.cjs", include_str!("tapline-warm.cjs"));
-
-/// Files of a key left to run below which no further worker of the key is started: a new
-/// worker costs a node start and the harness's `require`, which one or two files in a worker
-/// already up do not pay (deep-equal's two files, tape's one process).
-pub(crate) const FILES_PER_WORKER: usize = 2;
-
-/// How long a retired worker gets to end on its own once its stdin is closed.
-const RETIRE_WAIT: Duration = Duration::from_secs(2);
 
 /// What makes two files able to share a worker: the same node and flags, folder and pipes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -211,25 +204,23 @@ impl Worker {
         }
     }
 
-    /// Closes its stdin (the driver then ends on its own) and waits a little for it, else
-    /// kills it.
+    /// Ends an idle worker at once: it is between files (each of its files' output came up to
+    /// its end marker, its trace was written before it), so nothing of a file is lost, and a
+    /// kill spares the wait for node to tear its heap down (up to 0.3 s under load) at the
+    /// run's end. Its group goes with it, as a leaked subprocess of a file would with its own
+    /// process.
     async fn retire(self) {
         let Worker {
             commands,
             chunks,
-            mut supervisor,
+            supervisor,
             cancel,
             ..
         } = self;
+        let _ = cancel.send(Some(Cancel::Immediate));
         drop(commands);
         drop(chunks);
-        if tokio::time::timeout(RETIRE_WAIT, &mut supervisor)
-            .await
-            .is_err()
-        {
-            let _ = cancel.send(Some(Cancel::Immediate));
-            let _ = supervisor.await;
-        }
+        let _ = supervisor.await;
     }
 }
 
@@ -302,11 +293,15 @@ impl Pool {
     }
 
     /// Whether a file of `key` should wait for a worker of its key to come back rather than
-    /// start another: one is busy, none is idle, and fewer than [`FILES_PER_WORKER`] files of
-    /// the key are left (`left`, this one among them), too few to pay for a node start.
-    pub(crate) fn should_wait(&self, key: &Key, left: impl FnOnce() -> usize) -> bool {
+    /// start another: one is busy, none is idle, and the files of the key left (`left`: each
+    /// one's history median, this one among them) do not pay for a start
+    /// ([`spread::another_worker_pays`]).
+    pub(crate) fn should_wait<I>(&self, key: &Key, left: impl FnOnce() -> I) -> bool
+    where
+        I: IntoIterator<Item = Option<u64>>,
+    {
         let idle = self.idle.iter().any(|w| w.key == *key);
-        !idle && self.busy_of.iter().any(|k| k == key) && left() < FILES_PER_WORKER
+        !idle && self.busy_of.iter().any(|k| k == key) && !spread::another_worker_pays(left())
     }
 
     /// A warm file task ended: its worker is idle again, unless it is gone or the run is

@@ -165,6 +165,10 @@
   // What V8 compiled (written beside this driver, shared with the trace hook).
   const compiled = () => require(path.join(__dirname, 'tapline-compiled.cjs'))();
 
+  // The worker's last list of what V8 compiled and the modules CommonJS held then (see
+  // writeTrace).
+  let lastCompiled = null;
+
   // What the file loaded: its module and, through each module's children, what they loaded
   // (a module cached by an earlier file is still its parent's child). ES modules are no
   // module's children: when the file reached one (a `require()` of an ES module, an `.mjs`),
@@ -172,6 +176,11 @@
   // the file and every ES module the worker holds (which file uses an ES module loaded
   // before it cannot be told), but the other test files it ran: more than the file loaded
   // when it shares ES modules with earlier files, never less.
+  // Listing what V8 compiled replays every script through the inspector (about 0.1 s a
+  // file), so it is asked only when the file loaded an ES module or started the loader; a
+  // file whose ES modules were all held at the last listing (tape's own dependencies
+  // `require()` a few `.mjs`, so every tape file reaches them) gets that list, which holds
+  // what they import.
   function writeTrace(out, file, esmBefore, cjsBefore) {
     try {
       const seen = new Set();
@@ -183,10 +192,16 @@
         for (const c of m.children || []) stack.push(c);
       }
       let esm = !esmBefore && esmLoaded();
-      for (const f of seen) esm = esm || /\.m[jt]s$/.test(f);
+      let esmHeld = false;
+      for (const f of seen) {
+        if (!/\.m[jt]s$/.test(f)) continue;
+        if (cjsBefore.has(f) && lastCompiled && lastCompiled.cached.has(f)) esmHeld = true;
+        else esm = true;
+      }
       let partial;
-      if (esm) {
-        const more = compiled();
+      if (esm || esmHeld) {
+        if (esm) lastCompiled = { list: compiled(), cached: new Set(Object.keys(require.cache)) };
+        const more = lastCompiled.list;
         if (typeof more === 'string') partial = more;
         else {
           for (const { file: f, module } of more) {
