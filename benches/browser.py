@@ -5,13 +5,18 @@ rounds after a warm-up round and prints each one's median wall time, its median 
 first file's verdict (the `file_finished` line on stdout, from tapline's start), and its ratio
 to the first command of its group.
 
-Usage: TAPLINE=target/release/tapline ESBUILD=path/to/esbuild N=9 benches/browser.py
+Usage: TAPLINE=target/release/tapline ESBUILD=path/to/esbuild N=9 benches/browser.py [GROUP…]
 
-Groups:
+Groups (all by default):
 - cold: one trivial file, the first (and only) file of a run: a `.browser.js` served as a
   native module, a `test.browser.ts` bundled by esbuild, and the same file under node.
+- thirty: 30 trivial files with -j2, as the many group (issue 26's case, where Chromium's
+  start weighs more).
 - many: 100 trivial files with -j2: `.test.js` under node, `.browser.js` native, and
   `.browser.js` bundled by esbuild (the project's node_modules/.bin/esbuild).
+
+With BASE=path/to/another/tapline, each Chromium command also runs with that binary, in the
+same rounds (a change against its parent, paired).
 """
 import os
 import shutil
@@ -21,6 +26,7 @@ import sys
 import time
 
 TAPLINE = os.path.abspath(os.environ.get("TAPLINE", "target/release/tapline"))
+BASE_TAPLINE = os.environ.get("BASE") and os.path.abspath(os.environ["BASE"])
 ESBUILD = os.environ.get("ESBUILD") or shutil.which("esbuild")
 ROUNDS = int(os.environ.get("N", "9"))
 BASE = os.environ.get("BENCH_DIR", "/tmp/tapline-bench-browser")
@@ -50,11 +56,11 @@ def env_without_esbuild():
     return env
 
 
-def once(root, args):
+def once(root, args, tapline=TAPLINE):
     """Wall time and time to the first verdict, in ms."""
     start = time.perf_counter()
     child = subprocess.Popen(
-        [TAPLINE, "run", "--format", "jsonl", "--no-logs", *args],
+        [tapline, "run", "--format", "jsonl", "--no-logs", *args],
         cwd=root,
         env=env_without_esbuild(),
         stdout=subprocess.PIPE,
@@ -72,26 +78,60 @@ def once(root, args):
     return wall * 1000, (first or wall) * 1000
 
 
+def with_base(specs):
+    """The Chromium commands (all but the first, node) once more with BASE, after the others."""
+    if not BASE_TAPLINE:
+        return specs
+    based = [(f"{label} [base]", root, args, BASE_TAPLINE) for label, root, args, *_ in specs[1:]]
+    return specs + based
+
+
 def bench(title, specs):
-    walls = {label: [] for label, _, _ in specs}
-    firsts = {label: [] for label, _, _ in specs}
+    specs = [(*s, TAPLINE) if len(s) == 3 else s for s in with_base(specs)]
+    walls = {label: [] for label, *_ in specs}
+    firsts = {label: [] for label, *_ in specs}
     for r in range(ROUNDS + 1):
-        for label, root, args in specs:
-            w, f = once(root, args)
+        for label, root, args, tapline in specs:
+            w, f = once(root, args, tapline)
             if r > 0:
                 walls[label].append(w)
                 firsts[label].append(f)
     print(f"{title} ({ROUNDS} rounds, medians)")
     base = statistics.median(walls[specs[0][0]])
-    for label, _, _ in specs:
+    for label, *_ in specs:
         w = statistics.median(walls[label])
         f = statistics.median(firsts[label])
         print(f"  {label:28s} wall {w:7.1f} ms ({w / base:4.2f}x)  first verdict {f:7.1f} ms")
 
 
+def trivial(title, count):
+    names = [f"test/t{i:03d}" for i in range(count)]
+    node = project(f"{count}-node", [n + ".test.js" for n in names], False)
+    js = project(f"{count}-js", [n + ".browser.js" for n in names], False)
+    esb = project(f"{count}-esbuild", [n + ".browser.js" for n in names], True)
+    bench(
+        title,
+        [
+            ("node", node, ["-j2"]),
+            ("chromium, native", js, ["-j2"]),
+            ("chromium, esbuild bundles", esb, ["-j2"]),
+        ],
+    )
+
+
 def main():
     if not ESBUILD:
         sys.exit("esbuild not found: set ESBUILD")
+    groups = sys.argv[1:] or ["cold", "thirty", "many"]
+    if "cold" in groups:
+        cold()
+    if "thirty" in groups:
+        trivial("30 trivial files, -j2", 30)
+    if "many" in groups:
+        trivial("100 trivial files, -j2", 100)
+
+
+def cold():
     cold_node = project("cold-node", ["test/a.test.js"], False)
     cold_js = project("cold-js", ["test/a.browser.js"], False)
     cold_ts = project("cold-ts", ["test/test.browser.ts"], True)
@@ -101,18 +141,6 @@ def main():
             ("node test/a.test.js", cold_node, []),
             ("chromium, native .js", cold_js, []),
             ("chromium, esbuild .ts", cold_ts, []),
-        ],
-    )
-    names = [f"test/t{i:03d}" for i in range(100)]
-    many_node = project("many-node", [n + ".test.js" for n in names], False)
-    many_js = project("many-js", [n + ".browser.js" for n in names], False)
-    many_esb = project("many-esbuild", [n + ".browser.js" for n in names], True)
-    bench(
-        "100 trivial files, -j2",
-        [
-            ("node", many_node, ["-j2"]),
-            ("chromium, native", many_js, ["-j2"]),
-            ("chromium, esbuild bundles", many_esb, ["-j2"]),
         ],
     )
 

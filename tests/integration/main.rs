@@ -3,6 +3,7 @@
 mod as_the_harness;
 mod browser_bundle;
 mod browser_end;
+mod browser_pages;
 mod browser_tests;
 mod coverage;
 mod daemon;
