@@ -34,6 +34,11 @@ impl Recording {
         }
     }
 
+    /// The run's id, as its records give it.
+    pub fn run_id(&self) -> &str {
+        &self.stamp.id
+    }
+
     /// The records so far (in the order their attempts ended).
     pub fn records(&self) -> &[Record] {
         &self.records
