@@ -158,3 +158,95 @@ fn issue27_no_history_keeps_no_test_records_and_a_damaged_line_is_skipped() {
     );
     assert_eq!(row(&ran.summary_doc(), "test/flip.sh > coin")["runs"], 1);
 }
+
+/// A stream with a heading, a subtest, a failure inside it, and a point without a name.
+const NAMED_TAP: &str = "TAP version 14\n# adds\nok 1 - one plus one\n# Subtest: outer\n    ok 1 - inner\n    not ok 2 - breaks\n      ---\n      message: broke\n      ...\n    1..2\nnot ok 2 - outer\nok 3\n1..3\n";
+
+/// The `test_id`s of JSON lines.
+fn test_ids(lines: &[u8]) -> std::collections::BTreeSet<String> {
+    lines
+        .split(|&b| b == b'\n')
+        .filter_map(|l| serde_json::from_slice::<Value>(l).ok())
+        .filter_map(|e| e["test_id"].as_str().map(str::to_owned))
+        .collect()
+}
+
+fn unescape(xml: &str) -> String {
+    xml.replace("&gt;", ">")
+        .replace("&lt;", "<")
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&")
+}
+
+/// Every value of `<key>"…"` in `text`, up to the next `"`.
+fn values_after(text: &str, key: &str) -> Vec<String> {
+    text.match_indices(key)
+        .filter_map(|(at, _)| {
+            let rest = &text[at + key.len()..];
+            rest.find('"').map(|end| unescape(&rest[..end]))
+        })
+        .collect()
+}
+
+#[test]
+fn issue27_junit_html_and_the_daemon_carry_the_ids_of_jsonl() {
+    let p = Project::new();
+    p.script(
+        "test/named.sh",
+        &format!("#!/bin/sh\ncat <<'TAP'\n{NAMED_TAP}TAP\n"),
+    );
+    let ran = p.run(&["--format", "jsonl", "-o", "r.xml", "-o", "r.html"]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let jsonl = test_ids(ran.stdout.as_bytes());
+    assert!(
+        jsonl.contains("test/named.sh > adds > outer > breaks"),
+        "{jsonl:?}"
+    );
+    assert!(jsonl.contains("test/named.sh > adds > #3"), "{jsonl:?}");
+
+    // JUnit: each case's `test_id` property, and its `file`.
+    let junit = p.read_text("r.xml");
+    let cases: Vec<String> = values_after(&junit, "<property name=\"test_id\" value=\"");
+    assert_eq!(cases.len(), 4, "one per leaf case:\n{junit}");
+    for id in &cases {
+        assert!(
+            jsonl.contains(id),
+            "JUnit's {id} is not in jsonl's {jsonl:?}"
+        );
+    }
+    assert!(junit.contains("file=\"test/named.sh\""), "{junit}");
+
+    // HTML: the failure carries its ID.
+    let html = p.read_text("r.html");
+    let at = html
+        .find("<div class=\"tid mono\" title=\"test ID\">")
+        .expect("the failure's test ID");
+    let rest = &html[at..];
+    let id = unescape(&rest[rest.find('>').expect(">") + 1..rest.find("</div>").expect("end")]);
+    assert_eq!(id, "test/named.sh > adds > outer > breaks");
+
+    // The daemon: each point's event line, and `status`.
+    let mut d = crate::util::daemon::Daemon::start(&[]);
+    let sub = d
+        .client(&["events"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("events");
+    let sub = std::thread::spawn(move || sub.wait_with_output().expect("events ends"));
+    crate::util::daemon::wait_for(|| d.status()["subscribers"] == 1);
+    assert_eq!(
+        d.send("test/named.sh", NAMED_TAP.as_bytes()).status.code(),
+        Some(1)
+    );
+    let status = d.status();
+    let finished = crate::util::daemon::finished(&status);
+    assert_eq!(
+        finished[0]["last_test_id"], "test/named.sh > adds > #3",
+        "{status:#}"
+    );
+    d.stop(rustix::process::Signal::TERM);
+    let out = sub.join().expect("events");
+    let daemon = test_ids(&out.stdout);
+    assert_eq!(daemon, jsonl);
+}
