@@ -191,6 +191,33 @@ impl TestNames {
     }
 }
 
+/// Run events tests build: a file's start and its end.
+#[cfg(test)]
+pub(crate) mod test_events {
+    use super::{FileInfo, FileResult, RunEvent};
+
+    pub(crate) fn started(index: usize, rel: &str) -> RunEvent {
+        RunEvent::FileStarted {
+            run: 1,
+            file: FileInfo {
+                index,
+                rel: rel.into(),
+                command: String::new(),
+                log: None,
+                attempt: 1,
+            },
+        }
+    }
+
+    pub(crate) fn finished(file: usize, result: FileResult) -> RunEvent {
+        RunEvent::FileFinished {
+            run: 1,
+            file,
+            result,
+        }
+    }
+}
+
 impl FileResult {
     /// A failed file with these `reasons` and nothing else to say: it never started, or its
     /// stream never came. Other results start from it and fill in what they know.

@@ -401,21 +401,9 @@ fn now_ms() -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::run::{FileInfo, TestOutcome};
+    use crate::event::run::test_events::{finished, started};
+    use crate::event::run::TestOutcome;
     use std::time::Duration;
-
-    fn started(index: usize, rel: &str) -> RunEvent {
-        RunEvent::FileStarted {
-            run: 1,
-            file: FileInfo {
-                index,
-                rel: rel.into(),
-                command: String::new(),
-                log: None,
-                attempt: 1,
-            },
-        }
-    }
 
     fn result(ok: bool, tests: Vec<TestOutcome>) -> FileResult {
         let mut r = FileResult::failed(Vec::new(), Duration::ZERO);
@@ -428,14 +416,6 @@ mod tests {
         t.status = status;
         t.error = (status == Status::Failed).then_some(0xabc);
         t
-    }
-
-    fn finished(file: usize, result: FileResult) -> RunEvent {
-        RunEvent::FileFinished {
-            run: 1,
-            file,
-            result,
-        }
     }
 
     /// Every attempt is a line; the last is what `list` and `--only-failed` read back, with

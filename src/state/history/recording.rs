@@ -81,29 +81,8 @@ impl RunSink for Recording {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::run::FileInfo;
+    use crate::event::run::test_events::{finished, started};
     use std::time::Duration;
-
-    fn started(index: usize, rel: &str) -> RunEvent {
-        RunEvent::FileStarted {
-            run: 1,
-            file: FileInfo {
-                index,
-                rel: rel.into(),
-                command: String::new(),
-                log: None,
-                attempt: 1,
-            },
-        }
-    }
-
-    fn finished(file: usize, result: FileResult) -> RunEvent {
-        RunEvent::FileFinished {
-            run: 1,
-            file,
-            result,
-        }
-    }
 
     #[test]
     fn every_attempt_but_stopped_and_cached_ones_is_recorded() {
