@@ -286,6 +286,10 @@ pub struct HistoryArgs {
     /// Only files and tests whose last run failed.
     #[arg(long)]
     pub failing: bool,
+    /// Every test by its ID (flakiness, p50/p95 durations, distinct errors), not only those
+    /// that failed at least once; with `--slow N`, the N slowest tests by p95.
+    #[arg(long)]
+    pub tests: bool,
     /// `json`: `{"files": [...], "tests": [...]}` on stdout.
     #[arg(long, value_enum, default_value_t = HistoryFormat::Human)]
     pub format: HistoryFormat,

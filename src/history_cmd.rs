@@ -5,21 +5,30 @@ use std::io::{self, IsTerminal, Write};
 use tapline::report::style::{self, Style};
 use tapline::run::options::Project;
 use tapline::state::history::{self, report::HistoryReport};
+use tapline::state::tests;
 
 pub fn run(args: &HistoryArgs) -> Outcome {
     if let Some(HistoryAction::Import { runs, log_dir }) = &args.action {
         return import(runs, log_dir.as_ref());
     }
     let project = Project::current().map_err(Failure::usage)?;
-    let store = history::Store::in_dir(&project.log_dir(args.log_dir.as_deref()));
+    let log_dir = project.log_dir(args.log_dir.as_deref());
+    let store = history::Store::in_dir(&log_dir);
     let loaded = store
         .load()
         .map_err(|e| Failure::usage(format!("failed to read {}: {e}", store.path().display())))?;
     for w in &loaded.warnings {
         eprintln!("tapline: warning: {w}");
     }
-    let mut report = HistoryReport::of(&loaded.records);
-    report.filter(args.flaky, args.failing, args.slow);
+    let (attempts, test_warnings) = tests::load_all(&log_dir).map_err(Failure::usage)?;
+    for w in &test_warnings {
+        eprintln!("tapline: warning: skipped a damaged line of {w}");
+    }
+    let mut report = HistoryReport::of(&loaded.records, &attempts);
+    if !args.tests {
+        report.only_failed_tests();
+    }
+    report.filter(args.flaky, args.failing, args.slow, args.tests);
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let written = match args.format {
@@ -35,7 +44,7 @@ pub fn run(args: &HistoryArgs) -> Outcome {
                     store.path().display()
                 )
             } else {
-                human(&mut out, &report, style)
+                human(&mut out, &report, style, args.tests)
             }
         }
     };
@@ -48,9 +57,14 @@ pub fn run(args: &HistoryArgs) -> Outcome {
     }
 }
 
-fn human(out: &mut impl Write, report: &HistoryReport, s: Style) -> io::Result<()> {
+fn human(
+    out: &mut impl Write,
+    report: &HistoryReport,
+    s: Style,
+    all_tests: bool,
+) -> io::Result<()> {
     let header = [
-        "runs", "passed", "failed", "flaky", "flips", "mean", "p95", "last",
+        "runs", "passed", "failed", "flaky", "flips", "mean", "p50", "p95", "last",
     ];
     let last = |v: history::RunOutcome| match v {
         history::RunOutcome::Passed => s.paint(style::GREEN, "passed"),
@@ -66,6 +80,8 @@ fn human(out: &mut impl Write, report: &HistoryReport, s: Style) -> io::Result<(
             format!("{}%", r.flip_rate),
             r.duration_ms
                 .map_or("-".into(), |d| style::duration_ms(d.mean)),
+            r.duration_ms
+                .map_or("-".into(), |d| style::duration_ms(d.p50)),
             r.duration_ms
                 .map_or("-".into(), |d| style::duration_ms(d.p95)),
         ]
@@ -112,14 +128,22 @@ fn human(out: &mut impl Write, report: &HistoryReport, s: Style) -> io::Result<(
         .tests
         .iter()
         .map(|t| {
+            let errors = match t.errors {
+                0 | 1 => String::new(),
+                n => format!("  ({n} different errors)"),
+            };
             (
-                format!("{} › {}", t.file, t.name),
+                t.id.clone(),
                 row(&t.row),
-                last(t.row.last),
+                format!("{}{errors}", last(t.row.last)),
             )
         })
         .collect();
-    table(out, "Tests that failed at least once", &tests)
+    let title = match all_tests {
+        true => "Tests",
+        false => "Tests that failed at least once",
+    };
+    table(out, title, &tests)
 }
 
 /// `tapline history import RUN.jsonl…`: each recorded run appended as if it had run here.

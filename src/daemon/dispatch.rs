@@ -3,6 +3,7 @@
 //! out to subscribers without ever waiting on one, and answers `status`.
 use crate::event::run::{FailureReason, FileInfo, FileResult, RunEvent, RunSummary, Tally};
 use crate::event::Event;
+use crate::explain::names::{id_of, PointNames};
 use crate::report::progress::Progress;
 use crate::report::sink::{RunSink, Unflushed};
 use crate::state::logs::{LogDir, LogNames};
@@ -71,6 +72,10 @@ struct StreamState {
     opened: Instant,
     /// The test it is on and its top-level points so far (while open).
     progress: Progress,
+    /// Names its points by their stable IDs, as `tapline run` does.
+    names: PointNames,
+    /// The ID of its latest test point.
+    last_test: Option<String>,
     result: Option<FileResult>,
 }
 
@@ -136,14 +141,20 @@ impl<'a> Dispatcher<'a> {
             }
             Msg::Tap { id, events } => {
                 for event in events {
+                    let mut test_id = None;
                     if let Some(s) = self.streams.get_mut(id) {
                         s.progress.event(&event);
+                        if let Some(name) = s.names.event(&event) {
+                            test_id = Some(id_of(&s.info.rel, &name.path));
+                            s.last_test.clone_from(&test_id);
+                        }
                     }
-                    self.emit(RunEvent::Tap {
+                    let ev = RunEvent::Tap {
                         run: RUN,
                         file: id,
                         event,
-                    })?;
+                    };
+                    self.emit_named(ev, test_id.as_deref())?;
                 }
             }
             Msg::Close { id, result, done } => {
@@ -189,6 +200,8 @@ impl<'a> Dispatcher<'a> {
             peer,
             opened: Instant::now(),
             progress: Progress::default(),
+            names: PointNames::default(),
+            last_test: None,
             result: None,
         });
         self.open += 1;
@@ -315,7 +328,7 @@ impl<'a> Dispatcher<'a> {
                 run: RUN,
                 file: s.info.clone(),
             };
-            let line = tagged_line(Some(&s.info.rel), &ev);
+            let line = tagged_line(Some(&s.info.rel), &ev, None);
             if !offer(&sub, &line, &mut self.warnings) {
                 return;
             }
@@ -326,6 +339,12 @@ impl<'a> Dispatcher<'a> {
     /// One event to every subscriber that wants it, then to every sink (given away: the
     /// reports thread keeps it without a copy).
     fn emit(&mut self, ev: RunEvent) -> io::Result<()> {
+        self.emit_named(ev, None)
+    }
+
+    /// [`Self::emit`] of a test point, whose line carries its stable ID (`"test_id"`, as in
+    /// `--format jsonl`).
+    fn emit_named(&mut self, ev: RunEvent, test_id: Option<&str>) -> io::Result<()> {
         if !self.subscribers.is_empty() {
             let stream = event_file(&ev)
                 .and_then(|i| self.streams.get(i))
@@ -336,7 +355,7 @@ impl<'a> Dispatcher<'a> {
                 if stream.is_some_and(|name| !matches_filter(sub, name)) {
                     return true;
                 }
-                let line = line.get_or_insert_with(|| tagged_line(stream, &ev));
+                let line = line.get_or_insert_with(|| tagged_line(stream, &ev, test_id));
                 offer(sub, line, warnings)
             });
         }
@@ -395,6 +414,8 @@ struct StreamDoc<'a> {
     /// Open streams only: the test it is on (null before the first).
     #[serde(skip_serializing_if = "Option::is_none")]
     current: Option<Option<&'a str>>,
+    /// The stable ID of its latest test point (null before the first).
+    last_test_id: Option<&'a str>,
     pass: u64,
     fail: u64,
     skip: u64,
@@ -424,6 +445,7 @@ fn doc_of(s: &StreamState) -> StreamDoc<'_> {
         peer: &s.peer,
         ok,
         current: s.result.is_none().then(|| s.progress.current()),
+        last_test_id: s.last_test.as_deref(),
         pass: tally.pass,
         fail: tally.fail,
         skip: tally.skip,
@@ -474,7 +496,7 @@ fn event_file(ev: &RunEvent) -> Option<usize> {
 
 /// The event as one JSON line with `"stream"` first: the stream's name, or null for the
 /// run's own events.
-fn tagged_line(stream: Option<&str>, ev: &RunEvent) -> Arc<[u8]> {
+fn tagged_line(stream: Option<&str>, ev: &RunEvent, test_id: Option<&str>) -> Arc<[u8]> {
     let mut line = Vec::with_capacity(256);
     line.extend_from_slice(b"{\"stream\":");
     let _ = serde_json::to_writer(&mut line, &stream);
@@ -483,6 +505,12 @@ fn tagged_line(stream: Option<&str>, ev: &RunEvent) -> Arc<[u8]> {
         line.push(b',');
         line.extend_from_slice(&body[1..]);
     } else {
+        line.push(b'}');
+    }
+    if let Some(id) = test_id {
+        line.pop();
+        line.extend_from_slice(b",\"test_id\":");
+        crate::report::json::push_str(&mut line, id);
         line.push(b'}');
     }
     line.push(b'\n');
@@ -507,12 +535,13 @@ mod tests {
             cwd: None,
             command: None,
         };
-        let line = tagged_line(Some("a\"b"), &ev);
+        let line = tagged_line(Some("a\"b"), &ev, None);
         let v: serde_json::Value = serde_json::from_slice(&line).expect("json");
         assert_eq!(v["stream"], "a\"b");
         assert_eq!(v["type"], "run_started");
         assert!(line.ends_with(b"\n"));
-        let v: serde_json::Value = serde_json::from_slice(&tagged_line(None, &ev)).expect("json");
+        let v: serde_json::Value =
+            serde_json::from_slice(&tagged_line(None, &ev, None)).expect("json");
         assert!(v["stream"].is_null());
     }
 }

@@ -3,6 +3,7 @@
 //! their file.
 use super::Assert;
 use super::{Event, Verdict};
+use crate::explain::names::{error_hash, first_error_line, PointNames};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -67,45 +68,153 @@ pub struct FileResult {
     pub tests: Vec<TestOutcome>,
 }
 
-/// One test point's outcome, named by its full path (`parent > child`).
+/// One test point's outcome, named by its stable ID's names ([`crate::explain::names`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TestOutcome {
+    /// Its names joined (`group > inner adds`): its ID without the file.
     pub name: String,
+    /// The names themselves where `name` does not split back into them at ` > `.
+    pub parts: Option<Box<[String]>>,
+    /// Its TAP number.
+    pub number: Option<u64>,
     /// Not a failure: passed, skipped, or TODO.
     pub ok: bool,
+    pub status: TestStatus,
     pub duration_ms: Option<f64>,
+    /// For a failure, the hash of its first error line ([`crate::explain::names::error_hash`]):
+    /// the same failure again has the same hash.
+    pub error: Option<u64>,
+}
+
+impl TestOutcome {
+    /// A point named `name` that passed or failed, and nothing else known: what tests build.
+    pub fn named(name: &str, ok: bool) -> TestOutcome {
+        let status = if ok {
+            TestStatus::Passed
+        } else {
+            TestStatus::Failed
+        };
+        TestOutcome {
+            name: name.to_owned(),
+            parts: None,
+            number: None,
+            ok,
+            status,
+            duration_ms: None,
+            error: None,
+        }
+    }
+}
+
+/// A test point's own status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TestStatus {
+    Passed,
+    Failed,
+    Skipped,
+    Todo,
+}
+
+impl TestStatus {
+    pub fn of(a: &super::Assert<'_>) -> TestStatus {
+        match (a.skip.is_some(), a.todo.is_some(), a.is_failure()) {
+            (true, _, _) => TestStatus::Skipped,
+            (_, true, _) => TestStatus::Todo,
+            (_, _, true) => TestStatus::Failed,
+            _ => TestStatus::Passed,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TestStatus::Passed => "passed",
+            TestStatus::Failed => "failed",
+            TestStatus::Skipped => "skipped",
+            TestStatus::Todo => "todo",
+        }
+    }
 }
 
 pub use super::OpenSubtests;
 
-/// Every test point of a stream at every depth, named by its full path (`parent > child`), as
-/// history and stability analysis key them: fed the stream's events in order.
-#[derive(Debug, Default, Clone)]
+/// Every test point of a stream at every depth, named as its stable ID names it (the
+/// explainer's rule, [`PointNames`]: one rule for the terminal, reports, history and
+/// `--runs N`), with the hash of each failure's first error line: fed the stream's events in
+/// order.
+#[derive(Default)]
 pub struct TestNames {
-    parents: OpenSubtests,
+    names: PointNames,
     tests: Vec<TestOutcome>,
+    /// The last failing point without an error line of its own: its trailing output's first
+    /// line may give it one.
+    wants_error: Option<usize>,
 }
 
 impl TestNames {
     pub fn event(&mut self, event: &super::Event<'_>) {
-        match event {
-            super::Event::SubtestStart { depth, name, .. } => self.parents.start(*depth, name),
-            super::Event::Assert(a) => {
-                self.tests.push(TestOutcome {
-                    name: self.parents.path(a.depth, &a.name),
-                    ok: !a.is_failure(),
-                    duration_ms: a.duration_ms,
-                });
-                self.parents.after(a);
+        let named = self.names.event(event);
+        if let Some(line) = self.names.take_trailing_line() {
+            if let Some(t) = self.wants_error.take().and_then(|i| self.tests.get_mut(i)) {
+                t.error = Some(error_hash(&line));
             }
-            _ => {}
         }
+        let (Some(name), super::Event::Assert(a)) = (named, event) else {
+            return;
+        };
+        let status = TestStatus::of(a);
+        let error = match status {
+            TestStatus::Failed => {
+                let line = first_error_line(a);
+                self.wants_error = line.is_none().then_some(self.tests.len());
+                // No line at all: the failure is its name.
+                Some(error_hash(line.unwrap_or(&a.name)))
+            }
+            _ => None,
+        };
+        self.tests.push(TestOutcome {
+            name: name.path,
+            parts: name.parts,
+            number: a.id,
+            ok: status != TestStatus::Failed,
+            status,
+            duration_ms: a.duration_ms,
+            error,
+        });
     }
 
     /// The points named so far, in stream order; the names start afresh.
     pub fn take(&mut self) -> Vec<TestOutcome> {
-        self.parents.clear();
+        self.names = PointNames::default();
+        self.wants_error = None;
         std::mem::take(&mut self.tests)
+    }
+}
+
+/// Run events tests build: a file's start and its end.
+#[cfg(test)]
+pub(crate) mod test_events {
+    use super::{FileInfo, FileResult, RunEvent};
+
+    pub(crate) fn started(index: usize, rel: &str) -> RunEvent {
+        RunEvent::FileStarted {
+            run: 1,
+            file: FileInfo {
+                index,
+                rel: rel.into(),
+                command: String::new(),
+                log: None,
+                attempt: 1,
+            },
+        }
+    }
+
+    pub(crate) fn finished(file: usize, result: FileResult) -> RunEvent {
+        RunEvent::FileFinished {
+            run: 1,
+            file,
+            result,
+        }
     }
 }
 

@@ -32,6 +32,13 @@ pub struct Subject {
     /// The test's full name path (`parent > child`); absent for a file.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// The test's stable ID (`file > parent > child`); absent for a file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Passed in every run that judged it, failed in every one, or both: a test (or file) to
+    /// trust, one that is broken, one that is flaky.
+    #[serde(default)]
+    pub kind: Kind,
     /// Runs that judged it (a test missing from a run its file passed is not judged there).
     pub runs: u64,
     pub passed: u64,
@@ -44,6 +51,29 @@ pub struct Subject {
     pub duration_ms: Option<DurationStats>,
     /// Its verdict in each run of the series, in order (the chart's data).
     pub verdicts: Vec<RunVerdict>,
+}
+
+/// What a subject's runs say of it, whatever its pass rate.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// Passed in every run that judged it.
+    #[default]
+    StablePass,
+    /// Failed in every run that judged it.
+    StableFail,
+    /// Passed in some runs and failed in others.
+    Flaky,
+}
+
+impl Kind {
+    pub fn of(passed: u64, failed: u64) -> Kind {
+        match (passed, failed) {
+            (_, 0) => Kind::StablePass,
+            (0, _) => Kind::StableFail,
+            _ => Kind::Flaky,
+        }
+    }
 }
 
 /// Pass-rate classes: 100 `stable`, 80–99.9 `mostly_stable`, 50–79.9 `unstable`, below 50

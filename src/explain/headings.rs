@@ -30,6 +30,7 @@
 //!
 //! History and the point names of JUnit's test cases do not use the headings: they name points
 //! as the stream does, so a heading renamed later keeps a test's record.
+use super::names::{PointName, SEPARATOR};
 use tapline_protocol::event::Event;
 
 /// What an event did to the comments.
@@ -177,6 +178,38 @@ impl Headings {
         with_headings(self.heading(0), parents, level, name)
     }
 
+    /// [`Self::path`] as one string: what names each point of a run (one allocation).
+    pub(crate) fn joined<'p>(
+        &self,
+        parents: impl Iterator<Item = &'p str> + Clone,
+        name: &str,
+    ) -> PointName {
+        let depth = self.point.unwrap_or(0);
+        let level = (depth > 0).then(|| self.heading(depth)).flatten();
+        let top = self.heading(0);
+        let mut path = Joined::default();
+        for parent in parents.clone() {
+            path.push(parent);
+        }
+        if let Some(heading) = level.filter(|h| !names_itself(name, h)) {
+            path.push(heading);
+        }
+        path.push(name);
+        let Joined {
+            mut text,
+            mut exact,
+            ..
+        } = path;
+        if let Some(heading) = top.filter(|h| !names_itself(&text, h)) {
+            exact &= !holds_separator(heading);
+            text.insert_str(0, SEPARATOR);
+            text.insert_str(0, heading);
+        }
+        // The list only where the string does not split back into it.
+        let parts = (!exact).then(|| with_headings(top, parents, level, name).into_boxed_slice());
+        PointName { path: text, parts }
+    }
+
     /// The heading the points of the level at `depth` are under, if any.
     pub(crate) fn heading(&self, depth: usize) -> Option<&str> {
         self.levels
@@ -223,6 +256,34 @@ pub(crate) fn with_headings<'p>(
         }
     }
     path
+}
+
+/// Names joined by [`SEPARATOR`] as they are pushed.
+#[derive(Default)]
+struct Joined {
+    text: String,
+    count: usize,
+    /// No name holds the separator: the text splits back into the names.
+    exact: bool,
+}
+
+impl Joined {
+    fn push(&mut self, name: &str) {
+        if self.count == 0 {
+            self.exact = true;
+        } else {
+            self.text.push_str(SEPARATOR);
+        }
+        self.count += 1;
+        self.exact &= !holds_separator(name);
+        self.text.push_str(name);
+    }
+}
+
+/// Whether a name holds ` > `: a byte search first, as nearly none holds a `>` at all (a
+/// substring search's setup would cost every point of a run).
+fn holds_separator(name: &str) -> bool {
+    memchr::memchr(b'>', name.as_bytes()).is_some() && name.contains(SEPARATOR)
 }
 
 /// `inner fails` in the test `inner`: the point already says where it is.

@@ -469,6 +469,8 @@ mod tests {
         let subject = |file: &str, name: Option<&str>, rate: f64, verdicts| Subject {
             file: file.into(),
             name: name.map(str::to_owned),
+            id: None,
+            kind: Default::default(),
             runs: 4,
             passed: (rate / 25.0) as u64,
             failed: 4 - (rate / 25.0) as u64,

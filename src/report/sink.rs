@@ -8,7 +8,7 @@
 use super::jsonl::write_run_event;
 use super::terminal::TerminalReporter;
 use crate::event::run::{RunEvent, RunSummary};
-use crate::explain::names::{test_id, PointNames};
+use crate::explain::names::{id_of, PointNames};
 use std::io::{self, Write};
 use std::time::Instant;
 
@@ -61,12 +61,8 @@ impl<W: Write> JsonlRun<W> {
             }
             RunEvent::Tap { file, event, .. } => {
                 let (rel, names) = self.names.get_mut(*file)?.as_mut()?;
-                let path = names.event(event)?;
-                let number = match event {
-                    crate::event::Event::Assert(a) => a.id,
-                    _ => None,
-                };
-                return Some(test_id(rel, &path, number));
+                let name = names.event(event)?;
+                return Some(id_of(rel, &name.path));
             }
             _ => {}
         }

@@ -6,7 +6,7 @@
 //! when its file failed (a crash or bail-out kept it from passing) and is not judged when its
 //! file passed; a file that did not run (an interrupt) is not judged at all.
 use crate::event::run::FileResult;
-use crate::event::stability::{Class, DurationStats, RunVerdict, Stability, Subject};
+use crate::event::stability::{Class, DurationStats, Kind, RunVerdict, Stability, Subject};
 use std::collections::{BTreeMap, HashMap};
 
 /// The series so far; [`Analysis::add_run`] once per run, then [`Analysis::finish`].
@@ -139,6 +139,10 @@ fn subject(file: String, name: Option<String>, track: Track) -> Option<Subject> 
     let rate = |n: u64| (n as f64 * 1000.0 / runs as f64).round() / 10.0;
     let pass_rate = rate(passed);
     Some(Subject {
+        id: name
+            .as_deref()
+            .map(|n| crate::explain::names::id_of(&file, n)),
+        kind: Kind::of(passed, failed),
         file,
         name,
         runs,
@@ -185,11 +189,7 @@ mod tests {
             no_tests: false,
             tests: tests
                 .iter()
-                .map(|&(name, ok)| TestOutcome {
-                    name: name.into(),
-                    ok,
-                    duration_ms: None,
-                })
+                .map(|&(name, ok)| TestOutcome::named(name, ok))
                 .collect(),
         }
     }

@@ -1,6 +1,7 @@
 //! What a run leaves for the next one, saved by one route after each run: `verdicts.json` in
 //! the log folder (the next run's "newly failing" and "fixed", watch's failed files), the
-//! history records ([`history::recording`]) and the result cache's passes ([`cache`]).
+//! history records ([`history::recording`]), each test's records ([`super::tests`]) and the
+//! result cache's passes ([`cache`]).
 //!
 //! The dispatcher saves nothing: the runner's `execute` hands the run's events to a
 //! [`Keeping`] beside the reports, and saves once the run is over, whether it was `tapline run`,
@@ -41,9 +42,13 @@ impl<'s> Keeping<'s> {
         cache: Option<&'s Mutex<CacheKeys>>,
     ) -> Self {
         // Each test's record is history too: `--no-history` (and a shard) keeps none.
-        let tests = (log_dir.is_some() && history.is_some()).then(TestsSeen::default);
+        let recording = history.map(|r| Recording::new(r, run));
+        let tests = recording
+            .as_ref()
+            .filter(|_| log_dir.is_some())
+            .map(|r| TestsSeen::new(r.run_id().to_owned()));
         Keeping {
-            recording: history.map(|r| Recording::new(r, run)),
+            recording,
             log_dir,
             cache,
             tests,

@@ -31,6 +31,7 @@ mod spec_examples;
 mod stderr_attribution;
 mod suites;
 mod tests_by_id;
+mod tests_history;
 mod trace;
 mod trace_holds;
 mod trailing_output;

@@ -80,6 +80,12 @@ fn write_point_failure(out: &mut String, index: usize, file: &FileView, failure:
         Esc(&file.rel),
         Esc(&title)
     );
+    // Its stable ID, as `--format jsonl`, JUnit, `tapline list` and `-t` know it.
+    let _ = write!(
+        out,
+        "<div class=\"tid mono\" title=\"test ID\">{}</div>",
+        Esc(&crate::explain::names::id_of(&file.rel, &failure.name))
+    );
     if let Some(location) = &failure.location {
         let _ = write!(out, "<div class=\"at mono\">at {}</div>", Esc(location));
     }

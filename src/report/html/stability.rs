@@ -124,6 +124,8 @@ mod tests {
         Subject {
             file: file.into(),
             name: name.map(str::to_owned),
+            id: None,
+            kind: Default::default(),
             runs: passed + failed,
             passed,
             failed,

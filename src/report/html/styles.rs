@@ -60,6 +60,7 @@ td .log{display:block;color:var(--muted);font-size:12px;word-break:break-all}
 .failure h3{margin:0;font-size:14px;font-weight:600;word-break:break-word}
 .failure .file{color:var(--muted);font-weight:400;font-size:12px;display:block;word-break:break-all}
 .failure .at{color:var(--link);font-size:12px;margin-top:4px;word-break:break-all}
+.failure .tid{color:var(--muted);font-size:12px;margin-top:4px;word-break:break-all;user-select:all}
 .failure .msg{font-weight:600;margin:8px 0 0;white-space:pre-wrap;word-break:break-word;font-size:13px}
 .failure .kv{color:var(--muted);font-size:12px;margin-top:4px}
 .failure .label{font-size:11px;color:var(--muted);text-transform:uppercase;letter-spacing:.05em;margin:10px 0 2px}

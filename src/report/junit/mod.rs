@@ -273,13 +273,14 @@ fn suite(
         }
         let point = &c.point_view;
         let name = case_name(c);
+        let id = c.test_id(&file.rel);
         let time = point
             .duration_ms
             .and_then(|ms| Duration::try_from_secs_f64(ms.max(0.0) / 1000.0).ok());
         if let Some(runs) = plain.as_deref_mut() {
-            match plain_case(point, &name, time) {
+            match plain_case(point, &name, time).filter(|_| plain::is_plain(&id)) {
                 Some(case) => {
-                    if let Some(marker) = runs.push(&name, &case) {
+                    if let Some(marker) = runs.push(&name, &id, &case) {
                         suite.add_test_case(marker);
                     }
                     continue;
@@ -295,7 +296,9 @@ fn suite(
             }
             PointStatus::Skip | PointStatus::Todo => skipped_status(point),
         };
-        suite.add_test_case(case(&classname, &name, status, time));
+        let mut case = case(&classname, &name, status, time);
+        with_id(&mut case, &classname, &id);
+        suite.add_test_case(case);
     }
     if let Some(runs) = &plain {
         let (tests, skipped) = runs.counts();
@@ -420,6 +423,14 @@ fn case(
         c.set_time(t);
     }
     c
+}
+
+/// A test point's case names its file (`file`, the attribute GitLab, CircleCI and Buildkite
+/// read) and its stable ID (`<property name="test_id">`, as pytest's `record_property`
+/// writes a case's properties): the ID of `--format jsonl`, `tapline list` and history.
+fn with_id(case: &mut TestCase, file: &XmlString, id: &str) {
+    case.extra.insert(XmlString::new("file"), file.clone());
+    case.add_property(quick_junit::Property::new("test_id", clean(id)));
 }
 
 /// A file run again (`--retries`) keeps its failed attempts on one test case (the file as a

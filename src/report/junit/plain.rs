@@ -67,7 +67,8 @@ impl Runs {
     }
 
     /// Adds a plain case; the suite gets a marker when it starts a new run.
-    pub(super) fn push(&mut self, name: &str, case: &Plain<'_>) -> Option<TestCase> {
+    /// `id` is its stable ID (`file` and `test_id`: see `with_id`).
+    pub(super) fn push(&mut self, name: &str, id: &str, case: &Plain<'_>) -> Option<TestCase> {
         let t = &mut self.text;
         t.extend_from_slice(CASE_START);
         t.extend_from_slice(quick_xml::escape::escape(name).as_bytes());
@@ -78,15 +79,20 @@ impl Runs {
             // quick-junit's own format for `time`.
             let _ = write!(t, " time=\"{:.3}\"", time.as_secs_f64());
         }
-        match &case.skipped {
-            None => t.extend_from_slice(b"/>"),
-            Some(message) => {
-                t.extend_from_slice(b">\n            <skipped message=\"");
-                t.extend_from_slice(quick_xml::escape::escape(message.as_ref()).as_bytes());
-                t.extend_from_slice(b"\"/>\n        </testcase>");
-                self.skipped += 1;
-            }
+        t.extend_from_slice(b" file=\"");
+        t.extend_from_slice(self.classname.as_bytes());
+        t.extend_from_slice(
+            b"\">\n            <properties>\n                <property name=\"test_id\" value=\"",
+        );
+        t.extend_from_slice(quick_xml::escape::escape(id).as_bytes());
+        t.extend_from_slice(b"\"/>\n            </properties>");
+        if let Some(message) = &case.skipped {
+            t.extend_from_slice(b"\n            <skipped message=\"");
+            t.extend_from_slice(quick_xml::escape::escape(message.as_ref()).as_bytes());
+            t.extend_from_slice(b"\"/>");
+            self.skipped += 1;
         }
+        t.extend_from_slice(b"\n        </testcase>");
         self.cases += 1;
         let starts = !self.open;
         self.open = true;

@@ -607,8 +607,11 @@ fn a_suite_without_the_markers_of_its_runs_is_not_spliced() {
         time: None,
         skipped: None,
     };
-    assert!(runs.push("a", &case).is_some());
-    assert!(runs.push("b", &case).is_none(), "one marker per run");
+    assert!(runs.push("a", "f > a", &case).is_some());
+    assert!(
+        runs.push("b", "f > b", &case).is_none(),
+        "one marker per run"
+    );
     let mut out = Vec::new();
     assert!(!runs.splice(b"\n    <testsuite/>", &mut out));
     assert!(!plain::is_plain("caf\u{e9}") && !plain::is_plain("a\tb") && plain::is_plain("a ~"));

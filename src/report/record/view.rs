@@ -156,6 +156,22 @@ pub struct CaseView {
 }
 
 impl CaseView {
+    /// Its stable ID in file `file` ([`crate::explain::names`]): `file > parents > name`, a
+    /// point without a name by its number.
+    pub fn test_id(&self, file: &str) -> String {
+        use crate::explain::names::{id_of, push_unnamed, SEPARATOR};
+        let mut path = String::with_capacity(self.parents.len() + self.point_view.name.len() + 3);
+        if !self.parents.is_empty() {
+            path.push_str(&self.parents);
+            path.push_str(SEPARATOR);
+        }
+        match self.point_view.name.is_empty() {
+            true => push_unnamed(&mut path, self.point_view.id),
+            false => path.push_str(&self.point_view.name),
+        }
+        id_of(file, &path)
+    }
+
     /// Its subtest path: `outer > inner > name`.
     pub fn name(&self) -> std::borrow::Cow<'_, str> {
         match self.parents.is_empty() {

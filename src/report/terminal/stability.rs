@@ -1,7 +1,7 @@
 //! The terminal's report of a `--runs N` series: the tests (then files) that were not stable,
 //! least stable first, and a verdict line.
 use super::*;
-use crate::event::stability::{Class, RunVerdict, Stability, Subject};
+use crate::event::stability::{Class, Kind, RunVerdict, Stability, Subject};
 
 /// Rows shown before "… and N more" (the summary document has them all).
 const SHOWN_ROWS: usize = 30;
@@ -53,14 +53,17 @@ pub(super) fn render(st: &Stability, quiet: bool, s: Style, text: &mut Vec<u8>) 
             st.runs
         )
     } else {
+        let kind = |k: Kind| st.tests.iter().filter(|t| t.kind == k).count();
         format!(
-            "{}  {} of {} tests and {} of {} files not stable over {} runs · {stable_tests} stable",
+            "{}  {} of {} tests and {} of {} files not stable over {} runs · {stable_tests} stable · {} flaky · {} failing in every run",
             s.paint(style::BOLD, s.paint(style::RED, "✗ UNSTABLE")),
             unstable_tests.len(),
             st.tests.len(),
             unstable_files.len(),
             st.files.len(),
-            st.runs
+            st.runs,
+            kind(Kind::Flaky),
+            kind(Kind::StableFail),
         )
     };
     writeln!(text, "{line}")

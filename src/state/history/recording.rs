@@ -34,6 +34,11 @@ impl Recording {
         }
     }
 
+    /// The run's id, as its records give it.
+    pub fn run_id(&self) -> &str {
+        &self.stamp.id
+    }
+
     /// The records so far (in the order their attempts ended).
     pub fn records(&self) -> &[Record] {
         &self.records
@@ -76,29 +81,8 @@ impl RunSink for Recording {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::run::FileInfo;
+    use crate::event::run::test_events::{finished, started};
     use std::time::Duration;
-
-    fn started(index: usize, rel: &str) -> RunEvent {
-        RunEvent::FileStarted {
-            run: 1,
-            file: FileInfo {
-                index,
-                rel: rel.into(),
-                command: String::new(),
-                log: None,
-                attempt: 1,
-            },
-        }
-    }
-
-    fn finished(file: usize, result: FileResult) -> RunEvent {
-        RunEvent::FileFinished {
-            run: 1,
-            file,
-            result,
-        }
-    }
 
     #[test]
     fn every_attempt_but_stopped_and_cached_ones_is_recorded() {

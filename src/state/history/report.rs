@@ -2,12 +2,19 @@
 //!
 //! A file's run is judged by its last attempt in that run: `passed`, `failed`, or `flaky`
 //! (passed after a failed attempt). The flip rate is the share (0–100) of consecutive runs
-//! whose verdict differs. The store keeps failing test names only, so a test's rows cover the
-//! tests that failed at least once: its runs are its file's runs that reported test points, a
-//! run counting as failed when the last attempt named it, flaky when only an earlier attempt
-//! did, passed otherwise. Tests have no durations here (the store times files).
+//! whose verdict differs.
+//!
+//! Tests come from the per-test records of the log folder's `tests/` ([`crate::state::tests`]:
+//! every test of every attempt of each file's last runs), by stable ID: a test's run is
+//! `failed` when the run's last attempt failed it, `flaky` when only an earlier attempt did,
+//! `passed` otherwise (a SKIP or TODO is no verdict: that run does not count for it); its
+//! durations are its own (when its stream timed it), and `errors` counts the distinct first
+//! error lines its failures had. A file with no per-test records (history older than them)
+//! falls back on the store's failing names: its tests that failed at least once, over its
+//! runs that reported test points, without durations.
 use super::{runs_by_file, Record, RunOutcome};
 use crate::event::stability::percentile;
+use crate::state::tests::{FileTests, Status};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -26,8 +33,12 @@ pub struct FileRow {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct TestRow {
+    /// Its stable ID (`file > names`).
+    pub id: String,
     pub file: String,
     pub name: String,
+    /// Distinct first error lines of its failures (by hash): 1 is the same failure again.
+    pub errors: usize,
     #[serde(flatten)]
     pub row: Row,
 }
@@ -47,6 +58,7 @@ pub struct Row {
 #[derive(Debug, Clone, Copy, Serialize)]
 pub struct Durations {
     pub mean: f64,
+    pub p50: f64,
     pub p95: f64,
 }
 
@@ -66,6 +78,7 @@ impl Row {
             let mean = sorted.iter().sum::<f64>() / sorted.len() as f64;
             Durations {
                 mean: (mean * 10.0).round() / 10.0,
+                p50: percentile(&sorted, 50.0),
                 p95: percentile(&sorted, 95.0),
             }
         });
@@ -90,7 +103,9 @@ impl Row {
 type RunFailures<'a> = (BTreeSet<&'a str>, BTreeSet<&'a str>, bool);
 
 impl HistoryReport {
-    pub fn of(records: &[Record]) -> HistoryReport {
+    /// The report of the store's `records` and each file's per-test records (`attempts`, by
+    /// path, oldest first: [`crate::state::tests::load_all`]).
+    pub fn of(records: &[Record], attempts: &BTreeMap<String, Vec<FileTests>>) -> HistoryReport {
         let by_file = runs_by_file(records);
         let mut files = Vec::new();
         for (path, runs) in &by_file {
@@ -117,11 +132,12 @@ impl HistoryReport {
             entry.0 = r.failing.iter().map(String::as_str).collect();
             entry.2 = r.tests > 0;
         }
+        let mut tests = per_test(attempts);
         let ever_failed: BTreeSet<(&str, &str)> = records
             .iter()
+            .filter(|r| !attempts.contains_key(&r.path))
             .flat_map(|r| r.failing.iter().map(|n| (r.path.as_str(), n.as_str())))
             .collect();
-        let mut tests = Vec::new();
         for (file, name) in ever_failed {
             let outcomes: Vec<RunOutcome> = order
                 .iter()
@@ -141,8 +157,10 @@ impl HistoryReport {
                 .collect();
             if let Some(row) = Row::of(&outcomes, &[]) {
                 tests.push(TestRow {
+                    id: crate::explain::names::id_of(file, name),
                     file: file.to_owned(),
                     name: name.to_owned(),
+                    errors: 0,
                     row,
                 });
             }
@@ -150,9 +168,15 @@ impl HistoryReport {
         HistoryReport { files, tests }
     }
 
+    /// `--tests`: every test; without it, the tests that failed at least once.
+    pub fn only_failed_tests(&mut self) {
+        self.tests.retain(|t| t.row.failed > 0 || t.row.flaky > 0);
+    }
+
     /// `--flaky`: unsteady rows only; `--failing`: rows whose last run failed; `--slow N`: the
     /// N files slowest by p95 (and the tests of those files), slowest first.
-    pub fn filter(&mut self, flaky: bool, failing: bool, slow: Option<usize>) {
+    /// With `tests`, `--slow N` takes the N tests slowest by p95 (of every file) instead.
+    pub fn filter(&mut self, flaky: bool, failing: bool, slow: Option<usize>, tests: bool) {
         let keep =
             |row: &Row| (!flaky || row.unsteady()) && (!failing || row.last == RunOutcome::Failed);
         self.files.retain(|f| keep(&f.row));
@@ -161,10 +185,80 @@ impl HistoryReport {
             let p95 = |f: &FileRow| f.row.duration_ms.map_or(0.0, |d| d.p95);
             self.files.sort_by(|a, b| p95(b).total_cmp(&p95(a)));
             self.files.truncate(n);
+            if tests {
+                let p95 = |t: &TestRow| t.row.duration_ms.map_or(0.0, |d| d.p95);
+                self.tests.sort_by(|a, b| p95(b).total_cmp(&p95(a)));
+                self.tests.truncate(n);
+                return;
+            }
             let slow_files: BTreeSet<&str> = self.files.iter().map(|f| f.path.as_str()).collect();
             self.tests.retain(|t| slow_files.contains(t.file.as_str()));
         }
     }
+}
+
+/// One test's outcomes and durations over its file's runs, in order.
+#[derive(Default)]
+struct Seen<'a> {
+    file: &'a str,
+    name: &'a str,
+    outcomes: Vec<RunOutcome>,
+    durations: Vec<f64>,
+    errors: BTreeSet<&'a str>,
+}
+
+/// Every test of the per-test records, by ID: a run is its attempts with one run id (in
+/// order), judged by the last.
+fn per_test(attempts: &BTreeMap<String, Vec<FileTests>>) -> Vec<TestRow> {
+    let mut seen: BTreeMap<&str, Seen<'_>> = BTreeMap::new();
+    for (file, list) in attempts {
+        // An attempt's run: consecutive attempts of one run id (a record from before run ids
+        // were kept has none, and is a run of its own).
+        let mut i = 0;
+        while i < list.len() {
+            let mut j = i + 1;
+            while j < list.len() && !list[i].run.is_empty() && list[j].run == list[i].run {
+                j += 1;
+            }
+            let (earlier, last) = list[i..j].split_at(j - i - 1);
+            let failed_before: BTreeSet<&str> = earlier
+                .iter()
+                .flat_map(|a| a.failed().map(|t| t.id.as_str()))
+                .collect();
+            for t in &last[0].tests {
+                let outcome = match t.status {
+                    Status::Failed => RunOutcome::Failed,
+                    Status::Skipped | Status::Todo => continue,
+                    Status::Passed if failed_before.contains(t.id.as_str()) => RunOutcome::Flaky,
+                    Status::Passed => RunOutcome::Passed,
+                };
+                let s = seen.entry(t.id.as_str()).or_insert_with(|| Seen {
+                    file: file.as_str(),
+                    name: t.id.get(file.len() + 3..).unwrap_or(""),
+                    ..Seen::default()
+                });
+                s.outcomes.push(outcome);
+                s.durations.extend(t.duration_ms);
+            }
+            for t in list[i..j].iter().flat_map(|a| a.failed()) {
+                if let (Some(s), Some(e)) = (seen.get_mut(t.id.as_str()), &t.error) {
+                    s.errors.insert(e);
+                }
+            }
+            i = j;
+        }
+    }
+    seen.into_iter()
+        .filter_map(|(id, s)| {
+            Some(TestRow {
+                id: id.to_owned(),
+                file: s.file.to_owned(),
+                name: s.name.to_owned(),
+                errors: s.errors.len(),
+                row: Row::of(&s.outcomes, &s.durations)?,
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -198,7 +292,7 @@ mod tests {
             rec("r4", "a.t", 2, true, true, &[]),
             rec("r5", "a.t", 1, false, false, &["x", "y"]),
         ];
-        let mut report = HistoryReport::of(&records);
+        let mut report = HistoryReport::of(&records, &BTreeMap::new());
         let a = &report.files[0].row;
         assert_eq!((a.runs, a.passed, a.failed, a.flaky), (5, 2, 2, 1));
         assert_eq!(a.flip_rate, 100.0);
@@ -212,7 +306,7 @@ mod tests {
         assert_eq!(json["files"][0]["flip_rate"], 100.0);
         assert_eq!(json["files"][0]["last"], "failed");
         assert!(json["files"][0]["duration_ms"]["p95"].is_number());
-        report.filter(false, true, None);
+        report.filter(false, true, None, false);
         assert_eq!(report.files.len(), 1);
         assert_eq!(report.tests.len(), 2);
     }
@@ -225,15 +319,15 @@ mod tests {
             rec("r1", "broken.t", 1, false, false, &["z"]),
             rec("r2", "broken.t", 1, false, false, &["z"]),
         ];
-        let mut flaky = HistoryReport::of(&records);
-        flaky.filter(true, false, None);
+        let mut flaky = HistoryReport::of(&records, &BTreeMap::new());
+        flaky.filter(true, false, None, false);
         assert!(flaky.files.is_empty() && flaky.tests.is_empty());
-        let mut failing = HistoryReport::of(&records);
-        failing.filter(false, true, None);
+        let mut failing = HistoryReport::of(&records, &BTreeMap::new());
+        failing.filter(false, true, None, false);
         assert_eq!(failing.files.len(), 1);
         assert_eq!(failing.files[0].path, "broken.t");
-        let mut slow = HistoryReport::of(&records);
-        slow.filter(false, false, Some(1));
+        let mut slow = HistoryReport::of(&records, &BTreeMap::new());
+        slow.filter(false, false, Some(1), false);
         assert_eq!(slow.files.len(), 1);
     }
 }

@@ -497,7 +497,7 @@ impl OpenSubtests {
     }
 
     /// The names of the subtests a point at `depth` is inside, outermost first.
-    pub fn parents(&self, depth: u32) -> impl Iterator<Item = &str> {
+    pub fn parents(&self, depth: u32) -> impl Iterator<Item = &str> + Clone {
         self.0.iter().take(depth as usize).map(String::as_str)
     }
 
