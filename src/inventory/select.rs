@@ -63,7 +63,10 @@ pub enum Filter {
     NodeTest,
     NodeTap,
     Bats,
+    /// A pytest `[[suite]]`: `-k`.
     Pytest,
+    /// A Python file run under pytest with tapline's plugin: its tests' node IDs.
+    PytestFile,
     Go,
     /// The framework has no filter: the file runs whole.
     None,
@@ -77,6 +80,7 @@ impl Filter {
             Filter::NodeTap => "tap's TAP_GREP",
             Filter::Bats => "bats --filter",
             Filter::Pytest => "pytest -k",
+            Filter::PytestFile => "pytest node IDs",
             Filter::Go => "go test -run",
             Filter::None => "no filter of its own: runs whole",
         }
@@ -124,14 +128,60 @@ fn chosen(
         }
         Select::Failed => {
             let last = saved.get(&f.rel).filter(|t| !t.ok)?;
-            let failed: Vec<&[String]> = last.failed().map(|t| t.name.as_slice()).collect();
-            // A subtest that failed because its children did: its failing children say which.
-            let leaves = (failed.iter())
-                .filter(|n| !failed.iter().any(|m| m.len() > n.len() && m.starts_with(n)))
-                .map(|n| n.to_vec());
-            Some(leaves.collect())
+            Some(failed_leaves(last.failed().map(|t| t.name.as_slice())))
         }
     }
+}
+
+/// The failing tests (names outermost first) to run again: a subtest that failed because its
+/// children did is selected by its failing children.
+pub fn failed_leaves<'n>(failed: impl Iterator<Item = &'n [String]>) -> Vec<Vec<String>> {
+    let failed: Vec<&[String]> = failed.collect();
+    (failed.iter())
+        .filter(|n| !failed.iter().any(|m| m.len() > n.len() && m.starts_with(n)))
+        .map(|n| n.to_vec())
+        .collect()
+}
+
+/// How a file's command narrows to named tests, kept with the file for a retry of only its
+/// failed tests (`--retries`): its framework's filter and its command before any filter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refilter {
+    filter: Filter,
+    /// The command without a filter; its program resolved by the planner ([`Self::resolve`]).
+    base: Vec<OsString>,
+}
+
+impl Refilter {
+    /// The command that runs only `tests` (names outermost first) of the file.
+    pub fn command(&self, tests: &[Vec<String>]) -> Vec<OsString> {
+        let mut command = self.base.clone();
+        add_filter(&mut command, self.filter, &[], tests);
+        command
+    }
+
+    /// The filter's name as the run says it.
+    pub fn said(&self) -> &'static str {
+        self.filter.said()
+    }
+
+    /// The command's program found as the planner finds it.
+    pub fn resolve(&mut self, resolve: impl FnOnce(Vec<OsString>) -> Vec<OsString>) {
+        self.base = resolve(std::mem::take(&mut self.base));
+    }
+}
+
+/// Keeps with each file whose framework has a filter how to narrow it (a file `-t` narrowed
+/// already has it), so that a retry runs only its failed tests.
+pub fn keep_refilters(root: &Path, files: &mut [TestFile]) {
+    for f in files.iter_mut().filter(|f| f.input.refilter.is_none()) {
+        f.input.refilter = refilter(filter_of(root, f), &f.command);
+    }
+}
+
+fn refilter<E>(filter: Filter, command: &Result<Vec<OsString>, E>) -> Option<Refilter> {
+    let base = command.as_ref().ok()?.clone();
+    (filter != Filter::None).then_some(Refilter { filter, base })
 }
 
 /// The files `select` runs anything of, each with its framework's filter.
@@ -151,6 +201,7 @@ pub fn narrow(root: &Path, files: Vec<TestFile>, saved: &Saved, select: Select<'
             (Select::Failed, true) => Filter::None,
             _ => filter_of(root, &f),
         };
+        f.input.refilter = refilter(filter_of(root, &f), &f.command);
         if let Ok(command) = &mut f.command {
             add_filter(command, filter, patterns, &matching);
         }
@@ -177,6 +228,9 @@ fn filter_of(root: &Path, f: &TestFile) -> Filter {
             InputFormat::Junit if program("pytest") => Filter::Pytest,
             _ => Filter::None,
         };
+    }
+    if f.input.pytest {
+        return Filter::PytestFile;
     }
     if program("bats") {
         return Filter::Bats;
@@ -250,6 +304,26 @@ fn add_filter(
         Filter::Pytest => {
             let args = pytest_args(patterns, matching);
             command.extend(args.into_iter().map(OsString::from));
+        }
+        Filter::PytestFile => {
+            // `pytest … FILE` becomes `pytest … FILE::test_a FILE::Class::test_b[1]`.
+            if let Some(file) = command.pop() {
+                let ids: BTreeSet<&str> = (matching.iter())
+                    .filter_map(|n| n.last())
+                    .map(String::as_str)
+                    .collect();
+                let nodes = ids.iter().map(|id| {
+                    let mut node = file.clone();
+                    node.push("::");
+                    node.push(id);
+                    node
+                });
+                let nodes: Vec<OsString> = nodes.collect();
+                match nodes.is_empty() {
+                    true => command.push(file),
+                    false => command.extend(nodes),
+                }
+            }
         }
         Filter::Go => {
             if let Some(run) = go_run(matching) {

@@ -50,6 +50,7 @@ pub mod options;
 pub mod order;
 pub mod plan;
 pub(crate) mod pytest;
+mod retry_failed;
 pub mod stability;
 
 pub(crate) mod file_task;
