@@ -418,6 +418,39 @@ mod tests {
     }
 
     #[test]
+    fn a_refilter_runs_only_the_named_tests_from_the_unfiltered_command() {
+        let os = |w: &[&str]| w.iter().map(OsString::from).collect::<Vec<_>>();
+        let node = Refilter {
+            filter: Filter::NodeTest,
+            base: os(&["/usr/bin/node", "test/a.test.mjs"]),
+        };
+        assert_eq!(
+            node.command(&[path(&["math", "flaky"])]),
+            os(&["/usr/bin/node", "--test-name-pattern=^(flaky)$", "test/a.test.mjs"])
+        );
+        let py = Refilter {
+            filter: Filter::PytestFile,
+            base: os(&["pytest", "-p", "tapline_pytest", "t/test_a.py"]),
+        };
+        assert_eq!(
+            py.command(&[path(&["TestBox::test_open"]), path(&["test_x[1]"])]),
+            os(&[
+                "pytest",
+                "-p",
+                "tapline_pytest",
+                "t/test_a.py::TestBox::test_open",
+                "t/test_a.py::test_x[1]"
+            ])
+        );
+        let leaves = failed_leaves(
+            [path(&["math"]), path(&["math", "flaky"]), path(&["other"])]
+                .iter()
+                .map(Vec::as_slice),
+        );
+        assert_eq!(leaves, [path(&["math", "flaky"]), path(&["other"])]);
+    }
+
+    #[test]
     fn pytest_gets_words_as_k_and_a_regex_as_the_matching_names() {
         let words = [Pattern::parse("adds").expect("p")];
         assert_eq!(pytest_args(&words, &[]), ["-k", "adds"]);
