@@ -84,9 +84,7 @@ pub fn list(
                 .filter(|f| !saved.contains_key(&f.rel))
                 .cloned()
                 .collect();
-            runtime::list(root, cwd, &unrun, |l| {
-                !matches!(l, runtime::Lister::Go(_))
-            })
+            runtime::list(root, cwd, &unrun, |l| !matches!(l, runtime::Lister::Go(_)))
         }
         Pick::Only(_) => runtime::Listed::default(),
     };
@@ -187,7 +185,10 @@ pub fn static_of(root: &Path, f: &TestFile) -> Vec<Entry> {
     };
     let found = scan::scan(lang, &src);
     // A file run under pytest: the plugin names a test by its node ID after the file.
-    let pytest = matches!(runtime::Lister::of(f, root), Some(runtime::Lister::PytestFile(_)));
+    let pytest = matches!(
+        runtime::Lister::of(f, root),
+        Some(runtime::Lister::PytestFile(_))
+    );
     found
         .into_iter()
         .map(|t| match pytest {

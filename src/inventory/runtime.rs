@@ -43,9 +43,9 @@ impl Lister {
         let is = |w: &OsString, name: &str| Path::new(w).file_name().is_some_and(|n| n == name);
         if !f.input.suite {
             // `pytest… -p tapline_pytest FILE` (crate::run::pytest::command).
-            let at = command.windows(2).position(|w| {
-                w[0] == "-p" && w[1] == crate::run::pytest::MODULE
-            })?;
+            let at = command
+                .windows(2)
+                .position(|w| w[0] == "-p" && w[1] == crate::run::pytest::MODULE)?;
             return Some(Lister::PytestFile(command[..at].to_vec()));
         }
         match f.input.format {
@@ -105,8 +105,8 @@ pub(crate) fn list(
             Some(Lister::Go(command)) => {
                 let mut argv = command;
                 argv.extend(["-list".into(), ".*".into()]);
-                let listed = output(&argv, &suite_dir(f, root), &[0])
-                    .map(|text| go_tests(&text, &f.rel));
+                let listed =
+                    output(&argv, &suite_dir(f, root), &[0]).map(|text| go_tests(&text, &f.rel));
                 out.take(&f.rel, listed);
             }
             None => {}
@@ -249,9 +249,14 @@ fn go_tests(text: &str, rel: &str) -> Vec<Entry> {
             continue;
         };
         let name = output.trim_end();
-        let test_like = ["Test", "Example", "Fuzz"].iter().any(|p| name.starts_with(p));
+        let test_like = ["Test", "Example", "Fuzz"]
+            .iter()
+            .any(|p| name.starts_with(p));
         if test_like && name.chars().all(|c| c.is_alphanumeric() || c == '_') {
-            out.push(runtime_entry(rel, vec![package.to_owned(), name.to_owned()]));
+            out.push(runtime_entry(
+                rel,
+                vec![package.to_owned(), name.to_owned()],
+            ));
         }
     }
     out
@@ -293,6 +298,9 @@ mod tests {
             "\n"
         );
         let ids: Vec<String> = go_tests(text, "go").into_iter().map(|e| e.id).collect();
-        assert_eq!(ids, ["go > ex.com/c > TestAdd", "go > ex.com/c > ExampleAdd"]);
+        assert_eq!(
+            ids,
+            ["go > ex.com/c > TestAdd", "go > ex.com/c > ExampleAdd"]
+        );
     }
 }

@@ -426,7 +426,11 @@ mod tests {
         };
         assert_eq!(
             node.command(&[path(&["math", "flaky"])]),
-            os(&["/usr/bin/node", "--test-name-pattern=^(flaky)$", "test/a.test.mjs"])
+            os(&[
+                "/usr/bin/node",
+                "--test-name-pattern=^(flaky)$",
+                "test/a.test.mjs"
+            ])
         );
         let py = Refilter {
             filter: Filter::PytestFile,

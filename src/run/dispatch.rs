@@ -346,8 +346,8 @@ impl<'a, 's> Dispatch<'a, 's> {
         let worker = self
             .warm_key(&p)
             .and_then(|key| self.warm.take(key, settings));
-        self.failing[idx] = (settings.retries > 0 && p.input.refilter.is_some())
-            .then(Failing::default);
+        self.failing[idx] =
+            (settings.retries > 0 && p.input.refilter.is_some()).then(Failing::default);
         self.infos[idx] = Some(info);
         self.lanes[idx] = Some(p.input.lane);
         self.plans[idx] = Some(p);

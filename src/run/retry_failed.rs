@@ -56,7 +56,13 @@ mod tests {
     #[test]
     fn names_the_failing_leaves_and_runs_whole_without_one() {
         let f = failing("TAP version 14\n# Subtest: math\n    ok 1 - adds\n    not ok 2 - subtracts\n    1..2\nnot ok 1 - math\nok 2 - top\n1..2\n");
-        assert_eq!(f.failed, [vec!["math".to_owned(), "subtracts".to_owned()], vec!["math".to_owned()]]);
+        assert_eq!(
+            f.failed,
+            [
+                vec!["math".to_owned(), "subtracts".to_owned()],
+                vec!["math".to_owned()]
+            ]
+        );
         let crash = failing("TAP version 14\nok 1 - fine\n1..3\n");
         assert!(crash.failed.is_empty());
     }

@@ -16,7 +16,10 @@ pub(super) struct ByTest {
 impl ByTest {
     /// `-t`'s patterns.
     pub(super) fn new(texts: &[String]) -> Result<ByTest, String> {
-        let patterns = texts.iter().map(|t| Pattern::parse(t)).collect::<Result<_, _>>()?;
+        let patterns = texts
+            .iter()
+            .map(|t| Pattern::parse(t))
+            .collect::<Result<_, _>>()?;
         Ok(ByTest { patterns })
     }
 
@@ -32,7 +35,11 @@ impl ByTest {
 
     /// `tests matching `a`, `b``, when any pattern is in force.
     pub(super) fn label(&self) -> Option<String> {
-        let shown: Vec<String> = self.patterns.iter().map(|p| format!("`{}`", p.text)).collect();
+        let shown: Vec<String> = self
+            .patterns
+            .iter()
+            .map(|p| format!("`{}`", p.text))
+            .collect();
         (!shown.is_empty()).then(|| format!("tests matching {}", shown.join(", ")))
     }
 

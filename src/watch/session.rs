@@ -356,7 +356,8 @@ impl<'p> Session<'p> {
         };
         let traces = with_inputs(traces, &self.inputs);
         let mut picked = Picked::default();
-        let (by_test, root, log_dir) = (&self.by_test, &self.opts.root, self.opts.log_dir.as_deref());
+        let (by_test, root, log_dir) =
+            (&self.by_test, &self.opts.root, self.opts.log_dir.as_deref());
         let failed = want.only_failed_tests();
         let plan = self.planner.plan(&mut |files| {
             let files = select(want, verdicts, &traces, files, &mut picked);

@@ -357,9 +357,18 @@ fn issue27_runtime_list_names_the_tests_as_the_run_reports_them() {
     assert_eq!(params.expect("listed")["location"], "test/test_params.py:4");
     // Before a run, `auto` lists the parameters pytest knows instead of the bare function.
     let auto = ids(&listed(&p, &[]));
-    assert!(auto.contains("test/test_params.py > test_double[1]"), "{auto:#?}");
-    assert!(!auto.contains("test/test_params.py > test_double"), "{auto:#?}");
-    assert!(auto.contains("test/calc.test.mjs > math > adds"), "{auto:#?}");
+    assert!(
+        auto.contains("test/test_params.py > test_double[1]"),
+        "{auto:#?}"
+    );
+    assert!(
+        !auto.contains("test/test_params.py > test_double"),
+        "{auto:#?}"
+    );
+    assert!(
+        auto.contains("test/calc.test.mjs > math > adds"),
+        "{auto:#?}"
+    );
 
     let (ran, _) = run_logged(&p, &["--format", "jsonl"], false);
     assert_eq!(ran.code, 0, "{}", ran.both());
@@ -372,7 +381,11 @@ fn issue27_runtime_list_names_the_tests_as_the_run_reports_them() {
     };
     // pytest's tests (native and suite) are the same; go's top-level tests are (its subtests
     // only a run knows).
-    for (prefix, depth) in [("test/test_params.py >", 2), ("pytest > pytest >", 3), ("go >", 3)] {
+    for (prefix, depth) in [
+        ("test/test_params.py >", 2),
+        ("pytest > pytest >", 3),
+        ("go >", 3),
+    ] {
         assert_eq!(
             of(&listed_ids, prefix, depth),
             of(&reported, prefix, depth),
@@ -381,11 +394,16 @@ fn issue27_runtime_list_names_the_tests_as_the_run_reports_them() {
         assert!(!of(&listed_ids, prefix, depth).is_empty(), "{prefix}");
     }
 
-    p.write("test/test_broken.py", "import no_such_module\n\ndef test_never():\n    pass\n");
+    p.write(
+        "test/test_broken.py",
+        "import no_such_module\n\ndef test_never():\n    pass\n",
+    );
     let broken = p.tapline(&["list", "--source", "runtime", "--format", "json", "test"]);
     assert_eq!(broken.code, 0, "{}", broken.both());
     assert!(
-        broken.stderr.contains("test/test_broken.py: failed to list the tests with `")
+        broken
+            .stderr
+            .contains("test/test_broken.py: failed to list the tests with `")
             && broken.stderr.contains("no_such_module"),
         "{}",
         broken.both()
@@ -396,7 +414,9 @@ fn issue27_runtime_list_names_the_tests_as_the_run_reports_them() {
         broken.both()
     );
     assert!(
-        broken.stdout.contains("test/test_params.py > test_double[1]"),
+        broken
+            .stdout
+            .contains("test/test_params.py > test_double[1]"),
         "the other file is still listed by pytest: {}",
         broken.both()
     );

@@ -1049,7 +1049,10 @@ fn a_change_to_a_module_in_a_browser_files_bundle_reruns_that_file() {
 /// failed last time. Each test logs its name to a file outside the project.
 #[test]
 fn issue27_watch_keys_pick_tests_by_name_and_failing_tests() {
-    if !require("issue27_watch_keys_pick_tests_by_name_and_failing_tests", &["bats"]) {
+    if !require(
+        "issue27_watch_keys_pick_tests_by_name_and_failing_tests",
+        &["bats"],
+    ) {
         return;
     }
     let p = Project::new(&[]);
@@ -1071,7 +1074,10 @@ fn issue27_watch_keys_pick_tests_by_name_and_failing_tests() {
             })
             .collect()
     };
-    p.write("test/words.bats", &bats(&[("joins", false), ("splits", true)]));
+    p.write(
+        "test/words.bats",
+        &bats(&[("joins", false), ("splits", true)]),
+    );
     p.write("test/other.bats", &bats(&[("unrelated", false)]));
     let ran = || -> Vec<String> {
         let text = fs::read_to_string(&log).unwrap_or_default();
