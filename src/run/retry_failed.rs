@@ -4,9 +4,9 @@
 //! command runs only those, through the filter `--only-failed` uses. An attempt that failed
 //! with no failing test (a crash, a wrong plan) is retried whole, as is a file whose
 //! framework has no filter.
+use super::test_filter::{failed_leaves, Refilter};
 use crate::event::Event;
 use crate::explain::names::PointNames;
-use crate::inventory::select::{failed_leaves, Refilter};
 use std::ffi::OsString;
 
 /// One running attempt's failing tests so far.

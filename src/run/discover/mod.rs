@@ -96,7 +96,7 @@ pub struct Input {
     pub warm: Option<bool>,
     /// How its command narrows to named tests, for a retry of only its failed tests (set
     /// when the run retries or `-t` narrowed it; `None` for a framework without a filter).
-    pub refilter: Option<crate::inventory::select::Refilter>,
+    pub refilter: Option<crate::run::test_filter::Refilter>,
 }
 
 /// What a test file runs in.
