@@ -87,8 +87,10 @@ pub struct ListArgs {
     /// `json`: one object per test and line (`id`, `file`, `name`, `source`, `location`).
     #[arg(long, value_enum, default_value_t = HistoryFormat::Human)]
     pub format: HistoryFormat,
-    /// Which source: `auto` (the last run's report of each file, else its static scan),
-    /// `static` (read from the source, not run) or `history` (what the last run reported).
+    /// Which source: `auto` (the last run's report of each file, else pytest's own listing
+    /// for pytest's files, else its static scan), `static` (read from the source, not run),
+    /// `runtime` (the framework's own listing: `pytest --collect-only`, `go test -list`) or
+    /// `history` (what the last run reported).
     #[arg(long, value_enum, default_value_t = ListSource::Auto)]
     pub source: ListSource,
     /// Also write the list (JSON lines) to FILE, for machines that do not discover.
@@ -106,6 +108,7 @@ pub struct ListArgs {
 pub enum ListSource {
     Auto,
     Static,
+    Runtime,
     History,
 }
 
@@ -332,12 +335,8 @@ pub struct RunArgs {
     /// Only the tests whose names (`outer > inner`) match: a substring, or `/regex/`;
     /// repeatable. Passed down as each framework's filter; files with no matching test do
     /// not run (docs/tests.md).
-    #[arg(
-        short = 't',
-        long = "test",
-        value_name = "PATTERN",
-        conflicts_with = "watch"
-    )]
+    /// With `--watch`, the pattern every run starts with (the `t` key changes it).
+    #[arg(short = 't', long = "test", value_name = "PATTERN")]
     pub test: Vec<String>,
     /// Only the tests that failed in the last run of each file (by ID, through the same
     /// filters as `-t`), and whole the files that failed without a failing test.

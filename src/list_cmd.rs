@@ -41,8 +41,13 @@ fn discover(args: &ListArgs) -> Result<Vec<Entry>, Failure> {
         ListSource::Auto => Pick::Auto,
         ListSource::Static => Pick::Only(Source::Static),
         ListSource::History => Pick::Only(Source::History),
+        ListSource::Runtime => Pick::Only(Source::Runtime),
     };
-    Ok(inventory::list(&project.root, &found.files, &saved, pick))
+    let (entries, notes) = inventory::list(&project.root, &project.cwd, &found.files, &saved, pick);
+    for note in notes {
+        eprintln!("tapline: {note} (listed by its static scan instead)");
+    }
+    Ok(entries)
 }
 
 /// A list written by `--write`, only the files under `paths` when some are given.

@@ -4,7 +4,10 @@
 //! [`scan`]).
 //!
 //! By default a file that has run is listed as its last run reported it, so the list and a
-//! run never disagree on an ID; one that never ran is listed by its static scan.
+//! run never disagree on an ID; one that never ran is listed by its static scan, refined by
+//! pytest's own listing where it runs under pytest (a parametrized test's parameters, and
+//! tests the scan cannot see, are known only to pytest, [`runtime`]).
+pub mod runtime;
 pub mod scan;
 pub mod select;
 
@@ -13,6 +16,7 @@ use crate::protocol::InputFormat;
 use crate::run::discover::TestFile;
 use crate::state::tests::{Saved, Status};
 use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use scan::{Found, Lang};
@@ -59,21 +63,96 @@ pub enum Pick {
     Only(Source),
 }
 
-/// The tests of `files` (rooted at `root`), by `pick`, in file order then source order.
-pub fn list(root: &Path, files: &[TestFile], saved: &Saved, pick: Pick) -> Vec<Entry> {
+/// The tests of `files` (rooted at `root`, run from `cwd`), by `pick`, in file order then
+/// source order; and a note for each framework listing that failed (its files are then listed
+/// by their static scan).
+///
+/// `--source runtime` lists only the files whose framework has a listing. `auto` asks the
+/// framework only for a pytest file or suite that never ran: go's listing names no more than
+/// the static scan (its top-level tests) and builds every package to say it.
+pub fn list(
+    root: &Path,
+    cwd: &Path,
+    files: &[TestFile],
+    saved: &Saved,
+    pick: Pick,
+) -> (Vec<Entry>, Vec<String>) {
+    let runtime = match pick {
+        Pick::Only(Source::Runtime) => runtime::list(root, cwd, files, |_| true),
+        Pick::Auto => {
+            let unrun: Vec<TestFile> = (files.iter())
+                .filter(|f| !saved.contains_key(&f.rel))
+                .cloned()
+                .collect();
+            runtime::list(root, cwd, &unrun, |l| !matches!(l, runtime::Lister::Go(_)))
+        }
+        Pick::Only(_) => runtime::Listed::default(),
+    };
     let mut out = Vec::new();
     for f in files {
         let history = || history_of(&f.rel, saved);
+        let listed = runtime.tests.get(&f.rel);
         match pick {
-            Pick::Auto => match history() {
-                Some(h) => out.extend(h),
-                None => out.extend(static_of(root, f)),
+            Pick::Auto => match (history(), listed) {
+                (Some(h), _) => out.extend(h),
+                (None, Some(l)) => out.extend(refined(l, static_of(root, f))),
+                (None, None) => out.extend(static_of(root, f)),
             },
             Pick::Only(Source::History) => out.extend(history().unwrap_or_default()),
             Pick::Only(Source::Static) => out.extend(static_of(root, f)),
-            Pick::Only(Source::Runtime) => {}
+            Pick::Only(Source::Runtime) => match listed {
+                Some(l) => out.extend(with_locations(l, &static_of(root, f))),
+                // Its listing failed (said in the notes): what the scan knows.
+                None if runtime::Lister::of(f, root).is_some() => out.extend(static_of(root, f)),
+                None => {}
+            },
         }
     }
+    (out, runtime.notes)
+}
+
+/// The framework's entries, each with the place the static scan found it at (a parameter's
+/// entry, `test_x[1]`, at its function's).
+fn with_locations(listed: &[Entry], found: &[Entry]) -> Vec<Entry> {
+    let at: HashMap<&str, &String> = (found.iter())
+        .filter_map(|e| Some((e.id.as_str(), e.location.as_ref()?)))
+        .collect();
+    (listed.iter())
+        .map(|e| Entry {
+            location: at.get(unparametrized(&e.id)).map(|l| (*l).clone()),
+            ..e.clone()
+        })
+        .collect()
+}
+
+/// A test's ID without pytest's parameters (`f > test_x[1]` → `f > test_x`).
+fn unparametrized(id: &str) -> &str {
+    id.split('[').next().unwrap_or(id)
+}
+
+/// `auto`'s list of a file that never ran: its static scan, each test the framework knows
+/// only by its parameters (`test_x` → `test_x[1]`, `test_x[2]`) replaced by those, and the
+/// tests only the framework found (generated, inherited) after them.
+fn refined(listed: &[Entry], found: Vec<Entry>) -> Vec<Entry> {
+    let listed = with_locations(listed, &found);
+    let known: HashSet<&str> = found.iter().map(|e| e.id.as_str()).collect();
+    let mut placed: HashSet<&str> = HashSet::new();
+    let mut out = Vec::new();
+    for s in &found {
+        let params: Vec<&Entry> = (listed.iter())
+            .filter(|l| l.id != s.id && unparametrized(&l.id) == s.id)
+            .collect();
+        match params.is_empty() {
+            true => out.push(s.clone()),
+            false => {
+                placed.extend(params.iter().map(|l| l.id.as_str()));
+                out.extend(params.into_iter().cloned());
+            }
+        }
+    }
+    let rest = (listed.iter())
+        .filter(|l| !known.contains(l.id.as_str()) && !placed.contains(l.id.as_str()));
+    out.extend(rest.cloned());
     out
 }
 
@@ -105,8 +184,20 @@ pub fn static_of(root: &Path, f: &TestFile) -> Vec<Entry> {
         return Vec::new();
     };
     let found = scan::scan(lang, &src);
+    // A file run under pytest: the plugin names a test by its node ID after the file.
+    let pytest = matches!(
+        runtime::Lister::of(f, root),
+        Some(runtime::Lister::PytestFile(_))
+    );
     found
         .into_iter()
+        .map(|t| match pytest {
+            true => Found {
+                name: vec![t.name.join("::")],
+                ..t
+            },
+            false => t,
+        })
         .map(|t| entry(&f.rel, &f.rel, t, Vec::new()))
         .collect()
 }

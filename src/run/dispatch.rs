@@ -8,6 +8,7 @@
 //! and the error is the run's answer.
 use super::decide::{decide, Decision, Rules, State};
 use super::file_task::{self, FileJob};
+use super::retry_failed::Failing;
 use super::tstest::Lane;
 use super::{
     attempt_log_name, external_stop, interrupt, stopping, summarize, verdicts, Finished, Planned,
@@ -80,6 +81,9 @@ struct Dispatch<'a, 's> {
     warm: super::warm::Pool,
     /// Each file's warm worker key, once asked (`None`: it runs in a process of its own).
     warm_keys: Vec<Option<Option<super::warm::Key>>>,
+    /// Each running attempt's failing tests, for a retry of only those (a file whose
+    /// framework can filter, in a run that retries).
+    failing: Vec<Option<Failing>>,
 }
 
 /// Runs every planned file, at most `jobs` at a time, feeding `sink` (see [`super::execute`]).
@@ -117,11 +121,11 @@ pub(super) async fn execute(
             break;
         }
         tokio::select! {
-            Some(batch) = rx.recv() => d.sink.give(batch),
+            Some(batch) = rx.recv() => d.give(batch),
             Some(joined) = d.running.join_next() => {
                 // Every event a file sent precedes its FileFinished.
                 while let Ok(batch) = rx.try_recv() {
-                    d.sink.give(batch);
+                    d.give(batch);
                 }
                 let joined = joined
                     .map_err(|e| io::Error::other(format!("a file task failed: {e}")))?;
@@ -156,7 +160,7 @@ pub(super) async fn execute(
         }
     }
     while let Ok(batch) = rx.try_recv() {
-        d.sink.give(batch);
+        d.give(batch);
     }
     // The last verdicts are out before Chromium's shutdown (up to seconds) is waited for.
     let flushed = d.sink.inner.flush();
@@ -209,7 +213,20 @@ impl<'a, 's> Dispatch<'a, 's> {
             lanes: vec![None; total],
             warm: super::warm::Pool::new(),
             warm_keys: vec![None; total],
+            failing: std::iter::repeat_with(|| None).take(total).collect(),
         }
+    }
+
+    /// One batch of a file's events: its failing tests noted for a retry, then to the sinks.
+    fn give(&mut self, batch: Vec<RunEvent>) {
+        for ev in &batch {
+            if let RunEvent::Tap { file, event, .. } = ev {
+                if let Some(f) = self.failing.get_mut(*file).and_then(Option::as_mut) {
+                    f.event(event);
+                }
+            }
+        }
+        self.sink.give(batch);
     }
 
     fn jobs(&self) -> usize {
@@ -328,6 +345,8 @@ impl<'a, 's> Dispatch<'a, 's> {
         let worker = self
             .warm_key(&p)
             .and_then(|key| self.warm.take(key, settings));
+        self.failing[idx] =
+            (settings.retries > 0 && p.input.refilter.is_some()).then(Failing::default);
         self.infos[idx] = Some(info);
         self.lanes[idx] = Some(p.input.lane);
         self.plans[idx] = Some(p);
@@ -367,7 +386,8 @@ impl<'a, 's> Dispatch<'a, 's> {
                     of,
                     result,
                 });
-                if let Some(p) = self.plans[idx].take() {
+                if let Some(mut p) = self.plans[idx].take() {
+                    self.only_failed(&mut p);
                     self.pending.push_front((p, attempt + 1));
                 }
             }
@@ -383,6 +403,25 @@ impl<'a, 's> Dispatch<'a, 's> {
                 });
                 self.results[idx] = Some(result);
             }
+        }
+    }
+
+    /// A retried file's next attempt runs only the tests that failed in this one, where its
+    /// framework can filter and they have names ([`super::retry_failed`]).
+    fn only_failed(&mut self, p: &mut Planned) {
+        let idx = p.info.index;
+        let failing = self.failing[idx].take();
+        let command = (failing.as_ref())
+            .zip(p.input.refilter.as_ref())
+            .and_then(|(f, r)| f.retry_command(r));
+        if let Some(command) = command {
+            p.info.command = (command.iter())
+                .map(|w| w.to_string_lossy())
+                .collect::<Vec<_>>()
+                .join(" ");
+            p.command = Ok(command);
+            // A warm worker's key is its command's: asked again.
+            self.warm_keys[idx] = None;
         }
     }
 

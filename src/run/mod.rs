@@ -50,7 +50,9 @@ pub mod options;
 pub mod order;
 pub mod plan;
 pub(crate) mod pytest;
+mod retry_failed;
 pub mod stability;
+pub mod test_filter;
 
 pub(crate) mod file_task;
 pub mod runners;

@@ -207,7 +207,10 @@ fn prepare(
         .zip(&part.weights)
         .map(|(f, w)| (f.rel.clone(), *w))
         .collect();
-    let files = select(part.files);
+    let mut files = select(part.files);
+    if options.retries > 0 {
+        tapline::inventory::select::keep_refilters(&project.root, &mut files);
+    }
     if args.list {
         list_notes(&options.env, &found.passed_over, found.declared.as_deref());
         for note in tapline::run::harness::notes(&project.cwd, one_at_a_time.as_deref()) {
@@ -405,6 +408,7 @@ fn watch(args: &RunArgs, reports: Option<ReportsThread>) -> Outcome {
         clear: args.clear,
         traces: !args.no_trace && project.config.trace != Some(false),
         outlets: crate::reports::outlets(terminal_options(args, false), args.format, reports),
+        tests: args.test.clone(),
     };
     match watch::watch(opts, &mut Plans(args)) {
         Ok(ended) => Ok(ended.exit_code()),

@@ -30,11 +30,16 @@
 //!   (`── run 3 · triggered by test/a.t ──`), or on a cleared screen with `--clear`; a key
 //!   help line follows each summary. `--format jsonl` keeps streaming on stdout, every event
 //!   tagged with its run number; `--format summary` prints one document per run.
-//! - **Input**: see [`input`]: keys on a terminal (Enter/`a` all, `f` failing, `p` pattern,
-//!   `q` quit), line commands on a pipe (EOF quits).
+//! - **Input**: see [`input`]: keys on a terminal (Enter/`a` all, `f` failing files, `F`
+//!   failing tests, `p` file pattern, `t` test-name pattern, `q` quit), line commands on a
+//!   pipe (EOF quits).
+//! - **Tests by name** ([`by_test`]): `t` (or `-t` with `--watch`) keeps a test-name pattern
+//!   for every run until `t` clears it; `F` runs only the tests that failed last time. Both
+//!   go through each framework's filter, as `tapline run -t` and `--only-failed` do.
 //! - **Ending**: `q`, Ctrl-D or the end of piped input quit with 0; Ctrl-C, SIGTERM or SIGHUP
 //!   with 130. Either way the running run is cancelled first and its children are gone when
 //!   tapline exits.
+mod by_test;
 mod clock;
 mod feedback;
 pub mod filter;
@@ -95,6 +100,8 @@ pub struct WatchOptions {
     /// Each run's terminal report, machine output and `-o` reports (rewritten after each run:
     /// their paths belong in `ignore`).
     pub outlets: Outlets,
+    /// `-t`: the test-name patterns the session starts with (`t` changes them).
+    pub tests: Vec<String>,
 }
 
 /// Prepares each run: discovers the test files, lets `select` pick and order them, then (when

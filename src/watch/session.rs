@@ -57,8 +57,11 @@ pub(super) struct Session<'p> {
     mode: Mode,
     /// Restores the terminal when the session ends.
     _cbreak: Option<input::Cbreak>,
-    /// The `p` prompt being typed.
+    /// The `p` prompt being typed (or `t`'s, with `prompt_tests`).
     prompt: Option<String>,
+    prompt_tests: bool,
+    /// `t`'s test-name pattern in force.
+    by_test: super::by_test::ByTest,
     running: bool,
     /// Each test file's last verdict (cancelled files keep their earlier one).
     verdicts: HashMap<String, bool>,
@@ -138,6 +141,7 @@ impl<'p> Session<'p> {
             from_history
         };
         let style = opts.outlets.style();
+        let by_test = super::by_test::ByTest::new(&opts.tests).map_err(WatchError::Usage)?;
         let mut session = Session {
             opts,
             planner,
@@ -148,6 +152,8 @@ impl<'p> Session<'p> {
             mode: Mode::None,
             _cbreak: None,
             prompt: None,
+            prompt_tests: false,
+            by_test,
             running: false,
             verdicts,
             inputs: Inputs::new(),
@@ -350,9 +356,13 @@ impl<'p> Session<'p> {
         };
         let traces = with_inputs(traces, &self.inputs);
         let mut picked = Picked::default();
-        let plan = self
-            .planner
-            .plan(&mut |files| select(want, verdicts, &traces, files, &mut picked));
+        let (by_test, root, log_dir) =
+            (&self.by_test, &self.opts.root, self.opts.log_dir.as_deref());
+        let failed = want.only_failed_tests();
+        let plan = self.planner.plan(&mut |files| {
+            let files = select(want, verdicts, &traces, files, &mut picked);
+            by_test.narrow(root, log_dir, failed, files)
+        });
         match plan {
             Ok(Some((files, settings))) => Ok(Ok((files, settings, picked, traces))),
             Err(msg) if number == 1 => Err(WatchError::Usage(msg)),
@@ -363,6 +373,11 @@ impl<'p> Session<'p> {
             }
             Ok(None) => {
                 let what = match (&want.patterns[..], want.failing) {
+                    _ if want.only_failed_tests() => "no failing test".into(),
+                    _ if self.by_test.label().is_some() => format!(
+                        "no test file has {}",
+                        self.by_test.label().unwrap_or_default()
+                    ),
                     ([pattern], false) if !want.all => format!("no test file matches `{pattern}`"),
                     (_, true) if !want.all => "no failing test file".into(),
                     _ => "no test file to run".into(),
@@ -582,15 +597,20 @@ impl<'p> Session<'p> {
                 match line {
                     "" | "a" => Action::Run(Want::all("all files (a)")),
                     "f" => self.failing(),
+                    "F" => self.failing_tests(),
+                    "t" => self.set_tests(""),
                     "q" => Action::Quit(Ended::Quit),
                     "p" => {
                         self.say("usage: p PATTERN\n");
                         Action::None
                     }
-                    _ => match line.strip_prefix("p ") {
-                        Some(pattern) => pattern_want(pattern.trim()),
-                        None => {
-                            self.say(&format!("unknown command `{line}`: a, f, p PATTERN or q\n"));
+                    _ => match (line.strip_prefix("p "), line.strip_prefix("t ")) {
+                        (Some(pattern), _) => pattern_want(pattern.trim()),
+                        (_, Some(pattern)) => self.set_tests(pattern),
+                        _ => {
+                            self.say(&format!(
+                                "unknown command `{line}`: a, f, F, p PATTERN, t [PATTERN] or q\n"
+                            ));
                             Action::None
                         }
                     },
@@ -615,6 +635,10 @@ impl<'p> Session<'p> {
                             self.end_prompt();
                             Action::None
                         }
+                        Key::Enter if self.prompt_tests => {
+                            self.end_prompt();
+                            self.set_tests(&text)
+                        }
                         Key::Enter => {
                             self.end_prompt();
                             if text.trim().is_empty() {
@@ -629,8 +653,10 @@ impl<'p> Session<'p> {
                 match key {
                     Key::Enter | Key::Char('a') => Action::Run(Want::all("all files (a)")),
                     Key::Char('f') => self.failing(),
-                    Key::Char('p') => {
+                    Key::Char('F') => self.failing_tests(),
+                    Key::Char(c @ ('p' | 't')) => {
                         self.prompt = Some(String::new());
+                        self.prompt_tests = c == 't';
                         self.draw_prompt();
                         Action::None
                     }
@@ -662,6 +688,31 @@ impl<'p> Session<'p> {
         }
     }
 
+    /// `F`: the failing files, only their failing tests.
+    pub(super) fn failing_tests(&mut self) -> Action {
+        match self.failing() {
+            Action::Run(want) => Action::Run(Want {
+                failed_tests: true,
+                reasons: vec!["failing tests (F)".into()],
+                ..want
+            }),
+            other => other,
+        }
+    }
+
+    /// `t`'s pattern (empty: none) from now on, and a run of every file with it.
+    pub(super) fn set_tests(&mut self, text: &str) -> Action {
+        if let Err(e) = self.by_test.set(text) {
+            self.say(&format!("{e}\n"));
+            return Action::None;
+        }
+        let reason = match self.by_test.label() {
+            Some(_) => "test pattern (t)",
+            None => "all tests (t cleared)",
+        };
+        Action::Run(Want::all(reason))
+    }
+
     /// The separator line a run starts under (or a cleared screen and the same line).
     pub(super) fn header(&self, run: u64, want: &Want, why: &[String]) {
         let mut out = String::new();
@@ -672,9 +723,12 @@ impl<'p> Session<'p> {
         }
         let label = want.label();
         let mut line = format!("── run {run}");
-        if !label.is_empty() {
-            line.push_str(" · ");
-            line.push_str(&label);
+        let by_test = self.by_test.label().filter(|_| !want.only_failed_tests());
+        for part in [Some(label), by_test].into_iter().flatten() {
+            if !part.is_empty() {
+                line.push_str(" · ");
+                line.push_str(&part);
+            }
         }
         line.push(' ');
         let width = usize::from(self.opts.outlets.width()).clamp(40, 100);
@@ -692,8 +746,12 @@ impl<'p> Session<'p> {
     /// The key help under a summary.
     pub(super) fn idle_line(&self) {
         let text = match self.mode {
-            Mode::Keys => "watching · a/Enter all · f failing · p pattern · q quit",
-            Mode::Lines => "watching · stdin: a all · f failing · p PATTERN · q quit",
+            Mode::Keys => {
+                "watching · a/Enter all · f failing · F failing tests · p file pattern · t test pattern · q quit"
+            }
+            Mode::Lines => {
+                "watching · stdin: a all · f failing · F failing tests · p PATTERN · t [PATTERN] · q quit"
+            }
             Mode::None => "watching · Ctrl-C quits",
         };
         self.say(&format!("{}\n", self.style.paint(style::DIM, text)));
@@ -703,9 +761,13 @@ impl<'p> Session<'p> {
     pub(super) fn draw_prompt(&self) {
         // Drawn only between runs: during one, the report owns the screen.
         if let (Some(text), false, true) = (&self.prompt, self.running, self.stderr_tty) {
+            let what = match self.prompt_tests {
+                true => "test pattern (empty clears) › ",
+                false => "pattern › ",
+            };
             self.say(&format!(
                 "\r\x1b[2K{}{text}",
-                self.style.paint(style::BOLD, "pattern › ")
+                self.style.paint(style::BOLD, what)
             ));
         }
     }

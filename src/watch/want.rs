@@ -9,6 +9,8 @@ pub struct Want {
     pub all: bool,
     /// The files whose last verdict was a failure.
     pub failing: bool,
+    /// ... and of them only the tests that failed (`F`).
+    pub failed_tests: bool,
     /// Files whose path matches one of these (`p`).
     pub patterns: Vec<String>,
     /// Changed paths relative to the root: they pick files by trace ([`select`]).
@@ -44,6 +46,11 @@ impl Want {
         }
     }
 
+    /// Only the failing tests run: `F` asked, and nothing that runs whole files was merged in.
+    pub(super) fn only_failed_tests(&self) -> bool {
+        self.failed_tests && !self.all && self.patterns.is_empty() && self.changed.is_empty()
+    }
+
     pub(super) fn is_empty(&self) -> bool {
         !self.all && !self.failing && self.patterns.is_empty() && self.changed.is_empty()
     }
@@ -58,12 +65,14 @@ impl Want {
         self.restarts = self.restarts.max(other.restarts);
         self.asked |= other.asked;
         self.fed = self.fed.max(other.fed);
+        self.failed_tests |= other.failed_tests;
         self.absorb(other.all, other.failing, other.patterns, other.changed);
     }
 
     /// Takes over what a cancelled run covered, but not its header.
     pub(super) fn restart_of(&mut self, run: u64, cancelled: Want) {
         self.restarts = Some(run);
+        self.failed_tests |= cancelled.failed_tests;
         self.absorb(
             cancelled.all,
             cancelled.failing,

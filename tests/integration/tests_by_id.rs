@@ -322,3 +322,192 @@ fn only_failed_runs_exactly_the_tests_that_failed_last_time() {
     assert_eq!(ran.code, 0, "{}", ran.both());
     assert_eq!(names, failed, "{}", ran.both());
 }
+
+/// `tapline list --source runtime`: pytest's and go's own listings, named as a run names the
+/// same tests; a file pytest cannot collect keeps its static entries, with a note.
+#[test]
+fn issue27_runtime_list_names_the_tests_as_the_run_reports_them() {
+    if !require(
+        "issue27_runtime_list_names_the_tests_as_the_run_reports_them",
+        POLYGLOT_TOOLS,
+    ) {
+        return;
+    }
+    let p = polyglot();
+    p.write(
+        "test/test_params.py",
+        "import pytest\n\n@pytest.mark.parametrize('x', [1, 2])\ndef test_double(x):\n    assert x * 2 > x\n\n\
+         class TestBox:\n    def test_open(self):\n        pass\n",
+    );
+    let runtime = listed(&p, &["--source", "runtime"]);
+    assert!(
+        runtime.iter().all(|e| e["source"] == "runtime"),
+        "{runtime:?}"
+    );
+    let listed_ids = ids(&runtime);
+    let files: BTreeSet<&str> = runtime.iter().filter_map(|e| e["file"].as_str()).collect();
+    assert_eq!(
+        files,
+        ["go", "pytest", "test/test_params.py"].into(),
+        "only the frameworks with a listing"
+    );
+    let params = runtime
+        .iter()
+        .find(|e| e["id"] == "test/test_params.py > test_double[2]");
+    assert_eq!(params.expect("listed")["location"], "test/test_params.py:4");
+    // Before a run, `auto` lists the parameters pytest knows instead of the bare function.
+    let auto = ids(&listed(&p, &[]));
+    assert!(
+        auto.contains("test/test_params.py > test_double[1]"),
+        "{auto:#?}"
+    );
+    assert!(
+        !auto.contains("test/test_params.py > test_double"),
+        "{auto:#?}"
+    );
+    assert!(
+        auto.contains("test/calc.test.mjs > math > adds"),
+        "{auto:#?}"
+    );
+
+    let (ran, _) = run_logged(&p, &["--format", "jsonl"], false);
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    let reported: BTreeSet<String> = reported_ids(&ran.stdout).into_iter().collect();
+    let of = |ids: &BTreeSet<String>, prefix: &str, depth: usize| -> BTreeSet<String> {
+        (ids.iter())
+            .filter(|id| id.starts_with(prefix) && id.split(" > ").count() == depth)
+            .cloned()
+            .collect()
+    };
+    // pytest's tests (native and suite) are the same; go's top-level tests are (its subtests
+    // only a run knows).
+    for (prefix, depth) in [
+        ("test/test_params.py >", 2),
+        ("pytest > pytest >", 3),
+        ("go >", 3),
+    ] {
+        assert_eq!(
+            of(&listed_ids, prefix, depth),
+            of(&reported, prefix, depth),
+            "{prefix}"
+        );
+        assert!(!of(&listed_ids, prefix, depth).is_empty(), "{prefix}");
+    }
+
+    p.write(
+        "test/test_broken.py",
+        "import no_such_module\n\ndef test_never():\n    pass\n",
+    );
+    let broken = p.tapline(&["list", "--source", "runtime", "--format", "json", "test"]);
+    assert_eq!(broken.code, 0, "{}", broken.both());
+    assert!(
+        broken
+            .stderr
+            .contains("test/test_broken.py: failed to list the tests with `")
+            && broken.stderr.contains("no_such_module"),
+        "{}",
+        broken.both()
+    );
+    assert!(
+        broken.stdout.contains(r#""id":"test/test_broken.py > test_never","file":"test/test_broken.py","name":["test_never"],"source":"static""#),
+        "{}",
+        broken.both()
+    );
+    assert!(
+        broken
+            .stdout
+            .contains("test/test_params.py > test_double[1]"),
+        "the other file is still listed by pytest: {}",
+        broken.both()
+    );
+}
+
+/// `--retries`: a file whose framework can filter (node:test, pytest, bats) re-runs only the
+/// tests that failed, and passing then makes it flaky; Test::More, without a filter, re-runs
+/// whole. Each test fails on its first run only (a marker file beside `$RAN_LOG`).
+#[test]
+fn issue27_retries_rerun_only_the_failed_tests() {
+    if !require(
+        "issue27_retries_rerun_only_the_failed_tests",
+        &["node", "perl", "bats", "pytest"],
+    ) {
+        return;
+    }
+    let p = Project::new();
+    p.write("tapline.toml", "[run]\ntest_dirs = [\"t\", \"test\"]\n");
+    p.write(
+        "test/flaky.test.mjs",
+        "import { test, describe, it } from 'node:test';\n\
+         import { appendFileSync, existsSync, writeFileSync } from 'node:fs';\n\
+         import { dirname } from 'node:path';\n\
+         const ran = (n) => appendFileSync(process.env.RAN_LOG, n + '\\n');\n\
+         const once = (n) => { const m = dirname(process.env.RAN_LOG) + '/once-' + n;\n\
+         \x20 if (existsSync(m)) return false; writeFileSync(m, ''); return true; };\n\
+         describe('math', () => {\n\
+         \x20 it('adds', () => { ran('node adds'); });\n\
+         \x20 it('flaky', () => { ran('node flaky'); if (once('node')) throw new Error('first time'); });\n\
+         });\n\
+         test('top', () => { ran('node top'); });\n",
+    );
+    p.write(
+        "test/test_flaky.py",
+        "import os\n\ndef ran(name):\n    with open(os.environ['RAN_LOG'], 'a') as f:\n        f.write(name + '\\n')\n\n\
+         def test_a():\n    ran('py a')\n\n\
+         def test_b():\n    ran('py b')\n    mark = os.path.join(os.path.dirname(os.environ['RAN_LOG']), 'once-py')\n\
+         \x20   if not os.path.exists(mark):\n        open(mark, 'w').close()\n        assert False, 'first time'\n",
+    );
+    p.write(
+        "test/flaky.bats",
+        "@test \"steady\" {\n  echo 'bats steady' >> \"$RAN_LOG\"\n}\n\n\
+         @test \"wobbly\" {\n  echo 'bats wobbly' >> \"$RAN_LOG\"\n  mark=\"$(dirname \"$RAN_LOG\")/once-bats\"\n\
+         \x20 if [ ! -e \"$mark\" ]; then touch \"$mark\"; false; fi\n}\n",
+    );
+    p.write(
+        "t/flaky.t",
+        "use Test::More;\nuse File::Basename;\nsub ran { open my $f, '>>', $ENV{RAN_LOG} or die; print $f \"$_[0]\\n\" }\n\
+         ran('perl steady'); ok(1, 'steady');\n\
+         my $mark = dirname($ENV{RAN_LOG}) . '/once-perl';\n\
+         my $first = !-e $mark; if ($first) { open my $m, '>', $mark or die }\n\
+         ran('perl wobbly'); ok(!$first, 'wobbly');\ndone_testing;\n",
+    );
+    let (ran, names) = run_logged(&p, &["--retries", "2", "--format", "jsonl"], false);
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    assert_eq!(
+        names,
+        [
+            "bats steady",
+            "bats wobbly",
+            "bats wobbly",
+            "node adds",
+            "node flaky",
+            "node flaky",
+            "node top",
+            "perl steady",
+            "perl steady",
+            "perl wobbly",
+            "perl wobbly",
+            "py a",
+            "py b",
+            "py b",
+        ],
+        "{}",
+        ran.both()
+    );
+    let summary = ran
+        .stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|e| e["type"] == "run_finished")
+        .expect("the run's end");
+    assert_eq!(
+        summary["summary"]["flaky"].as_array().map(Vec::len),
+        Some(4),
+        "{summary}"
+    );
+    // The retry's command says what it ran.
+    assert!(
+        ran.stdout.contains("test/test_flaky.py::test_b"),
+        "{}",
+        ran.both()
+    );
+}

@@ -1043,3 +1043,77 @@ fn a_change_to_a_module_in_a_browser_files_bundle_reruns_that_file() {
     assert_eq!(s.quit(), 0);
     s.assert_nothing_left(&p);
 }
+
+/// Issue 27: `-t` with `--watch` narrows every run to the matching tests (through bats'
+/// `--filter`); `t PATTERN` changes it, `t` alone clears it; `F` runs only the tests that
+/// failed last time. Each test logs its name to a file outside the project.
+#[test]
+fn issue27_watch_keys_pick_tests_by_name_and_failing_tests() {
+    if !require(
+        "issue27_watch_keys_pick_tests_by_name_and_failing_tests",
+        &["bats"],
+    ) {
+        return;
+    }
+    let p = Project::new(&[]);
+    let log = p.aux.path().join("ran");
+    let fail = p.aux.path().join("fail");
+    fs::write(&fail, "").expect("write the fail flag");
+    let bats = |tests: &[(&str, bool)]| -> String {
+        tests
+            .iter()
+            .map(|(name, may_fail)| {
+                let check = match may_fail {
+                    true => format!("  [ ! -e '{}' ]\n", fail.display()),
+                    false => String::new(),
+                };
+                format!(
+                    "@test \"{name}\" {{\n  echo '{name}' >> '{}'\n{check}}}\n\n",
+                    log.display()
+                )
+            })
+            .collect()
+    };
+    p.write(
+        "test/words.bats",
+        &bats(&[("joins", false), ("splits", true)]),
+    );
+    p.write("test/other.bats", &bats(&[("unrelated", false)]));
+    let ran = || -> Vec<String> {
+        let text = fs::read_to_string(&log).unwrap_or_default();
+        let _ = fs::remove_file(&log);
+        let mut names: Vec<String> = text.lines().map(str::to_owned).collect();
+        names.sort();
+        names
+    };
+    let mut s = Session::start(&p, &["-t", "joins"]);
+    s.wait_finished(1);
+    assert_eq!(s.files(1), ["test/words.bats"], "{}", s.stderr());
+    assert_eq!(ran(), ["joins"]);
+    s.send("t");
+    let all = s.wait_finished(2);
+    assert_eq!(all["summary"]["ok"], false, "splits fails");
+    assert_eq!(ran(), ["joins", "splits", "unrelated"]);
+    s.send("F");
+    s.wait_finished(3);
+    assert_eq!(s.files(3), ["test/words.bats"], "{}", s.stderr());
+    assert_eq!(ran(), ["splits"]);
+    s.send("t /^unrelated$/");
+    s.wait_finished(4);
+    assert_eq!(s.files(4), ["test/other.bats"], "{}", s.stderr());
+    assert_eq!(ran(), ["unrelated"]);
+    s.send("t /(/");
+    s.send("a");
+    s.wait_finished(5);
+    assert_eq!(ran(), ["unrelated"], "the bad pattern changed nothing");
+    let err = s.stderr();
+    assert!(err.contains("── run 1 · tests matching `joins` ─"), "{err}");
+    assert!(err.contains("── run 2 · all tests (t cleared) ─"), "{err}");
+    assert!(err.contains("── run 3 · failing tests (F) ─"), "{err}");
+    assert!(
+        err.contains("── run 4 · test pattern (t) · tests matching `/^unrelated$/` ─"),
+        "{err}"
+    );
+    assert!(err.contains("failed to read -t /(/"), "{err}");
+    assert_eq!(s.quit(), 0);
+}

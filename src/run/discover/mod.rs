@@ -94,6 +94,9 @@ pub struct Input {
     /// Its `[[runner]]` rule's `warm`: whether it may run in a warm worker (`None`: a tape
     /// file may, [`crate::run::warm`]).
     pub warm: Option<bool>,
+    /// How its command narrows to named tests, for a retry of only its failed tests (set
+    /// when the run retries or `-t` narrowed it; `None` for a framework without a filter).
+    pub refilter: Option<crate::run::test_filter::Refilter>,
 }
 
 /// What a test file runs in.

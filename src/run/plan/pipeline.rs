@@ -236,8 +236,12 @@ fn planned(files: Vec<TestFile>, log_dir: Option<&LogDir>, cwd: &Path) -> Vec<Pl
                 Err(e) => e.clone(),
             };
             let log = log_dir.map(|d| d.path().join(&log_name));
-            let runs_in = f.input.cwd.as_deref().unwrap_or(cwd);
+            let mut input = f.input;
+            let runs_in = input.cwd.as_deref().unwrap_or(cwd);
             let command = command.map(|argv| programs.resolve(argv, runs_in));
+            if let Some(r) = &mut input.refilter {
+                r.resolve(|argv| programs.resolve(argv, runs_in));
+            }
             Planned {
                 info: FileInfo {
                     index,
@@ -249,7 +253,7 @@ fn planned(files: Vec<TestFile>, log_dir: Option<&LogDir>, cwd: &Path) -> Vec<Pl
                 command,
                 log_name,
                 cached: None,
-                input: f.input,
+                input,
             }
         })
         .collect()
