@@ -24,7 +24,7 @@ impl Failing {
         };
         if let Event::Assert(a) = event {
             if a.is_failure() {
-                self.failed.push(name);
+                self.failed.push(name.parts());
             }
         }
     }
@@ -65,5 +65,9 @@ mod tests {
         );
         let crash = failing("TAP version 14\nok 1 - fine\n1..3\n");
         assert!(crash.failed.is_empty());
+        // A failing point without a name cannot be filtered for: its name is empty, so the
+        // retry runs the file whole.
+        let unnamed = failing("TAP version 14\nnot ok 1\n1..1\n");
+        assert_eq!(unnamed.failed, [vec![String::new()]]);
     }
 }
