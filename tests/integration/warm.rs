@@ -217,7 +217,10 @@ fn issue26_a_warm_files_trace_holds_when_tape_loads_es_modules() {
         listed.iter().all(|l| l.contains("loaded lib/util.js")),
         "{listed:?}"
     );
-    assert!(!listed.iter().any(|l| l.contains("test/c.js")), "{listed:?}");
+    assert!(
+        !listed.iter().any(|l| l.contains("test/c.js")),
+        "{listed:?}"
+    );
 }
 
 /// A worker lists what V8 compiled only when a file loads an ES module first (the listing
@@ -230,7 +233,10 @@ fn issue26_a_warm_file_reaching_an_es_module_loaded_before_it_keeps_its_imports(
         return;
     };
     p.write("lib/dep.mjs", "export const one = 1;\n");
-    p.write("lib/esm.mjs", "import { one } from './dep.mjs';\nexport const two = one + 1;\n");
+    p.write(
+        "lib/esm.mjs",
+        "import { one } from './dep.mjs';\nexport const two = one + 1;\n",
+    );
     p.write("lib/other.js", "exports.three = 3;\n");
     p.write("test/a.js", uses_lib("esm.mjs"));
     p.write("test/b.js", uses_lib("esm.mjs"));
