@@ -230,7 +230,7 @@ impl<'a> Dispatcher<'a> {
             result: result.clone(),
         })?;
         // Sinks have seen every point; what stays for `status` and the summary is the verdict.
-        result.tests = Vec::new();
+        result.tests = Default::default();
         self.streams[id].result = Some(result);
         self.open -= 1;
         Ok(())

@@ -6,6 +6,7 @@ use super::{Event, Verdict};
 use crate::explain::names::{error_hash, first_error_line, PointNames};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// A test file of this run, as reporters see it.
@@ -63,9 +64,10 @@ pub struct FileResult {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_tests: bool,
     /// Every test point at every depth, in stream order: what history and stability analysis
-    /// need. Not serialized: the `Tap` events already carry them.
+    /// need. Not serialized: the `Tap` events already carry them. Shared, not copied: a result
+    /// is cloned for the sinks and the summary, and a 1,000-point file's names are 1,000 strings.
     #[serde(skip)]
-    pub tests: Vec<TestOutcome>,
+    pub tests: Arc<[TestOutcome]>,
 }
 
 /// One test point's outcome, named by its stable ID's names ([`crate::explain::names`]).
@@ -236,7 +238,7 @@ impl FileResult {
             flaky: false,
             cached: false,
             no_tests: false,
-            tests: Vec::new(),
+            tests: Default::default(),
         }
     }
 

@@ -92,7 +92,7 @@ impl StreamAsRun {
             flaky: false,
             cached: false,
             no_tests: false,
-            tests: Vec::new(),
+            tests: Default::default(),
         };
         self.send(RunEvent::FileFinished {
             run: 1,

@@ -565,7 +565,7 @@ pub(super) fn judge(
         leaked: outcome.leaked,
         tally: c.tally,
         verdict,
-        tests: c.names.take(),
+        tests: c.names.take().into(),
         ..FileResult::failed(reasons, outcome.duration)
     }
 }

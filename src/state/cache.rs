@@ -209,7 +209,7 @@ fn cached_result(e: &Entry) -> FileResult {
         flaky: false,
         cached: true,
         no_tests: false,
-        tests: Vec::new(),
+        tests: Default::default(),
     }
 }
 

@@ -407,7 +407,7 @@ mod tests {
 
     fn result(ok: bool, tests: Vec<TestOutcome>) -> FileResult {
         let mut r = FileResult::failed(Vec::new(), Duration::ZERO);
-        (r.ok, r.tests) = (ok, tests);
+        (r.ok, r.tests) = (ok, tests.into());
         r
     }
 

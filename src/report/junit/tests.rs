@@ -317,7 +317,7 @@ mod pieces {
                 flaky: false,
                 cached: false,
                 no_tests: false,
-                tests: Vec::new(),
+                tests: Default::default(),
             }
         }
 

@@ -543,7 +543,7 @@ mod tests {
             flaky: false,
             cached: false,
             no_tests: false,
-            tests: Vec::new(),
+            tests: Default::default(),
         }
     }
 

@@ -167,7 +167,7 @@ fn result(n: usize, verdict: Verdict<'static>) -> FileResult {
         flaky: n % 5 == 1,
         cached: false,
         no_tests: false,
-        tests: Vec::new(),
+        tests: Default::default(),
     }
 }
 

@@ -197,7 +197,7 @@ impl Script {
             flaky: false,
             cached: false,
             no_tests: false,
-            tests: Vec::new(),
+            tests: Default::default(),
         };
         self.tap(
             file,
