@@ -129,7 +129,7 @@ pub fn one_file_run(events: &[Event<'static>], rel: &str, command: &str) -> Vec<
         flaky: false,
         cached: false,
         no_tests: false,
-        tests: Vec::new(),
+        tests: Default::default(),
     };
     out.push(RunEvent::FileFinished {
         run: 1,
