@@ -39,8 +39,8 @@ fn takes_import(program: &OsString) -> bool {
 fn hook_path() -> Result<PathBuf, String> {
     static PATH: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     PATH.get_or_init(|| {
-        let dir = super::trace::hooks_dir().map_err(|e| e.to_string())?;
-        super::trace::write_hook(&dir, HOOK_NAME, HOOK).map_err(|e| e.to_string())?;
+        let dir = super::trace::versioned_hooks("tstest", &[(HOOK_NAME, HOOK)])
+            .map_err(|e| e.to_string())?;
         Ok(dir.join(HOOK_NAME))
     })
     .clone()

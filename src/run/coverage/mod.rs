@@ -77,14 +77,8 @@ impl Collector {
     ///
     /// The hooks' folder cannot be made or written.
     pub fn new(setup: Setup<'_>) -> std::io::Result<Arc<Collector>> {
-        let hooks = trace::hooks_dir()?.join("coverage");
-        match std::fs::create_dir(&hooks) {
-            Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(e),
-            _ => {}
-        }
-        for (name, text) in python::HOOKS.iter().chain(perl::HOOKS) {
-            trace::write_hook(&hooks, name, text)?;
-        }
+        let all: Vec<(&str, &str)> = python::HOOKS.iter().chain(perl::HOOKS).copied().collect();
+        let hooks = trace::versioned_hooks("coverage", &all)?;
         let scratch = ScratchDir::create(&hooks)?;
         Ok(Arc::new(Collector {
             root: setup.root.to_path_buf(),

@@ -123,7 +123,7 @@ pub(crate) fn command(pytest: &[OsString], file: &Path) -> Vec<OsString> {
     argv
 }
 
-/// The plugin's folder, written once per process: `<temp>/tapline-trace-<uid>/pytest/`.
+/// The plugin's folder, written once per process: `<temp>/tapline-trace-<uid>/pytest-<hash>/`.
 pub(crate) fn plugin_dir() -> Result<PathBuf, String> {
     static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     DIR.get_or_init(|| {
@@ -133,15 +133,8 @@ pub(crate) fn plugin_dir() -> Result<PathBuf, String> {
 }
 
 fn write_plugin() -> std::io::Result<PathBuf> {
-    use std::os::unix::fs::DirBuilderExt;
     // Not the trace hooks' folder itself: their sitecustomize takes that one off sys.path.
-    let dir = crate::run::trace::hooks_dir()?.join("pytest");
-    match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
-        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(e),
-        _ => {}
-    }
-    crate::run::trace::write_hook(&dir, &format!("{MODULE}.py"), PLUGIN)?;
-    Ok(dir)
+    crate::run::trace::versioned_hooks("pytest", &[(&format!("{MODULE}.py"), PLUGIN)])
 }
 
 /// The `PYTHONPATH` a pytest file's child gets: the plugin's folder first, then what it would

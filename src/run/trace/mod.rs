@@ -234,13 +234,37 @@ fn all_hooks() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
 /// The hooks' own folder is named by this hash of their texts (FNV-1a), so that two taplines
 /// of different versions running at once never rewrite each other's hooks under their tests.
 fn hooks_version() -> u64 {
-    let mut hash = 0xcbf2_9ce4_8422_2325_u64;
-    for (name, text) in all_hooks() {
-        for byte in name.bytes().chain([0]).chain(text.bytes()).chain([0]) {
-            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
+    version_of(all_hooks().copied())
+}
+
+/// FNV-1a over each hook's name and text, each ended by a zero byte.
+fn version_of<'h>(hooks: impl Iterator<Item = (&'h str, &'h str)>) -> u64 {
+    let mut bytes = Vec::new();
+    for (name, text) in hooks {
+        bytes.extend_from_slice(name.as_bytes());
+        bytes.push(0);
+        bytes.extend_from_slice(text.as_bytes());
+        bytes.push(0);
     }
-    hash
+    crate::util::fnv1a(&bytes)
+}
+
+/// `hooks` written into a folder of their own in the hooks' folder, `<kind>-<hash of their
+/// texts>`: as the trace hooks' own, so that a tapline of another version running at the same
+/// time (another checkout, a watch left open across an upgrade) never swaps a hook under a
+/// test of this one. Returns that folder.
+pub(crate) fn versioned_hooks(kind: &str, hooks: &[(&str, &str)]) -> std::io::Result<PathBuf> {
+    use std::os::unix::fs::DirBuilderExt;
+    let version = version_of(hooks.iter().copied());
+    let dir = hooks_dir()?.join(format!("{kind}-{version:016x}"));
+    match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(e),
+        _ => {}
+    }
+    for (name, text) in hooks {
+        write_hook(&dir, name, text)?;
+    }
+    Ok(dir)
 }
 
 /// Writes `text` to `dir/name` unless it holds it already, by a rename: a test of another

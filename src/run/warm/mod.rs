@@ -6,7 +6,7 @@
 //! The shape:
 //! - a [`Worker`] is one supervised child ([`crate::supervise::run`], its own process group,
 //!   no timeout of its own): `node [the file's node flags] tapline-warm.cjs`, the driver
-//!   (written beside the trace hooks, [`super::trace::hooks_dir`]). Its stdin is a pipe of
+//!   (written beside the trace hooks, [`super::trace::versioned_hooks`]). Its stdin is a pipe of
 //!   commands, one JSON line per file; its stdout and stderr come as the chunks any child's do.
 //! - the dispatcher owns the [`Pool`]: a file whose [`key_of`] says it may run warm takes an
 //!   idle worker of its key (same node flags, folder and pipes) or a new one, and its file task
@@ -263,10 +263,9 @@ impl Pool {
 
     fn driver(&mut self) -> Option<PathBuf> {
         let written = self.driver.get_or_insert_with(|| {
-            let dir = super::trace::hooks_dir().map_err(|e| e.to_string())?;
-            for (name, text) in [DRIVER, super::trace::node::COMPILED] {
-                super::trace::write_hook(&dir, name, text).map_err(|e| e.to_string())?;
-            }
+            let dir =
+                super::trace::versioned_hooks("warm", &[DRIVER, super::trace::node::COMPILED])
+                    .map_err(|e| e.to_string())?;
             Ok(dir.join(DRIVER.0))
         });
         written.as_ref().ok().cloned()
