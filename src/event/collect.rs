@@ -23,9 +23,20 @@ pub(crate) struct Collect {
     pub(crate) names: TestNames,
     /// Keep no `tests` ([`Collect::without_tests`]).
     skip_tests: bool,
+    /// `-t` in a file run whole: its points the patterns do not select are marked as such.
+    pub(crate) marking: Option<Box<crate::run::not_selected::Marking>>,
 }
 
 impl Collect {
+    /// A collector that marks the points `selection` does not select (`-t` in a file run
+    /// whole).
+    pub(crate) fn selecting(selection: &crate::run::not_selected::Selection) -> Self {
+        Collect {
+            marking: Some(Box::new(selection.marking())),
+            ..Collect::default()
+        }
+    }
+
     pub(crate) fn counting_tests() -> Self {
         Collect {
             leaves: Some(LeafTally::default()),
@@ -45,6 +56,8 @@ impl Collect {
 
 impl Sink for Collect {
     fn event(&mut self, event: &Event<'_>) {
+        let marked = self.marking.as_mut().and_then(|m| m.mark(event));
+        let event = marked.as_ref().unwrap_or(event);
         match event {
             Event::Assert(a) => {
                 if let Some(leaves) = &mut self.leaves {

@@ -160,6 +160,20 @@ fn head(md: &mut String, run: &RunView) {
         t.todo,
         duration_ms(run.duration.as_secs_f64() * 1000.0)
     );
+    if let Some(filter) = &run.test_filter {
+        let _ = writeln!(md, "\nTests: `{}`", filter.said().replace('`', "'"));
+    }
+    if t.not_selected > 0 {
+        let failed = match t.not_selected_failed {
+            0 => String::new(),
+            n => format!(" ({n} of them failed)"),
+        };
+        let tests = super::counted(t.not_selected, "test");
+        let _ = writeln!(
+            md,
+            "\n{tests} not selected by -t{failed}: run, not counted."
+        );
+    }
 }
 
 /// Stability rows shown (least stable first); the summary document has them all.

@@ -50,5 +50,17 @@ pub fn render_tally(t: &Tally, s: Style) -> String {
     if t.todo > 0 {
         parts.push(s.paint(style::MAGENTA, format!("{} todo", t.todo)));
     }
+    if t.not_selected > 0 {
+        // Ran (the framework has no filter) but not asked for: neither passed nor failed,
+        // and a failure among them is said, not lost.
+        let failed = match t.not_selected_failed {
+            0 => String::new(),
+            n => format!(" ({n} of them failed)"),
+        };
+        parts.push(s.paint(
+            style::DIM,
+            format!("{} not selected{failed}", t.not_selected),
+        ));
+    }
     parts.join(", ")
 }

@@ -226,7 +226,13 @@ pub(crate) fn write_file_tests(out: &mut String, index: usize, file: &FileView) 
 
 fn write_tally_words(out: &mut String, t: &Tally) {
     let _ = write!(out, "{} passed", t.pass);
-    for (n, word) in [(t.fail, "failed"), (t.skip, "skipped"), (t.todo, "todo")] {
+    let counts = [
+        (t.fail, "failed"),
+        (t.skip, "skipped"),
+        (t.todo, "todo"),
+        (t.not_selected, "not selected"),
+    ];
+    for (n, word) in counts {
         if n > 0 {
             let _ = write!(out, " · {n} {word}");
         }
@@ -241,6 +247,7 @@ fn write_point(out: &mut String, point: &PointView, number: u64, counter: &mut u
         PointStatus::Fail => " class=\"f\"",
         PointStatus::Skip => " class=\"s\"",
         PointStatus::Todo => " class=\"t\"",
+        PointStatus::NotSelected => " class=\"n\"",
     };
     if number == *counter {
         let _ = write!(out, "<li{class}>");
@@ -252,11 +259,13 @@ fn write_point(out: &mut String, point: &PointView, number: u64, counter: &mut u
     let directive = match point.status {
         PointStatus::Skip => Some("SKIP"),
         PointStatus::Todo => Some("TODO"),
+        PointStatus::NotSelected => Some("not selected"),
         _ => None,
     };
     if let Some(directive) = directive {
         let _ = write!(out, " <span class=\"d\"># {directive}");
-        if let Some(reason) = point.reason.as_deref().filter(|r| !r.is_empty()) {
+        let own = point.status != PointStatus::NotSelected;
+        if let Some(reason) = point.reason.as_deref().filter(|r| own && !r.is_empty()) {
             out.push(' ');
             push_escaped(out, reason);
         }

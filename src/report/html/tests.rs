@@ -43,11 +43,13 @@ fn sample_run() -> RunView {
         failures_left_out: 0,
         stability: None,
         coverage: None,
+        test_filter: None,
         tests: Tally {
             pass: 7,
             fail: 3,
             skip: 1,
             todo: 1,
+            ..Tally::default()
         },
         files: vec![
             FileView {
@@ -59,6 +61,7 @@ fn sample_run() -> RunView {
                     fail: 2,
                     skip: 1,
                     todo: 0,
+                    ..Tally::default()
                 },
                 reasons: vec!["2 failed test points".into()],
                 log: Some(".nogit/testlogs/test__users.test.js.log".into()),
