@@ -24,17 +24,30 @@ pub(crate) struct Collect {
     /// Keep no `tests` ([`Collect::without_tests`]).
     skip_tests: bool,
     /// `-t` in a file run whole: its points the patterns do not select are marked as such.
-    pub(crate) marking: Option<Box<crate::run::not_selected::Marking>>,
+    marking: Option<Box<dyn Mark>>,
+}
+
+/// Rewrites a stream's events before they are counted, named and sent on: `-t`'s marking of
+/// the tests it did not select, in a file run whole (the run's `not_selected` room).
+pub(crate) trait Mark: Send {
+    /// The event as the run reports it; `None`: unchanged.
+    fn mark(&mut self, event: &Event<'_>) -> Option<Event<'static>>;
+    /// Whether a non-zero exit `code` is only the framework's word for failures it marked.
+    fn forgives(&self, code: i32) -> bool;
 }
 
 impl Collect {
-    /// A collector that marks the points `selection` does not select (`-t` in a file run
-    /// whole).
-    pub(crate) fn selecting(selection: &crate::run::not_selected::Selection) -> Self {
+    /// A collector whose events `marking` rewrites first (`-t` in a file run whole).
+    pub(crate) fn marked(marking: Box<dyn Mark>) -> Self {
         Collect {
-            marking: Some(Box::new(selection.marking())),
+            marking: Some(marking),
             ..Collect::default()
         }
+    }
+
+    /// Whether the marking forgives a non-zero exit `code` ([`Mark::forgives`]).
+    pub(crate) fn forgives(&self, code: i32) -> bool {
+        self.marking.as_ref().is_some_and(|m| m.forgives(code))
     }
 
     pub(crate) fn counting_tests() -> Self {

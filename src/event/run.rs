@@ -418,45 +418,6 @@ pub struct TestFilterInfo {
     pub files_run_whole: usize,
 }
 
-impl TestFilterInfo {
-    /// `-t 'adds' -t '/^b$/' (3 files with no matching test not run)`: what the header says.
-    pub fn said(&self) -> String {
-        let mut out = match self.only_failed {
-            true => "--only-failed".to_owned(),
-            false => self.patterns_said(),
-        };
-        let why = match self.only_failed {
-            true => "passed or never ran",
-            false => "with no matching test",
-        };
-        let mut notes = Vec::new();
-        if self.files_not_run > 0 {
-            let files = crate::report::counted(self.files_not_run as u64, "file");
-            notes.push(format!("{files} {why} not run"));
-        }
-        if self.files_run_whole > 0 {
-            let files = crate::report::counted(self.files_run_whole as u64, "file");
-            notes.push(format!("{files} run whole, other tests not selected"));
-        }
-        if !notes.is_empty() {
-            out.push_str(&format!(" ({})", notes.join("; ")));
-        }
-        out
-    }
-
-    /// What a not-selected point's skip message says: `not selected by -t 'adds'`.
-    pub fn not_selected(&self) -> String {
-        format!("not selected by {}", self.patterns_said())
-    }
-
-    fn patterns_said(&self) -> String {
-        (self.patterns.iter())
-            .map(|p| format!("-t '{p}'"))
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-}
-
 /// The whole run, for the last line and machine reports.
 #[derive(Debug, Default, Clone, Serialize, Deserialize)]
 pub struct RunSummary {

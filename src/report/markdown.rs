@@ -161,18 +161,14 @@ fn head(md: &mut String, run: &RunView) {
         duration_ms(run.duration.as_secs_f64() * 1000.0)
     );
     if let Some(filter) = &run.test_filter {
-        let _ = writeln!(md, "\nTests: `{}`", filter.said().replace('`', "'"));
-    }
-    if t.not_selected > 0 {
-        let failed = match t.not_selected_failed {
-            0 => String::new(),
-            n => format!(" ({n} of them failed)"),
-        };
-        let tests = super::counted(t.not_selected, "test");
         let _ = writeln!(
             md,
-            "\n{tests} not selected by -t{failed}: run, not counted."
+            "\nTests: `{}`",
+            crate::report::test_filter_said(filter).replace('`', "'")
         );
+    }
+    if let Some(words) = super::not_selected_words(t) {
+        let _ = writeln!(md, "\nTests {words} by -t: run, not counted.");
     }
 }
 

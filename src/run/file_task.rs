@@ -349,7 +349,7 @@ fn with_init(job: &FileJob, argv: Vec<OsString>) -> Result<super::tstest::Preloa
 pub(super) fn parser_of(input: &Input) -> AnyParser<Collect> {
     let collect = match input.format {
         InputFormat::Tap => match &input.selection {
-            Some(selection) => Collect::selecting(selection),
+            Some(selection) => Collect::marked(Box::new(selection.marking())),
             None => Collect::default(),
         },
         _ => Collect::counting_tests(),
@@ -576,9 +576,9 @@ pub(super) fn judge(
 /// Whether `exit` is the framework's own for failed tests that `-t` did not select
 /// ([`super::not_selected::Marking::forgives`]).
 fn forgiven(c: &Collect, exit: Exit) -> bool {
-    match (&c.marking, exit) {
-        (Some(m), Exit::Code(code)) => m.forgives(code),
-        _ => false,
+    match exit {
+        Exit::Code(code) => c.forgives(code),
+        Exit::Signal(_) => false,
     }
 }
 

@@ -13,9 +13,10 @@
 //!   plan, a bail out or a parse error still does. The counts of the `End` verdict stay the
 //!   stream's own.
 //! - The framework's own non-zero exit for failed assertions (tape's 1, Test::More's count of
-//!   failures) is forgiven when every failure was not selected ([`Marking::forgives`]); any
+//!   failures) is forgiven when every failure was not selected ([`Mark::forgives`](crate::event::collect::Mark::forgives)); any
 //!   other exit (a crash, a signal, 255) still fails the file.
 use super::test_filter::Pattern;
+use crate::event::collect::Mark;
 use crate::event::{Event, Verdict};
 use crate::explain::names::PointNames;
 use crate::protocol::{failed_points_reason, point_label};
@@ -85,10 +86,10 @@ pub(crate) struct Marking {
     selected: Failed,
 }
 
-impl Marking {
+impl Mark for Marking {
     /// The event as the run reports it: a not-selected point marked, the stream's verdict
     /// judged by the selected points. `None`: unchanged.
-    pub(crate) fn mark(&mut self, event: &Event<'_>) -> Option<Event<'static>> {
+    fn mark(&mut self, event: &Event<'_>) -> Option<Event<'static>> {
         let name = self.names.event(event);
         match (event, name) {
             (Event::Assert(a), Some(name)) => {
@@ -128,6 +129,17 @@ impl Marking {
         }
     }
 
+    /// Whether a non-zero exit `code` is the framework's own count of failed assertions, all
+    /// of them not selected: tape exits 1, Test::More with the number of failed tests (at most
+    /// 254), when a test failed. A code above the failed points' number (255: Perl died) or any
+    /// selected failure is no such count.
+    fn forgives(&self, code: i32) -> bool {
+        let failed_only_unselected = self.selected.count == 0 && self.top.count > 0;
+        failed_only_unselected && u64::try_from(code).is_ok_and(|c| c >= 1 && c <= self.top.count)
+    }
+}
+
+impl Marking {
     /// The stream's verdict with only the selected points' failures: the parser's reason for
     /// failed points (always its first) names the selected ones, or goes.
     fn verdict(&self, v: &Verdict<'_>) -> Verdict<'static> {
@@ -157,15 +169,6 @@ impl Marking {
             }
         }
         v
-    }
-
-    /// Whether a non-zero exit `code` is the framework's own count of failed assertions, all
-    /// of them not selected: tape exits 1, Test::More with the number of failed tests (at most
-    /// 254), when a test failed. A code above the failed points' number (255: Perl died) or any
-    /// selected failure is no such count.
-    pub(crate) fn forgives(&self, code: i32) -> bool {
-        let failed_only_unselected = self.selected.count == 0 && self.top.count > 0;
-        failed_only_unselected && u64::try_from(code).is_ok_and(|c| c >= 1 && c <= self.top.count)
     }
 }
 

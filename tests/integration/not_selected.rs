@@ -127,7 +127,7 @@ fn issue27_tests_not_selected_in_tape_and_test_more_are_neither_passed_nor_faile
         "{md}"
     );
     assert!(
-        md.contains("3 tests not selected by -t (2 of them failed)"),
+        md.contains("Tests 3 not selected (2 of them failed) by -t: run, not counted."),
         "{md}"
     );
     let html = p.read_text("report.html");

@@ -206,7 +206,8 @@ pub(crate) fn write_file_tests(out: &mut String, index: usize, file: &FileView) 
         let mut left_out = 0usize;
         for point in &file.points {
             position += 1;
-            if !everything && point.status == PointStatus::Pass {
+            let quiet = matches!(point.status, PointStatus::Pass | PointStatus::NotSelected);
+            if !everything && quiet {
                 left_out += 1;
                 continue;
             }
@@ -216,8 +217,8 @@ pub(crate) fn write_file_tests(out: &mut String, index: usize, file: &FileView) 
         if left_out > 0 {
             let _ = write!(
                 out,
-                "<div class=\"more\">{left_out} passing points not listed (over {LISTED_POINTS} \
-                 in this file); the log has them all.</div>"
+                "<div class=\"more\">{left_out} passing (or not selected) points not listed (over \
+                 {LISTED_POINTS} in this file); the log has them all.</div>"
             );
         }
     }

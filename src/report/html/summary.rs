@@ -40,7 +40,7 @@ pub(crate) fn write_header(out: &mut String, run: &RunView) {
         let _ = write!(
             out,
             "<span>tests <b class=\"mono\">{}</b></span>",
-            Esc(&filter.said())
+            Esc(&crate::report::test_filter_said(filter))
         );
     }
     out.push_str("</div></header>\n");

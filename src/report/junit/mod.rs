@@ -65,7 +65,10 @@ pub fn write(out: &mut dyn Write, run: &RunView) -> io::Result<()> {
 fn write_whole(out: &mut dyn Write, run: &RunView) -> io::Result<()> {
     let mut report = Report::new(NAME);
     report.set_time(run.duration);
-    let filter = run.test_filter.as_ref().map(|f| f.said());
+    let filter = run
+        .test_filter
+        .as_ref()
+        .map(|f| crate::report::test_filter_said(f));
     for file in &run.files {
         report.add_test_suite(suite(file, Vec::new(), None, filter.as_deref()));
     }
@@ -123,7 +126,9 @@ impl Suites {
     /// Follows the run after `record` has seen `ev`.
     pub(crate) fn on(&mut self, ev: &RunEvent, record: &Collector) {
         if let RunEvent::RunStarted { test_filter, .. } = ev {
-            self.filter = test_filter.as_ref().map(|f| f.said());
+            self.filter = test_filter
+                .as_ref()
+                .map(|f| crate::report::test_filter_said(f));
         }
         if let Some(index) = self.done.on(ev) {
             if let Some(suite) = record.file(index).and_then(|f| self.render(f)) {

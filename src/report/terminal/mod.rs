@@ -166,7 +166,9 @@ impl<W: Write> TerminalReporter<W> {
                     let head = format!("── run {run} of {} ──", self.series);
                     writeln!(text, "{}", self.opts.style.paint(style::DIM, head))?;
                 }
-                self.filter = test_filter.as_ref().map(|f| format!("Tests: {}", f.said()));
+                self.filter = test_filter
+                    .as_ref()
+                    .map(|f| format!("Tests: {}", crate::report::test_filter_said(f)));
                 if let Some(said) = self.filter.as_ref().filter(|_| loud) {
                     writeln!(text, "{}", self.opts.style.paint(style::DIM, said))?;
                 }
