@@ -74,8 +74,14 @@ impl TestFilter {
             .iter()
             .filter(|(_, f)| *f == Filter::None)
             .count();
-        if whole > 0 && !self.only_failed {
-            eprintln!("tapline:   a file run whole reports its other tests as not selected");
+        if whole > 0 {
+            eprintln!(
+                "tapline:   a file run whole reports its other tests {}",
+                match self.only_failed {
+                    true => "too",
+                    false => "as not selected",
+                }
+            );
         }
         *self.said.borrow_mut() = Some(TestFilterInfo {
             patterns: asked.iter().map(|p| (*p).to_owned()).collect(),
