@@ -119,6 +119,7 @@ impl<'a> Dispatcher<'a> {
             host: here.host,
             cwd: here.cwd,
             command: here.command,
+            test_filter: None,
         })?;
         Ok(d)
     }
@@ -534,6 +535,7 @@ mod tests {
             host: None,
             cwd: None,
             command: None,
+            test_filter: None,
         };
         let line = tagged_line(Some("a\"b"), &ev, None);
         let v: serde_json::Value = serde_json::from_slice(&line).expect("json");

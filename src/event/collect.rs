@@ -23,9 +23,33 @@ pub(crate) struct Collect {
     pub(crate) names: TestNames,
     /// Keep no `tests` ([`Collect::without_tests`]).
     skip_tests: bool,
+    /// `-t` in a file run whole: its points the patterns do not select are marked as such.
+    marking: Option<Box<dyn Mark>>,
+}
+
+/// Rewrites a stream's events before they are counted, named and sent on: `-t`'s marking of
+/// the tests it did not select, in a file run whole (the run's `not_selected` room).
+pub(crate) trait Mark: Send {
+    /// The event as the run reports it; `None`: unchanged.
+    fn mark(&mut self, event: &Event<'_>) -> Option<Event<'static>>;
+    /// Whether a non-zero exit `code` is only the framework's word for failures it marked.
+    fn forgives(&self, code: i32) -> bool;
 }
 
 impl Collect {
+    /// A collector whose events `marking` rewrites first (`-t` in a file run whole).
+    pub(crate) fn marked(marking: Box<dyn Mark>) -> Self {
+        Collect {
+            marking: Some(marking),
+            ..Collect::default()
+        }
+    }
+
+    /// Whether the marking forgives a non-zero exit `code` ([`Mark::forgives`]).
+    pub(crate) fn forgives(&self, code: i32) -> bool {
+        self.marking.as_ref().is_some_and(|m| m.forgives(code))
+    }
+
     pub(crate) fn counting_tests() -> Self {
         Collect {
             leaves: Some(LeafTally::default()),
@@ -45,6 +69,8 @@ impl Collect {
 
 impl Sink for Collect {
     fn event(&mut self, event: &Event<'_>) {
+        let marked = self.marking.as_mut().and_then(|m| m.mark(event));
+        let event = marked.as_ref().unwrap_or(event);
         match event {
             Event::Assert(a) => {
                 if let Some(leaves) = &mut self.leaves {

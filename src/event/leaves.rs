@@ -96,6 +96,7 @@ mod tests {
             fail,
             skip,
             todo,
+            ..Tally::default()
         };
         assert_eq!(go, tally(9, 2, 3, 0));
         assert_eq!(junit, tally(5, 4, 1, 1));

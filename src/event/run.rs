@@ -164,6 +164,10 @@ impl TestNames {
         let (Some(name), super::Event::Assert(a)) = (named, event) else {
             return;
         };
+        if a.not_selected {
+            // Not run as far as the run is concerned: no record says it passed or failed.
+            return;
+        }
         let status = TestStatus::of(a);
         let error = match status {
             TestStatus::Failed => {
@@ -303,6 +307,9 @@ pub enum RunEvent {
         /// The command line that started the run.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         command: Option<String>,
+        /// What `-t` (or `--only-failed`) narrowed the run to.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        test_filter: Option<TestFilterInfo>,
     },
     FileStarted {
         run: u64,
@@ -397,6 +404,22 @@ impl RunEvent {
     }
 }
 
+/// What `-t PATTERN` (or `--only-failed`) narrowed a run to: what its header and reports say.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TestFilterInfo {
+    /// `-t`'s patterns as given (none for `--only-failed`).
+    pub patterns: Vec<String>,
+    /// `--only-failed`: the tests that failed in the last run.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub only_failed: bool,
+    /// Files not run: none of their tests matched (with `--only-failed`: they passed or never
+    /// ran).
+    pub files_not_run: usize,
+    /// Files run whole, their framework having no filter of its own: their other tests are
+    /// reported as not selected.
+    pub files_run_whole: usize,
+}
+
 /// The whole run, for the last line and machine reports.
 #[derive(Debug, Default, Clone, Serialize, Deserialize)]
 pub struct RunSummary {
@@ -456,11 +479,26 @@ pub struct Tally {
     pub fail: u64,
     pub skip: u64,
     pub todo: u64,
+    /// Points `-t` did not select in a file run whole ([`Assert::not_selected`]): none of the
+    /// above.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub not_selected: u64,
+    /// Those of them that printed `not ok` (without SKIP or TODO): not the run's failures, but
+    /// said, so that none is lost.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub not_selected_failed: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Tally {
     pub fn add(&mut self, a: &Assert<'_>) {
-        if a.skip.is_some() {
+        if a.not_selected {
+            self.not_selected += 1;
+            self.not_selected_failed += u64::from(a.failed_as_printed());
+        } else if a.skip.is_some() {
             self.skip += 1;
         } else if a.todo.is_some() {
             self.todo += 1;
@@ -476,8 +514,11 @@ impl Tally {
         self.fail += o.fail;
         self.skip += o.skip;
         self.todo += o.todo;
+        self.not_selected += o.not_selected;
+        self.not_selected_failed += o.not_selected_failed;
     }
 
+    /// The points run and counted: the not-selected ones are not.
     pub fn total(&self) -> u64 {
         self.pass + self.fail + self.skip + self.todo
     }

@@ -372,7 +372,8 @@ impl FileExplainer {
             self.trailing.open(a, f);
         } else {
             self.levels[d].extend(inner);
-            if !a.ok && a.todo.is_some() {
+            if (!a.ok && a.todo.is_some()) || a.failed_as_printed() {
+                // A not-selected failure's lines are its own, and not explained.
                 // Its traceback (tap.py, Test::More's `Failed (TODO) test`) is its own: not
                 // the next point's, nor a heading.
                 let f = Unfinished {

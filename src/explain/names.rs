@@ -125,7 +125,7 @@ impl PointNames {
             push_unnamed(&mut name.path, a.id);
         }
         // As the explainer: a failure's (or a failing TODO's) lines after it are its own.
-        if a.is_failure() || (!a.ok && a.todo.is_some()) {
+        if a.failed_as_printed() || (!a.ok && a.todo.is_some()) {
             self.trailing.open(a, ());
         }
         self.subtests.after(a);

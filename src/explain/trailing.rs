@@ -164,7 +164,8 @@ impl<T> Trailing<T> {
         // Its lines are its own even if the consumer keeps no entry for it (a subtest said by
         // its children, a failure past those it explains): no other point's.
         if let Event::Assert(a) = ev {
-            if a.is_failure() {
+            // A not-selected failure's lines are its own too: marking changes no name.
+            if a.failed_as_printed() {
                 self.start(a, None);
             }
         }

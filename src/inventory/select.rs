@@ -4,9 +4,10 @@
 //! file that runs gets its framework's own filter on its command line: node:test's
 //! `--test-name-pattern`, node-tap's `TAP_GREP`, bats' `--filter`, pytest's `-k` (or node IDs),
 //! go's `-run` anchored level by level. A file whose framework has none (tape, Test::More)
-//! runs whole.
+//! runs whole, its other tests reported as not selected ([`crate::run::not_selected`]).
 use super::{static_of, Entry};
 use crate::run::discover::TestFile;
+use crate::run::not_selected::Selection;
 use crate::run::test_filter::{add_filter, filter_of, refilter};
 pub use crate::run::test_filter::{failed_leaves, keep_refilters, Filter, Pattern, Refilter};
 use crate::state::tests::Saved;
@@ -76,6 +77,10 @@ pub fn narrow(root: &Path, files: Vec<TestFile>, saved: &Saved, select: Select<'
             _ => filter_of(root, &f),
         };
         f.input.refilter = refilter(filter_of(root, &f), &f.command);
+        if let (Select::Patterns(p), Filter::None) = (select, filter) {
+            // Run whole: the tests the patterns do not select are reported as such.
+            f.input.selection = Some(Selection::new(p));
+        }
         if let Ok(command) = &mut f.command {
             add_filter(command, filter, patterns, &matching);
         }

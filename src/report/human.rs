@@ -214,6 +214,17 @@ pub fn point_line(a: &Assert<'_>, s: Style) -> String {
         .map(|t| s.paint(style::DIM, format!(" ({})", style::duration_ms(t))))
         .unwrap_or_default();
     let indent = "  ".repeat(a.depth as usize);
+    if a.not_selected {
+        let outcome = if a.failed_as_printed() {
+            ", failed"
+        } else {
+            ""
+        };
+        return s.paint(
+            style::DIM,
+            format!("{indent}· {name} # not selected{outcome}"),
+        );
+    }
     if let Some(r) = &a.skip {
         let r = if r.is_empty() {
             String::new()

@@ -226,6 +226,7 @@ fn write_assert(buf: &mut Vec<u8>, a: &Assert<'_>) -> io::Result<()> {
         meta,
         blocks,
         closes_subtest,
+        not_selected,
     } = a;
     head(buf, b"{\"type\":\"assert\",\"depth\":", *depth, *line);
     write_point_line(buf, *ok, *id, name, skip.as_deref(), todo.as_deref());
@@ -246,6 +247,10 @@ fn write_assert(buf: &mut Vec<u8>, a: &Assert<'_>) -> io::Result<()> {
     }
     buf.push(b']');
     key_bool(buf, b",\"closes_subtest\":", *closes_subtest);
+    if *not_selected {
+        // Absent when false, as serde writes it: a stream's events are as they were.
+        buf.extend_from_slice(b",\"not_selected\":true");
+    }
     Ok(())
 }
 

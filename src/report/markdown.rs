@@ -160,6 +160,16 @@ fn head(md: &mut String, run: &RunView) {
         t.todo,
         duration_ms(run.duration.as_secs_f64() * 1000.0)
     );
+    if let Some(filter) = &run.test_filter {
+        let _ = writeln!(
+            md,
+            "\nTests: `{}`",
+            crate::report::test_filter_said(filter).replace('`', "'")
+        );
+    }
+    if let Some(words) = super::not_selected_words(t) {
+        let _ = writeln!(md, "\nTests {words} by -t: run, not counted.");
+    }
 }
 
 /// Stability rows shown (least stable first); the summary document has them all.

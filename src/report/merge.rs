@@ -258,7 +258,7 @@ fn remap(ev: RunEvent, map: &[usize]) -> RunEvent {
 fn run_started(starts: &[RunEvent], files: usize) -> (RunEvent, Option<u64>) {
     let mut began = None::<u64>;
     let mut hosts: Vec<String> = Vec::new();
-    let (mut jobs, mut cwd, mut command) = (0, None, None);
+    let (mut jobs, mut cwd, mut command, mut filter) = (0, None, None, None);
     for s in starts {
         if let RunEvent::RunStarted {
             jobs: j,
@@ -266,9 +266,12 @@ fn run_started(starts: &[RunEvent], files: usize) -> (RunEvent, Option<u64>) {
             host,
             cwd: c,
             command: cmd,
+            test_filter,
             ..
         } = s
         {
+            // Every shard narrowed the whole selection alike, before it was dealt.
+            filter = filter.or_else(|| test_filter.clone());
             jobs += j;
             began = match (began, started_ms) {
                 (Some(a), Some(b)) => Some(a.min(*b)),
@@ -289,6 +292,7 @@ fn run_started(starts: &[RunEvent], files: usize) -> (RunEvent, Option<u64>) {
         host: (!hosts.is_empty()).then(|| hosts.join(", ")),
         cwd,
         command,
+        test_filter: filter,
     };
     (started, began)
 }

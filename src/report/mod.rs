@@ -50,5 +50,50 @@ pub fn render_tally(t: &Tally, s: Style) -> String {
     if t.todo > 0 {
         parts.push(s.paint(style::MAGENTA, format!("{} todo", t.todo)));
     }
+    if let Some(words) = not_selected_words(t) {
+        parts.push(s.paint(style::DIM, words));
+    }
     parts.join(", ")
+}
+
+/// What `-t` or `--only-failed` narrowed a run to, as every report's header says it:
+/// `-t 'adds' -t '/^b$/' (3 files with no matching test not run; 1 file run whole, other tests
+/// not selected)`.
+pub(crate) fn test_filter_said(f: &crate::event::run::TestFilterInfo) -> String {
+    let mut out = match f.only_failed {
+        true => "--only-failed".to_owned(),
+        false => (f.patterns.iter())
+            .map(|p| format!("-t '{p}'"))
+            .collect::<Vec<_>>()
+            .join(" "),
+    };
+    let why = match f.only_failed {
+        true => "passed or never ran",
+        false => "with no matching test",
+    };
+    let mut notes = Vec::new();
+    if f.files_not_run > 0 {
+        notes.push(format!(
+            "{} {why} not run",
+            counted(f.files_not_run as u64, "file")
+        ));
+    }
+    if f.files_run_whole > 0 {
+        let files = counted(f.files_run_whole as u64, "file");
+        notes.push(format!("{files} run whole, other tests not selected"));
+    }
+    if !notes.is_empty() {
+        out.push_str(&format!(" ({})", notes.join("; ")));
+    }
+    out
+}
+
+/// `3 not selected (2 of them failed)`: points `-t` did not select in files run whole,
+/// neither passed nor failed, a failure among them said rather than lost. `None` for none.
+pub(crate) fn not_selected_words(t: &Tally) -> Option<String> {
+    let failed = match t.not_selected_failed {
+        0 => String::new(),
+        n => format!(" ({n} of them failed)"),
+    };
+    (t.not_selected > 0).then(|| format!("{} not selected{failed}", t.not_selected))
 }

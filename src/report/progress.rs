@@ -140,6 +140,7 @@ mod tests {
             fail,
             skip,
             todo,
+            ..Tally::default()
         }
     }
 

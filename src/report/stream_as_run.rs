@@ -60,6 +60,7 @@ impl StreamAsRun {
             // wrote them, as `parse`'s own report does (the page still says where it ran).
             cwd: None,
             command: here.command,
+            test_filter: None,
         });
         let file = crate::event::run::FileInfo {
             index: 0,

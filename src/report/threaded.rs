@@ -291,6 +291,7 @@ mod tests {
             host: Some("host".into()),
             cwd: Some("/project".into()),
             command: Some("tapline run".into()),
+            test_filter: None,
         }];
         let mut tests = Tally::default();
         for (index, (rel, tap)) in STREAMS.iter().enumerate() {

@@ -243,6 +243,7 @@ impl<'a, 's> Dispatch<'a, 's> {
             host: here.host,
             cwd: here.cwd,
             command: here.command,
+            test_filter: self.settings.test_filter.clone(),
         });
     }
 

@@ -348,7 +348,10 @@ fn with_init(job: &FileJob, argv: Vec<OsString>) -> Result<super::tstest::Preloa
 /// JUnit reports (read once the command ends).
 pub(super) fn parser_of(input: &Input) -> AnyParser<Collect> {
     let collect = match input.format {
-        InputFormat::Tap => Collect::default(),
+        InputFormat::Tap => match &input.selection {
+            Some(selection) => Collect::marked(Box::new(selection.marking())),
+            None => Collect::default(),
+        },
         _ => Collect::counting_tests(),
     };
     match input.report {
@@ -533,7 +536,7 @@ pub(super) fn judge(
         reasons.push(FailureReason::Timeout { after });
     } else if outcome.cancelled {
         reasons.push(FailureReason::Interrupted);
-    } else if !outcome.exit.success() {
+    } else if !outcome.exit.success() && !forgiven(c, outcome.exit) {
         reasons.push(exit_reason(outcome.exit));
     }
     // The stream's reasons, `no TAP output` among them (one rule, in the protocol).
@@ -567,6 +570,15 @@ pub(super) fn judge(
         verdict,
         tests: c.names.take().into(),
         ..FileResult::failed(reasons, outcome.duration)
+    }
+}
+
+/// Whether `exit` is the framework's own for failed tests that `-t` did not select
+/// ([`super::not_selected::Marking::forgives`]).
+fn forgiven(c: &Collect, exit: Exit) -> bool {
+    match exit {
+        Exit::Code(code) => c.forgives(code),
+        Exit::Signal(_) => false,
     }
 }
 

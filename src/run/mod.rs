@@ -46,6 +46,7 @@ pub mod discover;
 mod dispatch;
 pub mod harness;
 pub mod init;
+pub mod not_selected;
 pub mod options;
 pub mod order;
 pub mod plan;
@@ -146,6 +147,8 @@ pub struct Settings {
     /// Each file's history median in ms (by its path), where history knows it: whether another
     /// warm worker pays for its start ([`warm`]).
     pub expected_ms: std::collections::HashMap<String, u64>,
+    /// What `-t` or `--only-failed` narrowed the run to: its `RunStarted` says so.
+    pub test_filter: Option<crate::event::run::TestFilterInfo>,
 }
 
 impl Settings {
@@ -182,6 +185,7 @@ impl Settings {
             inputs: Default::default(),
             isolate: options.isolate,
             expected_ms: Default::default(),
+            test_filter: None,
         }
     }
 }
@@ -493,6 +497,7 @@ mod tests {
             inputs: Default::default(),
             isolate: false,
             expected_ms: Default::default(),
+            test_filter: None,
         }
     }
 

@@ -3,7 +3,7 @@
 //! or node IDs, go's `-run` anchored level by level), what `tapline run -t` and `--only-failed`
 //! (the inventory's selection) and a retry of only the failed tests
 //! ([`super::retry_failed`]) put on the command line. A file whose framework has none (tape,
-//! Test::More) runs whole.
+//! Test::More) runs whole, its other tests marked not selected ([`super::not_selected`]).
 use crate::protocol::InputFormat;
 use crate::run::discover::TestFile;
 use regex::Regex;
@@ -47,6 +47,12 @@ impl Pattern {
     /// any level down (`/^adds$/` matches `math > adds`, `/^TestAdd$/` a go package's test).
     pub fn matches(&self, path: &[String]) -> bool {
         (0..path.len()).any(|from| self.regex.is_match(&path[from..].join(" > ")))
+    }
+
+    /// Whether a test named `path` is selected: it matches, or a subtest it is in does (a
+    /// matching `describe` or subtest runs its children, as the frameworks' filters do).
+    pub fn selects(&self, path: &[String]) -> bool {
+        (1..=path.len()).any(|end| self.matches(&path[..end]))
     }
 
     fn source(&self) -> &str {
@@ -319,6 +325,10 @@ mod tests {
         assert!(!re.matches(&path(&["math", "adds more"])));
         let own = Pattern::parse("/^adds$/").expect("pattern");
         assert!(own.matches(&path(&["math", "adds"])));
+        let group = Pattern::parse("/^math$/").expect("pattern");
+        assert!(!group.matches(&path(&["math", "adds"])));
+        assert!(group.selects(&path(&["math", "adds"])));
+        assert!(!group.selects(&path(&["mathx", "adds"])));
         assert!(Pattern::parse("/(/").is_err());
         assert!(Pattern::parse("").is_err());
     }

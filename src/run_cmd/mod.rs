@@ -78,7 +78,8 @@ pub fn run(args: &RunArgs) -> Outcome {
         }
         // Nothing the changes affect: nothing to run, which is no failure.
         Err(Failure::Usage(msg)) if affected.is_some() && msg == NO_FILE_SELECTED => Ok(0),
-        Ok(Prepared::Run(files, settings, mut extras)) => {
+        Ok(Prepared::Run(files, mut settings, mut extras)) => {
+            settings.test_filter = tests.as_ref().and_then(|t| t.info());
             // `--changed REV --coverage`: patch coverage of the changed lines.
             let base = affected.as_ref().and_then(|a| a.base.clone());
             if let (Some(after), Some(base)) = (extras.coverage.as_mut(), base) {

@@ -4,6 +4,7 @@
 use crate::cli::RunArgs;
 use crate::Failure;
 use std::path::PathBuf;
+use tapline::event::run::TestFilterInfo;
 use tapline::inventory::select::{self, Filter, Pattern, Select};
 use tapline::run::discover::TestFile;
 use tapline::run::options::Project;
@@ -16,6 +17,8 @@ pub(super) struct TestFilter {
     patterns: Vec<Pattern>,
     /// `--only-failed`.
     only_failed: bool,
+    /// What the selection did, once it has: the run's header says it.
+    said: std::cell::RefCell<Option<TestFilterInfo>>,
 }
 
 impl TestFilter {
@@ -35,6 +38,7 @@ impl TestFilter {
             saved,
             patterns,
             only_failed: args.only_failed,
+            said: Default::default(),
         }))
     }
 
@@ -65,9 +69,32 @@ impl TestFilter {
             };
             eprintln!("tapline:   not run ({why}): {}", n.dropped.join(", "));
         }
-        if n.filtered.iter().any(|(_, f)| *f == Filter::None) {
-            eprintln!("tapline:   a file run whole reports its other tests too");
+        let whole = n
+            .filtered
+            .iter()
+            .filter(|(_, f)| *f == Filter::None)
+            .count();
+        if whole > 0 {
+            eprintln!(
+                "tapline:   a file run whole reports its other tests {}",
+                match self.only_failed {
+                    true => "too",
+                    false => "as not selected",
+                }
+            );
         }
+        *self.said.borrow_mut() = Some(TestFilterInfo {
+            patterns: asked.iter().map(|p| (*p).to_owned()).collect(),
+            only_failed: self.only_failed,
+            files_not_run: n.dropped.len(),
+            // `--only-failed` marks nothing: a file run whole reports all it ran.
+            files_run_whole: if self.only_failed { 0 } else { whole },
+        });
         n.files
+    }
+
+    /// What the selection did ([`Self::select`]), for the run's `RunStarted`.
+    pub(super) fn info(&self) -> Option<TestFilterInfo> {
+        self.said.borrow().clone()
     }
 }

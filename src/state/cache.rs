@@ -184,6 +184,7 @@ fn cached_result(e: &Entry) -> FileResult {
         fail: 0,
         skip: e.tally.skip,
         todo: e.tally.todo,
+        ..Tally::default()
     };
     FileResult {
         ok: true,

@@ -21,6 +21,7 @@ mod isolation;
 mod layout;
 mod live;
 mod live_state;
+mod not_selected;
 mod pytest_native;
 mod reports;
 mod run;

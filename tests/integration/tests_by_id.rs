@@ -72,16 +72,7 @@ fn polyglot() -> Project {
          });\n\
          test('top level', () => { ran('node top level'); });\n",
     );
-    p.write(
-        "node_modules/tape/index.js",
-        "// tape's TAP for `test(name, cb)` with t.ok/t.end: a stand-in.\n\
-         let n = 0, fails = 0; const queue = [];\n\
-         module.exports = (name, cb) => queue.push([name, cb]);\n\
-         setImmediate(() => { console.log('TAP version 13');\n\
-         \x20 for (const [name, cb] of queue) { console.log('# ' + name);\n\
-         \x20   cb({ ok: (v, m) => { n++; if (!v) fails++; console.log((v ? 'ok ' : 'not ok ') + n + ' ' + m); }, end() {} }); }\n\
-         \x20 console.log('\\n1..' + n); process.exitCode = fails ? 1 : 0; });\n",
-    );
+    p.write("node_modules/tape/index.js", TAPE_STAND_IN);
     p.write(
         "test/words.test.js",
         "const test = require('tape');\nconst { appendFileSync } = require('fs');\n\
@@ -120,6 +111,17 @@ fn polyglot() -> Project {
     );
     p
 }
+
+/// tape's TAP for `test(name, cb)` with `t.ok`/`t.end`, and its exit 1 when one failed: a
+/// stand-in for `node_modules/tape/index.js` (tape itself is not installed here).
+pub(crate) const TAPE_STAND_IN: &str =
+    "// tape's TAP for `test(name, cb)` with t.ok/t.end: a stand-in.\n\
+     let n = 0, fails = 0; const queue = [];\n\
+     module.exports = (name, cb) => queue.push([name, cb]);\n\
+     setImmediate(() => { console.log('TAP version 13');\n\
+     \x20 for (const [name, cb] of queue) { console.log('# ' + name);\n\
+     \x20   cb({ ok: (v, m) => { n++; if (!v) fails++; console.log((v ? 'ok ' : 'not ok ') + n + ' ' + m); }, end() {} }); }\n\
+     \x20 console.log('\\n1..' + n); process.exitCode = fails ? 1 : 0; });\n";
 
 const POLYGLOT_TOOLS: &[&str] = &["node", "perl", "bats", "go", "pytest"];
 

@@ -247,6 +247,7 @@ impl Builder {
             meta: None,
             blocks: Vec::new(),
             closes_subtest,
+            not_selected: false,
         }));
     }
 

@@ -206,7 +206,8 @@ pub(crate) fn write_file_tests(out: &mut String, index: usize, file: &FileView) 
         let mut left_out = 0usize;
         for point in &file.points {
             position += 1;
-            if !everything && point.status == PointStatus::Pass {
+            let quiet = matches!(point.status, PointStatus::Pass | PointStatus::NotSelected);
+            if !everything && quiet {
                 left_out += 1;
                 continue;
             }
@@ -216,8 +217,8 @@ pub(crate) fn write_file_tests(out: &mut String, index: usize, file: &FileView) 
         if left_out > 0 {
             let _ = write!(
                 out,
-                "<div class=\"more\">{left_out} passing points not listed (over {LISTED_POINTS} \
-                 in this file); the log has them all.</div>"
+                "<div class=\"more\">{left_out} passing (or not selected) points not listed (over \
+                 {LISTED_POINTS} in this file); the log has them all.</div>"
             );
         }
     }
@@ -226,7 +227,13 @@ pub(crate) fn write_file_tests(out: &mut String, index: usize, file: &FileView) 
 
 fn write_tally_words(out: &mut String, t: &Tally) {
     let _ = write!(out, "{} passed", t.pass);
-    for (n, word) in [(t.fail, "failed"), (t.skip, "skipped"), (t.todo, "todo")] {
+    let counts = [
+        (t.fail, "failed"),
+        (t.skip, "skipped"),
+        (t.todo, "todo"),
+        (t.not_selected, "not selected"),
+    ];
+    for (n, word) in counts {
         if n > 0 {
             let _ = write!(out, " · {n} {word}");
         }
@@ -241,6 +248,7 @@ fn write_point(out: &mut String, point: &PointView, number: u64, counter: &mut u
         PointStatus::Fail => " class=\"f\"",
         PointStatus::Skip => " class=\"s\"",
         PointStatus::Todo => " class=\"t\"",
+        PointStatus::NotSelected => " class=\"n\"",
     };
     if number == *counter {
         let _ = write!(out, "<li{class}>");
@@ -252,11 +260,13 @@ fn write_point(out: &mut String, point: &PointView, number: u64, counter: &mut u
     let directive = match point.status {
         PointStatus::Skip => Some("SKIP"),
         PointStatus::Todo => Some("TODO"),
+        PointStatus::NotSelected => Some("not selected"),
         _ => None,
     };
     if let Some(directive) = directive {
         let _ = write!(out, " <span class=\"d\"># {directive}");
-        if let Some(reason) = point.reason.as_deref().filter(|r| !r.is_empty()) {
+        let own = point.status != PointStatus::NotSelected;
+        if let Some(reason) = point.reason.as_deref().filter(|r| own && !r.is_empty()) {
             out.push(' ');
             push_escaped(out, reason);
         }

@@ -92,7 +92,7 @@ details.tests>summary .counts{color:var(--muted);font-size:12px;white-space:nowr
 details.tests ol{margin:0;padding:4px 14px 10px 48px;columns:2 360px;column-gap:32px;font-size:13px}
 details.tests li{break-inside:avoid;word-break:break-word;color:var(--fg)}
 details.tests li::marker{color:var(--muted);font-size:11px}
-details.tests li.f{color:var(--fail);font-weight:600}details.tests li.s{color:var(--skip)}details.tests li.t{color:var(--todo)}
+details.tests li.f{color:var(--fail);font-weight:600}details.tests li.s{color:var(--skip)}details.tests li.t{color:var(--todo)}details.tests li.n{color:var(--muted)}
 details.tests li .d{color:var(--muted);font-size:12px}
 details.tests .more{color:var(--muted);padding:0 14px 10px 48px;font-size:12px}
 .empty{color:var(--muted);padding:12px 14px}

@@ -36,6 +36,13 @@ pub(crate) fn write_header(out: &mut String, run: &RunView) {
     if let Some(command) = &run.command {
         let _ = write!(out, "<span><b class=\"mono\">{}</b></span>", Esc(command));
     }
+    if let Some(filter) = &run.test_filter {
+        let _ = write!(
+            out,
+            "<span>tests <b class=\"mono\">{}</b></span>",
+            Esc(&crate::report::test_filter_said(filter))
+        );
+    }
     out.push_str("</div></header>\n");
 }
 

@@ -43,11 +43,13 @@ fn sample_run() -> RunView {
         failures_left_out: 0,
         stability: None,
         coverage: None,
+        test_filter: None,
         tests: Tally {
             pass: 7,
             fail: 3,
             skip: 1,
             todo: 1,
+            ..Tally::default()
         },
         files: vec![
             FileView {
@@ -59,6 +61,7 @@ fn sample_run() -> RunView {
                     fail: 2,
                     skip: 1,
                     todo: 0,
+                    ..Tally::default()
                 },
                 reasons: vec!["2 failed test points".into()],
                 log: Some(".nogit/testlogs/test__users.test.js.log".into()),
@@ -300,7 +303,7 @@ fn many_points_are_listed_compactly_and_capped_per_file() {
     );
     assert!(!html.contains(">case 4<"));
     assert!(html.contains(&format!(
-        "{} passing points not listed",
+        "{} passing (or not selected) points not listed",
         files::LISTED_POINTS + 9
     )));
 

@@ -220,6 +220,7 @@ fn samples() -> Vec<Event<'static>> {
                     vec![]
                 },
                 closes_subtest: full,
+                not_selected: full,
             }),
             Event::SubtestEnd {
                 depth: 4,
@@ -336,6 +337,7 @@ fn run_events_are_written_as_serde_writes_them() {
             host: None,
             cwd: Some(AWKWARD.into()),
             command: None,
+            test_filter: None,
         },
         RunEvent::SeriesStarted { runs: 5 },
     ] {
@@ -444,6 +446,7 @@ fn any_assert() -> impl Strategy<Value = Event<'static>> {
                         })
                         .collect(),
                     closes_subtest: closes,
+                    not_selected: closes && ok,
                 })
             },
         )

@@ -65,8 +65,12 @@ pub fn write(out: &mut dyn Write, run: &RunView) -> io::Result<()> {
 fn write_whole(out: &mut dyn Write, run: &RunView) -> io::Result<()> {
     let mut report = Report::new(NAME);
     report.set_time(run.duration);
+    let filter = run
+        .test_filter
+        .as_ref()
+        .map(|f| crate::report::test_filter_said(f));
     for file in &run.files {
-        report.add_test_suite(suite(file, Vec::new(), None));
+        report.add_test_suite(suite(file, Vec::new(), None, filter.as_deref()));
     }
     report.serialize(out).map_err(io::Error::other)
 }
@@ -87,6 +91,8 @@ pub(crate) struct Suites {
     plain: plain::Runs,
     /// The counts of the suite serialized last.
     last: Counts,
+    /// What `-t` or `--only-failed` narrowed the run to: each suite's `test_filter` property.
+    filter: Option<String>,
 }
 
 /// One `<testsuite>` element as the whole document holds it (its line break and indentation
@@ -119,6 +125,11 @@ impl Counts {
 impl Suites {
     /// Follows the run after `record` has seen `ev`.
     pub(crate) fn on(&mut self, ev: &RunEvent, record: &Collector) {
+        if let RunEvent::RunStarted { test_filter, .. } = ev {
+            self.filter = test_filter
+                .as_ref()
+                .map(|f| crate::report::test_filter_said(f));
+        }
         if let Some(index) = self.done.on(ev) {
             if let Some(suite) = record.file(index).and_then(|f| self.render(f)) {
                 self.done.keep(index, suite);
@@ -204,6 +215,7 @@ impl Suites {
             file,
             std::mem::take(&mut self.cases),
             plain.then_some(&mut self.plain),
+            self.filter.as_deref(),
         );
         self.last = Counts::of(&suite);
         let mut doc = Report::new(NAME);
@@ -241,6 +253,7 @@ fn suite(
     file: &FileView,
     mut cases: Vec<TestCase>,
     mut plain: Option<&mut plain::Runs>,
+    filter: Option<&str>,
 ) -> TestSuite {
     // Stripped of what XML cannot hold once, then copied into every case.
     let classname = XmlString::new(clean(&file.rel));
@@ -249,6 +262,11 @@ fn suite(
     }
     let mut plain = plain.filter(|_| file.earlier_attempts.is_empty());
     let mut suite = TestSuite::new(classname.clone());
+    if let Some(filter) = filter {
+        // `-t 'adds' (2 files with no matching test not run)`: the suite is part of a
+        // narrowed run, and its `not selected by -t` skips say which tests were left out.
+        suite.add_property(quick_junit::Property::new("test_filter", clean(filter)));
+    }
     cases.clear();
     cases.reserve(file.points.len() + 1);
     suite.test_cases = cases;
@@ -294,7 +312,9 @@ fn suite(
                 any_failing_point = true;
                 failure_status(&c.name(), failure)
             }
-            PointStatus::Skip | PointStatus::Todo => skipped_status(point),
+            PointStatus::Skip | PointStatus::Todo | PointStatus::NotSelected => {
+                skipped_status(point)
+            }
         };
         let mut case = case(&classname, &name, status, time);
         with_id(&mut case, &classname, &id);
@@ -400,7 +420,7 @@ fn plain_case<'a>(
     let skipped = match point.status {
         PointStatus::Pass => None,
         PointStatus::Fail => return None,
-        PointStatus::Skip | PointStatus::Todo => {
+        PointStatus::Skip | PointStatus::Todo | PointStatus::NotSelected => {
             let message = skip_message(point);
             if !plain::is_plain(&message) {
                 return None;

@@ -220,6 +220,7 @@ mod pieces {
                 host: Some("ci".into()),
                 cwd: Some("/p".into()),
                 command: Some("tapline run".into()),
+                test_filter: None,
             }];
             Run {
                 run,

@@ -124,8 +124,12 @@ impl Collector {
                 host,
                 cwd,
                 command,
+                test_filter,
                 ..
-            } => self.run_started(*run, *started_ms, host, cwd, command),
+            } => {
+                self.run_started(*run, *started_ms, host, cwd, command);
+                self.view.test_filter.clone_from(test_filter);
+            }
             RunEvent::FileStarted { run, file } if *run == self.run => self.file_started(file),
             RunEvent::Coverage { run, coverage, .. } if *run == self.run => {
                 (self.view.coverage.get_or_insert_with(Default::default)).add(coverage);
@@ -595,6 +599,7 @@ mod tests {
             host: None,
             cwd: None,
             command: None,
+            test_filter: None,
         });
         for (index, end) in ends.into_iter().enumerate() {
             c.on(&started(index, &format!("t/{index}.sh")));
@@ -660,6 +665,7 @@ mod tests {
                 host: None,
                 cwd: None,
                 command: None,
+                test_filter: None,
             },
             started(0, "t/flip.sh"),
             tap(0, point(0, 1, false, "coin")),
@@ -748,6 +754,7 @@ mod tests {
                 host: None,
                 cwd: None,
                 command: None,
+                test_filter: None,
             },
             started(0, "t/bundle.ts"),
             line(1, "log before the failing expect"),
@@ -805,6 +812,7 @@ mod tests {
                 host: None,
                 cwd: None,
                 command: None,
+                test_filter: None,
             },
             started(0, "t/a.sh"),
             tap(0, point(0, 1, true, "first")),

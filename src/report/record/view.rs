@@ -28,6 +28,8 @@ pub struct RunView {
     pub stability: Option<crate::event::stability::Stability>,
     /// The run's line coverage (`run --coverage`).
     pub coverage: Option<crate::coverage::RunCoverage>,
+    /// What `-t` or `--only-failed` narrowed the run to.
+    pub test_filter: Option<crate::event::run::TestFilterInfo>,
 }
 
 /// A file's verdict as one word, for the status pill and the filter.
@@ -128,7 +130,12 @@ pub enum PointStatus {
     Fail,
     Skip,
     Todo,
+    /// `-t` did not select it, in a file run whole ([`Assert::not_selected`]).
+    NotSelected,
 }
+
+/// A not-selected point's reason, as JUnit's `<skipped message>` and the HTML page say it.
+pub const NOT_SELECTED: &str = "not selected by -t";
 
 #[derive(Debug, Clone)]
 pub struct PointView {
@@ -209,7 +216,9 @@ pub struct FailureView {
 impl PointStatus {
     /// As people count it: a SKIP or TODO point is only that, whatever its `ok`.
     pub fn of(a: &Assert<'_>) -> Self {
-        if a.skip.is_some() {
+        if a.not_selected {
+            Self::NotSelected
+        } else if a.skip.is_some() {
             Self::Skip
         } else if a.todo.is_some() {
             Self::Todo
@@ -227,7 +236,10 @@ impl PointView {
             id: a.id,
             name: a.name.to_string(),
             status: PointStatus::of(a),
-            reason: a.skip.as_deref().or(a.todo.as_deref()).map(str::to_owned),
+            reason: match a.not_selected {
+                true => Some(NOT_SELECTED.to_owned()),
+                false => a.skip.as_deref().or(a.todo.as_deref()).map(str::to_owned),
+            },
             duration_ms: a.duration_ms,
         }
     }

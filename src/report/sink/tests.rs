@@ -184,6 +184,7 @@ fn run_summary(ok: bool) -> RunSummary {
             fail: 1,
             skip: 2,
             todo: 0,
+            ..Tally::default()
         },
         duration: Duration::from_millis(4321),
         interrupted: !ok,

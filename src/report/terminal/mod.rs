@@ -76,6 +76,8 @@ pub struct TerminalReporter<W: Write> {
     not_run: Vec<String>,
     /// This run's coverage (`--coverage`), said before the summary line.
     coverage: crate::coverage::RunCoverage,
+    /// What `-t` or `--only-failed` narrowed this run to: said first and last.
+    filter: Option<String>,
 }
 impl<W: Write> TerminalReporter<W> {
     pub fn new(out: W, opts: TerminalOptions) -> Self {
@@ -94,6 +96,7 @@ impl<W: Write> TerminalReporter<W> {
             series: 0,
             not_run: Vec::new(),
             coverage: crate::coverage::RunCoverage::default(),
+            filter: None,
         }
     }
 
@@ -151,11 +154,23 @@ impl<W: Write> TerminalReporter<W> {
 
     fn handle(&mut self, ev: &RunEvent, text: &mut Vec<u8>) -> io::Result<()> {
         let run = match ev {
-            RunEvent::RunStarted { run, files, .. } => {
+            RunEvent::RunStarted {
+                run,
+                files,
+                test_filter,
+                ..
+            } => {
                 self.start_run(*run, *files);
-                if self.series > 1 && self.opts.verbosity != Verbosity::Quiet {
+                let loud = self.opts.verbosity != Verbosity::Quiet;
+                if self.series > 1 && loud {
                     let head = format!("── run {run} of {} ──", self.series);
                     writeln!(text, "{}", self.opts.style.paint(style::DIM, head))?;
+                }
+                self.filter = test_filter
+                    .as_ref()
+                    .map(|f| format!("Tests: {}", crate::report::test_filter_said(f)));
+                if let Some(said) = self.filter.as_ref().filter(|_| loud) {
+                    writeln!(text, "{}", self.opts.style.paint(style::DIM, said))?;
                 }
                 return Ok(());
             }
@@ -355,6 +370,9 @@ impl<W: Write> TerminalReporter<W> {
         }
         if let Some(line) = not_run_line(&self.not_run, s) {
             writeln!(text, "{line}")?;
+        }
+        if let Some(said) = &self.filter {
+            writeln!(text, "{}", s.paint(style::DIM, said))?;
         }
         if self.coverage.collected {
             text.extend_from_slice(crate::coverage::summary::section(&self.coverage).as_bytes());

@@ -79,6 +79,7 @@ impl Script {
                 host: None,
                 cwd: None,
                 command: None,
+                test_filter: None,
             }],
             files,
             rels: BTreeMap::new(),

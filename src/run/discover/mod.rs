@@ -97,6 +97,9 @@ pub struct Input {
     /// How its command narrows to named tests, for a retry of only its failed tests (set
     /// when the run retries or `-t` narrowed it; `None` for a framework without a filter).
     pub refilter: Option<crate::run::test_filter::Refilter>,
+    /// `-t`'s patterns, for a file run whole because its framework has no filter: the tests
+    /// they do not select are reported as not selected ([`crate::run::not_selected`]).
+    pub selection: Option<crate::run::not_selected::Selection>,
 }
 
 /// What a test file runs in.

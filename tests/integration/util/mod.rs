@@ -91,6 +91,7 @@ pub fn one_file_run(events: &[Event<'static>], rel: &str, command: &str) -> Vec<
             host: None,
             cwd: None,
             command: None,
+            test_filter: None,
         },
         RunEvent::FileStarted {
             run: 1,

@@ -69,6 +69,16 @@ pub struct Assert<'a> {
     pub blocks: Vec<Block<'a>>,
     /// This point closes the subtest whose `SubtestEnd` came just before.
     pub closes_subtest: bool,
+    /// Not selected by the run's test-name patterns (`tapline run -t`) in a file whose
+    /// framework could not be told to skip it: it ran, and is reported as it ran (`ok`,
+    /// `skip`, `todo` as printed), but counts as neither passed nor failed. Never set by the
+    /// parser: the runner marks it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub not_selected: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl Assert<'static> {
@@ -88,13 +98,19 @@ impl Assert<'static> {
             meta: None,
             blocks: Vec::new(),
             closes_subtest: false,
+            not_selected: false,
         }
     }
 }
 
 impl Assert<'_> {
-    /// A failure that counts: `not ok` without SKIP or TODO.
+    /// A failure that counts: `not ok` without SKIP or TODO, of a selected test.
     pub fn is_failure(&self) -> bool {
+        self.failed_as_printed() && !self.not_selected
+    }
+
+    /// `not ok` without SKIP or TODO, selected or not.
+    pub fn failed_as_printed(&self) -> bool {
         !self.ok && self.skip.is_none() && self.todo.is_none()
     }
     pub fn into_owned(self) -> Assert<'static> {
@@ -111,6 +127,7 @@ impl Assert<'_> {
             meta: self.meta.map(own),
             blocks: self.blocks.into_iter().map(Block::into_owned).collect(),
             closes_subtest: self.closes_subtest,
+            not_selected: self.not_selected,
         }
     }
 }

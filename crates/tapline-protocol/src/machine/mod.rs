@@ -13,6 +13,7 @@ use std::collections::HashSet;
 mod blocks;
 mod classify;
 mod subtest;
+pub use subtest::{failed_points_reason, point_label};
 
 use classify::*;
 

@@ -152,6 +152,7 @@ impl Machine {
             meta: extra.meta.map(Cow::Owned),
             blocks: extra.blocks,
             closes_subtest: p.closes_subtest,
+            not_selected: false,
         }));
         // Names are recycled: a stream of points then allocates none.
         if self.spare_names.len() < 8 {
@@ -315,7 +316,7 @@ impl Level {
 const FAILED_LABELS: usize = 3;
 
 /// A failed point as a reason names it: its name, else its id.
-fn point_label(id: Option<u64>, name: &str) -> String {
+pub fn point_label(id: Option<u64>, name: &str) -> String {
     match (name.is_empty(), id) {
         (false, _) => format!("\"{name}\""),
         (true, Some(id)) => format!("#{id}"),
@@ -324,7 +325,7 @@ fn point_label(id: Option<u64>, name: &str) -> String {
 }
 
 /// `1 test point failed: "adds"`, `5 test points failed: "a", "b", "c" and 2 more`.
-fn failed_points_reason(count: u64, labels: &[String]) -> String {
+pub fn failed_points_reason(count: u64, labels: &[String]) -> String {
     let noun = if count == 1 { "point" } else { "points" };
     let mut out = format!("{count} test {noun} failed: {}", labels.join(", "));
     let more = count.saturating_sub(labels.len() as u64);
