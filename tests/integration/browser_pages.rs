@@ -23,6 +23,23 @@ await new Promise((done) => { const open = indexedDB.open('leaked'); open.onsucc
 // another file's.
 const me = import.meta.url.split('/').pop();
 setTimeout(() => console.log(`# a timer set by ${me}`), 50);
+// What runs as the page is left, or from a popup or another file on the same channel, must
+// not reach the next file either.
+const leave = () => {
+  document.cookie = 'leaked=1; max-age=3600; path=/';
+  localStorage.setItem('leaked', '1');
+  sessionStorage.setItem('leaked', '1');
+};
+for (const event of ['pagehide', 'unload', 'beforeunload', 'visibilitychange', 'freeze']) {
+  addEventListener(event, leave);
+  document.addEventListener(event, leave);
+}
+const channel = new BroadcastChannel('leaked');
+channel.onmessage = (m) => console.log(`not ok - a message from another file: ${m.data}`);
+channel.postMessage(me);
+const popup = window.open('about:blank');
+if (popup) popup.setTimeout(() => { popup.document.cookie = 'leaked=1; max-age=3600; path=/'; }, 100);
+history.pushState({}, '', '?pushed');
 say(localStorage.getItem('leaked') === '1', 'what it stored, it reads back');
 "#;
 
