@@ -103,6 +103,8 @@ pub fn switches() -> Vec<&'static str> {
 /// A running Chromium: its DevTools client, and the process group to end.
 pub(crate) struct Chromium {
     pub cdp: Cdp,
+    /// Its pages between files ([`super::pages`]).
+    pub(crate) idle: super::pages::Idle,
     pub binary: PathBuf,
     pid: Pid,
     child: tokio::sync::Mutex<Option<tokio::process::Child>>,
@@ -172,6 +174,7 @@ impl Chromium {
         let cdp = Cdp::start(writer, reader);
         let chromium = Arc::new(Chromium {
             cdp,
+            idle: Default::default(),
             binary: binary.to_path_buf(),
             pid,
             child: tokio::sync::Mutex::new(Some(child)),

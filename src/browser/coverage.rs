@@ -5,7 +5,8 @@
 //! - Before the harness loads: `Profiler.enable`, then `Profiler.startPreciseCoverage` with
 //!   `callCount` and `detailed` (block coverage, as node's `NODE_V8_COVERAGE` gives), so the
 //!   module's first statement is counted.
-//! - Once the page has ended, before its context is disposed: `Profiler.takePreciseCoverage`.
+//! - Once the page has ended, before it is rested for the next file or closed:
+//!   `Profiler.takePreciseCoverage`, then the profiler is stopped (the next file starts its own).
 //!   Its scripts served from the page's mount are named by the file served (the project's
 //!   own file when it is served natively); the harness page and other origins are left out.
 //!   A bundle's script carries its esbuild source map and line lengths as node's
@@ -40,6 +41,17 @@ pub(crate) async fn start(cdp: &Cdp, session: &str, out: &Path, bound: Duration)
         Ok(Err(e)) => note(out, &format!("failed to start the coverage: {e}")),
         Err(_) => note(out, "failed to start the coverage: Chromium did not answer"),
     }
+}
+
+/// Stops the page's coverage, so that the next file in the page starts its own; `false` when
+/// Chromium refused or did not answer within `bound` (the page is then not used again).
+pub(crate) async fn stop(cdp: &Cdp, session: &str, bound: Duration) -> bool {
+    let calls = async {
+        cdp.call(session, "Profiler.stopPreciseCoverage", json!({}))
+            .await?;
+        cdp.call(session, "Profiler.disable", json!({})).await
+    };
+    matches!(tokio::time::timeout(bound, calls).await, Ok(Ok(_)))
 }
 
 /// Takes the page's coverage and writes it into `out`; `origin` is the URL prefix of the

@@ -11,7 +11,9 @@
 //! - [`bundle`]: esbuild's bundle of a file, its inputs and its source map;
 //! - [`imports`]: without esbuild, whether a file can be served as a native module;
 //! - [`source_map`]: a stack's bundle frames mapped back to the sources;
-//! - [`page`]: one file's page, from a fresh browser context to its verdict's reasons;
+//! - [`page`]: one file's page, from its navigation to its verdict's reasons;
+//! - [`pages`]: the pages kept from file to file (one per file running at once), each rested
+//!   between files so that nothing of one file reaches the next;
 //! - [`console`]: console arguments joined as Node prints them;
 //! - [`coverage`]: a page's precise coverage, for `--coverage`.
 //!
@@ -36,6 +38,7 @@ pub(crate) mod coverage;
 pub(crate) mod imports;
 pub mod inputs;
 pub(crate) mod page;
+pub(crate) mod pages;
 pub(crate) mod prepare;
 pub(crate) mod server;
 pub(crate) mod source_map;
@@ -178,6 +181,7 @@ impl Shared {
         let spec = page::PageSpec {
             cdp: &chromium.cdp,
             server: &server,
+            idle: &chromium.idle,
             prepared,
             shown: job.file.display().to_string(),
             timeout: job.timeout,
@@ -288,11 +292,7 @@ impl State {
         let server = match &self.server {
             Some(s) => s.clone(),
             None => {
-                let s = Arc::new(
-                    Server::start()
-                        .await
-                        .map_err(|e| format!("failed to start the loopback server: {e}"))?,
-                );
+                let s = Arc::new(Server::default());
                 self.server = Some(s.clone());
                 s
             }

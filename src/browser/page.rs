@@ -1,5 +1,6 @@
-//! One browser file's page: a fresh browser context and page, the harness loaded, the page's
-//! console turned into the file's stdout and stderr bytes, and the page's end judged.
+//! One browser file's page: a page of the run's ([`super::pages`]: kept from file to file,
+//! each file on an origin of its own), the harness loaded, the page's console turned into the
+//! file's stdout and stderr bytes, and the page's end judged.
 //!
 //! A page ends as node ends a process, whichever comes first:
 //! - the harness calls its binding (the module, and tapbundle's `tapbundleDeferred`, have
@@ -14,22 +15,28 @@
 //!   by an interval, never says it is idle), or the run is interrupted.
 //!
 //! Every call to Chromium is bounded too: by the file's deadline, or [`CALL_DEADLINE`].
-//! The page is closed (its context disposed) within the run's grace; a page that will not
-//! close (a renderer stuck in a loop) is reported back so the run restarts Chromium for the
-//! files left.
+//! A page that ended cleanly is rested for the next file; any other is closed (its context
+//! disposed) within the run's grace, and one that will not close (a renderer stuck in a loop)
+//! is reported back so the run restarts Chromium for the files left.
 use super::cdp::{Cdp, CdpError, CdpEvent};
 use super::console::{self, Stream};
+use super::pages::{self, Opening, Page};
 use super::prepare::Prepared;
-use super::server::{Server, HARNESS};
+use super::server::{Mounted, Server, HARNESS};
 use crate::supervise::limits;
 use crate::supervise::{Cancel, Chunk};
 use serde_json::{json, Value};
+use std::collections::HashSet;
 use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
-/// The binding the harness page calls once the module has settled.
+/// The binding the harness page calls once loaded ([`READY`]), and once the module has
+/// settled.
 pub(crate) const BINDING: &str = "__taplineDone";
+/// What the harness says through [`BINDING`] when it is loaded and waits for tapline's word
+/// (`__taplineGo()`) to import the module.
+const READY: &str = r#"{"ready":true}"#;
 
 /// With its plan complete, how long a page that has not settled must be quiet to be done.
 pub(crate) const QUIET_GRACE: Duration = Duration::from_millis(500);
@@ -42,6 +49,8 @@ const CHUNK: usize = 64 * 1024;
 pub(crate) struct PageSpec<'a> {
     pub cdp: &'a Cdp,
     pub server: &'a Server,
+    /// The run's rested pages in this Chromium: the file takes one, and gives it back.
+    pub idle: &'a pages::Idle,
     pub prepared: Prepared,
     /// The file as the user knows it, for messages.
     pub shown: String,
@@ -68,73 +77,120 @@ pub(crate) struct PageEnd {
     pub output_exceeded: bool,
 }
 
-/// Runs the page to its end, sending its console as chunks.
+/// Runs the file in a page (a rested one of the run's, or a new one) to its end, sending its
+/// console as chunks; the page is rested for the next file when it ended cleanly, closed
+/// otherwise.
 pub(crate) async fn drive(
     spec: PageSpec<'_>,
     chunks: mpsc::Sender<Chunk>,
     mut cancel: watch::Receiver<Option<Cancel>>,
 ) -> PageEnd {
     let deadline = spec.timeout.map(|t| Instant::now() + t);
-    let (page, mut events) = match open(&spec, deadline).await {
-        Ok(opened) => opened,
+    let mut page = match sound_page(&spec, deadline).await {
+        Ok(page) => page,
         Err(failed) => return not_opened(&spec, failed).await,
+    };
+    let harness = harness(&spec.prepared.entry);
+    let mounted = match spec
+        .server
+        .mount(spec.prepared.serve_root.clone(), harness)
+        .await
+    {
+        Ok(mounted) => mounted,
+        Err(e) => {
+            spec.idle.put(page);
+            return PageEnd {
+                reasons: vec![format!("failed to serve {}: {e}", spec.shown)],
+                ..PageEnd::default()
+            };
+        }
     };
     if let Some(out) = &spec.coverage {
         super::coverage::start(spec.cdp, &page.session, out, CALL_DEADLINE).await;
     }
-    let harness = harness(&spec.prepared.entry);
-    let mount = spec.server.mount(spec.prepared.serve_root.clone(), harness);
     let mut state = State::new(chunks);
     state.max_output = spec.max_output;
-    state.origin = format!("http://127.0.0.1:{}/{mount}/", spec.server.port);
-    navigate(&spec, &page, &mount, deadline, &mut state).await;
+    state.origin = mounted.base();
+    state.browser_context = page.context.clone();
+    navigate(&spec, &page, &mounted, deadline, &mut state).await;
     if cancel.borrow_and_update().is_some() {
         state.cancelled = true;
         state.done = true;
     }
     while !state.done && !state.timed_out {
         let wake = state.next_check();
-        tokio::select! {
-            event = events.recv() => match event {
-                Some(event) => {
-                    let mut batch = vec![event];
-                    while let (true, Ok(e)) = (batch.len() < 4096, events.try_recv()) {
-                        batch.push(e);
-                    }
-                    for event in batch {
-                        state.event(event, &spec, &page, &mount).await;
-                    }
-                    state.flush().await;
+        let woke = tokio::select! {
+            event = page.events.recv() => Woke::Event(event),
+            () = sleep_until(deadline) => Woke::TimedOut,
+            () = sleep_until(wake) => Woke::Check,
+            changed = cancel.changed() => Woke::Cancel(changed.is_err() || cancel.borrow().is_some()),
+        };
+        match woke {
+            Woke::Event(Some(event)) => {
+                let mut batch = vec![event];
+                while let (true, Ok(e)) = (batch.len() < 4096, page.events.try_recv()) {
+                    batch.push(e);
                 }
-                None => {
-                    state.browser_gone = true;
-                    state.done = true;
+                for event in batch {
+                    state.event(event, &spec, &page.session, &mounted.id).await;
                 }
-            },
-            () = sleep_until(deadline) => state.timed_out = true,
-            () = sleep_until(wake) => {}
-            changed = cancel.changed() => {
-                if changed.is_err() || cancel.borrow().is_some() {
-                    state.cancelled = true;
-                    state.done = true;
-                }
+                state.flush().await;
             }
+            Woke::Event(None) => {
+                state.browser_gone = true;
+                state.done = true;
+            }
+            Woke::TimedOut => state.timed_out = true,
+            Woke::Check => {}
+            Woke::Cancel(true) => {
+                state.cancelled = true;
+                state.done = true;
+            }
+            Woke::Cancel(false) => {}
         }
         state.check();
     }
-    take_coverage(&spec, &page, &state).await;
-    spec.server.unmount(&mount);
-    spec.cdp.unsubscribe(&page.session);
-    finish(&spec, &page, state).await
+    let measured = take_coverage(&spec, &page, &state).await;
+    spec.server.unmount(&mounted.id);
+    let origin = mounted.origin();
+    finish(&spec, page, state, measured.then_some(origin.as_str())).await
 }
 
-/// The ended page's coverage, unless there is no page left to ask or the run stops.
-async fn take_coverage(spec: &PageSpec<'_>, page: &Page, state: &State) {
+/// What ended a wait of the page's loop.
+enum Woke {
+    Event(Option<CdpEvent>),
+    TimedOut,
+    Check,
+    Cancel(bool),
+}
+
+/// A page for the file: a rested one when one is idle and nothing happened to it while it
+/// waited (its renderer gone, say), else a new one.
+async fn sound_page(spec: &PageSpec<'_>, deadline: Option<Instant>) -> Result<Page, Opening> {
+    while let Some(mut page) = spec.idle.take() {
+        let mut sound = true;
+        while let Ok(event) = page.events.try_recv() {
+            sound &= !matches!(
+                event.method.as_str(),
+                "Inspector.targetCrashed" | "Inspector.detached"
+            );
+        }
+        if sound && !spec.cdp.is_closed() {
+            return Ok(page);
+        }
+        pages::close(spec.cdp, &page, spec.grace).await;
+    }
+    pages::open(spec.cdp, deadline, CALL_DEADLINE).await
+}
+
+/// Takes the ended page's coverage, unless there is no page left to ask or the run stops;
+/// `false` when the page's profiler could not be stopped for the next file.
+async fn take_coverage(spec: &PageSpec<'_>, page: &Page, state: &State) -> bool {
     let Some(out) = &spec.coverage else {
-        return;
+        return true;
     };
     if state.browser_gone || state.cancelled {
-        return;
+        return false;
     }
     // A page that timed out is most likely busy in a loop and will not answer: it gets a
     // second at most, so that it is not held for its grace twice (here and to close).
@@ -144,6 +200,7 @@ async fn take_coverage(spec: &PageSpec<'_>, page: &Page, state: &State) {
     };
     let origin = &state.origin;
     super::coverage::take(spec.cdp, &page.session, out, origin, &spec.prepared, bound).await;
+    super::coverage::stop(spec.cdp, &page.session, bound).await
 }
 
 /// A page that could not be opened: why, and whatever was opened closed.
@@ -159,26 +216,26 @@ async fn not_opened(spec: &PageSpec<'_>, failed: Opening) -> PageEnd {
             end.reasons
                 .push(format!("failed to open a page in Chromium: {why}"));
             if let Some(page) = page {
-                end.hung = close(spec.cdp, &page, spec.grace).await;
+                end.hung = pages::close(spec.cdp, &page, spec.grace).await;
             }
         }
     }
     end
 }
 
-/// Loads the harness page of `mount` into the page.
+/// Loads the harness page of `mounted` into the page.
 async fn navigate(
     spec: &PageSpec<'_>,
     page: &Page,
-    mount: &str,
+    mounted: &Mounted,
     deadline: Option<Instant>,
     state: &mut State,
 ) {
-    let url = format!("http://127.0.0.1:{}/{mount}/{HARNESS}", spec.server.port);
+    let url = format!("{}{HARNESS}", mounted.base());
     let call = spec
         .cdp
         .call(&page.session, "Page.navigate", json!({ "url": url }));
-    let error = match bounded(deadline, call).await {
+    let error = match pages::bounded(deadline, CALL_DEADLINE, call).await {
         Some(Ok(reply)) => reply
             .get("errorText")
             .and_then(Value::as_str)
@@ -197,11 +254,13 @@ async fn navigate(
             .reasons
             .push(format!("failed to load the harness page: {error}"));
         state.done = true;
+        state.broken = true;
     }
 }
 
-/// The page's end: what is left of its console handed on, the page closed, the reasons.
-async fn finish(spec: &PageSpec<'_>, page: &Page, mut state: State) -> PageEnd {
+/// The page's end: what is left of its console handed on, the page rested for the next file
+/// or closed, the reasons. `rest` is the page's origin when its coverage, if any, is done.
+async fn finish(spec: &PageSpec<'_>, page: Page, mut state: State, rest: Option<&str>) -> PageEnd {
     state.flush().await;
     let mut end = PageEnd {
         timed_out: state.timed_out,
@@ -216,8 +275,18 @@ async fn finish(spec: &PageSpec<'_>, page: &Page, mut state: State) -> PageEnd {
         end.reasons.push("interrupted".to_owned());
     }
     end.reasons.append(&mut state.reasons);
-    if !end.browser_gone {
-        end.hung = close(spec.cdp, page, spec.grace).await;
+    let clean = !(state.timed_out
+        || state.cancelled
+        || state.browser_gone
+        || state.output_exceeded
+        || state.broken);
+    let bound = spec.grace.max(Duration::from_millis(500));
+    match rest {
+        Some(origin) if clean && pages::rest(spec.cdp, &page, origin, bound).await => {
+            spec.idle.put(page);
+        }
+        _ if end.browser_gone => spec.cdp.unsubscribe(&page.session),
+        _ => end.hung = pages::close(spec.cdp, &page, spec.grace).await,
     }
     if end.hung {
         let note = "tapline: the page did not close within the grace; Chromium is restarted for the files left";
@@ -242,131 +311,11 @@ pub(crate) fn harness(entry: &str) -> String {
     include_str!("harness.html").replace("__TAPLINE_ENTRY__", &quoted)
 }
 
-/// The page's ids.
-struct Page {
-    context: String,
-    target: String,
-    session: String,
-}
-
-enum Opening {
-    TimedOut,
-    Failed(CdpError, Option<Page>),
-}
-
-async fn bounded<T>(
-    deadline: Option<Instant>,
-    f: impl std::future::Future<Output = T>,
-) -> Option<T> {
-    let limit = Instant::now() + CALL_DEADLINE;
-    let until = deadline.map_or(limit, |d| d.min(limit));
-    tokio::time::timeout_at(until, f).await.ok()
-}
-
 async fn sleep_until(at: Option<Instant>) {
     match at {
         Some(at) => tokio::time::sleep_until(at).await,
         None => std::future::pending().await,
     }
-}
-
-/// A fresh context, a page in it, attached (flat session) with the domains on and the
-/// binding added, before the harness loads.
-async fn open(
-    spec: &PageSpec<'_>,
-    deadline: Option<Instant>,
-) -> Result<(Page, mpsc::UnboundedReceiver<CdpEvent>), Opening> {
-    let cdp = spec.cdp;
-    let call = |session: String, method: &'static str, params: Value| async move {
-        match bounded(deadline, cdp.call(&session, method, params)).await {
-            Some(r) => r.map_err(|e| (e, false)),
-            None => Err((CdpError::Closed, true)),
-        }
-    };
-    let fail = |(e, timed): (CdpError, bool), page: Option<Page>| {
-        if timed {
-            Opening::TimedOut
-        } else {
-            Opening::Failed(e, page)
-        }
-    };
-    let context = call(String::new(), "Target.createBrowserContext", json!({}))
-        .await
-        .map_err(|e| fail(e, None))?;
-    let context = text(&context, "browserContextId");
-    let target = call(
-        String::new(),
-        "Target.createTarget",
-        json!({ "url": "about:blank", "browserContextId": context }),
-    )
-    .await;
-    let target = match target {
-        Ok(t) => text(&t, "targetId"),
-        Err(e) => {
-            let _ = cdp
-                .call(
-                    "",
-                    "Target.disposeBrowserContext",
-                    json!({ "browserContextId": context }),
-                )
-                .await;
-            return Err(fail(e, None));
-        }
-    };
-    let mut page = Page {
-        context,
-        target,
-        session: String::new(),
-    };
-    match call(
-        String::new(),
-        "Target.attachToTarget",
-        json!({ "targetId": page.target, "flatten": true }),
-    )
-    .await
-    {
-        Ok(reply) => page.session = text(&reply, "sessionId"),
-        Err(e) => return Err(fail(e, Some(page))),
-    }
-    let events = cdp.subscribe(&page.session);
-    for (method, params) in [
-        ("Runtime.enable", json!({})),
-        ("Page.enable", json!({})),
-        ("Inspector.enable", json!({})),
-        ("Runtime.addBinding", json!({ "name": BINDING })),
-        // A console call's stack is of no use here, and capturing it costs most of a call.
-        ("Runtime.setMaxCallStackSizeToCapture", json!({ "size": 0 })),
-    ] {
-        if let Err(e) = call(page.session.clone(), method, params).await {
-            cdp.unsubscribe(&page.session);
-            return Err(fail(e, Some(page)));
-        }
-    }
-    Ok((page, events))
-}
-
-fn text(v: &Value, key: &str) -> String {
-    v.get(key).and_then(Value::as_str).unwrap_or("").to_owned()
-}
-
-/// Closes the page and disposes of its context; `true` when that did not happen within
-/// `grace` (the renderer is stuck).
-async fn close(cdp: &Cdp, page: &Page, grace: Duration) -> bool {
-    let closing = async {
-        let _ = cdp
-            .call("", "Target.closeTarget", json!({ "targetId": page.target }))
-            .await;
-        let _ = cdp
-            .call(
-                "",
-                "Target.disposeBrowserContext",
-                json!({ "browserContextId": page.context }),
-            )
-            .await;
-    };
-    tokio::time::timeout(grace.max(Duration::from_millis(500)), closing)
-        .await
-        .is_err()
 }
 
 /// What the harness said when the module settled, and then when nothing was pending.
@@ -397,6 +346,14 @@ struct State {
     written: u64,
     max_output: Option<u64>,
     output_exceeded: bool,
+    /// The page cannot serve another file: it crashed, was closed, would not load the
+    /// harness, or left the file's folder.
+    broken: bool,
+    /// The execution contexts created since this file's navigation: what an earlier file's
+    /// document sent on its way out is not this file's.
+    contexts: HashSet<i64>,
+    /// The page's browser context, whose cookies are cleared before the module runs.
+    browser_context: String,
 }
 
 impl State {
@@ -418,6 +375,9 @@ impl State {
             written: 0,
             max_output: None,
             output_exceeded: false,
+            broken: false,
+            contexts: HashSet::new(),
+            browser_context: String::new(),
         }
     }
 
@@ -470,9 +430,36 @@ impl State {
         let _ = self.chunks.send(chunk).await;
     }
 
-    async fn event(&mut self, event: CdpEvent, spec: &PageSpec<'_>, page: &Page, mount: &str) {
+    /// Whether an event of the page comes from one of this file's execution contexts (an
+    /// event that names none is the page's).
+    fn own(&self, event: &CdpEvent) -> bool {
+        let p = &event.params;
+        let id = (p.get("executionContextId"))
+            .or_else(|| p.get("exceptionDetails")?.get("executionContextId"));
+        id.and_then(Value::as_i64)
+            .is_none_or(|id| self.contexts.contains(&id))
+    }
+
+    async fn event(&mut self, event: CdpEvent, spec: &PageSpec<'_>, session: &str, mount: &str) {
+        if !self.own(&event) {
+            return;
+        }
         let p = &event.params;
         match event.method.as_str() {
+            "Runtime.executionContextCreated" => {
+                let id = p.get("context").and_then(|c| c.get("id"));
+                if let Some(id) = id.and_then(Value::as_i64) {
+                    self.contexts.insert(id);
+                }
+            }
+            "Page.frameNavigated" => {
+                let frame = p.get("frame").unwrap_or(&Value::Null);
+                let url = frame.get("url").and_then(Value::as_str).unwrap_or("");
+                if frame.get("parentId").is_none() && !url.starts_with(&self.origin) {
+                    // The file sent its page elsewhere: what it did there is not cleared.
+                    self.broken = true;
+                }
+            }
             "Runtime.consoleAPICalled" => {
                 let kind = p.get("type").and_then(Value::as_str).unwrap_or("log");
                 let args = p
@@ -501,7 +488,12 @@ impl State {
             }
             "Runtime.bindingCalled" if p.get("name").and_then(Value::as_str) == Some(BINDING) => {
                 let payload = p.get("payload").and_then(Value::as_str).unwrap_or("{}");
-                self.settle(payload, spec, mount).await;
+                if payload == READY {
+                    let context = p.get("executionContextId").and_then(Value::as_i64);
+                    self.go(spec, session, context).await;
+                } else {
+                    self.settle(payload, spec, mount).await;
+                }
             }
             "Page.javascriptDialogOpening" => {
                 let kind = p.get("type").and_then(Value::as_str).unwrap_or("dialog");
@@ -509,7 +501,7 @@ impl State {
                 let _ = spec
                     .cdp
                     .call(
-                        &page.session,
+                        session,
                         "Page.handleJavaScriptDialog",
                         json!({ "accept": false }),
                     )
@@ -527,10 +519,12 @@ impl State {
                     .await;
                 self.reasons.push("page crashed".to_owned());
                 self.done = true;
+                self.broken = true;
             }
             "Inspector.detached" => {
                 self.reasons.push("the page was closed".to_owned());
                 self.done = true;
+                self.broken = true;
             }
             _ => {}
         }
@@ -573,6 +567,28 @@ impl State {
             "uncaught exception"
         };
         self.add_reason(format!("{what}: {first}"));
+    }
+
+    /// The harness is loaded and waits to import the module: the context's cookies are
+    /// cleared first (they are kept per host, not per origin, and an earlier file's document
+    /// may have set one as it was left: a `pagehide` or `unload` handler), then it may go.
+    async fn go(&mut self, spec: &PageSpec<'_>, session: &str, context: Option<i64>) {
+        let cookies = json!({ "browserContextId": self.browser_context });
+        let go = json!({ "expression": "globalThis.__taplineGo()", "contextId": context });
+        let calls = async {
+            spec.cdp.call("", "Storage.clearCookies", cookies).await?;
+            spec.cdp.call(session, "Runtime.evaluate", go).await
+        };
+        let failed = match tokio::time::timeout(CALL_DEADLINE, calls).await {
+            Ok(Ok(reply)) if reply.get("exceptionDetails").is_none() => return,
+            Ok(Ok(reply)) => reply["exceptionDetails"]["text"].to_string(),
+            Ok(Err(e)) => e.to_string(),
+            Err(_) => "Chromium did not answer".to_owned(),
+        };
+        self.reasons
+            .push(format!("failed to start the harness page: {failed}"));
+        self.done = true;
+        self.broken = true;
     }
 
     /// The harness's report: the module settled, or failed to load, or threw; or, after

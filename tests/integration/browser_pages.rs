@@ -2,6 +2,7 @@
 //! next: the guard any cheaper page (a reused context, a page opened ahead) must pass.
 use crate::util::browser::path_without_esbuild;
 use crate::util::{require, Project};
+use std::path::Path;
 
 /// What a file checks on arrival (nothing an earlier file left: a global, web storage, a
 /// cookie, an IndexedDB database) and then leaves for the next one, with a timer that names
@@ -23,6 +24,23 @@ await new Promise((done) => { const open = indexedDB.open('leaked'); open.onsucc
 // another file's.
 const me = import.meta.url.split('/').pop();
 setTimeout(() => console.log(`# a timer set by ${me}`), 50);
+// What runs as the page is left, or from a popup or another file on the same channel, must
+// not reach the next file either.
+const leave = () => {
+  document.cookie = 'leaked=1; max-age=3600; path=/';
+  localStorage.setItem('leaked', '1');
+  sessionStorage.setItem('leaked', '1');
+};
+for (const event of ['pagehide', 'unload', 'beforeunload', 'visibilitychange', 'freeze']) {
+  addEventListener(event, leave);
+  document.addEventListener(event, leave);
+}
+const channel = new BroadcastChannel('leaked');
+channel.onmessage = (m) => console.log(`not ok - a message from another file: ${m.data}`);
+channel.postMessage(me);
+const popup = window.open('about:blank');
+if (popup) popup.setTimeout(() => { popup.document.cookie = 'leaked=1; max-age=3600; path=/'; }, 100);
+history.pushState({}, '', '?pushed');
 say(localStorage.getItem('leaked') === '1', 'what it stored, it reads back');
 "#;
 
@@ -64,5 +82,53 @@ fn issue26_pages_share_nothing_between_files() {
                 );
             }
         }
+    }
+}
+
+/// What makes a page cheap: one browser context and page per job, navigated afresh for each
+/// file and rested between files, not a context (a renderer process) a file. Counted on the
+/// stand-in Chromium of test-data/fake-chromium, which logs the calls it gets.
+#[test]
+fn issue26_a_page_serves_file_after_file_in_one_context_per_job() {
+    if !require(
+        "issue26_a_page_serves_file_after_file_in_one_context_per_job",
+        &["python3"],
+    ) {
+        return;
+    }
+    let fake = Path::new(env!("CARGO_MANIFEST_DIR")).join("test-data/fake-chromium/fake-chromium");
+    for (jobs, contexts) in [("1", 1), ("2", 2)] {
+        let p = Project::new();
+        for i in 0..6 {
+            p.write(
+                &format!("test/f{i}.browser.js"),
+                "// the fake prints its own TAP\n",
+            );
+        }
+        let out = p
+            .command(&["-j", jobs])
+            .env("TAPLINE_CHROMIUM", &fake)
+            .output()
+            .expect("tapline runs");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert_eq!(out.status.code(), Some(0), "-j{jobs}:\n{text}");
+        let calls = p.read_text("fake-calls.txt");
+        let count = |method: &str| calls.lines().filter(|l| *l == method).count();
+        assert!(
+            (1..=contexts).contains(&count("Target.createBrowserContext")),
+            "-j{jobs}: {} contexts for 6 files:\n{calls}",
+            count("Target.createBrowserContext")
+        );
+        assert_eq!(count("Page.navigate"), 6, "-j{jobs}:\n{calls}");
+        assert_eq!(
+            count("Page.setWebLifecycleState"),
+            6,
+            "-j{jobs}: each page rested:\n{calls}"
+        );
+        assert_eq!(count("Storage.clearDataForOrigin"), 6, "-j{jobs}:\n{calls}");
+        assert_eq!(
+            count("Runtime.enable"),
+            count("Target.createBrowserContext")
+        );
     }
 }
