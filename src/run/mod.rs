@@ -146,6 +146,9 @@ pub struct Settings {
     /// Each file's history median in ms (by its path), where history knows it: whether another
     /// warm worker pays for its start ([`warm`]).
     pub expected_ms: std::collections::HashMap<String, u64>,
+    /// Warm workers kept ready between runs (watch mode); `None`: every worker ends with its
+    /// run.
+    pub(crate) warm_spares: Option<std::sync::Arc<warm::Spares>>,
 }
 
 impl Settings {
@@ -182,6 +185,7 @@ impl Settings {
             inputs: Default::default(),
             isolate: options.isolate,
             expected_ms: Default::default(),
+            warm_spares: None,
         }
     }
 }
@@ -493,6 +497,7 @@ mod tests {
             inputs: Default::default(),
             isolate: false,
             expected_ms: Default::default(),
+            warm_spares: None,
         }
     }
 

@@ -33,8 +33,9 @@
 //! Not warm (one process per file, as before): `--isolate` or `[run] isolate = true`, a
 //! `[[runner]]` with `warm = false`, `--sandbox`, a resource limit (they are per process), an
 //! ES-module file, a file that does not name tape (unless its rule says `warm = true`), a
-//! command whose program is not node. Each watch cycle starts its workers anew: a changed
-//! module must be loaded afresh.
+//! command whose program is not node. Each watch cycle runs its files in new processes: a
+//! changed module must be loaded afresh; the worker ready for the next cycle ([`Spares`])
+//! loaded only tape.
 use super::discover::Runtime;
 use super::file_task::{self, Feed, FileJob};
 use super::runners::Streams;
@@ -49,8 +50,10 @@ use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
+mod spares;
 mod split;
 mod spread;
+pub(crate) use spares::Spares;
 pub(crate) use split::Splitter;
 
 /// The driver's file name and text.
@@ -63,6 +66,9 @@ pub(crate) struct Key {
     argv: Vec<OsString>,
     cwd: PathBuf,
     merged: bool,
+    /// The file requires tape: its worker loads tape before its first file comes. A
+    /// `warm = true` runner's files that do not name it get a worker of their own.
+    tape: bool,
 }
 
 /// The worker key of a planned file, when it may run warm (see the module docs).
@@ -102,13 +108,15 @@ pub(crate) fn key_of(p: &Planned, settings: &Settings, streams: Streams) -> Opti
     if super::trace::node::is_esm(&path) {
         return None;
     }
-    if input.warm != Some(true) && !names_tape(&path) {
+    let tape = names_tape(&path);
+    if input.warm != Some(true) && !tape {
         return None;
     }
     Some(Key {
         argv: head.to_vec(),
         cwd,
         merged: streams == Streams::OnePipe,
+        tape,
     })
 }
 
@@ -177,7 +185,15 @@ impl Worker {
                     "TAPLINE_WARM_MERGED".into(),
                     if key.merged { "1" } else { "0" }.into(),
                 ),
+                (
+                    "TAPLINE_WARM_TRACE".into(),
+                    if settings.trace.is_some() { "1" } else { "0" }.into(),
+                ),
             ])
+            .chain(
+                key.tape
+                    .then(|| ("TAPLINE_WARM_PRELOAD".into(), key.cwd.clone().into())),
+            )
             .collect();
         let spec = Spec {
             program: key.argv[0].clone(),
@@ -248,6 +264,8 @@ pub(crate) struct Pool {
     idle: Vec<Worker>,
     /// The keys of the workers serving a file, one entry each.
     busy_of: Vec<Key>,
+    /// Every key a worker served this run: with spares kept, each gets one at the end.
+    served: Vec<Key>,
     retiring: Vec<JoinHandle<()>>,
 }
 
@@ -257,6 +275,7 @@ impl Pool {
             driver: None,
             idle: Vec::new(),
             busy_of: Vec::new(),
+            served: Vec::new(),
             retiring: Vec::new(),
         }
     }
@@ -272,22 +291,30 @@ impl Pool {
         written.as_ref().ok().cloned()
     }
 
-    /// A worker for `key`: an idle one, else a new one (an idle worker of another key is
-    /// retired first when `jobs` are all taken). `None` when the driver cannot be written.
+    /// A worker for `key`: an idle one, a spare kept from the last run
+    /// ([`Settings::warm_spares`]), else a new one (an idle worker of another key is retired
+    /// first when `jobs` are all taken). `None` when the driver cannot be written.
     pub(crate) fn take(&mut self, key: Key, settings: &Settings) -> Option<Worker> {
+        let spare = || settings.warm_spares.as_ref().and_then(|s| s.take(&key));
         let worker = match self.idle.iter().position(|w| w.key == key) {
             Some(at) => self.idle.remove(at),
-            None => {
-                let driver = self.driver()?;
-                while !self.idle.is_empty()
-                    && self.idle.len() + self.busy_of.len() >= settings.jobs.max(1)
-                {
-                    let old = self.idle.remove(0);
-                    self.retiring.push(tokio::spawn(old.retire()));
+            None => match spare() {
+                Some(worker) => worker,
+                None => {
+                    let driver = self.driver()?;
+                    while !self.idle.is_empty()
+                        && self.idle.len() + self.busy_of.len() >= settings.jobs.max(1)
+                    {
+                        let old = self.idle.remove(0);
+                        self.retiring.push(tokio::spawn(old.retire()));
+                    }
+                    Worker::spawn(key, &driver, settings)
                 }
-                Worker::spawn(key, &driver, settings)
-            }
+            },
         };
+        if !self.served.contains(&worker.key) {
+            self.served.push(worker.key.clone());
+        }
         self.busy_of.push(worker.key.clone());
         Some(worker)
     }
@@ -317,8 +344,19 @@ impl Pool {
         }
     }
 
-    /// Ends every worker, at the run's end.
-    pub(crate) async fn shutdown(&mut self) {
+    /// Ends every worker, at the run's end; with spares kept (watch mode), starts a fresh one
+    /// for each key served first, so the next run's file finds tape loaded.
+    pub(crate) async fn shutdown(&mut self, settings: &Settings) {
+        if let Some(spares) = &settings.warm_spares {
+            for key in std::mem::take(&mut self.served) {
+                if spares.holds(&key) {
+                    continue;
+                }
+                if let Some(driver) = self.driver() {
+                    spares.keep(Worker::spawn(key, &driver, settings));
+                }
+            }
+        }
         let idle = std::mem::take(&mut self.idle);
         self.retiring
             .extend(idle.into_iter().map(|w| tokio::spawn(w.retire())));
