@@ -266,6 +266,8 @@ pub(crate) struct Pool {
     busy_of: Vec<Key>,
     /// Every key a worker served this run: with spares kept, each gets one at the end.
     served: Vec<Key>,
+    /// The machine's load when a second worker was first weighed (`Some(None)`: unknown).
+    load: Option<Option<f64>>,
     retiring: Vec<JoinHandle<()>>,
 }
 
@@ -276,6 +278,7 @@ impl Pool {
             idle: Vec::new(),
             busy_of: Vec::new(),
             served: Vec::new(),
+            load: None,
             retiring: Vec::new(),
         }
     }
@@ -322,13 +325,19 @@ impl Pool {
     /// Whether a file of `key` should wait for a worker of its key to come back rather than
     /// start another: one is busy, none is idle, and the files of the key left (`left`: each
     /// one's history median, this one among them) do not pay for a start
-    /// ([`spread::another_worker_pays`]).
-    pub(crate) fn should_wait<I>(&self, key: &Key, left: impl FnOnce() -> I) -> bool
+    /// ([`spread::another_worker_pays`]), or the machine has no core for it
+    /// ([`spread::core_to_spare`], the load read once a run).
+    pub(crate) fn should_wait<I>(&mut self, key: &Key, left: impl FnOnce() -> I) -> bool
     where
         I: IntoIterator<Item = Option<u64>>,
     {
         let idle = self.idle.iter().any(|w| w.key == *key);
-        !idle && self.busy_of.iter().any(|k| k == key) && !spread::another_worker_pays(left())
+        if idle || !self.busy_of.iter().any(|k| k == key) {
+            return false;
+        }
+        let load = *self.load.get_or_insert_with(spread::machine_load);
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        !spread::core_to_spare(load, cores) || !spread::another_worker_pays(left())
     }
 
     /// A warm file task ended: its worker is idle again, unless it is gone or the run is
