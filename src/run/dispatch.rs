@@ -169,7 +169,7 @@ pub(super) async fn execute(
     // The run's end is told first: no verdict waits for the idle workers to exit.
     let mut warm = std::mem::replace(&mut d.warm, super::warm::Pool::new());
     let finished = d.finish(started.elapsed());
-    warm.shutdown().await;
+    warm.shutdown(settings).await;
     finished
 }
 

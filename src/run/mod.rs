@@ -149,6 +149,9 @@ pub struct Settings {
     pub expected_ms: std::collections::HashMap<String, u64>,
     /// What `-t` or `--only-failed` narrowed the run to: its `RunStarted` says so.
     pub test_filter: Option<crate::event::run::TestFilterInfo>,
+    /// Warm workers kept ready between runs (watch mode); `None`: every worker ends with its
+    /// run.
+    pub(crate) warm_spares: Option<std::sync::Arc<warm::Spares>>,
 }
 
 impl Settings {
@@ -186,6 +189,7 @@ impl Settings {
             isolate: options.isolate,
             expected_ms: Default::default(),
             test_filter: None,
+            warm_spares: None,
         }
     }
 }
@@ -498,6 +502,7 @@ mod tests {
             isolate: false,
             expected_ms: Default::default(),
             test_filter: None,
+            warm_spares: None,
         }
     }
 

@@ -151,7 +151,9 @@ pub fn watch(opts: WatchOptions, planner: &mut dyn Planner) -> Result<Ended, Wat
         .map_err(|e| WatchError::Internal(format!("failed to start the async runtime: {e}")))?;
     let ended = runtime.block_on(async {
         let mut session = Session::start(opts, planner)?;
-        session.run().await
+        let ended = session.run().await;
+        session.spares.shutdown().await;
+        ended
     });
     runtime.shutdown_timeout(Duration::from_secs(1));
     ended

@@ -91,6 +91,8 @@ pub(super) struct Session<'p> {
     note_due: Option<tokio::time::Instant>,
     /// Runs whose loop was named: later paths of theirs get a short addendum.
     noted: BTreeSet<u64>,
+    /// Warm workers kept ready for the next run (tape loaded before the edit).
+    pub(super) spares: std::sync::Arc<crate::run::warm::Spares>,
 }
 
 impl<'p> Session<'p> {
@@ -171,6 +173,7 @@ impl<'p> Session<'p> {
             note: None,
             note_due: None,
             noted: BTreeSet::new(),
+            spares: Default::default(),
         };
         let root = session.opts.root.clone();
         session
@@ -227,6 +230,7 @@ impl<'p> Session<'p> {
         };
         self.run = number;
         settings.run = number;
+        settings.warm_spares = Some(self.spares.clone());
         for (index, p) in files.iter_mut().enumerate() {
             p.info.index = index;
         }
@@ -494,6 +498,7 @@ impl<'p> Session<'p> {
                     // Written, but to what it held: a save without changes, a mtime-only touch.
                     continue;
                 }
+                self.spares.changed(path);
                 if path.file_name().is_some_and(|n| n == ".gitignore") {
                     rewalk = true;
                 }

@@ -15,21 +15,26 @@ fn tape_modules() -> Result<PathBuf, String> {
     )
 }
 
-/// A project with tape in its `node_modules`, or `None` (skipped, or failed under CI).
-fn tape_project(test: &str) -> Option<Project> {
+/// tape's `node_modules` for a test, or `None` (skipped, or failed under CI).
+pub(crate) fn tape_node_modules(test: &str) -> Option<PathBuf> {
     if !require(test, &["node", "npm"]) {
         return None;
     }
-    let modules = match tape_modules() {
-        Ok(modules) => modules,
+    match tape_modules() {
+        Ok(modules) => Some(modules),
         Err(why) => {
             unmet(
                 test,
                 &format!("tape could not be installed ({why}); CI installs it from npm's registry"),
             );
-            return None;
+            None
         }
-    };
+    }
+}
+
+/// A project with tape in its `node_modules`, or `None` (skipped, or failed under CI).
+fn tape_project(test: &str) -> Option<Project> {
+    let modules = tape_node_modules(test)?;
     let p = Project::new();
     std::os::unix::fs::symlink(&modules, p.join("node_modules")).expect("symlink node_modules");
     Some(p)
@@ -248,5 +253,54 @@ fn issue26_a_warm_file_reaching_an_es_module_loaded_before_it_keeps_its_imports(
         listed.iter().any(|l| l.starts_with("test/a.js"))
             && listed.iter().any(|l| l.starts_with("test/b.js")),
         "{listed:?}"
+    );
+}
+
+/// A worker loads tape before its first file and stands its module list in for a listing of
+/// what V8 compiled (src/run/warm/tapline-warm.cjs, `preload`): a test file's own ES modules,
+/// whether `require()`d or reached by a dynamic `import()` (no module's child), are still in
+/// its trace, wherever the file comes in the worker; the first file, which reached no ES
+/// module of its own, is not taken for one that did.
+#[test]
+fn issue26_a_warm_files_own_es_module_imports_stay_in_its_trace() {
+    let test = "issue26_a_warm_files_own_es_module_imports_stay_in_its_trace";
+    let Some(p) = tape_project(test) else {
+        return;
+    };
+    p.write("lib/dep.mjs", "export const one = 1;\n");
+    p.write(
+        "lib/dyn.mjs",
+        "import { one } from './dep.mjs';\nexport const two = one + 1;\n",
+    );
+    p.write("lib/own-dep.mjs", "export const three = 3;\n");
+    p.write(
+        "lib/own.mjs",
+        "import { three } from './own-dep.mjs';\nexport const four = three + 1;\n",
+    );
+    p.write("lib/plain.js", "exports.five = 5;\n");
+    p.write("test/a.js", uses_lib("plain.js"));
+    p.write(
+        "test/b.js",
+        "var test = require('tape');\n\
+         test('dynamic', function (t) {\n\
+           import('../lib/dyn.mjs').then(function (m) { t.equal(m.two, 2); t.end(); });\n\
+         });\n",
+    );
+    p.write("test/c.js", uses_lib("own.mjs"));
+    let dynamic = affected_after_a_warm_run(&p, "lib/dep.mjs");
+    assert!(
+        dynamic.iter().any(|l| l.starts_with("test/b.js")),
+        "{dynamic:?}"
+    );
+    assert!(
+        !dynamic.iter().any(|l| l.starts_with("test/a.js")),
+        "{dynamic:?}"
+    );
+    let own = p.run(&["--affected-by", "lib/own-dep.mjs", "--list"]);
+    assert_eq!(own.code, 0, "{}", own.both());
+    assert!(
+        own.stdout.lines().any(|l| l.starts_with("test/c.js")),
+        "{}",
+        own.both()
     );
 }

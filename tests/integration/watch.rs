@@ -1117,3 +1117,47 @@ fn issue27_watch_keys_pick_tests_by_name_and_failing_tests() {
     assert!(err.contains("failed to read -t /(/"), "{err}");
     assert_eq!(s.quit(), 0);
 }
+
+/// Issue 26: at a run's end watch mode keeps a warm worker with tape loaded for the next edit
+/// (src/run/warm/spares.rs). The edit's file runs in it, so its process was up before the
+/// edit, and a module edited meanwhile is still loaded afresh: the worker loaded only tape.
+/// The ready worker ends with the session.
+#[test]
+fn issue26_a_ready_warm_worker_runs_the_next_edit_and_sees_an_edited_module() {
+    let test = "issue26_a_ready_warm_worker_runs_the_next_edit_and_sees_an_edited_module";
+    let Some(modules) = crate::warm::tape_node_modules(test) else {
+        return;
+    };
+    // Each run appends its process's pid and age (s) at the file's start.
+    let file = "var test = require('tape');\n\
+        var v = require('../lib/val').v;\n\
+        require('fs').appendFileSync(process.env.PIDS + '.age', process.pid + ' ' + process.uptime() + '\\n');\n\
+        test('val', function (t) { t.equal(v, 1); t.end(); });\n";
+    let p = Project::new(&[("lib/val.js", "exports.v = 1;\n"), ("test/a.js", file)]);
+    std::os::unix::fs::symlink(&modules, p.path("node_modules")).expect("symlink node_modules");
+    let mut s = Session::start(&p, &[]);
+    let first = s.wait_finished(1);
+    assert_eq!(first["summary"]["ok"], true, "{first}\n{}", s.stderr());
+    // An editor's pause: the ready worker is up long before the edit.
+    let pause = Duration::from_secs(3);
+    thread::sleep(pause);
+    p.write("lib/val.js", "exports.v = 2;\n");
+    let second = s.wait_finished(2);
+    assert_eq!(second["summary"]["ok"], false, "the edit is seen: {second}");
+    let ages: Vec<(String, f64)> = fs::read_to_string(format!("{}.age", p.pids_file().display()))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| {
+            let (pid, age) = l.split_once(' ')?;
+            Some((pid.to_owned(), age.parse().ok()?))
+        })
+        .collect();
+    assert_eq!(ages.len(), 2, "{ages:?}");
+    assert_ne!(ages[0].0, ages[1].0, "a new process for the edit: {ages:?}");
+    assert!(
+        ages[1].1 > pause.as_secs_f64() * 0.6,
+        "the edit's file ran in a worker started before the edit: {ages:?}"
+    );
+    s.quit();
+    s.assert_nothing_left(&p);
+}

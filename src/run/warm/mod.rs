@@ -33,8 +33,9 @@
 //! Not warm (one process per file, as before): `--isolate` or `[run] isolate = true`, a
 //! `[[runner]]` with `warm = false`, `--sandbox`, a resource limit (they are per process), an
 //! ES-module file, a file that does not name tape (unless its rule says `warm = true`), a
-//! command whose program is not node. Each watch cycle starts its workers anew: a changed
-//! module must be loaded afresh.
+//! command whose program is not node. Each watch cycle runs its files in new processes: a
+//! changed module must be loaded afresh; the worker ready for the next cycle ([`Spares`])
+//! loaded only tape.
 use super::discover::Runtime;
 use super::file_task::{self, Feed, FileJob};
 use super::runners::Streams;
@@ -49,8 +50,10 @@ use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
+mod spares;
 mod split;
 mod spread;
+pub(crate) use spares::Spares;
 pub(crate) use split::Splitter;
 
 /// The driver's file name and text.
@@ -63,6 +66,9 @@ pub(crate) struct Key {
     argv: Vec<OsString>,
     cwd: PathBuf,
     merged: bool,
+    /// The file requires tape: its worker loads tape before its first file comes. A
+    /// `warm = true` runner's files that do not name it get a worker of their own.
+    tape: bool,
 }
 
 /// The worker key of a planned file, when it may run warm (see the module docs).
@@ -102,13 +108,15 @@ pub(crate) fn key_of(p: &Planned, settings: &Settings, streams: Streams) -> Opti
     if super::trace::node::is_esm(&path) {
         return None;
     }
-    if input.warm != Some(true) && !names_tape(&path) {
+    let tape = names_tape(&path);
+    if input.warm != Some(true) && !tape {
         return None;
     }
     Some(Key {
         argv: head.to_vec(),
         cwd,
         merged: streams == Streams::OnePipe,
+        tape,
     })
 }
 
@@ -177,7 +185,15 @@ impl Worker {
                     "TAPLINE_WARM_MERGED".into(),
                     if key.merged { "1" } else { "0" }.into(),
                 ),
+                (
+                    "TAPLINE_WARM_TRACE".into(),
+                    if settings.trace.is_some() { "1" } else { "0" }.into(),
+                ),
             ])
+            .chain(
+                key.tape
+                    .then(|| ("TAPLINE_WARM_PRELOAD".into(), key.cwd.clone().into())),
+            )
             .collect();
         let spec = Spec {
             program: key.argv[0].clone(),
@@ -248,6 +264,10 @@ pub(crate) struct Pool {
     idle: Vec<Worker>,
     /// The keys of the workers serving a file, one entry each.
     busy_of: Vec<Key>,
+    /// Every key a worker served this run: with spares kept, each gets one at the end.
+    served: Vec<Key>,
+    /// The machine's load when a second worker was first weighed (`Some(None)`: unknown).
+    load: Option<Option<f64>>,
     retiring: Vec<JoinHandle<()>>,
 }
 
@@ -257,6 +277,8 @@ impl Pool {
             driver: None,
             idle: Vec::new(),
             busy_of: Vec::new(),
+            served: Vec::new(),
+            load: None,
             retiring: Vec::new(),
         }
     }
@@ -271,22 +293,30 @@ impl Pool {
         written.as_ref().ok().cloned()
     }
 
-    /// A worker for `key`: an idle one, else a new one (an idle worker of another key is
-    /// retired first when `jobs` are all taken). `None` when the driver cannot be written.
+    /// A worker for `key`: an idle one, a spare kept from the last run
+    /// ([`Settings::warm_spares`]), else a new one (an idle worker of another key is retired
+    /// first when `jobs` are all taken). `None` when the driver cannot be written.
     pub(crate) fn take(&mut self, key: Key, settings: &Settings) -> Option<Worker> {
+        let spare = || settings.warm_spares.as_ref().and_then(|s| s.take(&key));
         let worker = match self.idle.iter().position(|w| w.key == key) {
             Some(at) => self.idle.remove(at),
-            None => {
-                let driver = self.driver()?;
-                while !self.idle.is_empty()
-                    && self.idle.len() + self.busy_of.len() >= settings.jobs.max(1)
-                {
-                    let old = self.idle.remove(0);
-                    self.retiring.push(tokio::spawn(old.retire()));
+            None => match spare() {
+                Some(worker) => worker,
+                None => {
+                    let driver = self.driver()?;
+                    while !self.idle.is_empty()
+                        && self.idle.len() + self.busy_of.len() >= settings.jobs.max(1)
+                    {
+                        let old = self.idle.remove(0);
+                        self.retiring.push(tokio::spawn(old.retire()));
+                    }
+                    Worker::spawn(key, &driver, settings)
                 }
-                Worker::spawn(key, &driver, settings)
-            }
+            },
         };
+        if !self.served.contains(&worker.key) {
+            self.served.push(worker.key.clone());
+        }
         self.busy_of.push(worker.key.clone());
         Some(worker)
     }
@@ -294,13 +324,19 @@ impl Pool {
     /// Whether a file of `key` should wait for a worker of its key to come back rather than
     /// start another: one is busy, none is idle, and the files of the key left (`left`: each
     /// one's history median, this one among them) do not pay for a start
-    /// ([`spread::another_worker_pays`]).
-    pub(crate) fn should_wait<I>(&self, key: &Key, left: impl FnOnce() -> I) -> bool
+    /// ([`spread::another_worker_pays`]), or the machine has no core for it
+    /// ([`spread::core_to_spare`], the load read once a run).
+    pub(crate) fn should_wait<I>(&mut self, key: &Key, left: impl FnOnce() -> I) -> bool
     where
         I: IntoIterator<Item = Option<u64>>,
     {
         let idle = self.idle.iter().any(|w| w.key == *key);
-        !idle && self.busy_of.iter().any(|k| k == key) && !spread::another_worker_pays(left())
+        if idle || !self.busy_of.iter().any(|k| k == key) {
+            return false;
+        }
+        let load = *self.load.get_or_insert_with(spread::machine_load);
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        !spread::core_to_spare(load, cores) || !spread::another_worker_pays(left())
     }
 
     /// A warm file task ended: its worker is idle again, unless it is gone or the run is
@@ -316,8 +352,19 @@ impl Pool {
         }
     }
 
-    /// Ends every worker, at the run's end.
-    pub(crate) async fn shutdown(&mut self) {
+    /// Ends every worker, at the run's end; with spares kept (watch mode), starts a fresh one
+    /// for each key served first, so the next run's file finds tape loaded.
+    pub(crate) async fn shutdown(&mut self, settings: &Settings) {
+        if let Some(spares) = &settings.warm_spares {
+            for key in std::mem::take(&mut self.served) {
+                if spares.holds(&key) {
+                    continue;
+                }
+                if let Some(driver) = self.driver() {
+                    spares.keep(Worker::spawn(key, &driver, settings));
+                }
+            }
+        }
         let idle = std::mem::take(&mut self.idle);
         self.retiring
             .extend(idle.into_iter().map(|w| tokio::spawn(w.retire())));

@@ -2,7 +2,9 @@
 //! harness's `require` ([`WORKER_START_MS`]), which the files left could instead wait for in
 //! the worker already up. With one worker busy and `W` ms of work left, a second worker ends
 //! the key's files at about `(W + S) / 2` instead of `W`, a gain only when `W > S`; history
-//! knows `W` (each file's median), else the count of files left stands in for it.
+//! knows `W` (each file's median), else the count of files left stands in for it. And it
+//! needs a core: on a machine whose load already fills its cores ([`core_to_spare`]) the
+//! second worker's start and its second compile of the modules slow the run down.
 
 /// What a worker's start costs, in ms: `node` (about 50 ms) and `require('tape')` (about
 /// 50 ms) on an idle core of the 2-core machines of benches/README.md ("Warm workers"),
@@ -36,9 +38,40 @@ pub(crate) fn another_worker_pays(left: impl IntoIterator<Item = Option<u64>>) -
     false
 }
 
+/// The 1-minute load average per core from which no further worker starts: its start and the
+/// modules it compiles again (fast-uri: about 0.5 s of CPU) are paid on a core other processes
+/// hold, and what it runs beside the first worker waits for a core anyway. Measured on the
+/// 2-core machine of benches/README.md ("Warm workers, fourth pass"): at load 1 to 3.6 `-j2`
+/// beat `-j1` on fast-uri by a fifth, at load 9 to 14 `-j1` beat `-j2` by a third; the line
+/// lies between.
+pub(crate) const BUSY_LOAD_PER_CORE: f64 = 2.5;
+
+/// Whether the machine has a core for another worker: `load` is the 1-minute load average
+/// (`None`: unknown, taken as free), `cores` what this process may use.
+pub(crate) fn core_to_spare(load: Option<f64>, cores: usize) -> bool {
+    load.is_none_or(|l| l < BUSY_LOAD_PER_CORE * cores.max(1) as f64)
+}
+
+/// The 1-minute load average, where the system tells it (`/proc/loadavg`).
+pub(crate) fn machine_load() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn issue26_a_busy_machine_gets_no_further_worker() {
+        assert!(core_to_spare(Some(1.0), 2));
+        assert!(core_to_spare(Some(4.9), 2));
+        assert!(!core_to_spare(Some(5.0), 2));
+        assert!(!core_to_spare(Some(12.0), 2));
+        assert!(core_to_spare(Some(12.0), 8));
+        assert!(core_to_spare(None, 2));
+        assert!(!core_to_spare(Some(3.0), 0), "no cores counts as one");
+    }
 
     #[test]
     fn known_files_worth_less_than_a_start_wait_for_the_worker_up() {

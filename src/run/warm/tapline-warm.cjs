@@ -78,9 +78,14 @@
       return;
     }
     const held = tapes.get(where);
+    if (held && held.unused) {
+      // Loaded ahead of the worker's first file (preload): no test has touched it yet.
+      held.unused = false;
+      return;
+    }
     if (!held) {
       delete require.cache[where];
-      const entry = { real: require(where), mod: require.cache[where] };
+      const entry = { real: require(where), mod: require.cache[where], unused: false };
       const forward = function tape() { return entry.real.apply(this, arguments); };
       for (const key of Object.keys(entry.real)) {
         Object.defineProperty(forward, key, {
@@ -99,6 +104,45 @@
     delete require.cache[where];
     held.real = require(where);
     if (held.mod) require.cache[where] = held.mod;
+  }
+
+  // Loads tape from `dir` before the first command comes (while tapline still plans when it
+  // started the worker early), and, with traces on, stands in for a listing of what V8
+  // compiled if that started the ES-module loader (tape's dependencies `require()` a few
+  // `.mjs`): every test file reaches them, and a file whose ES modules were all held at the
+  // last listing takes that list instead of its own (see writeTrace).
+  // The stand-in is what CommonJS cached meanwhile, which holds the `.mjs` and the CommonJS
+  // modules they import: it lacks only an ES module imported by another, which a real
+  // listing (60 to 80 ms of CPU a worker) finds. It is taken when every ES module tape
+  // reached lies under `node_modules` and none may `import()`: an installed package changes
+  // with its `package.json`, which reruns everything (docs/traces.md).
+  function preload(dir, trace) {
+    let where;
+    try {
+      where = require.resolve('tape', { paths: [dir] });
+    } catch (_) {
+      return;
+    }
+    const before = new Set(Object.keys(require.cache));
+    try {
+      freshTape(path.join(dir, 'x'));
+    } catch (_) {
+      // A tape that does not load: the first file meets the same error, as its own.
+      tapes.delete(where);
+      delete require.cache[where];
+      return;
+    }
+    const entry = tapes.get(where);
+    if (entry) entry.unused = true;
+    if (trace && esmLoaded()) {
+      const added = Object.keys(require.cache).filter((f) => !before.has(f));
+      const installed = (f) => f.split(path.sep).includes('node_modules');
+      const exact = added.some((f) => (/\.m[jt]s$/.test(f) && !installed(f)) || mayImport(f));
+      const list = exact
+        ? compiled()
+        : added.map((f) => ({ file: f, module: /\.m[jt]s$/.test(f) }));
+      lastCompiled = { list, cached: new Set(Object.keys(require.cache)) };
+    }
   }
 
   function start(cmd) {
@@ -169,6 +213,39 @@
   // writeTrace).
   let lastCompiled = null;
 
+  // Whether a CommonJS module may `import()` an ES module, which no module lists as a child
+  // and only a listing finds (the loader ran before the file, so that does not tell): its
+  // source says `import(` outside a comment (JSDoc types write `{import('./x')}` on every
+  // line of some packages; a string holding `/*` can hide a call, which then goes unlisted).
+  // A file that cannot be read may. Asked of every module a
+  // file reached (a helper an earlier file loaded may import() for this one), its source read
+  // once for the worker's life: CommonJS compiles a module once.
+  const importers = new Map();
+  function mayImport(f) {
+    let answer = importers.get(f);
+    if (answer === undefined) {
+      answer = sourceImports(f);
+      importers.set(f, answer);
+    }
+    return answer;
+  }
+
+  function sourceImports(f) {
+    if (!/\.[cm]?[jt]sx?$/.test(f)) return false;
+    let text;
+    try {
+      text = fs.readFileSync(f, 'latin1');
+    } catch (_) {
+      return true;
+    }
+    for (let at = text.indexOf('import('); at >= 0; at = text.indexOf('import(', at + 7)) {
+      const line = text.slice(text.lastIndexOf('\n', at) + 1, at);
+      const inBlock = text.lastIndexOf('/*', at) > text.lastIndexOf('*/', at);
+      if (!inBlock && !/^\s*\*/.test(line) && !/(^|\s)\/\//.test(line)) return true;
+    }
+    return false;
+  }
+
   // What the file loaded: its module and, through each module's children, what they loaded
   // (a module cached by an earlier file is still its parent's child). ES modules are no
   // module's children: when the file reached one (a `require()` of an ES module, an `.mjs`),
@@ -179,8 +256,10 @@
   // Listing what V8 compiled replays every script through the inspector (about 0.1 s a
   // file), so it is asked only when the file loaded an ES module or started the loader; a
   // file whose ES modules were all held at the last listing (tape's own dependencies
-  // `require()` a few `.mjs`, so every tape file reaches them) gets that list, which holds
-  // what they import.
+  // `require()` a few `.mjs`, so every tape file reaches them; the worker lists once after
+  // loading tape, before its first file) gets that list, which holds what they import. A
+  // dynamic `import()` leaves no child either: a file reaching a module whose source may
+  // call it is listed afresh.
   function writeTrace(out, file, esmBefore, cjsBefore) {
     try {
       const seen = new Set();
@@ -194,9 +273,12 @@
       let esm = !esmBefore && esmLoaded();
       let esmHeld = false;
       for (const f of seen) {
-        if (!/\.m[jt]s$/.test(f)) continue;
-        if (cjsBefore.has(f) && lastCompiled && lastCompiled.cached.has(f)) esmHeld = true;
-        else esm = true;
+        if (/\.m[jt]s$/.test(f)) {
+          if (cjsBefore.has(f) && lastCompiled && lastCompiled.cached.has(f)) esmHeld = true;
+          else esm = true;
+        } else if (!esm && mayImport(f)) {
+          esm = true;
+        }
       }
       let partial;
       if (esm || esmHeld) {
@@ -232,6 +314,12 @@
     writeAll(1, marker);
     if (!merged) writeAll(2, marker);
   }
+
+  if (process.env.TAPLINE_WARM_PRELOAD) {
+    preload(process.env.TAPLINE_WARM_PRELOAD, process.env.TAPLINE_WARM_TRACE === '1');
+  }
+  delete process.env.TAPLINE_WARM_PRELOAD;
+  delete process.env.TAPLINE_WARM_TRACE;
 
   process.on('beforeExit', () => {
     if (current) finish();
