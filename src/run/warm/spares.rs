@@ -52,26 +52,24 @@ impl Spares {
 
     /// Ends every spare now (their retiring goes on in the background).
     pub(crate) fn retire_all(&self) {
-        let taken = self
-            .ready
-            .lock()
-            .map(|mut ready| std::mem::take(&mut *ready))
-            .unwrap_or_default();
-        for worker in taken {
+        for worker in self.take_all() {
             tokio::spawn(worker.retire());
         }
     }
 
     /// Ends every spare and waits for them, at the session's end.
     pub(crate) async fn shutdown(&self) {
-        let taken = self
-            .ready
-            .lock()
-            .map(|mut ready| std::mem::take(&mut *ready))
-            .unwrap_or_default();
-        for worker in taken {
+        for worker in self.take_all() {
             worker.retire().await;
         }
+    }
+
+    /// Every spare, taken out of the set (none when its lock was poisoned).
+    fn take_all(&self) -> Vec<Worker> {
+        self.ready
+            .lock()
+            .map(|mut ready| std::mem::take(&mut *ready))
+            .unwrap_or_default()
     }
 }
 
