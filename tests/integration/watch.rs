@@ -397,6 +397,11 @@ fn an_edited_test_file_reruns_alone_another_change_reruns_all_failing_first() {
     s.wait_finished(4);
     assert_eq!(s.files(4), ["test/c.sh"], "a new test file is a test file");
 
+    // The help line follows the summary on stderr after `run_finished` is on stdout: waited
+    // for, not raced (this test failed when it read stderr between the two).
+    wait_for("a help line under each of the four summaries", || {
+        s.stderr().matches("watching · ").count() >= 4
+    });
     let err = s.stderr();
     for header in [
         "── run 1 ─",
