@@ -16,12 +16,12 @@
 //!
 //! A cancelled or cached file adds no line: its last line stays its last run's.
 use super::logs::log_name;
-use crate::event::run::{FileResult, RunEvent, TestOutcome};
+use crate::event::run::{RunEvent, TestOutcome};
 use crate::event::sink::RunSink;
 use crate::explain::names::{test_id, SEPARATOR};
 use crate::util::time::rfc3339;
 use serde::Deserialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fs::{self, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -286,7 +286,7 @@ struct Stamp {
 /// Each started file's path, by index, and each attempt's line as it ends.
 pub struct TestsSeen {
     stamp: Stamp,
-    rels: HashMap<usize, String>,
+    attempts: crate::state::Attempts,
     /// Lines to append, by file path, in the order their attempts ended.
     lines: BTreeMap<String, Vec<u8>>,
 }
@@ -296,19 +296,9 @@ impl TestsSeen {
     pub fn new(run: String) -> Self {
         TestsSeen {
             stamp: Stamp { run },
-            rels: HashMap::new(),
+            attempts: Default::default(),
             lines: BTreeMap::new(),
         }
-    }
-
-    fn attempt(&mut self, file: usize, attempt: u32, result: &FileResult) {
-        let Some(rel) = self.rels.get(&file) else {
-            return;
-        };
-        let out = self.lines.entry(rel.clone()).or_default();
-        // A flaky file's last attempt passed, even when `--flaky-fails` failed the file.
-        let ok = result.ok || result.flaky;
-        write_line(out, rel, &self.stamp, attempt, ok, &result.tests);
     }
 
     /// Appends each attempt's line to its file's record in `dir`; the warning when one could
@@ -371,21 +361,11 @@ fn append(path: &Path, text: &[u8]) -> io::Result<()> {
 
 impl RunSink for TestsSeen {
     fn on(&mut self, ev: &RunEvent) -> io::Result<()> {
-        match ev {
-            RunEvent::FileStarted { file, .. } => {
-                self.rels.insert(file.index, file.rel.clone());
-            }
-            RunEvent::AttemptFailed {
-                file,
-                attempt,
-                result,
-                ..
-            } => self.attempt(*file, *attempt, result),
-            // A stopped file was not let finish, and a cached one did not run.
-            RunEvent::FileFinished { file, result, .. } if !result.cancelled && !result.cached => {
-                self.attempt(*file, result.attempts, result)
-            }
-            _ => {}
+        if let Some((rel, attempt, result)) = self.attempts.ended(ev) {
+            let out = self.lines.entry(rel.to_owned()).or_default();
+            // A flaky file's last attempt passed, even when `--flaky-fails` failed the file.
+            let ok = result.ok || result.flaky;
+            write_line(out, rel, &self.stamp, attempt, ok, &result.tests);
         }
         Ok(())
     }
@@ -402,7 +382,7 @@ fn now_ms() -> i64 {
 mod tests {
     use super::*;
     use crate::event::run::test_events::{finished, started};
-    use crate::event::run::TestOutcome;
+    use crate::event::run::{FileResult, TestOutcome};
     use std::time::Duration;
 
     fn result(ok: bool, tests: Vec<TestOutcome>) -> FileResult {

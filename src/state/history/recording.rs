@@ -2,17 +2,15 @@
 //! `AttemptFailed`, and every file's last attempt (`FileFinished`) but a stopped or a cached
 //! one. The dispatcher knows nothing of history; the records are appended after the run.
 use super::{Record, Recorder, RunStamp};
-use crate::event::run::{FileResult, RunEvent};
+use crate::event::run::RunEvent;
 use crate::event::sink::RunSink;
-use std::collections::HashMap;
 use std::io;
 
 /// The records of one run, appended to its store by [`Recording::save`].
 pub struct Recording {
     recorder: Recorder,
     stamp: RunStamp,
-    /// Each started file's path, by its index.
-    rels: HashMap<usize, String>,
+    attempts: crate::state::Attempts,
     records: Vec<Record>,
 }
 
@@ -23,14 +21,8 @@ impl Recording {
         Recording {
             recorder,
             stamp,
-            rels: HashMap::new(),
+            attempts: Default::default(),
             records: Vec::new(),
-        }
-    }
-
-    fn record(&mut self, file: usize, attempt: u32, result: &FileResult) {
-        if let Some(rel) = self.rels.get(&file) {
-            self.records.push(self.stamp.record(rel, attempt, result));
         }
     }
 
@@ -58,21 +50,8 @@ impl Recording {
 
 impl RunSink for Recording {
     fn on(&mut self, ev: &RunEvent) -> io::Result<()> {
-        match ev {
-            RunEvent::FileStarted { file, .. } => {
-                self.rels.insert(file.index, file.rel.clone());
-            }
-            RunEvent::AttemptFailed {
-                file,
-                attempt,
-                result,
-                ..
-            } => self.record(*file, *attempt, result),
-            // A stopped file was not let finish, and a cached one did not run.
-            RunEvent::FileFinished { file, result, .. } if !result.cancelled && !result.cached => {
-                self.record(*file, result.attempts, result)
-            }
-            _ => {}
+        if let Some((rel, attempt, result)) = self.attempts.ended(ev) {
+            self.records.push(self.stamp.record(rel, attempt, result));
         }
         Ok(())
     }
@@ -82,6 +61,7 @@ impl RunSink for Recording {
 mod tests {
     use super::*;
     use crate::event::run::test_events::{finished, started};
+    use crate::event::run::FileResult;
     use std::time::Duration;
 
     #[test]
