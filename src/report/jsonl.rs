@@ -7,7 +7,7 @@
 //! key, number and string fragment, which for 200,000 test points was most of the cost of
 //! `-o r.jsonl`; here each fixed stretch of keys is one copy. Shapes that are rare (problems,
 //! the run's lifecycle events) still go through serde.
-use super::json::{push_int, push_opt_str, push_str};
+use super::json::{push_int, push_opt_str, push_str, push_str_array};
 use crate::event::run::RunEvent;
 use crate::event::{Assert, Block, Event, Plan, Sink, Verdict};
 use std::io::{self, Write};
@@ -338,14 +338,9 @@ fn write_verdict(buf: &mut Vec<u8>, v: &Verdict<'_>) {
         None => buf.extend_from_slice(b"null"),
     }
     key_opt_str(buf, b",\"bailout\":", bailout.as_deref());
-    buf.extend_from_slice(b",\"reasons\":[");
-    for (i, r) in reasons.iter().enumerate() {
-        if i > 0 {
-            buf.push(b',');
-        }
-        push_str(buf, r);
-    }
-    buf.extend_from_slice(b"]}");
+    buf.extend_from_slice(b",\"reasons\":");
+    push_str_array(buf, reasons);
+    buf.push(b'}');
 }
 
 /// `start` (the opening brace, tag and `"depth":` key), the depth, then `,"line":N`.

@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 use std::fs::{self, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use tapline_protocol::json::{push_int, push_str};
+use tapline_protocol::json::{push_int, push_str, push_str_array};
 
 pub use crate::event::run::TestStatus as Status;
 
@@ -251,14 +251,8 @@ fn write_line(
         out.extend_from_slice(b"{\"name\":");
         push_str(out, &t.name);
         if let Some(parts) = &t.parts {
-            out.extend_from_slice(b",\"names\":[");
-            for (k, p) in parts.iter().enumerate() {
-                if k > 0 {
-                    out.push(b',');
-                }
-                push_str(out, p);
-            }
-            out.push(b']');
+            out.extend_from_slice(b",\"names\":");
+            push_str_array(out, parts.iter());
             if let Some(n) = t.number {
                 out.extend_from_slice(b",\"number\":");
                 push_int(out, n);

@@ -92,9 +92,29 @@ pub fn push_opt_str(buf: &mut Vec<u8>, s: Option<&str>) {
     }
 }
 
+/// An array of string literals: `["a","b"]`.
+pub fn push_str_array<S: AsRef<str>>(buf: &mut Vec<u8>, items: impl IntoIterator<Item = S>) {
+    buf.push(b'[');
+    for (i, s) in items.into_iter().enumerate() {
+        if i > 0 {
+            buf.push(b',');
+        }
+        push_str(buf, s.as_ref());
+    }
+    buf.push(b']');
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{find_escape, push_int};
+    use super::{find_escape, push_int, push_str_array};
+
+    #[test]
+    fn string_arrays_are_written_escaped_and_comma_separated() {
+        let mut buf = Vec::new();
+        push_str_array(&mut buf, ["a", "b\"\n"]);
+        push_str_array(&mut buf, Vec::<String>::new());
+        assert_eq!(buf, br#"["a","b\"\n"][]"#);
+    }
 
     #[test]
     fn numbers_are_written_exactly() {
