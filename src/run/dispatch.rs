@@ -79,6 +79,8 @@ struct Dispatch<'a, 's> {
     lanes: Vec<Option<Lane>>,
     /// The warm workers ([`super::warm`]); ended with the run.
     warm: super::warm::Pool,
+    /// The traces still being stored; the run waits for them before it ends.
+    traces: super::trace::Later,
     /// Each file's warm worker key, once asked (`None`: it runs in a process of its own).
     warm_keys: Vec<Option<Option<super::warm::Key>>>,
     /// Each running attempt's failing tests, for a retry of only those (a file whose
@@ -162,6 +164,7 @@ pub(super) async fn execute(
     while let Ok(batch) = rx.try_recv() {
         d.give(batch);
     }
+    d.traces.wait().await;
     // The last verdicts are out before Chromium's shutdown (up to seconds) is waited for.
     let flushed = d.sink.inner.flush();
     d.sink.keep(flushed);
@@ -212,6 +215,7 @@ impl<'a, 's> Dispatch<'a, 's> {
             browser: crate::browser::Shared::recording(settings.inputs.clone()),
             lanes: vec![None; total],
             warm: super::warm::Pool::new(),
+            traces: super::trace::Later::default(),
             warm_keys: vec![None; total],
             failing: std::iter::repeat_with(|| None).take(total).collect(),
         }
@@ -340,6 +344,7 @@ impl<'a, 's> Dispatch<'a, 's> {
                 .trace
                 .as_ref()
                 .and_then(|t| t.for_planned(&p, &settings.cwd)),
+            trace_later: (settings.retries == 0).then(|| self.traces.clone()),
             coverage: settings.coverage.as_ref().and_then(|c| c.for_planned(&p)),
             browser: self.browser.clone(),
         };

@@ -38,6 +38,8 @@ pub(crate) struct FileJob {
     pub input: Input,
     /// Where this file's trace is recorded, if it can be.
     pub trace: Option<super::trace::FileTrace>,
+    /// Where the trace is stored after the task ends, when it may be ([`super::trace::Later`]).
+    pub trace_later: Option<super::trace::Later>,
     /// Its line coverage (`--coverage`).
     pub coverage: Option<super::coverage::FileCoverage>,
     /// The run's browser, for a file whose runtime is Chromium.
@@ -265,7 +267,9 @@ pub(crate) async fn run_file(
                 let loaded = job.browser.loaded(&job.info.rel).await;
                 trace.finish_loaded(!result.cancelled, loaded);
             }
-            _ => trace.finish(!result.cancelled).await,
+            _ => {
+                (trace.finish_or_later(!result.cancelled, job.trace_later.as_ref())).await;
+            }
         }
     }
     result

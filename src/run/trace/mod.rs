@@ -355,12 +355,49 @@ impl FileTrace {
         .await;
     }
 
+    /// [`FileTrace::finish`], in a task of its own when `later` is given: the file's task then
+    /// hands its result (and a warm worker) back without waiting for its trace to be read and
+    /// stored.
+    pub(crate) async fn finish_or_later(self, record: bool, later: Option<&Later>) {
+        match later {
+            Some(later) => later.start(self, record),
+            None => self.finish(record).await,
+        }
+    }
+
     /// A browser file's trace: the project files its bundle loaded (`None`: not known, which
     /// removes the stored one). `record: false` (a cancelled file) keeps the stored trace.
     pub fn finish_loaded(self, record: bool, loaded: Option<Vec<String>>) {
         if record {
             self.tracer
                 .save(&self.rel, loaded.ok_or(Missing::NotPrepared));
+        }
+    }
+}
+
+/// The traces being stored after their files' tasks ended; the run waits for them before it
+/// ends. Only for a run without retries: a file's next attempt writes the same scratch trace.
+#[derive(Clone, Default)]
+pub(crate) struct Later(Arc<std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>>);
+
+impl Later {
+    fn start(&self, trace: FileTrace, record: bool) {
+        let task = tokio::spawn(trace.finish(record));
+        match self.0.lock() {
+            Ok(mut tasks) => tasks.push(task),
+            // Not waited for, but not lost either: the task runs on.
+            Err(_) => drop(task),
+        }
+    }
+
+    /// Waits for every trace started so far.
+    pub(crate) async fn wait(&self) {
+        let tasks = match self.0.lock() {
+            Ok(mut tasks) => std::mem::take(&mut *tasks),
+            Err(_) => return,
+        };
+        for task in tasks {
+            let _ = task.await;
         }
     }
 }
