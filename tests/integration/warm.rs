@@ -304,3 +304,158 @@ fn issue26_a_warm_files_own_es_module_imports_stay_in_its_trace() {
         own.both()
     );
 }
+
+/// A package in `test/node_modules` whose `index.js` exports `value`.
+fn installed(p: &Project, name: &str, main: &str, value: &str) {
+    p.write(
+        &format!("test/node_modules/{name}/package.json"),
+        &format!(r#"{{"name":"{name}","version":"1.0.0","main":"{main}"}}"#),
+    );
+    p.write(
+        &format!("test/node_modules/{name}/{main}"),
+        &format!("module.exports = '{value}';\n"),
+    );
+}
+
+/// A tape file checking that `helper` (an installed package requiring the installed `dep`)
+/// hands it `want`.
+fn expects_dep(want: &str) -> String {
+    format!(
+        "var test = require('tape');\n\
+         test('dep', function (t) {{ t.equal(require('helper'), '{want}', 'dep is {want}'); t.end(); }});\n"
+    )
+}
+
+/// The driver's memo files that name `dir` (`memo-*.json` beside each driver version).
+fn memos_naming(dir: &std::path::Path) -> Vec<String> {
+    let uid = std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .unwrap_or_default();
+    let hooks = std::env::temp_dir().join(format!("tapline-trace-{uid}"));
+    let needle = dir.to_string_lossy().into_owned();
+    let mut found = Vec::new();
+    for version in fs::read_dir(hooks).into_iter().flatten().flatten() {
+        for f in fs::read_dir(version.path()).into_iter().flatten().flatten() {
+            let name = f.file_name().to_string_lossy().into_owned();
+            if name.starts_with("memo-") && name.ends_with(".json") {
+                let text = fs::read_to_string(f.path()).unwrap_or_default();
+                if text.contains(&needle) {
+                    found.push(text);
+                }
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn issue26_a_warm_worker_remembers_installed_resolutions_until_an_install_changes_them() {
+    let test =
+        "issue26_a_warm_worker_remembers_installed_resolutions_until_an_install_changes_them";
+    let Some(p) = tape_project(test) else {
+        return;
+    };
+    p.write(
+        "test/node_modules/helper/package.json",
+        r#"{"name":"helper","version":"1.0.0"}"#,
+    );
+    p.write(
+        "test/node_modules/helper/index.js",
+        "module.exports = require('dep');\n",
+    );
+    installed(&p, "dep", "a.js", "a");
+    p.write("test/a.js", expects_dep("a"));
+    let args = ["-j1", "--format", "summary", "test/a.js"];
+    let first = p.run(&args);
+    assert_eq!(
+        first.summary_doc()["files"][0]["ok"],
+        true,
+        "{}",
+        first.both()
+    );
+    let root = fs::canonicalize(p.join("test/node_modules")).expect("canonical path");
+    let memos = memos_naming(&root);
+    assert!(
+        memos
+            .iter()
+            .any(|m| m.contains("helper\\u0000dep") && m.contains("dep/a.js")),
+        "the worker wrote down what helper's `require('dep')` found: {memos:?}"
+    );
+
+    // An install replaces the package by a version whose `main` moved (its old file still
+    // there): the folder holding it changes, and what was remembered of it is dropped.
+    fs::remove_dir_all(p.join("test/node_modules/dep")).expect("remove dep");
+    installed(&p, "dep", "b.js", "b");
+    p.write("test/node_modules/dep/a.js", "module.exports = 'a';\n");
+    p.write("test/a.js", expects_dep("b"));
+    let second = p.run(&args);
+    assert_eq!(
+        second.summary_doc()["files"][0]["ok"],
+        true,
+        "{}",
+        second.both()
+    );
+
+    // A remembered file that is gone is looked up again, whatever the signatures say.
+    p.write(
+        "test/node_modules/dep/package.json",
+        r#"{"name":"dep","version":"1.0.0","main":"c.js"}"#,
+    );
+    fs::remove_file(p.join("test/node_modules/dep/b.js")).expect("remove b.js");
+    p.write("test/node_modules/dep/c.js", "module.exports = 'c';\n");
+    p.write("test/a.js", expects_dep("c"));
+    let third = p.run(&args);
+    assert_eq!(
+        third.summary_doc()["files"][0]["ok"],
+        true,
+        "{}",
+        third.both()
+    );
+    // And each time as `--isolate` sees it.
+    let isolated = p.run(&[&args[..], &["--isolate"]].concat());
+    assert_eq!(
+        verdicts(&third.summary_doc()),
+        verdicts(&isolated.summary_doc()),
+        "{}",
+        isolated.both()
+    );
+}
+
+#[test]
+fn issue26_a_file_that_loads_no_module_runs_in_the_tape_files_worker() {
+    let test = "issue26_a_file_that_loads_no_module_runs_in_the_tape_files_worker";
+    let Some(p) = tape_project(test) else {
+        return;
+    };
+    fs::create_dir_all(p.join("pids")).expect("mkdir pids");
+    p.write(
+        "test/a.js",
+        tape_file("a", "t.ok(true, 'a passes'); t.end();"),
+    );
+    // A data file `tape 'test/**/*.js'` would require beside the tests; it names no module.
+    p.write(
+        "test/cases.js",
+        "'use strict';\nmodule.exports = [1, 2];\nconsole.log('# cases in ' + process.pid);\n",
+    );
+    let args = ["-j1", "--order", "declared", "--format", "summary"];
+    let warm = p.run(&args);
+    let doc = warm.summary_doc();
+    let by_file = verdicts(&doc);
+    assert_eq!(by_file.len(), 2, "{}", warm.both());
+    let log = p.read_text(".nogit/testlogs/test__cases.log");
+    assert_eq!(
+        log.trim(),
+        format!("# cases in {}", p.read_text("pids/a").trim()),
+        "the data file ran in a.js's worker\n{}",
+        warm.both()
+    );
+    let isolated = p.run(&[&args[..], &["--isolate"]].concat());
+    assert_eq!(
+        by_file,
+        verdicts(&isolated.summary_doc()),
+        "{}",
+        isolated.both()
+    );
+}

@@ -108,7 +108,7 @@ pub(crate) fn key_of(p: &Planned, settings: &Settings, streams: Streams) -> Opti
     if super::trace::node::is_esm(&path) {
         return None;
     }
-    let tape = names_tape(&path);
+    let tape = tape_file(&path);
     if input.warm != Some(true) && !tape {
         return None;
     }
@@ -120,9 +120,12 @@ pub(crate) fn key_of(p: &Planned, settings: &Settings, streams: Streams) -> Opti
     })
 }
 
-/// Whether a test file requires tape or one of its modules itself (a file that reaches it
-/// only through a helper runs isolated, which is always right).
-fn names_tape(path: &Path) -> bool {
+/// Whether a file runs warm beside tape's files: it requires tape or one of its modules
+/// itself (a file that reaches it only through a helper runs isolated, which is always right),
+/// or it loads no module at all (a fixture or data file that `tape 'test/**/*.js'` requires
+/// beside the tests: it cannot reach a harness, and a node start of its own would cost more
+/// than the file) in a folder where tape is installed.
+fn tape_file(path: &Path) -> bool {
     const LIMIT: u64 = 1024 * 1024;
     let Ok(meta) = std::fs::metadata(path) else {
         return false;
@@ -133,15 +136,18 @@ fn names_tape(path: &Path) -> bool {
     let Ok(text) = std::fs::read(path) else {
         return false;
     };
-    [
+    let has = |needle: &str| memchr::memmem::find(&text, needle.as_bytes()).is_some();
+    let names_tape = [
         "require('tape')",
         "require(\"tape\")",
         "require('tape/",
         "require(\"tape/",
     ]
     .iter()
-    .any(|needle| memchr::memmem::find(&text, needle.as_bytes()).is_some())
-        && resolves_to_tape(path)
+    .any(|needle| has(needle));
+    // Anywhere, comments and strings too: a word that might load something keeps it out.
+    let loads_nothing = !has("require") && !has("import");
+    (names_tape || loads_nothing) && resolves_to_tape(path)
 }
 
 /// Whether the `tape` node would load for `path` is the tape package (the driver runs each
@@ -194,6 +200,10 @@ impl Worker {
                 key.tape
                     .then(|| ("TAPLINE_WARM_PRELOAD".into(), key.cwd.clone().into())),
             )
+            .chain(std::iter::once((
+                "TAPLINE_WARM_MEMO".into(),
+                memo_path(driver, &key.cwd).into(),
+            )))
             .collect();
         let spec = Spec {
             program: key.argv[0].clone(),
@@ -238,6 +248,17 @@ impl Worker {
         drop(chunks);
         let _ = supervisor.await;
     }
+}
+
+/// The file where the driver keeps what installed packages resolve to for the project at
+/// `cwd`, beside the driver (a new driver starts a new memo): see the driver's `openMemo`.
+fn memo_path(driver: &Path, cwd: &Path) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    let name = format!(
+        "memo-{:016x}.json",
+        crate::util::fnv1a(cwd.as_os_str().as_bytes())
+    );
+    driver.with_file_name(name)
 }
 
 /// A new marker nonce: not a secret, only unlikely to be printed by a test.
@@ -502,7 +523,7 @@ pub(crate) async fn run_file(
         result.reasons.push(FailureReason::Other(e));
     }
     if let Some(trace) = job.trace {
-        trace.finish(!result.cancelled).await;
+        (trace.finish_or_later(!result.cancelled, job.trace_later.as_ref())).await;
     }
     (result, lease)
 }

@@ -23,6 +23,117 @@
   const merged = process.env.TAPLINE_WARM_MERGED === '1';
   delete process.env.TAPLINE_WARM_NONCE;
   delete process.env.TAPLINE_WARM_MERGED;
+  // What installed packages resolve to, kept across runs in one file per project beside this
+  // driver (TAPLINE_WARM_MEMO). A worker spends about a fifth of tape's load finding files:
+  // package.json reads, stats, path work. Inside `node_modules` only an install changes what
+  // a `require()` finds, and an install rewrites the folder or its lock (npm's
+  // `.package-lock.json`, pnpm's `.modules.yaml`, yarn's state): so what a module inside a
+  // `node_modules` resolves to inside one, and whether an installed module's source may call
+  // `import()` (see mayImport), are remembered with a signature of each `node_modules` they
+  // lie in, and forgotten when a signature, node, its flags or NODE_PATH change. A remembered
+  // file that is gone is looked up again. A module outside `node_modules` (the project's
+  // own, a linked package's real path) is always looked up. Not seen: a hand edit inside an
+  // installed package that changes which of its files a name finds (its `main`, `exports`),
+  // until the next install.
+  const memo = openMemo(process.env.TAPLINE_WARM_MEMO);
+  delete process.env.TAPLINE_WARM_MEMO;
+
+  // The `node_modules` folder a path lies in (its first), or null.
+  function modulesRoot(f) {
+    const at = f.indexOf(`${path.sep}node_modules${path.sep}`);
+    return at < 0 ? null : f.slice(0, at + 13);
+  }
+
+  // What an install changes in a `node_modules` folder.
+  function signature(root) {
+    let text = '';
+    for (const name of ['', '.package-lock.json', '.modules.yaml', '.yarn-state.yml', '.yarn-integrity']) {
+      const st = fs.statSync(name ? path.join(root, name) : root, { throwIfNoEntry: false });
+      text += st ? `${st.ino}:${st.size}:${st.mtimeMs};` : '-;';
+    }
+    return text;
+  }
+
+  function openMemo(file) {
+    const memo = {
+      file,
+      node: JSON.stringify([process.version, process.execArgv, process.env.NODE_OPTIONS || '', process.env.NODE_PATH || '']),
+      roots: new Map(),
+      resolve: new Map(),
+      imports: new Map(),
+      dirty: false,
+    };
+    if (!file) return memo;
+    let doc;
+    try {
+      doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch (_) {
+      return memo;
+    }
+    if (!doc || doc.node !== memo.node) return memo;
+    for (const [root, sig] of Object.entries(doc.roots || {})) {
+      if (signature(root) === sig) memo.roots.set(root, sig);
+    }
+    const held = (f) => typeof f === 'string' && memo.roots.has(modulesRoot(f));
+    for (const [key, found] of Object.entries(doc.resolve || {})) {
+      if (held(key.slice(0, key.indexOf('\0'))) && held(found)) memo.resolve.set(key, found);
+    }
+    for (const [f, answer] of Object.entries(doc.imports || {})) {
+      if (held(f) && typeof answer === 'boolean') memo.imports.set(f, answer);
+    }
+    return memo;
+  }
+
+  // Notes a root's signature when the memo first holds something of it.
+  function remember(f) {
+    const root = modulesRoot(f);
+    if (root === null) return false;
+    if (!memo.roots.has(root)) memo.roots.set(root, signature(root));
+    memo.dirty = true;
+    return true;
+  }
+
+  // Writes the memo when it learned something, merged with what another worker wrote
+  // meanwhile (each rewrites the whole file by a rename, so a reader never sees half).
+  function saveMemo() {
+    if (!memo.file || !memo.dirty) return;
+    memo.dirty = false;
+    try {
+      const other = openMemo(memo.file);
+      for (const [root, sig] of other.roots) if (!memo.roots.has(root)) memo.roots.set(root, sig);
+      for (const [k, v] of other.resolve) if (!memo.resolve.has(k)) memo.resolve.set(k, v);
+      for (const [k, v] of other.imports) if (!memo.imports.has(k)) memo.imports.set(k, v);
+      const doc = {
+        node: memo.node,
+        roots: Object.fromEntries(memo.roots),
+        resolve: Object.fromEntries(memo.resolve),
+        imports: Object.fromEntries(memo.imports),
+      };
+      const tmp = `${memo.file}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, JSON.stringify(doc));
+      fs.renameSync(tmp, memo.file);
+    } catch (_) {
+      // Not kept: the next run looks the files up, as node would.
+    }
+  }
+
+  const realResolve = Module._resolveFilename;
+  Module._resolveFilename = function (request, parent, isMain, options) {
+    const from = parent && parent.filename;
+    if (!memo.file || isMain || options !== undefined || typeof request !== 'string'
+        || typeof from !== 'string' || modulesRoot(from) === null) {
+      return realResolve.apply(this, arguments);
+    }
+    const key = `${path.dirname(from)}\0${request}`;
+    const held = memo.resolve.get(key);
+    if (held !== undefined && fs.existsSync(held)) return held;
+    const found = realResolve.apply(this, arguments);
+    if (typeof found === 'string' && path.isAbsolute(found) && remember(from) && remember(found)) {
+      memo.resolve.set(key, found);
+    }
+    return found;
+  };
+
   const EXITED = {};
   const realExit = process.exit;
   const realRemoveAll = process.removeAllListeners;
@@ -223,10 +334,12 @@
   const importers = new Map();
   function mayImport(f) {
     let answer = importers.get(f);
+    if (answer === undefined) answer = memo.imports.get(f);
     if (answer === undefined) {
       answer = sourceImports(f);
-      importers.set(f, answer);
+      if (memo.file && remember(f)) memo.imports.set(f, answer);
     }
+    importers.set(f, answer);
     return answer;
   }
 
@@ -310,6 +423,8 @@
       else process.env[name] = current.env[name];
     }
     current = null;
+    // Before the marker: an idle worker may be killed at the run's end as soon as it is seen.
+    saveMemo();
     const marker = '\u27e6tapline-warm ' + nonce + ' end ' + code + '\u27e7\n';
     writeAll(1, marker);
     if (!merged) writeAll(2, marker);
@@ -318,6 +433,7 @@
   if (process.env.TAPLINE_WARM_PRELOAD) {
     preload(process.env.TAPLINE_WARM_PRELOAD, process.env.TAPLINE_WARM_TRACE === '1');
   }
+  saveMemo();
   delete process.env.TAPLINE_WARM_PRELOAD;
   delete process.env.TAPLINE_WARM_TRACE;
 
