@@ -305,15 +305,15 @@ fn issue26_a_warm_files_own_es_module_imports_stay_in_its_trace() {
     );
 }
 
-/// A package in `test/node_modules` whose `index.js` exports `value`.
+/// A package in `test/node_modules` whose `main` file exports `value`.
 fn installed(p: &Project, name: &str, main: &str, value: &str) {
     p.write(
         &format!("test/node_modules/{name}/package.json"),
-        &format!(r#"{{"name":"{name}","version":"1.0.0","main":"{main}"}}"#),
+        format!(r#"{{"name":"{name}","version":"1.0.0","main":"{main}"}}"#),
     );
     p.write(
         &format!("test/node_modules/{name}/{main}"),
-        &format!("module.exports = '{value}';\n"),
+        format!("module.exports = '{value}';\n"),
     );
 }
 
