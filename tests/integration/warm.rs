@@ -69,13 +69,32 @@ fn verdicts(doc: &Value) -> Vec<(String, Value)> {
         .collect()
 }
 
+/// A tape project with a `pids` folder for [`tape_file`]s, or `None` (skipped, or failed
+/// under CI).
+fn tape_project_with_pids(test: &str) -> Option<Project> {
+    let p = tape_project(test)?;
+    fs::create_dir_all(p.join("pids")).expect("mkdir pids");
+    Some(p)
+}
+
+/// Runs `args` again with `--isolate` and checks each file's verdict, exit, reasons and
+/// stream summary are `warm`'s.
+fn same_isolated(p: &Project, args: &[&str], warm: &[(String, Value)]) {
+    let isolated = p.run(&[args, &["--isolate"]].concat());
+    assert_eq!(
+        warm,
+        verdicts(&isolated.summary_doc()).as_slice(),
+        "{}",
+        isolated.both()
+    );
+}
+
 #[test]
 fn issue26_a_file_calling_process_exit_in_a_warm_worker_fails_alone() {
     let test = "issue26_a_file_calling_process_exit_in_a_warm_worker_fails_alone";
-    let Some(p) = tape_project(test) else {
+    let Some(p) = tape_project_with_pids(test) else {
         return;
     };
-    fs::create_dir_all(p.join("pids")).expect("mkdir pids");
     p.write(
         "test/a.js",
         tape_file("a", "t.ok(true, 'a passes'); t.end();"),
@@ -165,13 +184,7 @@ fn issue26_a_file_calling_process_exit_in_a_warm_worker_fails_alone() {
         );
     }
     // The same files each in a process of its own: the same verdicts, exits and streams.
-    let isolated = p.run(&[&args[..], &["--isolate"]].concat());
-    assert_eq!(
-        by_file,
-        verdicts(&isolated.summary_doc()),
-        "{}",
-        isolated.both()
-    );
+    same_isolated(&p, &args, &by_file);
     let pids: std::collections::BTreeSet<String> = ["a", "b", "c", "d", "e", "f"]
         .iter()
         .map(|n| pid(n))
@@ -413,23 +426,16 @@ fn issue26_a_warm_worker_remembers_installed_resolutions_until_an_install_change
         "{}",
         third.both()
     );
-    // And each time as `--isolate` sees it.
-    let isolated = p.run(&[&args[..], &["--isolate"]].concat());
-    assert_eq!(
-        verdicts(&third.summary_doc()),
-        verdicts(&isolated.summary_doc()),
-        "{}",
-        isolated.both()
-    );
+    // And as `--isolate` sees it.
+    same_isolated(&p, &args, &verdicts(&third.summary_doc()));
 }
 
 #[test]
 fn issue26_a_file_that_loads_no_module_runs_in_the_tape_files_worker() {
     let test = "issue26_a_file_that_loads_no_module_runs_in_the_tape_files_worker";
-    let Some(p) = tape_project(test) else {
+    let Some(p) = tape_project_with_pids(test) else {
         return;
     };
-    fs::create_dir_all(p.join("pids")).expect("mkdir pids");
     p.write(
         "test/a.js",
         tape_file("a", "t.ok(true, 'a passes'); t.end();"),
@@ -451,11 +457,5 @@ fn issue26_a_file_that_loads_no_module_runs_in_the_tape_files_worker() {
         "the data file ran in a.js's worker\n{}",
         warm.both()
     );
-    let isolated = p.run(&[&args[..], &["--isolate"]].concat());
-    assert_eq!(
-        by_file,
-        verdicts(&isolated.summary_doc()),
-        "{}",
-        isolated.both()
-    );
+    same_isolated(&p, &args, &by_file);
 }
