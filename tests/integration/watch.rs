@@ -780,24 +780,34 @@ fn a_test_writing_into_the_project_cannot_make_the_session_rerun_itself() {
     assert_eq!(s.quit(), 0);
 }
 
+/// The JSON file `rel` once it holds `want`, or what it holds after 10 s (`null`: no JSON).
+/// A run's state is saved once its end is told (the summary does not wait for the save), so
+/// a reader that saw `run_finished` waits for the file to catch up.
+fn settled_json(p: &Project, rel: &str, want: &Value) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let got = fs::read_to_string(p.path(rel))
+            .ok()
+            .and_then(|text| serde_json::from_str::<Value>(&text).ok())
+            .unwrap_or(Value::Null);
+        if got == *want || Instant::now() > deadline {
+            return got;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn verdicts_json_keeps_the_files_a_rerun_did_not_run() {
     let p = Project::new(&[
         ("test/a.sh", &script(false, None)),
         ("test/b.sh", &script(true, None)),
     ]);
-    let verdicts = || -> Value {
-        serde_json::from_str(
-            &fs::read_to_string(p.path(".nogit/testlogs/verdicts.json")).expect("verdicts"),
-        )
-        .expect("JSON")
-    };
+    let verdicts = |want: Value| settled_json(&p, ".nogit/testlogs/verdicts.json", &want);
     let mut s = Session::start(&p, &[]);
     s.wait_finished(1);
-    assert_eq!(
-        verdicts(),
-        serde_json::json!({"test/a.sh": false, "test/b.sh": true})
-    );
+    let first = serde_json::json!({"test/a.sh": false, "test/b.sh": true});
+    assert_eq!(verdicts(first.clone()), first);
 
     p.edit("test/b.sh");
     let second = s.wait_finished(2);
@@ -813,8 +823,8 @@ fn verdicts_json_keeps_the_files_a_rerun_did_not_run() {
         "{second}"
     );
     assert_eq!(
-        verdicts(),
-        serde_json::json!({"test/a.sh": false, "test/b.sh": true}),
+        verdicts(first.clone()),
+        first,
         "the failing file's verdict survives a re-run of another"
     );
 
@@ -826,10 +836,8 @@ fn verdicts_json_keeps_the_files_a_rerun_did_not_run() {
         serde_json::json!(["test/a.sh"]),
         "{third}"
     );
-    assert_eq!(
-        verdicts(),
-        serde_json::json!({"test/a.sh": true, "test/b.sh": true})
-    );
+    let fixed = serde_json::json!({"test/a.sh": true, "test/b.sh": true});
+    assert_eq!(verdicts(fixed.clone()), fixed);
     assert!(section(&s.stderr(), 3).contains("Fixed: test/a.sh"));
     assert_eq!(s.quit(), 0);
 }
@@ -854,7 +862,10 @@ fn a_run_cancelled_by_a_change_reads_as_cancelled() {
     let both_pass = serde_json::json!({"test/a.sh": true, "test/slow.sh": true});
     let mut s = Session::start(&p, &[]);
     s.wait_finished(1);
-    assert_eq!(verdicts(), both_pass);
+    assert_eq!(
+        settled_json(&p, ".nogit/testlogs/verdicts.json", &both_pass),
+        both_pass
+    );
 
     fs::write(&flag, "").expect("flag");
     let before = p.recorded_pids().len();
