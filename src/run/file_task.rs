@@ -268,7 +268,8 @@ pub(crate) async fn run_file(
                 trace.finish_loaded(!result.cancelled, loaded);
             }
             _ => {
-                (trace.finish_or_later(!result.cancelled, job.trace_later.as_ref())).await;
+                let later = job.trace_later.as_ref();
+                trace.finish_or_later(!result.cancelled, later).await;
             }
         }
     }

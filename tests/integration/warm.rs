@@ -341,11 +341,7 @@ fn expects_dep(want: &str) -> String {
 
 /// The driver's memo files that name `dir` (`memo-*.json` beside each driver version).
 fn memos_naming(dir: &std::path::Path) -> Vec<String> {
-    let uid = std::process::Command::new("id")
-        .arg("-u")
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
-        .unwrap_or_default();
+    let uid = rustix::process::getuid().as_raw();
     let hooks = std::env::temp_dir().join(format!("tapline-trace-{uid}"));
     let needle = dir.to_string_lossy().into_owned();
     let mut found = Vec::new();

@@ -523,7 +523,8 @@ pub(crate) async fn run_file(
         result.reasons.push(FailureReason::Other(e));
     }
     if let Some(trace) = job.trace {
-        (trace.finish_or_later(!result.cancelled, job.trace_later.as_ref())).await;
+        let later = job.trace_later.as_ref();
+        trace.finish_or_later(!result.cancelled, later).await;
     }
     (result, lease)
 }

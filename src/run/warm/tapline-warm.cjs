@@ -84,13 +84,18 @@
     return memo;
   }
 
-  // Notes a root's signature when the memo first holds something of it.
+  // Whether `f` lies in a `node_modules` folder, whose signature the memo then holds.
   function remember(f) {
     const root = modulesRoot(f);
     if (root === null) return false;
     if (!memo.roots.has(root)) memo.roots.set(root, signature(root));
-    memo.dirty = true;
     return true;
+  }
+
+  // Adds an entry to one of the memo's maps, to be written by the next saveMemo.
+  function learn(map, key, value) {
+    map.set(key, value);
+    memo.dirty = true;
   }
 
   // Writes the memo when it learned something, merged with what another worker wrote
@@ -129,7 +134,7 @@
     if (held !== undefined && fs.existsSync(held)) return held;
     const found = realResolve.apply(this, arguments);
     if (typeof found === 'string' && path.isAbsolute(found) && remember(from) && remember(found)) {
-      memo.resolve.set(key, found);
+      learn(memo.resolve, key, found);
     }
     return found;
   };
@@ -337,7 +342,7 @@
     if (answer === undefined) answer = memo.imports.get(f);
     if (answer === undefined) {
       answer = sourceImports(f);
-      if (memo.file && remember(f)) memo.imports.set(f, answer);
+      if (memo.file && remember(f)) learn(memo.imports, f, answer);
     }
     importers.set(f, answer);
     return answer;
