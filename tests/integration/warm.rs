@@ -455,3 +455,61 @@ fn issue26_a_file_that_loads_no_module_runs_in_the_tape_files_worker() {
     );
     same_isolated(&p, &args, &by_file);
 }
+
+#[test]
+fn issue26_a_new_workers_start_is_not_its_first_files_time() {
+    let test = "issue26_a_new_workers_start_is_not_its_first_files_time";
+    let Some(p) = tape_project_with_pids(test) else {
+        return;
+    };
+    p.write(
+        "test/a.js",
+        tape_file("a", "t.ok(true, 'a passes'); t.end();"),
+    );
+    p.write(
+        "test/b.js",
+        tape_file("b", "t.ok(true, 'b passes'); t.end();"),
+    );
+    // Every node of the run spends its first 800 ms here, before tape or any file.
+    p.write(
+        "slow-start.js",
+        "const until = Date.now() + 800;\nwhile (Date.now() < until) {}\n",
+    );
+    let slow = format!(
+        "NODE_OPTIONS=--require={}",
+        p.join("slow-start.js").display()
+    );
+    let args = [
+        "-j1", "--order", "declared", "--format", "summary", "--env", &slow,
+    ];
+    let durations = |out: &crate::util::Ran| -> Vec<(String, f64)> {
+        let doc = out.summary_doc();
+        let files = doc["files"].as_array().cloned().unwrap_or_default();
+        files
+            .iter()
+            .map(|f| {
+                let path = f["path"].as_str().unwrap_or_default().to_owned();
+                (path, f["duration_ms"].as_f64().unwrap_or(f64::NAN))
+            })
+            .collect()
+    };
+    let warm = p.run(&args);
+    assert_eq!(
+        p.read_text("pids/a"),
+        p.read_text("pids/b"),
+        "one worker ran both\n{}",
+        warm.both()
+    );
+    let took = durations(&warm);
+    assert_eq!(took.len(), 2, "{}", warm.both());
+    for (file, ms) in &took {
+        assert!(*ms < 800.0, "{file} took {ms} ms warm\n{}", warm.both());
+    }
+    let isolated = p.run(&[&args[..], &["--isolate"]].concat());
+    for (file, ms) in durations(&isolated) {
+        assert!(
+            ms >= 800.0,
+            "{file}: its own node's start is its own time: {ms} ms"
+        );
+    }
+}

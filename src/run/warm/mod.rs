@@ -16,9 +16,12 @@
 //! - the driver ends each file as `node FILE` would end: when node's event loop is empty
 //!   ('beforeExit', the driver holding no handle while a file runs), it runs the 'exit'
 //!   listeners the file added (tape's prints the plan and names the exit code) and writes an
-//!   end marker, `⟦tapline-warm NONCE end CODE⟧` and a newline, on stdout and on stderr (once
-//!   when they are one pipe). [`Splitter`] cuts each stream there; the nonce is new for each
-//!   worker, so a test cannot print it.
+//!   end marker, `⟦tapline-warm NONCE end CODE MICROS⟧` and a newline, on stdout and on
+//!   stderr (once when they are one pipe). [`Splitter`] cuts each stream there; the nonce is
+//!   new for each worker, so a test cannot print it. MICROS, the driver's time for the file,
+//!   is its duration: the worker's start is no file's, so the file a new worker happens to
+//!   serve first is not charged with it (in history it would start first, and weigh more in
+//!   `--partition time`, on every later run).
 //! - isolation: a file that calls `process.exit`, throws, or crashes the process ends the
 //!   worker; it is judged by the worker's end as it would be by its own (exit 3 is exit 3),
 //!   and the next file gets a fresh worker. A file that never lets the loop empty (a leaked
@@ -54,7 +57,7 @@ mod spares;
 mod split;
 mod spread;
 pub(crate) use spares::Spares;
-pub(crate) use split::Splitter;
+pub(crate) use split::{End, Splitter};
 
 /// The driver's file name and text.
 const DRIVER: (&str, &str) = ("tapline-warm.cjs", include_str!("tapline-warm.cjs"));
@@ -447,8 +450,8 @@ impl Output<'_> {
 
 /// How a file's turn in a worker ended.
 struct Turn {
-    /// The code the driver reported; `None`: the worker ended during the file.
-    code: Option<i32>,
+    /// What the driver's marker on stdout said; `None`: the worker ended during the file.
+    end: Option<End>,
     timed_out: bool,
     cancelled: bool,
 }
@@ -476,8 +479,12 @@ pub(crate) async fn run_file(
     // A dead worker's channel is closed: its chunks then end at once, and its end is judged.
     let _ = worker.commands.send(command_line(&job)).await;
     let turn = serve(&mut worker, &mut output, job.timeout, cancel).await;
-    let outcome = match turn.code {
-        Some(code) => Ok(Outcome::ended(Exit::Code(code), started.elapsed())),
+    // The driver's time, when it told it: a new worker's start is no file's.
+    let outcome = match turn.end {
+        Some(end) => Ok(Outcome::ended(
+            Exit::Code(end.code),
+            end.took.unwrap_or_else(|| started.elapsed()),
+        )),
         None => {
             // The rest of what it wrote is this file's.
             let (out, err) = (worker.out.rest(), worker.err.rest());
@@ -495,7 +502,7 @@ pub(crate) async fn run_file(
             }
         }
     };
-    let lease = match turn.code {
+    let lease = match turn.end {
         Some(_) if !turn.cancelled && !turn.timed_out => Lease {
             key: worker.key.clone(),
             worker: Some(worker),
@@ -538,7 +545,7 @@ async fn serve(
     mut cancel: watch::Receiver<Option<Cancel>>,
 ) -> Turn {
     let mut turn = Turn {
-        code: None,
+        end: None,
         timed_out: false,
         cancelled: false,
     };
@@ -548,13 +555,16 @@ async fn serve(
     output.give(Chunk::Stderr(err_end.0)).await;
     let mut ended = (
         out_end.1.take(),
-        err_end.1.take().or(worker.key.merged.then_some(0)),
+        err_end.1.take().or(worker.key.merged.then_some(End {
+            code: 0,
+            took: None,
+        })),
     );
     let deadline = timeout.and_then(|t| tokio::time::Instant::now().checked_add(t));
     let mut cancel_open = true;
     loop {
-        if let (Some(code), Some(_)) = ended {
-            turn.code = Some(code);
+        if let (Some(end), Some(_)) = ended {
+            turn.end = Some(end);
             break;
         }
         if let Some(level) = *cancel.borrow_and_update() {

@@ -1,7 +1,7 @@
-//! Cuts a warm worker's stream at the driver's end markers (`⟦tapline-warm NONCE end CODE⟧`
-//! and a newline): what comes before one is the file's, what comes after is the next file's.
-//! A marker may arrive split over chunks, so a tail that could be the start of one is held
-//! back until the next chunk says.
+//! Cuts a warm worker's stream at the driver's end markers (`⟦tapline-warm NONCE end CODE
+//! MICROS⟧` and a newline): what comes before one is the file's, what comes after is the next
+//! file's. A marker may arrive split over chunks, so a tail that could be the start of one is
+//! held back until the next chunk says.
 
 /// One stream of one worker.
 #[derive(Debug)]
@@ -13,8 +13,36 @@ pub(crate) struct Splitter {
 
 /// What ends a marker after its code.
 const TAIL: &[u8] = "⟧\n".as_bytes();
-/// Longest code text read: an i32 with its sign.
-const MAX_CODE: usize = 11;
+/// Longest text read between the head and the tail: an i32 with its sign, a space and a u64.
+const MAX_CODE: usize = 11 + 1 + 20;
+
+/// What an end marker says of the file it ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct End {
+    /// The code `node FILE` would have exited with.
+    pub(crate) code: i32,
+    /// How long the driver ran the file: from loading it to the end of its 'exit' listeners
+    /// (the worker's start and the wait for the command are no file's).
+    pub(crate) took: Option<std::time::Duration>,
+}
+
+impl End {
+    /// A marker's text between the head and the tail: `CODE` or `CODE MICROS`. A code that is
+    /// no number still ends the file, failing it.
+    fn parse(text: &[u8]) -> End {
+        let text = std::str::from_utf8(text).unwrap_or("");
+        let mut words = text.splitn(2, ' ');
+        let code = words.next().and_then(|c| c.parse::<i32>().ok());
+        let took = words
+            .next()
+            .and_then(|t| t.parse::<u64>().ok())
+            .map(std::time::Duration::from_micros);
+        End {
+            code: code.unwrap_or(1),
+            took: code.and(took),
+        }
+    }
+}
 
 impl Splitter {
     pub(crate) fn new(nonce: &str) -> Splitter {
@@ -25,14 +53,14 @@ impl Splitter {
     }
 
     /// Adds `bytes`; returns the file's bytes that are certain now and, when its marker came,
-    /// the code it names (what follows is kept for the next file).
-    pub(crate) fn feed(&mut self, bytes: &[u8]) -> (Vec<u8>, Option<i32>) {
+    /// what it says (what follows is kept for the next file).
+    pub(crate) fn feed(&mut self, bytes: &[u8]) -> (Vec<u8>, Option<End>) {
         self.held.extend_from_slice(bytes);
         self.take()
     }
 
     /// [`Splitter::feed`] with nothing new: what was held after the last marker.
-    pub(crate) fn take(&mut self) -> (Vec<u8>, Option<i32>) {
+    pub(crate) fn take(&mut self) -> (Vec<u8>, Option<End>) {
         let Some(at) = memchr::memmem::find(&self.held, &self.head) else {
             let keep = self.partial_head();
             let cut = self.held.len() - keep;
@@ -43,14 +71,11 @@ impl Splitter {
         let window = &self.held[code_at..self.held.len().min(code_at + MAX_CODE + TAIL.len())];
         match memchr::memmem::find(window, TAIL) {
             Some(len) => {
-                let code = std::str::from_utf8(&window[..len])
-                    .ok()
-                    .and_then(|t| t.parse::<i32>().ok());
+                let said = End::parse(&window[..len]);
                 let end = code_at + len + TAIL.len();
                 let mine: Vec<u8> = self.held[..at].to_vec();
                 self.held.drain(..end);
-                // A marker with a code that is no number still ends the file, failing it.
-                (mine, Some(code.unwrap_or(1)))
+                (mine, Some(said))
             }
             None if window.len() >= MAX_CODE + TAIL.len() => {
                 // Not a marker after all (the nonce followed by something else): the file's.
@@ -87,9 +112,9 @@ mod tests {
         let mut bytes = Vec::new();
         let mut codes = Vec::new();
         for piece in pieces {
-            let (mine, code) = split.feed(piece);
+            let (mine, end) = split.feed(piece);
             bytes.extend(mine);
-            codes.extend(code);
+            codes.extend(end.map(|e| e.code));
         }
         (bytes, codes)
     }
@@ -103,6 +128,43 @@ mod tests {
         );
         assert_eq!((mine.as_slice(), codes), (&b"ok 1\n"[..], vec![3]));
         assert_eq!(s.take(), (b"next".to_vec(), None));
+    }
+
+    #[test]
+    fn a_marker_says_how_long_the_driver_ran_the_file() {
+        let mut s = Splitter::new("ab12");
+        let text = "ok 1\n⟦tapline-warm ab12 end 0 12345⟧\n⟦tapline-warm ab12 end 2⟧\n";
+        let (mine, end) = s.feed(text.as_bytes());
+        assert_eq!(mine, b"ok 1\n");
+        let took = Some(std::time::Duration::from_micros(12345));
+        assert_eq!(end, Some(End { code: 0, took }));
+        assert_eq!(
+            s.take(),
+            (
+                Vec::new(),
+                Some(End {
+                    code: 2,
+                    took: None
+                })
+            )
+        );
+        let mut s = Splitter::new("ab12");
+        let (_, end) = s.feed("⟦tapline-warm ab12 end x 5⟧\n".as_bytes());
+        assert_eq!(
+            end,
+            Some(End {
+                code: 1,
+                took: None
+            }),
+            "no number: fails, untimed"
+        );
+        let max = format!("⟦tapline-warm ab12 end {} {}⟧\n", i32::MIN, u64::MAX);
+        let (_, end) = Splitter::new("ab12").feed(max.as_bytes());
+        assert_eq!(
+            end.map(|e| e.code),
+            Some(i32::MIN),
+            "the longest marker is read"
+        );
     }
 
     #[test]

@@ -6,8 +6,10 @@
 // event loop empties exactly when `node FILE` would exit. That moment ('beforeExit') ends the
 // file: the 'exit' listeners the file added run as node would run them (tape's prints its plan
 // and totals and names the exit code), then the driver writes the end marker
-//   ⟦tapline-warm NONCE end CODE⟧\n
+//   ⟦tapline-warm NONCE end CODE MICROS⟧\n
 // on stdout and on stderr (stdout only when they are one pipe), and reads the next command.
+// MICROS is how long the file ran, from its load to the end of its 'exit' listeners: the
+// file's duration, which the worker's start (tape loaded for its first file) is no part of.
 // A file that calls process.exit, throws, or never lets the loop empty ends the process
 // itself: tapline sees the worker end (or times the file out) and starts a fresh one.
 //
@@ -267,6 +269,7 @@
     current = {
       cmd,
       file,
+      began: process.hrtime.bigint(),
       exits: process.listeners('exit').slice(),
       env: {},
       esm: esmLoaded(),
@@ -420,6 +423,7 @@
 
   function finish() {
     const code = emulateExit();
+    const took = (process.hrtime.bigint() - current.began) / 1000n;
     let key = current.file;
     try { key = require.resolve(current.file); } catch (_) { /* the cache key is the path */ }
     if (current.cmd.trace) writeTrace(current.cmd.trace, key, current.esm, current.cjsBefore);
@@ -430,7 +434,7 @@
     current = null;
     // Before the marker: an idle worker may be killed at the run's end as soon as it is seen.
     saveMemo();
-    const marker = '\u27e6tapline-warm ' + nonce + ' end ' + code + '\u27e7\n';
+    const marker = '\u27e6tapline-warm ' + nonce + ' end ' + code + ' ' + took + '\u27e7\n';
     writeAll(1, marker);
     if (!merged) writeAll(2, marker);
   }
