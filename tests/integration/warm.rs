@@ -513,3 +513,138 @@ fn issue26_a_new_workers_start_is_not_its_first_files_time() {
         );
     }
 }
+
+/// A tape file that writes what `NODE_EXTRA_CA_CERTS` its node started with and what the test
+/// sees to `seen/<name>`, then checks a TLS server whose self-signed certificate only the
+/// extra CA file holds is trusted.
+fn extra_ca_file(name: &str) -> String {
+    format!(
+        "var test = require('tape');\n\
+         var fs = require('fs'), tls = require('tls'), path = require('path');\n\
+         var root = path.join(__dirname, '..');\n\
+         var started = fs.readFileSync('/proc/self/environ', 'latin1').split('\\0')\n\
+           .filter(function (v) {{ return v.indexOf('NODE_EXTRA_CA_CERTS=') === 0; }});\n\
+         fs.writeFileSync(path.join(root, 'seen', '{name}'), JSON.stringify({{\n\
+           started: started, env: process.env.NODE_EXTRA_CA_CERTS, pid: process.pid }}));\n\
+         test('{name} trusts the extra CA', function (t) {{\n\
+           var opts = {{ key: fs.readFileSync(path.join(root, 'key.pem')),\n\
+             cert: fs.readFileSync(path.join(root, 'cert.pem')) }};\n\
+           var server = tls.createServer(opts, function (s) {{ s.end(); }});\n\
+           server.listen(0, '127.0.0.1', function () {{\n\
+             var c = tls.connect({{ port: server.address().port, host: '127.0.0.1',\n\
+               servername: 'localhost' }}, function () {{\n\
+               t.ok(c.authorized, 'the server is trusted'); c.destroy(); server.close(); t.end();\n\
+             }});\n\
+             c.on('error', function (e) {{ t.fail(e.message); server.close(); t.end(); }});\n\
+           }});\n\
+         }});\n"
+    )
+}
+
+#[test]
+fn issue26_a_worker_starts_with_only_the_extra_certificates_node_lacks() {
+    let test = "issue26_a_worker_starts_with_only_the_extra_certificates_node_lacks";
+    if !require(test, &["openssl"]) {
+        return;
+    }
+    let Some(p) = tape_project(test) else {
+        return;
+    };
+    fs::create_dir_all(p.join("seen")).expect("mkdir seen");
+    let made = std::process::Command::new("openssl")
+        .args([
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:P-256",
+        ])
+        .args([
+            "-nodes", "-keyout", "key.pem", "-out", "cert.pem", "-days", "2",
+        ])
+        .args([
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            "subjectAltName=DNS:localhost",
+        ])
+        .current_dir(p.path())
+        .output()
+        .expect("openssl runs");
+    assert!(made.status.success(), "{made:?}");
+    // The bundle a machine names: three roots node bundles, and the one it does not.
+    let bundled = std::process::Command::new("node")
+        .args([
+            "-p",
+            "require('tls').rootCertificates.slice(0, 3).join('\\n')",
+        ])
+        .output()
+        .expect("node runs");
+    let cert = p.read_text("cert.pem");
+    let bundled = String::from_utf8_lossy(&bundled.stdout).into_owned();
+    assert_eq!(bundled.matches("BEGIN CERTIFICATE").count(), 3);
+    p.write("bundle.pem", format!("{bundled}\n{cert}"));
+    p.write("test/a.js", extra_ca_file("a"));
+    p.write("test/b.js", extra_ca_file("b"));
+    let bundle = p.join("bundle.pem").display().to_string();
+    let named = format!("NODE_EXTRA_CA_CERTS={bundle}");
+    let args = [
+        "-j1", "--order", "declared", "--format", "summary", "--env", &named,
+    ];
+    let seen = |name: &str| -> Value {
+        serde_json::from_str(&p.read_text(&format!("seen/{name}"))).expect("seen json")
+    };
+    let passed = |ran: &crate::util::Ran| {
+        let doc = ran.summary_doc();
+        let by_file = verdicts(&doc);
+        assert_eq!(by_file.len(), 2, "{}", ran.both());
+        assert!(
+            by_file.iter().all(|(_, v)| v["ok"] == true),
+            "{}",
+            ran.both()
+        );
+        by_file
+    };
+
+    // The first worker starts with the bundle, and writes the reduced file for the next.
+    let first = p.run(&args);
+    passed(&first);
+    assert_eq!(seen("a")["pid"], seen("b")["pid"], "one worker ran both");
+    assert_eq!(seen("a")["started"], serde_json::json!([named]));
+
+    let second = p.run(&args);
+    let by_file = passed(&second);
+    let a = seen("a");
+    let started = a["started"][0].as_str().unwrap_or_default();
+    let reduced = started
+        .strip_prefix("NODE_EXTRA_CA_CERTS=")
+        .unwrap_or_default();
+    assert!(reduced.ends_with(".pem") && reduced != bundle, "{a}");
+    assert_eq!(
+        fs::read_to_string(reduced)
+            .expect("the reduced file")
+            .trim(),
+        cert.trim(),
+        "only the certificate node does not bundle"
+    );
+    assert_eq!(
+        a["env"],
+        bundle.as_str(),
+        "the test sees the name it was given"
+    );
+    same_isolated(&p, &args, &by_file);
+
+    // `--use-openssl-ca` trusts the system's store, not node's: no file is made for it.
+    let options = "NODE_OPTIONS=--use-openssl-ca";
+    let openssl_ca = [&args[..], &["--env", options]].concat();
+    for _ in 0..2 {
+        let ran = p.run(&openssl_ca);
+        assert_eq!(
+            seen("a")["started"],
+            serde_json::json!([named]),
+            "{}",
+            ran.both()
+        );
+    }
+}

@@ -53,6 +53,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
+mod extra_ca;
 mod spares;
 mod split;
 mod spread;
@@ -207,6 +208,11 @@ impl Worker {
                 "TAPLINE_WARM_MEMO".into(),
                 memo_path(driver, &key.cwd).into(),
             )))
+            .chain(
+                driver
+                    .parent()
+                    .map_or_else(Vec::new, |dir| extra_ca::vars(dir, &key, &settings.env)),
+            )
             .collect();
         let spec = Spec {
             program: key.argv[0].clone(),

@@ -25,6 +25,48 @@
   const merged = process.env.TAPLINE_WARM_MERGED === '1';
   delete process.env.TAPLINE_WARM_NONCE;
   delete process.env.TAPLINE_WARM_MERGED;
+  // NODE_EXTRA_CA_CERTS (src/run/warm/extra_ca.rs): this node may have started with a file of
+  // only the certificates it does not bundle (the same trust, less of node's start); the test
+  // and its subprocesses see the name they were given. Without that file yet, it is written
+  // here for the next workers.
+  if (process.env.TAPLINE_WARM_EXTRA_CA !== undefined) {
+    process.env.NODE_EXTRA_CA_CERTS = process.env.TAPLINE_WARM_EXTRA_CA;
+  }
+  const extraCaOut = process.env.TAPLINE_WARM_EXTRA_CA_OUT;
+  delete process.env.TAPLINE_WARM_EXTRA_CA;
+  delete process.env.TAPLINE_WARM_EXTRA_CA_OUT;
+  if (extraCaOut) writeExtraCa(process.env.NODE_EXTRA_CA_CERTS, extraCaOut);
+
+  // Writes to `out` the certificates of the PEM file `named` that node does not bundle, when
+  // node trusts its bundled roots and every PEM block of `named` is a certificate node
+  // parses: node then trusts the same with `out` as with `named`. Else nothing: the next
+  // worker starts with `named` as this one did.
+  function writeExtraCa(named, out) {
+    try {
+      const flags = process.execArgv.concat((process.env.NODE_OPTIONS || '').split(/\s+/));
+      if (flags.some((f) => /^--use-(openssl|system)-ca(=|$)/.test(f))) return;
+      if (process.config.variables.openssl_use_def_ca_store) return;
+      const { rootCertificates } = require('tls');
+      const { X509Certificate } = require('crypto');
+      if (!Array.isArray(rootCertificates) || rootCertificates.length === 0) return;
+      const body = (pem) => pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
+      const bundled = new Set(rootCertificates.map(body));
+      const text = fs.readFileSync(named, 'latin1');
+      const begins = text.match(/^-----BEGIN /gm) || [];
+      const blocks = text.match(/^-----BEGIN CERTIFICATE-----\r?\n[\s\S]*?^-----END CERTIFICATE-----\r?$/gm) || [];
+      if (blocks.length !== begins.length) return;
+      const kept = [];
+      for (const block of blocks) {
+        new X509Certificate(block); // one node would not read: the file stays whole
+        if (!bundled.has(body(block))) kept.push(block);
+      }
+      const tmp = `${out}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, kept.map((b) => b.replace(/\r/g, '') + '\n').join(''));
+      fs.renameSync(tmp, out);
+    } catch (_) {
+      // Not written: the next worker reads the named file, as node would.
+    }
+  }
   // What installed packages resolve to, kept across runs in one file per project beside this
   // driver (TAPLINE_WARM_MEMO). A worker spends about a fifth of tape's load finding files:
   // package.json reads, stats, path work. Inside `node_modules` only an install changes what

@@ -1,0 +1,179 @@
+//! `NODE_EXTRA_CA_CERTS` for a warm worker: only the certificates node does not bundle.
+//!
+//! Node 20 reads the file `NODE_EXTRA_CA_CERTS` names at its start, before any JavaScript, and
+//! then builds its root store at once: its ~145 bundled roots and every certificate of the
+//! file, at about 0.3 ms each. Machines and CI images often name the whole system bundle
+//! (`/etc/ssl/certs/ca-certificates.crt`), mostly the same Mozilla roots node bundles: on the
+//! machines of benches/README.md ("Warm workers, seventh pass") `node -e 0` takes 142 ms with
+//! it, 102 ms with only the 22 certificates node lacks, 51 ms without. A warm worker's start
+//! is paid once a job per run, on the run's critical path (fast-uri: a second worker).
+//!
+//! So a worker is given a file of the certificates in the named one that node does not bundle
+//! already: node trusts the union of both, which is the same set. The driver writes that file
+//! the first time (`TAPLINE_WARM_EXTRA_CA_OUT`: it reads node's bundled roots, and writes it
+//! only when every PEM block of the named file is a certificate node parses and node's flags
+//! keep the bundled store); later workers start with it, and the driver puts the original
+//! name back in `process.env` before the first file (`TAPLINE_WARM_EXTRA_CA`), so a test and
+//! its subprocesses see the variable they were given. The file's name holds what the answer
+//! depends on: the named file (path, inode, size, time), the node binary (path, inode, size,
+//! time; another node bundles other roots), node's flags and `NODE_OPTIONS`
+//! (`--use-openssl-ca` trusts another store).
+use super::Key;
+use std::ffi::OsString;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+
+const VAR: &str = "NODE_EXTRA_CA_CERTS";
+
+/// The variables a worker of `key` starts with, after the run's `env`, for its extra CA
+/// certificates: none when the run names no file (or one that cannot be read: node then warns
+/// as it would for the file alone).
+pub(super) fn vars(
+    dir: &Path,
+    key: &Key,
+    env: &[(OsString, OsString)],
+) -> Vec<(OsString, OsString)> {
+    let get = |name: &str| -> Option<OsString> {
+        match env.iter().rev().find(|(k, _)| k == name) {
+            Some((_, v)) => Some(v.clone()),
+            None => std::env::var_os(name),
+        }
+    };
+    let Some(original) = get(VAR).filter(|v| !v.is_empty()) else {
+        return Vec::new();
+    };
+    let path = get("PATH");
+    let Some(node) = key
+        .argv
+        .first()
+        .and_then(|program| crate::util::which::find_in(program, path.as_deref(), &key.cwd))
+    else {
+        return Vec::new();
+    };
+    let (Some(file), Some(binary)) = (
+        identity(&key.cwd.join(&original)),
+        identity(&key.cwd.join(&node)),
+    ) else {
+        return Vec::new();
+    };
+    let mut said = Vec::new();
+    for part in [original.as_os_str(), node.as_os_str()]
+        .into_iter()
+        .chain(key.argv[1..].iter().map(OsString::as_os_str))
+    {
+        said.extend_from_slice(part.as_bytes());
+        said.push(0);
+    }
+    // Apart from the flags: NODE_OPTIONS is one word.
+    said.push(1);
+    said.extend_from_slice(get("NODE_OPTIONS").unwrap_or_default().as_bytes());
+    said.push(0);
+    said.extend_from_slice(file.as_bytes());
+    said.extend_from_slice(binary.as_bytes());
+    let reduced = dir.join(format!("extra-ca-{:016x}.pem", crate::util::fnv1a(&said)));
+    if reduced.is_file() {
+        vec![
+            (VAR.into(), reduced.into_os_string()),
+            ("TAPLINE_WARM_EXTRA_CA".into(), original),
+        ]
+    } else {
+        vec![("TAPLINE_WARM_EXTRA_CA_OUT".into(), reduced.into_os_string())]
+    }
+}
+
+/// What changes when a file is replaced or rewritten: its device, inode, size and time.
+fn identity(path: &Path) -> Option<String> {
+    let m = std::fs::metadata(path).ok()?;
+    Some(format!(
+        "{}:{}:{}:{}.{};",
+        m.dev(),
+        m.ino(),
+        m.size(),
+        m.mtime(),
+        m.mtime_nsec()
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn key(dir: &Path, argv: &[&str]) -> Key {
+        Key {
+            argv: argv.iter().map(OsString::from).collect(),
+            cwd: dir.to_owned(),
+            merged: false,
+            tape: true,
+        }
+    }
+
+    fn node_in(dir: &Path) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let node = dir.join("node");
+        std::fs::write(&node, "#!/bin/sh\n").expect("write node");
+        std::fs::set_permissions(&node, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        node
+    }
+
+    #[test]
+    fn a_worker_asks_for_the_reduced_file_then_starts_with_it_and_the_name_put_back() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let node = node_in(dir.path());
+        let bundle = dir.path().join("bundle.pem");
+        std::fs::write(&bundle, "x").expect("write bundle");
+        let env = vec![(OsString::from(VAR), bundle.clone().into_os_string())];
+        let k = key(dir.path(), &[node.to_str().expect("utf-8")]);
+        let first = vars(dir.path(), &k, &env);
+        assert_eq!(first.len(), 1);
+        assert_eq!(first[0].0, "TAPLINE_WARM_EXTRA_CA_OUT");
+        let reduced = PathBuf::from(&first[0].1);
+        std::fs::write(&reduced, "").expect("write reduced");
+        let then = vars(dir.path(), &k, &env);
+        assert_eq!(then[0].0, VAR);
+        assert_eq!(then[0].1, reduced.as_os_str());
+        assert_eq!(
+            then[1],
+            ("TAPLINE_WARM_EXTRA_CA".into(), bundle.into_os_string())
+        );
+    }
+
+    #[test]
+    fn another_bundle_node_flag_or_node_options_is_another_file() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let node = node_in(dir.path());
+        let node = node.to_str().expect("utf-8");
+        let bundle = dir.path().join("bundle.pem");
+        std::fs::write(&bundle, "x").expect("write bundle");
+        let env = vec![(OsString::from(VAR), bundle.clone().into_os_string())];
+        let asked = |k: &Key, env: &[(OsString, OsString)]| vars(dir.path(), k, env)[0].1.clone();
+        let plain = asked(&key(dir.path(), &[node]), &env);
+        let flagged = asked(&key(dir.path(), &[node, "--use-openssl-ca"]), &env);
+        let options = [
+            env.clone(),
+            vec![("NODE_OPTIONS".into(), "--use-openssl-ca".into())],
+        ]
+        .concat();
+        let opted = asked(&key(dir.path(), &[node]), &options);
+        std::fs::write(&bundle, "xy").expect("rewrite bundle");
+        let rewritten = asked(&key(dir.path(), &[node]), &env);
+        let all = [&plain, &flagged, &opted, &rewritten];
+        for (i, a) in all.iter().enumerate() {
+            for b in &all[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+    }
+
+    #[test]
+    fn no_bundle_or_an_unreadable_one_changes_nothing() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let node = node_in(dir.path());
+        let k = key(dir.path(), &[node.to_str().expect("utf-8")]);
+        let empty = vec![(OsString::from(VAR), OsString::new())];
+        assert!(vars(dir.path(), &k, &empty).is_empty());
+        let gone = vec![(OsString::from(VAR), OsString::from("/nonexistent/ca.pem"))];
+        assert!(vars(dir.path(), &k, &gone).is_empty());
+    }
+}
