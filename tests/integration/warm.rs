@@ -635,6 +635,23 @@ fn issue26_a_worker_starts_with_only_the_extra_certificates_node_lacks() {
     );
     same_isolated(&p, &args, &by_file);
 
+    // A certificate node cannot read ends its reading of the file: it is kept whole.
+    p.write(
+        "broken.pem",
+        format!("{bundled}\n-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n{cert}"),
+    );
+    let broken = format!("NODE_EXTRA_CA_CERTS={}", p.join("broken.pem").display());
+    let with_broken = ["-j1", "--format", "summary", "--env", &broken];
+    for _ in 0..2 {
+        let ran = p.run(&with_broken);
+        assert_eq!(
+            seen("a")["started"],
+            serde_json::json!([broken]),
+            "{}",
+            ran.both()
+        );
+    }
+
     // `--use-openssl-ca` trusts the system's store, not node's: no file is made for it.
     let options = "NODE_OPTIONS=--use-openssl-ca";
     let openssl_ca = [&args[..], &["--env", options]].concat();

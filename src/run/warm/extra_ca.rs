@@ -9,10 +9,10 @@
 //! is paid once a job per run, on the run's critical path (fast-uri: a second worker).
 //!
 //! So a worker is given a file of the certificates in the named one that node does not bundle
-//! already: node trusts the union of both, which is the same set. The driver writes that file
-//! the first time (`TAPLINE_WARM_EXTRA_CA_OUT`: it reads node's bundled roots, and writes it
-//! only when every PEM block of the named file is a certificate node parses and node's flags
-//! keep the bundled store); later workers start with it, and the driver puts the original
+//! already: node trusts the union of both, which is the same set. The first worker of a
+//! process to need that file writes it (`TAPLINE_WARM_EXTRA_CA_OUT`: it reads node's bundled
+//! roots, and writes it only when every PEM block of the named file is a certificate node
+//! parses and node's flags keep the bundled store); later workers start with it, and the driver puts the original
 //! name back in `process.env` before the first file (`TAPLINE_WARM_EXTRA_CA`), so a test and
 //! its subprocesses see the variable they were given. The file's name holds what the answer
 //! depends on: the named file (path, inode, size, time), the node binary (path, inode, size,
@@ -77,9 +77,25 @@ pub(super) fn vars(
             (VAR.into(), reduced.into_os_string()),
             ("TAPLINE_WARM_EXTRA_CA".into(), original),
         ]
-    } else {
+    } else if first_to_ask(&reduced) {
         vec![("TAPLINE_WARM_EXTRA_CA_OUT".into(), reduced.into_os_string())]
+    } else {
+        Vec::new()
     }
+}
+
+/// Whether no worker of this process was asked to write `reduced` yet: one is enough (it
+/// costs that worker about 20 ms, paid again by each run of a fresh CI machine).
+fn first_to_ask(reduced: &Path) -> bool {
+    static ASKED: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+    let Ok(mut asked) = ASKED.lock() else {
+        return false;
+    };
+    if asked.iter().any(|p| p == reduced) {
+        return false;
+    }
+    asked.push(reduced.to_owned());
+    true
 }
 
 /// What changes when a file is replaced or rewritten: its device, inode, size and time.
@@ -129,6 +145,7 @@ mod tests {
         assert_eq!(first.len(), 1);
         assert_eq!(first[0].0, "TAPLINE_WARM_EXTRA_CA_OUT");
         let reduced = PathBuf::from(&first[0].1);
+        assert!(vars(dir.path(), &k, &env).is_empty(), "one worker is asked");
         std::fs::write(&reduced, "").expect("write reduced");
         let then = vars(dir.path(), &k, &env);
         assert_eq!(then[0].0, VAR);

@@ -55,11 +55,10 @@
       const begins = text.match(/^-----BEGIN /gm) || [];
       const blocks = text.match(/^-----BEGIN CERTIFICATE-----\r?\n[\s\S]*?^-----END CERTIFICATE-----\r?$/gm) || [];
       if (blocks.length !== begins.length) return;
-      const kept = [];
-      for (const block of blocks) {
-        new X509Certificate(block); // one node would not read: the file stays whole
-        if (!bundled.has(body(block))) kept.push(block);
-      }
+      // A block node would not read ends its reading there: then the file stays whole. One
+      // the same as a bundled root is read as node reads its own.
+      const kept = blocks.filter((block) => !bundled.has(body(block)));
+      for (const block of kept) new X509Certificate(block);
       const tmp = `${out}.${process.pid}.tmp`;
       fs.writeFileSync(tmp, kept.map((b) => b.replace(/\r/g, '') + '\n').join(''));
       fs.renameSync(tmp, out);
