@@ -635,6 +635,38 @@ fn issue26_a_worker_starts_with_only_the_extra_certificates_node_lacks() {
     );
     same_isolated(&p, &args, &by_file);
 
+    // A bundle of roots node holds already: the worker starts with none named (node then
+    // builds no store at its start), and the test still sees the name.
+    p.write("roots.pem", &bundled);
+    p.write(
+        "test/c.js",
+        "var test = require('tape');\nvar fs = require('fs'), path = require('path');\n\
+         var started = fs.readFileSync('/proc/self/environ', 'latin1').split('\\0')\n\
+           .filter(function (v) { return v.indexOf('NODE_EXTRA_CA_CERTS=') === 0; });\n\
+         fs.writeFileSync(path.join(__dirname, '..', 'seen', 'c'), JSON.stringify({\n\
+           started: started, env: process.env.NODE_EXTRA_CA_CERTS }));\n\
+         test('c', function (t) { t.ok(true, 'c ran'); t.end(); });\n",
+    );
+    let roots = p.join("roots.pem").display().to_string();
+    let only_roots = format!("NODE_EXTRA_CA_CERTS={roots}");
+    let with_roots = [
+        "-j1",
+        "--format",
+        "summary",
+        "--env",
+        &only_roots,
+        "test/c.js",
+    ];
+    for _ in 0..2 {
+        let ran = p.run(&with_roots);
+        assert_eq!(ran.summary_doc()["files"][0]["ok"], true, "{}", ran.both());
+    }
+    assert_eq!(
+        seen("c")["started"],
+        serde_json::json!(["NODE_EXTRA_CA_CERTS="])
+    );
+    assert_eq!(seen("c")["env"], roots.as_str());
+
     // A certificate node cannot read ends its reading of the file: it is kept whole.
     p.write(
         "broken.pem",

@@ -9,7 +9,9 @@
 //! is paid once a job per run, on the run's critical path (fast-uri: a second worker).
 //!
 //! So a worker is given a file of the certificates in the named one that node does not bundle
-//! already: node trusts the union of both, which is the same set. The first worker of a
+//! already: node trusts the union of both, which is the same set. When it bundles them all,
+//! the worker is given an empty name, which node reads as none: no store is built at its
+//! start (51 ms there), and its bundled roots are what it trusts, as with the named file. The first worker of a
 //! process to need that file writes it (`TAPLINE_WARM_EXTRA_CA_OUT`: it reads node's bundled
 //! roots, and writes it only when every PEM block of the named file is a certificate node
 //! parses and node's flags keep the bundled store); later workers start with it, and the driver puts the original
@@ -72,9 +74,15 @@ pub(super) fn vars(
     said.extend_from_slice(file.as_bytes());
     said.extend_from_slice(binary.as_bytes());
     let reduced = dir.join(format!("extra-ca-{:016x}.pem", crate::util::fnv1a(&said)));
-    if reduced.is_file() {
+    if let Some(meta) = std::fs::metadata(&reduced).ok().filter(|m| m.is_file()) {
+        // Nothing node lacks: an empty name, with which node builds no store at its start.
+        let value = if meta.len() == 0 {
+            OsString::new()
+        } else {
+            reduced.into_os_string()
+        };
         vec![
-            (VAR.into(), reduced.into_os_string()),
+            (VAR.into(), value),
             ("TAPLINE_WARM_EXTRA_CA".into(), original),
         ]
     } else if first_to_ask(&reduced) {
@@ -146,12 +154,22 @@ mod tests {
         assert_eq!(first[0].0, "TAPLINE_WARM_EXTRA_CA_OUT");
         let reduced = PathBuf::from(&first[0].1);
         assert!(vars(dir.path(), &k, &env).is_empty(), "one worker is asked");
-        std::fs::write(&reduced, "").expect("write reduced");
+        std::fs::write(&reduced, "-----BEGIN CERTIFICATE-----\n").expect("write reduced");
         let then = vars(dir.path(), &k, &env);
         assert_eq!(then[0].0, VAR);
         assert_eq!(then[0].1, reduced.as_os_str());
         assert_eq!(
             then[1],
+            (
+                "TAPLINE_WARM_EXTRA_CA".into(),
+                bundle.clone().into_os_string()
+            )
+        );
+        std::fs::write(&reduced, "").expect("empty reduced");
+        let none = vars(dir.path(), &k, &env);
+        assert_eq!(none[0], (VAR.into(), OsString::new()), "node lacks nothing");
+        assert_eq!(
+            none[1],
             ("TAPLINE_WARM_EXTRA_CA".into(), bundle.into_os_string())
         );
     }
