@@ -16,7 +16,9 @@
 //! roots, and writes it only when every PEM block of the named file is a certificate node
 //! parses and node's flags keep the bundled store); later workers start with it, and the driver puts the original
 //! name back in `process.env` before the first file (`TAPLINE_WARM_EXTRA_CA`), so a test and
-//! its subprocesses see the variable they were given. The file's name holds what the answer
+//! its subprocesses see the variable they were given. The file lies in tapline's own temp
+//! folder, which only this user may write ([`crate::run::trace::hooks_dir`]): what trusts
+//! it is what trusts the hooks that run inside every test. The file's name holds what the answer
 //! depends on: the named file (path, inode, size, time), the node binary (path, inode, size,
 //! time; another node bundles other roots), node's flags and `NODE_OPTIONS`
 //! (`--use-openssl-ca` trusts another store).
