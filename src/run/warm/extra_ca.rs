@@ -9,19 +9,19 @@
 //! is paid once a job per run, on the run's critical path (fast-uri: a second worker).
 //!
 //! So a worker is given a file of the certificates in the named one that node does not bundle
-//! already: node trusts the union of both, which is the same set. When it bundles them all,
-//! the worker is given an empty name, which node reads as none: no store is built at its
-//! start (51 ms there), and its bundled roots are what it trusts, as with the named file. The first worker of a
-//! process to need that file writes it (`TAPLINE_WARM_EXTRA_CA_OUT`: it reads node's bundled
-//! roots, and writes it only when every PEM block of the named file is a certificate node
-//! parses and node's flags keep the bundled store); later workers start with it, and the driver puts the original
-//! name back in `process.env` before the first file (`TAPLINE_WARM_EXTRA_CA`), so a test and
-//! its subprocesses see the variable they were given. The file lies in tapline's own temp
-//! folder, which only this user may write ([`crate::run::trace::hooks_dir`]): what trusts
-//! it is what trusts the hooks that run inside every test. The file's name holds what the answer
-//! depends on: the named file (path, inode, size, time), the node binary (path, inode, size,
-//! time; another node bundles other roots), node's flags and `NODE_OPTIONS`
-//! (`--use-openssl-ca` trusts another store).
+//! already: node trusts the union of both, which is the same set. When it bundles them all, the
+//! worker is given an empty name, which node reads as none: no store is built at its start (51 ms
+//! there), and its bundled roots are what it trusts, as with the named file. The first worker of a
+//! process to need that file writes it (`TAPLINE_WARM_EXTRA_CA_OUT`: it reads node's bundled roots,
+//! and writes it only when every PEM block of the named file is a certificate node parses and
+//! node's flags keep the bundled store); later workers start with it, and the driver puts the
+//! original name back in `process.env` before the first file (`TAPLINE_WARM_EXTRA_CA`), so a test
+//! and its subprocesses see the variable they were given. The file lies in tapline's own temp
+//! folder, which only this user may write ([`crate::run::trace::hooks_dir`]): whoever could change
+//! it could change the hooks that run inside every test already. The file's name holds what the
+//! answer depends on: the named file (path, inode, size, time), the node binary (path, inode, size,
+//! time; another node bundles other roots), node's flags and `NODE_OPTIONS` (`--use-openssl-ca`
+//! trusts another store).
 use super::Key;
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
