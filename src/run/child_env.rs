@@ -47,6 +47,19 @@ pub fn check_var(key: &str, value: &str) -> Result<(), EnvError> {
     Ok(())
 }
 
+/// The value a child sees for `key`: `vars` (a child's own variables, set over tapline's), else
+/// `inherited` (tapline's own).
+pub(crate) fn seen_by_child(
+    vars: &[(OsString, OsString)],
+    key: &str,
+    inherited: impl Fn(&str) -> Option<OsString>,
+) -> Option<OsString> {
+    vars.iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.clone())
+        .or_else(|| inherited(key))
+}
+
 /// What tapline sets for every child, in order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ChildEnv {
@@ -104,11 +117,7 @@ impl ChildEnv {
 
     /// The value a child sees for `key`: set here, else inherited.
     fn get(&self, key: &str, inherited: &impl Fn(&str) -> Option<OsString>) -> Option<OsString> {
-        self.vars
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.clone())
-            .or_else(|| inherited(key))
+        seen_by_child(&self.vars, key, inherited)
     }
 
     /// `argv` as it must be to see the include folders: a perl in taint mode gets `PERL5LIB`'s

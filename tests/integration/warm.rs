@@ -50,6 +50,11 @@ fn tape_file(name: &str, body: &str) -> String {
     )
 }
 
+/// A [`tape_file`] whose second test passes too.
+fn passing_tape_file(name: &str) -> String {
+    tape_file(name, &format!("t.ok(true, '{name} passes'); t.end();"))
+}
+
 /// Each file's verdict, exit, reasons and stream summary from `--format summary`, by path.
 fn verdicts(doc: &Value) -> Vec<(String, Value)> {
     let files = doc["files"].as_array().expect("files");
@@ -95,10 +100,7 @@ fn issue26_a_file_calling_process_exit_in_a_warm_worker_fails_alone() {
     let Some(p) = tape_project_with_pids(test) else {
         return;
     };
-    p.write(
-        "test/a.js",
-        tape_file("a", "t.ok(true, 'a passes'); t.end();"),
-    );
+    p.write("test/a.js", passing_tape_file("a"));
     p.write(
         "test/b.js",
         tape_file("b", "t.ok(true, 'before the exit'); process.exit(3);"),
@@ -432,10 +434,7 @@ fn issue26_a_file_that_loads_no_module_runs_in_the_tape_files_worker() {
     let Some(p) = tape_project_with_pids(test) else {
         return;
     };
-    p.write(
-        "test/a.js",
-        tape_file("a", "t.ok(true, 'a passes'); t.end();"),
-    );
+    p.write("test/a.js", passing_tape_file("a"));
     // A data file `tape 'test/**/*.js'` would require beside the tests; it names no module.
     p.write(
         "test/cases.js",
@@ -462,14 +461,8 @@ fn issue26_a_new_workers_start_is_not_its_first_files_time() {
     let Some(p) = tape_project_with_pids(test) else {
         return;
     };
-    p.write(
-        "test/a.js",
-        tape_file("a", "t.ok(true, 'a passes'); t.end();"),
-    );
-    p.write(
-        "test/b.js",
-        tape_file("b", "t.ok(true, 'b passes'); t.end();"),
-    );
+    p.write("test/a.js", passing_tape_file("a"));
+    p.write("test/b.js", passing_tape_file("b"));
     // Every node of the run spends its first 800 ms here, before tape or any file.
     p.write(
         "slow-start.js",

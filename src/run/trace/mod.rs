@@ -119,12 +119,7 @@ impl Tracer {
         let Some(Hooks { dir, .. }) = &self.hooks else {
             return;
         };
-        let get = |key: &str| -> Option<OsString> {
-            vars.iter()
-                .find(|(k, _)| k == key)
-                .map(|(_, v)| v.clone())
-                .or_else(|| inherited(key))
-        };
+        let get = |key: &str| super::child_env::seen_by_child(vars, key, &inherited);
         let perl = perl::env_words(dir).map(|w| append_words(get("PERL5OPT"), &w));
         let python = python::path_entry(dir).map(|p| prepend_path(get("PYTHONPATH"), p));
         let node = node::cjs_words(dir).map(|w| append_words(get("NODE_OPTIONS"), &w));

@@ -38,12 +38,8 @@ pub(super) fn vars(
     key: &Key,
     env: &[(OsString, OsString)],
 ) -> Vec<(OsString, OsString)> {
-    let get = |name: &str| -> Option<OsString> {
-        match env.iter().rev().find(|(k, _)| k == name) {
-            Some((_, v)) => Some(v.clone()),
-            None => std::env::var_os(name),
-        }
-    };
+    let get =
+        |name: &str| crate::run::child_env::seen_by_child(env, name, |k: &str| std::env::var_os(k));
     let Some(original) = get(VAR).filter(|v| !v.is_empty()) else {
         return Vec::new();
     };
@@ -55,10 +51,7 @@ pub(super) fn vars(
     else {
         return Vec::new();
     };
-    let (Some(file), Some(binary)) = (
-        identity(&key.cwd.join(&original)),
-        identity(&key.cwd.join(&node)),
-    ) else {
+    let (Some(file), Some(binary)) = (identity(&key.cwd.join(&original)), identity(&node)) else {
         return Vec::new();
     };
     let mut said = Vec::new();

@@ -58,7 +58,8 @@ mod spares;
 mod split;
 mod spread;
 pub(crate) use spares::Spares;
-pub(crate) use split::{End, Splitter};
+use split::End;
+pub(crate) use split::Splitter;
 
 /// The driver's file name and text.
 const DRIVER: (&str, &str) = ("tapline-warm.cjs", include_str!("tapline-warm.cjs"));
@@ -556,20 +557,15 @@ async fn serve(
         cancelled: false,
     };
     // What came after the last file's marker is this file's.
-    let (mut out_end, mut err_end) = (worker.out.take(), worker.err.take());
+    let (out_end, err_end) = (worker.out.take(), worker.err.take());
     output.give(Chunk::Stdout(out_end.0)).await;
     output.give(Chunk::Stderr(err_end.0)).await;
-    let mut ended = (
-        out_end.1.take(),
-        err_end.1.take().or(worker.key.merged.then_some(End {
-            code: 0,
-            took: None,
-        })),
-    );
+    // Stdout's marker says how the file ended; stderr's (none when one pipe) only that it did.
+    let mut ended = (out_end.1, err_end.1.is_some() || worker.key.merged);
     let deadline = timeout.and_then(|t| tokio::time::Instant::now().checked_add(t));
     let mut cancel_open = true;
     loop {
-        if let (Some(end), Some(_)) = ended {
+        if let (Some(end), true) = ended {
             turn.end = Some(end);
             break;
         }
@@ -591,7 +587,7 @@ async fn serve(
                     }
                     Chunk::Stderr(_) => {
                         output.give(Chunk::Stderr(piece)).await;
-                        ended.1 = ended.1.or(end);
+                        ended.1 |= end.is_some();
                     }
                 }
             }

@@ -37,6 +37,14 @@
   delete process.env.TAPLINE_WARM_EXTRA_CA_OUT;
   if (extraCaOut) writeExtraCa(process.env.NODE_EXTRA_CA_CERTS, extraCaOut);
 
+  // Writes `text` to `file` aside and renames it there: another worker reading it meanwhile
+  // sees the old file or the new one, never half of one.
+  function replaceFile(file, text) {
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, text);
+    fs.renameSync(tmp, file);
+  }
+
   // Writes to `out` the certificates of the PEM file `named` that node does not bundle, when
   // node trusts its bundled roots and every PEM block of `named` is a certificate node
   // parses: node then trusts the same with `out` as with `named`. Else nothing: the next
@@ -59,9 +67,7 @@
       // the same as a bundled root is read as node reads its own.
       const kept = blocks.filter((block) => !bundled.has(body(block)));
       for (const block of kept) new X509Certificate(block);
-      const tmp = `${out}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, kept.map((b) => b.replace(/\r/g, '') + '\n').join(''));
-      fs.renameSync(tmp, out);
+      replaceFile(out, kept.map((b) => b.replace(/\r/g, '') + '\n').join(''));
     } catch (_) {
       // Not written: the next worker reads the named file, as node would.
     }
@@ -157,9 +163,7 @@
         resolve: Object.fromEntries(memo.resolve),
         imports: Object.fromEntries(memo.imports),
       };
-      const tmp = `${memo.file}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, JSON.stringify(doc));
-      fs.renameSync(tmp, memo.file);
+      replaceFile(memo.file, JSON.stringify(doc));
     } catch (_) {
       // Not kept: the next run looks the files up, as node would.
     }
