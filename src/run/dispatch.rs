@@ -251,23 +251,75 @@ impl<'a, 's> Dispatch<'a, 's> {
         });
     }
 
-    /// Starts pending files while a job is free and the run may go on (a warm file may wait
-    /// for its worker instead, [`super::warm::Pool::should_wait`]).
+    /// Starts pending files while a job is free and the run may go on: first a file a warm
+    /// worker was sent ahead (it runs already), then the others in order, passing over the
+    /// files sent ahead to a worker still busy (a warm file may wait for its worker instead,
+    /// [`super::warm::Pool::should_wait`]). Then sends the busy workers their next files.
     fn start_ready(&mut self) {
         while self.running.len() < self.jobs() && self.state.may_start() {
-            let Some(lane) = self.pending.front().map(|(p, _)| p.input.lane) else {
+            let Some(file) = self.warm.ready_ahead() else {
                 break;
             };
-            // In order: a file that may not run beside the running ones waits, and so do
-            // the files after it.
-            if !self.lanes.iter().flatten().all(|r| lane.fits_beside(*r)) || self.waits_for_worker()
-            {
-                break;
-            }
-            let Some((p, attempt)) = self.pending.pop_front() else {
+            let at = self
+                .pending
+                .iter()
+                .position(|(p, a)| (p.info.index, *a) == file);
+            let Some((p, attempt)) = at.and_then(|at| self.pending.remove(at)) else {
                 break;
             };
             self.start(p, attempt);
+        }
+        while self.running.len() < self.jobs() && self.state.may_start() {
+            let Some(at) = self.next_free() else {
+                break;
+            };
+            let lane = self.pending[at].0.input.lane;
+            // In order: a file that may not run beside the running ones waits, and so do
+            // the files after it.
+            if !self.lanes.iter().flatten().all(|r| lane.fits_beside(*r))
+                || self.waits_for_worker(at)
+            {
+                break;
+            }
+            let Some((p, attempt)) = self.pending.remove(at) else {
+                break;
+            };
+            self.start(p, attempt);
+        }
+        self.send_ahead();
+    }
+
+    /// The first pending file no warm worker was sent ahead.
+    fn next_free(&self) -> Option<usize> {
+        (self.pending.iter()).position(|(p, a)| !self.warm.holds((p.info.index, *a)))
+    }
+
+    /// Sends each busy warm worker that holds no next file the command of the first pending
+    /// file of its key no worker holds, while more than `jobs` such files are left: the last
+    /// ones go to whichever worker is free first, so that no worker ends the run with a file
+    /// another could have taken.
+    /// A run that stops at a failure (`--max-fail`) sends nothing ahead: the file after the
+    /// one that stops it must not start. (A bail out stops any run; the file its worker was
+    /// sent ahead is then stopped with the worker and told as not run, as if never started.)
+    fn send_ahead(&mut self) {
+        if !self.state.may_start() || self.settings.max_fail.is_some() {
+            return;
+        }
+        let jobs = self.jobs();
+        for (id, key) in self.warm.without_ahead() {
+            let (settings, keys, warm) = (self.settings, &mut self.warm_keys, &self.warm);
+            let mut free = (self.pending.iter())
+                .filter(|(p, a)| !warm.holds((p.info.index, *a)))
+                .filter(|(p, _)| key_for(keys, settings, p).as_ref() == Some(&key));
+            let Some((first, attempt)) = free.next() else {
+                continue;
+            };
+            if free.take(jobs).count() < jobs {
+                continue;
+            }
+            let file = (first.info.index, *attempt);
+            let line = super::warm::command_of(first, settings);
+            self.warm.send_ahead(id, file, line);
         }
     }
 
@@ -276,10 +328,10 @@ impl<'a, 's> Dispatch<'a, 's> {
         key_for(&mut self.warm_keys, self.settings, p)
     }
 
-    /// Whether the next pending file is to wait for a worker of its key to come back.
-    fn waits_for_worker(&mut self) -> bool {
+    /// Whether the pending file at `at` is to wait for a worker of its key to come back.
+    fn waits_for_worker(&mut self, at: usize) -> bool {
         let (settings, keys) = (self.settings, &mut self.warm_keys);
-        let Some((front, _)) = self.pending.front() else {
+        let Some((front, _)) = self.pending.get(at) else {
             return false;
         };
         let Some(key) = key_for(keys, settings, front) else {
@@ -348,9 +400,12 @@ impl<'a, 's> Dispatch<'a, 's> {
             coverage: settings.coverage.as_ref().and_then(|c| c.for_planned(&p)),
             browser: self.browser.clone(),
         };
-        let worker = self
+        let mut worker = self
             .warm_key(&p)
-            .and_then(|key| self.warm.take(key, settings));
+            .and_then(|key| self.warm.take(key, (idx, attempt), settings));
+        // Queued now, before any file is sent ahead behind it.
+        let unsent = (worker.as_mut())
+            .and_then(|w| w.hand((idx, attempt), || super::warm::command_of(&p, settings)));
         self.failing[idx] =
             (settings.retries > 0 && p.input.refilter.is_some()).then(Failing::default);
         self.infos[idx] = Some(info);
@@ -361,7 +416,7 @@ impl<'a, 's> Dispatch<'a, 's> {
         self.running.spawn(async move {
             let (mut r, lease) = match worker {
                 Some(w) => {
-                    let (r, lease) = super::warm::run_file(job, w, tx, cancel).await;
+                    let (r, lease) = super::warm::run_file(job, w, unsent, tx, cancel).await;
                     (r, Some(lease))
                 }
                 None => (file_task::run_file(job, tx, cancel).await, None),

@@ -476,7 +476,7 @@ mod tests {
         }
     }
 
-    fn settings(jobs: usize) -> Settings {
+    pub(crate) fn settings(jobs: usize) -> Settings {
         Settings {
             run: 1,
             jobs,

@@ -690,3 +690,76 @@ fn issue26_a_worker_starts_with_only_the_extra_certificates_node_lacks() {
         );
     }
 }
+
+/// A worker is sent its next file while it runs one (src/run/warm/mod.rs, `Pool::send_ahead`),
+/// and starts it the moment that one ends: a file that then stops the run takes the file sent
+/// ahead down with its worker, told as not run; under `--max-fail` nothing is sent ahead, so
+/// the file after the failing one never starts.
+#[test]
+fn issue26_a_file_sent_ahead_is_not_run_when_the_file_before_it_stops_the_run() {
+    let test = "issue26_a_file_sent_ahead_is_not_run_when_the_file_before_it_stops_the_run";
+    let Some(p) = tape_project_with_pids(test) else {
+        return;
+    };
+    let args = ["-j1", "--order", "declared", "--format", "summary"];
+    for name in ["c", "d", "e"] {
+        p.write(&format!("test/{name}.js"), passing_tape_file(name));
+    }
+    p.write("test/a.js", passing_tape_file("a"));
+    p.write("test/b.js", passing_tape_file("b"));
+    // All five in one worker, each sent ahead of the one before it ends.
+    let warm = p.run(&args);
+    let pid = |name: &str| p.read_text(&format!("pids/{name}"));
+    assert!(
+        ["b", "c", "d", "e"].iter().all(|n| pid(n) == pid("a")),
+        "{}",
+        warm.both()
+    );
+    same_isolated(&p, &args, &verdicts(&warm.summary_doc()));
+
+    // b fails and --max-fail 1 stops the run: c was not sent ahead, so it never started.
+    p.write(
+        "test/b.js",
+        tape_file("b", "t.equal(1, 2, 'b fails'); t.end();"),
+    );
+    fs::remove_dir_all(p.join("pids")).expect("rm pids");
+    fs::create_dir_all(p.join("pids")).expect("mkdir pids");
+    let stopped = p.run(&[&args[..], &["--max-fail", "1"]].concat());
+    let doc = stopped.summary_doc();
+    let ran: Vec<&str> = doc["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .filter(|f| f["not_run"] == false)
+        .filter_map(|f| f["path"].as_str())
+        .collect();
+    assert_eq!(ran, ["test/a.js", "test/b.js"], "{}", stopped.both());
+    assert!(!p.join("pids/c").exists(), "c never started");
+    same_isolated(
+        &p,
+        &[&args[..], &["--max-fail", "1"]].concat(),
+        &verdicts(&doc),
+    );
+
+    // b bails out, which stops any run: c, sent ahead, goes with its worker, not run.
+    p.write(
+        "test/b.js",
+        "// require('tape')\nconsole.log('TAP version 13\\nok 1 - first\\nBail out! no database');\n",
+    );
+    let bailed = p.run(&args);
+    let doc = bailed.summary_doc();
+    let ran: Vec<&str> = doc["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .filter(|f| f["not_run"] == false)
+        .filter_map(|f| f["path"].as_str())
+        .collect();
+    assert_eq!(ran, ["test/a.js", "test/b.js"], "{}", bailed.both());
+    assert!(
+        !p.read_text(".nogit/testlogs/test__b.log")
+            .contains("# c first"),
+        "c's output is no file's"
+    );
+    same_isolated(&p, &args, &verdicts(&doc));
+}

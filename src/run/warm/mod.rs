@@ -12,7 +12,9 @@
 //!   idle worker of its key (same node flags, folder and pipes) or a new one, and its file task
 //!   ([`run_file`]) hands the worker back when the file is done. Workers and isolated children
 //!   together stay within `-j`. The order and the share come from the planner as for any file:
-//!   the next file goes to the next free job.
+//!   the next file goes to the next free job. A busy worker is sent its next file's command
+//!   ahead ([`Pool::send_ahead`]), so it starts that file the moment its own ends; the last
+//!   `-j` files of a key are not, and go to whichever worker frees first.
 //! - the driver ends each file as `node FILE` would end: when node's event loop is empty
 //!   ('beforeExit', the driver holding no handle while a file runs), it runs the 'exit'
 //!   listeners the file added (tape's prints the plan and names the exit code) and writes an
@@ -171,6 +173,11 @@ fn resolves_to_tape(path: &Path) -> bool {
 /// One warm node process, between files or serving one.
 pub(crate) struct Worker {
     key: Key,
+    /// Tells this worker from another of its key.
+    id: u64,
+    /// The file (index, attempt) whose command it was sent while it served the one before
+    /// ([`Pool::send_ahead`]): it runs that file next, whatever tapline does meanwhile.
+    ahead: Option<(usize, u32)>,
     commands: mpsc::Sender<Vec<u8>>,
     chunks: mpsc::Receiver<Chunk>,
     supervisor: JoinHandle<Result<Outcome, SpawnError>>,
@@ -229,8 +236,11 @@ impl Worker {
             stdin: Some(StdinFeed::new(rx)),
         };
         let supervisor = tokio::spawn(supervise::run(spec, chunk_tx, cancel_rx));
+        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         Worker {
             key,
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            ahead: None,
             commands,
             chunks,
             supervisor,
@@ -284,17 +294,26 @@ fn nonce() -> String {
 
 /// What a warm file task hands back: its worker when it can serve another file.
 pub(crate) struct Lease {
-    key: Key,
+    id: u64,
     worker: Option<Worker>,
 }
 
-/// The run's warm workers: the idle ones, and how many are serving a file.
+/// A worker serving a file: what the pool keeps of it while its file task holds it.
+struct Busy {
+    id: u64,
+    key: Key,
+    /// Its stdin's queue, for the next file's command ([`Pool::send_ahead`]).
+    commands: mpsc::Sender<Vec<u8>>,
+    /// The file whose command it was sent ahead.
+    ahead: Option<(usize, u32)>,
+}
+
+/// The run's warm workers: the idle ones, and the ones serving a file.
 pub(crate) struct Pool {
     /// The driver's path, written on first use (an error keeps files isolated).
     driver: Option<Result<PathBuf, String>>,
     idle: Vec<Worker>,
-    /// The keys of the workers serving a file, one entry each.
-    busy_of: Vec<Key>,
+    busy: Vec<Busy>,
     /// Every key a worker served this run: with spares kept, each gets one at the end.
     served: Vec<Key>,
     /// The machine's load when a second worker was first weighed (`Some(None)`: unknown).
@@ -307,7 +326,7 @@ impl Pool {
         Pool {
             driver: None,
             idle: Vec::new(),
-            busy_of: Vec::new(),
+            busy: Vec::new(),
             served: Vec::new(),
             load: None,
             retiring: Vec::new(),
@@ -324,21 +343,35 @@ impl Pool {
         written.as_ref().ok().cloned()
     }
 
-    /// A worker for `key`: an idle one, a spare kept from the last run
+    /// A worker for `file` (its index and attempt) of `key`: the idle one that was sent it
+    /// ahead, an idle one that holds no file, a spare kept from the last run
     /// ([`Settings::warm_spares`]), else a new one (an idle worker of another key is retired
     /// first when `jobs` are all taken). `None` when the driver cannot be written.
-    pub(crate) fn take(&mut self, key: Key, settings: &Settings) -> Option<Worker> {
+    pub(crate) fn take(
+        &mut self,
+        key: Key,
+        file: (usize, u32),
+        settings: &Settings,
+    ) -> Option<Worker> {
         let spare = || settings.warm_spares.as_ref().and_then(|s| s.take(&key));
-        let worker = match self.idle.iter().position(|w| w.key == key) {
+        let held = self.idle.iter().position(|w| w.ahead == Some(file));
+        let free = || {
+            self.idle
+                .iter()
+                .position(|w| w.key == key && w.ahead.is_none())
+        };
+        let worker = match held.or_else(free) {
             Some(at) => self.idle.remove(at),
             None => match spare() {
                 Some(worker) => worker,
                 None => {
                     let driver = self.driver()?;
-                    while !self.idle.is_empty()
-                        && self.idle.len() + self.busy_of.len() >= settings.jobs.max(1)
-                    {
-                        let old = self.idle.remove(0);
+                    while self.idle.len() + self.busy.len() >= settings.jobs.max(1) {
+                        // One that runs a file sent ahead is busy, whatever tapline thinks.
+                        let Some(at) = self.idle.iter().position(|w| w.ahead.is_none()) else {
+                            break;
+                        };
+                        let old = self.idle.remove(at);
                         self.retiring.push(tokio::spawn(old.retire()));
                     }
                     Worker::spawn(key, &driver, settings)
@@ -348,7 +381,12 @@ impl Pool {
         if !self.served.contains(&worker.key) {
             self.served.push(worker.key.clone());
         }
-        self.busy_of.push(worker.key.clone());
+        self.busy.push(Busy {
+            id: worker.id,
+            key: worker.key.clone(),
+            commands: worker.commands.clone(),
+            ahead: None,
+        });
         Some(worker)
     }
 
@@ -361,8 +399,8 @@ impl Pool {
     where
         I: IntoIterator<Item = Option<u64>>,
     {
-        let idle = self.idle.iter().any(|w| w.key == *key);
-        if idle || !self.busy_of.iter().any(|k| k == key) {
+        let idle = self.idle.iter().any(|w| w.key == *key && w.ahead.is_none());
+        if idle || !self.busy.iter().any(|b| b.key == *key) {
             return false;
         }
         let load = *self.load.get_or_insert_with(spread::machine_load);
@@ -370,14 +408,59 @@ impl Pool {
         !spread::core_to_spare(load, cores) || !spread::another_worker_pays(left())
     }
 
-    /// A warm file task ended: its worker is idle again, unless it is gone or the run is
-    /// stopping.
-    pub(crate) fn give_back(&mut self, lease: Lease, stopping: bool) {
-        if let Some(at) = self.busy_of.iter().position(|k| *k == lease.key) {
-            self.busy_of.swap_remove(at);
+    /// The busy workers that hold no next file yet, by id and key, in the order they took
+    /// their file.
+    pub(crate) fn without_ahead(&self) -> Vec<(u64, Key)> {
+        (self.busy.iter())
+            .filter(|b| b.ahead.is_none())
+            .map(|b| (b.id, b.key.clone()))
+            .collect()
+    }
+
+    /// Whether a worker was sent `file` ahead: it is that worker's to run.
+    pub(crate) fn holds(&self, file: (usize, u32)) -> bool {
+        self.busy.iter().any(|b| b.ahead == Some(file))
+            || self.idle.iter().any(|w| w.ahead == Some(file))
+    }
+
+    /// A file an idle worker was sent ahead: it runs it already, so it starts before any other.
+    pub(crate) fn ready_ahead(&self) -> Option<(usize, u32)> {
+        self.idle.iter().find_map(|w| w.ahead)
+    }
+
+    /// Queues `line`, the command of `file`, behind the one busy worker `id` serves, so that
+    /// the driver reads it the moment that file ends instead of waiting for tapline to see the
+    /// end and answer (a millisecond or more a file under load). The file is then that
+    /// worker's: [`Pool::take`] gives it no other, and should it die first the file was never
+    /// run and is started as any other. Whether it was queued.
+    pub(crate) fn send_ahead(&mut self, id: u64, file: (usize, u32), line: Vec<u8>) -> bool {
+        let Some(busy) = self
+            .busy
+            .iter_mut()
+            .find(|b| b.id == id && b.ahead.is_none())
+        else {
+            return false;
+        };
+        let sent = busy.commands.try_send(line).is_ok();
+        if sent {
+            busy.ahead = Some(file);
         }
+        sent
+    }
+
+    /// A warm file task ended: its worker is idle again (holding the file it was sent ahead),
+    /// unless it is gone or the run is stopping (a file it runs ahead then ends with it, not
+    /// started as far as the run is concerned).
+    pub(crate) fn give_back(&mut self, lease: Lease, stopping: bool) {
+        let ahead = match self.busy.iter().position(|b| b.id == lease.id) {
+            Some(at) => self.busy.swap_remove(at).ahead,
+            None => None,
+        };
         match lease.worker {
-            Some(worker) if !stopping => self.idle.push(worker),
+            Some(mut worker) if !stopping => {
+                worker.ahead = ahead;
+                self.idle.push(worker);
+            }
             Some(worker) => self.retiring.push(tokio::spawn(worker.retire())),
             None => {}
         }
@@ -405,16 +488,35 @@ impl Pool {
     }
 }
 
-/// The command line the driver reads for a file.
-fn command_line(job: &FileJob) -> Vec<u8> {
-    let file = job
-        .command
-        .as_ref()
-        .ok()
+impl Worker {
+    /// Queues the command of `file` unless the worker was sent it ahead; what the file task
+    /// is still to send (the queue full, which a worker between files never has, or gone).
+    pub(crate) fn hand(
+        &mut self,
+        file: (usize, u32),
+        line: impl FnOnce() -> Vec<u8>,
+    ) -> Option<Vec<u8>> {
+        if self.ahead.take() == Some(file) {
+            return None;
+        }
+        self.commands.try_send(line()).err().map(|e| match e {
+            mpsc::error::TrySendError::Full(line) | mpsc::error::TrySendError::Closed(line) => line,
+        })
+    }
+}
+
+/// The command line the driver reads for a planned file: its path and its trace's variables,
+/// as [`super::dispatch`] gives the file's job.
+pub(crate) fn command_of(p: &Planned, settings: &Settings) -> Vec<u8> {
+    let cwd = p.input.cwd.as_deref().unwrap_or(&settings.cwd);
+    let file = (p.command.as_ref().ok())
         .and_then(|argv| argv.last())
-        .map(|f| job.cwd.join(f).to_string_lossy().into_owned())
+        .map(|f| cwd.join(f).to_string_lossy().into_owned())
         .unwrap_or_default();
-    let vars: Vec<(OsString, OsString)> = job.trace.as_ref().map(|t| t.env()).unwrap_or_default();
+    let vars: Vec<(OsString, OsString)> = (settings.trace.as_ref())
+        .and_then(|t| t.for_planned(p, &settings.cwd))
+        .map(|t| t.env())
+        .unwrap_or_default();
     let trace = vars
         .iter()
         .find(|(k, _)| k == super::trace::OUT_VAR)
@@ -467,6 +569,7 @@ struct Turn {
 pub(crate) async fn run_file(
     mut job: FileJob,
     mut worker: Worker,
+    unsent: Option<Vec<u8>>,
     tx: mpsc::Sender<Vec<RunEvent>>,
     cancel: watch::Receiver<Option<Cancel>>,
 ) -> (FileResult, Lease) {
@@ -484,7 +587,9 @@ pub(crate) async fn run_file(
         log_error: None,
     };
     // A dead worker's channel is closed: its chunks then end at once, and its end is judged.
-    let _ = worker.commands.send(command_line(&job)).await;
+    if let Some(line) = unsent {
+        let _ = worker.commands.send(line).await;
+    }
     let turn = serve(&mut worker, &mut output, job.timeout, cancel).await;
     // The driver's time, when it told it: a new worker's start is no file's.
     let outcome = match turn.end {
@@ -511,13 +616,13 @@ pub(crate) async fn run_file(
     };
     let lease = match turn.end {
         Some(_) if !turn.cancelled && !turn.timed_out => Lease {
-            key: worker.key.clone(),
+            id: worker.id,
             worker: Some(worker),
         },
         _ => {
             let _ = worker.cancel.send(Some(Cancel::Immediate));
             Lease {
-                key: worker.key.clone(),
+                id: worker.id,
                 worker: None,
             }
         }
@@ -608,5 +713,127 @@ async fn until(deadline: Option<tokio::time::Instant>) {
     match deadline {
         Some(at) => tokio::time::sleep_until(at).await,
         None => std::future::pending().await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key() -> Key {
+        Key {
+            argv: vec!["node".into()],
+            cwd: PathBuf::from("/project"),
+            merged: false,
+            tape: true,
+        }
+    }
+
+    /// A worker with no process behind it: its stdin's queue is `rx`.
+    fn fake() -> (Worker, mpsc::Receiver<Vec<u8>>) {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1 << 40);
+        let (commands, rx) = mpsc::channel(4);
+        let (_, chunks) = mpsc::channel(1);
+        let (cancel, _) = watch::channel(None);
+        let ended = Outcome::ended(Exit::Code(0), Duration::ZERO);
+        let worker = Worker {
+            key: key(),
+            id: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            ahead: None,
+            commands,
+            chunks,
+            supervisor: tokio::spawn(async move { Ok(ended) }),
+            cancel,
+            out: Splitter::new("n"),
+            err: Splitter::new("n"),
+        };
+        (worker, rx)
+    }
+
+    #[tokio::test]
+    async fn issue26_a_file_sent_ahead_follows_its_workers_file_and_is_that_workers_alone() {
+        let settings = super::super::tests::settings(2);
+        let mut pool = Pool::new();
+        let (idle, mut rx) = fake();
+        pool.idle.push(idle);
+        let mut w = pool
+            .take(key(), (0, 1), &settings)
+            .expect("the idle worker");
+        assert_eq!(
+            w.hand((0, 1), || b"zero\n".to_vec()),
+            None,
+            "queued at once"
+        );
+        let [(id, _)] = pool.without_ahead()[..] else {
+            panic!("one busy worker");
+        };
+        assert!(pool.send_ahead(id, (1, 1), b"one\n".to_vec()));
+        assert!(
+            !pool.send_ahead(id, (2, 1), b"two\n".to_vec()),
+            "one file ahead"
+        );
+        assert!(pool.holds((1, 1)) && !pool.holds((2, 1)));
+        assert!(pool.without_ahead().is_empty());
+        // The driver reads them in that order.
+        assert_eq!(rx.recv().await.as_deref(), Some(&b"zero\n"[..]));
+        assert_eq!(rx.recv().await.as_deref(), Some(&b"one\n"[..]));
+
+        // File 0 ends: its worker comes back holding file 1, which it runs already.
+        pool.give_back(
+            Lease {
+                id,
+                worker: Some(w),
+            },
+            false,
+        );
+        assert_eq!(pool.ready_ahead(), Some((1, 1)));
+        // Another file of the key gets another worker.
+        let (other, _other_rx) = fake();
+        let other_id = other.id;
+        pool.idle.push(other);
+        let w5 = pool
+            .take(key(), (5, 1), &settings)
+            .expect("the other idle worker");
+        assert_eq!(w5.id, other_id);
+        pool.give_back(
+            Lease {
+                id: other_id,
+                worker: Some(w5),
+            },
+            false,
+        );
+        assert!(
+            !pool.should_wait(&key(), Vec::new),
+            "no worker of the key is busy: another file starts its own"
+        );
+        pool.idle.reverse();
+        let mut w = pool.take(key(), (1, 1), &settings).expect("its worker");
+        assert_eq!(w.id, id, "the worker running it, wherever it waits");
+        assert_eq!(w.hand((1, 1), || panic!("sent already")), None);
+        assert!(!pool.holds((1, 1)) && pool.ready_ahead().is_none());
+
+        // A worker that dies with a file ahead never ran it: the file is free again.
+        assert!(pool.send_ahead(id, (2, 1), b"two\n".to_vec()));
+        pool.give_back(Lease { id, worker: None }, false);
+        drop(w);
+        assert!(!pool.holds((2, 1)) && pool.ready_ahead().is_none());
+
+        // A stopping run ends a worker running a file ahead instead of keeping it idle.
+        let (idle, _rx) = fake();
+        pool.idle.push(idle);
+        let w = pool
+            .take(key(), (3, 1), &settings)
+            .expect("the idle worker");
+        assert!(pool.send_ahead(w.id, (4, 1), b"four\n".to_vec()));
+        pool.give_back(
+            Lease {
+                id: w.id,
+                worker: Some(w),
+            },
+            true,
+        );
+        assert_eq!(pool.idle.len(), 1, "retired, not kept");
+        assert!(!pool.holds((4, 1)));
+        pool.shutdown(&settings).await;
     }
 }
