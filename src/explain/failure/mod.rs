@@ -335,6 +335,8 @@ fn pair(map: &Map<String, Value>) -> Option<(Value, Value)> {
 
 fn location(v: &Value) -> Option<String> {
     match v {
+        // A warm file's exit listeners run from tapline's driver: `node FILE` names no place.
+        Value::String(s) if stack::is_tapline_own(frame_location(s).unwrap_or(s)) => None,
         Value::String(s) => Some(frame_location(s).unwrap_or(s).to_owned()),
         Value::Object(_) => file_line(v),
         _ => None,
@@ -456,6 +458,13 @@ mod tests {
         let d = details(&failing(yaml), &[]);
         assert_eq!(d.location.as_deref(), Some("/w/t/a.js:14:5"));
         assert_eq!(d.machine.as_deref(), Some("operator equal · code EACCES"));
+    }
+
+    #[test]
+    fn a_warm_files_exit_listener_has_no_place_as_under_node_alone() {
+        // tape 2.3.3's "test exited without ending", its listener run by tapline's driver.
+        let yaml = "operator: fail\nat: emulateExit (/tmp/tapline-trace-0/warm-d788e5e24bd011b3/tapline-warm.cjs:353:32)\n";
+        assert_eq!(details(&failing(yaml), &[]).location, None);
     }
 
     /// The diff's lines as text, without styles.

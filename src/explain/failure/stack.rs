@@ -12,6 +12,9 @@
 //!   `dist-packages` (with the source line under it), as in unittest's tracebacks.
 //!
 //! * V8's frames that name no file: `at async Promise.all (index 1)`, `(native)`.
+//! * tapline's own hooks and warm driver, in its temp folder (`…/tapline-trace-UID/…/
+//!   tapline-warm.cjs`): a warm file's `exit` listeners (tape's "test exited without
+//!   ending") run from the driver, where under `node FILE` they run from node's own code.
 //!
 //! Anything else is kept: the test's code, its libraries, and lines that are no frame at all
 //! (`Error: message` at the top of a JavaScript stack).
@@ -83,6 +86,15 @@ pub(super) fn is_internal(line: &str) -> bool {
     let location = location.replace('\\', "/");
     NODE_BUILTINS.iter().any(|p| location.starts_with(p))
         || FRAMEWORKS.iter().any(|f| location.contains(f))
+        || is_tapline_own(&location)
+}
+
+/// Whether a frame's location (`/tmp/tapline-trace-0/warm-…/tapline-warm.cjs:353:32`) is in
+/// one of tapline's own hooks ([`crate::run::trace::hooks_dir`]): never the test's place.
+pub(super) fn is_tapline_own(location: &str) -> bool {
+    let location = location.strip_prefix("file://").unwrap_or(location);
+    location.contains("/tapline-trace-")
+        && (location.rsplit('/').next()).is_some_and(|file| file.starts_with("tapline-"))
 }
 
 fn is_python_stdlib(path: &str) -> bool {
@@ -102,6 +114,23 @@ mod tests {
 Test.runInAsyncScope (node:async_hooks:206:9)
 Test.run (node:internal/test_runner/test:796:25)
 async Test.processPendingSubtests (node:internal/test_runner/test:526:7)";
+
+    #[test]
+    fn taplines_warm_driver_goes_as_node_would_have_run_the_listener() {
+        let stack = "Test.<anonymous> (/w/test/a.js:3:5)\n\
+            at emulateExit (/tmp/tapline-trace-0/warm-d788e5e24bd011b3/tapline-warm.cjs:353:32)\n\
+            at finish (/tmp/tapline-trace-0/warm-d788e5e24bd011b3/tapline-warm.cjs:470:18)\n\
+            at process.<anonymous> (/tmp/tapline-trace-0/warm-d788e5e24bd011b3/tapline-warm.cjs:495:18)\n\
+            at helper (/w/tapline-trace-notes/lib.js:1:1)\n\
+            at load (/w/tapline-tools/tapline-x.js:1:1)";
+        let (kept, dropped) = frames(stack, false);
+        assert_eq!(dropped, 3);
+        assert_eq!(
+            kept.len(),
+            3,
+            "a project's own files stay, however named: {kept:?}"
+        );
+    }
 
     #[test]
     fn node_builtins_go_unless_verbose() {
