@@ -763,3 +763,94 @@ fn issue26_a_file_sent_ahead_is_not_run_when_the_file_before_it_stops_the_run() 
     );
     same_isolated(&p, &args, &verdicts(&doc));
 }
+
+/// What a file leaves in its worker that would end with its own process and decides how a
+/// later file ends is undone at its end (the driver's `undoSince`): a listener for uncaught
+/// exceptions or unhandled rejections (which swallowed a later file's crash: a false pass,
+/// found running probe files beside browserify/resolve), the working folder. What a module
+/// did while it loaded stays: a later file requiring it does not load it again.
+#[test]
+fn issue26_a_files_crash_listener_does_not_outlive_it_in_its_worker() {
+    let test = "issue26_a_files_crash_listener_does_not_outlive_it_in_its_worker";
+    let Some(p) = tape_project_with_pids(test) else {
+        return;
+    };
+    let listens = |event: &str| {
+        tape_file(
+            "l",
+            &format!("process.on('{event}', function () {{}}); t.ok(true); t.end();"),
+        )
+    };
+    p.write("test/1_listens.js", listens("uncaughtException"));
+    p.write(
+        "test/2_throws_late.js",
+        tape_file(
+            "t",
+            "t.ok(true); t.end(); setTimeout(function () { throw new Error('late'); }, 10);",
+        ),
+    );
+    p.write("test/3_listens.js", listens("unhandledRejection"));
+    p.write(
+        "test/4_rejects.js",
+        tape_file(
+            "r",
+            "t.ok(true); t.end(); Promise.reject(new Error('nobody catches this'));",
+        ),
+    );
+    p.write(
+        "lib/guard.js",
+        "process.on('unhandledRejection', function (e) { console.log('# guard saw ' + e.message); });\n",
+    );
+    for name in ["5_guarded.js", "6_guarded_rejects.js"] {
+        p.write(
+            &format!("test/{name}"),
+            tape_file(
+                "g",
+                "require('../lib/guard'); t.ok(true); t.end(); Promise.reject(new Error('guarded'));",
+            ),
+        );
+    }
+    p.write(
+        "test/7_moves.js",
+        tape_file("m", "process.chdir('/'); t.ok(true); t.end();"),
+    );
+    p.write(
+        "test/8_where.js",
+        tape_file(
+            "w",
+            "var fs = require('fs'), path = require('path');\n\
+             t.equal(fs.realpathSync(process.cwd()), fs.realpathSync(path.join(__dirname, '..')));\n\
+             t.end();",
+        ),
+    );
+    let args = ["-j1", "--order", "declared", "--format", "summary"];
+    let warm = p.run(&args);
+    let by_file = verdicts(&warm.summary_doc());
+    let ok: Vec<(&str, bool)> = by_file
+        .iter()
+        .map(|(path, v)| (path.as_str(), v["ok"] == true))
+        .collect();
+    assert_eq!(
+        ok,
+        [
+            ("test/1_listens.js", true),
+            ("test/2_throws_late.js", false),
+            ("test/3_listens.js", true),
+            ("test/4_rejects.js", false),
+            ("test/5_guarded.js", true),
+            ("test/6_guarded_rejects.js", true),
+            ("test/7_moves.js", true),
+            ("test/8_where.js", true),
+        ],
+        "{}",
+        warm.both()
+    );
+    let pid = |name: &str| p.read_text(&format!("pids/{name}"));
+    assert_eq!(pid("g"), pid("m"), "the guarded files share a worker");
+    assert!(
+        p.read_text(".nogit/testlogs/test__6_guarded_rejects.log")
+            .contains("# guard saw guarded"),
+        "the helper's listener, added as it loaded, still guards the file that finds it loaded"
+    );
+    same_isolated(&p, &args, &by_file);
+}

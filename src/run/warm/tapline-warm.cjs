@@ -186,6 +186,75 @@
     return found;
   };
 
+  // What a file changes of the process that dies with `node FILE` and decides how a later
+  // file ends is undone at its end: the listeners it added for uncaught exceptions and
+  // unhandled rejections (one left behind would swallow a later file's crash, which that
+  // file's own process would not), its uncaught-exception capture callback, and its working
+  // folder. Except what a module did while it loaded (a test helper's
+  // `process.on('unhandledRejection', …)`): a later file that requires it finds it loaded,
+  // its load not run again, and loading it under `node FILE` would have done the same.
+  // What else a file leaves in the process (a global, an environment variable, a changed
+  // built-in, another event's listener) later files of its worker see, as under `tape`
+  // itself (docs/run.md).
+  const CRASH_EVENTS = ['uncaughtException', 'uncaughtExceptionMonitor', 'unhandledRejection', 'rejectionHandled'];
+  // How many modules other than the test file are loading now, and what their loads did.
+  let loading = 0;
+  const keptByLoad = { listeners: new WeakSet(), cwd: false, capture: false };
+
+  for (const method of ['on', 'addListener', 'prependListener', 'once', 'prependOnceListener']) {
+    const real = process[method];
+    process[method] = function (event, listener) {
+      if (loading > 0 && typeof listener === 'function') keptByLoad.listeners.add(listener);
+      return real.apply(this, arguments);
+    };
+  }
+  const realChdir = process.chdir;
+  process.chdir = function () {
+    if (loading > 0) keptByLoad.cwd = true;
+    return realChdir.apply(this, arguments);
+  };
+  const realCapture = process.setUncaughtExceptionCaptureCallback;
+  process.setUncaughtExceptionCaptureCallback = function () {
+    if (loading > 0) keptByLoad.capture = true;
+    return realCapture.apply(this, arguments);
+  };
+
+  const realCompile = Module.prototype._compile;
+  Module.prototype._compile = function (content, filename) {
+    if (!current || filename === current.key) return realCompile.apply(this, arguments);
+    loading++;
+    try {
+      return realCompile.apply(this, arguments);
+    } finally {
+      loading--;
+    }
+  };
+
+  function processState() {
+    const listeners = new Map();
+    for (const name of CRASH_EVENTS) listeners.set(name, process.listeners(name));
+    return { listeners, cwd: process.cwd(), capture: process.hasUncaughtExceptionCaptureCallback() };
+  }
+
+  function undoSince(before) {
+    try {
+      for (const name of CRASH_EVENTS) {
+        const was = before.listeners.get(name).slice();
+        for (const l of process.listeners(name)) {
+          const at = was.indexOf(l);
+          if (at >= 0) was.splice(at, 1);
+          else if (!keptByLoad.listeners.has(l)) process.removeListener(name, l);
+        }
+      }
+      if (!keptByLoad.capture && !before.capture && process.hasUncaughtExceptionCaptureCallback()) {
+        realCapture.call(process, null);
+      }
+      if (!keptByLoad.cwd && process.cwd() !== before.cwd) realChdir.call(process, before.cwd);
+    } catch (_) {
+      // A folder gone meanwhile: the next file starts where this one left.
+    }
+  }
+
   const EXITED = {};
   const realExit = process.exit;
   const realRemoveAll = process.removeAllListeners;
@@ -311,9 +380,12 @@
   function start(cmd) {
     const file = path.resolve(cmd.file);
     ran.add(file);
+    let key = file;
+    try { key = require.resolve(file); } catch (_) { /* the cache key is the path */ }
     current = {
       cmd,
       file,
+      key,
       began: process.hrtime.bigint(),
       exits: process.listeners('exit').slice(),
       env: {},
@@ -328,6 +400,7 @@
       process.env[key] = env[key];
     }
     process.exitCode = undefined;
+    current.before = processState();
     freshTape(file);
     process.argv[1] = file;
     // Outside any try: what it throws is uncaught, and ends the worker as it ends `node FILE`.
@@ -469,9 +542,8 @@
   function finish() {
     const code = emulateExit();
     const took = (process.hrtime.bigint() - current.began) / 1000n;
-    let key = current.file;
-    try { key = require.resolve(current.file); } catch (_) { /* the cache key is the path */ }
-    if (current.cmd.trace) writeTrace(current.cmd.trace, key, current.esm, current.cjsBefore);
+    if (current.cmd.trace) writeTrace(current.cmd.trace, current.key, current.esm, current.cjsBefore);
+    undoSince(current.before);
     for (const name of Object.keys(current.env)) {
       if (current.env[name] === undefined) delete process.env[name];
       else process.env[name] = current.env[name];
