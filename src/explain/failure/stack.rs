@@ -90,7 +90,8 @@ pub(super) fn is_internal(line: &str) -> bool {
 }
 
 /// Whether a frame's location (`/tmp/tapline-trace-0/warm-…/tapline-warm.cjs:353:32`) is in
-/// one of tapline's own hooks ([`crate::run::trace::hooks_dir`]): never the test's place.
+/// one of tapline's own hooks (in the folder `run::trace::hooks_dir` names): never the test's
+/// place.
 pub(super) fn is_tapline_own(location: &str) -> bool {
     let location = location.strip_prefix("file://").unwrap_or(location);
     location.contains("/tapline-trace-")
