@@ -74,6 +74,13 @@ fn verdicts(doc: &Value) -> Vec<(String, Value)> {
         .collect()
 }
 
+/// Each file's path and whether it passed, from [`verdicts`].
+fn passed(by_file: &[(String, Value)]) -> Vec<(&str, bool)> {
+    (by_file.iter())
+        .map(|(path, v)| (path.as_str(), v["ok"] == true))
+        .collect()
+}
+
 /// A tape project with a `pids` folder for [`tape_file`]s, or `None` (skipped, or failed
 /// under CI).
 fn tape_project_with_pids(test: &str) -> Option<Project> {
@@ -153,10 +160,7 @@ fn issue26_a_file_calling_process_exit_in_a_warm_worker_fails_alone() {
     assert_eq!(pid("d"), pid("e"));
     assert_ne!(pid("e"), pid("f"), "the timed-out worker is replaced");
     let by_file = verdicts(&doc);
-    let ok: Vec<(&str, bool)> = by_file
-        .iter()
-        .map(|(path, v)| (path.as_str(), v["ok"] == true))
-        .collect();
+    let ok = passed(&by_file);
     assert_eq!(
         ok,
         [
@@ -691,6 +695,14 @@ fn issue26_a_worker_starts_with_only_the_extra_certificates_node_lacks() {
     }
 }
 
+/// The paths of the files a `--format summary` run started.
+fn files_run(doc: &Value) -> Vec<&str> {
+    (doc["files"].as_array().expect("files").iter())
+        .filter(|f| f["not_run"] == false)
+        .filter_map(|f| f["path"].as_str())
+        .collect()
+}
+
 /// A worker is sent its next file while it runs one (src/run/warm/mod.rs, `Pool::send_ahead`),
 /// and starts it the moment that one ends: a file that then stops the run takes the file sent
 /// ahead down with its worker, told as not run; under `--max-fail` nothing is sent ahead, so
@@ -726,13 +738,7 @@ fn issue26_a_file_sent_ahead_is_not_run_when_the_file_before_it_stops_the_run() 
     fs::create_dir_all(p.join("pids")).expect("mkdir pids");
     let stopped = p.run(&[&args[..], &["--max-fail", "1"]].concat());
     let doc = stopped.summary_doc();
-    let ran: Vec<&str> = doc["files"]
-        .as_array()
-        .expect("files")
-        .iter()
-        .filter(|f| f["not_run"] == false)
-        .filter_map(|f| f["path"].as_str())
-        .collect();
+    let ran = files_run(&doc);
     assert_eq!(ran, ["test/a.js", "test/b.js"], "{}", stopped.both());
     assert!(!p.join("pids/c").exists(), "c never started");
     same_isolated(
@@ -748,13 +754,7 @@ fn issue26_a_file_sent_ahead_is_not_run_when_the_file_before_it_stops_the_run() 
     );
     let bailed = p.run(&args);
     let doc = bailed.summary_doc();
-    let ran: Vec<&str> = doc["files"]
-        .as_array()
-        .expect("files")
-        .iter()
-        .filter(|f| f["not_run"] == false)
-        .filter_map(|f| f["path"].as_str())
-        .collect();
+    let ran = files_run(&doc);
     assert_eq!(ran, ["test/a.js", "test/b.js"], "{}", bailed.both());
     assert!(
         !p.read_text(".nogit/testlogs/test__b.log")
@@ -826,10 +826,7 @@ fn issue26_a_files_crash_listener_does_not_outlive_it_in_its_worker() {
     let args = ["-j1", "--order", "declared", "--format", "summary"];
     let warm = p.run(&args);
     let by_file = verdicts(&warm.summary_doc());
-    let ok: Vec<(&str, bool)> = by_file
-        .iter()
-        .map(|(path, v)| (path.as_str(), v["ok"] == true))
-        .collect();
+    let ok = passed(&by_file);
     assert_eq!(
         ok,
         [
