@@ -405,7 +405,7 @@ impl<'a, 's> Dispatch<'a, 's> {
             .and_then(|key| self.warm.take(key, (idx, attempt), settings));
         // Queued now, before any file is sent ahead behind it.
         let unsent = (worker.as_mut())
-            .and_then(|w| w.hand((idx, attempt), || super::warm::command_of(&p, settings)));
+            .and_then(|w| w.hand((idx, attempt), || super::warm::job_command(&job)));
         self.failing[idx] =
             (settings.retries > 0 && p.input.refilter.is_some()).then(Failing::default);
         self.infos[idx] = Some(info);

@@ -236,10 +236,9 @@ impl Worker {
             stdin: Some(StdinFeed::new(rx)),
         };
         let supervisor = tokio::spawn(supervise::run(spec, chunk_tx, cancel_rx));
-        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         Worker {
             key,
-            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            id: next_worker_id(),
             ahead: None,
             commands,
             chunks,
@@ -279,6 +278,13 @@ fn memo_path(driver: &Path, cwd: &Path) -> PathBuf {
         crate::util::fnv1a(cwd.as_os_str().as_bytes())
     );
     driver.with_file_name(name)
+}
+
+/// A worker's id, new in the process.
+fn next_worker_id() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// A new marker nonce: not a secret, only unlikely to be printed by a test.
@@ -505,18 +511,31 @@ impl Worker {
     }
 }
 
-/// The command line the driver reads for a planned file: its path and its trace's variables,
-/// as [`super::dispatch`] gives the file's job.
+/// The command line the driver reads for a planned file not started yet ([`Pool::send_ahead`]):
+/// what [`job_command`] gives its job once started.
 pub(crate) fn command_of(p: &Planned, settings: &Settings) -> Vec<u8> {
     let cwd = p.input.cwd.as_deref().unwrap_or(&settings.cwd);
-    let file = (p.command.as_ref().ok())
+    let trace = (settings.trace.as_ref()).and_then(|t| t.for_planned(p, &settings.cwd));
+    command_line(cwd, &p.command, trace.as_ref())
+}
+
+/// The command line the driver reads for a started file.
+pub(crate) fn job_command(job: &FileJob) -> Vec<u8> {
+    command_line(&job.cwd, &job.command, job.trace.as_ref())
+}
+
+/// The file's path (its command's last word, from `cwd`) and its trace's variables, as the
+/// driver's JSON line.
+fn command_line(
+    cwd: &Path,
+    command: &Result<Vec<OsString>, String>,
+    trace: Option<&super::trace::FileTrace>,
+) -> Vec<u8> {
+    let file = (command.as_ref().ok())
         .and_then(|argv| argv.last())
         .map(|f| cwd.join(f).to_string_lossy().into_owned())
         .unwrap_or_default();
-    let vars: Vec<(OsString, OsString)> = (settings.trace.as_ref())
-        .and_then(|t| t.for_planned(p, &settings.cwd))
-        .map(|t| t.env())
-        .unwrap_or_default();
+    let vars: Vec<(OsString, OsString)> = trace.map(|t| t.env()).unwrap_or_default();
     let trace = vars
         .iter()
         .find(|(k, _)| k == super::trace::OUT_VAR)
@@ -731,14 +750,13 @@ mod tests {
 
     /// A worker with no process behind it: its stdin's queue is `rx`.
     fn fake() -> (Worker, mpsc::Receiver<Vec<u8>>) {
-        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1 << 40);
         let (commands, rx) = mpsc::channel(4);
         let (_, chunks) = mpsc::channel(1);
         let (cancel, _) = watch::channel(None);
         let ended = Outcome::ended(Exit::Code(0), Duration::ZERO);
         let worker = Worker {
             key: key(),
-            id: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            id: next_worker_id(),
             ahead: None,
             commands,
             chunks,

@@ -380,12 +380,12 @@
   function start(cmd) {
     const file = path.resolve(cmd.file);
     ran.add(file);
-    let key = file;
-    try { key = require.resolve(file); } catch (_) { /* the cache key is the path */ }
+    let cached = file;
+    try { cached = require.resolve(file); } catch (_) { /* the cache key is the path */ }
     current = {
       cmd,
       file,
-      key,
+      key: cached,
       began: process.hrtime.bigint(),
       exits: process.listeners('exit').slice(),
       env: {},
