@@ -43,7 +43,7 @@ fn who(at: &str, log_dir: Option<&Path>) -> Outcome {
             Ok(0)
         }
         Some(_) => {
-            eprintln!("tapline: no test reached {rel}:{line} in the last run with --coverage");
+            tapline::say!("tapline: no test reached {rel}:{line} in the last run with --coverage");
             Ok(1)
         }
         None if record.sources.contains_key(&rel) => Err(Failure::usage(format!(

@@ -57,7 +57,7 @@ pub fn serve(args: &ServeArgs) -> Outcome {
     drop(sink);
     let closed = opened.close();
     for w in warnings {
-        eprintln!("tapline: {w}");
+        tapline::say!("tapline: {w}");
     }
     // Stuck connections (a producer that never sends) must not hold the exit.
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
@@ -89,10 +89,10 @@ fn listen(args: &ServeArgs, project: &Project) -> Result<ServeSettings, String> 
         Some(logs::LogDir::prepare(&dir).map_err(|e| e.to_string())?)
     };
     let unix = socket::UnixSocket::bind(&path).map_err(|e| e.to_string())?;
-    eprintln!("tapline: listening on {}", path.display());
+    tapline::say!("tapline: listening on {}", path.display());
     if let Some(addr) = tcp.as_ref().and_then(|l| l.local_addr().ok()) {
         let tls = if tls.is_some() { " (TLS)" } else { "" };
-        eprintln!("tapline: listening on tcp {addr}{tls}");
+        tapline::say!("tapline: listening on tcp {addr}{tls}");
     }
     Ok(ServeSettings {
         unix,
@@ -161,10 +161,10 @@ pub fn send(args: &SendArgs) -> u8 {
         Ok(v) => {
             let counts = format!("{} passed, {} failed", v.pass, v.fail);
             if v.ok {
-                eprintln!("tapline: {}: passed ({counts})", v.stream);
+                tapline::say!("tapline: {}: passed ({counts})", v.stream);
                 0
             } else {
-                eprintln!(
+                tapline::say!(
                     "tapline: {}: failed ({counts}) — {}",
                     v.stream,
                     v.reasons.join("; ")
@@ -186,7 +186,7 @@ pub fn events(args: &EventsArgs) -> u8 {
     match client::events(&target, args.stream.as_deref(), &mut out) {
         Ok(false) => 0,
         Ok(true) => {
-            eprintln!("tapline: the daemon dropped this subscriber: it fell behind");
+            tapline::say!("tapline: the daemon dropped this subscriber: it fell behind");
             1
         }
         Err(ClientError::Failed(e)) if e.contains("Broken pipe") => 0,

@@ -51,7 +51,7 @@ fn man_pages_into(dir: &std::path::Path) -> crate::Outcome {
                     .filter(|e| e.file_name().to_string_lossy().ends_with(".1"))
                     .count()
             });
-            eprintln!("tapline: {pages} man pages in {}", dir.display());
+            tapline::say!("tapline: {pages} man pages in {}", dir.display());
             Ok(0)
         }
         Err(e) => Err(crate::Failure::usage(format!(

@@ -18,11 +18,11 @@ pub fn run(args: &HistoryArgs) -> Outcome {
         .load()
         .map_err(|e| Failure::usage(format!("failed to read {}: {e}", store.path().display())))?;
     for w in &loaded.warnings {
-        eprintln!("tapline: warning: {w}");
+        tapline::say!("tapline: warning: {w}");
     }
     let (attempts, test_warnings) = tests::load_all(&log_dir).map_err(Failure::usage)?;
     for w in &test_warnings {
-        eprintln!("tapline: warning: skipped a damaged line of {w}");
+        tapline::say!("tapline: warning: skipped a damaged line of {w}");
     }
     let mut report = HistoryReport::of(&loaded.records, &attempts);
     if !args.tests {
@@ -153,7 +153,7 @@ fn import(runs: &[std::path::PathBuf], log_dir: Option<&std::path::PathBuf>) -> 
         let events = read_events(path).map_err(Failure::usage)?;
         appended += append(events, log_dir).map_err(Failure::internal)?;
     }
-    eprintln!("tapline: {appended} records added to the history");
+    tapline::say!("tapline: {appended} records added to the history");
     Ok(0)
 }
 

@@ -21,7 +21,7 @@ pub fn run(args: &InitArgs) -> Outcome {
     fs::write(&path, &text)
         .map_err(|e| Failure::usage(format!("failed to write {}: {e}", path.display())))?;
     let suites = text.lines().filter(|l| *l == "[[suite]]").count();
-    eprintln!(
+    tapline::say!(
         "tapline: wrote {} ({suites} suite{}); `tapline run --list` shows what a run takes",
         path.display(),
         if suites == 1 { "" } else { "s" }

@@ -45,7 +45,7 @@ fn discover(args: &ListArgs) -> Result<Vec<Entry>, Failure> {
     };
     let (entries, notes) = inventory::list(&project.root, &project.cwd, &found.files, &saved, pick);
     for note in notes {
-        eprintln!("tapline: {note} (listed by its static scan instead)");
+        tapline::say!("tapline: {note} (listed by its static scan instead)");
     }
     Ok(entries)
 }

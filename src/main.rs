@@ -44,7 +44,7 @@ impl Failure {
             Failure::Usage(m) => (EXIT_USAGE, m),
             Failure::Internal(m) => (EXIT_INTERNAL, m),
         };
-        eprintln!("tapline: {message}");
+        tapline::say!("tapline: {message}");
         code
     }
 }

@@ -13,6 +13,7 @@ use tapline::event::{Event, Sink};
 use tapline::protocol::{AnyParser, InputFormat};
 use tapline::report::outlets;
 use tapline::report::output::{self, AtomicFile, ReportFormat, Target};
+use tapline::report::reader_gone::{Stream, UntilGone};
 use tapline::report::stream_as_run::StreamAsRun;
 use tapline::report::threaded::ReportsThread;
 use tapline::report::{human::HumanReport, jsonl::JsonlWriter, summary::SummaryWriter};
@@ -167,18 +168,21 @@ fn open_input(file: Option<&std::path::Path>) -> Result<Box<dyn Source>, String>
     }
 }
 
-/// stdout: line-buffered on a terminal, large blocks into a pipe or file.
+/// stdout: line-buffered on a terminal, large blocks into a pipe or file. A reader that goes
+/// away stops the report, not the reading: the exit code is still the stream's verdict.
 fn stdout_out() -> Box<dyn Write> {
     let stdout = io::stdout();
+    let gone = |w: Box<dyn Write>| UntilGone::new(w, Stream::Stdout);
     if stdout.is_terminal() {
-        Box::new(io::LineWriter::new(stdout.lock()))
+        Box::new(io::LineWriter::new(gone(Box::new(stdout.lock()))))
     } else {
         // Std's stdout is line-buffered inside, which scans every block for a newline;
         // a duplicate of its descriptor takes large blocks as they are.
-        match stdout.as_fd().try_clone_to_owned() {
-            Ok(fd) => Box::new(io::BufWriter::with_capacity(1 << 16, File::from(fd))),
-            Err(_) => Box::new(io::BufWriter::with_capacity(1 << 16, stdout.lock())),
-        }
+        let raw: Box<dyn Write> = match stdout.as_fd().try_clone_to_owned() {
+            Ok(fd) => Box::new(File::from(fd)),
+            Err(_) => Box::new(stdout.lock()),
+        };
+        Box::new(io::BufWriter::with_capacity(1 << 16, gone(raw)))
     }
 }
 

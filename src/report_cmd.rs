@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use tapline::event::run::RunEvent;
 use tapline::report::merge::{self, ShardInput};
+use tapline::report::reader_gone::{self, UntilGone};
 use tapline::report::sink::{Explaining, RunSink};
 use tapline::report::terminal::{TerminalOptions, TerminalReporter};
 use tapline::report::threaded::ReportsThread;
@@ -52,7 +53,7 @@ struct Replay {
 
 /// With no `-o` the terminal report, and annotations when they are on.
 struct ReplaySinks {
-    terminal: Option<TerminalReporter<io::BufWriter<io::Stdout>>>,
+    terminal: Option<TerminalReporter<io::BufWriter<UntilGone<io::Stdout>>>>,
     reports: Option<ReportsThread>,
 }
 
@@ -81,7 +82,7 @@ impl Replay {
                 verbosity: outlets::verbosity(quiet, false),
                 width: 100,
             };
-            TerminalReporter::new(io::BufWriter::new(stdout), opts)
+            TerminalReporter::new(io::BufWriter::new(reader_gone::stdout()), opts)
         });
         Ok(Replay {
             sinks: Explaining::new(ReplaySinks { terminal, reports }),
@@ -215,14 +216,12 @@ fn merge_shards(args: &MergeArgs) -> Outcome {
     crate::run_cmd::coverage::after_merge(args, &coverage, code).map_err(Failure::usage)
 }
 
-/// A replay's sink failed: a reader that went away (`| head`) ends it quietly.
+/// A replay's sink failed. A reader that went away (`| head`) is no failure: the terminal
+/// report drops the rest ([`reader_gone`]) and the replay still ends with the recorded verdict.
 fn replay_write_failure(e: &io::Error) -> Outcome {
-    match e.kind() {
-        io::ErrorKind::BrokenPipe => Ok(0),
-        _ => Err(Failure::internal(format!(
-            "failed to write the report: {e}"
-        ))),
-    }
+    Err(Failure::internal(format!(
+        "failed to write the report: {e}"
+    )))
 }
 
 /// Files as given, globs expanded, folders' `*.jsonl`, each once, in the order given.

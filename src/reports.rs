@@ -7,6 +7,7 @@ use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use tapline::report::outlets::{self, Machine, Outlets};
 use tapline::report::output::{self, Reports, Target};
+use tapline::report::reader_gone;
 use tapline::report::record::Meta;
 use tapline::report::terminal::TerminalOptions;
 use tapline::report::threaded::ReportsThread;
@@ -27,9 +28,9 @@ pub fn build(
     };
     let annotations = annotate.then(|| output::Annotations {
         out: if machine_on_stdout {
-            Box::new(io::stderr()) as Box<dyn Write + Send>
+            Box::new(reader_gone::stderr()) as Box<dyn Write + Send>
         } else {
-            Box::new(io::stdout())
+            Box::new(reader_gone::stdout())
         },
         step_summary: std::env::var_os("GITHUB_STEP_SUMMARY")
             .filter(|v| !v.is_empty())

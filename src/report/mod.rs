@@ -15,6 +15,7 @@ pub mod outlets;
 pub mod output;
 pub(crate) mod paint;
 pub(crate) mod progress;
+pub mod reader_gone;
 pub mod record;
 pub mod sink;
 pub mod stream_as_run;

@@ -7,6 +7,7 @@
 //! watch session opens them once per run ([`Outlets::open`]); JSON lines stay one stream over
 //! every run, a summary document and the terminal report are one per run.
 use crate::event::sink::{Fanout, RunSink};
+use crate::report::reader_gone::{self, UntilGone};
 use crate::report::sink::{Explaining, JsonlRun, SummaryRun};
 use crate::report::style::Style;
 use crate::report::terminal::{TerminalOptions, TerminalReporter, Verbosity};
@@ -42,7 +43,7 @@ pub struct Outlets {
     terminal: TerminalOptions,
     machine: Machine,
     /// One stream over every run, so stdout reads as one.
-    jsonl: Option<JsonlRun<BufWriter<Stdout>>>,
+    jsonl: Option<JsonlRun<BufWriter<UntilGone<Stdout>>>>,
     reports: Option<ReportsThread>,
     stderr_tty: bool,
 }
@@ -57,7 +58,8 @@ impl Outlets {
         Outlets {
             terminal,
             machine,
-            jsonl: (machine == Machine::Jsonl).then(|| JsonlRun::new(BufWriter::new(io::stdout()))),
+            jsonl: (machine == Machine::Jsonl)
+                .then(|| JsonlRun::new(BufWriter::new(reader_gone::stdout()))),
             reports,
             stderr_tty: io::stderr().is_terminal(),
         }
@@ -102,16 +104,17 @@ impl Outlets {
         Opened {
             terminal: TerminalReporter::new(stderr_out(live, self.stderr_tty), options),
             summary: (self.machine == Machine::Summary)
-                .then(|| SummaryRun::new(BufWriter::new(io::stdout()))),
+                .then(|| SummaryRun::new(BufWriter::new(reader_gone::stdout()))),
             outlets: self,
         }
     }
 }
 
 /// The run's stderr: line-buffered on a terminal so progress shows; block-buffered into pipes
-/// and files, and under a live region (which draws whole frames).
+/// and files, and under a live region (which draws whole frames). A reader that goes away
+/// (`2>&1 | head`) stops the report, not the run.
 fn stderr_out(live: bool, tty: bool) -> Box<dyn Write> {
-    let stderr = io::stderr();
+    let stderr = reader_gone::stderr();
     if live {
         Box::new(BufWriter::with_capacity(1 << 16, stderr))
     } else if tty {
@@ -124,7 +127,7 @@ fn stderr_out(live: bool, tty: bool) -> Box<dyn Write> {
 /// The outlets of one run, open.
 pub struct Opened<'o> {
     terminal: TerminalReporter<Box<dyn Write>>,
-    summary: Option<SummaryRun<BufWriter<Stdout>>>,
+    summary: Option<SummaryRun<BufWriter<UntilGone<Stdout>>>>,
     outlets: &'o mut Outlets,
 }
 
@@ -211,7 +214,7 @@ pub fn reported<T>(ran: io::Result<T>, closed: &Closed) -> Reported<T> {
 /// errors are told on stderr first, one a line.
 pub fn exit_code(ran: io::Result<u8>, closed: &Closed) -> Result<u8, String> {
     for e in &closed.report_errors {
-        eprintln!("tapline: {e}");
+        crate::say!("tapline: {e}");
     }
     match reported(ran, closed) {
         Reported::Done(_) if !closed.report_errors.is_empty() => Err(format!(

@@ -37,7 +37,7 @@ pub(super) fn tracer(
         return browser.then(|| Tracer::without_hooks(root, &options.history_dir));
     }
     Tracer::new(root, &options.history_dir)
-        .map_err(|e| eprintln!("tapline: warning: failed to set up dependency traces: {e}"))
+        .map_err(|e| tapline::say!("tapline: warning: failed to set up dependency traces: {e}"))
         .ok()
 }
 
@@ -106,7 +106,7 @@ impl Affected {
             .into_iter()
             .filter(|f| why.contains_key(&f.rel))
             .collect();
-        eprint!("{}", note(&self.source, &why, picked.len(), total));
+        tapline::say_text!("{}", note(&self.source, &why, picked.len(), total));
         (picked, why)
     }
 }

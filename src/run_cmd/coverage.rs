@@ -48,7 +48,7 @@ pub(super) fn collector(
     sandboxed: bool,
 ) -> Option<Arc<Collector>> {
     if sandboxed {
-        eprintln!("tapline: warning: --coverage is not measured under --sandbox");
+        tapline::say!("tapline: warning: --coverage is not measured under --sandbox");
         return None;
     }
     let has_perl = files.iter().any(|f| {
@@ -67,7 +67,7 @@ pub(super) fn collector(
         tests: project.config.coverage.tests == Some(true),
     };
     Collector::new(setup)
-        .map_err(|e| eprintln!("tapline: warning: failed to set up coverage: {e}"))
+        .map_err(|e| tapline::say!("tapline: warning: failed to set up coverage: {e}"))
         .ok()
 }
 
@@ -78,11 +78,11 @@ pub(super) fn after(after: &After, coverage: &RunCoverage, code: u8) -> u8 {
         return code;
     }
     if let Err(e) = Who::of(coverage).save(&after.log_dir) {
-        eprintln!("tapline: warning: failed to keep the coverage for `coverage who`: {e}");
+        tapline::say!("tapline: warning: failed to keep the coverage for `coverage who`: {e}");
     }
     if let Some((changed, since)) = &after.patch {
         let patch = tapline::coverage::patch::of(coverage, changed, is_measured_language);
-        eprintln!("tapline: {}", patch.text(since));
+        tapline::say!("tapline: {}", patch.text(since));
     }
     gate(after.gate, coverage, code)
 }
@@ -92,7 +92,7 @@ pub(crate) fn gate(gate: Option<Gate>, coverage: &RunCoverage, code: u8) -> u8 {
     let Some(why) = gate.and_then(|g| g.check(coverage)) else {
         return code;
     };
-    eprintln!("tapline: {why}");
+    tapline::say!("tapline: {why}");
     if code == 0 {
         1
     } else {
@@ -115,14 +115,14 @@ pub(crate) fn after_merge(
     };
     if !coverage.collected {
         if min.is_some() {
-            eprintln!("tapline: the shards hold no coverage (run them with --coverage): --coverage-min not checked");
+            tapline::say!("tapline: the shards hold no coverage (run them with --coverage): --coverage-min not checked");
         }
         return Ok(code);
     }
     if let Some(p) = &project {
         let dir = p.log_dir(args.log_dir.as_deref());
         if let Err(e) = Who::of(coverage).save(&dir) {
-            eprintln!("tapline: warning: failed to keep the coverage for `coverage who`: {e}");
+            tapline::say!("tapline: warning: failed to keep the coverage for `coverage who`: {e}");
         }
     }
     Ok(gate(min.map(|min| Gate { min }), coverage, code))
@@ -147,7 +147,7 @@ pub(super) fn changed_lines(
     let top = match git(root, &["rev-parse", "--show-toplevel"]) {
         Ok(top) => PathBuf::from(top.trim()),
         Err(e) => {
-            eprintln!("tapline: warning: no patch coverage: {e}");
+            tapline::say!("tapline: warning: no patch coverage: {e}");
             return None;
         }
     };
@@ -164,7 +164,7 @@ pub(super) fn changed_lines(
             "--",
         ],
     )
-    .map_err(|e| eprintln!("tapline: warning: no patch coverage: {e}"))
+    .map_err(|e| tapline::say!("tapline: warning: no patch coverage: {e}"))
     .ok()?;
     let mut changed = tapline::coverage::patch::parse_diff(&diff, rel);
     let untracked =

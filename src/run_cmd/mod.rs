@@ -200,7 +200,7 @@ fn prepare(
     let env = |key: &str| std::env::var(key).ok();
     let part = plan::partition_files(found.files, &options, &env).map_err(|e| usage(&e))?;
     if let Some(note) = &part.note {
-        eprintln!("tapline: {note}");
+        tapline::say!("tapline: {note}");
     }
     let weights: std::collections::HashMap<String, Option<Duration>> = part
         .files
@@ -215,7 +215,7 @@ fn prepare(
     if args.list {
         list_notes(&options.env, &found.passed_over, found.declared.as_deref());
         for note in tapline::run::harness::notes(&project.cwd, one_at_a_time.as_deref()) {
-            eprintln!("tapline: {note}");
+            tapline::say!("tapline: {note}");
         }
         let weights = files
             .iter()
@@ -239,10 +239,10 @@ fn prepare(
     let plan = plan::plan(files, &options, &project, log_dir.as_ref(), &isolation)
         .map_err(|e| usage(&e))?;
     for w in &plan.warnings {
-        eprintln!("tapline: {w}");
+        tapline::say!("tapline: {w}");
     }
     if matches!(plan.order, Order::Random(_)) && !options.watch {
-        eprintln!(
+        tapline::say!(
             "tapline: order {} (the same seed repeats this order)",
             plan.order
         );
@@ -479,6 +479,6 @@ fn execute(
 /// What a run could not save for the next one.
 fn report_warnings(f: &tapline::run::Finished) {
     for w in &f.warnings {
-        eprintln!("tapline: warning: {w}");
+        tapline::say!("tapline: warning: {w}");
     }
 }

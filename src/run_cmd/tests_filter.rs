@@ -54,20 +54,20 @@ impl TestFilter {
             true => "only the tests that failed in the last run".to_owned(),
             false => format!("only tests matching {}", asked.join(", ")),
         };
-        eprintln!(
+        tapline::say!(
             "tapline: {what}: {} of {} files run",
             n.files.len(),
             n.files.len() + n.dropped.len()
         );
         for (rel, filter) in &n.filtered {
-            eprintln!("tapline:   {rel}: {}", filter.said());
+            tapline::say!("tapline:   {rel}: {}", filter.said());
         }
         if !n.dropped.is_empty() {
             let why = match self.only_failed {
                 true => "passed or never ran",
                 false => "no matching test",
             };
-            eprintln!("tapline:   not run ({why}): {}", n.dropped.join(", "));
+            tapline::say!("tapline:   not run ({why}): {}", n.dropped.join(", "));
         }
         let whole = n
             .filtered
@@ -75,7 +75,7 @@ impl TestFilter {
             .filter(|(_, f)| *f == Filter::None)
             .count();
         if whole > 0 {
-            eprintln!(
+            tapline::say!(
                 "tapline:   a file run whole reports its other tests {}",
                 match self.only_failed {
                     true => "too",

@@ -316,6 +316,11 @@ impl<'p> Session<'p> {
             self.say(&format!("tapline: warning: {w}\n"));
         }
         self.remember(rels, &finished, settings.inputs.take());
+        // The output's reader went away (`| head`): the run was finished and kept, and no one
+        // is left to read the next.
+        if crate::report::reader_gone::any_gone() {
+            return Ok(After::Quit(Ended::OutputClosed));
+        }
         if let Some(ended) = quit {
             return Ok(After::Quit(ended));
         }

@@ -126,10 +126,10 @@ impl Forward {
         }
         self.tx = None;
         if let Some(warning) = self.thread.take().and_then(link::Handle::finish) {
-            eprintln!("tapline: warning: {warning}");
+            crate::say!("tapline: warning: {warning}");
         }
         if self.lost > 0 {
-            eprintln!(
+            crate::say!(
                 "tapline: warning: --forward fell behind the run: {} file(s) were cut short in the daemon's view (the run's own reports have them whole)",
                 self.lost
             );
