@@ -40,7 +40,8 @@
 //! [[runner]]                   # tried in order, before the built-in rules; first match wins
 //! glob = "*.ts"                # matched against the file name, or against the path relative
 //!                              # to the project root when the glob contains '/'
-//! command = ["tsx", "{}"]      # {} = the test file; with no {} the file is appended
+//! command = ["tsx", "{}"]      # {} = the test file; with no {} the file is appended; or one
+//!                              # string split as a shell would: "tsx --test {}"
 //! format = "tap"               # what the command prints: tap (default), go-json, junit
 //! runtime = "chromium"         # run the matched files in headless Chromium instead (no
 //!                              # command needed; see docs/browser.md)
@@ -285,7 +286,7 @@ impl RunnerRule {
 #[serde(deny_unknown_fields)]
 struct RawRunner {
     glob: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "command")]
     command: Vec<String>,
     #[serde(default, deserialize_with = "input_format")]
     format: Option<InputFormat>,
@@ -323,6 +324,7 @@ struct RawSuite {
     name: String,
     #[serde(default)]
     dir: Option<PathBuf>,
+    #[serde(deserialize_with = "command")]
     command: Vec<String>,
     #[serde(default, deserialize_with = "input_format")]
     format: Option<InputFormat>,
@@ -578,8 +580,14 @@ fn rooted_program(mut words: Vec<String>, root: &Path) -> Vec<String> {
     words
 }
 
-/// Reads a command: an array of words, or one string split at whitespace.
+/// Reads a command: an array of words, or one string split as a POSIX shell splits it
+/// (quotes and backslashes honoured, nothing expanded).
 fn words<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Vec<String>>, D::Error> {
+    command(deserializer).map(Some)
+}
+
+/// A command, required: an array of words, or one string split as a shell would ([`words`]).
+fn command<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
     #[derive(Deserialize)]
     #[serde(untagged)]
     enum Words {
@@ -588,12 +596,13 @@ fn words<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Vec<String
     }
     let words = match Words::deserialize(deserializer)? {
         Words::Many(words) => words,
-        Words::One(line) => line.split_whitespace().map(str::to_owned).collect(),
+        Words::One(line) => crate::util::shell::split_words(&line)
+            .map_err(|e| de::Error::custom(format!("failed to split `{line}`: {e}")))?,
     };
     if words.is_empty() {
         return Err(de::Error::custom("the command is empty"));
     }
-    Ok(Some(words))
+    Ok(words)
 }
 
 /// Parses a humane duration: `500ms`, `5s`, `2m`, `1h`, `1.5s`; a plain number is seconds.
@@ -724,6 +733,28 @@ mod tests {
             Err(e @ ConfigError::Parse { .. }) => e.to_string(),
             other => panic!("expected a parse error, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn issue39_a_command_is_an_array_or_a_string_split_as_a_shell_would() {
+        let text = "[[runner]]\nglob = \"*.spec.ts\"\ncommand = \"npx tsx --test --test-name-pattern 'a b' {}\"\n\
+                    [[runner]]\nglob = \"*.t\"\ncommand = [\"perl\", \"-Ilib\"]\n\
+                    [[suite]]\nname = \"go\"\ncommand = 'go test -json \"./...\"'\nformat = \"go-json\"\n";
+        let config = load_text(text).unwrap_or_else(|e| panic!("{e}"));
+        let words = |w: &[&str]| w.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+        assert_eq!(
+            config.runners[0].command,
+            words(&["npx", "tsx", "--test", "--test-name-pattern", "a b", "{}"])
+        );
+        assert_eq!(config.runners[1].command, words(&["perl", "-Ilib"]));
+        assert_eq!(
+            config.suites[0].command,
+            words(&["go", "test", "-json", "./..."])
+        );
+        let e = parse_error("[[runner]]\nglob = \"*.t\"\ncommand = \"perl 'lib\"\n");
+        assert!(e.contains("unterminated single quote"), "{e}");
+        let e = parse_error("[[runner]]\nglob = \"*.t\"\ncommand = \"  \"\n");
+        assert!(e.contains("the command is empty"), "{e}");
     }
 
     #[test]

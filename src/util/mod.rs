@@ -1,7 +1,8 @@
 //! Small things several rooms need, written once: finding a program on PATH, paths resolved
-//! by name, dates as reports print them, a folder's `00init` module.
+//! by name, dates as reports print them, a folder's `00init` module, command lines split.
 pub(crate) mod init_module;
 pub(crate) mod paths;
+pub(crate) mod shell;
 pub(crate) mod time;
 pub(crate) mod which;
 
