@@ -58,9 +58,9 @@ fn point<'a>(subtest: &'a Value, name: &str) -> &'a Value {
 fn diagnostics(events: &str, name: &str) -> String {
     events
         .lines()
+        .rev()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter(|e| e["type"] == "assert" && e["name"] == name)
-        .last()
+        .find(|e| e["type"] == "assert" && e["name"] == name)
         .map(|e| e["diagnostics"].as_str().unwrap_or_default().to_owned())
         .unwrap_or_else(|| panic!("no point {name}"))
 }
