@@ -170,6 +170,19 @@ fn issue38_go_package_names_never_nest() {
     let (_, human, _) = parse_cli(&["--color", "never"], stream.as_bytes());
     assert!(human.contains("no result: it was still running when the stream ended"));
     assert!(human.contains("✓ example.com/mod"), "{human}");
+    // Both cut off (go killed mid-run): each package once, at the top, its test inside it.
+    let cut = stream.lines().take(2).collect::<Vec<_>>().join("\n");
+    let (code, human, _) = parse_cli(&["--color", "never"], cut.as_bytes());
+    assert_eq!(code, 1, "{human}");
+    for line in [
+        "✗ example.com/mod/pkg/sub\n",
+        "\n  ✗ TestS\n",
+        "✗ example.com/mod\n",
+        "\n  ✗ TestX\n",
+    ] {
+        assert_eq!(human.matches(line).count(), 1, "{line:?} once:\n{human}");
+    }
+    assert!(!human.contains("inside a subtest"), "{human}");
 }
 
 /// `?   pkg [no test files]`, `ok pkg [no tests to run]` and an empty libtest suite (cargo's
