@@ -153,10 +153,10 @@ impl Package {
         if open.is_empty() {
             return;
         }
-        let culprits = self.culprits(&open);
         // Subtests first (a subtest's name is longer than its parent's), so that a parent
         // sees its subtests' results; ties by name, for the same output every time.
         open.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+        let culprits = self.culprits(&open);
         let why = match &self.timed_out {
             None if stream_ended => {
                 "no result: it was still running when the stream ended".to_owned()
@@ -218,9 +218,11 @@ impl Package {
             .as_ref()
             .filter(|n| open.contains(n))
             .filter(running);
+        // The deepest of those that started on the same line; `open` is in a fixed order.
         let latest = || {
             open.iter()
                 .filter(running)
+                .rev()
                 .max_by_key(|n| (self.tests.get(*n).map_or(0, |t| t.started), n.len()))
         };
         last.or_else(latest).into_iter().cloned().collect()
