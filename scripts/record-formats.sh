@@ -9,12 +9,21 @@
 #   go-nested.jsonl             go test -json ./... of src/go-nested: a module with a nested package
 #                               (locations are package-relative), a passing subtest's and test's log
 #                               after a failure, a TestMain line after the last (failing) test
+#   go-crash.jsonl              go test -json ./... of src/go-crash: a test that dereferences nil,
+#                               one that sends itself SIGSEGV, one that calls os.Exit(3), one
+#                               whose goroutine panics (each beside a paused t.Parallel test),
+#                               a package without test files, one with test files but no tests
+#   go-timeout.jsonl            go test -json -timeout 1s ./timeout of src/go-crash: a subtest
+#                               sleeping past the timeout while a t.Parallel test is paused
+#   libtest-empty.xml           cargo +nightly test -- -Z unstable-options --format junit of a
+#                               crate without tests (libtest's JUnit; the crate is written here)
 #   pytest.xml                  pytest --junitxml (Debian's python3-pytest)
 #   junit5-console.xml          the JUnit 5 console launcher's XML report (Debian's junit5)
 #   jest-junit.xml              jest with the jest-junit reporter
 #   *.summary.json              `tapline parse --format summary` of each, reviewed by hand
 #   VERSIONS.txt                tool versions and exit codes
-# Needs: go, python3 with pytest, javac + junit5, node + npm (jest installed outside the repo,
+# Needs: go, a nightly Rust toolchain (rustup's `+nightly`: libtest's JUnit is unstable),
+# python3 with pytest, javac + junit5, node + npm (jest installed outside the repo,
 # in JS_ENV, default /tmp/tapline-formats-js), and a built tapline (cargo build).
 # Usage: bash scripts/record-formats.sh
 set -uo pipefail
@@ -42,6 +51,24 @@ echo "go: $(go version) (go test -json ./... exit $rc)" >> "$versions"
 echo "go: go test -json ./broken 2>&1 exit $?" >> "$versions"
 (cd $SRC/go-nested && go test -json ./...) > $OUT/go-nested.jsonl 2> "$WORK/go-nested.err"
 echo "go: go test -json ./... of src/go-nested exit $?" >> "$versions"
+# Stack traces name the checkout: kept relative to the repository, the same on every machine.
+unroot() { sed "s#$REPO_ROOT/##g"; }
+(cd $SRC/go-crash && go test -json ./...) 2> "$WORK/go-crash.err" | unroot > $OUT/go-crash.jsonl
+echo "go: go test -json ./... of src/go-crash exit ${PIPESTATUS[0]}" >> "$versions"
+(cd $SRC/go-crash && GO_CRASH_TIMEOUT=1 go test -json -timeout 1s ./timeout) 2> "$WORK/go-timeout.err" \
+  | unroot > $OUT/go-timeout.jsonl
+echo "go: GO_CRASH_TIMEOUT=1 go test -json -timeout 1s ./timeout of src/go-crash exit ${PIPESTATUS[0]}" >> "$versions"
+
+log "libtest --format junit (empty)"
+# A library crate without a test: libtest's JUnit of an empty suite. Built outside the
+# repository (a Cargo.toml in it would belong to tapline's workspace).
+mkdir -p "$WORK/rust-empty/src"
+printf '[package]\nname = "empty"\nversion = "0.1.0"\nedition = "2021"\n' > "$WORK/rust-empty/Cargo.toml"
+printf 'pub fn one() -> u8 {\n    1\n}\n' > "$WORK/rust-empty/src/lib.rs"
+(cd "$WORK/rust-empty" && CARGO_TARGET_DIR="$WORK/rust-target" cargo +nightly test --lib -q -- -Z unstable-options --format junit) \
+  > $OUT/libtest-empty.xml 2> "$WORK/libtest.err"
+rc=$?
+echo "libtest: $(cargo +nightly --version) (exit $rc)" >> "$versions"
 
 log "pytest --junitxml"
 # Debian's pytest (python3-pytest), as .ci/run installs it.
@@ -79,7 +106,7 @@ echo "jest: $("$JS_ENV/node_modules/.bin/jest" --version), jest-junit $(node -p 
 sed -E 's/ timestamp="[^"]*"/ timestamp="2026-01-01T00:00:00"/; s#'"$WORK"'/js#/work/js#g; s#'"$JS_ENV"'#/work/js-env#g' "$WORK/js/junit.xml" > $OUT/jest-junit.xml
 
 log "known-answer summaries"
-for f in go-test.jsonl go-build-failure.jsonl pytest.xml junit5-console.xml jest-junit.xml; do
+for f in go-test.jsonl go-build-failure.jsonl go-crash.jsonl go-timeout.jsonl libtest-empty.xml pytest.xml junit5-console.xml jest-junit.xml; do
   "$TAPLINE" parse --format summary $OUT/$f > $OUT/${f%.*}.summary.json
 done
 cat "$versions"

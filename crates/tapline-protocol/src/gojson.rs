@@ -71,11 +71,19 @@ struct Record {
 #[derive(Default)]
 struct Test {
     output: Vec<String>,
-    /// `pass`, `fail`, `skip` once it ended.
+    /// `pass`, `fail`, `skip` once it ended; for a test the binary ended first, what
+    /// [`Package::settle`] made of it.
     result: Option<String>,
     elapsed: Option<f64>,
     line: u64,
     children: Vec<String>,
+    /// Paused by `t.Parallel` (a `pause` record, no `cont` since): it was not running.
+    paused: bool,
+    /// The line of its last `run` or `cont`: when it last started running.
+    started: u64,
+    /// Why a test the binary ended first failed or was skipped: its message's first line, or
+    /// its skip reason.
+    note: Option<String>,
 }
 
 #[derive(Default)]
@@ -89,6 +97,136 @@ struct Package {
     /// One of its tests failed: then its failure is said by them, not by its output.
     tests_failed: bool,
     done: bool,
+    /// The test go attributed the latest output to (test2json names the test that printed
+    /// last; a crash dump has no header, so it is the crashing test's).
+    last_output: Option<String>,
+    /// `panic: test timed out after 1s`: the limit, once the binary said it.
+    timed_out: Option<String>,
+    /// The tests go ≥ 1.20 lists under `running tests:` after a timeout.
+    running_listed: Vec<String>,
+    /// The previous output line was `running tests:` or one of its list.
+    in_running_list: bool,
+    /// A record named a test of it: a package that passes without is one with no tests.
+    has_tests: bool,
+}
+
+impl Package {
+    /// Notes `panic: test timed out after 1s` and the `running tests:` list go ≥ 1.20 prints
+    /// after it, wherever go attributed them.
+    fn watch_for_timeout(&mut self, text: &str) {
+        if let Some(limit) = text.strip_prefix("panic: test timed out after ") {
+            self.timed_out = Some(limit.trim().to_owned());
+            return;
+        }
+        if self.timed_out.is_none() {
+            return;
+        }
+        if text == "running tests:" {
+            self.in_running_list = true;
+            return;
+        }
+        let listed = text
+            .strip_prefix('\t')
+            .filter(|_| self.in_running_list)
+            .map(|rest| rest.rsplit_once(" (").map_or(rest, |(name, _)| name));
+        match listed {
+            Some(name) => self.running_listed.push(name.to_owned()),
+            None => self.in_running_list = false,
+        }
+    }
+
+    /// Gives each test the binary ended before it reported (a crash, `os.Exit`, a panic in a
+    /// goroutine, a timeout) the result go's own records imply: the test that was running
+    /// fails and is named (on a timeout, every test that was running; after a crash, the one
+    /// go attributed the last output to, whose output is the dump); a test paused by
+    /// `t.Parallel` did not run and is skipped; a parent fails with a failed subtest; another
+    /// test that was running when the binary crashed did not finish and is skipped.
+    /// `stream_ended`: the package never reported (the stream ended first: the run was
+    /// stopped), so nothing says the binary crashed.
+    fn settle(&mut self, stream_ended: bool) {
+        let mut open: Vec<String> = self
+            .tests
+            .iter()
+            .filter(|(_, t)| t.result.is_none())
+            .map(|(n, _)| n.clone())
+            .collect();
+        if open.is_empty() {
+            return;
+        }
+        // Subtests first (a subtest's name is longer than its parent's), so that a parent
+        // sees its subtests' results; ties by name, for the same output every time.
+        open.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+        let culprits = self.culprits(&open);
+        let why = match &self.timed_out {
+            None if stream_ended => {
+                "no result: it was still running when the stream ended".to_owned()
+            }
+            Some(limit) => format!(
+                "timed out: it was still running when go test's -timeout {limit} ended the test binary"
+            ),
+            None => "the test binary ended while this test ran (a crash, os.Exit or a panic \
+                     in a goroutine: its output says which)"
+                .to_owned(),
+        };
+        for name in open {
+            let subtest_failed = self.tests.get(&name).is_some_and(|t| {
+                t.children.iter().any(|c| {
+                    self.tests
+                        .get(c)
+                        .is_some_and(|c| c.result.as_deref() == Some("fail"))
+                })
+            });
+            let Some(t) = self.tests.get_mut(&name) else {
+                continue;
+            };
+            let (result, note) = if culprits.contains(&name) {
+                ("fail", Some(why.clone()))
+            } else if subtest_failed {
+                ("fail", None)
+            } else if t.paused {
+                let note = "did not run: paused by t.Parallel when its package ended";
+                ("skip", Some(note.to_owned()))
+            } else {
+                let note = "did not finish: its package ended while it ran";
+                ("skip", Some(note.to_owned()))
+            };
+            self.tests_failed |= result == "fail";
+            t.result = Some(result.to_owned());
+            t.note = note;
+        }
+    }
+
+    /// The unfinished tests to blame: on a timeout, those go lists as running (go ≥ 1.20), or
+    /// every one not paused; after a crash, the one go attributed the last output to, or else
+    /// the one that started running last. None when every unfinished test was paused (the
+    /// binary ended outside any test: the package's own output says why).
+    fn culprits(&self, open: &[String]) -> Vec<String> {
+        let running = |n: &&String| self.tests.get(*n).is_some_and(|t| !t.paused);
+        if self.timed_out.is_some() {
+            let listed: Vec<String> = open
+                .iter()
+                .filter(|n| self.running_listed.contains(n))
+                .cloned()
+                .collect();
+            if !listed.is_empty() {
+                return listed;
+            }
+            return open.iter().filter(running).cloned().collect();
+        }
+        let last = self
+            .last_output
+            .as_ref()
+            .filter(|n| open.contains(n))
+            .filter(running);
+        // The deepest of those that started on the same line; `open` is in a fixed order.
+        let latest = || {
+            open.iter()
+                .filter(running)
+                .rev()
+                .max_by_key(|n| (self.tests.get(*n).map_or(0, |t| t.started), n.len()))
+        };
+        last.or_else(latest).into_iter().cloned().collect()
+    }
 }
 
 /// Incremental `go test -json` reader feeding a [`Sink`].
@@ -150,7 +288,10 @@ impl<S: Sink> GoJsonParser<S> {
         }
         let line = self.line_no;
         while let Some(name) = self.next_package() {
-            self.open(&name);
+            // The streaming package is open already: opening it again would nest it in itself.
+            if self.current.as_deref() != Some(name.as_str()) {
+                self.open(&name);
+            }
             // The stream ended before the package reported: what it ran did not finish.
             self.end_package(line, &name, None);
         }
@@ -320,6 +461,9 @@ impl<S: Sink> GoJsonParser<S> {
         let Some(pkg) = self.packages.get_mut(&r.package) else {
             return;
         };
+        if r.action == "output" {
+            pkg.watch_for_timeout(r.output.trim_end_matches('\n'));
+        }
         if r.test.is_empty() {
             match r.action.as_str() {
                 "output" => {
@@ -336,6 +480,7 @@ impl<S: Sink> GoJsonParser<S> {
             }
             return;
         }
+        pkg.has_tests = true;
         let known = pkg.tests.contains_key(&r.test);
         if !known {
             let parent = parent_of(&pkg.tests, &r.test);
@@ -359,7 +504,13 @@ impl<S: Sink> GoJsonParser<S> {
                 if !is_framing(text) {
                     t.output.push(text.to_owned());
                 }
+                pkg.last_output = Some(r.test.clone());
             }
+            "run" | "cont" => {
+                t.paused = false;
+                t.started = line;
+            }
+            "pause" => t.paused = true,
             "pass" | "fail" | "skip" => {
                 pkg.tests_failed |= r.action == "fail";
                 t.result = Some(r.action);
@@ -421,6 +572,7 @@ impl<S: Sink> GoJsonParser<S> {
             return;
         };
         pkg.done = true;
+        pkg.settle(result.is_none());
         let mut open: Vec<String> = pkg
             .tests
             .keys()
@@ -430,6 +582,7 @@ impl<S: Sink> GoJsonParser<S> {
         open.sort_by_key(|t| pkg.tests.get(t).map_or(0, |t| t.line));
         let package_output = std::mem::take(&mut pkg.output);
         let tests_failed = pkg.tests_failed;
+        let has_tests = pkg.has_tests;
         for t in open {
             // Tests still running when the package ended (a panic, a timeout) did not pass.
             self.emit_tree(line, name, &t, "");
@@ -448,6 +601,9 @@ impl<S: Sink> GoJsonParser<S> {
         };
         if action == "skip" {
             point.skip = Some("no test files".to_owned());
+        } else if action == "pass" && !has_tests {
+            // `ok pkg [no tests to run]`: test files without a test, as go says it.
+            point.skip = Some("no tests to run".to_owned());
         }
         let build = self.build_output.remove(name).unwrap_or_default();
         if !point.ok {
@@ -529,6 +685,7 @@ fn test_point(name: &str, t: &Test, dir: Option<&str>) -> Point {
     let lines: Vec<&str> = t.output.iter().map(String::as_str).collect();
     let text = dedent(&lines);
     match result {
+        "skip" if t.note.is_some() => p.skip = t.note.clone(),
         "skip" => {
             let reason = text
                 .lines()
@@ -542,10 +699,13 @@ fn test_point(name: &str, t: &Test, dir: Option<&str>) -> Point {
                 .lines()
                 .find_map(|l| strip_location(l).0)
                 .map(|at| located(at, dir));
-            let message = if result == "unfinished" && text.is_empty() {
-                "no result: it was still running when its package ended".to_owned()
-            } else {
-                text.clone()
+            let message = match (&t.note, text.is_empty()) {
+                (Some(note), true) => note.clone(),
+                (Some(note), false) => format!("{note}\n{text}"),
+                (None, true) if result == "unfinished" => {
+                    "no result: it was still running when its package ended".to_owned()
+                }
+                (None, _) => text.clone(),
             };
             let at = at.unwrap_or_default();
             p.diagnostics = yaml_map(&[("message", &message), ("at", &at)]);
@@ -728,6 +888,70 @@ mod tests {
         assert_eq!(dirs.dir_of("example.com/gonested/cmp"), None);
         assert_eq!(dirs.dir_of("example.com/otherwise"), None);
         assert_eq!(dirs.dir_of("example.com/other").as_deref(), Some("go"));
+    }
+
+    /// `(name, ok, skip reason)` of every point but the packages'.
+    fn results(events: &[Event<'static>]) -> Vec<(String, bool, Option<String>)> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Assert(a) if a.depth > 0 => Some((
+                    a.name.to_string(),
+                    a.ok,
+                    a.skip.as_deref().map(str::to_owned),
+                )),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_crash_with_no_output_blames_the_test_that_started_last() {
+        let stream = br#"{"Action":"run","Package":"p","Test":"TestPar"}
+{"Action":"pause","Package":"p","Test":"TestPar"}
+{"Action":"run","Package":"p","Test":"TestOne"}
+{"Action":"pass","Package":"p","Test":"TestOne"}
+{"Action":"run","Package":"p","Test":"TestCrash"}
+{"Action":"output","Package":"p","Output":"FAIL\tp\t0.01s\n"}
+{"Action":"fail","Package":"p","Elapsed":0.01}
+"#;
+        let got = results(&parse(stream));
+        let paused = "did not run: paused by t.Parallel when its package ended".to_owned();
+        assert_eq!(
+            got,
+            [
+                ("TestOne".to_owned(), true, None),
+                ("TestPar".to_owned(), true, Some(paused)),
+                ("TestCrash".to_owned(), false, None),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_timeout_blames_the_tests_go_lists_as_running() {
+        // go >= 1.20 lists the running tests after the panic line.
+        let stream = br#"{"Action":"run","Package":"p","Test":"TestA"}
+{"Action":"run","Package":"p","Test":"TestA/x"}
+{"Action":"pause","Package":"p","Test":"TestA/x"}
+{"Action":"run","Package":"p","Test":"TestA/y"}
+{"Action":"pause","Package":"p","Test":"TestA/y"}
+{"Action":"cont","Package":"p","Test":"TestA/x"}
+{"Action":"cont","Package":"p","Test":"TestA/y"}
+{"Action":"output","Package":"p","Test":"TestA/y","Output":"panic: test timed out after 2s\n"}
+{"Action":"output","Package":"p","Test":"TestA/y","Output":"running tests:\n"}
+{"Action":"output","Package":"p","Test":"TestA/y","Output":"\tTestA/x (2s)\n"}
+{"Action":"output","Package":"p","Test":"TestA/y","Output":"\n"}
+{"Action":"fail","Package":"p","Elapsed":2}
+"#;
+        let events = parse(stream);
+        let got: Vec<(String, bool)> = results(&events)
+            .into_iter()
+            .map(|(n, ok, _)| (n, ok))
+            .collect();
+        let want = [("x", false), ("y", true), ("TestA", false)].map(|(n, ok)| (n.to_owned(), ok));
+        assert_eq!(got, want);
+        let x = diagnostics_of(&events, "x");
+        assert!(x.contains("-timeout 2s"), "{x}");
     }
 
     #[test]

@@ -1,0 +1,3 @@
+module example.com/gocrash
+
+go 1.19

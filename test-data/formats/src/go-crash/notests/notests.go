@@ -1,0 +1,4 @@
+package notests
+
+// Double doubles.
+func Double(n int) int { return 2 * n }

@@ -1,0 +1,4 @@
+// Test files, but no tests in them.
+package notests
+
+func helper() int { return Double(2) }

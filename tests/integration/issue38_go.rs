@@ -1,0 +1,270 @@
+//! Issue 38, go: verdicts by `go test -json`'s `Test` field. A test that ends the test binary
+//! (SIGSEGV, `os.Exit`, a panic in a goroutine) fails and is named; a paused `t.Parallel`
+//! test did not run and is not failed; a timeout names the tests that were running; package
+//! names never nest; a package or suite with no tests is no test point. Recordings:
+//! test-data/formats/go-crash.jsonl and go-timeout.jsonl (scripts/record-formats.sh).
+use crate::util::{copy_dir, repo, require, Project};
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn formats_dir() -> std::path::PathBuf {
+    repo().join("test-data/formats")
+}
+
+/// `tapline parse ARGS` of `stdin`: exit code, stdout, stderr.
+fn parse_cli(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
+    let out = Command::cargo_bin("tapline")
+        .expect("binary built")
+        .arg("parse")
+        .args(args)
+        .write_stdin(stdin.to_vec())
+        .output()
+        .expect("tapline runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn recording(name: &str) -> Vec<u8> {
+    std::fs::read(formats_dir().join(name)).expect("recording committed")
+}
+
+/// The `--format summary` document of a recording.
+fn summary_of(name: &str) -> Value {
+    let (_, out, err) = parse_cli(&["--format", "summary"], &recording(name));
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{name}: {e}: {out}{err}"))
+}
+
+/// The package `name`'s subtest in a summary document.
+fn package<'a>(doc: &'a Value, name: &str) -> &'a Value {
+    doc["asserts"]
+        .as_array()
+        .and_then(|a| a.iter().find(|p| p["name"] == name))
+        .map(|p| &p["subtest"])
+        .unwrap_or_else(|| panic!("no package {name} in {doc:#}"))
+}
+
+/// The point `name` in a subtest of a summary document.
+fn point<'a>(subtest: &'a Value, name: &str) -> &'a Value {
+    subtest["asserts"]
+        .as_array()
+        .and_then(|a| a.iter().find(|p| p["name"] == name))
+        .unwrap_or_else(|| panic!("no point {name} in {subtest:#}"))
+}
+
+/// The diagnostics of the (last) point `name` in `--format jsonl` events.
+fn diagnostics(events: &str, name: &str) -> String {
+    events
+        .lines()
+        .rev()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|e| e["type"] == "assert" && e["name"] == name)
+        .map(|e| e["diagnostics"].as_str().unwrap_or_default().to_owned())
+        .unwrap_or_else(|| panic!("no point {name}"))
+}
+
+#[test]
+fn issue38_go_crash_recordings_match_their_known_answers() {
+    for (name, exit) in [
+        ("go-crash.jsonl", 1),
+        ("go-timeout.jsonl", 1),
+        ("libtest-empty.xml", 0),
+    ] {
+        let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+        let want = std::fs::read_to_string(formats_dir().join(format!("{stem}.summary.json")))
+            .expect("known answer committed");
+        let (code, out, err) = parse_cli(&["--format", "summary"], &recording(name));
+        assert_eq!(out.trim_end(), want.trim_end(), "{name}: summary changed");
+        assert_eq!(code, exit, "{name}: {err}");
+    }
+}
+
+/// Each crashing test fails; the `t.Parallel` test paused beside it did not run and is not
+/// failed; the test after the crash never started and is no point.
+#[test]
+fn issue38_go_a_test_that_ends_the_binary_is_the_one_failed() {
+    let doc = summary_of("go-crash.jsonl");
+    let (_, events, _) = parse_cli(&["--format", "jsonl"], &recording("go-crash.jsonl"));
+    for (pkg, crasher, says) in [
+        ("kill", "TestKillsItself", "SIGSEGV: segmentation violation"),
+        ("segv", "TestNilDeref", "nil pointer dereference"),
+        ("exit", "TestExits", "exiting with 3"),
+        (
+            "goroutine",
+            "TestGoroutinePanics",
+            "panic: boom in a goroutine",
+        ),
+    ] {
+        let pkg = package(&doc, &format!("example.com/gocrash/{pkg}"));
+        assert_eq!(point(pkg, crasher)["ok"], false, "{crasher}: {pkg:#}");
+        assert_eq!(point(pkg, "TestFirst")["ok"], true, "{pkg:#}");
+        let paused = point(pkg, "TestPaused");
+        assert_eq!(paused["ok"], true, "{pkg:#}");
+        let reason = paused["skip"].as_str().unwrap_or_default();
+        assert!(reason.starts_with("did not run"), "{reason}");
+        assert!(!pkg["asserts"].to_string().contains("TestAfter"), "{pkg:#}");
+        let diag = diagnostics(&events, crasher);
+        assert!(diag.contains(says), "{crasher}: {diag}");
+    }
+    // The crash dump is the crashing test's, not the paused one's.
+    assert!(!diagnostics(&events, "TestPaused").contains("SIGSEGV"));
+    // The human report names the crashing test and fails no paused one.
+    let (code, human, _) = parse_cli(&["--color", "never"], &recording("go-crash.jsonl"));
+    assert_eq!(code, 1);
+    assert!(human.contains("✗ TestKillsItself"), "{human}");
+    assert!(!human.contains("✗ TestPaused"), "{human}");
+}
+
+/// `go test -timeout 1s`: the tests that were running fail, saying so; the paused one did not
+/// run.
+#[test]
+fn issue38_go_a_timeout_names_the_running_tests() {
+    let doc = summary_of("go-timeout.jsonl");
+    let pkg = package(&doc, "example.com/gocrash/timeout");
+    let sleeps = point(pkg, "TestSleeps");
+    assert_eq!(sleeps["ok"], false, "{pkg:#}");
+    assert_eq!(point(&sleeps["subtest"], "inner")["ok"], false, "{pkg:#}");
+    assert_eq!(point(pkg, "TestFirst")["ok"], true);
+    let paused = point(pkg, "TestPaused");
+    assert_eq!(paused["ok"], true, "{pkg:#}");
+    let (_, events, _) = parse_cli(&["--format", "jsonl"], &recording("go-timeout.jsonl"));
+    let diag = diagnostics(&events, "inner");
+    assert!(diag.contains("-timeout 1s"), "{diag}");
+    assert!(diag.contains("panic: test timed out after 1s"), "{diag}");
+    let (_, human, _) = parse_cli(&["--color", "never"], &recording("go-timeout.jsonl"));
+    assert!(
+        human.contains("1 failed, 1 passed, 1 skipped (3 tests"),
+        "{human}"
+    );
+}
+
+/// A package still streaming when the stream ends (the run was stopped, a timeout killed
+/// go) is closed once: no package opens inside itself or another.
+#[test]
+fn issue38_go_package_names_never_nest() {
+    let stream = concat!(
+        r#"{"Action":"run","Package":"example.com/mod/pkg/sub","Test":"TestS"}"#,
+        "\n",
+        r#"{"Action":"run","Package":"example.com/mod","Test":"TestX"}"#,
+        "\n",
+        r#"{"Action":"pass","Package":"example.com/mod","Test":"TestX"}"#,
+        "\n",
+        r#"{"Action":"pass","Package":"example.com/mod"}"#,
+        "\n",
+    );
+    let (code, events, _) = parse_cli(&["--format", "jsonl"], stream.as_bytes());
+    assert_eq!(code, 1, "{events}");
+    let starts: Vec<(u64, String)> = events
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|e| e["type"] == "subtest_start")
+        .map(|e| {
+            let depth = e["depth"].as_u64().unwrap_or_default();
+            (depth, e["name"].as_str().unwrap_or_default().to_owned())
+        })
+        .collect();
+    let want = [
+        (1, "example.com/mod/pkg/sub".to_owned()),
+        (1, "example.com/mod".to_owned()),
+    ];
+    assert_eq!(starts, want, "{events}");
+    assert!(!events.contains("unterminated_subtest"), "{events}");
+    let (_, human, _) = parse_cli(&["--color", "never"], stream.as_bytes());
+    assert!(human.contains("no result: it was still running when the stream ended"));
+    assert!(human.contains("✓ example.com/mod"), "{human}");
+    // Both cut off (go killed mid-run): each package once, at the top, its test inside it.
+    let cut = stream.lines().take(2).collect::<Vec<_>>().join("\n");
+    let (code, human, _) = parse_cli(&["--color", "never"], cut.as_bytes());
+    assert_eq!(code, 1, "{human}");
+    for line in [
+        "✗ example.com/mod/pkg/sub\n",
+        "\n  ✗ TestS\n",
+        "✗ example.com/mod\n",
+        "\n  ✗ TestX\n",
+    ] {
+        assert_eq!(human.matches(line).count(), 1, "{line:?} once:\n{human}");
+    }
+    assert!(!human.contains("inside a subtest"), "{human}");
+}
+
+/// `?   pkg [no test files]`, `ok pkg [no tests to run]` and an empty libtest suite (cargo's
+/// JUnit) count no test: go and cargo count none.
+#[test]
+fn issue38_packages_and_suites_without_tests_are_no_test_point() {
+    let go = concat!(
+        r#"{"Action":"output","Package":"example.com/gocrash/notests","Output":"testing: warning: no tests to run\n"}"#,
+        "\n",
+        r#"{"Action":"output","Package":"example.com/gocrash/notests","Output":"PASS\n"}"#,
+        "\n",
+        r#"{"Action":"pass","Package":"example.com/gocrash/notests","Elapsed":0.003}"#,
+        "\n",
+        r#"{"Action":"output","Package":"example.com/gocrash/nofiles","Output":"?   \texample.com/gocrash/nofiles\t[no test files]\n"}"#,
+        "\n",
+        r#"{"Action":"skip","Package":"example.com/gocrash/nofiles","Elapsed":0}"#,
+        "\n",
+    );
+    // libtest's JUnit of a crate without tests (recorded).
+    let libtest = recording("libtest-empty.xml");
+    for stream in [go.as_bytes(), &libtest] {
+        let (code, human, err) = parse_cli(&["--color", "never"], stream);
+        assert_eq!(code, 0, "{human}{err}");
+        assert!(human.contains("0 passed (0 tests)"), "{human}");
+    }
+    let (_, human, _) = parse_cli(&["--color", "never"], go.as_bytes());
+    assert!(
+        human.contains("- example.com/gocrash/notests # SKIP no tests to run"),
+        "{human}"
+    );
+    // In the recording of a whole module: 10 passing tests, not 11 (notests), and 5 skipped
+    // (4 paused, 1 t.Skip), not 6 (nofiles).
+    let (_, human, _) = parse_cli(&["--color", "never"], &recording("go-crash.jsonl"));
+    assert!(
+        human.contains("4 failed, 10 passed, 5 skipped (19 tests"),
+        "{human}"
+    );
+}
+
+/// A `[[suite]]` running go for real: the test that sends itself SIGSEGV is the one failed,
+/// named in the report; the paused parallel test is not failed.
+#[test]
+fn issue38_go_suite_reports_the_test_that_killed_itself() {
+    if !require(
+        "issue38_go_suite_reports_the_test_that_killed_itself",
+        &["go"],
+    ) {
+        return;
+    }
+    let p = Project::new();
+    copy_dir(
+        &repo().join("test-data/formats/src/go-crash/kill"),
+        &p.join("go/kill"),
+    );
+    p.write("go/go.mod", "module example.com/gocrash\n\ngo 1.19\n");
+    p.write(
+        "tapline.toml",
+        "[[suite]]\nname = \"go\"\ndir = \"go\"\ncommand = [\"go\", \"test\", \"-json\", \"./...\"]\nformat = \"go-json\"\n",
+    );
+    let out = p
+        .command(&["--no-history", "--format", "summary"])
+        .env("GOFLAGS", "-mod=mod")
+        .env("GOPROXY", "off")
+        .output()
+        .expect("tapline runs");
+    let report = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    assert!(
+        report.contains("✗ example.com/gocrash/kill > TestKillsItself"),
+        "{report}"
+    );
+    assert!(
+        !report.contains("✗ example.com/gocrash/kill > TestPaused"),
+        "{report}"
+    );
+    assert!(report.contains("at go/kill/kill_test.go:18"), "{report}");
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("summary JSON");
+    let tests = ["pass", "fail", "skip"].map(|k| doc["run"]["tests"][k].as_u64());
+    // TestFirst passes, TestKillsItself fails, TestPaused did not run.
+    assert_eq!(tests, [Some(1), Some(1), Some(1)], "{doc:#}");
+}
