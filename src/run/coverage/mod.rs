@@ -143,23 +143,23 @@ impl Collector {
     fn source(&self, roots: &Roots, path: &Path, tests: bool) -> Option<String> {
         let rel = roots.rel(path)?;
         let test = !tests && self.test_files.contains(&rel);
-        (!test && !self.dependency(&rel)).then_some(rel)
+        (!test && !dependency(&self.root, &rel)).then_some(rel)
     }
+}
 
-    /// `rel` is someone else's code: in `node_modules`, a `site-packages` or
-    /// `dist-packages`, or a virtualenv (any folder holding `pyvenv.cfg`).
-    fn dependency(&self, rel: &str) -> bool {
-        let parts: Vec<&str> = rel.split('/').collect();
-        let named = parts
-            .iter()
-            .any(|p| matches!(*p, "node_modules" | "site-packages" | "dist-packages"));
-        let mut folder = self.root.clone();
-        let in_venv = parts.iter().take(parts.len().saturating_sub(1)).any(|p| {
-            folder.push(p);
-            folder.join("pyvenv.cfg").is_file()
-        });
-        named || in_venv
-    }
+/// `rel` (under `root`) is someone else's code: in `node_modules`, a `site-packages` or
+/// `dist-packages`, or a virtualenv (any folder holding `pyvenv.cfg`).
+fn dependency(root: &Path, rel: &str) -> bool {
+    let parts: Vec<&str> = rel.split('/').collect();
+    let named = parts
+        .iter()
+        .any(|p| matches!(*p, "node_modules" | "site-packages" | "dist-packages"));
+    let mut folder = root.to_path_buf();
+    let in_venv = parts.iter().take(parts.len().saturating_sub(1)).any(|p| {
+        folder.push(p);
+        folder.join("pyvenv.cfg").is_file()
+    });
+    named || in_venv
 }
 
 /// One test file's measurement in the making.
@@ -301,5 +301,23 @@ fn remove(outputs: &[PathBuf]) {
         } else {
             let _ = std::fs::remove_file(path);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_virtualenv_site_packages_or_node_modules_is_never_the_projects_code() {
+        let root = tempfile::tempdir().expect("temp dir");
+        std::fs::create_dir_all(root.path().join("env/lib")).expect("mkdir");
+        std::fs::write(root.path().join("env/pyvenv.cfg"), "home = /usr/bin\n").expect("write");
+        assert!(dependency(root.path(), "env/lib/pkg/mod.py"));
+        assert!(dependency(root.path(), "vendor/site-packages/pkg.py"));
+        assert!(dependency(root.path(), "web/node_modules/x/index.js"));
+        assert!(!dependency(root.path(), "src/pkg/mod.py"));
+        // A file named like the marker is not a virtualenv's.
+        assert!(!dependency(root.path(), "env2/pyvenv.cfg"));
     }
 }
