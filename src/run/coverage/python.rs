@@ -71,10 +71,14 @@ pub(crate) fn read(out: &Path, root: &Path) -> Result<Read, String> {
         .find_map(|l| serde_json::from_str::<Saved>(l).ok())
         .map(|s| s.python);
     let data = data_files(out);
-    let read = match python {
+    let mut read = match python {
         Some(python) if !data.is_empty() => analyse(&python, &data, root),
         _ => Read::default(),
     };
+    let errors = text.lines().filter_map(|l| l.strip_prefix("#error "));
+    read.notes.extend(errors.map(|why| {
+        format!("python: coverage.py failed, so a python of this file was not measured: {why}")
+    }));
     if missing && read.measured.is_empty() {
         return Err(MISSING.to_owned());
     }
@@ -174,5 +178,18 @@ mod tests {
             ["python: src/gen.py is left out: coverage.py cannot analyse it (No source for code: '/p/src/gen.py'.)"]
         );
         assert!(!parse("{\"config\": null}\n").own_config);
+    }
+
+    #[test]
+    fn a_python_whose_coverage_failed_is_said_not_silent() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let out = dir.path().join("0.py");
+        std::fs::write(&out, "#error Couldn't import a plugin\n").expect("write");
+        let read = read(&out, dir.path()).expect("no engine is missing");
+        assert!(read.measured.is_empty());
+        assert_eq!(
+            read.notes,
+            ["python: coverage.py failed, so a python of this file was not measured: Couldn't import a plugin"]
+        );
     }
 }

@@ -5,7 +5,7 @@
 # not choose, and never a virtualenv, site-packages or the standard library. At exit it only
 # saves what ran (a data file beside TAPLINE_COVERAGE_OUT) and appends one JSON line naming
 # this python and that file: the analysis is tapline's, once the test has ended, so that it
-# never counts against the test's timeout. Without coverage.py it appends `#missing` once.
+# never counts against the test's timeout. Without coverage.py it appends `#missing` once; where coverage.py fails, `#error <why>`.
 # It prints nothing and never raises. Then it hands over to the sitecustomize it shadows, if
 # any, and leaves sys.path as it was.
 def _tapline_coverage():
@@ -19,8 +19,8 @@ def _tapline_coverage():
     if out and root:
         try:
             _start(out, root)
-        except Exception:
-            pass
+        except Exception as e:
+            _say(out, e)
     me = sys.modules.pop("sitecustomize", None)
     try:
         import sitecustomize  # noqa: F401  (the one this file shadows)
@@ -29,6 +29,17 @@ def _tapline_coverage():
             raise
         if me is not None:
             sys.modules["sitecustomize"] = me
+
+
+def _say(out, error):
+    """Appends `#error <why>`: coverage.py did not start or save (a config it rejects, a
+    plugin it cannot load), which tapline says once instead of measuring nothing silently."""
+    try:
+        why = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        with open(out, "a") as fh:
+            fh.write("#error " + why + "\n")
+    except Exception:
+        pass
 
 
 def _never_measured(root):
@@ -106,8 +117,8 @@ def _start(out, root):
             line = json.dumps({"python": sys.executable, "data": name})
             with open(out, "a") as fh:
                 fh.write(line + "\n")
-        except Exception:
-            pass
+        except Exception as e:
+            _say(out, e)
 
     atexit.register(save)
 
