@@ -5,12 +5,18 @@
 # with 1 (ran) or 0. A source that cannot be analysed is left out alone, with a `note` line
 # naming it; a file that is not Python source is left out silently, as `coverage report` does.
 # A first line says which config file was read (`null`: none).
-import contextlib
-import json
-import os
 import sys
 
-import coverage
+# `python -c` puts the current folder (the project root) first on sys.path: a project module
+# named like one of these must not stand in for it.
+if sys.path and sys.path[0] == "":
+    del sys.path[0]
+
+import contextlib  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+
+import coverage  # noqa: E402
 
 
 def _matcher(patterns, name):
