@@ -59,7 +59,8 @@ pub struct TestCoverage {
     pub test: String,
     pub sources: Vec<SourceLines>,
     /// A runtime without its engine, said as how to get it (`python: coverage.py is not
-    /// installed: …`); the run's summary says each once.
+    /// installed: …`), or a source its engine could not analyse, left out alone (`python:
+    /// src/gen.py is left out: …`); the run's summary says each once.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub missing: Vec<String>,
     /// The project root the paths are relative to (Cobertura's `<source>`).

@@ -18,6 +18,7 @@ mod forward;
 mod history;
 mod html;
 mod isolation;
+mod issue38_coverage;
 mod issue38_go;
 mod issue38_reader_gone;
 mod layout;

@@ -11,9 +11,11 @@
 //!   ([`perl`]);
 //! - a `[[suite]]` running `go test`: `-coverprofile` ([`go`]).
 //!
-//! Only files under the project root count, never a file of `node_modules`, and not the run's
-//! test files unless `[coverage] tests = true`. A runtime without its engine says so once, in
-//! the summary; nothing here can fail a test or add to its output.
+//! Only files under the project root count, never a file of `node_modules`, `site-packages` or a
+//! virtualenv (a folder holding `pyvenv.cfg`), and not the run's test files unless `[coverage]
+//! tests = true` (or, for Python, the project's coverage.py config chooses them). A runtime
+//! without its engine, or a source an engine cannot analyse, is said once in the summary;
+//! nothing here can fail a test, add to its output or count against its timeout.
 pub mod go;
 pub mod perl;
 pub mod python;
@@ -136,13 +138,28 @@ impl Collector {
         })
     }
 
-    /// `path` as a measured source: project-relative, not a dependency, not a test file.
-    fn source(&self, roots: &Roots, path: &Path) -> Option<String> {
+    /// `path` as a measured source: project-relative, not a dependency, not a test file
+    /// (unless `tests`: the test files are measured too).
+    fn source(&self, roots: &Roots, path: &Path, tests: bool) -> Option<String> {
         let rel = roots.rel(path)?;
-        let dependency = rel.split('/').any(|part| part == "node_modules");
-        let test = !self.tests && self.test_files.contains(&rel);
-        (!dependency && !test).then_some(rel)
+        let test = !tests && self.test_files.contains(&rel);
+        (!test && !dependency(&self.root, &rel)).then_some(rel)
     }
+}
+
+/// `rel` (under `root`) is someone else's code: in `node_modules`, a `site-packages` or
+/// `dist-packages`, or a virtualenv (any folder holding `pyvenv.cfg`).
+fn dependency(root: &Path, rel: &str) -> bool {
+    let parts: Vec<&str> = rel.split('/').collect();
+    let named = parts
+        .iter()
+        .any(|p| matches!(*p, "node_modules" | "site-packages" | "dist-packages"));
+    let mut folder = root.to_path_buf();
+    let in_venv = parts.iter().take(parts.len().saturating_sub(1)).any(|p| {
+        folder.push(p);
+        folder.join("pyvenv.cfg").is_file()
+    });
+    named || in_venv
 }
 
 /// One test file's measurement in the making.
@@ -196,7 +213,10 @@ impl FileCoverage {
     /// Reads what the engines wrote, once the file's processes have all ended, and removes
     /// it; `None` for a cancelled file (stopped half-way, it says little).
     pub async fn finish(self, record: bool, run_cwd: PathBuf) -> Option<TestCoverage> {
-        let outputs = [".v8", ".py", ".perl", ".go"].map(|ext| self.out(ext));
+        let mut outputs = [".v8", ".py", ".perl", ".go"]
+            .map(|ext| self.out(ext))
+            .to_vec();
+        outputs.extend(python::data_files(&self.out(".py")));
         if !record {
             remove(&outputs);
             return None;
@@ -217,8 +237,14 @@ impl FileCoverage {
         let mut found: Vec<Measured> = Vec::new();
         let mut missing = Vec::new();
         found.extend(v8::read(&self.out(".v8")));
-        match python::read(&self.out(".py")) {
-            Ok(files) => found.extend(files),
+        // The project's coverage.py config chose its Python files, test files included.
+        let mut python_config = false;
+        match python::read(&self.out(".py"), &collector.root) {
+            Ok(read) => {
+                found.extend(read.measured);
+                missing.extend(read.notes);
+                python_config = read.own_config;
+            }
             Err(note) => missing.push(note),
         }
         if collector.devel_cover {
@@ -239,7 +265,8 @@ impl FileCoverage {
             } else {
                 cwd.join(path)
             };
-            let Some(rel) = collector.source(&roots, &full) else {
+            let tests = collector.tests || (python_config && lang == Lang::Python);
+            let Some(rel) = collector.source(&roots, &full, tests) else {
                 continue;
             };
             let entry = sources.entry(rel.clone()).or_insert_with(|| SourceLines {
@@ -274,5 +301,23 @@ fn remove(outputs: &[PathBuf]) {
         } else {
             let _ = std::fs::remove_file(path);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_virtualenv_site_packages_or_node_modules_is_never_the_projects_code() {
+        let root = tempfile::tempdir().expect("temp dir");
+        std::fs::create_dir_all(root.path().join("env/lib")).expect("mkdir");
+        std::fs::write(root.path().join("env/pyvenv.cfg"), "home = /usr/bin\n").expect("write");
+        assert!(dependency(root.path(), "env/lib/pkg/mod.py"));
+        assert!(dependency(root.path(), "vendor/site-packages/pkg.py"));
+        assert!(dependency(root.path(), "web/node_modules/x/index.js"));
+        assert!(!dependency(root.path(), "src/pkg/mod.py"));
+        // A file named like the marker is not a virtualenv's.
+        assert!(!dependency(root.path(), "env2/pyvenv.cfg"));
     }
 }
