@@ -28,7 +28,9 @@ impl Machine {
         let label = self.document_label(true);
         self.judge_plan(0, &label, sink);
         let l = &mut self.levels[0];
-        let planned = l.plan.map_or(0, |(start, end)| (end + 1).saturating_sub(start));
+        let planned = l
+            .plan
+            .map_or(0, |(start, end)| (end + 1).saturating_sub(start));
         l.planned_before += planned;
         l.docs_before += 1;
         l.doc_start = l.count;

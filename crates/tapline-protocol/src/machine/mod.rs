@@ -579,7 +579,9 @@ impl Machine {
         }
         if let Some(id) = p.id {
             // A point after the trailing plan is already at fault for being there.
-            let plan = self.levels[lvl].plan.filter(|_| !self.levels[lvl].post_plan);
+            let plan = self.levels[lvl]
+                .plan
+                .filter(|_| !self.levels[lvl].post_plan);
             if let Some((start, end)) = plan {
                 if id < start || id > end {
                     let which = if id < start {

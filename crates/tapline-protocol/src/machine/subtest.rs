@@ -241,7 +241,9 @@ impl Machine {
         if l.docs_before == 0 {
             return skip_all;
         }
-        let planned = l.plan.map_or(0, |(start, end)| (end + 1).saturating_sub(start));
+        let planned = l
+            .plan
+            .map_or(0, |(start, end)| (end + 1).saturating_sub(start));
         l.plan = Some((1, l.planned_before + planned));
         l.plan_comment.clear();
         l.count == 0 && skip_all
