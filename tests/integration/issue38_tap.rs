@@ -57,6 +57,22 @@ fn issue38_an_ok_after_the_trailing_plan_fails_the_stream_too() {
     );
 }
 
+#[test]
+fn issue38_a_point_after_a_skip_all_plan_fails_the_stream() {
+    // prove: "Bad plan.  You planned 0 tests but ran 1."
+    let (_p, ran) = parse(
+        "1..0 # SKIP no database\nok 1 - ran anyway\n",
+        &["parse", "-"],
+    );
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    assert!(
+        ran.stdout
+            .contains("test point \"ran anyway\" came after the skip-all plan 1..0"),
+        "{}",
+        ran.both()
+    );
+}
+
 /// What a pgTAP file with two `BEGIN; SELECT plan(2); … SELECT * FROM finish(); ROLLBACK;`
 /// blocks prints: two documents, numbered from 1 each.
 const TWO_PLANS: &str = "1..2\nok 1 - schema exists\nok 2 - table exists\n\

@@ -53,8 +53,9 @@ impl Machine {
         }
     }
 
-    /// A test point after its document's trailing plan: prove fails such a stream (the plan is
-    /// at neither end), and so does tapline, naming the first such point.
+    /// A test point after its document's trailing plan, or after a `1..0` that skipped it all:
+    /// prove fails such a stream (the plan is at neither end; planned 0 but ran 1), and so does
+    /// tapline, naming the first such point.
     pub(super) fn point_after_plan(&mut self, lvl: usize, p: &Pending, sink: &mut dyn Sink) {
         let l = &mut self.levels[lvl];
         if l.after_plan_reported {
@@ -62,8 +63,13 @@ impl Machine {
         }
         l.after_plan_reported = true;
         let (start, end) = l.plan.unwrap_or((1, 0));
+        let which = if l.trailing_plan {
+            "trailing"
+        } else {
+            "skip-all"
+        };
         let label = point_label(p.id, &p.name);
-        let msg = format!("test point {label} came after the trailing plan {start}..{end}");
+        let msg = format!("test point {label} came after the {which} plan {start}..{end}");
         self.tap_error(lvl, self.line_no, ProblemKind::PointAfterPlan, msg, sink);
     }
 }

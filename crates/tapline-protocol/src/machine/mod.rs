@@ -80,7 +80,7 @@ struct Level {
     /// A `# Subtest: name` heading waiting to see whether a subtest follows.
     maybe_child: Option<String>,
     post_plan: bool,
-    /// The plan came after this document's test points: a point after it is out of place.
+    /// The plan came after this document's test points (else it is a `1..0` before any).
     trailing_plan: bool,
     /// A point after the trailing plan was reported (the first one is the reason).
     after_plan_reported: bool,
@@ -386,10 +386,10 @@ impl Machine {
             }
         }
         if self.levels[lvl].post_plan {
-            // A point after a trailing plan is counted, and fails the document (as prove
-            // reads it); anything else TAP there is output, as in the reference.
-            let counted = matches!(kind, Kind::TestPoint(_)) && self.levels[lvl].trailing_plan;
-            if !counted {
+            // A point after the document's final plan (trailing, or `1..0`) is counted, and
+            // fails the document (as prove reads it); anything else TAP there is output, as in
+            // the reference.
+            if !matches!(kind, Kind::TestPoint(_)) {
                 return self.non_tap(lvl, text, sink);
             }
         }
