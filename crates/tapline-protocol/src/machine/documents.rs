@@ -22,9 +22,6 @@ impl Machine {
     /// stream's counts go on adding up.
     pub(super) fn new_document(&mut self, sink: &mut dyn Sink) {
         self.emit_result(0, sink);
-        if self.levels[0].yaml.is_some() {
-            self.yaml_garbage(0, sink);
-        }
         let label = self.document_label(true);
         self.judge_plan(0, &label, sink);
         let l = &mut self.levels[0];
