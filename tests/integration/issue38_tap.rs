@@ -95,6 +95,34 @@ fn issue38_a_failure_only_in_the_second_document_fails_the_stream() {
     );
 }
 
+/// Real pgTAP 1.2.0 output (PostgreSQL 15, `psql -X -f`) of test-data/pgtap/: `two-plans.sql`
+/// runs two `plan(2)` blocks, the second failing; `noplan.sql` two `no_plan()` blocks, passing,
+/// whose second block's points come after the first one's trailing plan. pg_prove fails both.
+#[test]
+fn issue38_real_pgtap_output_with_two_blocks_fails_as_under_pg_prove() {
+    for (file, count, reason) in [
+        (
+            "two-plans.tap",
+            4,
+            "1 test point failed: \"second block answer\"",
+        ),
+        (
+            "noplan.tap",
+            4,
+            "test point \"second block one\" came after the trailing plan 1..2",
+        ),
+    ] {
+        let path = repo().join("test-data/pgtap").join(file);
+        let path = path.to_string_lossy().into_owned();
+        let (_p, ran) = parse("", &["parse", "--format", "summary", &path]);
+        assert_eq!(ran.code, 1, "{file}: {}", ran.both());
+        let doc = ran.summary_doc();
+        assert_eq!(doc["count"], count, "{file}: {doc}");
+        let reasons = doc["reasons"].as_array().cloned().unwrap_or_default();
+        assert!(reasons.iter().any(|r| r == reason), "{file}: {doc}");
+    }
+}
+
 #[test]
 fn issue38_documents_that_all_pass_pass_with_their_counts_added() {
     let passing = TWO_PLANS
