@@ -509,16 +509,9 @@ fn is_launcher_metadata(text: &str) -> bool {
     text.contains("unique-id: [engine:")
 }
 
-fn emit_case(builder: &mut Builder, sink: &mut dyn Sink, c: Case, suite: &str) {
-    for text in [&c.out, &c.err] {
-        let metadata = is_launcher_metadata(text);
-        for l in text.trim_matches('\n').lines() {
-            if metadata && (l.starts_with("unique-id: ") || l.starts_with("display-name: ")) {
-                continue;
-            }
-            builder.output(sink, c.line, l);
-        }
-    }
+fn emit_case(builder: &mut Builder, sink: &mut dyn Sink, mut c: Case, suite: &str) {
+    let out = std::mem::take(&mut c.out);
+    let err = std::mem::take(&mut c.err);
     // Surefire's class is its suite; pytest's module, or mocha's, names the case apart.
     let c = Case {
         name: c.name.trim().to_owned(),
@@ -568,6 +561,7 @@ fn emit_case(builder: &mut Builder, sink: &mut dyn Sink, c: Case, suite: &str) {
             p.skip = Some(reason.to_owned());
         }
     }
+    case_output(builder, sink, &p, c.line, [&out, &err]);
     if c.reruns > 0 && c.failure.is_none() {
         let noun = if c.reruns == 1 { "time" } else { "times" };
         builder.comment(
@@ -577,6 +571,25 @@ fn emit_case(builder: &mut Builder, sink: &mut dyn Sink, c: Case, suite: &str) {
         );
     }
     builder.point(sink, c.line, p);
+}
+
+/// A case's `<system-out>` and `<system-err>`, announced by the case itself: the case is
+/// begun before its lines go out, so every report gives them to this case, never to a failing
+/// case before it (whose trailing output would otherwise take them: explain/trailing.rs).
+fn case_output(builder: &mut Builder, sink: &mut dyn Sink, p: &Point, line: u64, texts: [&str; 2]) {
+    if texts.iter().all(|t| t.trim_matches('\n').is_empty()) {
+        return;
+    }
+    builder.begin_point(sink, line, p);
+    for text in texts {
+        let metadata = is_launcher_metadata(text);
+        for l in text.trim_matches('\n').lines() {
+            if metadata && (l.starts_with("unique-id: ") || l.starts_with("display-name: ")) {
+                continue;
+            }
+            builder.output(sink, line, l);
+        }
+    }
 }
 
 fn first_line(s: &str) -> &str {

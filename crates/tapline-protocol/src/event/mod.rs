@@ -191,6 +191,8 @@ pub enum ProblemKind {
     IdOutOfPlan,
     DuplicateId,
     SkipAllWithTests,
+    /// A test point after the document's trailing plan (the plan is at neither end).
+    PointAfterPlan,
     StrictNonTap,
     LineTooLong,
     BlockTooLarge,

@@ -12,6 +12,7 @@ use std::collections::HashSet;
 
 mod blocks;
 mod classify;
+mod documents;
 mod subtest;
 pub use subtest::{failed_points_reason, point_label};
 
@@ -79,6 +80,19 @@ struct Level {
     /// A `# Subtest: name` heading waiting to see whether a subtest follows.
     maybe_child: Option<String>,
     post_plan: bool,
+    /// The plan came after this document's test points (else it is a `1..0` before any).
+    trailing_plan: bool,
+    /// A point after the trailing plan was reported (the first one is the reason).
+    after_plan_reported: bool,
+    /// The subtest just closed skipped all after its assertions (Test2's `skip_all`): its
+    /// closing point, when it says a plain `ok`, is a skip with this reason.
+    child_skipped: Option<String>,
+    /// Test points counted before this document began (earlier documents of the stream).
+    doc_start: u64,
+    /// Earlier documents of the stream (top level only): how many, and how many points
+    /// their plans promised between them.
+    docs_before: u32,
+    planned_before: u64,
     yaml: Option<Yaml>,
     /// Set as a bail out starts, before the pending point is flushed.
     bailing_out: Option<String>,
@@ -365,8 +379,19 @@ impl Machine {
         if let Some(heading) = self.levels[lvl].maybe_child.take() {
             self.comment(lvl, &heading, sink);
         }
+        if lvl == 0 && matches!(kind, Kind::Plan(..) | Kind::Version(_)) && self.document_ended() {
+            self.new_document(sink);
+            if matches!(kind, Kind::Version(_)) {
+                return; // it only says a new document starts
+            }
+        }
         if self.levels[lvl].post_plan {
-            return self.non_tap(lvl, text, sink);
+            // A point after the document's final plan (trailing, or `1..0`) is counted, and
+            // fails the document (as prove reads it); anything else TAP there is output, as in
+            // the reference.
+            if !matches!(kind, Kind::TestPoint(_)) {
+                return self.non_tap(lvl, text, sink);
+            }
         }
         match kind {
             Kind::BailOut(reason) => {
@@ -549,8 +574,15 @@ impl Machine {
         }
         let name = self.spare_names.pop().unwrap_or_default();
         let mut p = build_pending(tp, markers, name, self.line_no, sink, lvl as u32);
+        if self.levels[lvl].post_plan {
+            self.point_after_plan(lvl, &p, sink);
+        }
         if let Some(id) = p.id {
-            if let Some((start, end)) = self.levels[lvl].plan {
+            // A point after the trailing plan is already at fault for being there.
+            let plan = self.levels[lvl]
+                .plan
+                .filter(|_| !self.levels[lvl].post_plan);
+            if let Some((start, end)) = plan {
                 if id < start || id > end {
                     let which = if id < start {
                         "less than plan start"
@@ -575,6 +607,7 @@ impl Machine {
             if self.levels[lvl].bailed_out {
                 return;
             }
+            self.skip_if_child_skipped(lvl, &mut p);
         }
         begin(lvl as u32, &p, sink);
         // The level's verdict is settled when the point is complete (`emit_result`): a
@@ -606,12 +639,17 @@ impl Machine {
         let l = &mut self.levels[lvl];
         l.plan = Some((start, end));
         l.plan_comment = comment.clone().into_owned();
-        if l.count != 0 || end == 0 {
-            // A trailing plan (or 1..0): every id seen must fit, and nothing TAP may follow.
+        let ran = l.count - l.doc_start;
+        if ran != 0 || end == 0 {
+            // A trailing plan (or 1..0): every id seen must fit, and nothing TAP may follow. A
+            // subtest's `1..0` after its points skips it (Test2's `skip_all` mid-subtest): its
+            // ids are not out of place.
+            l.trailing_plan = ran != 0;
+            let skips_subtest = lvl > 0 && ran != 0 && (start, end) == (1, 0);
             let out: Vec<u64> = l
                 .ids_seen
                 .iter()
-                .filter(|&id| id < start || id > end)
+                .filter(|&id| !skips_subtest && (id < start || id > end))
                 .collect();
             for id in out {
                 let msg = format!("test point id {id} is outside the plan {start}..{end}");

@@ -33,6 +33,7 @@ impl Machine {
             (heading_name(&heading).to_owned(), Some(body))
         };
         self.levels[lvl].maybe_child = None;
+        self.levels[lvl].child_skipped = None;
         let mut child = Level::new(lvl as u32 + 1, self.levels[lvl].strict);
         child.buffered = pending_buffered;
         child.name.clone_from(&name);
@@ -92,10 +93,11 @@ impl Machine {
         }
         self.end_child(lvl, sink);
         self.levels[lvl].yaml = None;
-        let l = &mut self.levels[lvl];
-        let Some(p) = l.current.take() else {
+        let Some(mut p) = self.levels[lvl].current.take() else {
             return self.flush_held(sink);
         };
+        self.skip_if_child_skipped(lvl, &mut p);
+        let l = &mut self.levels[lvl];
         l.count += 1;
         let (skip, todo) = match &p.directive {
             Some(Directive::Skip(_)) => (true, false),
@@ -162,13 +164,15 @@ impl Machine {
     }
 
     /// Checks the document at `lvl` against its plan (none, skip-all, or a count that does
-    /// not match); whether it skipped everything.
-    fn judge_plan(&mut self, lvl: usize, sink: &mut dyn Sink) -> bool {
+    /// not match); whether it skipped everything. `label` prefixes the reasons of one of
+    /// several documents of the stream (`document 2: `).
+    pub(super) fn judge_plan(&mut self, lvl: usize, label: &str, sink: &mut dyn Sink) -> bool {
         let l = &mut self.levels[lvl];
+        let ran = l.count - l.doc_start;
         let mut skip_all = false;
         if l.plan == Some((1, 0)) {
             skip_all = true;
-            if l.count == 0 {
+            if ran == 0 && l.docs_before == 0 {
                 // Nothing ran, so failed subtests before the plan are excused, as in the
                 // reference; a failing problem (strict mode) or a bail out is not.
                 l.ok = !l.problem_failed && l.bailing_out.is_none();
@@ -176,12 +180,29 @@ impl Machine {
                     l.reasons.clear();
                     l.unexplained_child = None;
                 }
-            } else {
-                let msg = format!("plan 1..0 (skip all), but {} test points ran", l.count);
+            } else if lvl > 0 {
+                // Test2's `skip_all` inside a subtest after assertions: the subtest is skipped
+                // whatever its points said, as Test2 and prove mean it (Test::More's closing
+                // point says `# skip`; Test2's buffered `ok 1 - name {` does not, so the
+                // closing point is made a skip: see `skip_if_child_skipped`).
+                l.ok = !l.problem_failed && l.bailing_out.is_none();
+                if l.ok {
+                    l.reasons.clear();
+                    l.unexplained_child = None;
+                    l.failed_points = 0;
+                    l.failed_labels.clear();
+                    let reason = l.plan_comment.trim();
+                    let reason = strip_skip_word(reason).to_owned();
+                    self.levels[lvl - 1].child_skipped = Some(reason);
+                }
+            } else if ran > 0 && !l.after_plan_reported {
+                let msg = format!("{label}plan 1..0 (skip all), but {ran} test points ran");
                 self.tap_error(lvl, 0, ProblemKind::SkipAllWithTests, msg, sink);
             }
         } else if !l.bailed_out && l.plan.is_none() {
-            if l.count == 0 && lvl == 0 && !self.opened_child && !self.allow_empty {
+            if ran == 0 && l.docs_before > 0 {
+                // A `TAP version` line and nothing more after a finished document.
+            } else if l.count == 0 && lvl == 0 && !self.opened_child && !self.allow_empty {
                 // Nothing in TAP at all: not a pass (tap-parser calls it one; we do not).
                 let msg = super::NO_TAP_OUTPUT.to_owned();
                 self.tap_error(lvl, 0, ProblemKind::NoOutput, msg, sink);
@@ -191,16 +212,41 @@ impl Machine {
                 l.plan = Some((1, 0));
                 l.plan_comment = "no tests found".to_owned();
             } else {
-                self.tap_error(lvl, 0, ProblemKind::NoPlan, "no plan".to_owned(), sink);
+                let msg = format!("{label}no plan");
+                self.tap_error(lvl, 0, ProblemKind::NoPlan, msg, sink);
             }
         } else if let Some((start, end)) = l.plan {
             let planned = (end + 1).saturating_sub(start);
-            if l.ok && l.count != planned {
-                let msg = format!("planned {planned}, ran {}", l.count);
+            if l.ok && ran != planned {
+                let msg = format!("{label}planned {planned}, ran {ran}");
                 self.tap_error(lvl, 0, ProblemKind::CountMismatch, msg, sink);
             }
         }
         skip_all
+    }
+
+    /// A plain `ok` closing a subtest that skipped all after its assertions is a skip.
+    pub(super) fn skip_if_child_skipped(&mut self, lvl: usize, p: &mut Pending) {
+        let Some(reason) = self.levels[lvl].child_skipped.take() else {
+            return;
+        };
+        if p.closes_subtest && p.ok && p.directive.is_none() {
+            p.directive = Some(Directive::Skip(Cow::Owned(reason)));
+        }
+    }
+
+    /// The stream's plan when it held several documents: `1..N`, N the sum of their plans.
+    fn join_documents(&mut self, skip_all: bool) -> bool {
+        let l = &mut self.levels[0];
+        if l.docs_before == 0 {
+            return skip_all;
+        }
+        let planned = l
+            .plan
+            .map_or(0, |(start, end)| (end + 1).saturating_sub(start));
+        l.plan = Some((1, l.planned_before + planned));
+        l.plan_comment.clear();
+        l.count == 0 && skip_all
     }
 
     /// Closes the document at `lvl` and emits its verdict.
@@ -221,7 +267,15 @@ impl Machine {
         if let Some(heading) = self.levels[lvl].maybe_child.take() {
             self.comment(lvl, &heading, sink);
         }
-        let skip_all = self.judge_plan(lvl, sink);
+        let label = if lvl == 0 {
+            self.document_label(false)
+        } else {
+            String::new()
+        };
+        let mut skip_all = self.judge_plan(lvl, &label, sink);
+        if lvl == 0 {
+            skip_all = self.join_documents(skip_all);
+        }
         self.abandon_above(lvl, sink);
         let l = &self.levels[lvl];
         if let Some(reason) = &l.bailing_out {
@@ -309,6 +363,15 @@ impl Level {
             strict,
             ..Level::default()
         }
+    }
+}
+
+/// A skip-all plan's comment without its `SKIP` word: the reason alone.
+fn strip_skip_word(comment: &str) -> &str {
+    let word = comment.get(..4).filter(|w| w.eq_ignore_ascii_case("skip"));
+    match word {
+        Some(_) => comment[4..].trim_start_matches([':', ' ']),
+        None => comment,
     }
 }
 
