@@ -8,13 +8,15 @@
 //! repository) and skip hidden entries, `node_modules` and fixture folders ([`naming`]).
 //!
 //! A file found by a walk or a glob is a test when a runner rule maps it — the `[[runner]]`
-//! rules of `tapline.toml` first, then [`BUILTIN_RUNNERS`] — or, failing that, when it is
-//! executable. A directory walk yields fewer files than a rule's glob: a built-in rule may
-//! name the files it takes in a walk (`*.t` but not the `*.pl` helpers beside them; `test*.py`
-//! and `*_test.py` but not other modules; TypeScript as tstest names tests; JavaScript as node
-//! and node-tap name them, or every file of a test folder), as the languages' own harnesses
-//! do; in a Perl distribution a walk yields `*.t` only, as prove. A file named explicitly or
-//! matched by a glob needs only a rule.
+//! rules of `tapline.toml` first, then [`BUILTIN_RUNNERS`]. A directory walk yields fewer
+//! files than a rule's glob: a built-in rule may name the files it takes in a walk (`*.t` but
+//! not the `*.pl` helpers beside them; `test*.py` and `*_test.py` but not other modules;
+//! TypeScript as tstest names tests; JavaScript as node and node-tap name them, or every file
+//! of a test folder), as the languages' own harnesses do; in a Perl distribution, and in a
+//! folder of `*.t` tests ([`prove_folder`]), a walk yields `*.t` only, as prove. A walk never
+//! takes a file for being executable: a project's maintenance script (`test/run`, which may
+//! run `make install`) is no test. A file named explicitly or matched by a glob needs only a
+//! rule, or to be executable.
 //!
 //! The command comes from the rule, shaped by the file's `#!` line as its own harness would
 //! shape it (see [`super::runners`]): perl gets `-T`/`-t`/`-w`/`-W`/`-X`, python and node the
@@ -40,6 +42,7 @@ pub use words::{list_line, log_name};
 
 mod naming;
 mod project;
+mod prove_folder;
 mod pytest_root;
 mod tap_config;
 #[cfg(test)]
@@ -190,14 +193,93 @@ pub struct Found {
     /// Sorted by path, each once.
     pub files: Vec<TestFile>,
     /// Files a directory walk passed over as not tests (helpers, data), relative to the
-    /// project root, sorted.
-    pub passed_over: Vec<String>,
+    /// project root, sorted, each once, with why.
+    pub passed_over: Vec<PassedOver>,
     /// The project's test command the run followed (`package.json scripts.test (…)`).
     pub declared: Option<String>,
     /// Why the files run one at a time, as the harness the run mirrors runs them
     /// ([`crate::run::harness::one_at_a_time`]); `None`: in parallel.
     pub one_at_a_time: Option<String>,
 }
+
+/// A file a walk found and did not run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PassedOver {
+    /// Relative to the project root.
+    pub rel: String,
+    pub why: PassedOverWhy,
+}
+
+/// Why a walk passed a file over: `--list` says it, since a user may have expected it to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PassedOverWhy {
+    /// Not named as a test by its language's harness (a module, data, a helper).
+    NotATest,
+    /// Executable, but no naming rule names it a test: a walk runs nothing for being
+    /// executable (a project's `test/run` may run `make install`).
+    Executable,
+    /// Beside `*.t` tests, where prove runs `*.t` only (`t/lib.sh`, `t/aggregate-results.sh`).
+    ProveHelper,
+    /// A `*.t` below `t/`: prove, and so a plain run, takes `t/*.t` only, without `-r`.
+    ProveSubfolder,
+    /// Excluded by tap's own configuration (`exclude`).
+    TapExcluded,
+}
+
+impl PassedOverWhy {
+    /// Why, as `--list` words it after the file's name.
+    pub fn says(self) -> &'static str {
+        match self {
+            Self::NotATest => "not named as a test",
+            Self::Executable => {
+                "executable, but not named as a test (a walk runs no file for being executable; name it to run it)"
+            }
+            Self::ProveHelper => "a helper beside *.t tests (prove runs *.t only)",
+            Self::ProveSubfolder => {
+                "in a subfolder of a folder of *.t tests (prove runs t/*.t without -r; name the folder to run it)"
+            }
+            Self::TapExcluded => "excluded by tap's `exclude`",
+        }
+    }
+}
+
+/// `--list`'s lines on what the walks passed over: a line for each file passed over for a
+/// reason of its own (an executable, a helper beside `*.t` tests), the first
+/// [`SHOWN_REASONS`]; then the files not named as tests, the first five by name.
+pub fn passed_over_notes(passed: &[PassedOver]) -> Vec<String> {
+    const SHOWN_NAMES: usize = 5;
+    let (plain, reasoned): (Vec<&PassedOver>, Vec<&PassedOver>) = passed
+        .iter()
+        .partition(|p| p.why == PassedOverWhy::NotATest);
+    let mut notes: Vec<String> = reasoned
+        .iter()
+        .take(SHOWN_REASONS)
+        .map(|p| format!("{}: passed over: {}", p.rel, p.why.says()))
+        .collect();
+    if reasoned.len() > SHOWN_REASONS {
+        notes.push(format!(
+            "and {} more files passed over as helpers or executables",
+            reasoned.len() - SHOWN_REASONS
+        ));
+    }
+    if !plain.is_empty() {
+        let shown: Vec<&str> = plain
+            .iter()
+            .take(SHOWN_NAMES)
+            .map(|p| p.rel.as_str())
+            .collect();
+        let mut names = shown.join(", ");
+        if plain.len() > SHOWN_NAMES {
+            names.push_str(&format!(", and {} more", plain.len() - SHOWN_NAMES));
+        }
+        let plural = if plain.len() == 1 { "" } else { "s" };
+        notes.push(format!("not tests ({} file{plural}): {names}", plain.len()));
+    }
+    notes
+}
+
+/// How many files passed over for a reason of their own `--list` names one by one.
+pub const SHOWN_REASONS: usize = 20;
 
 /// Finds the test files named by `args` (or in `cfg.test_dirs`), sorted by path, each once.
 /// `exec` is the `--exec` command template, used for every file instead of the runner rules.
@@ -229,6 +311,9 @@ pub fn find(
         found: BTreeMap::new(),
         passed_over: Vec::new(),
         perl_dist: project::is_perl_dist(cwd),
+        prove: None,
+        bare: false,
+        followed_prove: false,
         test_folder: false,
         ts_runner: runners::ts_runner(cfg.ts_runner.as_deref(), cwd, root),
         declared: None,
@@ -265,15 +350,19 @@ pub fn find(
     let mut files: Vec<TestFile> = finder.found.into_values().collect();
     files.sort_by(|a, b| a.path.cmp(&b.path));
     let mut passed_over = finder.passed_over;
-    passed_over.sort();
-    passed_over.dedup();
-    passed_over.retain(|rel| !files.iter().any(|f| &f.rel == rel));
+    // The first reason given for a file stands (`sort_by` is stable).
+    passed_over.sort_by(|a, b| a.rel.cmp(&b.rel));
+    passed_over.dedup_by(|a, b| a.rel == b.rel);
+    passed_over.retain(|p| !files.iter().any(|f| f.rel == p.rel));
     let declared = finder
         .declared
         .is_some()
         .then_some(finder.declared_one_at_a_time);
     let dist = project::perl_dist_marker(cwd);
-    let one_at_a_time = crate::run::harness::one_at_a_time(declared, dist, &files);
+    let one_at_a_time = crate::run::harness::one_at_a_time(declared, dist, &files).or_else(|| {
+        (declared.is_none() && finder.followed_prove)
+            .then(|| "prove runs a folder of *.t tests one file at a time".to_owned())
+    });
     Ok(Found {
         files,
         passed_over,
@@ -398,9 +487,16 @@ struct Finder<'a> {
     /// Keyed by normalized absolute path, so `./t/a.t` and `t/a.t` are one file.
     found: BTreeMap<PathBuf, TestFile>,
     /// Files a walk found that are not tests (relative to the root).
-    passed_over: Vec<String>,
+    passed_over: Vec<PassedOver>,
     /// The cwd holds a Perl distribution: a walk yields `*.t` only.
     perl_dist: bool,
+    /// The folder being walked is read as prove reads it: its `*.t` only.
+    prove: Option<prove_folder::ProveFolder>,
+    /// A run with no PATH walks the default folders, following the harness (prove without
+    /// `-r`), not a folder the user named (walked recursively).
+    bare: bool,
+    /// A run with no PATH walked a folder of `*.t` tests, as prove runs them (one at a time).
+    followed_prove: bool,
     /// The folder being walked was named as holding tests (every JavaScript file counts).
     test_folder: bool,
     /// The command `*.ts` files run with ([`runners::ts_runner`]).
@@ -596,6 +692,9 @@ impl Finder<'_> {
         if let (Some(exec), Origin::Named) = (&self.exec, origin) {
             return Some(fill(exec, path));
         }
+        if origin == Origin::Walk && !self.prove_takes(path, rel) {
+            return None;
+        }
         let name = rel.rsplit('/').next().unwrap_or(rel);
         let line = || Shebang::read(&self.cwd.join(path));
         let command = match self.rules.iter().find(|rule| rule.rule.matches(rel)) {
@@ -628,9 +727,8 @@ impl Finder<'_> {
                     None => command,
                 }
             }
-            None if origin == Origin::Walk && (self.perl_dist || !is_executable_file(meta)) => {
-                return None
-            }
+            // A walk runs nothing for being executable: `test/run` may be a maintenance script.
+            None if origin == Origin::Walk => return None,
             None => match line() {
                 Some(line) if self.exec.is_none() => runners::by_shebang(&line, path.into()),
                 _ if is_executable_file(meta) => vec![program_path(path)],
@@ -646,7 +744,12 @@ impl Finder<'_> {
     /// Whether a walk takes a file a built-in rule maps: by the rule's walk names, and by the
     /// naming of its language (a Perl distribution's walk takes `*.t` only).
     fn walk_takes(&self, path: &Path, name: &str, walk: Option<&GlobSet>, family: Family) -> bool {
-        if walk.is_some_and(|w| !w.is_match(name)) || self.perl_dist && family != Family::Perl {
+        !(self.perl_dist && family != Family::Perl) && self.named_test(path, name, walk, family)
+    }
+
+    /// Whether the naming of a built-in rule's language names `path` a test.
+    fn named_test(&self, path: &Path, name: &str, walk: Option<&GlobSet>, family: Family) -> bool {
+        if walk.is_some_and(|w| !w.is_match(name)) {
             return false;
         }
         match family {
