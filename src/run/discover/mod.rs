@@ -144,12 +144,12 @@ pub enum DiscoverError {
     NoMatch(String),
     /// Names the places looked in.
     #[error(
-        "failed to find test files in {0}: no file there matches a runner rule or is executable"
+        "failed to find test files in {0}: no file there is named as a test (by a runner rule, or as its language's harness names tests; a walk runs nothing for being executable)"
     )]
     NoTests(String),
     /// As `NoTests`, with `--exec`: a directory still yields only test files.
     #[error(
-        "failed to find test files in {0}: with --exec a directory still yields only its test files (those a runner rule picks, and executables); name the files, or a glob, to run others"
+        "failed to find test files in {0}: with --exec a directory still yields only its test files (those named as tests by a runner rule or their language's harness); name the files, or a glob, to run others"
     )]
     NoExecTests(String),
     /// No PATH and none of the folders looked for exists (a Perl distribution's `t/`, or

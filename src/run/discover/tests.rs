@@ -142,7 +142,7 @@ fn no_tests_names_where_it_looked() {
     assert!(matches!(err, DiscoverError::NoTests(_)));
     assert_eq!(
         err.to_string(),
-        "failed to find test files in `test`: no file there matches a runner rule or is executable"
+        "failed to find test files in `test`: no file there is named as a test (by a runner rule, or as its language's harness names tests; a walk runs nothing for being executable)"
     );
     fs::create_dir(dir.path().join("t")).expect("mkdir");
     fs::write(dir.path().join("t/notes.txt"), "").expect("write");
@@ -401,7 +401,7 @@ fn exec_runs_named_files_and_the_tests_of_directories() {
     assert!(matches!(err, DiscoverError::NoExecTests(_)), "{err}");
     assert_eq!(
         err.to_string(),
-        "failed to find test files in `rb`: with --exec a directory still yields only its test files (those a runner rule picks, and executables); name the files, or a glob, to run others"
+        "failed to find test files in `rb`: with --exec a directory still yields only its test files (those named as tests by a runner rule or their language's harness); name the files, or a glob, to run others"
     );
     assert_eq!(
         command(&files[0]),
