@@ -217,6 +217,21 @@ fn prepare(
         for note in tapline::run::harness::notes(&project.cwd, one_at_a_time.as_deref()) {
             eprintln!("tapline: {note}");
         }
+        let perl = files.iter().find_map(|f| {
+            let command = f.command.as_ref().ok()?;
+            let vars = tapline::run::harness::prove_env(command, &f.rel);
+            (!vars.is_empty()).then_some(vars)
+        });
+        if let Some(vars) = perl {
+            let shown: Vec<String> = vars
+                .iter()
+                .map(|(k, v)| format!("{}={}", k.to_string_lossy(), v.to_string_lossy()))
+                .collect();
+            eprintln!(
+                "tapline: perl's files (and *.t) get {}, as prove sets them",
+                shown.join(" ")
+            );
+        }
         let weights = files
             .iter()
             .map(|f| weights.get(&f.rel).copied().flatten())

@@ -118,6 +118,7 @@ fn issue38_list_says_what_was_passed_over_and_why() {
         format!("tapline: t/test-terminal.perl: passed over: {helper}"),
         "tapline: test/run: passed over: executable, but not named as a test".to_owned(),
         "tapline: not tests (1 file): t/Makefile".to_owned(),
+        "tapline: perl's files (and *.t) get HARNESS_ACTIVE=1".to_owned(),
     ] {
         assert!(listed.stderr.contains(&note), "{note}\n{}", listed.both());
     }
@@ -204,5 +205,26 @@ fn issue38_perl_files_see_harness_active_and_version() {
         mine.stdout.contains(&format!("[0] [{version}]")),
         "--env wins:\n{}",
         mine.both()
+    );
+}
+
+/// Inside the folder of `*.t` tests (`cd t && make`, as sharness projects run theirs), a plain
+/// run walks that folder as prove reads it.
+#[test]
+fn issue38_inside_a_folder_of_dot_t_tests() {
+    let p = prove_helpers();
+    let out = assert_cmd::Command::new(env!("CARGO_BIN_EXE_tapline"))
+        .current_dir(p.join("t"))
+        .env("CI", "1")
+        .env("NO_COLOR", "1")
+        .args(["run", "--list"])
+        .output()
+        .expect("tapline runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert_eq!(
+        stdout, "t/t0001-basic.t\tperl t0001-basic.t\nt/t0002-harness.t\tperl t0002-harness.t\n",
+        "{stderr}"
     );
 }

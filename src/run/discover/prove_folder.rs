@@ -36,7 +36,7 @@ pub(super) fn of(cwd: &Path, dir: &Path, perl_dist: bool, flat: bool) -> Option<
 }
 
 /// Whether the folder's own files hold a `*.t` and no test of another harness.
-fn holds_dot_t_only(dir: &Path) -> bool {
+pub(super) fn holds_dot_t_only(dir: &Path) -> bool {
     let Ok(entries) = fs::read_dir(dir) else {
         return false;
     };

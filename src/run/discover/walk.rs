@@ -68,9 +68,16 @@ impl Finder<'_> {
             return self.add_pytest_root();
         }
         let looked: Vec<String> = dirs.iter().map(|d| format!("`{}/`", d.display())).collect();
+        // Inside a folder of `*.t` tests (`cd t && make`, as sharness projects run theirs),
+        // that folder is the one to walk.
+        let here = [PathBuf::new()];
+        let dirs: &[PathBuf] = match dirs.iter().any(|d| self.cwd.join(d).is_dir()) {
+            false if super::prove_folder::holds_dot_t_only(self.cwd) => &here,
+            _ => &dirs,
+        };
         // Followed as its harness runs it: a folder of `*.t`, as `prove` (no `-r`).
         self.bare = true;
-        let added = self.add_folders(&dirs, false, &looked.join(", "));
+        let added = self.add_folders(dirs, false, &looked.join(", "));
         self.bare = false;
         added
     }
