@@ -228,3 +228,45 @@ fn issue38_inside_a_folder_of_dot_t_tests() {
         "{stderr}"
     );
 }
+
+/// A Perl distribution's plain run takes the `*.t` its `make test` runs: MakeMaker's are
+/// `t/*.t` unless `TESTS` says more (a `t/author/` test that needs what is not installed is
+/// no part of `make test`).
+#[test]
+fn issue38_a_perl_distribution_runs_what_its_make_test_runs() {
+    let p = Project::new();
+    p.write(
+        "Makefile.PL",
+        "use ExtUtils::MakeMaker;\nWriteMakefile(NAME => 'Tiny');\n",
+    )
+    .write("lib/Tiny.pm", "package Tiny;\n1;\n")
+    .write("t/a.t", "print qq{1..1\\nok 1 - loads\\n};\n")
+    .write(
+        "t/author/pod.t",
+        "print qq{1..1\\nnot ok 1 - needs Test::Pod, not installed\\n};\n",
+    );
+    let ran = p.run(&["--format", "summary"]);
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    assert_eq!(verdicts(&ran), expect(&[("t/a.t", true)]), "{}", ran.both());
+    let listed = p.run(&["--list"]);
+    assert!(
+        listed
+            .stderr
+            .contains("tapline: t/author/pod.t: passed over: a *.t the harness does not run"),
+        "{}",
+        listed.both()
+    );
+
+    p.write(
+        "Makefile.PL",
+        "use ExtUtils::MakeMaker;\nWriteMakefile(NAME => 'Tiny', test => {TESTS => 't/*.t t/*/*.t'});\n",
+    );
+    let ran = p.run(&["--format", "summary"]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    assert_eq!(
+        verdicts(&ran),
+        expect(&[("t/a.t", true), ("t/author/pod.t", false)]),
+        "TESTS names t/*/*.t too:\n{}",
+        ran.both()
+    );
+}

@@ -19,7 +19,8 @@ pub enum PassedOverWhy {
     Executable,
     /// Beside `*.t` tests, where prove runs `*.t` only (`t/lib.sh`, `t/aggregate-results.sh`).
     ProveHelper,
-    /// A `*.t` below `t/`: prove, and so a plain run, takes `t/*.t` only, without `-r`.
+    /// A `*.t` the harness a plain run follows does not run: below `t/`, which prove takes
+    /// without `-r` and MakeMaker without `TESTS`, or one a `Makefile.PL`'s `TESTS` leaves out.
     ProveSubfolder,
     /// Excluded by tap's own configuration (`exclude`).
     TapExcluded,
@@ -35,7 +36,7 @@ impl PassedOverWhy {
             }
             Self::ProveHelper => "a helper beside *.t tests (prove runs *.t only)",
             Self::ProveSubfolder => {
-                "in a subfolder of a folder of *.t tests (prove runs t/*.t without -r; name the folder to run it)"
+                "a *.t the harness does not run (prove without -r runs t/*.t; a Makefile.PL its TESTS, else t/*.t); name it or its folder to run it"
             }
             Self::TapExcluded => "excluded by tap's `exclude`",
         }

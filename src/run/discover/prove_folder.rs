@@ -8,6 +8,7 @@ use super::naming::{self, TsName};
 use super::{Finder, PassedOverWhy, RuleKind};
 use crate::util::paths::{normalize, relative};
 use crate::util::which::is_executable_file;
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use std::ffi::OsStr;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -17,22 +18,91 @@ use std::path::{Path, PathBuf};
 pub(super) struct ProveFolder {
     /// The folder walked, absolute and normalized.
     dir: PathBuf,
-    /// Its own `*.t` only, not its subfolders', as `prove` without `-r` runs `t/*.t`.
-    flat: bool,
+    /// Which of its `*.t` the harness runs.
+    depth: Depth,
 }
 
-/// The folder `dir` (as walked, from `cwd`) read as prove reads it, if it is one. `flat`: a
-/// run with no PATH follows prove, which takes `t/*.t` without `-r`; a Perl distribution's
-/// walk goes down (its `make test` runs what its `Makefile.PL` lists, and Dist::Zilla's lists
-/// every folder of `*.t`), and so does a folder the user names (a directory means its files,
-/// recursively).
-pub(super) fn of(cwd: &Path, dir: &Path, perl_dist: bool, flat: bool) -> Option<ProveFolder> {
+/// Which `*.t` of a folder of them the harness runs.
+#[derive(Debug, Clone)]
+enum Depth {
+    /// Its own, not its subfolders', as `prove` without `-r` runs `t/*.t`, and
+    /// MakeMaker's `make test` with no `TESTS`.
+    Flat,
+    /// Every `*.t` below it (`prove -r`, Dist::Zilla, Module::Build::Tiny).
+    Deep,
+    /// Those a `Makefile.PL`'s literal `TESTS` globs match (`'t/*.t t/*/*.t'`), from the cwd.
+    Globs(GlobSet),
+}
+
+/// The folder `dir` (as walked, from `cwd`) read as prove reads it, if it is one. `bare`: a
+/// run with no PATH follows the harness: outside a Perl distribution that is `prove`, which
+/// takes `t/*.t` without `-r`; in one, its `make test` ([`dist_depth`]). A folder the user
+/// names is walked down (a directory means its files, recursively).
+pub(super) fn of(cwd: &Path, dir: &Path, perl_dist: bool, bare: bool) -> Option<ProveFolder> {
     let abs = normalize(&cwd.join(dir));
-    let holds_prove_tests = perl_dist || holds_dot_t_only(&abs);
-    holds_prove_tests.then_some(ProveFolder {
-        dir: abs,
-        flat: flat && !perl_dist,
-    })
+    if !(perl_dist || holds_dot_t_only(&abs)) {
+        return None;
+    }
+    let depth = match (bare, perl_dist) {
+        (false, _) => Depth::Deep,
+        (true, false) => Depth::Flat,
+        (true, true) => dist_depth(cwd),
+    };
+    Some(ProveFolder { dir: abs, depth })
+}
+
+/// Which `*.t` a Perl distribution's own `make test` (or `./Build test`, `dzil test`) runs:
+/// Dist::Zilla lists every folder holding one; a `Makefile.PL` its `TESTS` (literal globs
+/// followed as written, any other value read as every `*.t`) or, with
+/// `RECURSIVE_TEST_FILES`, every `*.t`, else `t/*.t`; a `Build.PL` every `*.t` with
+/// Module::Build::Tiny, `recursive_test_files` or `test_files`, else `t/*.t`.
+fn dist_depth(cwd: &Path) -> Depth {
+    if cwd.join("dist.ini").is_file() {
+        return Depth::Deep;
+    }
+    if let Ok(text) = fs::read_to_string(cwd.join("Makefile.PL")) {
+        if text.contains("RECURSIVE_TEST_FILES") {
+            return Depth::Deep;
+        }
+        return match text.find("TESTS") {
+            Some(at) => {
+                literal_globs(&text[at + "TESTS".len()..]).map_or(Depth::Deep, Depth::Globs)
+            }
+            None => Depth::Flat,
+        };
+    }
+    if let Ok(text) = fs::read_to_string(cwd.join("Build.PL")) {
+        let deep = ["Module::Build::Tiny", "recursive_test_files", "test_files"]
+            .iter()
+            .any(|word| text.contains(word));
+        return if deep { Depth::Deep } else { Depth::Flat };
+    }
+    Depth::Deep
+}
+
+/// The globs of a `TESTS => 't/*.t t/*/*.t'` value, `after` starting past `TESTS`: `None`
+/// when the value is no literal string (computed, interpolated).
+fn literal_globs(after: &str) -> Option<GlobSet> {
+    let rest = after.trim_start();
+    let rest = rest
+        .strip_prefix("=>")
+        .or_else(|| rest.strip_prefix(','))?
+        .trim_start();
+    let quote = rest.chars().next().filter(|c| *c == '\'' || *c == '"')?;
+    let value = &rest[1..rest[1..].find(quote)? + 1];
+    if value.contains(['$', '@']) {
+        return None;
+    }
+    let mut set = GlobSetBuilder::new();
+    for word in value.split_whitespace() {
+        set.add(
+            GlobBuilder::new(word)
+                .literal_separator(true)
+                .build()
+                .ok()?,
+        );
+    }
+    set.build().ok()
 }
 
 /// Whether the folder's own files hold a `*.t` and no test of another harness.
@@ -80,8 +150,16 @@ impl Finder<'_> {
         if self.users_rule_matches(rel) {
             return true;
         }
-        let abs = normalize(&self.cwd.join(path));
-        rel.ends_with(".t") && (!prove.flat || abs.parent() == Some(prove.dir.as_path()))
+        rel.ends_with(".t") && self.harness_runs(prove, path)
+    }
+
+    /// Whether the harness of the prove folder runs the `*.t` at `path` (as walked).
+    fn harness_runs(&self, prove: &ProveFolder, path: &Path) -> bool {
+        match &prove.depth {
+            Depth::Deep => true,
+            Depth::Flat => normalize(&self.cwd.join(path)).parent() == Some(prove.dir.as_path()),
+            Depth::Globs(globs) => globs.is_match(path.strip_prefix("./").unwrap_or(path)),
+        }
     }
 
     fn users_rule_matches(&self, rel: &str) -> bool {
@@ -101,7 +179,7 @@ impl Finder<'_> {
         let rel = relative(&abs, &self.root);
         let executable = fs::metadata(&abs).is_ok_and(|meta| is_executable_file(&meta));
         if let Some(prove) = &self.prove {
-            if rel.ends_with(".t") && prove.flat && abs.parent() != Some(prove.dir.as_path()) {
+            if rel.ends_with(".t") && !self.harness_runs(prove, path) {
                 return PassedOverWhy::ProveSubfolder;
             }
             if executable || self.language_names_test(path, &rel) {

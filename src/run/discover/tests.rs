@@ -762,10 +762,55 @@ fn a_perl_distribution_yields_dot_t_only() {
         "test/other.t",
     ]);
     let found = find(&[], dir.path(), dir.path(), &Config::default(), None).expect("found");
-    assert_eq!(rels(&found.files), ["t/basic.t", "t/deep/more.t"]);
+    assert_eq!(
+        rels(&found.files),
+        ["t/basic.t"],
+        "MakeMaker's make test, with no TESTS, runs t/*.t"
+    );
     assert!(over(&found).contains(&"t/static/test.js"));
+    let deeper = found.passed_over.iter().find(|p| p.rel == "t/deep/more.t");
+    assert_eq!(deeper.map(|p| p.why), Some(PassedOverWhy::ProveSubfolder));
     let named = run(dir.path(), &["t"], &Config::default(), None).expect("found");
-    assert_eq!(rels(&named), ["t/basic.t", "t/deep/more.t"], "named, too");
+    assert_eq!(
+        rels(&named),
+        ["t/basic.t", "t/deep/more.t"],
+        "named, all of it"
+    );
+
+    let bare = |dir: &Path| rels(&run(dir, &[], &Config::default(), None).expect("found")).len();
+    for (marker, text, files) in [
+        (
+            "Makefile.PL",
+            "WriteMakefile(test => {TESTS => 't/*.t t/*/*.t'});",
+            2,
+        ),
+        (
+            "Makefile.PL",
+            "WriteMakefile(test => { TESTS => \"t/*.t\" });",
+            1,
+        ),
+        (
+            "Makefile.PL",
+            "WriteMakefile(test => {TESTS => $tests});",
+            2,
+        ),
+        (
+            "Makefile.PL",
+            "WriteMakefile(test => {RECURSIVE_TEST_FILES => 1});",
+            2,
+        ),
+        ("Build.PL", "use Module::Build::Tiny;\nBuild_PL();", 2),
+        (
+            "Build.PL",
+            "Module::Build->new(module_name => 'X')->create_build_script;",
+            1,
+        ),
+        ("dist.ini", "name = X", 2),
+    ] {
+        let dir = project(&["t/basic.t", "t/deep/more.t"]);
+        fs::write(dir.path().join(marker), text).expect("write");
+        assert_eq!(bare(dir.path()), files, "{marker}: {text}");
+    }
 }
 
 /// A folder of `*.t` tests is read as prove reads it: `*.t` only, `t/*.t` alone in a run with
