@@ -59,8 +59,8 @@ pub fn one_at_a_time(
         .then(|| "bats runs files one at a time".to_owned())
 }
 
-/// The variables prove (Test::Harness) sets for every file it runs, which a file run under
-/// perl's rules gets too: `HARNESS_ACTIVE=1`, and `HARNESS_VERSION`, Test::Harness's version
+/// The variables prove (TAP::Harness) sets for every file it runs, which a file run under
+/// perl's rules gets too: `HARNESS_ACTIVE=1`, and `HARNESS_VERSION`, TAP::Harness's version
 /// where perl has it. Test2 leaves out its `# Seeded srand` note under a harness, and shell
 /// test libraries (sharness, git's test-lib) write their result files only without one.
 /// A file is perl's when its command's program is perl (`*.t`, `*.pl`, a perl `[[runner]]`)
@@ -81,13 +81,14 @@ pub fn prove_env(command: &[OsString], rel: &str) -> Vec<(OsString, OsString)> {
     vars
 }
 
-/// Test::Harness's version, as prove would set it: asked of perl once a run.
+/// TAP::Harness's version, as prove sets it (`make test`'s Test::Harness, of the same
+/// distribution, sets the same): asked of perl once a run.
 fn harness_version() -> Option<&'static str> {
     static VERSION: OnceLock<Option<String>> = OnceLock::new();
     VERSION
         .get_or_init(|| {
             let out = std::process::Command::new("perl")
-                .args(["-MTest::Harness", "-e", "print $Test::Harness::VERSION"])
+                .args(["-MTAP::Harness", "-e", "print $TAP::Harness::VERSION"])
                 .stdin(std::process::Stdio::null())
                 .stderr(std::process::Stdio::null())
                 .output()

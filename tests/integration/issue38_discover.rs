@@ -159,10 +159,10 @@ fn issue38_no_file_runs_for_being_executable() {
     assert!(!p.join("ran").exists(), "an executable ran for being one");
 }
 
-/// The Test::Harness version prove would set, from perl itself.
+/// The TAP::Harness version prove sets, from perl itself.
 fn harness_version() -> String {
     let out = Command::new("perl")
-        .args(["-MTest::Harness", "-e", "print $Test::Harness::VERSION"])
+        .args(["-MTAP::Harness", "-e", "print $TAP::Harness::VERSION"])
         .output()
         .expect("perl runs");
     String::from_utf8(out.stdout).expect("utf-8")
@@ -190,7 +190,7 @@ fn issue38_perl_files_see_harness_active_and_version() {
         "echo 1..1; echo \"ok 1 - [${HARNESS_ACTIVE:-unset}]\"\n",
     );
     let version = harness_version();
-    assert!(!version.is_empty(), "perl has Test::Harness");
+    assert!(!version.is_empty(), "perl has TAP::Harness");
     let ran = p.run(&["--format", "jsonl", "t/env.t", "t/env.pl", "test/env.sh"]);
     assert_eq!(ran.code, 0, "{}", ran.both());
     for seen in [
