@@ -36,6 +36,10 @@ pub fn run(args: &ListArgs) -> Outcome {
 fn discover(args: &ListArgs) -> Result<Vec<Entry>, Failure> {
     let project = Project::current().map_err(Failure::usage)?;
     let found = plan::discover(&project, &args.paths, None).map_err(Failure::usage)?;
+    // What the walks passed over, and why: a helper or script a user may have expected to run.
+    for note in tapline::run::discover::passed_over_notes(&found.passed_over) {
+        eprintln!("tapline: {note}");
+    }
     let saved = tests::load(&project.log_dir(args.log_dir.as_deref())).map_err(Failure::usage)?;
     let pick = match args.source {
         ListSource::Auto => Pick::Auto,

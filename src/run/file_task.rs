@@ -313,11 +313,17 @@ fn spec_of(job: &FileJob) -> Result<Spec, String> {
         false => Vec::new(),
     };
     let coverage_env = job.coverage.as_ref().map(|c| c.env()).unwrap_or_default();
+    // What prove sets, before the user's `--env`, which wins.
+    let harness_env = match &job.command {
+        Ok(command) => super::harness::prove_env(command, &job.info.rel),
+        Err(_) => Vec::new(),
+    };
     Ok(Spec {
         program: program.clone(),
         args: args.to_vec(),
         cwd: job.cwd.clone(),
         env: std::iter::once(("TAPLINE".into(), "1".into()))
+            .chain(harness_env)
             .chain(job.env.iter().cloned())
             .chain(trace_env)
             .chain(init_env)

@@ -1,9 +1,11 @@
 //! What a run takes from the harness it mirrors beyond which files run: a Perl distribution's
 //! include folders (`lib/` on `@INC`, as `prove -l`, `make test` and yath put it) and whether
 //! files run one at a time (bats, prove and a distribution's `make test` do; node's runner,
-//! tap and tstest run them in parallel).
-use std::ffi::OsStr;
+//! tap and tstest run them in parallel), and the variables prove sets for a Perl test file
+//! (`HARNESS_ACTIVE`, `HARNESS_VERSION`).
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use super::discover::TestFile;
 
@@ -55,6 +57,51 @@ pub fn one_at_a_time(
     };
     (!files.is_empty() && files.iter().all(bats))
         .then(|| "bats runs files one at a time".to_owned())
+}
+
+/// The variables prove (TAP::Harness) sets for every file it runs, which a file run under
+/// perl's rules gets too: `HARNESS_ACTIVE=1`, and `HARNESS_VERSION`, TAP::Harness's version
+/// where perl has it. Test2 leaves out its `# Seeded srand` note under a harness, and shell
+/// test libraries (sharness, git's test-lib) write their result files only without one.
+/// A file is perl's when its command's program is perl (`*.t`, `*.pl`, a perl `[[runner]]`)
+/// or its name is `*.t` (what prove runs, whatever runs it). `--env` and `[run] env` win.
+pub fn prove_env(command: &[OsString], rel: &str) -> Vec<(OsString, OsString)> {
+    let program = command
+        .first()
+        .and_then(|p| Path::new(p).file_name())
+        .map(OsStr::to_string_lossy)
+        .unwrap_or_default();
+    if !(super::runners::is_perl(&program) || rel.ends_with(".t")) {
+        return Vec::new();
+    }
+    let mut vars = vec![("HARNESS_ACTIVE".into(), "1".into())];
+    if let Some(version) = harness_version() {
+        vars.push(("HARNESS_VERSION".into(), version.into()));
+    }
+    vars
+}
+
+/// TAP::Harness's version, as prove sets it (`make test`'s Test::Harness, of the same
+/// distribution, sets the same): asked of perl once a run.
+fn harness_version() -> Option<&'static str> {
+    static VERSION: OnceLock<Option<String>> = OnceLock::new();
+    VERSION
+        .get_or_init(|| {
+            let out = std::process::Command::new("perl")
+                .args(["-MTAP::Harness", "-e", "print $TAP::Harness::VERSION"])
+                .stdin(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .output()
+                .ok()?;
+            let version = String::from_utf8(out.stdout).ok()?;
+            let version = version.trim();
+            let plausible = !version.is_empty()
+                && version
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || c == '.' || c == '_');
+            (out.status.success() && plausible).then(|| version.to_owned())
+        })
+        .as_deref()
 }
 
 /// `--list`'s notes on what the run takes from the harness it mirrors: a Perl
@@ -118,6 +165,26 @@ mod tests {
             one_at_a_time(Some(Some("prove runs files one at a time")), None, &[]).as_deref(),
             Some("prove runs files one at a time")
         );
+    }
+
+    #[test]
+    fn perl_files_see_a_harness() {
+        let argv = |words: &[&str]| -> Vec<OsString> { words.iter().map(OsString::from).collect() };
+        let keys = |vars: Vec<(OsString, OsString)>| -> Vec<OsString> {
+            vars.into_iter().map(|(k, _)| k).collect()
+        };
+        for (command, rel) in [
+            (&["perl", "t/a.t"][..], "t/a.t"),
+            (&["/usr/bin/perl", "-T", "x.pl"], "x.pl"),
+            (&["bash", "t/s.t"], "t/s.t"),
+        ] {
+            let vars = prove_env(&argv(command), rel);
+            assert_eq!(vars[0], ("HARNESS_ACTIVE".into(), "1".into()), "{rel}");
+            assert!(vars.len() <= 2);
+        }
+        assert!(keys(prove_env(&argv(&["node", "a.test.js"]), "a.test.js")).is_empty());
+        assert!(keys(prove_env(&argv(&["sh", "t/a.sh"]), "t/a.sh")).is_empty());
+        assert!(keys(prove_env(&[], "x")).is_empty());
     }
 
     #[test]

@@ -217,6 +217,21 @@ fn prepare(
         for note in tapline::run::harness::notes(&project.cwd, one_at_a_time.as_deref()) {
             tapline::say!("tapline: {note}");
         }
+        let perl = files.iter().find_map(|f| {
+            let command = f.command.as_ref().ok()?;
+            let vars = tapline::run::harness::prove_env(command, &f.rel);
+            (!vars.is_empty()).then_some(vars)
+        });
+        if let Some(vars) = perl {
+            let shown: Vec<String> = vars
+                .iter()
+                .map(|(k, v)| format!("{}={}", k.to_string_lossy(), v.to_string_lossy()))
+                .collect();
+            eprintln!(
+                "tapline: perl's files (and *.t) get {}, as prove sets them",
+                shown.join(" ")
+            );
+        }
         let weights = files
             .iter()
             .map(|f| weights.get(&f.rel).copied().flatten())
@@ -327,28 +342,18 @@ fn sandbox(
 
 /// `--list`'s notes on stderr (stdout stays one file per line): what a directory yields, the
 /// files the walks passed over, and the variables every file gets.
-fn list_notes(env: &ChildEnv, passed_over: &[String], declared: Option<&str>) {
+fn list_notes(env: &ChildEnv, passed_over: &[discover::PassedOver], declared: Option<&str>) {
     let mut err = io::stderr().lock();
     if let Some(declared) = declared {
         let _ = writeln!(err, "tapline: following {declared}");
     }
     let _ = writeln!(
         err,
-        "tapline: a directory yields files matching {} (JavaScript: test-named, or in a test folder), your [[runner]] globs, and other executable files (a Perl distribution: *.t only)",
+        "tapline: a directory yields files matching {} (JavaScript: test-named, or in a test folder) and your [[runner]] globs, never a file for being executable (a Perl distribution, or a folder of *.t tests: *.t only)",
         discover::walk_globs().join(" ")
     );
-    if !passed_over.is_empty() {
-        const SHOWN: usize = 5;
-        let mut names = passed_over[..passed_over.len().min(SHOWN)].join(", ");
-        if passed_over.len() > SHOWN {
-            names.push_str(&format!(", and {} more", passed_over.len() - SHOWN));
-        }
-        let _ = writeln!(
-            err,
-            "tapline: not tests ({} file{}): {names}",
-            passed_over.len(),
-            if passed_over.len() == 1 { "" } else { "s" }
-        );
+    for note in discover::passed_over_notes(passed_over) {
+        let _ = writeln!(err, "tapline: {note}");
     }
     for (key, value) in &env.vars {
         let _ = writeln!(

@@ -327,9 +327,9 @@ fn issue16_a_missing_and_an_empty_test_folder_say_different_things() {
     let no_tests = p.run(&[]);
     assert_eq!(no_tests.code, 2, "{}", no_tests.both());
     assert!(
-        no_tests
-            .stderr
-            .starts_with("tapline: failed to find test files in `t`: no file there matches"),
+        no_tests.stderr.starts_with(
+            "tapline: failed to find test files in `t`: no file there is named as a test"
+        ),
         "{}",
         no_tests.both()
     );

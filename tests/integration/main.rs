@@ -19,6 +19,7 @@ mod history;
 mod html;
 mod isolation;
 mod issue38_coverage;
+mod issue38_discover;
 mod issue38_go;
 mod issue38_reader_gone;
 mod issue38_tap;

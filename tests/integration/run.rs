@@ -450,9 +450,14 @@ fn list_prints_each_file_with_its_command() {
         [
             "test/a.sh\tsh test/a.sh",
             "test/b.t\tperl test/b.t",
-            "test/run-me\t/bin/sh test/run-me",
             "test/test_c.py\tpython3 test/test_c.py",
         ],
+        "test/run-me runs only named (issue 38: nothing runs for being executable):\n{}",
+        ran.both()
+    );
+    assert!(
+        ran.stderr
+            .contains("tapline: test/run-me: passed over: executable, but not named as a test"),
         "{}",
         ran.both()
     );
@@ -469,7 +474,8 @@ fn missing_interpreter_is_a_per_file_error() {
     .write("test/a.zz", "whatever")
     .write("test/b.sh", PASSING)
     .script("test/c", "#!/usr/bin/tapline-no-such-shell\necho 1..0\n");
-    let ran = p.run(&["--format", "summary"]);
+    // test/c, an executable no naming rule names, runs when named (issue 38).
+    let ran = p.run(&["--format", "summary", "test", "test/c"]);
     assert_eq!(ran.code, 1, "{}", ran.both());
     assert!(
         ran.stderr
@@ -493,7 +499,7 @@ fn missing_interpreter_is_a_per_file_error() {
         "the others still run"
     );
 
-    let listed = p.run(&["--list"]);
+    let listed = p.run(&["--list", "test", "test/c"]);
     assert!(
         listed
             .stdout
@@ -655,7 +661,8 @@ fn files_differing_only_in_extension_get_their_own_logs() {
     let p = Project::new();
     p.write("test/a.sh", "echo '1..1'\necho 'ok 1 - from sh'\n")
         .write("test/a.t", "print qq{1..1\\nok 1 - from perl\\n};\n");
-    let ran = p.run(&["--format", "summary"]);
+    // Named: a walk of a folder of *.t tests takes no *.sh beside them (issue 38).
+    let ran = p.run(&["--format", "summary", "test/a.sh", "test/a.t"]);
     assert_eq!(ran.code, 0, "{}", ran.both());
     let doc = ran.summary_doc();
     let sh = file_doc(&doc, "test/a.sh")["log"]

@@ -131,10 +131,17 @@ fn issue7_directory_runs_only_test_files() {
         listed.both()
     );
     assert!(
-        listed.stderr.contains(
-            "tapline: not tests (4 files): t/data.json, t/helper.pl, t/lib/Mod.pm, t/mk-manifest.pl"
-        ),
+        listed
+            .stderr
+            .contains("tapline: not tests (3 files): t/data.json, t/helper.pl, t/lib/Mod.pm"),
         "{}",
+        listed.both()
+    );
+    assert!(
+        listed.stderr.contains(
+            "tapline: t/mk-manifest.pl: passed over: a helper beside *.t tests (prove runs *.t only)"
+        ),
+        "an executable helper, said on its own line (issue 38):\n{}",
         listed.both()
     );
 }

@@ -8,13 +8,15 @@
 //! repository) and skip hidden entries, `node_modules` and fixture folders ([`naming`]).
 //!
 //! A file found by a walk or a glob is a test when a runner rule maps it — the `[[runner]]`
-//! rules of `tapline.toml` first, then [`BUILTIN_RUNNERS`] — or, failing that, when it is
-//! executable. A directory walk yields fewer files than a rule's glob: a built-in rule may
-//! name the files it takes in a walk (`*.t` but not the `*.pl` helpers beside them; `test*.py`
-//! and `*_test.py` but not other modules; TypeScript as tstest names tests; JavaScript as node
-//! and node-tap name them, or every file of a test folder), as the languages' own harnesses
-//! do; in a Perl distribution a walk yields `*.t` only, as prove. A file named explicitly or
-//! matched by a glob needs only a rule.
+//! rules of `tapline.toml` first, then [`BUILTIN_RUNNERS`]. A directory walk yields fewer
+//! files than a rule's glob: a built-in rule may name the files it takes in a walk (`*.t` but
+//! not the `*.pl` helpers beside them; `test*.py` and `*_test.py` but not other modules;
+//! TypeScript as tstest names tests; JavaScript as node and node-tap name them, or every file
+//! of a test folder), as the languages' own harnesses do; in a Perl distribution, and in a
+//! folder of `*.t` tests ([`prove_folder`]), a walk yields `*.t` only, as prove. A walk never
+//! takes a file for being executable: a project's maintenance script (`test/run`, which may
+//! run `make install`) is no test. A file named explicitly or matched by a glob needs only a
+//! rule, or to be executable.
 //!
 //! The command comes from the rule, shaped by the file's `#!` line as its own harness would
 //! shape it (see [`super::runners`]): perl gets `-T`/`-t`/`-w`/`-W`/`-X`, python and node the
@@ -39,7 +41,10 @@ use words::{fill, program_path, split_words};
 pub use words::{list_line, log_name};
 
 mod naming;
+mod passed_over;
 mod project;
+mod prove_folder;
+pub use passed_over::{passed_over_notes, PassedOver, PassedOverWhy, SHOWN_REASONS};
 mod pytest_root;
 mod tap_config;
 #[cfg(test)]
@@ -141,12 +146,12 @@ pub enum DiscoverError {
     NoMatch(String),
     /// Names the places looked in.
     #[error(
-        "failed to find test files in {0}: no file there matches a runner rule or is executable"
+        "failed to find test files in {0}: no file there is named as a test (by a runner rule, or as its language's harness names tests; a walk runs nothing for being executable)"
     )]
     NoTests(String),
     /// As `NoTests`, with `--exec`: a directory still yields only test files.
     #[error(
-        "failed to find test files in {0}: with --exec a directory still yields only its test files (those a runner rule picks, and executables); name the files, or a glob, to run others"
+        "failed to find test files in {0}: with --exec a directory still yields only its test files (those named as tests by a runner rule or their language's harness); name the files, or a glob, to run others"
     )]
     NoExecTests(String),
     /// No PATH and none of the folders looked for exists (a Perl distribution's `t/`, or
@@ -190,8 +195,8 @@ pub struct Found {
     /// Sorted by path, each once.
     pub files: Vec<TestFile>,
     /// Files a directory walk passed over as not tests (helpers, data), relative to the
-    /// project root, sorted.
-    pub passed_over: Vec<String>,
+    /// project root, sorted, each once, with why.
+    pub passed_over: Vec<PassedOver>,
     /// The project's test command the run followed (`package.json scripts.test (…)`).
     pub declared: Option<String>,
     /// Why the files run one at a time, as the harness the run mirrors runs them
@@ -229,6 +234,9 @@ pub fn find(
         found: BTreeMap::new(),
         passed_over: Vec::new(),
         perl_dist: project::is_perl_dist(cwd),
+        prove: None,
+        bare: false,
+        followed_prove: false,
         test_folder: false,
         ts_runner: runners::ts_runner(cfg.ts_runner.as_deref(), cwd, root),
         declared: None,
@@ -265,15 +273,19 @@ pub fn find(
     let mut files: Vec<TestFile> = finder.found.into_values().collect();
     files.sort_by(|a, b| a.path.cmp(&b.path));
     let mut passed_over = finder.passed_over;
-    passed_over.sort();
-    passed_over.dedup();
-    passed_over.retain(|rel| !files.iter().any(|f| &f.rel == rel));
+    // The first reason given for a file stands (`sort_by` is stable).
+    passed_over.sort_by(|a, b| a.rel.cmp(&b.rel));
+    passed_over.dedup_by(|a, b| a.rel == b.rel);
+    passed_over.retain(|p| !files.iter().any(|f| f.rel == p.rel));
     let declared = finder
         .declared
         .is_some()
         .then_some(finder.declared_one_at_a_time);
     let dist = project::perl_dist_marker(cwd);
-    let one_at_a_time = crate::run::harness::one_at_a_time(declared, dist, &files);
+    let one_at_a_time = crate::run::harness::one_at_a_time(declared, dist, &files).or_else(|| {
+        (declared.is_none() && finder.followed_prove)
+            .then(|| "prove runs a folder of *.t tests one file at a time".to_owned())
+    });
     Ok(Found {
         files,
         passed_over,
@@ -398,9 +410,16 @@ struct Finder<'a> {
     /// Keyed by normalized absolute path, so `./t/a.t` and `t/a.t` are one file.
     found: BTreeMap<PathBuf, TestFile>,
     /// Files a walk found that are not tests (relative to the root).
-    passed_over: Vec<String>,
+    passed_over: Vec<PassedOver>,
     /// The cwd holds a Perl distribution: a walk yields `*.t` only.
     perl_dist: bool,
+    /// The folder being walked is read as prove reads it: its `*.t` only.
+    prove: Option<prove_folder::ProveFolder>,
+    /// A run with no PATH walks the default folders, following the harness (prove without
+    /// `-r`), not a folder the user named (walked recursively).
+    bare: bool,
+    /// A run with no PATH walked a folder of `*.t` tests, as prove runs them (one at a time).
+    followed_prove: bool,
     /// The folder being walked was named as holding tests (every JavaScript file counts).
     test_folder: bool,
     /// The command `*.ts` files run with ([`runners::ts_runner`]).
@@ -596,6 +615,9 @@ impl Finder<'_> {
         if let (Some(exec), Origin::Named) = (&self.exec, origin) {
             return Some(fill(exec, path));
         }
+        if origin == Origin::Walk && !self.prove_takes(path, rel) {
+            return None;
+        }
         let name = rel.rsplit('/').next().unwrap_or(rel);
         let line = || Shebang::read(&self.cwd.join(path));
         let command = match self.rules.iter().find(|rule| rule.rule.matches(rel)) {
@@ -628,9 +650,8 @@ impl Finder<'_> {
                     None => command,
                 }
             }
-            None if origin == Origin::Walk && (self.perl_dist || !is_executable_file(meta)) => {
-                return None
-            }
+            // A walk runs nothing for being executable: `test/run` may be a maintenance script.
+            None if origin == Origin::Walk => return None,
             None => match line() {
                 Some(line) if self.exec.is_none() => runners::by_shebang(&line, path.into()),
                 _ if is_executable_file(meta) => vec![program_path(path)],
@@ -646,7 +667,12 @@ impl Finder<'_> {
     /// Whether a walk takes a file a built-in rule maps: by the rule's walk names, and by the
     /// naming of its language (a Perl distribution's walk takes `*.t` only).
     fn walk_takes(&self, path: &Path, name: &str, walk: Option<&GlobSet>, family: Family) -> bool {
-        if walk.is_some_and(|w| !w.is_match(name)) || self.perl_dist && family != Family::Perl {
+        !(self.perl_dist && family != Family::Perl) && self.named_test(path, name, walk, family)
+    }
+
+    /// Whether the naming of a built-in rule's language names `path` a test.
+    fn named_test(&self, path: &Path, name: &str, walk: Option<&GlobSet>, family: Family) -> bool {
+        if walk.is_some_and(|w| !w.is_match(name)) {
             return false;
         }
         match family {

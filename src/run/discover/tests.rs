@@ -59,6 +59,11 @@ fn command(f: &TestFile) -> Vec<&str> {
         .collect()
 }
 
+/// The files passed over, by name.
+fn over(found: &Found) -> Vec<&str> {
+    found.passed_over.iter().map(|p| p.rel.as_str()).collect()
+}
+
 fn rule(glob: &str, command: &[&str]) -> RunnerRule {
     RunnerRule::new(glob, command.iter().map(|&word| word.to_owned()).collect())
         .expect("valid rule")
@@ -92,28 +97,29 @@ fn walks_test_dirs_by_default() {
             "test/a.t",
             "test/b.test.ts",
             "test/c.sh",
-            "test/run-me",
             "test/sub/e.mjs",
             "test/test_x.py",
             "test/y_test.py"
         ],
-        "no helper: test/sub/d.pl, test/helper.py"
+        "no helper: test/sub/d.pl, test/helper.py; nothing for being executable: test/run-me"
     );
     assert_eq!(files[0].path, Path::new("test/a.t"));
     assert_eq!(command(&files[0]), ["perl", "test/a.t"]);
     assert_eq!(command(&files[2]), ["sh", "test/c.sh"]);
-    assert_eq!(command(&files[3]), ["test/run-me"]);
-    assert_eq!(command(&files[5]), ["python3", "test/test_x.py"]);
+    assert_eq!(command(&files[4]), ["python3", "test/test_x.py"]);
     let found = find(&[], dir.path(), dir.path(), &Config::default(), None).expect("found");
     assert_eq!(
-        found.passed_over,
+        over(&found),
         [
             "test/README.md",
             "test/helper.py",
             "test/helpers.ts",
+            "test/run-me",
             "test/sub/d.pl"
         ]
     );
+    assert_eq!(found.passed_over[3].why, PassedOverWhy::Executable);
+    assert_eq!(found.passed_over[0].why, PassedOverWhy::NotATest);
 }
 
 #[test]
@@ -136,7 +142,7 @@ fn no_tests_names_where_it_looked() {
     assert!(matches!(err, DiscoverError::NoTests(_)));
     assert_eq!(
         err.to_string(),
-        "failed to find test files in `test`: no file there matches a runner rule or is executable"
+        "failed to find test files in `test`: no file there is named as a test (by a runner rule, or as its language's harness names tests; a walk runs nothing for being executable)"
     );
     fs::create_dir(dir.path().join("t")).expect("mkdir");
     fs::write(dir.path().join("t/notes.txt"), "").expect("write");
@@ -395,7 +401,7 @@ fn exec_runs_named_files_and_the_tests_of_directories() {
     assert!(matches!(err, DiscoverError::NoExecTests(_)), "{err}");
     assert_eq!(
         err.to_string(),
-        "failed to find test files in `rb`: with --exec a directory still yields only its test files (those a runner rule picks, and executables); name the files, or a glob, to run others"
+        "failed to find test files in `rb`: with --exec a directory still yields only its test files (those named as tests by a runner rule or their language's harness); name the files, or a glob, to run others"
     );
     assert_eq!(
         command(&files[0]),
@@ -642,8 +648,6 @@ fn shebang_lines_shape_commands() {
     let expected = [
         ("t/b.bats", "bats --tap t/b.bats"),
         ("t/b.sh", "/bin/bash -eu t/b.sh"),
-        ("t/binary", "t/binary"),
-        ("t/env-perl", "perl -T -w t/env-perl"),
         ("t/gc.mjs", "node --expose-gc t/gc.mjs"),
         ("t/none.t", "perl t/none.t"),
         ("t/p.sh", "/bin/sh t/p.sh"),
@@ -668,7 +672,7 @@ fn shebang_lines_shape_commands() {
         .collect();
     assert_eq!(
         commands, expected,
-        "t/script is neither executable nor named"
+        "t/script, t/env-perl and t/binary are not named as tests (a walk runs nothing for being executable)"
     );
 
     let named = run(dir.path(), &["t/script"], &Config::default(), None).expect("named");
@@ -676,6 +680,19 @@ fn shebang_lines_shape_commands() {
         command(&named[0]),
         ["/bin/sh", "t/script"],
         "named, it runs by its #! line"
+    );
+    let named = run(
+        dir.path(),
+        &["t/env-perl", "t/binary"],
+        &Config::default(),
+        None,
+    )
+    .expect("named executables");
+    assert_eq!(command(&named[0]), ["t/binary"], "named, it runs directly");
+    assert_eq!(
+        command(&named[1]),
+        ["perl", "-T", "-w", "t/env-perl"],
+        "named, it runs by its #! line, words split"
     );
 
     let cfg = Config {
@@ -745,10 +762,124 @@ fn a_perl_distribution_yields_dot_t_only() {
         "test/other.t",
     ]);
     let found = find(&[], dir.path(), dir.path(), &Config::default(), None).expect("found");
-    assert_eq!(rels(&found.files), ["t/basic.t", "t/deep/more.t"]);
-    assert!(found.passed_over.contains(&"t/static/test.js".to_owned()));
+    assert_eq!(
+        rels(&found.files),
+        ["t/basic.t"],
+        "MakeMaker's make test, with no TESTS, runs t/*.t"
+    );
+    assert!(over(&found).contains(&"t/static/test.js"));
+    let deeper = found.passed_over.iter().find(|p| p.rel == "t/deep/more.t");
+    assert_eq!(deeper.map(|p| p.why), Some(PassedOverWhy::ProveSubfolder));
     let named = run(dir.path(), &["t"], &Config::default(), None).expect("found");
-    assert_eq!(rels(&named), ["t/basic.t", "t/deep/more.t"], "named, too");
+    assert_eq!(
+        rels(&named),
+        ["t/basic.t", "t/deep/more.t"],
+        "named, all of it"
+    );
+
+    let bare = |dir: &Path| rels(&run(dir, &[], &Config::default(), None).expect("found")).len();
+    for (marker, text, files) in [
+        (
+            "Makefile.PL",
+            "WriteMakefile(test => {TESTS => 't/*.t t/*/*.t'});",
+            2,
+        ),
+        (
+            "Makefile.PL",
+            "WriteMakefile(test => { TESTS => \"t/*.t\" });",
+            1,
+        ),
+        (
+            "Makefile.PL",
+            "WriteMakefile(test => {TESTS => $tests});",
+            2,
+        ),
+        (
+            "Makefile.PL",
+            "WriteMakefile(test => {RECURSIVE_TEST_FILES => 1});",
+            2,
+        ),
+        ("Build.PL", "use Module::Build::Tiny;\nBuild_PL();", 2),
+        (
+            "Build.PL",
+            "Module::Build->new(module_name => 'X')->create_build_script;",
+            1,
+        ),
+        ("dist.ini", "name = X", 2),
+    ] {
+        let dir = project(&["t/basic.t", "t/deep/more.t"]);
+        fs::write(dir.path().join(marker), text).expect("write");
+        assert_eq!(bare(dir.path()), files, "{marker}: {text}");
+    }
+}
+
+/// A folder of `*.t` tests is read as prove reads it: `*.t` only, `t/*.t` alone in a run with
+/// no PATH (prove without `-r`), every `*.t` below a folder named.
+#[test]
+fn a_folder_of_dot_t_yields_dot_t_only() {
+    let dir = project(&[
+        "t/t0000-basic.t*",
+        "t/t0001-more.t",
+        "t/lib.sh*",
+        "t/aggregate-results.sh",
+        "t/test-terminal.perl*",
+        "t/sub/deeper.t",
+        "t/Makefile",
+        "test/a.t",
+        "test/b.test.js",
+        "test/c.sh",
+        "test/run*",
+    ]);
+    let found = find(&[], dir.path(), dir.path(), &Config::default(), None).expect("found");
+    assert_eq!(
+        rels(&found.files),
+        [
+            "t/t0000-basic.t",
+            "t/t0001-more.t",
+            "test/a.t",
+            "test/b.test.js",
+            "test/c.sh"
+        ],
+        "test/ holds a test of node's too: not a folder of *.t tests"
+    );
+    let why: Vec<(&str, PassedOverWhy)> = found
+        .passed_over
+        .iter()
+        .map(|p| (p.rel.as_str(), p.why))
+        .collect();
+    use PassedOverWhy::*;
+    assert_eq!(
+        why,
+        [
+            ("t/Makefile", NotATest),
+            ("t/aggregate-results.sh", ProveHelper),
+            ("t/lib.sh", ProveHelper),
+            ("t/sub/deeper.t", ProveSubfolder),
+            ("t/test-terminal.perl", ProveHelper),
+            ("test/run", Executable),
+        ]
+    );
+    let named = run(dir.path(), &["t"], &Config::default(), None).expect("named");
+    assert_eq!(
+        rels(&named),
+        ["t/sub/deeper.t", "t/t0000-basic.t", "t/t0001-more.t"],
+        "a folder named is walked down"
+    );
+    let cfg = Config {
+        runners: vec![rule("t/*.sh", &["sh", "{}"])],
+        ..Config::default()
+    };
+    let mine = run(dir.path(), &["t"], &cfg, None).expect("user rule");
+    assert!(rels(&mine).contains(&"t/lib.sh"), "your globs still take");
+    let notes = passed_over_notes(&found.passed_over);
+    assert_eq!(
+        notes[0],
+        "t/aggregate-results.sh: passed over: a helper beside *.t tests (prove runs *.t only)"
+    );
+    assert_eq!(
+        notes.last().map(String::as_str),
+        Some("not tests (1 file): t/Makefile")
+    );
 }
 
 /// JavaScript as node and node-tap name it; fixture folders are never walked.
@@ -809,7 +940,8 @@ fn tap_config_excludes() {
     assert_eq!(rels(&found.files), ["test/a.test.js"]);
     assert!(found
         .passed_over
-        .contains(&"test/slow/b.test.js".to_owned()));
+        .iter()
+        .any(|p| p.rel == "test/slow/b.test.js"));
     let named = run(dir.path(), &["test"], &Config::default(), None).expect("found");
     assert_eq!(rels(&named).len(), 2, "a folder named runs what it holds");
 }

@@ -3,8 +3,8 @@
 //! the command line, and the walks themselves.
 use super::naming::{self, TsName};
 use super::project::{self, Only, Place};
-use super::{DiscoverError, Finder, Origin};
-use crate::util::paths::{normalize, relative};
+use super::{DiscoverError, Finder, Origin, PassedOverWhy};
+use crate::util::paths::normalize;
 use globset::GlobBuilder;
 use ignore::WalkBuilder;
 use std::ffi::OsStr;
@@ -68,7 +68,18 @@ impl Finder<'_> {
             return self.add_pytest_root();
         }
         let looked: Vec<String> = dirs.iter().map(|d| format!("`{}/`", d.display())).collect();
-        self.add_folders(&dirs, false, &looked.join(", "))
+        // Inside a folder of `*.t` tests (`cd t && make`, as sharness projects run theirs),
+        // that folder is the one to walk.
+        let here = [PathBuf::new()];
+        let dirs: &[PathBuf] = match dirs.iter().any(|d| self.cwd.join(d).is_dir()) {
+            false if super::prove_folder::holds_dot_t_only(self.cwd) => &here,
+            _ => &dirs,
+        };
+        // Followed as its harness runs it: a folder of `*.t`, as `prove` (no `-r`).
+        self.bare = true;
+        let added = self.add_folders(dirs, false, &looked.join(", "));
+        self.bare = false;
+        added
     }
 
     /// Walks those of `dirs` that exist; none, or no test in any, is an error naming them.
@@ -115,15 +126,17 @@ impl Finder<'_> {
         let files = self.walk(dir, walk)?;
         let count = files.len();
         self.test_folder = test_folder;
+        self.enter(dir);
         let mut tests = 0;
         for path in files {
             if self.add(path.clone(), Origin::Walk) {
                 tests += 1;
             } else {
-                self.pass_over(&path);
+                self.pass_over_walked(&path);
             }
         }
         self.test_folder = false;
+        self.prove = None;
         Ok(DirCount {
             tests,
             files: count,
@@ -148,14 +161,9 @@ impl Finder<'_> {
             .collect();
         for abs in dropped {
             if let Some(file) = self.found.remove(&abs) {
-                self.pass_over(&file.path);
+                self.pass_over(&file.path, PassedOverWhy::TapExcluded);
             }
         }
-    }
-
-    fn pass_over(&mut self, path: &Path) {
-        self.passed_over
-            .push(relative(&normalize(&self.cwd.join(path)), &self.root));
     }
 
     /// Adds the files a place of the project's test command runs.
@@ -190,7 +198,7 @@ impl Finder<'_> {
                 Only::Glob(_) => false,
             };
             if !(takes && self.add(path.clone(), Origin::Named)) {
-                self.pass_over(&path);
+                self.pass_over_walked(&path);
             }
         }
         Ok(())

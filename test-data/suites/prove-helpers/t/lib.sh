@@ -1,0 +1,1 @@
+../lib/test-lib.sh
