@@ -1,8 +1,15 @@
-//! Counts the tests of a tree of packages or suites (`go test -json`, JUnit XML), where the top
-//! level is packages and suites, not tests: what `run` and `parse` put in their summary lines.
+//! Which test points of a stream are tests, and their count: what `run` and `parse` put in
+//! their summary lines, JUnit in its cases, and history in its tests.
+//!
+//! - TAP: the top-level points (a subtest is one test, as prove counts it), except in a
+//!   node:test stream ([`NodeTest`]), where every test node counts is one: every point at
+//!   every depth but a `describe` (node's `type: 'suite'`), so that the counts are node's own
+//!   `# tests`/`# pass`/`# fail`/`# skipped`/`# todo` trailer;
+//! - a tree of packages or suites (`go test -json`, JUnit XML), whose top level is packages
+//!   and suites, not tests: its leaf tests ([`LeafTally`]).
 
 use super::run::Tally;
-use crate::event::Assert;
+use crate::event::{Assert, Event};
 
 /// Tallies every leaf test, and a package or suite only when nothing inside it counted (no
 /// test files) or it failed with no failing test inside (a build failure, a crash after the
@@ -50,6 +57,132 @@ impl LeafTally {
                 level.1 += u64::from(a.is_failure());
             }
         }
+    }
+
+    pub fn tally(&self) -> &Tally {
+        &self.tally
+    }
+}
+
+/// Tells a node:test stream from its first test point: node announces every test with a
+/// `# Subtest: name` heading, a leaf too (node-tap and Perl announce only subtests, whose
+/// points follow indented), and gives every point a YAML block; a `describe` says
+/// `type: 'suite'` in its block. Once told, it stays told for the stream.
+#[derive(Debug, Clone, Default)]
+pub struct NodeTest {
+    known: bool,
+    /// The depth of a `# Subtest:` heading just read, its point not yet come.
+    heading: Option<u32>,
+}
+
+impl NodeTest {
+    pub fn event(&mut self, event: &Event<'_>) {
+        match event {
+            Event::Comment { depth, text, .. } if text.starts_with("Subtest:") => {
+                self.heading = Some(*depth);
+            }
+            // A point's own line comes between its heading and its `Assert`.
+            Event::AssertBegin { .. } | Event::Comment { .. } => {}
+            Event::Assert(a) => {
+                let announced_leaf = self.heading == Some(a.depth)
+                    && !a.closes_subtest
+                    && a.diagnostics.as_deref().is_some_and(timed);
+                self.known |= announced_leaf || is_suite(a);
+                self.heading = None;
+            }
+            _ => self.heading = None,
+        }
+    }
+
+    /// Whether the stream is node:test's, as far as it has been read.
+    pub fn known(&self) -> bool {
+        self.known
+    }
+
+    /// Whether the point `a` of a node:test stream is a test: a point of node's (its YAML
+    /// block has node's `duration_ms:`) but a `describe`; another producer's point (node-tap's
+    /// runner wraps each file's output in a point of its own) only at the top level, as in
+    /// any stream.
+    pub fn is_test(&self, a: &Assert<'_>) -> bool {
+        match self.owns(a) {
+            true => !is_suite(a),
+            false => a.depth == 0,
+        }
+    }
+
+    /// Whether `a` is a point of node:test's own (its YAML block has node's `duration_ms:`),
+    /// in a node:test stream.
+    pub fn owns(&self, a: &Assert<'_>) -> bool {
+        self.known && a.diagnostics.as_deref().is_some_and(timed)
+    }
+}
+
+/// A YAML block with node's `duration_ms:` (node:test writes one in every block).
+fn timed(yaml: &str) -> bool {
+    yaml.lines().any(|l| l.starts_with("duration_ms:"))
+}
+
+/// A node:test `describe` (or `suite`): its YAML block says `type: 'suite'`. node counts it
+/// as a suite, not a test; the tests inside it are counted on their own.
+pub fn is_suite(a: &Assert<'_>) -> bool {
+    a.diagnostics.as_deref().is_some_and(|yaml| {
+        yaml.lines().any(|l| {
+            let l = l.trim_end();
+            l == "type: 'suite'" || l == "type: suite" || l == "type: \"suite\""
+        })
+    })
+}
+
+/// A node:test test that node cancelled, not failed: its parent ended first, it timed out or
+/// it was aborted (node's `failureType`s for a test it cancels; the trailer counts them as
+/// `# cancelled`, apart from `# fail`).
+fn cancelled(a: &Assert<'_>) -> bool {
+    a.diagnostics.as_deref().is_some_and(|yaml| {
+        yaml.lines().any(|l| {
+            let kind = l
+                .strip_prefix("failureType:")
+                .map(|k| k.trim().trim_matches('\''));
+            matches!(
+                kind,
+                Some("cancelledByParent" | "testTimeoutFailure" | "testAborted")
+            )
+        })
+    })
+}
+
+/// Counts a TAP stream's tests: its top-level points, or every point but suites once the
+/// stream is node:test's ([`NodeTest`]).
+#[derive(Debug, Clone, Default)]
+pub struct TapTally {
+    node: NodeTest,
+    tally: Tally,
+}
+
+impl TapTally {
+    /// Feeds the stream's next event.
+    pub fn event(&mut self, event: &Event<'_>) {
+        self.node.event(event);
+        if let Event::Assert(a) = event {
+            if self.is_test(a) {
+                self.tally.add(a);
+                if self.node.known() && a.is_failure() && cancelled(a) {
+                    self.tally.cancelled += 1;
+                }
+            }
+        }
+    }
+
+    /// Whether the point `a` (already fed) is a test of its own.
+    pub fn is_test(&self, a: &Assert<'_>) -> bool {
+        match self.node.known() {
+            true => self.node.is_test(a),
+            false => a.depth == 0,
+        }
+    }
+
+    /// Whether the stream is node:test's ([`NodeTest`]).
+    pub fn node(&self) -> bool {
+        self.node.known()
     }
 
     pub fn tally(&self) -> &Tally {

@@ -63,8 +63,8 @@ pub struct FileResult {
     /// file with no tests: not failed (`ok`), and not counted as passed either.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_tests: bool,
-    /// Every test point at every depth, in stream order: what history and stability analysis
-    /// need. Not serialized: the `Tap` events already carry them. Shared, not copied: a result
+    /// Every test point at every depth (but a node:test `describe`, a suite), in stream
+    /// order: what history and stability analysis need. Not serialized: the `Tap` events already carry them. Shared, not copied: a result
     /// is cloned for the sinks and the summary, and a 1,000-point file's names are 1,000 strings.
     #[serde(skip)]
     pub tests: Arc<[TestOutcome]>,
@@ -151,11 +151,14 @@ pub struct TestNames {
     /// The last failing point without an error line of its own: its trailing output's first
     /// line may give it one.
     wants_error: Option<usize>,
+    /// A node:test stream's `describe`s are suites, not tests: no test of their own.
+    node: super::leaves::NodeTest,
 }
 
 impl TestNames {
     pub fn event(&mut self, event: &super::Event<'_>) {
         let named = self.names.event(event);
+        self.node.event(event);
         if let Some(line) = self.names.take_trailing_line() {
             if let Some(t) = self.wants_error.take().and_then(|i| self.tests.get_mut(i)) {
                 t.error = Some(error_hash(&line));
@@ -164,8 +167,9 @@ impl TestNames {
         let (Some(name), super::Event::Assert(a)) = (named, event) else {
             return;
         };
-        if a.not_selected {
-            // Not run as far as the run is concerned: no record says it passed or failed.
+        if a.not_selected || (self.node.owns(a) && super::leaves::is_suite(a)) {
+            // Not run as far as the run is concerned: no record says it passed or failed; or
+            // not a test (a node:test `describe`: node counts its tests, not it).
             return;
         }
         let status = TestStatus::of(a);
@@ -193,6 +197,7 @@ impl TestNames {
     pub fn take(&mut self) -> Vec<TestOutcome> {
         self.names = PointNames::default();
         self.wants_error = None;
+        self.node = Default::default();
         std::mem::take(&mut self.tests)
     }
 }
@@ -479,6 +484,10 @@ pub struct Tally {
     pub fail: u64,
     pub skip: u64,
     pub todo: u64,
+    /// Of `fail`, the tests node:test cancelled (their parent ended first, a timeout, an
+    /// abort): failures, which node's trailer counts apart, as `# cancelled`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cancelled: u64,
     /// Points `-t` did not select in a file run whole ([`Assert::not_selected`]): none of the
     /// above.
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -514,6 +523,7 @@ impl Tally {
         self.fail += o.fail;
         self.skip += o.skip;
         self.todo += o.todo;
+        self.cancelled += o.cancelled;
         self.not_selected += o.not_selected;
         self.not_selected_failed += o.not_selected_failed;
     }
