@@ -66,11 +66,16 @@ impl LeafTally {
 
 /// Tells a node:test stream from its first test point: node announces every test with a
 /// `# Subtest: name` heading, a leaf too (node-tap and Perl announce only subtests, whose
-/// points follow indented), and gives every point a YAML block; a `describe` says
-/// `type: 'suite'` in its block. Once told, it stays told for the stream.
+/// points follow indented), and gives every point a YAML block with its `duration_ms:`; a
+/// `describe` says `type: 'suite'` in its block. A stream where node:test's output is only a
+/// part (node-tap's runner wraps each file's output in a top-level point of its own, without
+/// node's YAML) is not node:test's: it is counted as any stream.
 #[derive(Debug, Clone, Default)]
 pub struct NodeTest {
-    known: bool,
+    /// A point as only node:test writes them has been read.
+    seen: bool,
+    /// A top-level point that is not node:test's has been read.
+    foreign: bool,
     /// The depth of a `# Subtest:` heading just read, its point not yet come.
     heading: Option<u32>,
 }
@@ -84,10 +89,10 @@ impl NodeTest {
             // A point's own line comes between its heading and its `Assert`.
             Event::AssertBegin { .. } | Event::Comment { .. } => {}
             Event::Assert(a) => {
-                let announced_leaf = self.heading == Some(a.depth)
-                    && !a.closes_subtest
-                    && a.diagnostics.as_deref().is_some_and(timed);
-                self.known |= announced_leaf || is_suite(a);
+                let nodes = a.diagnostics.as_deref().is_some_and(timed);
+                let announced_leaf = self.heading == Some(a.depth) && !a.closes_subtest && nodes;
+                self.seen |= announced_leaf || is_suite(a);
+                self.foreign |= a.depth == 0 && !nodes;
                 self.heading = None;
             }
             _ => self.heading = None,
@@ -96,7 +101,7 @@ impl NodeTest {
 
     /// Whether the stream is node:test's, as far as it has been read.
     pub fn known(&self) -> bool {
-        self.known
+        self.seen && !self.foreign
     }
 
     /// Whether the point `a` of a node:test stream is a test: a point of node's (its YAML
@@ -113,7 +118,7 @@ impl NodeTest {
     /// Whether `a` is a point of node:test's own (its YAML block has node's `duration_ms:`),
     /// in a node:test stream.
     pub fn owns(&self, a: &Assert<'_>) -> bool {
-        self.known && a.diagnostics.as_deref().is_some_and(timed)
+        self.known() && a.diagnostics.as_deref().is_some_and(timed)
     }
 }
 
@@ -150,43 +155,46 @@ fn cancelled(a: &Assert<'_>) -> bool {
     })
 }
 
-/// Counts a TAP stream's tests: its top-level points, or every point but suites once the
-/// stream is node:test's ([`NodeTest`]).
+/// Counts a TAP stream's tests: its top-level points, or node:test's tests in a node:test
+/// stream ([`NodeTest`]). Both are counted as the stream goes: a stream first read as node's
+/// may turn out to wrap it ([`NodeTest`]), and is then counted as any stream.
 #[derive(Debug, Clone, Default)]
 pub struct TapTally {
     node: NodeTest,
-    tally: Tally,
+    /// The top-level points.
+    top: Tally,
+    /// The tests node:test counts.
+    tests: Tally,
 }
 
 impl TapTally {
     /// Feeds the stream's next event.
     pub fn event(&mut self, event: &Event<'_>) {
         self.node.event(event);
-        if let Event::Assert(a) = event {
-            if self.is_test(a) {
-                self.tally.add(a);
-                if self.node.known() && a.is_failure() && cancelled(a) {
-                    self.tally.cancelled += 1;
-                }
+        let Event::Assert(a) = event else {
+            return;
+        };
+        if a.depth == 0 {
+            self.top.add(a);
+        }
+        if self.node.is_test(a) {
+            self.tests.add(a);
+            if self.node.owns(a) && a.is_failure() && cancelled(a) {
+                self.tests.cancelled += 1;
             }
         }
     }
 
-    /// Whether the point `a` (already fed) is a test of its own.
-    pub fn is_test(&self, a: &Assert<'_>) -> bool {
-        match self.node.known() {
-            true => self.node.is_test(a),
-            false => a.depth == 0,
-        }
-    }
-
-    /// Whether the stream is node:test's ([`NodeTest`]).
+    /// Whether the stream is node:test's ([`NodeTest`]), as far as it has been read.
     pub fn node(&self) -> bool {
         self.node.known()
     }
 
     pub fn tally(&self) -> &Tally {
-        &self.tally
+        match self.node.known() {
+            true => &self.tests,
+            false => &self.top,
+        }
     }
 }
 
