@@ -18,6 +18,7 @@ mod forward;
 mod history;
 mod html;
 mod isolation;
+mod issue38_node;
 mod layout;
 mod live;
 mod live_state;
