@@ -217,9 +217,9 @@ fn issue38_node_run_counts_as_node_does() {
 }
 
 #[test]
-fn issue38_node_run_junit_history_and_runs_count_tests_not_suites() {
+fn issue38_node_run_junit_has_a_case_per_test_node_counts() {
     if !require(
-        "issue38_node_run_junit_history_and_runs_count_tests_not_suites",
+        "issue38_node_run_junit_has_a_case_per_test_node_counts",
         &["node"],
     ) {
         return;
@@ -233,7 +233,17 @@ fn issue38_node_run_junit_history_and_runs_count_tests_not_suites() {
         xml.contains(r#"<testsuites name="tapline" tests="22" skipped="7" failures="7""#),
         "{xml}"
     );
-    // History: each file's test count is node's.
+}
+
+#[test]
+fn issue38_node_history_counts_tests_not_suites() {
+    if !require("issue38_node_history_counts_tests_not_suites", &["node"]) {
+        return;
+    }
+    let p = nested();
+    let ran = p.run(&[]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    // Each file's test count is node's.
     let history = p.read_text(".nogit/testlogs/history.jsonl");
     let counts: BTreeMap<String, u64> = history
         .lines()
@@ -255,7 +265,15 @@ fn issue38_node_run_junit_history_and_runs_count_tests_not_suites() {
         !failing.contains(r#""parser""#),
         "a describe is no test: {failing}"
     );
-    // `--runs`: one entry per test node counts, no describe among them.
+}
+
+#[test]
+fn issue38_node_runs_measure_tests_not_suites() {
+    if !require("issue38_node_runs_measure_tests_not_suites", &["node"]) {
+        return;
+    }
+    let p = nested();
+    // One entry per test node counts, no describe among them.
     let runs = p.run(&["--runs", "2", "--format", "summary"]);
     let doc = runs.summary_doc();
     let tests = doc["stability"]["tests"].as_array().expect("tests");
