@@ -464,16 +464,19 @@ impl Cases {
         self.inside[d] += 1;
         // A subtest is no case of its own, unless it failed: its own failure may have been
         // explained (JUnit then gives it a case). node:test's cases are the tests node counts:
-        // every point but a `describe`, a `test()` with subtests too.
-        let node = self.node.owns(a);
-        let case = match node {
-            true => !crate::event::leaves::is_suite(a),
-            false => children == 0 || a.is_failure(),
+        // every point but a `describe`, a `test()` with subtests too; a `describe` only as a
+        // subtest is, when its own failure (a hook that threw) was explained.
+        let (case, test) = match self.node.owns(a) {
+            true => {
+                let suite = crate::event::leaves::is_suite(a);
+                (!suite || a.is_failure(), !suite)
+            }
+            false => (children == 0 || a.is_failure(), children == 0),
         };
         if case {
             cases.push(CaseView {
                 point,
-                test: node || children == 0,
+                test,
                 parents: self.parents(a),
                 point_view: PointView::of(a),
             });
