@@ -242,4 +242,82 @@ mod tests {
         assert_eq!(go, tally(9, 2, 3, 0));
         assert_eq!(junit, tally(5, 4, 1, 1));
     }
+
+    /// A TAP stream counted as a run counts it.
+    fn tap(tap: &[u8]) -> (Tally, bool) {
+        let mut t = TapTally::default();
+        for e in crate::protocol::parse_all(tap) {
+            t.event(&e);
+        }
+        (*t.tally(), t.node())
+    }
+
+    fn recorded(path: &str) -> (Tally, bool) {
+        let path = format!("{}/test-data/producers/{path}", env!("CARGO_MANIFEST_DIR"));
+        tap(&std::fs::read(path).expect("test data readable"))
+    }
+
+    #[test]
+    fn node_test_counts_every_test_at_every_depth_but_no_describe() {
+        // node's trailer: tests 19, pass 6, fail 4, cancelled 3, skipped 3, todo 3.
+        let (t, node) = recorded("node-test-nested.tap");
+        assert!(node);
+        let want = Tally {
+            pass: 6,
+            fail: 7,
+            skip: 3,
+            todo: 3,
+            cancelled: 3,
+            ..Tally::default()
+        };
+        assert_eq!(t, want);
+    }
+
+    #[test]
+    fn other_producers_count_their_top_level_points() {
+        // node-tap announces subtests only; its runner wraps node:test's output in a point of
+        // its own per file; Perl's subtests are one test each.
+        for (path, points) in [
+            ("node-tap-mixed.tap", 9),
+            ("node-tap-runner-trailer.tap", 2),
+            ("perl-failures.tap", 7),
+        ] {
+            let (t, node) = recorded(path);
+            assert!(!node, "{path}");
+            assert_eq!(t.total(), points, "{path}");
+        }
+        let nested = b"# Subtest: a\n    ok 1 - b\n    1..1\nok 1 - a\n1..1\n";
+        assert_eq!(
+            tap(nested),
+            (
+                Tally {
+                    pass: 1,
+                    ..Tally::default()
+                },
+                false
+            )
+        );
+    }
+
+    #[test]
+    fn a_node_heading_before_a_leaf_tells_node_test() {
+        let leaf = b"# Subtest: a\nok 1 - a\n  ---\n  duration_ms: 1.5\n  ...\n1..1\n";
+        assert!(tap(leaf).1);
+        // Without node's YAML it is any stream's comment.
+        assert!(!tap(b"# Subtest: a\nok 1 - a\n1..1\n").1);
+    }
+
+    #[test]
+    fn node_failure_types_of_cancelled_tests() {
+        let point = |kind: &str| Assert {
+            diagnostics: Some(format!("duration_ms: 0\nfailureType: '{kind}'\n").into()),
+            ..Assert::plain(false, "t")
+        };
+        for kind in ["cancelledByParent", "testTimeoutFailure", "testAborted"] {
+            assert!(cancelled(&point(kind)), "{kind}");
+        }
+        for kind in ["testCodeFailure", "subtestsFailed", "hookFailed"] {
+            assert!(!cancelled(&point(kind)), "{kind}");
+        }
+    }
 }
