@@ -63,8 +63,8 @@ pub struct FileResult {
     /// file with no tests: not failed (`ok`), and not counted as passed either.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_tests: bool,
-    /// Every test point at every depth (but a node:test `describe`, a suite), in stream
-    /// order: what history and stability analysis need. Not serialized: the `Tap` events already carry them. Shared, not copied: a result
+    /// Every test point at every depth, in stream order (a node:test `describe` marked as
+    /// such, [`TestOutcome::suite`]): what history and stability analysis need. Not serialized: the `Tap` events already carry them. Shared, not copied: a result
     /// is cloned for the sinks and the summary, and a 1,000-point file's names are 1,000 strings.
     #[serde(skip)]
     pub tests: Arc<[TestOutcome]>,
@@ -86,6 +86,9 @@ pub struct TestOutcome {
     /// For a failure, the hash of its first error line ([`crate::explain::names::error_hash`]):
     /// the same failure again has the same hash.
     pub error: Option<u64>,
+    /// A node:test `describe`: a name tests are found by (`tapline list`, `-t`), not a test
+    /// (node counts its tests): history's count and failing names and `--runs` leave it out.
+    pub suite: bool,
 }
 
 impl TestOutcome {
@@ -104,6 +107,7 @@ impl TestOutcome {
             status,
             duration_ms: None,
             error: None,
+            suite: false,
         }
     }
 }
@@ -167,9 +171,8 @@ impl TestNames {
         let (Some(name), super::Event::Assert(a)) = (named, event) else {
             return;
         };
-        if a.not_selected || (self.node.owns(a) && super::leaves::is_suite(a)) {
-            // Not run as far as the run is concerned: no record says it passed or failed; or
-            // not a test (a node:test `describe`: node counts its tests, not it).
+        if a.not_selected {
+            // Not run as far as the run is concerned: no record says it passed or failed.
             return;
         }
         let status = TestStatus::of(a);
@@ -190,6 +193,7 @@ impl TestNames {
             status,
             duration_ms: a.duration_ms,
             error,
+            suite: self.node.owns(a) && super::leaves::is_suite(a),
         });
     }
 
@@ -251,9 +255,11 @@ impl FileResult {
         }
     }
 
-    /// Full names of the failing test points.
+    /// Full names of the failing tests (a node:test `describe` is none).
     pub fn failing_tests(&self) -> impl Iterator<Item = &str> {
-        self.tests.iter().filter(|t| !t.ok).map(|t| t.name.as_str())
+        (self.tests.iter())
+            .filter(|t| !t.ok && !t.suite)
+            .map(|t| t.name.as_str())
     }
 }
 
