@@ -89,10 +89,16 @@ impl NodeTest {
             // A point's own line comes between its heading and its `Assert`.
             Event::AssertBegin { .. } | Event::Comment { .. } => {}
             Event::Assert(a) => {
-                let nodes = a.diagnostics.as_deref().is_some_and(timed);
-                let announced_leaf = self.heading == Some(a.depth) && !a.closes_subtest && nodes;
-                self.seen |= announced_leaf || is_suite(a);
-                self.foreign |= a.depth == 0 && !nodes;
+                // A point's YAML is read only where it can tell something: until the stream
+                // is told, and at the top level.
+                let nodes = || a.diagnostics.as_deref().is_some_and(timed);
+                if !self.seen {
+                    let announced = self.heading == Some(a.depth) && !a.closes_subtest;
+                    self.seen = (announced && nodes()) || is_suite(a);
+                }
+                if a.depth == 0 && !self.foreign {
+                    self.foreign = !nodes();
+                }
                 self.heading = None;
             }
             _ => self.heading = None,
