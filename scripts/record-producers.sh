@@ -208,6 +208,9 @@ done
 for c in failures explain values; do
   record "node-test-$c" node --test --test-reporter=tap "$SRC/node-test/$c.test.mjs"
 done
+# nested describes, skips and todos in them, tests node cancels (issue 38): the suite's file
+record "node-test-nested" node --test --test-reporter=tap \
+  "$REPO_ROOT/test-data/suites/node-nested/test/nested.test.mjs"
 
 log "tape (node FILE)"
 for c in mixed plan-mismatch throws failures explain trailer values; do

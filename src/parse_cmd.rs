@@ -9,6 +9,7 @@ use crate::Outcome;
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::os::fd::{AsFd, BorrowedFd};
+use tapline::event::leaves::TapTally;
 use tapline::event::{Event, Sink};
 use tapline::protocol::{AnyParser, InputFormat};
 use tapline::report::outlets;
@@ -24,12 +25,24 @@ struct KeepVerdict<S> {
     inner: S,
     ok: Option<bool>,
     files: FileReports,
+    /// The stream's tests, for the machine formats' `"tests"` member where they are not its
+    /// top-level points (node:test).
+    tally: TapTally,
+    /// Gives the report on stdout its `"tests"` member.
+    tests: fn(&mut S, Vec<u8>),
 }
 
 impl<S: Sink> Sink for KeepVerdict<S> {
     fn event(&mut self, event: &Event<'_>) {
+        self.tally.event(event);
         if let Event::End { verdict } = event {
             self.ok = Some(verdict.ok);
+            if self.tally.node() {
+                // A tally is plain numbers: it serializes.
+                let json = serde_json::to_vec(self.tally.tally()).unwrap_or_default();
+                self.files.tests(&json);
+                (self.tests)(&mut self.inner, json);
+            }
         }
         self.inner.event(event);
         self.files.event(event);
@@ -63,6 +76,16 @@ impl FileReports {
         }
         files.run = reports.map(|r| StreamAsRun::new(r, name));
         Ok(files)
+    }
+
+    /// The `"tests"` member of the `.jsonl` and `.json` reports ([`KeepVerdict::tests`]).
+    fn tests(&mut self, json: &[u8]) {
+        for j in &mut self.jsonl {
+            j.tests(json.to_vec());
+        }
+        for s in &mut self.summary {
+            s.tests(json.to_vec());
+        }
     }
 
     fn finish(self) -> io::Result<Vec<String>> {
@@ -123,6 +146,7 @@ pub fn run(args: &ParseArgs) -> Outcome {
             Handlers {
                 idle: None,
                 count_leaves: |_: &mut SummaryWriter<_>| {},
+                tests: SummaryWriter::tests,
                 finish: |s: SummaryWriter<_>| s.finish().map(drop),
             },
         ),
@@ -134,6 +158,7 @@ pub fn run(args: &ParseArgs) -> Outcome {
             Handlers {
                 idle: Some(JsonlWriter::flush),
                 count_leaves: |_: &mut JsonlWriter<_>| {},
+                tests: JsonlWriter::tests,
                 finish: |s: JsonlWriter<_>| s.finish().map(drop),
             },
         ),
@@ -145,6 +170,7 @@ pub fn run(args: &ParseArgs) -> Outcome {
             Handlers {
                 idle: None,
                 count_leaves: HumanReport::count_leaves,
+                tests: |_, _| {},
                 finish: |s: HumanReport<_>| s.finish().map(drop),
             },
         ),
@@ -225,11 +251,13 @@ trait Source: Read + AsFd {}
 impl<T: Read + AsFd> Source for T {}
 
 /// What `drive` does with the report besides feeding it: `idle` when the input has nothing
-/// ready (a live report flushes), `count_leaves` when packages or suites were read, `finish`
-/// at the end.
+/// ready (a live report flushes), `count_leaves` when packages or suites were read, `tests`
+/// before a node:test stream's end, `finish` at the end.
 struct Handlers<S, C, F> {
     idle: Option<fn(&mut S) -> io::Result<()>>,
     count_leaves: C,
+    /// Gives the report its `"tests"` member (node:test's tests, counted as node counts them).
+    tests: fn(&mut S, Vec<u8>),
     finish: F,
 }
 
@@ -258,6 +286,8 @@ fn drive<S: Sink, C: FnOnce(&mut S), F: FnOnce(S) -> io::Result<()>>(
             inner: sink,
             ok: None,
             files,
+            tally: TapTally::default(),
+            tests: handlers.tests,
         },
         read.format,
     )

@@ -1,7 +1,8 @@
 //! A stream's events collected between feeds, with what a verdict needs to know of them: its
-//! tally (top-level points, or leaf tests for `go test -json` and JUnit), the verdict, every
+//! tally ([`super::leaves`]: top-level points, node:test's tests, or leaf tests for `go test
+//! -json` and JUnit), the verdict, every
 //! test's name. The runner's file tasks and the daemon's streams collect the same way.
-use super::leaves::LeafTally;
+use super::leaves::{LeafTally, TapTally};
 use super::run::{Tally, TestNames};
 use super::{Event, Sink, Verdict};
 
@@ -18,6 +19,8 @@ pub(crate) struct Collect {
     /// Count tests, not top-level points: for `go test -json` and JUnit, whose top level is
     /// packages and suites.
     leaves: Option<LeafTally>,
+    /// A TAP stream's tests: its top-level points, or node:test's tests.
+    tap: TapTally,
     pub(crate) verdict: Option<Verdict<'static>>,
     /// Every test point, named by its full path (unless `skip_tests`).
     pub(crate) names: TestNames,
@@ -71,22 +74,22 @@ impl Sink for Collect {
     fn event(&mut self, event: &Event<'_>) {
         let marked = self.marking.as_mut().and_then(|m| m.mark(event));
         let event = marked.as_ref().unwrap_or(event);
-        match event {
-            Event::Assert(a) => {
-                if let Some(leaves) = &mut self.leaves {
-                    leaves.point(a);
-                    self.tally = *leaves.tally();
-                } else if a.depth == 0 {
-                    self.tally.add(a);
+        match (&mut self.leaves, event) {
+            (Some(leaves), Event::Assert(a)) => {
+                leaves.point(a);
+                self.tally = *leaves.tally();
+            }
+            (Some(leaves), Event::SubtestStart { depth, .. }) => leaves.subtest_start(*depth),
+            (None, _) => {
+                self.tap.event(event);
+                if matches!(event, Event::Assert(_)) {
+                    self.tally = *self.tap.tally();
                 }
             }
-            Event::SubtestStart { depth, .. } => {
-                if let Some(leaves) = &mut self.leaves {
-                    leaves.subtest_start(*depth);
-                }
-            }
-            Event::End { verdict } => self.verdict = Some(verdict.clone().into_owned()),
             _ => {}
+        }
+        if let Event::End { verdict } = event {
+            self.verdict = Some(verdict.clone().into_owned());
         }
         if !self.skip_tests {
             self.names.event(event);

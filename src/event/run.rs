@@ -63,8 +63,8 @@ pub struct FileResult {
     /// file with no tests: not failed (`ok`), and not counted as passed either.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_tests: bool,
-    /// Every test point at every depth, in stream order: what history and stability analysis
-    /// need. Not serialized: the `Tap` events already carry them. Shared, not copied: a result
+    /// Every test point at every depth, in stream order (a node:test `describe` marked as
+    /// such, [`TestOutcome::suite`]): what history and stability analysis need. Not serialized: the `Tap` events already carry them. Shared, not copied: a result
     /// is cloned for the sinks and the summary, and a 1,000-point file's names are 1,000 strings.
     #[serde(skip)]
     pub tests: Arc<[TestOutcome]>,
@@ -86,6 +86,9 @@ pub struct TestOutcome {
     /// For a failure, the hash of its first error line ([`crate::explain::names::error_hash`]):
     /// the same failure again has the same hash.
     pub error: Option<u64>,
+    /// A node:test `describe`: a name tests are found by (`tapline list`, `-t`), not a test
+    /// (node counts its tests): history's count and failing names and `--runs` leave it out.
+    pub suite: bool,
 }
 
 impl TestOutcome {
@@ -104,6 +107,7 @@ impl TestOutcome {
             status,
             duration_ms: None,
             error: None,
+            suite: false,
         }
     }
 }
@@ -151,11 +155,14 @@ pub struct TestNames {
     /// The last failing point without an error line of its own: its trailing output's first
     /// line may give it one.
     wants_error: Option<usize>,
+    /// A node:test stream's `describe`s are suites, not tests: no test of their own.
+    node: super::leaves::NodeTest,
 }
 
 impl TestNames {
     pub fn event(&mut self, event: &super::Event<'_>) {
         let named = self.names.event(event);
+        self.node.event(event);
         if let Some(line) = self.names.take_trailing_line() {
             if let Some(t) = self.wants_error.take().and_then(|i| self.tests.get_mut(i)) {
                 t.error = Some(error_hash(&line));
@@ -186,6 +193,7 @@ impl TestNames {
             status,
             duration_ms: a.duration_ms,
             error,
+            suite: self.node.owns(a) && super::leaves::is_suite(a),
         });
     }
 
@@ -193,6 +201,7 @@ impl TestNames {
     pub fn take(&mut self) -> Vec<TestOutcome> {
         self.names = PointNames::default();
         self.wants_error = None;
+        self.node = Default::default();
         std::mem::take(&mut self.tests)
     }
 }
@@ -246,9 +255,11 @@ impl FileResult {
         }
     }
 
-    /// Full names of the failing test points.
+    /// Full names of the failing tests (a node:test `describe` is none).
     pub fn failing_tests(&self) -> impl Iterator<Item = &str> {
-        self.tests.iter().filter(|t| !t.ok).map(|t| t.name.as_str())
+        (self.tests.iter())
+            .filter(|t| !t.ok && !t.suite)
+            .map(|t| t.name.as_str())
     }
 }
 
@@ -479,6 +490,10 @@ pub struct Tally {
     pub fail: u64,
     pub skip: u64,
     pub todo: u64,
+    /// Of `fail`, the tests node:test cancelled (their parent ended first, a timeout, an
+    /// abort): failures, which node's trailer counts apart, as `# cancelled`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cancelled: u64,
     /// Points `-t` did not select in a file run whole ([`Assert::not_selected`]): none of the
     /// above.
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -514,6 +529,7 @@ impl Tally {
         self.fail += o.fail;
         self.skip += o.skip;
         self.todo += o.todo;
+        self.cancelled += o.cancelled;
         self.not_selected += o.not_selected;
         self.not_selected_failed += o.not_selected_failed;
     }

@@ -459,7 +459,11 @@ impl FileExplainer {
             ..named_only(f)
         };
         let a = &f.assert;
-        let silent = a.diagnostics.is_none() && a.meta.is_none() && a.blocks.is_empty();
+        // A node:test `describe` whose tests failed says `1 subtest failed` and nothing of its
+        // own: it is no test (node counts its tests), and its tests' failures say it.
+        let silent = (a.diagnostics.is_none() || suite_failed_by_subtests(a))
+            && a.meta.is_none()
+            && a.blocks.is_empty();
         if silent
             && f.output
                 .iter()
@@ -550,4 +554,14 @@ pub fn project_relative(location: String, root: Option<&Path>) -> String {
         Some(rest) if !rest.is_empty() => rest.to_owned(),
         _ => location,
     }
+}
+
+/// A node:test `describe` (`type: 'suite'`) that failed only because its tests did
+/// (`failureType: 'subtestsFailed'`), as its YAML says.
+fn suite_failed_by_subtests(a: &Assert<'_>) -> bool {
+    let Some(yaml) = a.diagnostics.as_deref() else {
+        return false;
+    };
+    let says = |line: &str| yaml.lines().any(|l| l.trim_end() == line);
+    says("type: 'suite'") && says("failureType: 'subtestsFailed'")
 }

@@ -1,6 +1,6 @@
 //! `--format human`: a readable report of one stream, like a good TAP reporter: a line per
 //! top-level test, failures explained with their diff, problems, and a one-line summary.
-use super::leaves::LeafTally;
+use super::leaves::{LeafTally, TapTally};
 use super::style::{self, Style};
 use super::Tally;
 use crate::event::{Assert, Event, Sink, Verdict};
@@ -16,7 +16,8 @@ pub struct HumanReport<W: Write> {
     /// Output lines since the last top-level point that no failure owns: shown at the end of
     /// a failing stream.
     output: HeldLines,
-    tally: Tally,
+    /// Its tests: top-level points, or node:test's tests ([`TapTally`]).
+    tally: TapTally,
     /// The same points counted as `go test -json` and JUnit trees are: their leaf tests.
     leaves: LeafTally,
     /// The summary line counts `leaves` ([`HumanReport::count_leaves`]).
@@ -33,7 +34,7 @@ impl<W: Write> HumanReport<W> {
             // same input reads the same wherever it is parsed.
             explainer: FileExplainer::new(None),
             output: HeldLines::new(OUTPUT_LINES),
-            tally: Tally::default(),
+            tally: TapTally::default(),
             leaves: LeafTally::default(),
             count_leaves: false,
             error: None,
@@ -75,7 +76,6 @@ impl<W: Write> HumanReport<W> {
         }
         match event {
             Event::Assert(a) if a.depth == 0 => {
-                self.tally.add(a);
                 self.output.clear();
                 // A failing point's line comes with its explanation.
                 if !a.is_failure() {
@@ -149,7 +149,7 @@ impl<W: Write> HumanReport<W> {
         let tally = if self.count_leaves {
             self.leaves.tally()
         } else {
-            &self.tally
+            self.tally.tally()
         };
         writeln!(self.out, "{}", summary_line(verdict, tally, s))
     }
@@ -194,6 +194,7 @@ impl<W: Write> Sink for HumanReport<W> {
             Event::Assert(a) => self.leaves.point(a),
             _ => {}
         }
+        self.tally.event(event);
         if self.error.is_none() {
             if let Err(e) = self.write(event) {
                 self.error = Some(e);

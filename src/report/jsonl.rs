@@ -20,6 +20,8 @@ pub struct JsonlWriter<W: Write> {
     /// One line, made whole before it is written: one write per event through `out`'s layers.
     line: Vec<u8>,
     error: Option<io::Error>,
+    /// A `"tests"` member for the `end` record ([`JsonlWriter::tests`]).
+    tests: Option<Vec<u8>>,
 }
 
 impl<W: Write> JsonlWriter<W> {
@@ -28,7 +30,15 @@ impl<W: Write> JsonlWriter<W> {
             out,
             line: Vec::with_capacity(512),
             error: None,
+            tests: None,
         }
+    }
+
+    /// `json` (an object) as the `end` record's last member, `"tests"`: the stream's tests as
+    /// its reader counts them where they are not its top-level points (node:test). Given
+    /// before the stream's `End`.
+    pub fn tests(&mut self, json: Vec<u8>) {
+        self.tests = Some(json);
     }
 
     /// Hands the lines written so far to the reader (a live `--format jsonl`); an earlier
@@ -60,6 +70,17 @@ impl<W: Write> Sink for JsonlWriter<W> {
         }
         self.line.clear();
         let r = write_event(&mut self.line, event).and_then(|()| {
+            let tests = match event {
+                Event::End { .. } => self.tests.take(),
+                _ => None,
+            };
+            if let Some(tests) = tests {
+                // Reopens the record for its last member.
+                self.line.pop();
+                self.line.extend_from_slice(b",\"tests\":");
+                self.line.extend_from_slice(&tests);
+                self.line.push(b'}');
+            }
             self.line.push(b'\n');
             self.out.write_all(&self.line)
         });

@@ -42,7 +42,11 @@ pub fn counted(n: impl Into<u64>, noun: &str) -> String {
 pub fn render_tally(t: &Tally, s: Style) -> String {
     let mut parts = Vec::new();
     if t.fail > 0 {
-        parts.push(s.paint(style::RED, format!("{} failed", t.fail)));
+        let cancelled = match t.cancelled {
+            0 => String::new(),
+            n => format!(" ({n} cancelled)"),
+        };
+        parts.push(s.paint(style::RED, format!("{} failed{cancelled}", t.fail)));
     }
     parts.push(s.paint(style::GREEN, format!("{} passed", t.pass)));
     if t.skip > 0 {

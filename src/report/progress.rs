@@ -11,8 +11,9 @@ use crate::event::Event;
 
 #[derive(Debug, Default)]
 pub(crate) struct Progress {
-    /// Complete top-level points.
-    done: Tally,
+    /// Complete tests: top-level points, or node:test's tests
+    /// ([`crate::event::leaves::TapTally`]).
+    done: crate::event::leaves::TapTally,
     /// The top-level point begun and not complete yet, counted as its line says.
     begun: Option<Tally>,
     current: Option<String>,
@@ -25,6 +26,7 @@ pub(crate) struct Progress {
 
 impl Progress {
     pub(crate) fn event(&mut self, ev: &Event<'_>) {
+        self.done.event(ev);
         match ev {
             Event::AssertBegin {
                 depth,
@@ -35,7 +37,9 @@ impl Progress {
                 ..
             } => {
                 self.announced = true;
-                if *depth == 0 {
+                // node:test's points are counted once complete: a `describe`'s says it is
+                // one only then.
+                if *depth == 0 && !self.done.node() {
                     self.begun = Some(count(*ok, skip.is_some(), todo.is_some()));
                 }
                 self.current = Some(self.subtests.path(*depth, name));
@@ -43,7 +47,6 @@ impl Progress {
             Event::Assert(a) => {
                 let d = a.depth as usize;
                 if d == 0 {
-                    self.done.add(a);
                     self.begun = None;
                     if !self.announced {
                         self.current = Some(a.name.to_string());
@@ -72,18 +75,18 @@ impl Progress {
         self.current.as_deref()
     }
 
-    /// Top-level points so far, the one being read included.
+    /// Tests so far (top-level points, or node:test's tests), the one being read included.
     pub(crate) fn tally(&self) -> Tally {
-        let mut t = self.done;
+        let mut t = *self.done.tally();
         if let Some(b) = &self.begun {
             t.merge(b);
         }
         t
     }
 
-    /// Top-level points whose `Assert` has come.
+    /// Tests whose `Assert` has come.
     pub(crate) fn completed(&self) -> Tally {
-        self.done
+        *self.done.tally()
     }
 }
 

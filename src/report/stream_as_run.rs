@@ -12,7 +12,8 @@ pub struct StreamAsRun {
     reports: Explaining<ReportsThread>,
     name: String,
     started: Option<std::time::Instant>,
-    tally: crate::event::run::Tally,
+    /// Its tests: top-level points, or node:test's tests.
+    tally: crate::event::leaves::TapTally,
     failed: Option<io::Error>,
 }
 
@@ -87,7 +88,7 @@ impl StreamAsRun {
             cancelled: false,
             leaked: false,
             duration,
-            tally: self.tally,
+            tally: *self.tally.tally(),
             verdict: verdict.clone().into_owned(),
             attempts: 1,
             flaky: false,
@@ -105,7 +106,7 @@ impl StreamAsRun {
             files_total: 1,
             files_passed: usize::from(verdict.ok),
             files_failed: usize::from(!verdict.ok),
-            tests: self.tally,
+            tests: *self.tally.tally(),
             duration,
             ..RunSummary::default()
         };
@@ -119,19 +120,16 @@ impl crate::event::Sink for StreamAsRun {
         if self.started.is_none() {
             self.start();
         }
-        match event {
-            Event::Assert(a) if a.depth == 0 => self.tally.add(a),
-            Event::End { verdict } => {
-                let owned = event.clone().into_owned();
-                self.send(RunEvent::Tap {
-                    run: 1,
-                    file: 0,
-                    event: owned,
-                });
-                self.end(verdict);
-                return;
-            }
-            _ => {}
+        self.tally.event(event);
+        if let Event::End { verdict } = event {
+            let owned = event.clone().into_owned();
+            self.send(RunEvent::Tap {
+                run: 1,
+                file: 0,
+                event: owned,
+            });
+            self.end(verdict);
+            return;
         }
         self.send(RunEvent::Tap {
             run: 1,

@@ -21,6 +21,7 @@ mod isolation;
 mod issue38_coverage;
 mod issue38_discover;
 mod issue38_go;
+mod issue38_node;
 mod issue38_reader_gone;
 mod issue38_tap;
 mod layout;

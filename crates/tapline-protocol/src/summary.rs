@@ -30,6 +30,8 @@ pub struct SummaryWriter<W: Write, const PRETTY: bool = false> {
     spare: Vec<Vec<u8>>,
     /// The pretty level of the top document.
     base: usize,
+    /// A `"tests"` member for the end of the compact document ([`SummaryWriter::tests`]).
+    tests: Option<Vec<u8>>,
 }
 
 /// Size at which gathered top-level output is handed to the writer.
@@ -73,7 +75,15 @@ impl<W: Write, const PRETTY: bool> SummaryWriter<W, PRETTY> {
             pending: Vec::with_capacity(FLUSH_AT + 4096),
             spare: Vec::new(),
             base,
+            tests: None,
         }
+    }
+
+    /// `json` (an object) as the compact document's last member, `"tests"`: the stream's tests
+    /// as its reader counts them where they are not its top-level points (node:test). Given
+    /// before the stream's `End`.
+    pub fn tests(&mut self, json: Vec<u8>) {
+        self.tests = Some(json);
     }
 
     /// The writer back, or the first write error met.
@@ -124,6 +134,13 @@ impl<W: Write, const PRETTY: bool> SummaryWriter<W, PRETTY> {
                     write_verdict_pretty(&mut self.pending, verdict, self.base, self.top_first);
                 } else {
                     write_verdict(&mut self.pending, verdict);
+                    if let Some(tests) = self.tests.take() {
+                        // Reopens the document for its last member.
+                        self.pending.pop();
+                        self.pending.extend_from_slice(b",\"tests\":");
+                        self.pending.extend_from_slice(&tests);
+                        self.pending.push(b'}');
+                    }
                     self.pending.push(b'\n');
                 }
             }

@@ -138,7 +138,7 @@ pub(crate) fn failing_file(diff: Diff) -> (FileView, FailureView) {
         points: vec![point.clone()],
         cases: vec![CaseView {
             point: 0,
-            leaf: true,
+            test: true,
             parents: "".into(),
             point_view: point,
         }],

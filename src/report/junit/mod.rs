@@ -7,7 +7,8 @@
 //! - one `<testcase>` per leaf test, at any depth (a `go test -json` package's tests, a JUnit
 //!   suite's cases, a TAP subtest's points): `classname` = the file's path, `name` = the
 //!   test's subtest path as the terminal joins it (`parent > child`; `#N` for a point with
-//!   no name), `time` from the producer when it gave one;
+//!   no name), `time` from the producer when it gave one; in a node:test stream, one per test
+//!   node counts: a `test()` with subtests is a case too, a `describe` never is;
 //! - a failing test has `<failure message="…">`: the first line of its message (else its name)
 //!   and as text the run's one explanation of it (the terminal's, without colour: location,
 //!   message, the expected/actual diff, stack, output), matched by its place in the stream,
@@ -284,7 +285,7 @@ fn suite(
     let mut any_failing_point = false;
     for c in &file.cases {
         let failure = explained.get(&c.point).copied();
-        if !c.leaf && failure.is_none() {
+        if !c.test && failure.is_none() {
             // A subtest that failed through its children: they are its cases.
             any_failing_point = true;
             continue;

@@ -36,7 +36,7 @@ fn set_points(f: &mut FileView, points: Vec<PointView>) {
         .enumerate()
         .map(|(point, p)| CaseView {
             point,
-            leaf: true,
+            test: true,
             parents: "".into(),
             point_view: p.clone(),
         })
@@ -82,12 +82,12 @@ fn leaf_cases_skips_failures_and_crashes() {
         ],
     );
     // The group's failing leaf comes before it in the stream; the group itself is no case.
-    a.cases[1].leaf = false;
+    a.cases[1].test = false;
     a.cases.insert(
         1,
         CaseView {
             point: 1,
-            leaf: true,
+            test: true,
             parents: "group".into(),
             point_view: point("inner <b>", PointStatus::Fail),
         },

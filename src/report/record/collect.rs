@@ -301,6 +301,7 @@ impl Building {
     }
 
     fn tap(&mut self, event: &Event<'static>) {
+        self.cases.node.event(event);
         match event {
             Event::Assert(a) => {
                 self.cases.point(a, &mut self.view.cases);
@@ -395,6 +396,8 @@ struct Cases {
     /// The names the points at a depth are under while no heading applies, made once per
     /// subtest and shared by its cases.
     shared: Option<(u32, std::sync::Arc<str>)>,
+    /// Whether the stream is node:test's: then its cases are the tests node counts.
+    node: crate::event::leaves::NodeTest,
 }
 
 impl Cases {
@@ -460,11 +463,20 @@ impl Cases {
         }
         self.inside[d] += 1;
         // A subtest is no case of its own, unless it failed: its own failure may have been
-        // explained (JUnit then gives it a case).
-        if children == 0 || a.is_failure() {
+        // explained (JUnit then gives it a case). node:test's cases are the tests node counts:
+        // every point but a `describe`, a `test()` with subtests too; a `describe` only as a
+        // subtest is, when its own failure (a hook that threw) was explained.
+        let (case, test) = match self.node.owns(a) {
+            true => {
+                let suite = crate::event::leaves::is_suite(a);
+                (!suite || a.is_failure(), !suite)
+            }
+            false => (children == 0 || a.is_failure(), children == 0),
+        };
+        if case {
             cases.push(CaseView {
                 point,
-                leaf: children == 0,
+                test,
                 parents: self.parents(a),
                 point_view: PointView::of(a),
             });

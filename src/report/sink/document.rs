@@ -127,6 +127,7 @@ impl Entries {
             cached: false,
             not_run: true,
             no_tests: false,
+            tests: None,
             failures: Vec::new(),
         })?;
         *self.slot(file.index) = Entry::NotRun { head };
@@ -180,6 +181,7 @@ impl Entries {
             cached: result.cached,
             not_run: false,
             no_tests: result.no_tests,
+            tests: Some(&result.tally),
             failures: explained
                 .iter()
                 .filter_map(|e| match &**e {
@@ -309,6 +311,11 @@ struct FileOut<'a> {
     /// Ran no tests and did not fail (only written when true).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     no_tests: bool,
+    /// Its tests counted as the summary line counts them ([`crate::event::leaves`]): node's
+    /// own counts for node:test, where `summary` has the stream's top-level points (not
+    /// written for a file that never ran).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tests: Option<&'a crate::event::run::Tally>,
     /// Its failing points as the run explained them (only written when there are some).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     failures: Vec<&'a Explanation>,

@@ -93,6 +93,7 @@ impl<W: Write> OldSummaryRun<W> {
             flaky: bool,
             cached: bool,
             not_run: bool,
+            tests: &'a crate::event::run::Tally,
             summary: serde_json::Value,
         }
         let mut files = Vec::new();
@@ -130,6 +131,7 @@ impl<W: Write> OldSummaryRun<W> {
                 flaky: r.flaky,
                 cached: r.cached,
                 not_run: false,
+                tests: &r.tally,
                 summary: summary_value,
             })?);
         }

@@ -116,7 +116,8 @@ impl RunStamp {
                 .take(MAX_FAILING)
                 .map(str::to_owned)
                 .collect(),
-            tests: r.tests.len() as u64,
+            // A node:test `describe` is no test.
+            tests: r.tests.iter().filter(|t| !t.suite).count() as u64,
             flaky: r.flaky,
         }
     }

@@ -64,7 +64,7 @@ pub fn files_with_ext(dir: &Path, ext: &str) -> Vec<PathBuf> {
 }
 
 /// A stream's events as a run of one file (`rel`, run by `command`) would carry them: its
-/// verdict and top-level tally as the file's result, a fixed 40 ms duration.
+/// verdict and tally (as a run counts it) as the file's result, a fixed 40 ms duration.
 pub fn one_file_run(events: &[Event<'static>], rel: &str, command: &str) -> Vec<RunEvent> {
     let verdict: Verdict<'static> = events
         .iter()
@@ -73,14 +73,12 @@ pub fn one_file_run(events: &[Event<'static>], rel: &str, command: &str) -> Vec<
             _ => None,
         })
         .expect("a verdict");
-    let mut tally = Tally::default();
+    // Counted as a run counts a TAP stream's tests (node:test's as node counts them).
+    let mut counted = tapline::event::leaves::TapTally::default();
     for e in events {
-        if let Event::Assert(a) = e {
-            if a.depth == 0 {
-                tally.add(a);
-            }
-        }
+        counted.event(e);
     }
+    let tally: Tally = *counted.tally();
     let ok = verdict.ok;
     let mut out = vec![
         RunEvent::RunStarted {
