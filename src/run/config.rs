@@ -583,10 +583,15 @@ fn rooted_program(mut words: Vec<String>, root: &Path) -> Vec<String> {
 /// Reads a command: an array of words, or one string split as a POSIX shell splits it
 /// (quotes and backslashes honoured, nothing expanded).
 fn words<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Vec<String>>, D::Error> {
-    command(deserializer).map(Some)
+    let words = command(deserializer)?;
+    if words.is_empty() {
+        return Err(de::Error::custom("the command is empty"));
+    }
+    Ok(Some(words))
 }
 
-/// A command, required: an array of words, or one string split as a shell would ([`words`]).
+/// A command: an array of words, or one string split as a shell would ([`words`]). An empty
+/// one is its entry's to refuse, naming the entry.
 fn command<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
     #[derive(Deserialize)]
     #[serde(untagged)]
@@ -599,9 +604,6 @@ fn command<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D:
         Words::One(line) => crate::util::shell::split_words(&line)
             .map_err(|e| de::Error::custom(format!("failed to split `{line}`: {e}")))?,
     };
-    if words.is_empty() {
-        return Err(de::Error::custom("the command is empty"));
-    }
     Ok(words)
 }
 
@@ -753,8 +755,8 @@ mod tests {
         );
         let e = parse_error("[[runner]]\nglob = \"*.t\"\ncommand = \"perl 'lib\"\n");
         assert!(e.contains("unterminated single quote"), "{e}");
-        let e = parse_error("[[runner]]\nglob = \"*.t\"\ncommand = \"  \"\n");
-        assert!(e.contains("the command is empty"), "{e}");
+        let e = load_text("[[runner]]\nglob = \"*.t\"\ncommand = \"  \"\n").expect_err("empty");
+        assert!(e.to_string().contains("its command is empty"), "{e}");
     }
 
     #[test]
