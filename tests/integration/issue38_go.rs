@@ -268,3 +268,61 @@ fn issue38_go_suite_reports_the_test_that_killed_itself() {
     // TestFirst passes, TestKillsItself fails, TestPaused did not run.
     assert_eq!(tests, [Some(1), Some(1), Some(1)], "{doc:#}");
 }
+
+/// A bare `tapline run` in a go module runs `go test -json ./...` as go selects the packages
+/// (no `testdata`, no `_`-folder, no nested module), with no `tapline.toml`; the test that
+/// kills itself is the one failed.
+#[test]
+fn issue38_a_bare_run_in_a_go_module_runs_go_test() {
+    if !require("issue38_a_bare_run_in_a_go_module_runs_go_test", &["go"]) {
+        return;
+    }
+    let p = Project::new();
+    copy_dir(
+        &repo().join("test-data/formats/src/go-crash/kill"),
+        &p.join("kill"),
+    );
+    p.write("go.mod", "module example.com/gocrash\n\ngo 1.19\n");
+    p.write(
+        "add/add.go",
+        "package add\n\nfunc Add(a, b int) int { return a + b }\n",
+    );
+    let add_test = "package add\n\nimport \"testing\"\n\n\
+                    func TestAdd(t *testing.T) {\n\tt.Parallel()\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal(\"1+2\")\n\t}\n}\n";
+    p.write("add/add_test.go", add_test);
+    // What go passes over: a bare run must not run them either.
+    let failing =
+        "package x\n\nimport \"testing\"\n\nfunc TestNever(t *testing.T) { t.Fatal(\"ran\") }\n";
+    p.write("add/testdata/x/x_test.go", failing);
+    p.write("_examples/x/x_test.go", failing);
+    p.write("nested/go.mod", "module example.com/nested\n\ngo 1.19\n");
+    p.write("nested/x_test.go", failing);
+    let run = |p: &Project| {
+        let out = p
+            .command(&["--no-history", "--format", "summary"])
+            .env("GOFLAGS", "-mod=mod")
+            .env("GOPROXY", "off")
+            .output()
+            .expect("tapline runs");
+        let report = String::from_utf8_lossy(&out.stderr).into_owned();
+        let doc: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("summary JSON ({e}): {report}"));
+        (out.status.code(), report, doc)
+    };
+    let (code, report, doc) = run(&p);
+    assert_eq!(code, Some(1), "{report}");
+    assert!(
+        report.contains("✗ example.com/gocrash/kill > TestKillsItself"),
+        "{report}"
+    );
+    assert!(!report.contains("TestNever"), "{report}");
+    let tests = ["pass", "fail", "skip"].map(|k| doc["run"]["tests"][k].as_u64());
+    // TestAdd and TestFirst pass, TestKillsItself fails, TestPaused did not run.
+    assert_eq!(tests, [Some(2), Some(1), Some(1)], "{doc:#}");
+    // Without the crasher, the module passes as `go test ./...` does.
+    std::fs::remove_dir_all(p.join("kill")).expect("remove kill/");
+    let (code, report, doc) = run(&p);
+    assert_eq!(code, Some(0), "{report}");
+    let tests = ["pass", "fail", "skip"].map(|k| doc["run"]["tests"][k].as_u64());
+    assert_eq!(tests, [Some(1), Some(0), Some(0)], "{doc:#}");
+}

@@ -40,7 +40,13 @@ pub fn discover(
     paths: &[String],
     exec: Option<&str>,
 ) -> Result<Found, PlanError> {
-    let (cwd, root, cfg) = (&project.cwd, &project.root, &project.config);
+    let (cwd, root, config) = (&project.cwd, &project.root, &project.config);
+    let implicit = if paths.is_empty() {
+        implicit_suites(config, cwd)
+    } else {
+        None
+    };
+    let cfg = implicit.as_ref().unwrap_or(config);
     // A PATH argument naming a `[[suite]]` (and no file) selects that suite.
     let (suite_args, file_args): (Vec<String>, Vec<String>) = paths
         .iter()
@@ -73,6 +79,29 @@ pub fn discover(
             .extend(crate::run::suite::entries(&cfg.suites, cwd, root, selected));
     }
     Ok(found)
+}
+
+/// The configuration with the suite a project's own harness implies when `tapline.toml`
+/// names none: in a go module (a `go.mod` here), `go test -json ./...` from here, which runs
+/// the packages go itself selects (no `testdata`, `_`/`.` folders or nested modules), every
+/// test a point. `None`: nothing implied. Written down in docs/discovery.md.
+fn implicit_suites(
+    cfg: &crate::run::config::Config,
+    cwd: &Path,
+) -> Option<crate::run::config::Config> {
+    if !cfg.suites.is_empty() || !cwd.join("go.mod").is_file() {
+        return None;
+    }
+    let mut cfg = cfg.clone();
+    cfg.suites.push(crate::run::config::Suite {
+        name: "go".to_owned(),
+        dir: cwd.to_path_buf(),
+        command: ["go", "test", "-json", "./..."].map(str::to_owned).to_vec(),
+        format: crate::protocol::InputFormat::GoJson,
+        report: None,
+        optional: false,
+    });
+    Some(cfg)
 }
 
 /// Each file's command as the environment its child gets needs it (a taint-mode perl takes
