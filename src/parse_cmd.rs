@@ -33,6 +33,11 @@ struct KeepVerdict<S> {
 }
 
 impl<S: Sink> Sink for KeepVerdict<S> {
+    fn leaf_tests(&mut self) {
+        self.inner.leaf_tests();
+        self.files.leaf_tests();
+    }
+
     fn event(&mut self, event: &Event<'_>) {
         self.tally.event(event);
         if let Event::End { verdict } = event {
@@ -103,6 +108,12 @@ impl FileReports {
 }
 
 impl Sink for FileReports {
+    fn leaf_tests(&mut self) {
+        if let Some(r) = &mut self.run {
+            r.leaf_tests();
+        }
+    }
+
     fn event(&mut self, event: &Event<'_>) {
         for j in &mut self.jsonl {
             j.event(event);

@@ -194,6 +194,7 @@ impl<'a> Dispatcher<'a> {
             command: format!("tapline send ({peer})"),
             log: log_path.clone(),
             attempt: 1,
+            leaves: false,
         };
         self.streams.push(StreamState {
             info: info.clone(),

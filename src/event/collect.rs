@@ -74,19 +74,18 @@ impl Sink for Collect {
     fn event(&mut self, event: &Event<'_>) {
         let marked = self.marking.as_mut().and_then(|m| m.mark(event));
         let event = marked.as_ref().unwrap_or(event);
-        match (&mut self.leaves, event) {
-            (Some(leaves), Event::Assert(a)) => {
-                leaves.point(a);
-                self.tally = *leaves.tally();
+        let tally = match &mut self.leaves {
+            Some(leaves) => {
+                leaves.event(event);
+                leaves.tally()
             }
-            (Some(leaves), Event::SubtestStart { depth, .. }) => leaves.subtest_start(*depth),
-            (None, _) => {
+            None => {
                 self.tap.event(event);
-                if matches!(event, Event::Assert(_)) {
-                    self.tally = *self.tap.tally();
-                }
+                self.tap.tally()
             }
-            _ => {}
+        };
+        if matches!(event, Event::Assert(_)) {
+            self.tally = *tally;
         }
         if let Event::End { verdict } = event {
             self.verdict = Some(verdict.clone().into_owned());

@@ -63,6 +63,15 @@ impl LeafTally {
     pub fn tally(&self) -> &Tally {
         &self.tally
     }
+
+    /// Feeds the stream's next event (its subtests and points; the rest says nothing here).
+    pub fn event(&mut self, event: &Event<'_>) {
+        match event {
+            Event::Assert(a) => self.point(a),
+            Event::SubtestStart { depth, .. } => self.subtest_start(*depth),
+            _ => {}
+        }
+    }
 }
 
 /// Tells a node:test stream from its first test point: node announces every test with a

@@ -22,6 +22,11 @@ pub struct FileInfo {
     pub log: Option<PathBuf>,
     /// 1 for the first run of the file, 2 for its first retry (`--retries`), …
     pub attempt: u32,
+    /// Its tests are the leaf tests of packages or suites (`go test -json`, JUnit XML), not
+    /// its top-level points ([`crate::event::leaves`]): a package or suite without tests is
+    /// no test, in JUnit's cases as in the counts.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub leaves: bool,
 }
 
 pub use super::reason::{FailureReason, LEAK_REASON};
@@ -220,6 +225,7 @@ pub(crate) mod test_events {
                 command: String::new(),
                 log: None,
                 attempt: 1,
+                leaves: false,
             },
         }
     }

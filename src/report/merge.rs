@@ -168,6 +168,7 @@ where
                 command: String::new(),
                 log: None,
                 attempt: 1,
+                leaves: false,
             };
             emit(RunEvent::FileNotRun { run: 1, file })?;
         }

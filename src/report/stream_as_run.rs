@@ -15,6 +15,9 @@ pub struct StreamAsRun {
     /// Its tests: top-level points, or node:test's tests.
     tally: crate::event::leaves::TapTally,
     failed: Option<io::Error>,
+    /// Its tests are the leaf tests of packages or suites (`go test -json`, JUnit XML),
+    /// counted here once the parser says so ([`crate::event::Sink::leaf_tests`]).
+    leaves: Option<crate::event::leaves::LeafTally>,
 }
 
 impl StreamAsRun {
@@ -25,6 +28,7 @@ impl StreamAsRun {
             started: None,
             tally: Default::default(),
             failed: None,
+            leaves: None,
         }
     }
 
@@ -69,8 +73,17 @@ impl StreamAsRun {
             command: String::new(),
             log: None,
             attempt: 1,
+            leaves: self.leaves.is_some(),
         };
         self.send(RunEvent::FileStarted { run: 1, file });
+    }
+
+    /// The stream's tests, as its kind counts them.
+    fn tests(&self) -> crate::event::run::Tally {
+        match &self.leaves {
+            Some(leaves) => *leaves.tally(),
+            None => *self.tally.tally(),
+        }
     }
 
     fn end(&mut self, verdict: &crate::event::Verdict<'_>) {
@@ -88,7 +101,7 @@ impl StreamAsRun {
             cancelled: false,
             leaked: false,
             duration,
-            tally: *self.tally.tally(),
+            tally: self.tests(),
             verdict: verdict.clone().into_owned(),
             attempts: 1,
             flaky: false,
@@ -106,7 +119,7 @@ impl StreamAsRun {
             files_total: 1,
             files_passed: usize::from(verdict.ok),
             files_failed: usize::from(!verdict.ok),
-            tests: *self.tally.tally(),
+            tests: self.tests(),
             duration,
             ..RunSummary::default()
         };
@@ -115,12 +128,19 @@ impl StreamAsRun {
 }
 
 impl crate::event::Sink for StreamAsRun {
+    fn leaf_tests(&mut self) {
+        self.leaves = Some(crate::event::leaves::LeafTally::default());
+    }
+
     fn event(&mut self, event: &crate::event::Event<'_>) {
         use crate::event::Event;
         if self.started.is_none() {
             self.start();
         }
-        self.tally.event(event);
+        match &mut self.leaves {
+            Some(leaves) => leaves.event(event),
+            None => self.tally.event(event),
+        }
         if let Event::End { verdict } = event {
             let owned = event.clone().into_owned();
             self.send(RunEvent::Tap {

@@ -305,6 +305,7 @@ mod tests {
                         "/project/.nogit/testlogs/{index}.log"
                     ))),
                     attempt: 1,
+                    leaves: false,
                 },
             });
             let mut tally = Tally::default();

@@ -468,6 +468,7 @@ mod tests {
                 command: "sh -c sleep".into(),
                 log: None,
                 attempt: 1,
+                leaves: false,
             },
             command: Ok(vec!["sh".into(), "-c".into(), "echo 1..1; sleep 30".into()]),
             log_name: format!("{rel}.log"),

@@ -139,6 +139,7 @@ mod tests {
                     command: String::new(),
                     log: None,
                     attempt: 1,
+                    leaves: false,
                 },
                 command: Ok(Vec::new()),
                 log_name: format!("{rel}.log"),

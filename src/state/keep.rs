@@ -147,6 +147,7 @@ mod tests {
                 command: String::new(),
                 log: None,
                 attempt: 1,
+                leaves: false,
             };
             keeping
                 .on(&RunEvent::FileStarted { run: 1, file })

@@ -326,3 +326,31 @@ fn issue38_a_bare_run_in_a_go_module_runs_go_test() {
     let tests = ["pass", "fail", "skip"].map(|k| doc["run"]["tests"][k].as_u64());
     assert_eq!(tests, [Some(1), Some(0), Some(0)], "{doc:#}");
 }
+
+/// JUnit has a case per test the counts count: a package without test files or without tests
+/// is no case, in `parse -o` as in a run's report.
+#[test]
+fn issue38_go_junit_has_no_case_for_a_package_without_tests() {
+    let p = Project::new();
+    let recording =
+        std::fs::read(repo().join("test-data/formats/go-crash.jsonl")).expect("the recording");
+    p.write("go-crash.jsonl", &recording);
+    let cases = |xml: &str| xml.matches("<testcase ").count();
+    let parsed = p.tapline(&["parse", "go-crash.jsonl", "-o", "parse.xml"]);
+    assert_eq!(parsed.code, 1, "{}", parsed.both());
+    let xml = p.read_text("parse.xml");
+    assert!(xml.contains("tests=\"19\""), "{xml}");
+    assert_eq!(cases(&xml), 19, "{xml}");
+    assert!(!xml.contains("no test files"), "{xml}");
+    assert!(!xml.contains("no tests to run"), "{xml}");
+    p.script("t/go.sh", "#!/bin/sh\ncat go-crash.jsonl\nexit 1\n");
+    p.write(
+        "tapline.toml",
+        "[[runner]]\nglob = \"*.sh\"\ncommand = \"sh {}\"\nformat = \"go-json\"\n",
+    );
+    let ran = p.run(&["t/go.sh", "--no-history", "-o", "run.xml"]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let xml = p.read_text("run.xml");
+    assert!(xml.contains("tests=\"19\""), "{xml}");
+    assert_eq!(cases(&xml), 19, "{xml}");
+}

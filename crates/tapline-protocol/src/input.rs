@@ -179,7 +179,8 @@ impl<S: Sink> AnyParser<S> {
     }
 
     /// JUnit from report files: fed bytes are the command's console output.
-    pub fn for_junit_reports(sink: S) -> Self {
+    pub fn for_junit_reports(mut sink: S) -> Self {
+        sink.leaf_tests();
         AnyParser {
             inner: Inner::Junit(JunitParser::for_reports(sink)),
             allow_empty: false,
@@ -267,10 +268,13 @@ impl<S: Sink> AnyParser<S> {
 
 fn start<S: Sink>(
     format: InputFormat,
-    sink: S,
+    mut sink: S,
     allow_empty: bool,
     go_dirs: Option<PackageDirs>,
 ) -> Inner<S> {
+    if format != InputFormat::Tap {
+        sink.leaf_tests();
+    }
     match format {
         InputFormat::Tap => Inner::Tap(Parser::new(sink).allow_empty(allow_empty)),
         InputFormat::GoJson => Inner::GoJson(match go_dirs {

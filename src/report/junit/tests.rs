@@ -236,6 +236,7 @@ mod pieces {
                 command: format!("sh {rel}"),
                 log: Some(format!("/p/.nogit/testlogs/{file}.{attempt}.log").into()),
                 attempt,
+                leaves: false,
             }
         }
 

@@ -289,7 +289,10 @@ impl Building {
             stdout: VecDeque::new(),
             stderr: VecDeque::new(),
             dropped: (0, 0),
-            cases: Cases::default(),
+            cases: Cases {
+                leaves: file.leaves,
+                ..Cases::default()
+            },
             rest: Vec::new(),
         }
     }
@@ -398,6 +401,9 @@ struct Cases {
     shared: Option<(u32, std::sync::Arc<str>)>,
     /// Whether the stream is node:test's: then its cases are the tests node counts.
     node: crate::event::leaves::NodeTest,
+    /// The file's tests are leaf tests of packages or suites ([`FileInfo::leaves`]): one
+    /// without tests that did not fail is no case, as it is no test in the counts.
+    leaves: bool,
 }
 
 impl Cases {
@@ -470,6 +476,10 @@ impl Cases {
             true => {
                 let suite = crate::event::leaves::is_suite(a);
                 (!suite || a.is_failure(), !suite)
+            }
+            // A package or suite without tests (go's `[no test files]`) is no test.
+            false if self.leaves && a.closes_subtest && children == 0 => {
+                (a.is_failure(), a.is_failure())
             }
             false => (children == 0 || a.is_failure(), children == 0),
         };
@@ -572,6 +582,7 @@ mod tests {
                 command: format!("sh {rel}"),
                 log: Some(format!(".nogit/testlogs/{index}.log").into()),
                 attempt: 1,
+                leaves: false,
             },
         }
     }

@@ -125,6 +125,7 @@ fn info(index: usize, rel: &str, log: Option<&str>) -> FileInfo {
         command: format!("sh {rel}"),
         log: log.map(PathBuf::from),
         attempt: 1,
+        leaves: false,
     }
 }
 

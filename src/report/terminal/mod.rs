@@ -350,6 +350,7 @@ impl<W: Write> TerminalReporter<W> {
                 command: String::new(),
                 log: None,
                 attempt: 1,
+                leaves: false,
             })
         });
         f.finish(result);

@@ -100,6 +100,7 @@ impl Script {
             command: format!("perl {rel}"),
             log: log.map(PathBuf::from),
             attempt: 1,
+            leaves: false,
         };
         self.events.push(RunEvent::FileStarted { run: RUN, file });
         self
@@ -673,6 +674,7 @@ fn stale_runs_are_ignored() {
                 command: String::new(),
                 log: None,
                 attempt: 1,
+                leaves: false,
             },
         },
     );

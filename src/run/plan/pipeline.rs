@@ -278,6 +278,8 @@ fn planned(files: Vec<TestFile>, log_dir: Option<&LogDir>, cwd: &Path) -> Vec<Pl
                     command: shown,
                     log,
                     attempt: 1,
+                    leaves: input.format != crate::protocol::InputFormat::Tap
+                        || input.report.is_some(),
                 },
                 command,
                 log_name,

@@ -99,6 +99,7 @@ pub fn one_file_run(events: &[Event<'static>], rel: &str, command: &str) -> Vec<
                 command: command.to_owned(),
                 log: None,
                 attempt: 1,
+                leaves: false,
             },
         },
     ];

@@ -470,6 +470,11 @@ fn own(c: Cow<'_, str>) -> Cow<'static, str> {
 /// the parser and everything downstream.
 pub trait Sink {
     fn event(&mut self, event: &Event<'_>);
+
+    /// Told once, before any event, when the stream's top level is packages or suites
+    /// (`go test -json`, JUnit XML) whose tests are their leaf tests: a package or suite
+    /// without tests is then no test. A TAP stream never says it.
+    fn leaf_tests(&mut self) {}
 }
 
 impl Sink for Vec<Event<'static>> {
@@ -479,6 +484,9 @@ impl Sink for Vec<Event<'static>> {
 }
 
 impl<S: Sink + ?Sized> Sink for &mut S {
+    fn leaf_tests(&mut self) {
+        (**self).leaf_tests()
+    }
     fn event(&mut self, event: &Event<'_>) {
         (**self).event(event)
     }
