@@ -34,19 +34,8 @@ fn fixture() -> (Project, std::ffi::OsString) {
     (p, path)
 }
 
-fn run(p: &Project, path: &std::ffi::OsString, args: &[&str]) -> Ran {
-    let started = std::time::Instant::now();
-    let out = p
-        .command(args)
-        .env("PATH", path)
-        .output()
-        .expect("tapline runs");
-    Ran {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        took: started.elapsed(),
-    }
+fn run(p: &Project, path: &std::ffi::OsStr, args: &[&str]) -> Ran {
+    p.run_env(args, &[("PATH", path)])
 }
 
 /// lcov's records summed per source file, and the test files (`TN:`) of each.

@@ -1,7 +1,6 @@
 //! Issue 11: `go test -json` streams and JUnit XML from real tools (test-data/formats/, recorded
 //! by scripts/record-formats.sh) read into the same events as TAP, with known answers.
-use crate::util::repo;
-use assert_cmd::Command;
+use crate::util::{formats_dir, parse_cli};
 use serde_json::Value;
 use tapline::protocol::{AnyParser, InputFormat};
 use tapline::report::summary::SummaryWriter;
@@ -13,25 +12,6 @@ const RECORDINGS: [&str; 5] = [
     "junit5-console.xml",
     "jest-junit.xml",
 ];
-
-fn formats_dir() -> std::path::PathBuf {
-    repo().join("test-data/formats")
-}
-
-fn parse_cli(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
-    let out = Command::cargo_bin("tapline")
-        .expect("binary built")
-        .arg("parse")
-        .args(args)
-        .write_stdin(stdin.to_vec())
-        .output()
-        .expect("tapline runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// The committed `--format summary` answer of each recording, auto-detected from a file.
 #[test]

@@ -100,19 +100,8 @@ fn project() -> (Project, OsString) {
     (p, path)
 }
 
-fn run(p: &Project, path: &OsString, args: &[&str]) -> Ran {
-    let started = std::time::Instant::now();
-    let out = p
-        .command(args)
-        .env("PATH", path)
-        .output()
-        .expect("tapline runs");
-    Ran {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        took: started.elapsed(),
-    }
+fn run(p: &Project, path: &std::ffi::OsStr, args: &[&str]) -> Ran {
+    p.run_env(args, &[("PATH", path)])
 }
 
 /// `coverage run -m pytest; coverage report` in `dir`, by the venv's python: the TOTAL

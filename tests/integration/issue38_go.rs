@@ -3,29 +3,8 @@
 //! test did not run and is not failed; a timeout names the tests that were running; package
 //! names never nest; a package or suite with no tests is no test point. Recordings:
 //! test-data/formats/go-crash.jsonl and go-timeout.jsonl (scripts/record-formats.sh).
-use crate::util::{copy_dir, repo, require, Project};
-use assert_cmd::Command;
+use crate::util::{copy_dir, formats_dir, parse_cli, repo, require, Project};
 use serde_json::Value;
-
-fn formats_dir() -> std::path::PathBuf {
-    repo().join("test-data/formats")
-}
-
-/// `tapline parse ARGS` of `stdin`: exit code, stdout, stderr.
-fn parse_cli(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
-    let out = Command::cargo_bin("tapline")
-        .expect("binary built")
-        .arg("parse")
-        .args(args)
-        .write_stdin(stdin.to_vec())
-        .output()
-        .expect("tapline runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn recording(name: &str) -> Vec<u8> {
     std::fs::read(formats_dir().join(name)).expect("recording committed")

@@ -23,6 +23,27 @@ pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The recorded `go test -json` and JUnit streams (`test-data/formats`).
+pub fn formats_dir() -> PathBuf {
+    repo().join("test-data/formats")
+}
+
+/// `tapline parse ARGS` of `stdin`: exit code, stdout, stderr.
+pub fn parse_cli(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
+    let out = assert_cmd::Command::cargo_bin("tapline")
+        .expect("binary built")
+        .arg("parse")
+        .args(args)
+        .write_stdin(stdin.to_vec())
+        .output()
+        .expect("tapline runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// The `--format summary` document for a stream, parsed back.
 pub fn summary(bytes: &[u8]) -> serde_json::Value {
     let mut p = Parser::new(SummaryWriter::new(Vec::new()));

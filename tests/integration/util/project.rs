@@ -134,8 +134,15 @@ impl Project {
     }
 
     pub(crate) fn run(&self, args: &[&str]) -> Ran {
+        self.run_env(args, &[])
+    }
+
+    /// `tapline run ARGS` with these variables set (a `PATH` of its own, for instance).
+    pub(crate) fn run_env(&self, args: &[&str], env: &[(&str, &std::ffi::OsStr)]) -> Ran {
         let started = Instant::now();
-        let out = self.command(args).output().expect("tapline runs");
+        let mut command = self.command(args);
+        command.envs(env.iter().copied());
+        let out = command.output().expect("tapline runs");
         Ran {
             code: out.status.code().unwrap_or(-1),
             stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
