@@ -471,7 +471,6 @@ fn code_text(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::explain::diff;
 
     #[test]
     fn a_series_gets_a_stability_table_of_what_was_not_stable() {
@@ -565,19 +564,20 @@ mod tests {
 
     /// The plain terminal's text of the diff, as lines in a block.
     fn reference_block(expected: &serde_json::Value, actual: &serde_json::Value) -> String {
-        let plain = diff::lossless::reference(expected, actual);
+        let plain = crate::report::lossless::reference(expected, actual);
         plain.strip_suffix('\n').unwrap_or(&plain).to_owned()
     }
 
     fn section(expected: &serde_json::Value, actual: &serde_json::Value) -> String {
-        let (file, failure) =
-            diff::lossless::failing_file(diff::lossless::highlighted(expected, actual));
+        let (file, failure) = crate::report::lossless::failing_file(
+            crate::report::lossless::highlighted(expected, actual),
+        );
         failure_section(&file, &failure)
     }
 
     #[test]
     fn the_real_cases_keep_every_character_in_the_diff_block() {
-        for case in diff::lossless::cases() {
+        for case in crate::report::lossless::cases() {
             let md = section(&case.expected, &case.actual);
             let block = diff_block(&md).unwrap_or_else(|| panic!("no diff block: {md}"));
             assert_eq!(
@@ -596,11 +596,11 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(diff::lossless::config())]
+        #![proptest_config(crate::report::lossless::config())]
 
         #[test]
         fn the_diff_block_drops_and_invents_nothing(
-            (expected, actual) in diff::lossless::value_pair()
+            (expected, actual) in crate::report::lossless::value_pair()
         ) {
             let md = section(&expected, &actual);
             proptest::prop_assert_eq!(diff_block(&md), Some(reference_block(&expected, &actual)));

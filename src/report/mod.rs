@@ -1,6 +1,8 @@
 //! Sinks on the event stream: summary JSON, JSON lines, the human report, diffs. Every
 //! renderer writes to any `Write`, styles off unless asked, so every output is snapshot-testable.
 pub mod coverage;
+#[cfg(test)]
+mod diff_tests;
 pub mod explanation;
 pub mod github;
 pub mod html;
@@ -8,6 +10,8 @@ pub mod human;
 pub(crate) use tapline_protocol::json;
 pub mod jsonl;
 pub mod junit;
+#[cfg(test)]
+pub(crate) mod lossless;
 pub use crate::event::leaves;
 pub mod markdown;
 pub mod merge;

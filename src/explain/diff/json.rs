@@ -29,7 +29,7 @@ pub(crate) const NUMBER_WORDS: [&str; 10] = [
 ];
 
 /// The word of a value made by [`super::bare`] or [`super::typed`].
-pub(super) fn as_bare(value: &Value) -> Option<&str> {
+pub(crate) fn as_bare(value: &Value) -> Option<&str> {
     let Value::Object(map) = value else {
         return None;
     };
@@ -39,11 +39,11 @@ pub(super) fn as_bare(value: &Value) -> Option<&str> {
 }
 
 /// The class an object was printed with (`Foo { … }`), if any.
-pub(super) fn class_of(map: &serde_json::Map<String, Value>) -> Option<&str> {
+pub(crate) fn class_of(map: &serde_json::Map<String, Value>) -> Option<&str> {
     map.get(CLASS_KEY)?.as_str()
 }
 
-pub(super) fn type_name(value: &Value) -> &str {
+pub(crate) fn type_name(value: &Value) -> &str {
     if let Some(word) = as_bare(value) {
         if let Some(kind) = value.get(TYPE_KEY).and_then(Value::as_str) {
             return kind;
@@ -64,13 +64,13 @@ pub(super) fn type_name(value: &Value) -> &str {
     }
 }
 
-pub(super) fn type_note(expected: &Value, actual: &Value) -> Option<String> {
+pub(crate) fn type_note(expected: &Value, actual: &Value) -> Option<String> {
     let (e, a) = (type_name(expected), type_name(actual));
     // A bare word (`undef`, `HASH(0x…)`) has no JSON type to compare.
     (e != a && e != "bare" && a != "bare").then(|| format!("(different types: {e} vs {a})"))
 }
 
-pub(super) fn parse_json_container(s: &str) -> Option<Value> {
+pub(crate) fn parse_json_container(s: &str) -> Option<Value> {
     let t = s.trim();
     let bracketed =
         (t.starts_with('{') && t.ends_with('}')) || (t.starts_with('[') && t.ends_with(']'));
@@ -83,7 +83,7 @@ pub(super) fn parse_json_container(s: &str) -> Option<Value> {
 
 /// Structural equality without recursion; `Value`'s derived `PartialEq`
 /// recurses and would overflow the stack on very deep input.
-pub(super) fn json_eq(a: &Value, b: &Value) -> bool {
+pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
     let mut stack = vec![(a, b)];
     while let Some((a, b)) = stack.pop() {
         match (a, b) {
@@ -119,7 +119,7 @@ pub(super) fn json_eq(a: &Value, b: &Value) -> bool {
 /// Whether the value's size exceeds `limit`: exact byte length for a string,
 /// an estimate of the compact JSON size otherwise. Stops as soon as the limit
 /// is passed, so a huge value costs no more than the limit.
-pub(super) fn exceeds(value: &Value, limit: usize) -> bool {
+pub(crate) fn exceeds(value: &Value, limit: usize) -> bool {
     if let Value::String(s) = value {
         return s.len() > limit;
     }
@@ -151,7 +151,7 @@ pub(super) fn exceeds(value: &Value, limit: usize) -> bool {
     false
 }
 
-pub(super) fn short_repr(value: &Value) -> String {
+pub(crate) fn short_repr(value: &Value) -> String {
     let mut out = String::new();
     if let Value::String(s) = value {
         let (head, clipped) = clip_chars(s, SHORT_FORM_CHARS);
@@ -171,7 +171,7 @@ pub(super) fn short_repr(value: &Value) -> String {
     }
 }
 
-pub(super) fn clip_chars(s: &str, max: usize) -> (&str, bool) {
+pub(crate) fn clip_chars(s: &str, max: usize) -> (&str, bool) {
     match s.char_indices().nth(max) {
         Some((end, _)) => (s.get(..end).unwrap_or(s), true),
         None => (s, false),
@@ -180,7 +180,7 @@ pub(super) fn clip_chars(s: &str, max: usize) -> (&str, bool) {
 
 /// Characters that would corrupt the terminal or be invisible or
 /// indistinguishable from a plain space in a diff.
-pub(super) fn is_hidden(c: char) -> bool {
+pub(crate) fn is_hidden(c: char) -> bool {
     (c.is_control() && c != '\t' && c != '\n')
         || matches!(
             c,
@@ -203,7 +203,7 @@ pub(super) fn is_hidden(c: char) -> bool {
 
 /// `base` is the offset of `s` within its line and `trail` where the line's
 /// trailing blanks start, so segments of one line can be escaped separately.
-pub(super) fn push_raw_escaped(out: &mut String, s: &str, base: usize, trail: usize) {
+pub(crate) fn push_raw_escaped(out: &mut String, s: &str, base: usize, trail: usize) {
     for (i, c) in s.char_indices() {
         let trailing = base + i >= trail;
         match c {
@@ -218,7 +218,7 @@ pub(super) fn push_raw_escaped(out: &mut String, s: &str, base: usize, trail: us
 
 /// Escapes `s` as the inside of a JSON string literal, additionally escaping
 /// hidden characters. Stops once `out` exceeds `limit` bytes.
-pub(super) fn push_json_body(out: &mut String, s: &str, limit: usize) {
+pub(crate) fn push_json_body(out: &mut String, s: &str, limit: usize) {
     for c in s.chars() {
         if out.len() > limit {
             return;
@@ -242,13 +242,13 @@ pub(super) fn push_json_body(out: &mut String, s: &str, limit: usize) {
     }
 }
 
-pub(super) fn push_json_string(out: &mut String, s: &str, limit: usize) {
+pub(crate) fn push_json_string(out: &mut String, s: &str, limit: usize) {
     out.push('"');
     push_json_body(out, s, limit);
     out.push('"');
 }
 
-pub(super) fn sorted_entries(map: &serde_json::Map<String, Value>) -> Vec<(&str, &Value)> {
+pub(crate) fn sorted_entries(map: &serde_json::Map<String, Value>) -> Vec<(&str, &Value)> {
     let mut entries: Vec<(&str, &Value)> = map
         .iter()
         .filter(|(k, _)| k.as_str() != CLASS_KEY)
@@ -259,7 +259,7 @@ pub(super) fn sorted_entries(map: &serde_json::Map<String, Value>) -> Vec<(&str,
 }
 
 /// A container whose elements `compact` is still writing.
-pub(super) enum Open<'a> {
+pub(crate) enum Open<'a> {
     Array {
         items: &'a [Value],
         next: usize,
@@ -272,7 +272,7 @@ pub(super) enum Open<'a> {
 
 /// One-line JSON with sorted keys and a space after `:` and `,`. Returns
 /// false if it stopped because `out` exceeded `limit` bytes.
-pub(super) fn compact(value: &Value, out: &mut String, limit: usize) -> bool {
+pub(crate) fn compact(value: &Value, out: &mut String, limit: usize) -> bool {
     let mut stack: Vec<Open<'_>> = Vec::new();
     let mut pending = Some(value);
     while out.len() <= limit {
@@ -347,18 +347,18 @@ pub(super) fn compact(value: &Value, out: &mut String, limit: usize) -> bool {
 }
 
 #[derive(Clone, Copy)]
-pub(super) enum PathSeg<'a> {
+pub(crate) enum PathSeg<'a> {
     Root,
     Key(&'a str),
     Index(usize),
 }
 
-pub(super) struct PathNode<'a> {
+pub(crate) struct PathNode<'a> {
     parent: usize,
     seg: PathSeg<'a>,
 }
 
-pub(super) enum Frame<'a> {
+pub(crate) enum Frame<'a> {
     Object {
         entries: Vec<(&'a str, &'a Value)>,
         next: usize,
@@ -373,7 +373,7 @@ pub(super) enum Frame<'a> {
     },
 }
 
-pub(super) enum Step<'a> {
+pub(crate) enum Step<'a> {
     Child {
         value: &'a Value,
         key: Option<&'a str>,
@@ -390,8 +390,8 @@ pub(super) enum Step<'a> {
 
 /// Pretty-printed JSON lines plus, for every line, the path of the value it
 /// belongs to (stored as a parent-linked tree so paths cost O(1) per line).
-pub(super) struct Pretty<'a> {
-    pub(super) lines: Vec<String>,
+pub(crate) struct Pretty<'a> {
+    pub(crate) lines: Vec<String>,
     line_node: Vec<usize>,
     nodes: Vec<PathNode<'a>>,
 }
@@ -449,7 +449,7 @@ impl<'a> Frame<'a> {
 }
 
 impl<'a> Pretty<'a> {
-    pub(super) fn new(value: &'a Value) -> Self {
+    pub(crate) fn new(value: &'a Value) -> Self {
         let mut pretty = Self {
             lines: Vec::new(),
             line_node: Vec::new(),
@@ -493,7 +493,7 @@ impl<'a> Pretty<'a> {
         pretty
     }
 
-    pub(super) fn open(
+    pub(crate) fn open(
         &mut self,
         value: &'a Value,
         key: Option<&'a str>,
@@ -545,7 +545,7 @@ impl<'a> Pretty<'a> {
         self.line_node.push(node);
     }
 
-    pub(super) fn path_of_line(&self, line: usize) -> String {
+    pub(crate) fn path_of_line(&self, line: usize) -> String {
         let mut segs = Vec::new();
         let mut node = self.line_node.get(line).copied().unwrap_or(0);
         // Bounded by the node count in case of a malformed tree.
@@ -579,11 +579,11 @@ impl<'a> Pretty<'a> {
     }
 }
 
-pub(super) fn indent(depth: usize) -> String {
+pub(crate) fn indent(depth: usize) -> String {
     "  ".repeat(depth)
 }
 
-pub(super) fn is_identifier(key: &str) -> bool {
+pub(crate) fn is_identifier(key: &str) -> bool {
     let mut chars = key.chars();
     chars
         .next()

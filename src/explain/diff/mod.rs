@@ -238,7 +238,7 @@ const MAX_PRETTY_DEPTH: usize = 64;
 const MAX_PAIRING_ATTEMPTS: usize = 256;
 const NO_DIFFERENCE: &str = "Compared values have no visual difference.";
 const JSON_NOTE: &str = "(both strings are JSON; compared as parsed values)";
-const COARSE_NOTE: &str = "(too many lines changed to align them: shown as one change)";
+pub(crate) const COARSE_NOTE: &str = "(too many lines changed to align them: shown as one change)";
 
 /// How the text of a diff line is made safe for the terminal.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -258,16 +258,16 @@ enum Mode {
 /// a run starts where the one before ended, so the runs cannot leave out or repeat text.
 type Segments = Vec<(bool, usize)>;
 
-struct Renderer {
-    highlight: bool,
+pub(crate) struct Renderer {
+    pub(crate) highlight: bool,
     /// Steps of [`Budget::max_work`] left.
-    work: Cell<u64>,
-    sink: Sink,
+    pub(crate) work: Cell<u64>,
+    pub(crate) sink: Sink,
 }
 
 /// What a Myers diff of `old` against `new` costs at worst, in steps: the square of the
 /// units left once the common prefix and suffix are set aside (as `similar` sets them aside).
-pub(super) fn worst_work<T: PartialEq>(old: &[T], new: &[T]) -> u64 {
+pub(crate) fn worst_work<T: PartialEq>(old: &[T], new: &[T]) -> u64 {
     let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
     let old = old.get(prefix..).unwrap_or_default();
     let new = new.get(prefix..).unwrap_or_default();
@@ -282,7 +282,7 @@ pub(super) fn worst_work<T: PartialEq>(old: &[T], new: &[T]) -> u64 {
 }
 
 /// Takes `cost` steps from `work` when that many are left; says whether it did.
-pub(super) fn charge(work: &Cell<u64>, cost: u64) -> bool {
+pub(crate) fn charge(work: &Cell<u64>, cost: u64) -> bool {
     match work.get().checked_sub(cost) {
         Some(left) => {
             work.set(left);
@@ -435,7 +435,7 @@ impl Renderer {
     /// The hunks of a line diff, and whether they are coarse: when aligning the lines would
     /// overdraw the work budget, everything between the common prefix and suffix is one
     /// change.
-    fn line_groups(&self, old: &[&str], new: &[&str]) -> (Vec<Vec<DiffOp>>, bool) {
+    pub(crate) fn line_groups(&self, old: &[&str], new: &[&str]) -> (Vec<Vec<DiffOp>>, bool) {
         if !charge(&self.work, worst_work(old, new)) {
             let ops = coarse_ops(old, new);
             return (group_ops(&ops, CONTEXT_LINES), !ops.is_empty());
@@ -605,11 +605,7 @@ fn verbatim(strings: &[&str]) -> bool {
 mod hunks;
 mod inline;
 mod json;
-#[cfg(test)]
-pub(crate) mod lossless;
 mod model;
-#[cfg(test)]
-mod tests;
 mod unified;
 
 use hunks::*;
@@ -617,11 +613,14 @@ use inline::*;
 use json::*;
 pub use model::{Diff, DiffLine, Segment, Sign};
 use model::{LineBuilder, Sink};
-// The diff's tests read it painted for a terminal, as the reports paint it.
-#[cfg(test)]
-use crate::report::paint::{ansi, render};
-#[cfg(test)]
-use crate::report::style::Style;
-#[cfg(test)]
-use std::io::{self, Write};
 pub use unified::from_unified;
+
+/// What the diff's own tests reach of its insides: they read it painted, as the reports paint
+/// it, so they live with the painter (`report::diff_tests`, `report::lossless`) and explain
+/// imports nothing of report.
+#[cfg(test)]
+pub(crate) mod internals {
+    pub(crate) use super::json::*;
+    pub(crate) use super::model::Sink;
+    pub(crate) use super::{charge, worst_work, Renderer, COARSE_NOTE};
+}

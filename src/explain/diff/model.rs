@@ -95,7 +95,7 @@ impl DiffLine {
     }
 }
 
-pub(super) fn omitted_text(n: usize) -> String {
+pub(crate) fn omitted_text(n: usize) -> String {
     format!("… {n} more lines")
 }
 
@@ -107,20 +107,20 @@ pub struct Diff {
 }
 
 /// Builds a [`DiffLine::Line`] segment by segment, merging plain neighbours.
-pub(super) struct LineBuilder {
+pub(crate) struct LineBuilder {
     sign: Sign,
     segments: Vec<Segment>,
 }
 
 impl LineBuilder {
-    pub(super) fn new(sign: Sign) -> Self {
+    pub(crate) fn new(sign: Sign) -> Self {
         Self {
             sign,
             segments: Vec::new(),
         }
     }
 
-    pub(super) fn push(&mut self, emphasized: bool, text: &str) {
+    pub(crate) fn push(&mut self, emphasized: bool, text: &str) {
         if text.is_empty() {
             return;
         }
@@ -134,7 +134,7 @@ impl LineBuilder {
         }
     }
 
-    pub(super) fn finish(self) -> DiffLine {
+    pub(crate) fn finish(self) -> DiffLine {
         DiffLine::Line {
             sign: self.sign,
             segments: self.segments,
@@ -144,14 +144,14 @@ impl LineBuilder {
 
 /// Collects lines, keeping only as many as may be shown but counting all of them so the
 /// truncation marker can say how many were dropped.
-pub(super) struct Sink {
+pub(crate) struct Sink {
     lines: Vec<DiffLine>,
     total: usize,
     cap: usize,
 }
 
 impl Sink {
-    pub(super) fn new(max_output_lines: usize) -> Self {
+    pub(crate) fn new(max_output_lines: usize) -> Self {
         Self {
             lines: Vec::new(),
             total: 0,
@@ -161,11 +161,11 @@ impl Sink {
         }
     }
 
-    pub(super) fn room(&self) -> usize {
+    pub(crate) fn room(&self) -> usize {
         self.cap.saturating_sub(self.lines.len())
     }
 
-    pub(super) fn push(&mut self, line: DiffLine) {
+    pub(crate) fn push(&mut self, line: DiffLine) {
         self.total += 1;
         if self.room() > 0 {
             self.lines.push(line);
@@ -173,11 +173,11 @@ impl Sink {
     }
 
     /// Counts a line that would not be shown anyway without building it.
-    pub(super) fn skip(&mut self) {
+    pub(crate) fn skip(&mut self) {
         self.total += 1;
     }
 
-    pub(super) fn finish(mut self, too_large: bool) -> Diff {
+    pub(crate) fn finish(mut self, too_large: bool) -> Diff {
         let outcome = if self.total <= self.cap {
             Outcome::Full
         } else {

@@ -70,8 +70,8 @@ fn write_line(out: &mut String, line: &DiffLine) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::explain::diff::lossless::{cases, config, highlighted, reference, value_pair};
     use crate::explain::diff::{compute, Budget};
+    use crate::report::lossless::{cases, config, highlighted, reference, value_pair};
     use proptest::prelude::*;
     use serde_json::json;
 

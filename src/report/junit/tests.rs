@@ -1,7 +1,7 @@
 //! The JUnit report: its elements, its pieces, and the plain cases written without quick-junit
 //! against quick-junit writing every case.
 use super::*;
-use crate::explain::diff::lossless;
+use crate::report::lossless;
 use proptest::{prop_assert_eq, proptest};
 
 fn file(rel: &str, status: FileStatus) -> FileView {

@@ -5,8 +5,12 @@
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-use super::*;
+use crate::explain::diff::internals::*;
+use crate::explain::diff::*;
+use crate::report::paint::ansi;
 use crate::report::record::{CaseView, FailureView, FileStatus, FileView, PointStatus, PointView};
+use crate::report::style::Style;
+use similar::{DiffOp, DiffTag};
 
 /// A failure seen in a real suite and the two changed lines it must show, as the plain
 /// terminal shows them.

@@ -1,6 +1,12 @@
-//! Known-output tests of every diff form, the budget and terminal safety.
-use super::*;
+//! Known-output tests of every diff form (`explain::diff`), the budget and terminal safety,
+//! read painted as the reports paint them.
+use crate::explain::diff::internals::*;
+use crate::explain::diff::*;
+use crate::report::paint::{ansi, render};
+use crate::report::style::Style;
 use serde_json::json;
+use serde_json::Value;
+use std::io::{self, Write};
 
 fn generous() -> Budget {
     Budget::default()
