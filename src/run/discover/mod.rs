@@ -173,6 +173,10 @@ pub enum DiscoverError {
     NoDeclaredTests(String),
     #[error("failed to find how to run {0}: no runner rule matches it and it is not executable")]
     NoRunner(PathBuf),
+    /// The project's test script runs a harness tapline does not follow: named, with the
+    /// entry that would run its files ([`project::Unfollowed::message`]).
+    #[error("{0}")]
+    Unfollowed(String),
     #[error("failed to parse glob `{pattern}`: {kind}")]
     Glob {
         pattern: String,

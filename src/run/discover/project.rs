@@ -57,6 +57,81 @@ struct Followed {
     serial: Vec<Option<&'static str>>,
     /// One of them is `tap`.
     tap: bool,
+    /// The first command naming a harness tapline does not follow yet.
+    unfollowed: Option<Unfollowed>,
+}
+
+/// A test script that runs a harness tapline does not follow (yet): named, with the
+/// configuration that runs its files, instead of a guess that runs them under plain node.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Unfollowed {
+    /// `package.json scripts.test (`mocha --require x`)`.
+    pub source: String,
+    /// The harness, as the script names it.
+    pub harness: &'static str,
+}
+
+/// Harnesses a `package.json` script may name that tapline does not follow yet, each with a
+/// `tapline.toml` entry that runs its files through it (TAP where it prints TAP, else its
+/// JUnit report); `None`: no ready entry, the message says what one needs.
+const UNFOLLOWED: &[(&str, Option<&str>)] = &[
+    (
+        "mocha",
+        Some("[[runner]]\nglob = \"test/**/*.{js,cjs,mjs}\"\ncommand = \"npx mocha --reporter tap {}\""),
+    ),
+    (
+        "ava",
+        Some("[[runner]]\nglob = \"test/**/*.{js,cjs,mjs}\"\ncommand = \"npx ava --tap {}\""),
+    ),
+    (
+        "vitest",
+        Some("[[runner]]\nglob = \"**/*.{test,spec}.{js,ts,mjs,mts}\"\ncommand = \"npx vitest run --reporter=tap-flat {}\""),
+    ),
+    (
+        "jest",
+        Some("[[suite]]\nname = \"jest\"\ncommand = \"npx jest --ci --reporters=default --reporters=jest-junit\"\nformat = \"junit\"\nreport = \"junit.xml\"   # jest-junit's file (npm install --save-dev jest-junit)"),
+    ),
+    ("jasmine", None),
+    ("karma", None),
+    ("lab", None),
+    ("uvu", None),
+    ("playwright", None),
+    ("cypress", None),
+    ("wtr", None),
+    ("web-test-runner", None),
+    ("qunit", None),
+];
+
+impl Unfollowed {
+    /// The one-line error and the entry that would run the files (exit 2).
+    pub fn message(&self) -> String {
+        let entry = UNFOLLOWED
+            .iter()
+            .find(|(name, _)| *name == self.harness)
+            .and_then(|(_, entry)| *entry);
+        let how = match entry {
+            Some(entry) => format!("; add to tapline.toml, for instance:\n\n{entry}\n"),
+            None => format!(
+                "; add a [[runner]] whose command runs one file through {h} and prints TAP, or a \
+                 [[suite]] that runs {h} and reads its JUnit report (docs/configuration.md)",
+                h = self.harness
+            ),
+        };
+        format!(
+            "failed to find test files: {} runs `{}`, which tapline does not follow{how}",
+            self.source, self.harness
+        )
+    }
+}
+
+/// The harness tapline does not follow that `package.json`'s test script (or a script it
+/// calls) names, when the script names no harness tapline follows.
+pub(super) fn unfollowed(cwd: &Path) -> Option<Unfollowed> {
+    let followed = follow(cwd)?;
+    if !followed.places.is_empty() {
+        return None;
+    }
+    followed.unfollowed
 }
 
 /// The files that make a folder a Perl distribution.
@@ -72,8 +147,8 @@ pub(super) fn perl_dist_marker(dir: &Path) -> Option<&'static str> {
     PERL_DIST.iter().copied().find(|f| dir.join(f).is_file())
 }
 
-/// What `package.json` in `cwd` declares, if it declares anything tapline understands.
-pub(super) fn declared(cwd: &Path) -> Option<Declared> {
+/// Follows `package.json`'s `scripts.test` in `cwd`, and the scripts it calls.
+fn follow(cwd: &Path) -> Option<Followed> {
     let text = std::fs::read_to_string(cwd.join("package.json")).ok()?;
     let json: serde_json::Value = serde_json::from_str(&text).ok()?;
     let scripts = json.get("scripts")?.as_object()?;
@@ -87,6 +162,12 @@ pub(super) fn declared(cwd: &Path) -> Option<Declared> {
         &mut vec!["test".to_owned()],
         &mut followed,
     );
+    Some(followed)
+}
+
+/// What `package.json` in `cwd` declares, if it declares anything tapline understands.
+pub(super) fn declared(cwd: &Path) -> Option<Declared> {
+    let followed = follow(cwd)?;
     let sources: Vec<String> = followed
         .scripts
         .iter()
@@ -128,6 +209,13 @@ fn places_of<'a>(
         }
         let places = runner_places(words);
         if places.is_empty() {
+            let program = words.first().and_then(|w| w.rsplit('/').next());
+            if let Some((harness, _)) = UNFOLLOWED.iter().find(|(h, _)| Some(*h) == program) {
+                followed.unfollowed.get_or_insert_with(|| Unfollowed {
+                    source: format!("package.json scripts.{name} (`{line}`)"),
+                    harness,
+                });
+            }
             continue;
         }
         followed.places.extend(places);

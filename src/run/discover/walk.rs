@@ -58,6 +58,18 @@ impl Finder<'_> {
             self.declared_one_at_a_time = declared.one_at_a_time;
             return Ok(());
         }
+        // A script naming a harness tapline does not follow is never guessed at (its files
+        // under plain node fail for want of its globals): it is named, unless the user's own
+        // rules say how to run its files.
+        if let Some(unfollowed) = project::unfollowed(self.cwd) {
+            if !self
+                .rules
+                .iter()
+                .any(|r| matches!(r.kind, super::RuleKind::User))
+            {
+                return Err(DiscoverError::Unfollowed(unfollowed.message()));
+            }
+        }
         let dirs: Vec<PathBuf> = if self.perl_dist {
             vec![PathBuf::from("t")]
         } else {

@@ -63,6 +63,7 @@ pub fn discover(
                 | DiscoverError::NoTestFolder(_)
                 | DiscoverError::EmptyFolder(_)
                 | DiscoverError::NoDeclaredTests(_)
+                | DiscoverError::Unfollowed(_)
                 | DiscoverError::NoPytestFiles,
             ) if file_args.is_empty() && !cfg.suites.is_empty() => Found::default(),
             Err(e) => return Err(e.into()),
