@@ -82,3 +82,38 @@ fn issue39_a_script_tapline_follows_or_knows_nothing_of_is_not_refused() {
     let ran = p.run(&["--no-history"]);
     assert_eq!(ran.code, 0, "{}", ran.both());
 }
+
+/// Every worked example of docs/configuration.md loads as a `tapline.toml`, its command split
+/// into the words written.
+#[test]
+fn issue39_the_worked_examples_of_the_configuration_page_load() {
+    let page = std::fs::read_to_string(crate::util::repo().join("docs/configuration.md"))
+        .expect("docs/configuration.md");
+    let section = page
+        .split("### Worked examples")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("a Worked examples section");
+    let blocks: Vec<&str> = section
+        .split("```toml\n")
+        .skip(1)
+        .filter_map(|b| b.split("```").next())
+        .collect();
+    assert!(blocks.len() >= 7, "{section}");
+    for block in blocks {
+        let p = Project::new();
+        p.write("tapline.toml", block);
+        let config =
+            tapline::run::config::load(p.path()).unwrap_or_else(|e| panic!("{block}\n{e}"));
+        let commands: Vec<&Vec<String>> = (config.runners.iter().map(|r| &r.command))
+            .chain(config.suites.iter().map(|s| &s.command))
+            .collect();
+        assert_eq!(commands.len(), 1, "{block}");
+        let line = block
+            .lines()
+            .find_map(|l| l.strip_prefix("command = \""))
+            .and_then(|l| l.strip_suffix('"'))
+            .expect("a command line");
+        assert_eq!(commands[0].join(" "), line, "{block}");
+    }
+}
