@@ -13,30 +13,32 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// The commands, in the order a user meets them: running tests first, the daemon and shell
+/// helpers last.
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Parse a TAP, `go test -json` or JUnit XML stream from a file or stdin
-    /// (`node --test | tapline parse`, `go test -json ./... | tapline parse`).
-    Parse(ParseArgs),
     /// Run test files (default: what the project's own harness runs: package.json's test
     /// command, else `test/`, `tests/` and `t/`) as supervised child processes and report them.
     // Boxed: the run's options outweigh parse's by far.
     Run(Box<RunArgs>),
-    /// What the history store (`.nogit/testlogs/history.jsonl`) knows: per file and per test,
-    /// runs, passes, failures, flaky runs, flip rate, durations and the last verdict.
-    History(HistoryArgs),
+    /// Every test of every discovered file and suite, by its stable ID (`t/a.t > outer >
+    /// inner`): as the last run of the file reported it, else read from its source.
+    List(ListArgs),
+    /// Parse a TAP, `go test -json` or JUnit XML stream from a file or stdin
+    /// (`node --test | tapline parse`, `go test -json ./... | tapline parse`).
+    Parse(ParseArgs),
+    /// Write a commented `tapline.toml` for this repository: a `[[suite]]` for each go module
+    /// and pytest configuration, notes on what a plain `tapline run` already follows.
+    Init(InitArgs),
     /// Replay a recorded run (from `-o run.jsonl` or `run --format jsonl`) into `-o` reports,
     /// or into the terminal report when no `-o` is given.
     Report(ReportArgs),
-    /// Print a completion script for a shell (`tapline completions bash > …`).
-    Completions {
-        /// The shell.
-        #[arg(value_enum)]
-        shell: clap_complete::Shell,
-    },
-    /// Print the man page (roff) generated from these definitions (`tapline man | man -l -`),
-    /// one command's page (`tapline man run`), or write every page into a folder (`--dir`).
-    Man(ManArgs),
+    /// What the history store (`.nogit/testlogs/history.jsonl`) knows: per file and per test,
+    /// runs, passes, failures, flaky runs, flip rate, durations and the last verdict.
+    History(HistoryArgs),
+    /// Line coverage of the last `run --coverage`: `tapline coverage who FILE:LINE` names
+    /// the test files that reached that line.
+    Coverage(CoverageArgs),
     /// The reporter daemon: takes TAP streams over a socket (`tapline send`) into one live
     /// view, per-stream logs and reports, until SIGTERM (exit 0) or SIGINT (130).
     Serve(ServeArgs),
@@ -48,15 +50,67 @@ pub enum Command {
     Events(EventsArgs),
     /// The daemon's open and finished streams with their counts, as JSON.
     Status(StatusArgs),
-    /// Write a commented `tapline.toml` for this repository: a `[[suite]]` for each go module
-    /// and pytest configuration, notes on what a plain `tapline run` already follows.
-    Init(InitArgs),
-    /// Line coverage of the last `run --coverage`: `tapline coverage who FILE:LINE` names
-    /// the test files that reached that line.
-    Coverage(CoverageArgs),
-    /// Every test of every discovered file and suite, by its stable ID (`t/a.t > outer >
-    /// inner`): as the last run of the file reported it, else read from its source.
-    List(ListArgs),
+    /// Print a completion script for a shell (`tapline completions bash > …`).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) generated from these definitions (`tapline man | man -l -`),
+    /// one command's page (`tapline man run`), or write every page into a folder (`--dir`).
+    Man(ManArgs),
+}
+
+/// An unknown command gets the nearest one as a tip where clap's own likeness finds none: a
+/// slip of two letters or fewer (`rnu`, `lsit`, `prase`) names the command meant.
+pub fn suggest_command(e: &mut clap::Error) {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::InvalidSubcommand || e.get(ContextKind::SuggestedSubcommand).is_some()
+    {
+        return;
+    }
+    let Some(ContextValue::String(typed)) = e.get(ContextKind::InvalidSubcommand) else {
+        return;
+    };
+    let command = <Cli as clap::CommandFactory>::command();
+    let nearest = command
+        .get_subcommands()
+        .map(|c| c.get_name())
+        .map(|name| (typo_distance(typed, name), name))
+        .filter(|&(d, name)| d <= 2 && d < name.len().min(typed.len()))
+        .min();
+    if let Some((_, name)) = nearest {
+        let name = name.to_owned();
+        e.insert(
+            ContextKind::SuggestedSubcommand,
+            ContextValue::Strings(vec![name]),
+        );
+    }
+}
+
+/// Edits between two words, a swap of neighbours counting as one (optimal string alignment).
+fn typo_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for j in 0..=b.len() {
+        d[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
 }
 
 #[derive(clap::Args, Debug)]

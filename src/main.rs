@@ -57,8 +57,9 @@ fn exit_code(outcome: Outcome) -> ExitCode {
 fn main() -> ExitCode {
     let cli = match cli::Cli::try_parse() {
         Ok(c) => c,
-        Err(e) => {
+        Err(mut e) => {
             let code = if e.use_stderr() { EXIT_USAGE } else { 0 };
+            cli::suggest_command(&mut e);
             let _ = e.print();
             return ExitCode::from(code);
         }

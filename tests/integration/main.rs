@@ -25,6 +25,7 @@ mod issue38_node;
 mod issue38_reader_gone;
 mod issue38_tap;
 mod issue39_unfollowed;
+mod issue43_help;
 mod layout;
 mod live;
 mod live_state;
