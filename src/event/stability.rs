@@ -77,10 +77,12 @@ impl Kind {
 }
 
 /// Pass-rate classes: 100 `stable`, 80–99.9 `mostly_stable`, 50–79.9 `unstable`, below 50
-/// `highly_unstable`.
+/// `highly_unstable`; a subject that failed in every run that judged it is none of these but
+/// `fails_every_run` (broken, not unstable: its runs agree).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Class {
+    FailsEveryRun,
     HighlyUnstable,
     Unstable,
     MostlyStable,
@@ -88,6 +90,15 @@ pub enum Class {
 }
 
 impl Class {
+    /// The class of a subject that passed and failed so many times.
+    pub fn of_runs(passed: u64, failed: u64, pass_rate: f64) -> Class {
+        match Kind::of(passed, failed) {
+            Kind::StableFail => Class::FailsEveryRun,
+            _ => Class::of(pass_rate),
+        }
+    }
+
+    /// The class of a pass rate, for a subject whose runs do not all fail.
     pub fn of(pass_rate: f64) -> Class {
         if pass_rate >= 100.0 {
             Class::Stable
@@ -106,6 +117,7 @@ impl Class {
             Class::MostlyStable => "mostly_stable",
             Class::Unstable => "unstable",
             Class::HighlyUnstable => "highly_unstable",
+            Class::FailsEveryRun => "fails_every_run",
         }
     }
 }

@@ -151,7 +151,7 @@ fn subject(file: String, name: Option<String>, track: Track) -> Option<Subject> 
         failed,
         pass_rate,
         consistency: rate(passed.max(failed)),
-        class: Class::of(pass_rate),
+        class: Class::of_runs(passed, failed, pass_rate),
         duration_ms: DurationStats::of(&track.durations),
         verdicts: track.verdicts,
     })
@@ -228,7 +228,7 @@ mod tests {
         let never = find(&s.tests, "broken.t", Some("never"));
         assert_eq!(
             (never.pass_rate, never.consistency, never.class),
-            (0.0, 100.0, Class::HighlyUnstable)
+            (0.0, 100.0, Class::FailsEveryRun)
         );
         assert_eq!(s.tests[0].name.as_deref(), Some("never"));
         assert_eq!(

@@ -162,7 +162,7 @@ fn issue9_runs_n_classifies_each_test_by_pass_rate() {
     let never = test(st, "test/bad.sh", "never");
     assert_eq!(
         (&never["class"], &never["pass_rate"]),
-        (&Value::from("highly_unstable"), &Value::from(0.0))
+        (&Value::from("fails_every_run"), &Value::from(0.0))
     );
     let files = st["files"].as_array().expect("files");
     let flip_file = files

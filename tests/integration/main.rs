@@ -26,6 +26,7 @@ mod issue38_reader_gone;
 mod issue38_tap;
 mod issue39_unfollowed;
 mod issue43_help;
+mod issue43_words;
 mod layout;
 mod live;
 mod live_state;

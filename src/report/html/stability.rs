@@ -43,7 +43,7 @@ fn write_table(out: &mut String, st: &Stability, rows: &[Subject], what: &str) {
         let pill = match s.class {
             Class::Stable => "pass",
             Class::MostlyStable => "skip",
-            Class::Unstable | Class::HighlyUnstable => "fail",
+            Class::Unstable | Class::HighlyUnstable | Class::FailsEveryRun => "fail",
         };
         let _ = write!(
             out,

@@ -54,9 +54,17 @@ pub(super) fn render(st: &Stability, quiet: bool, s: Style, text: &mut Vec<u8>) 
         )
     } else {
         let kind = |k: Kind| st.tests.iter().filter(|t| t.kind == k).count();
+        // Unstable only where some run disagreed with another: a series whose every failure
+        // failed in every run is broken, not unstable.
+        let flaky = st
+            .files
+            .iter()
+            .chain(&st.tests)
+            .any(|t| t.kind == Kind::Flaky);
+        let headline = if flaky { "✗ UNSTABLE" } else { "✗ FAILING" };
         format!(
             "{}  {} of {} tests and {} of {} files not stable over {} runs · {stable_tests} stable · {} flaky · {} failing in every run",
-            s.paint(style::BOLD, s.paint(style::RED, "✗ UNSTABLE")),
+            s.paint(style::BOLD, s.paint(style::RED, headline)),
             unstable_tests.len(),
             st.tests.len(),
             unstable_files.len(),
@@ -75,7 +83,7 @@ fn table(text: &mut Vec<u8>, rows: &[&Subject], s: Style) -> io::Result<()> {
         let color = match subject.class {
             Class::Stable => style::GREEN,
             Class::MostlyStable => style::YELLOW,
-            Class::Unstable | Class::HighlyUnstable => style::RED,
+            Class::Unstable | Class::HighlyUnstable | Class::FailsEveryRun => style::RED,
         };
         let marks: String = subject
             .verdicts
