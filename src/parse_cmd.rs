@@ -141,6 +141,13 @@ pub fn run(args: &ParseArgs) -> Outcome {
         _ => "stdin".to_owned(),
     };
     let input = open_input(args.file.as_deref()).map_err(crate::Failure::Usage)?;
+    let from_stdin = args.file.as_deref().is_none_or(|p| p.as_os_str() == "-");
+    if from_stdin && io::stdin().is_terminal() {
+        // Waiting on a terminal in silence reads as a hang.
+        tapline::say!(
+            "tapline: reading a stream from the terminal: pipe one in (`node --test | tapline parse`) or name a file; Ctrl-D ends it"
+        );
+    }
     let out = stdout_out();
     let files = FileReports::open(targets, reports, name).map_err(crate::Failure::Internal)?;
     let style = args.color.style(io::stdout().is_terminal());

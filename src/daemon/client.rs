@@ -45,7 +45,7 @@ impl Target {
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
     /// Nobody listens there (exit 2).
-    #[error("no tapline daemon listens on {target}: {source}")]
+    #[error("no tapline daemon listens on {target}: {source} (start one with `tapline serve`)")]
     NoDaemon { target: String, source: io::Error },
     /// The daemon refused the request, or the exchange broke.
     #[error("{0}")]
