@@ -152,6 +152,18 @@ pub fn percent(hit: u64, total: u64) -> f64 {
     }
 }
 
+/// `3 of 6 lines reached (50.0%)`, as every report says the total; `no measurable lines` where
+/// there were none (never `100%` of nothing).
+pub fn reached(hit: u64, total: u64) -> String {
+    if total == 0 {
+        return "no measurable lines".to_owned();
+    }
+    format!(
+        "{hit} of {total} lines reached ({:.1}%)",
+        percent(hit, total)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,6 +179,16 @@ mod tests {
             missing: Vec::new(),
             root: None,
         }
+    }
+
+    #[test]
+    fn issue43_no_measurable_line_is_no_percentage() {
+        assert_eq!(reached(0, 0), "no measurable lines");
+        assert_eq!(reached(3, 6), "3 of 6 lines reached (50.0%)");
+        assert_eq!(
+            summary::section(&RunCoverage::default()).lines().next(),
+            Some("coverage: no measurable lines")
+        );
     }
 
     #[test]

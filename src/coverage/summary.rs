@@ -87,10 +87,7 @@ pub fn rows(cov: &RunCoverage) -> Vec<Row> {
 /// reaches, then each missing engine once.
 pub fn section(cov: &RunCoverage) -> String {
     let (total, hit) = cov.counts();
-    let mut out = format!(
-        "coverage: {hit} of {total} lines reached ({:.1}%)\n",
-        percent(hit, total)
-    );
+    let mut out = format!("coverage: {}\n", super::reached(hit, total));
     for (lang, (t, h)) in by_lang(cov) {
         let _ = writeln!(out, "  {lang}: {h} of {t} lines ({:.1}%)", percent(h, t));
         for (path, s) in cov.sources.iter().filter(|(_, s)| s.lang.name() == lang) {

@@ -86,9 +86,9 @@ fn coverage(md: &mut String, run: &RunView) {
     let (total, hit) = cov.counts();
     let _ = write!(
         md,
-        "\n### Coverage\n\n{hit} of {total} lines reached ({:.1}%)\n\n\
+        "\n### Coverage\n\n{}\n\n\
          | language | file | lines | reached | not reached |\n|---|---|--:|--:|---|\n",
-        percent(hit, total)
+        crate::coverage::reached(hit, total)
     );
     for row in crate::coverage::summary::rows(cov) {
         let file = match &row.path {

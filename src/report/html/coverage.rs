@@ -11,13 +11,18 @@ pub(crate) fn write_section(out: &mut String, run: &RunView) {
         return;
     };
     let (total, hit) = cov.counts();
+    // No measurable line is no percentage: never `100%` of nothing.
+    let share = match total {
+        0 => "—".to_owned(),
+        _ => format!("{:.1}%", percent(hit, total)),
+    };
     let _ = write!(
         out,
-        "<section id=\"coverage\"><h2>Coverage <span class=\"n\">{:.1}%</span></h2>\
-         <div class=\"panel\"><p>{hit} of {total} lines reached</p><table><thead><tr>\
+        "<section id=\"coverage\"><h2>Coverage <span class=\"n\">{share}</span></h2>\
+         <div class=\"panel\"><p>{}</p><table><thead><tr>\
          <th>Language</th><th>File</th><th class=\"num\">Lines</th><th class=\"num\">Reached</th>\
          <th class=\"num\">%</th><th>Not reached</th></tr></thead><tbody>",
-        percent(hit, total)
+        crate::coverage::reached(hit, total)
     );
     for row in rows(cov) {
         let file = match &row.path {
