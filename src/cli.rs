@@ -385,69 +385,88 @@ pub struct RunArgs {
     pub paths: Vec<String>,
     /// Print what would run, one file per line with its command, and exit.
     #[arg(long)]
+    #[arg(help_heading = "Selection")]
     pub list: bool,
     /// Only the tests whose names (`outer > inner`) match: a substring, or `/regex/`;
     /// repeatable. Passed down as each framework's filter; files with no matching test do
     /// not run (docs/tests.md).
     /// With `--watch`, the pattern every run starts with (the `t` key changes it).
     #[arg(short = 't', long = "test", value_name = "PATTERN")]
+    #[arg(help_heading = "Selection")]
     pub test: Vec<String>,
     /// Only the tests that failed in the last run of each file (by ID, through the same
     /// filters as `-t`), and whole the files that failed without a failing test.
     #[arg(long, conflicts_with_all = ["watch", "test"])]
+    #[arg(help_heading = "Selection")]
     pub only_failed: bool,
     /// Files run at once (default, and `0`: the number of cores).
     #[arg(short = 'j', long)]
+    #[arg(help_heading = "Execution")]
     pub jobs: Option<usize>,
     /// Per-file time limit, e.g. `30s`, `2m`, `500ms` (default 120s; `0` for none).
     #[arg(long)]
+    #[arg(help_heading = "Execution")]
     pub timeout: Option<String>,
     /// Time between SIGTERM and SIGKILL when a file is stopped (default 5s).
     #[arg(long)]
+    #[arg(help_heading = "Execution")]
     pub grace: Option<String>,
     /// Command for every file, `{}` standing for its path (e.g. `--exec 'deno run {}'`). A
     /// directory still yields only its test files.
     #[arg(long)]
+    #[arg(help_heading = "Execution")]
     pub exec: Option<String>,
     /// Set a variable for every test file (repeatable); wins over `[run] env` of tapline.toml.
     #[arg(long = "env", value_name = "KEY=VALUE")]
+    #[arg(help_heading = "Execution")]
     pub env: Vec<String>,
     /// Prepend DIR to PERL5LIB, PYTHONPATH and NODE_PATH for every test file (repeatable, like
     /// `prove -I`; `-I lib` is `prove -l`). Relative to the project root.
     #[arg(short = 'I', long = "lib", value_name = "DIR")]
+    #[arg(help_heading = "Execution")]
     pub lib: Vec<PathBuf>,
     /// Parse every file's stderr as TAP too. A perl file's is by default, read with its stdout
     /// from one pipe, in the order written; another's is read from its own pipe.
     #[arg(long, conflicts_with = "no_merge")]
+    #[arg(help_heading = "Execution")]
     pub merge: bool,
     /// Keep every file's stderr apart, as the tests' output, on a pipe of its own (perl's too).
     #[arg(long)]
+    #[arg(help_heading = "Execution")]
     pub no_merge: bool,
     /// Do not write per-file logs.
     #[arg(long)]
+    #[arg(help_heading = "Output")]
     pub no_logs: bool,
     /// Log folder (default `.nogit/testlogs` under the project root).
     #[arg(long)]
+    #[arg(help_heading = "Output")]
     pub log_dir: Option<PathBuf>,
     /// Machine output on stdout; the human report goes to stderr either way.
     #[arg(long, value_enum, default_value_t = RunFormat::Human)]
+    #[arg(help_heading = "Output")]
     pub format: RunFormat,
     /// Failures and the summary only.
     #[arg(short, long, conflicts_with = "verbose")]
+    #[arg(help_heading = "Output")]
     pub quiet: bool,
     /// Every test line and all child output, as it happens.
     #[arg(short, long)]
+    #[arg(help_heading = "Output")]
     pub verbose: bool,
     /// When to use colour.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    #[arg(help_heading = "Output")]
     pub color: ColorChoice,
     /// Run, then re-run on every change under the project root what it can affect, by the
     /// dependency traces of earlier runs (a changed test file alone, a module's loaders).
     /// Keys: Enter/a all, f failing, p pattern, q quit (exit 0; Ctrl-C exits 130). On a piped stdin, one command per line; EOF quits.
     #[arg(short = 'w', long, conflicts_with = "list")]
+    #[arg(help_heading = "Watch")]
     pub watch: bool,
     /// Watch mode: how long a change settles before it starts a run (default 300ms).
     #[arg(long, requires = "watch", value_name = "DURATION")]
+    #[arg(help_heading = "Watch")]
     pub debounce: Option<String>,
     /// Watch mode: changes to paths matching these globs start no run (comma-separated; a glob
     /// without `/` matches any name in the path).
@@ -457,21 +476,26 @@ pub struct RunArgs {
         value_delimiter = ',',
         value_name = "GLOB,GLOB"
     )]
+    #[arg(help_heading = "Watch")]
     pub watch_ignore: Vec<String>,
     /// Watch mode: clear the screen and scrollback before each run instead of keeping earlier
     /// runs above a separator line.
     #[arg(long, requires = "watch")]
+    #[arg(help_heading = "Watch")]
     pub clear: bool,
     /// Run a failed file up to N more times; a file that fails, then passes, is flaky.
     #[arg(long, value_name = "N")]
+    #[arg(help_heading = "Execution")]
     pub retries: Option<u32>,
     /// A flaky file fails the run (by default it counts as passed and is reported as flaky).
     #[arg(long)]
+    #[arg(help_heading = "Execution")]
     pub flaky_fails: bool,
     /// Run the selection N times in sequence and report each test's stability (pass rate,
     /// consistency, class, durations); exits 0 only if every test is stable and passing.
     #[arg(long, value_name = "N", conflicts_with_all = ["watch", "list"],
           value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(help_heading = "History")]
     pub runs: Option<u64>,
     /// Run one shard of a sharded run: `slice:M/N` (round-robin), `hash:M/N` (a file keeps
     /// its shard), `time:M/N` (balanced by history's durations), M from 1; `auto` or
@@ -479,118 +503,148 @@ pub struct RunArgs {
     /// Buildkite, Kubernetes Indexed Jobs, Bazel). `-o FILE.jsonl` records it for
     /// `tapline report merge`.
     #[arg(long, value_name = "STRATEGY:M/N", conflicts_with_all = ["watch", "runs"])]
+    #[arg(help_heading = "Selection")]
     pub partition: Option<String>,
     /// With `--partition time`: the weight of a file history does not know (default: the
     /// median of the known ones).
     #[arg(long, value_name = "DURATION")]
+    #[arg(help_heading = "Selection")]
     pub time_default: Option<String>,
     /// The order files start in: slowest-first (the default once history knows the files),
     /// failed-first, declared, random or random:SEED (the seed is printed).
     #[arg(long, value_name = "ORDER")]
+    #[arg(help_heading = "History")]
     pub order: Option<String>,
     /// Skip files unchanged (content, command, environment, `[run] cache_inputs`) since they
     /// last passed, reporting their cached result.
     #[arg(long, conflicts_with = "no_cache")]
+    #[arg(help_heading = "History")]
     pub cache: bool,
     /// Run every file even when `[run] cache = true` (their results still refresh the cache).
     #[arg(long)]
+    #[arg(help_heading = "History")]
     pub no_cache: bool,
     /// Stop after the first failed file: `--max-fail 1`.
     #[arg(long, conflicts_with = "max_fail")]
+    #[arg(help_heading = "Execution")]
     pub fail_fast: bool,
     /// After N failed files no new file starts; running files finish (or are stopped with
     /// `--stop-running`). Files never started are reported as not run, and the run fails.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(help_heading = "Execution")]
     pub max_fail: Option<u64>,
     /// With `--max-fail`/`--fail-fast`: also stop the files still running (gracefully).
     #[arg(long)]
+    #[arg(help_heading = "Execution")]
     pub stop_running: bool,
     /// Run every file even after one bails out (`Bail out!` otherwise stops the run, as it
     /// stops prove); the bailing file still fails.
     #[arg(long)]
+    #[arg(help_heading = "Execution")]
     pub keep_going: bool,
     /// Write a report, the format chosen by the extension (repeatable): `.jsonl` the run's
     /// events, `.json` the summary document, `.xml` JUnit, `.md` Markdown, `.html` a page,
     /// `.lcov` and `.cobertura.xml` the coverage (`--coverage`).
     #[arg(short = 'o', long = "output", value_name = "PATH")]
+    #[arg(help_heading = "Reports")]
     pub output: Vec<PathBuf>,
     /// CI annotations: `github` writes `::error`/`::warning` workflow commands (default when
     /// GITHUB_ACTIONS=true), `none` turns them off.
     #[arg(long, value_enum)]
+    #[arg(help_heading = "Reports")]
     pub annotations: Option<Annotations>,
     /// Also stream each file to a `tapline serve` (a Unix socket path, or HOST:PORT), named
     /// `shard M/N: path`, to watch every shard live in one place. Never changes the run: a
     /// daemon that is absent or goes away is one warning line.
     #[arg(long, value_name = "ADDR", conflicts_with = "watch")]
+    #[arg(help_heading = "Reports")]
     pub forward: Option<String>,
     /// A file holding the daemon's token (with `--forward HOST:PORT`).
     #[arg(long, value_name = "FILE", requires = "forward")]
+    #[arg(help_heading = "Reports")]
     pub forward_token: Option<PathBuf>,
     /// Forward with TLS trusting the CA certificates in this PEM file (with `--forward
     /// HOST:PORT`). Without it: TLS with the system's roots to a non-loopback address, plain
     /// TCP to a loopback one.
     #[arg(long, value_name = "FILE", requires = "forward")]
+    #[arg(help_heading = "Reports")]
     pub forward_tls_ca: Option<PathBuf>,
     /// Neither read nor append the history store: declared order unless `--order` says
     /// otherwise.
     #[arg(long)]
+    #[arg(help_heading = "History")]
     pub no_history: bool,
     /// Record no dependency traces (what each file loaded), as `[run] trace = false` does.
     #[arg(long)]
+    #[arg(help_heading = "History")]
     pub no_trace: bool,
     /// Measure line coverage in every runtime (node/tsx, Python with coverage.py, Perl with
     /// Devel::Cover, go suites) into one report: `-o cov.lcov`, `-o cov.cobertura.xml`, the
     /// summary; see docs/coverage.md. `[coverage] enabled = true` turns it on too.
     #[arg(long)]
+    #[arg(help_heading = "Reports")]
     pub coverage: bool,
     /// With `--coverage`: fail (exit 1) below PCT percent of lines reached (`[coverage]
     /// min`). A shard (`--partition`) is not checked: `report merge --coverage-min` is.
     #[arg(long, value_name = "PCT")]
+    #[arg(help_heading = "Reports")]
     pub coverage_min: Option<String>,
     /// One process per test file, none in a warm worker (tape files otherwise share a node
     /// process per job); `[run] isolate = true` says the same. See docs/run.md.
     #[arg(long)]
+    #[arg(help_heading = "Execution")]
     pub isolate: bool,
     /// Run only the test files a change to these paths can affect, by the traces of earlier
     /// runs (files with no trace run); see docs/traces.md.
     #[arg(long, value_name = "PATH", num_args = 1.., conflicts_with_all = ["changed", "watch"])]
+    #[arg(help_heading = "Selection")]
     pub affected_by: Vec<String>,
     /// Run only the test files that declare this tag (tapbundle's `tap.tags('T')` in their
     /// source; files, not single tests, are selected); repeatable: any of them. See
     /// docs/tstest.md.
     #[arg(long = "tag", value_name = "TAG", conflicts_with = "watch")]
+    #[arg(help_heading = "Selection")]
     pub tags: Vec<String>,
     /// Run only the test files affected by what changed since REV (default: the merge base
     /// with the default branch), the working tree and untracked files, by `git`.
     #[arg(long, value_name = "REV", num_args = 0..=1, default_missing_value = "", conflicts_with = "watch")]
+    #[arg(help_heading = "Selection")]
     pub changed: Option<String>,
     /// Per process of a test file: heap and private writable memory, e.g. `256M`, `2G`
     /// (RLIMIT_DATA). A file stopped by it fails with the limit named.
     #[arg(long, value_name = "SIZE")]
+    #[arg(help_heading = "Limits and sandbox")]
     pub max_memory: Option<String>,
     /// Per process of a test file: CPU time, e.g. `2s`, `1m` (RLIMIT_CPU).
     #[arg(long, value_name = "DURATION")]
+    #[arg(help_heading = "Limits and sandbox")]
     pub max_cpu_time: Option<String>,
     /// Per process of a test file: open file descriptors (RLIMIT_NOFILE).
     #[arg(long, value_name = "N")]
+    #[arg(help_heading = "Limits and sandbox")]
     pub max_open_files: Option<u64>,
     /// Processes and threads of the user running the tests (RLIMIT_NPROC; root is exempt).
     #[arg(long, value_name = "N")]
+    #[arg(help_heading = "Limits and sandbox")]
     pub max_processes: Option<u64>,
     /// Output (stdout and stderr together) a file may write, e.g. `1M`; past it the file is
     /// stopped, and its log keeps what came.
     #[arg(long, value_name = "SIZE")]
+    #[arg(help_heading = "Limits and sandbox")]
     pub max_output: Option<String>,
     /// Run each file inside bubblewrap: no network, read-only file system (the checkout too),
     /// private /tmp and HOME, own PID namespace.
     #[arg(long, conflicts_with = "no_sandbox")]
+    #[arg(help_heading = "Limits and sandbox")]
     pub sandbox: bool,
     /// Run without the sandbox even when `[run] sandbox = true`.
     #[arg(long)]
+    #[arg(help_heading = "Limits and sandbox")]
     pub no_sandbox: bool,
     /// A path that stays writable inside the sandbox (repeatable; relative to the working
     /// directory).
     #[arg(long, value_name = "PATH")]
+    #[arg(help_heading = "Limits and sandbox")]
     pub sandbox_write: Vec<PathBuf>,
 }
 

@@ -52,3 +52,27 @@ fn issue43_commands_are_listed_in_the_order_a_user_meets_them() {
         assert!(at(pair[0]) < at(pair[1]), "{pair:?}: {text}");
     }
 }
+
+#[test]
+fn issue43_run_help_puts_its_flags_under_headings() {
+    let (code, text) = tapline(&["run", "--help"]);
+    assert_eq!(code, 0, "{text}");
+    for heading in [
+        "Selection:",
+        "Execution:",
+        "Output:",
+        "Reports:",
+        "Watch:",
+        "History:",
+        "Limits and sandbox:",
+    ] {
+        assert!(
+            text.contains(&format!("\n{heading}\n")),
+            "{heading}: {text}"
+        );
+    }
+    // Under `Options:` only help itself is left.
+    let options = text.split("\nOptions:\n").nth(1).expect("Options:");
+    let options = options.split("\n\n").next().unwrap_or_default();
+    assert_eq!(options.lines().count(), 1, "{options}");
+}
