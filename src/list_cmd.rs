@@ -38,7 +38,7 @@ fn discover(args: &ListArgs) -> Result<Vec<Entry>, Failure> {
     let found = plan::discover(&project, &args.paths, None).map_err(Failure::usage)?;
     // What the walks passed over, and why: a helper or script a user may have expected to run.
     for note in tapline::run::discover::passed_over_notes(&found.passed_over) {
-        eprintln!("tapline: {note}");
+        tapline::say!("tapline: {note}");
     }
     let saved = tests::load(&project.log_dir(args.log_dir.as_deref())).map_err(Failure::usage)?;
     let pick = match args.source {

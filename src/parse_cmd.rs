@@ -9,7 +9,7 @@ use crate::Outcome;
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::os::fd::{AsFd, BorrowedFd};
-use tapline::event::leaves::TapTally;
+use tapline::event::leaves::StreamTally;
 use tapline::event::{Event, Sink};
 use tapline::protocol::{AnyParser, InputFormat};
 use tapline::report::outlets;
@@ -27,13 +27,14 @@ struct KeepVerdict<S> {
     files: FileReports,
     /// The stream's tests, for the machine formats' `"tests"` member where they are not its
     /// top-level points (node:test).
-    tally: TapTally,
+    tally: StreamTally,
     /// Gives the report on stdout its `"tests"` member.
     tests: fn(&mut S, Vec<u8>),
 }
 
 impl<S: Sink> Sink for KeepVerdict<S> {
     fn leaf_tests(&mut self) {
+        self.tally.count_leaves();
         self.inner.leaf_tests();
         self.files.leaf_tests();
     }
@@ -163,7 +164,6 @@ pub fn run(args: &ParseArgs) -> Outcome {
             files,
             Handlers {
                 idle: None,
-                count_leaves: |_: &mut SummaryWriter<_>| {},
                 tests: SummaryWriter::tests,
                 finish: |s: SummaryWriter<_>| s.finish().map(drop),
             },
@@ -175,7 +175,6 @@ pub fn run(args: &ParseArgs) -> Outcome {
             files,
             Handlers {
                 idle: Some(JsonlWriter::flush),
-                count_leaves: |_: &mut JsonlWriter<_>| {},
                 tests: JsonlWriter::tests,
                 finish: |s: JsonlWriter<_>| s.finish().map(drop),
             },
@@ -187,7 +186,6 @@ pub fn run(args: &ParseArgs) -> Outcome {
             files,
             Handlers {
                 idle: None,
-                count_leaves: HumanReport::count_leaves,
                 tests: |_, _| {},
                 finish: |s: HumanReport<_>| s.finish().map(drop),
             },
@@ -269,11 +267,11 @@ trait Source: Read + AsFd {}
 impl<T: Read + AsFd> Source for T {}
 
 /// What `drive` does with the report besides feeding it: `idle` when the input has nothing
-/// ready (a live report flushes), `count_leaves` when packages or suites were read, `tests`
-/// before a node:test stream's end, `finish` at the end.
-struct Handlers<S, C, F> {
+/// ready (a live report flushes), `tests` before a node:test stream's end, `finish` at the
+/// end. (Packages and suites are not tests: each report counts the tests inside them once the
+/// parser says the stream is such a tree, [`Sink::leaf_tests`].)
+struct Handlers<S, F> {
     idle: Option<fn(&mut S) -> io::Result<()>>,
-    count_leaves: C,
     /// Gives the report its `"tests"` member (node:test's tests, counted as node counts them).
     tests: fn(&mut S, Vec<u8>),
     finish: F,
@@ -292,19 +290,19 @@ fn ready(fd: BorrowedFd<'_>) -> bool {
 }
 
 /// Feeds the whole input through the parser into `sink`; returns the stream's verdict.
-fn drive<S: Sink, C: FnOnce(&mut S), F: FnOnce(S) -> io::Result<()>>(
+fn drive<S: Sink, F: FnOnce(S) -> io::Result<()>>(
     mut input: Box<dyn Source>,
     read: Reading,
     sink: S,
     files: FileReports,
-    handlers: Handlers<S, C, F>,
+    handlers: Handlers<S, F>,
 ) -> Result<(bool, Vec<String>), Failure> {
     let mut parser = AnyParser::new(
         KeepVerdict {
             inner: sink,
             ok: None,
             files,
-            tally: TapTally::default(),
+            tally: StreamTally::default(),
             tests: handlers.tests,
         },
         read.format,
@@ -325,10 +323,6 @@ fn drive<S: Sink, C: FnOnce(&mut S), F: FnOnce(S) -> io::Result<()>>(
         }
     }
     parser.settle();
-    if parser.format().is_some_and(|f| f != InputFormat::Tap) {
-        // Packages and suites are not tests: the summary line counts the tests inside them.
-        (handlers.count_leaves)(&mut parser.sink_mut().inner);
-    }
     let v = parser.finish();
     let ok = v.ok.unwrap_or(false);
     (handlers.finish)(v.inner).map_err(Failure::Write)?;

@@ -2,7 +2,7 @@
 //! tally ([`super::leaves`]: top-level points, node:test's tests, or leaf tests for `go test
 //! -json` and JUnit), the verdict, every
 //! test's name. The runner's file tasks and the daemon's streams collect the same way.
-use super::leaves::{LeafTally, TapTally};
+use super::leaves::StreamTally;
 use super::run::{Tally, TestNames};
 use super::{Event, Sink, Verdict};
 
@@ -16,11 +16,9 @@ pub(crate) const EVENT_SLICE: usize = 8 * 1024;
 pub(crate) struct Collect {
     pub(crate) events: Vec<Event<'static>>,
     pub(crate) tally: Tally,
-    /// Count tests, not top-level points: for `go test -json` and JUnit, whose top level is
-    /// packages and suites.
-    leaves: Option<LeafTally>,
-    /// A TAP stream's tests: its top-level points, or node:test's tests.
-    tap: TapTally,
+    /// Its tests: a TAP stream's, or for `go test -json` and JUnit, whose top level is
+    /// packages and suites, their leaf tests.
+    tests: StreamTally,
     pub(crate) verdict: Option<Verdict<'static>>,
     /// Every test point, named by its full path (unless `skip_tests`).
     pub(crate) names: TestNames,
@@ -54,10 +52,9 @@ impl Collect {
     }
 
     pub(crate) fn counting_tests() -> Self {
-        Collect {
-            leaves: Some(LeafTally::default()),
-            ..Collect::default()
-        }
+        let mut collect = Collect::default();
+        collect.tests.count_leaves();
+        collect
     }
 
     /// A collector that keeps no `tests` (the daemon: no history to feed, and a stream may be
@@ -74,18 +71,9 @@ impl Sink for Collect {
     fn event(&mut self, event: &Event<'_>) {
         let marked = self.marking.as_mut().and_then(|m| m.mark(event));
         let event = marked.as_ref().unwrap_or(event);
-        let tally = match &mut self.leaves {
-            Some(leaves) => {
-                leaves.event(event);
-                leaves.tally()
-            }
-            None => {
-                self.tap.event(event);
-                self.tap.tally()
-            }
-        };
+        self.tests.event(event);
         if matches!(event, Event::Assert(_)) {
-            self.tally = *tally;
+            self.tally = *self.tests.tally();
         }
         if let Event::End { verdict } = event {
             self.verdict = Some(verdict.clone().into_owned());

@@ -92,6 +92,11 @@ pub struct NodeTest {
 
 impl NodeTest {
     pub fn event(&mut self, event: &Event<'_>) {
+        if self.foreign {
+            // Told for good: nothing more to read (a Perl or node-tap stream's every point
+            // would otherwise have its YAML scanned).
+            return;
+        }
         match event {
             Event::Comment { depth, text, .. } if text.starts_with("Subtest:") => {
                 self.heading = Some(*depth);
@@ -106,7 +111,7 @@ impl NodeTest {
                     let announced = self.heading == Some(a.depth) && !a.closes_subtest;
                     self.seen = (announced && nodes()) || is_suite(a);
                 }
-                if a.depth == 0 && !self.foreign {
+                if a.depth == 0 {
                     self.foreign = !nodes();
                 }
                 self.heading = None;
@@ -143,16 +148,9 @@ fn timed(yaml: &str) -> bool {
     yaml.lines().any(|l| l.starts_with("duration_ms:"))
 }
 
-/// A node:test `describe` (or `suite`): its YAML block says `type: 'suite'`. node counts it
-/// as a suite, not a test; the tests inside it are counted on their own.
-pub fn is_suite(a: &Assert<'_>) -> bool {
-    a.diagnostics.as_deref().is_some_and(|yaml| {
-        yaml.lines().any(|l| {
-            let l = l.trim_end();
-            l == "type: 'suite'" || l == "type: suite" || l == "type: \"suite\""
-        })
-    })
-}
+/// A node:test `describe`: node counts it as a suite, not a test; the tests inside it are
+/// counted on their own.
+pub use crate::explain::is_node_suite as is_suite;
 
 /// A node:test test that node cancelled, not failed: its parent ended first, it timed out or
 /// it was aborted (node's `failureType`s for a test it cancels; the trailer counts them as
@@ -210,6 +208,47 @@ impl TapTally {
         match self.node.known() {
             true => &self.tests,
             false => &self.top,
+        }
+    }
+}
+
+/// A stream's tests, counted as its kind counts them: a TAP stream's ([`TapTally`]), or the
+/// leaf tests of a tree of packages or suites ([`LeafTally`]) once its reader says it is one
+/// ([`crate::event::Sink::leaf_tests`]).
+#[derive(Debug, Clone, Default)]
+pub struct StreamTally {
+    tap: TapTally,
+    leaves: Option<LeafTally>,
+}
+
+impl StreamTally {
+    /// From now on (before any event), the stream's tests are leaf tests.
+    pub fn count_leaves(&mut self) {
+        self.leaves = Some(LeafTally::default());
+    }
+
+    /// Whether it counts leaf tests.
+    pub fn leaves(&self) -> bool {
+        self.leaves.is_some()
+    }
+
+    /// Feeds the stream's next event.
+    pub fn event(&mut self, event: &Event<'_>) {
+        match &mut self.leaves {
+            Some(leaves) => leaves.event(event),
+            None => self.tap.event(event),
+        }
+    }
+
+    /// Whether the stream is node:test's ([`NodeTest`]), as far as it has been read.
+    pub fn node(&self) -> bool {
+        self.leaves.is_none() && self.tap.node()
+    }
+
+    pub fn tally(&self) -> &Tally {
+        match &self.leaves {
+            Some(leaves) => leaves.tally(),
+            None => self.tap.tally(),
         }
     }
 }

@@ -556,12 +556,21 @@ pub fn project_relative(location: String, root: Option<&Path>) -> String {
     }
 }
 
-/// A node:test `describe` (`type: 'suite'`) that failed only because its tests did
-/// (`failureType: 'subtestsFailed'`), as its YAML says.
+/// A node:test `describe` (or `suite`): its YAML block says `type: 'suite'`.
+pub fn is_node_suite(a: &Assert<'_>) -> bool {
+    let says = |lines: &[&str]| yaml_says(a, lines);
+    says(&["type: 'suite'", "type: suite", "type: \"suite\""])
+}
+
+/// A node:test `describe` that failed only because its tests did (`failureType:
+/// 'subtestsFailed'`), as its YAML says.
 fn suite_failed_by_subtests(a: &Assert<'_>) -> bool {
-    let Some(yaml) = a.diagnostics.as_deref() else {
-        return false;
-    };
-    let says = |line: &str| yaml.lines().any(|l| l.trim_end() == line);
-    says("type: 'suite'") && says("failureType: 'subtestsFailed'")
+    is_node_suite(a) && yaml_says(a, &["failureType: 'subtestsFailed'"])
+}
+
+/// Whether a line of the point's YAML block is one of `lines` (trailing space aside).
+fn yaml_says(a: &Assert<'_>, lines: &[&str]) -> bool {
+    a.diagnostics
+        .as_deref()
+        .is_some_and(|yaml| yaml.lines().any(|l| lines.contains(&l.trim_end())))
 }

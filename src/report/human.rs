@@ -1,6 +1,6 @@
 //! `--format human`: a readable report of one stream, like a good TAP reporter: a line per
 //! top-level test, failures explained with their diff, problems, and a one-line summary.
-use super::leaves::{LeafTally, TapTally};
+use super::leaves::StreamTally;
 use super::style::{self, Style};
 use super::Tally;
 use crate::event::{Assert, Event, Sink, Verdict};
@@ -16,12 +16,10 @@ pub struct HumanReport<W: Write> {
     /// Output lines since the last top-level point that no failure owns: shown at the end of
     /// a failing stream.
     output: HeldLines,
-    /// Its tests: top-level points, or node:test's tests ([`TapTally`]).
-    tally: TapTally,
-    /// The same points counted as `go test -json` and JUnit trees are: their leaf tests.
-    leaves: LeafTally,
-    /// The summary line counts `leaves` ([`HumanReport::count_leaves`]).
-    count_leaves: bool,
+    /// Its tests: top-level points, node:test's tests, or for `go test -json` and JUnit
+    /// input, whose top level is packages and suites, their leaf tests (as `tapline run`
+    /// counts them).
+    tally: StreamTally,
     error: Option<io::Error>,
 }
 
@@ -34,17 +32,9 @@ impl<W: Write> HumanReport<W> {
             // same input reads the same wherever it is parsed.
             explainer: FileExplainer::new(None),
             output: HeldLines::new(OUTPUT_LINES),
-            tally: TapTally::default(),
-            leaves: LeafTally::default(),
-            count_leaves: false,
+            tally: StreamTally::default(),
             error: None,
         }
-    }
-
-    /// The summary line counts leaf tests, not top-level points: for `go test -json` and
-    /// JUnit input, whose top level is packages and suites (as `tapline run` counts them).
-    pub fn count_leaves(&mut self) {
-        self.count_leaves = true;
     }
 
     pub fn finish(mut self) -> io::Result<W> {
@@ -146,12 +136,7 @@ impl<W: Write> HumanReport<W> {
             }
         }
         writeln!(self.out)?;
-        let tally = if self.count_leaves {
-            self.leaves.tally()
-        } else {
-            self.tally.tally()
-        };
-        writeln!(self.out, "{}", summary_line(verdict, tally, s))
+        writeln!(self.out, "{}", summary_line(verdict, self.tally.tally(), s))
     }
 
     /// A failing point's line, indented by its depth (a subtest's before its children's),
@@ -188,12 +173,11 @@ impl<W: Write> HumanReport<W> {
 }
 
 impl<W: Write> Sink for HumanReport<W> {
+    fn leaf_tests(&mut self) {
+        self.tally.count_leaves();
+    }
+
     fn event(&mut self, event: &Event<'_>) {
-        match event {
-            Event::SubtestStart { depth, .. } => self.leaves.subtest_start(*depth),
-            Event::Assert(a) => self.leaves.point(a),
-            _ => {}
-        }
         self.tally.event(event);
         if self.error.is_none() {
             if let Err(e) = self.write(event) {

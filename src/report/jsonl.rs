@@ -75,11 +75,7 @@ impl<W: Write> Sink for JsonlWriter<W> {
                 _ => None,
             };
             if let Some(tests) = tests {
-                // Reopens the record for its last member.
-                self.line.pop();
-                self.line.extend_from_slice(b",\"tests\":");
-                self.line.extend_from_slice(&tests);
-                self.line.push(b'}');
+                super::json::append_member(&mut self.line, "tests", &tests);
             }
             self.line.push(b'\n');
             self.out.write_all(&self.line)

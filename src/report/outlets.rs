@@ -184,29 +184,25 @@ pub struct Closed {
 /// What a command's run and its reporting come to.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Reported<T> {
-    /// The run's answer, its reports written (or their reader gone: `| head` is no error).
+    /// The run's answer, its reports written.
     Done(T),
-    /// The reader of the machine output went away before the run ended: a quiet end, exit 0.
-    ReaderGone,
     /// Writing the run out failed: an error of ours, whatever the tests did.
     Failed(String),
 }
 
 /// The one judgement of a run and its reporting: a sink's error during the run, or one in
-/// writing its end, outweighs the tests' answer, but a reader that went away is no error. The
-/// `-o` reports are the caller's: a watch session tells their errors and goes on.
+/// writing its end, outweighs the tests' answer. A reader that went away (`| head`) is no
+/// error and never reaches here: the stdout and stderr writers drop the rest and the run goes
+/// on to its verdict ([`reader_gone`]). The `-o` reports are the caller's: a watch session
+/// tells their errors and goes on.
 pub fn reported<T>(ran: io::Result<T>, closed: &Closed) -> Reported<T> {
     let failed = |e: &io::Error| Reported::Failed(format!("failed to report the run: {e}"));
-    let answer = match ran {
-        Ok(answer) => answer,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Reported::ReaderGone,
-        Err(e) => return failed(&e),
-    };
-    match &closed.written {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => return failed(e),
-        _ => {}
+    match (ran, &closed.written) {
+        (Err(e), _) => failed(&e),
+        // The answer is in: a reader that left while its end was written keeps it.
+        (Ok(_), Err(e)) if e.kind() != io::ErrorKind::BrokenPipe => failed(e),
+        (Ok(answer), _) => Reported::Done(answer),
     }
-    Reported::Done(answer)
 }
 
 /// The exit code of a command whose run answered `code` (`run`, `serve`), or the message of
@@ -222,7 +218,6 @@ pub fn exit_code(ran: io::Result<u8>, closed: &Closed) -> Result<u8, String> {
             crate::report::counted(closed.report_errors.len() as u64, "report")
         )),
         Reported::Done(code) => Ok(code),
-        Reported::ReaderGone => Ok(0),
         Reported::Failed(msg) => Err(msg),
     }
 }
@@ -249,9 +244,11 @@ mod tests {
     }
 
     #[test]
-    fn a_reader_gone_is_no_error() {
+    fn a_broken_pipe_that_reaches_here_is_no_answer() {
+        // The stdout and stderr writers absorb a reader gone ([`reader_gone`]), so the run
+        // has its answer; one that reaches here anyway is a failure of ours, never a pass.
         let gone = io::ErrorKind::BrokenPipe;
-        assert_eq!(exit_code(Err(err(gone)), &closed(Ok(()), &[])), Ok(0));
+        assert!(exit_code(Err(err(gone)), &closed(Ok(()), &[])).is_err());
         // The run ended before the reader went: the tests' answer stands.
         assert_eq!(exit_code(Ok(1), &closed(Err(err(gone)), &[])), Ok(1));
     }

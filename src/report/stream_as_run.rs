@@ -12,12 +12,10 @@ pub struct StreamAsRun {
     reports: Explaining<ReportsThread>,
     name: String,
     started: Option<std::time::Instant>,
-    /// Its tests: top-level points, or node:test's tests.
-    tally: crate::event::leaves::TapTally,
+    /// Its tests: top-level points, node:test's tests, or the leaf tests of packages or
+    /// suites once the parser says so ([`crate::event::Sink::leaf_tests`]).
+    tally: crate::event::leaves::StreamTally,
     failed: Option<io::Error>,
-    /// Its tests are the leaf tests of packages or suites (`go test -json`, JUnit XML),
-    /// counted here once the parser says so ([`crate::event::Sink::leaf_tests`]).
-    leaves: Option<crate::event::leaves::LeafTally>,
 }
 
 impl StreamAsRun {
@@ -28,7 +26,6 @@ impl StreamAsRun {
             started: None,
             tally: Default::default(),
             failed: None,
-            leaves: None,
         }
     }
 
@@ -73,17 +70,9 @@ impl StreamAsRun {
             command: String::new(),
             log: None,
             attempt: 1,
-            leaves: self.leaves.is_some(),
+            leaves: self.tally.leaves(),
         };
         self.send(RunEvent::FileStarted { run: 1, file });
-    }
-
-    /// The stream's tests, as its kind counts them.
-    fn tests(&self) -> crate::event::run::Tally {
-        match &self.leaves {
-            Some(leaves) => *leaves.tally(),
-            None => *self.tally.tally(),
-        }
     }
 
     fn end(&mut self, verdict: &crate::event::Verdict<'_>) {
@@ -101,7 +90,7 @@ impl StreamAsRun {
             cancelled: false,
             leaked: false,
             duration,
-            tally: self.tests(),
+            tally: *self.tally.tally(),
             verdict: verdict.clone().into_owned(),
             attempts: 1,
             flaky: false,
@@ -119,7 +108,7 @@ impl StreamAsRun {
             files_total: 1,
             files_passed: usize::from(verdict.ok),
             files_failed: usize::from(!verdict.ok),
-            tests: self.tests(),
+            tests: *self.tally.tally(),
             duration,
             ..RunSummary::default()
         };
@@ -129,7 +118,7 @@ impl StreamAsRun {
 
 impl crate::event::Sink for StreamAsRun {
     fn leaf_tests(&mut self) {
-        self.leaves = Some(crate::event::leaves::LeafTally::default());
+        self.tally.count_leaves();
     }
 
     fn event(&mut self, event: &crate::event::Event<'_>) {
@@ -137,10 +126,7 @@ impl crate::event::Sink for StreamAsRun {
         if self.started.is_none() {
             self.start();
         }
-        match &mut self.leaves {
-            Some(leaves) => leaves.event(event),
-            None => self.tally.event(event),
-        }
+        self.tally.event(event);
         if let Event::End { verdict } = event {
             let owned = event.clone().into_owned();
             self.send(RunEvent::Tap {

@@ -227,7 +227,7 @@ fn prepare(
                 .iter()
                 .map(|(k, v)| format!("{}={}", k.to_string_lossy(), v.to_string_lossy()))
                 .collect();
-            eprintln!(
+            tapline::say!(
                 "tapline: perl's files (and *.t) get {}, as prove sets them",
                 shown.join(" ")
             );

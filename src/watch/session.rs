@@ -309,7 +309,6 @@ impl<'p> Session<'p> {
         self.say_note();
         let finished = match reported(result, &closed) {
             Reported::Done(finished) => finished,
-            Reported::ReaderGone => return Ok(After::Quit(Ended::OutputClosed)),
             Reported::Failed(msg) => return Err(WatchError::Internal(msg)),
         };
         for w in &finished.warnings {

@@ -86,3 +86,23 @@ fn issue38_parse_jsonl_into_head_keeps_a_failing_verdict() {
     p.write("big.tap", tap.replace("not ok 3001", "ok 3001"));
     assert_eq!(piped(&p, "parse --format jsonl big.tap", "head -1"), (0, 0));
 }
+
+/// tapline's own stderr lines go through `say!` (`report::reader_gone`): `eprintln!` panics
+/// once stderr's reader has gone (`tapline run 2>&1 | head -1` exited 101).
+#[test]
+fn issue38_no_eprintln_in_the_sources() {
+    let src = crate::util::repo().join("src");
+    let offenders: Vec<String> = crate::util::files_with_ext(&src, "rs")
+        .into_iter()
+        .filter(|p| !p.ends_with("report/reader_gone.rs"))
+        .filter_map(|p| {
+            let text = std::fs::read_to_string(&p).expect("readable");
+            let lines: Vec<String> = (text.lines().enumerate())
+                .filter(|(_, l)| l.contains("eprintln!(") || l.contains("eprint!("))
+                .map(|(i, _)| format!("{}:{}", p.display(), i + 1))
+                .collect();
+            (!lines.is_empty()).then(|| lines.join(", "))
+        })
+        .collect();
+    assert!(offenders.is_empty(), "use tapline::say!: {offenders:?}");
+}

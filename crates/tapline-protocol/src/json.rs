@@ -92,6 +92,18 @@ pub fn push_opt_str(buf: &mut Vec<u8>, s: Option<&str>) {
     }
 }
 
+/// Adds the member `"key": value` (`value` already JSON) to the object that `buf` ends with:
+/// a document written whole, given one member more at its end.
+pub fn append_member(buf: &mut Vec<u8>, key: &str, value: &[u8]) {
+    debug_assert_eq!(buf.last(), Some(&b'}'), "an object ends the buffer");
+    buf.pop();
+    buf.push(b',');
+    push_str(buf, key);
+    buf.push(b':');
+    buf.extend_from_slice(value);
+    buf.push(b'}');
+}
+
 /// An array of string literals: `["a","b"]`.
 pub fn push_str_array<S: AsRef<str>>(buf: &mut Vec<u8>, items: impl IntoIterator<Item = S>) {
     buf.push(b'[');
@@ -106,7 +118,14 @@ pub fn push_str_array<S: AsRef<str>>(buf: &mut Vec<u8>, items: impl IntoIterator
 
 #[cfg(test)]
 mod tests {
-    use super::{find_escape, push_int, push_str_array};
+    use super::{append_member, find_escape, push_int, push_str_array};
+
+    #[test]
+    fn a_member_is_added_at_the_end_of_an_object() {
+        let mut buf = b"{\"a\":1}".to_vec();
+        append_member(&mut buf, "tests", b"{\"pass\":2}");
+        assert_eq!(buf, b"{\"a\":1,\"tests\":{\"pass\":2}}");
+    }
 
     #[test]
     fn string_arrays_are_written_escaped_and_comma_separated() {

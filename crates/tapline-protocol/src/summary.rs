@@ -135,11 +135,7 @@ impl<W: Write, const PRETTY: bool> SummaryWriter<W, PRETTY> {
                 } else {
                     write_verdict(&mut self.pending, verdict);
                     if let Some(tests) = self.tests.take() {
-                        // Reopens the document for its last member.
-                        self.pending.pop();
-                        self.pending.extend_from_slice(b",\"tests\":");
-                        self.pending.extend_from_slice(&tests);
-                        self.pending.push(b'}');
+                        crate::json::append_member(&mut self.pending, "tests", &tests);
                     }
                     self.pending.push(b'\n');
                 }

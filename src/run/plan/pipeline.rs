@@ -40,18 +40,13 @@ pub fn discover(
     paths: &[String],
     exec: Option<&str>,
 ) -> Result<Found, PlanError> {
-    let (cwd, root, config) = (&project.cwd, &project.root, &project.config);
-    let implicit = if paths.is_empty() {
-        implicit_suites(config, cwd)
-    } else {
-        None
-    };
-    let cfg = implicit.as_ref().unwrap_or(config);
+    let (cwd, root, cfg) = (&project.cwd, &project.root, &project.config);
+    let suites = suites_of(cfg, cwd, paths.is_empty());
     // A PATH argument naming a `[[suite]]` (and no file) selects that suite.
     let (suite_args, file_args): (Vec<String>, Vec<String>) = paths
         .iter()
         .cloned()
-        .partition(|p| cfg.suites.iter().any(|s| s.name == *p) && !cwd.join(p).exists());
+        .partition(|p| suites.iter().any(|s| s.name == *p) && !cwd.join(p).exists());
     let mut found = if file_args.is_empty() && !suite_args.is_empty() {
         Found::default()
     } else {
@@ -65,44 +60,43 @@ pub fn discover(
                 | DiscoverError::NoDeclaredTests(_)
                 | DiscoverError::Unfollowed(_)
                 | DiscoverError::NoPytestFiles,
-            ) if file_args.is_empty() && !cfg.suites.is_empty() => Found::default(),
+            ) if file_args.is_empty() && !suites.is_empty() => Found::default(),
             Err(e) => return Err(e.into()),
         }
     };
     if paths.is_empty() {
         found
             .files
-            .extend(crate::run::suite::entries(&cfg.suites, cwd, root, None));
+            .extend(crate::run::suite::entries(&suites, cwd, root, None));
     } else if !suite_args.is_empty() {
         let selected = Some(suite_args.as_slice());
         found
             .files
-            .extend(crate::run::suite::entries(&cfg.suites, cwd, root, selected));
+            .extend(crate::run::suite::entries(&suites, cwd, root, selected));
     }
     Ok(found)
 }
 
-/// The configuration with the suite a project's own harness implies when `tapline.toml`
-/// names none: in a go module (a `go.mod` here), `go test -json ./...` from here, which runs
-/// the packages go itself selects (no `testdata`, `_`/`.` folders or nested modules), every
-/// test a point. `None`: nothing implied. Written down in docs/discovery.md.
-fn implicit_suites(
-    cfg: &crate::run::config::Config,
+/// The run's `[[suite]]`s: `tapline.toml`'s, or, in a run with no PATH (`bare`) where it names
+/// none, the one the project's own harness implies: in a go module (a `go.mod` here),
+/// `go test -json ./...` from here, which runs the packages go itself selects (no `testdata`,
+/// `_`/`.` folders or nested modules), every test a point. Written down in docs/discovery.md.
+fn suites_of<'c>(
+    cfg: &'c crate::run::config::Config,
     cwd: &Path,
-) -> Option<crate::run::config::Config> {
-    if !cfg.suites.is_empty() || !cwd.join("go.mod").is_file() {
-        return None;
+    bare: bool,
+) -> std::borrow::Cow<'c, [crate::run::config::Suite]> {
+    if !bare || !cfg.suites.is_empty() || !cwd.join("go.mod").is_file() {
+        return std::borrow::Cow::Borrowed(&cfg.suites);
     }
-    let mut cfg = cfg.clone();
-    cfg.suites.push(crate::run::config::Suite {
+    std::borrow::Cow::Owned(vec![crate::run::config::Suite {
         name: "go".to_owned(),
         dir: cwd.to_path_buf(),
         command: ["go", "test", "-json", "./..."].map(str::to_owned).to_vec(),
         format: crate::protocol::InputFormat::GoJson,
         report: None,
         optional: false,
-    });
-    Some(cfg)
+    }])
 }
 
 /// Each file's command as the environment its child gets needs it (a taint-mode perl takes

@@ -366,12 +366,12 @@ impl Level {
     }
 }
 
-/// A skip-all plan's comment without its `SKIP` word: the reason alone.
+/// A skip-all plan's comment without its `SKIP` word (read as a directive is: `Skipped:
+/// reason` too): the reason alone.
 fn strip_skip_word(comment: &str) -> &str {
-    let word = comment.get(..4).filter(|w| w.eq_ignore_ascii_case("skip"));
-    match word {
-        Some(_) => comment[4..].trim_start_matches([':', ' ']),
-        None => comment,
+    match crate::line::parse_directive(comment) {
+        Some(crate::line::Parsed::Skip(reason)) => reason.trim_start_matches([':', ' ']),
+        _ => comment,
     }
 }
 
@@ -396,4 +396,17 @@ pub fn failed_points_reason(count: u64, labels: &[String]) -> String {
         out.push_str(&format!(" and {more} more"));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::strip_skip_word;
+
+    #[test]
+    fn a_skip_all_reason_is_read_as_a_directive_is() {
+        assert_eq!(strip_skip_word("SKIP Missing prereq"), "Missing prereq");
+        assert_eq!(strip_skip_word("Skipped: no db"), "no db");
+        assert_eq!(strip_skip_word("skip"), "");
+        assert_eq!(strip_skip_word("no reason word"), "no reason word");
+    }
 }
