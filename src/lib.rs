@@ -4,6 +4,7 @@ pub mod coverage;
 pub mod daemon;
 pub mod event;
 pub mod explain;
+pub mod harness;
 pub mod inventory;
 /// The protocol crate's readers, where the library always had them.
 pub use tapline_protocol as protocol;

@@ -42,10 +42,10 @@ impl Lister {
         let command = f.command.as_ref().ok()?;
         let is = |w: &OsString, name: &str| Path::new(w).file_name().is_some_and(|n| n == name);
         if !f.input.suite {
-            // `pytest… -p tapline_pytest FILE` (crate::run::pytest::command).
+            // `pytest… -p tapline_pytest FILE` (crate::harness::python::command).
             let at = command
                 .windows(2)
-                .position(|w| w[0] == "-p" && w[1] == crate::run::pytest::MODULE)?;
+                .position(|w| w[0] == "-p" && w[1] == crate::harness::python::MODULE)?;
             return Some(Lister::PytestFile(command[..at].to_vec()));
         }
         match f.input.format {

@@ -73,11 +73,11 @@ pub fn narrow(root: &Path, files: Vec<TestFile>, saved: &Saved, select: Select<'
         };
         let filter = match (select, matching.is_empty()) {
             // A file that failed with no failing test runs whole.
-            (Select::Failed, true) => Filter::None,
+            (Select::Failed, true) => Filter::NONE,
             _ => filter_of(root, &f),
         };
         f.input.refilter = refilter(filter_of(root, &f), &f.command);
-        if let (Select::Patterns(p), Filter::None) = (select, filter) {
+        if let (Select::Patterns(p), true) = (select, filter.runs_whole()) {
             // Run whole: the tests the patterns do not select are reported as such.
             f.input.selection = Some(Selection::new(p));
         }

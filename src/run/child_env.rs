@@ -5,8 +5,7 @@
 //! follow them on `PERL5LIB` alone, so `-I` and `[run] lib` come first. A perl started in
 //! taint mode ignores `PERL5LIB` and `PERL5OPT`, so, as Test::Harness does, its command gets
 //! them as `-I` switches and words instead.
-use super::runners::is_perl;
-use super::shebang::perl_taint;
+use crate::harness::perl::{is_perl, perl_taint};
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 

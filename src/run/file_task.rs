@@ -294,10 +294,10 @@ fn spec_of(job: &FileJob) -> Result<Spec, String> {
                 Some(Ok(dir)) => vec![dir],
                 None => Vec::new(),
             };
-            // A pytest file's plugin lives in the temp folder, which the sandbox replaces.
-            let plugin = match job.input.pytest {
-                true => vec![super::pytest::plugin_dir()?],
-                false => Vec::new(),
+            // A harness's plugin lives in the temp folder, which the sandbox replaces.
+            let plugin = match harness_of(&job.input) {
+                Some(harness) => harness.sandbox_reads()?,
+                None => Vec::new(),
             };
             sandbox.wrap_with(&argv, &job.cwd, &reports, &plugin)
         }
@@ -307,10 +307,10 @@ fn spec_of(job: &FileJob) -> Result<Spec, String> {
         return Err("empty command".to_owned());
     };
     let trace_env = job.trace.as_ref().map(|t| t.env()).unwrap_or_default();
-    // A pytest file loads tapline's plugin from its folder, first on PYTHONPATH.
-    let pytest_env = match job.input.pytest {
-        true => super::pytest::env(&job.env)?,
-        false => Vec::new(),
+    // What its harness sets (a plugin's folder first on the interpreter's path).
+    let harness_vars = match harness_of(&job.input) {
+        Some(harness) => harness.env(&job.env)?,
+        None => Vec::new(),
     };
     let coverage_env = job.coverage.as_ref().map(|c| c.env()).unwrap_or_default();
     // What prove sets, before the user's `--env`, which wins.
@@ -327,7 +327,7 @@ fn spec_of(job: &FileJob) -> Result<Spec, String> {
             .chain(job.env.iter().cloned())
             .chain(trace_env)
             .chain(init_env)
-            .chain(pytest_env)
+            .chain(harness_vars)
             .chain(coverage_env)
             .collect(),
         timeout: job.timeout,
@@ -338,6 +338,11 @@ fn spec_of(job: &FileJob) -> Result<Spec, String> {
         merged: job.streams == Streams::OnePipe,
         stdin: None,
     })
+}
+
+/// The harness that runs a file, when a built-in rule mapped it.
+fn harness_of(input: &Input) -> Option<&'static dyn crate::harness::Harness> {
+    input.harness.and_then(crate::harness::registry::harness)
 }
 
 /// `argv` loading the folder's `00init` module first, and the variables that name it, for a
@@ -616,7 +621,7 @@ pub(super) fn judge_silent(r: &mut FileResult, silent: Silent) {
     };
     match silent {
         Silent::Fails => {}
-        Silent::Prove => r.reasons[at] = FailureReason::NoSubtestsRun,
+        Silent::NoSubtests => r.reasons[at] = FailureReason::NoSubtestsRun,
         Silent::NoTests => {
             let exited_0 = r.exit.is_some_and(|e| e.code == Some(0));
             let only = r
@@ -718,7 +723,7 @@ mod tests {
             "a crash is still a failure"
         );
         assert_eq!(
-            silent(Silent::Prove, Exit::Code(0)),
+            silent(Silent::NoSubtests, Exit::Code(0)),
             (false, false, vec![FailureReason::NoSubtestsRun])
         );
         assert_eq!(

@@ -71,7 +71,7 @@ pub fn prove_env(command: &[OsString], rel: &str) -> Vec<(OsString, OsString)> {
         .and_then(|p| Path::new(p).file_name())
         .map(OsStr::to_string_lossy)
         .unwrap_or_default();
-    if !(super::runners::is_perl(&program) || rel.ends_with(".t")) {
+    if !(crate::harness::perl::is_perl(&program) || rel.ends_with(".t")) {
         return Vec::new();
     }
     let mut vars = vec![("HARNESS_ACTIVE".into(), "1".into())];

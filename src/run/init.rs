@@ -77,19 +77,7 @@ pub fn look(root: &Path) -> Findings {
     findings
 }
 
-/// Whether `dir` holds pytest's configuration: `pytest.ini`, a `[tool.pytest…]` table in
-/// `pyproject.toml`, `[tool:pytest]` in `setup.cfg`, `[pytest]` in `tox.ini`, or a
-/// `conftest.py`.
-pub fn pytest_configured(dir: &Path) -> bool {
-    let holds = |file: &str, section: &str| {
-        fs::read_to_string(dir.join(file)).is_ok_and(|text| text.contains(section))
-    };
-    dir.join("pytest.ini").is_file()
-        || dir.join("conftest.py").is_file()
-        || holds("pyproject.toml", "[tool.pytest")
-        || holds("setup.cfg", "[tool:pytest]")
-        || holds("tox.ini", "[pytest]")
-}
+use crate::harness::python::pytest_configured;
 
 fn npm_test(root: &Path) -> Option<String> {
     let text = fs::read_to_string(root.join("package.json")).ok()?;

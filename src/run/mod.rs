@@ -50,14 +50,12 @@ pub mod not_selected;
 pub mod options;
 pub mod order;
 pub mod plan;
-pub(crate) mod pytest;
 mod retry_failed;
 pub mod stability;
 pub mod test_filter;
 
 pub(crate) mod file_task;
 pub mod runners;
-pub(crate) mod shebang;
 pub mod suite;
 pub(crate) mod warm;
 

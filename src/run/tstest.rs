@@ -13,11 +13,12 @@
 //!   `.tags(…)` with `T` among its string arguments, and passes the tags on in
 //!   `TSTEST_FILTER_TAGS`, as tstest does, for a tapbundle that filters its tests by them.
 use super::discover::TestFile;
+pub use crate::harness::api::Lane;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-pub(crate) use crate::util::init_module::{init_of, is_init_name};
+pub(crate) use crate::util::init_module::init_of;
 
 /// The hook node imports first (`--import`): it imports the module `TAPLINE_INIT` names and
 /// takes the variable away, so that the test's own node subprocesses do not run it again.
@@ -104,32 +105,10 @@ fn data_url(text: &str) -> String {
     url
 }
 
-/// How a file may run beside others.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, PartialOrd, Ord, Hash)]
-pub enum Lane {
-    /// With any other free file, up to `-j` (a run that does not follow tstest).
-    #[default]
-    Free,
-    /// Alone: a file of a run following tstest, which runs its files one at a time.
-    Alone,
-    /// With the other files of its `*.para__N.*` group only.
-    Group(u32),
-}
-
-impl Lane {
-    /// The lane of a file named `name` in a run that follows tstest.
-    pub(crate) fn of_tstest_file(name: &str) -> Lane {
-        para_group(name).map_or(Lane::Alone, Lane::Group)
-    }
-
-    /// Whether a file of this lane may start while one of `other` runs.
-    pub(crate) fn fits_beside(self, other: Lane) -> bool {
-        match (self, other) {
-            (Lane::Free, Lane::Free) => true,
-            (Lane::Group(a), Lane::Group(b)) => a == b,
-            _ => false,
-        }
-    }
+/// The lane of a file named `name` in a run that follows tstest: alone, or with its
+/// `*.para__N.*` group.
+pub(crate) fn lane_of(name: &str) -> Lane {
+    para_group(name).map_or(Lane::Alone, Lane::Group)
 }
 
 /// The `N` of a `*.para__N.*` name (`test.a.para__1.ts`), as tstest reads it.
@@ -226,6 +205,7 @@ mod tests {
         assert_eq!(init_of(&p.join("test/sub/test.b.ts")), None);
         assert_eq!(init_of(&p.join("test/00init.ts")), None);
         assert_eq!(init_of(&p.join("test/a.t")), None);
+        use crate::util::init_module::is_init_name;
         assert!(is_init_name("00init.mts") && !is_init_name("00init.d.ts"));
     }
 
@@ -236,7 +216,7 @@ mod tests {
         assert_eq!(para_group("test.para__.ts"), None);
         assert_eq!(para_group("test.para__x1.ts"), None);
         assert_eq!(para_group("test.para_1.ts"), None);
-        assert_eq!(Lane::of_tstest_file("test.a.ts"), Lane::Alone);
+        assert_eq!(lane_of("test.a.ts"), Lane::Alone);
         assert!(Lane::Group(1).fits_beside(Lane::Group(1)));
         assert!(!Lane::Group(1).fits_beside(Lane::Group(2)));
         assert!(!Lane::Alone.fits_beside(Lane::Alone));

@@ -5,7 +5,7 @@ use crate::cli::RunArgs;
 use crate::Failure;
 use std::path::PathBuf;
 use tapline::event::run::TestFilterInfo;
-use tapline::inventory::select::{self, Filter, Pattern, Select};
+use tapline::inventory::select::{self, Pattern, Select};
 use tapline::run::discover::TestFile;
 use tapline::run::options::Project;
 use tapline::state::tests::{self, Saved};
@@ -69,11 +69,7 @@ impl TestFilter {
             };
             tapline::say!("tapline:   not run ({why}): {}", n.dropped.join(", "));
         }
-        let whole = n
-            .filtered
-            .iter()
-            .filter(|(_, f)| *f == Filter::None)
-            .count();
+        let whole = n.filtered.iter().filter(|(_, f)| f.runs_whole()).count();
         if whole > 0 {
             tapline::say!(
                 "tapline:   a file run whole reports its other tests {}",

@@ -8,7 +8,7 @@
 //! repository) and skip hidden entries, `node_modules` and fixture folders ([`naming`]).
 //!
 //! A file found by a walk or a glob is a test when a runner rule maps it — the `[[runner]]`
-//! rules of `tapline.toml` first, then [`BUILTIN_RUNNERS`]. A directory walk yields fewer
+//! rules of `tapline.toml` first, then the harnesses' ([`registry::builtin_rules`]). A directory walk yields fewer
 //! files than a rule's glob: a built-in rule may name the files it takes in a walk (`*.t` but
 //! not the `*.pl` helpers beside them; `test*.py` and `*_test.py` but not other modules;
 //! TypeScript as tstest names tests; JavaScript as node and node-tap name them, or every file
@@ -19,22 +19,23 @@
 //! rule, or to be executable.
 //!
 //! The command comes from the rule, shaped by the file's `#!` line as its own harness would
-//! shape it (see [`super::runners`]): perl gets `-T`/`-t`/`-w`/`-W`/`-X`, python and node the
+//! shape it (each harness's [`Harness::by_line`]): perl gets `-T`/`-t`/`-w`/`-W`/`-X`, python and node the
 //! line's flags, a `*.sh` file asking for bash gets bash. A file no rule maps runs by its `#!`
 //! line (the interpreter started by tapline, the line's words split), else directly.
 //!
 //! With `--exec`, a walk yields the same files and each runs with that command, as written;
 //! a file named explicitly or matched by a glob runs with it whatever it is.
 use super::config::{Config, RunnerRule};
-use super::runners::{self, Family};
-use super::shebang::Shebang;
+use super::runners;
+use crate::harness::api::{Candidate, Cx, Hosts, Id, Memo, Settings};
+use crate::harness::{registry, Harness};
+use crate::util::shebang::Shebang;
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-pub use super::runners::BUILTIN_RUNNERS;
 use crate::util::paths::{normalize, relative};
 use crate::util::which::{self, is_executable_file};
 use words::{fill, program_path, split_words};
@@ -93,9 +94,9 @@ pub struct Input {
     /// How it may run beside other files: one at a time in a run that follows tstest, but
     /// for its `*.para__N.*` group ([`crate::run::tstest::Lane`]).
     pub lane: crate::run::tstest::Lane,
-    /// It runs under pytest with tapline's plugin ([`crate::run::pytest`]), whose folder then
-    /// goes first on its `PYTHONPATH`.
-    pub pytest: bool,
+    /// The harness that runs it, when a built-in rule mapped it
+    /// ([`crate::harness::registry::harness`]): what it runs with comes from there.
+    pub harness: Option<Id>,
     /// Its `[[runner]]` rule's `warm`: whether it may run in a warm worker (`None`: a tape
     /// file may, [`crate::run::warm`]).
     pub warm: Option<bool>,
@@ -118,27 +119,7 @@ pub enum Runtime {
     Chromium,
 }
 
-/// How a file that prints no TAP is judged: as its own harness would judge it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Silent {
-    /// It fails, `no TAP output` (a shell script, an executable: no harness says otherwise).
-    #[default]
-    Fails,
-    /// A `*.t`: it fails, as prove fails it (`No subtests run`).
-    Prove,
-    /// JavaScript or TypeScript: node's runner and tape count it as a file with no tests, not
-    /// as a failure; when it exits 0 it is `no tests`, neither passed nor failed.
-    NoTests,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`{program}` is not installed (needed to run {file}){hint}")]
-pub struct MissingInterpreter {
-    pub program: String,
-    pub file: PathBuf,
-    /// How to get it, as `: …` (empty when the name says enough).
-    pub hint: String,
-}
+pub use crate::harness::api::{MissingInterpreter, Silent};
 
 #[derive(Debug, thiserror::Error)]
 pub enum DiscoverError {
@@ -242,15 +223,17 @@ pub fn find(
         bare: false,
         followed_prove: false,
         test_folder: false,
-        ts_runner: runners::ts_runner(cfg.ts_runner.as_deref(), cwd, root),
         declared: None,
         declared_one_at_a_time: None,
         chromium_cfg: cfg.chromium.clone(),
         chromium: None,
         ci: std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0"),
         tstest: false,
-        pytest_project: crate::run::pytest::is_project(cwd) || crate::run::pytest::is_project(root),
-        pytest: None,
+        settings: Settings {
+            ts_runner: cfg.ts_runner.clone(),
+            ci: false,
+        },
+        memo: Memo::default(),
     };
     if args.is_empty() {
         finder.add_defaults(cfg.test_dirs.as_deref())?;
@@ -316,7 +299,7 @@ fn rules(cfg: &Config) -> Vec<Rule> {
         rule: rule.clone(),
         kind: RuleKind::User,
     });
-    let builtins = BUILTIN_RUNNERS.iter().map(|builtin| Rule {
+    let builtins = registry::builtin_rules().map(|(harness, builtin)| Rule {
         rule: RunnerRule::new(
             builtin.glob,
             builtin
@@ -328,7 +311,7 @@ fn rules(cfg: &Config) -> Vec<Rule> {
         .expect("built-in runner rules are valid"),
         kind: RuleKind::Builtin {
             walk: (!builtin.walk.is_empty()).then(|| glob_set(builtin.walk)),
-            family: builtin.family,
+            harness,
         },
     });
     user.chain(builtins).collect()
@@ -352,9 +335,8 @@ pub fn perl_dist_marker(dir: &Path) -> Option<&'static str> {
 
 /// What a directory yields, for `--list` and error messages: the built-in walk globs.
 pub fn walk_globs() -> Vec<&'static str> {
-    BUILTIN_RUNNERS
-        .iter()
-        .flat_map(|builtin| {
+    registry::builtin_rules()
+        .flat_map(|(_, builtin)| {
             if builtin.walk.is_empty() {
                 std::slice::from_ref(&builtin.glob)
             } else {
@@ -399,7 +381,7 @@ enum RuleKind {
     Builtin {
         /// The names a walk takes, when fewer than the rule's glob.
         walk: Option<GlobSet>,
-        family: Family,
+        harness: &'static dyn Harness,
     },
 }
 
@@ -426,8 +408,6 @@ struct Finder<'a> {
     followed_prove: bool,
     /// The folder being walked was named as holding tests (every JavaScript file counts).
     test_folder: bool,
-    /// The command `*.ts` files run with ([`runners::ts_runner`]).
-    ts_runner: Vec<String>,
     /// The project's test command, when a run with no PATH followed it.
     declared: Option<String>,
     /// Why that command runs files one at a time, if it does.
@@ -440,10 +420,10 @@ struct Finder<'a> {
     ci: bool,
     /// The run follows a `tstest` script: its files run as tstest runs them (their lanes).
     tstest: bool,
-    /// The project is pytest's: its Python test files run under pytest.
-    pytest_project: bool,
-    /// The pytest its files run with ([`crate::run::pytest::find`]), looked for once.
-    pytest: Option<Result<Vec<OsString>, ()>>,
+    /// `[run]` settings the harnesses read.
+    settings: Settings,
+    /// What the harnesses looked up once for every file.
+    memo: Memo,
 }
 
 impl Finder<'_> {
@@ -472,11 +452,24 @@ impl Finder<'_> {
         let Some(command) = self.command(&path, &rel, &meta, origin) else {
             return false;
         };
-        let pytest = self.runs_under_pytest(&abs, &rel);
-        let command = if pytest {
-            self.pytest_command(&path)
-        } else {
-            self.check_installed(command, &path)
+        // The harness of the built-in rule that maps it may make its command (`--exec`'s is
+        // the user's).
+        let builtin = self.builtin_of(&rel).filter(|_| self.exec.is_none());
+        let made = builtin.and_then(|h| {
+            let mut cx = Cx {
+                cwd: self.cwd,
+                root: &self.root,
+                settings: &self.settings,
+                memo: &mut self.memo,
+            };
+            h.command(&path, &abs, &mut cx)
+        });
+        let (command, harness) = match made {
+            Some(made) => (made.command, Some(made.harness)),
+            None => (
+                self.check_installed(command, &path),
+                builtin.map(|h| h.id()),
+            ),
         };
         // Only a user's rule can say its command prints something other than TAP.
         let user = match self.rules.iter().find(|r| r.rule.matches(&rel)) {
@@ -489,8 +482,8 @@ impl Finder<'_> {
         let mut input = Input {
             format: user.map_or(InputFormat::Tap, |rule| rule.format),
             merge: user.and_then(|rule| rule.merge),
-            silent: silent(&rel),
-            pytest,
+            silent: self.silent(&rel),
+            harness,
             warm: user.and_then(|rule| rule.warm),
             ..Input::default()
         };
@@ -502,10 +495,10 @@ impl Finder<'_> {
             input.init = super::tstest::init_of(&abs);
         }
         if self.tstest {
-            input.lane = super::tstest::Lane::of_tstest_file(name);
+            input.lane = super::tstest::lane_of(name);
         }
         let runtimes = self.runtimes(&rel);
-        if !runtimes.chromium {
+        if !runtimes.page {
             let file = TestFile {
                 path,
                 rel,
@@ -521,14 +514,14 @@ impl Finder<'_> {
                 runtime: Runtime::Chromium,
                 ..input.clone()
             },
-            rel: if runtimes.node {
+            rel: if runtimes.process {
                 format!("{rel} (chromium)")
             } else {
                 rel.clone()
             },
             path: path.clone(),
         };
-        if runtimes.node {
+        if runtimes.process {
             let in_node = TestFile {
                 path,
                 rel: format!("{rel} (node)"),
@@ -538,7 +531,7 @@ impl Finder<'_> {
             self.found.insert(abs.clone(), in_node);
         }
         let mut key = abs.into_os_string();
-        key.push(if runtimes.node { " (chromium)" } else { "" });
+        key.push(if runtimes.process { " (chromium)" } else { "" });
         self.found.insert(key.into(), in_browser);
         true
     }
@@ -546,10 +539,10 @@ impl Finder<'_> {
     /// Where `rel` runs: by its name's runtime segment when a built-in JavaScript or
     /// TypeScript rule maps it, in Chromium when the user's rule says `runtime = "chromium"`,
     /// else by its command. `--exec` runs every file by its command.
-    fn runtimes(&self, rel: &str) -> naming::Runtimes {
-        let command_only = naming::Runtimes {
-            node: true,
-            chromium: false,
+    fn runtimes(&self, rel: &str) -> Hosts {
+        let command_only = Hosts {
+            process: true,
+            page: false,
         };
         if self.exec.is_some() {
             return command_only;
@@ -559,25 +552,17 @@ impl Finder<'_> {
             Some(Rule {
                 kind: RuleKind::User,
                 rule,
-            }) if rule.chromium => naming::Runtimes {
-                node: false,
-                chromium: true,
+            }) if rule.chromium => Hosts {
+                process: false,
+                page: true,
             },
             Some(Rule {
-                kind:
-                    RuleKind::Builtin {
-                        family: Family::Node | Family::Tsx,
-                        ..
-                    },
+                kind: RuleKind::Builtin { harness, .. },
                 ..
-            }) => {
-                let r = naming::runtimes(name);
-                if r.node || r.chromium {
-                    r
-                } else {
-                    command_only
-                }
-            }
+            }) => harness
+                .hosts(name)
+                .filter(|h| h.process || h.page)
+                .unwrap_or(command_only),
             _ => command_only,
         }
     }
@@ -610,7 +595,7 @@ impl Finder<'_> {
 
     /// The command that runs `path`, or `None` if it is not a test (for `origin`).
     fn command(
-        &self,
+        &mut self,
         path: &Path,
         rel: &str,
         meta: &fs::Metadata,
@@ -626,22 +611,24 @@ impl Finder<'_> {
         let line = || Shebang::read(&self.cwd.join(path));
         let command = match self.rules.iter().find(|rule| rule.rule.matches(rel)) {
             Some(Rule {
-                kind: RuleKind::Builtin { walk, family },
+                kind: RuleKind::Builtin { walk, harness },
                 rule,
             }) => {
-                if origin == Origin::Walk && !self.walk_takes(path, name, walk.as_ref(), *family) {
+                let harness = *harness;
+                if origin == Origin::Walk && !self.walk_takes(path, name, walk.as_ref(), harness) {
                     return None;
                 }
-                let command = match family {
-                    Family::Tsx => fill(&self.ts_runner, path),
-                    _ => fill(&rule.command, path),
+                let template = rule.command.clone();
+                let mut cx = Cx {
+                    cwd: self.cwd,
+                    root: &self.root,
+                    settings: &self.settings,
+                    memo: &mut self.memo,
                 };
-                match (family, self.exec.is_some()) {
-                    (Family::Opaque, _) | (_, true) => command,
-                    _ => match line() {
-                        Some(line) => runners::apply_shebang(*family, command, &line),
-                        None => command,
-                    },
+                let command = fill(&harness.template(&mut cx).unwrap_or(template), path);
+                match Shebang::read(&self.cwd.join(path)).filter(|_| self.exec.is_none()) {
+                    Some(line) => harness.by_line(command, &line),
+                    None => command,
                 }
             }
             Some(Rule {
@@ -650,7 +637,7 @@ impl Finder<'_> {
             }) => {
                 let command = fill(&rule.command, path);
                 match line().filter(|_| self.exec.is_none()) {
-                    Some(line) => runners::apply_perl_switches(command, &line),
+                    Some(line) => registry::user_command(command, &line),
                     None => command,
                 }
             }
@@ -668,58 +655,56 @@ impl Finder<'_> {
         }
     }
 
-    /// Whether a walk takes a file a built-in rule maps: by the rule's walk names, and by the
-    /// naming of its language (a Perl distribution's walk takes `*.t` only).
-    fn walk_takes(&self, path: &Path, name: &str, walk: Option<&GlobSet>, family: Family) -> bool {
-        !(self.perl_dist && family != Family::Perl) && self.named_test(path, name, walk, family)
+    /// Whether a walk takes a file a built-in rule maps: by the rule's walk names, and as its
+    /// harness names tests (a Perl distribution's walk takes prove's files only).
+    fn walk_takes(
+        &self,
+        path: &Path,
+        name: &str,
+        walk: Option<&GlobSet>,
+        harness: &dyn Harness,
+    ) -> bool {
+        !(self.perl_dist && harness.id() != "prove") && self.named_test(path, name, walk, harness)
     }
 
-    /// Whether the naming of a built-in rule's language names `path` a test.
-    fn named_test(&self, path: &Path, name: &str, walk: Option<&GlobSet>, family: Family) -> bool {
+    /// Whether a built-in rule's walk names and its harness name `path` a test.
+    fn named_test(
+        &self,
+        path: &Path,
+        name: &str,
+        walk: Option<&GlobSet>,
+        harness: &dyn Harness,
+    ) -> bool {
         if walk.is_some_and(|w| !w.is_match(name)) {
             return false;
         }
-        match family {
-            Family::Node => {
-                naming::is_js_test(path, self.test_folder) && !super::tstest::is_init_name(name)
-            }
-            Family::Tsx => naming::ts_name(name) == naming::TsName::Test,
-            _ => true,
+        harness.takes(&Candidate {
+            path,
+            name,
+            in_test_folder: self.test_folder,
+        })
+    }
+
+    /// The harness of the built-in rule that maps `rel`, unless a user's rule maps it first.
+    fn builtin_of(&self, rel: &str) -> Option<&'static dyn Harness> {
+        match self.rules.iter().find(|r| r.rule.matches(rel))?.kind {
+            RuleKind::Builtin { harness, .. } => Some(harness),
+            RuleKind::User => None,
         }
     }
 
-    /// Whether a file runs under pytest: a built-in rule takes it as Python (not the user's
-    /// rule, not `--exec`), and the project is pytest's or the file is written for pytest.
-    fn runs_under_pytest(&self, abs: &Path, rel: &str) -> bool {
-        let python = matches!(
-            self.rules.iter().find(|r| r.rule.matches(rel)),
-            Some(Rule {
-                kind: RuleKind::Builtin {
-                    family: Family::Python,
-                    ..
-                },
-                ..
+    /// How `rel` is judged when it prints no TAP: as the harness whose built-in rule matches
+    /// its name judges it, whoever's rule runs it ([`Silent`]).
+    fn silent(&self, rel: &str) -> Silent {
+        self.rules
+            .iter()
+            .find_map(|r| match r.kind {
+                RuleKind::Builtin { harness, .. } if r.rule.matches(rel) => Some(harness),
+                _ => None,
             })
-        );
-        self.exec.is_none()
-            && python
-            && (self.pytest_project || crate::run::pytest::reads_as_test_module(abs))
-    }
-
-    /// The command that runs `path` under pytest, or how to get pytest.
-    fn pytest_command(&mut self, path: &Path) -> Result<Vec<OsString>, MissingInterpreter> {
-        let (cwd, root) = (self.cwd, self.root.clone());
-        match self
-            .pytest
-            .get_or_insert_with(|| crate::run::pytest::find(cwd, &root))
-        {
-            Ok(program) => Ok(crate::run::pytest::command(program, path)),
-            Err(()) => Err(MissingInterpreter {
-                program: "pytest".to_owned(),
-                file: path.to_path_buf(),
-                hint: crate::run::pytest::INSTALL_HINT.to_owned(),
-            }),
-        }
+            .map_or(Silent::Fails, |h| {
+                h.silent(rel.rsplit('/').next().unwrap_or(rel))
+            })
     }
 
     fn check_installed(
@@ -742,15 +727,5 @@ impl Finder<'_> {
                 hint: String::new(),
             })
         }
-    }
-}
-
-/// How `rel` is judged when it prints no TAP: by its language's harness ([`Silent`]).
-fn silent(rel: &str) -> Silent {
-    let ext = rel.rsplit_once('.').map_or("", |(_, ext)| ext);
-    match ext {
-        "t" => Silent::Prove,
-        "js" | "mjs" | "cjs" | "ts" => Silent::NoTests,
-        _ => Silent::Fails,
     }
 }

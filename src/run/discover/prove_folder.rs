@@ -4,7 +4,6 @@
 //! is one; so is any walked folder whose own files hold a `*.t` and no test of another harness
 //! (a `*.bats`, or a Python, JavaScript or TypeScript file named as a test), as a sharness or
 //! Test::More project's `t/` is.
-use super::naming::{self, TsName};
 use super::{Finder, PassedOverWhy, RuleKind};
 use crate::util::paths::{normalize, relative};
 use crate::util::which::is_executable_file;
@@ -131,13 +130,11 @@ pub(super) fn holds_dot_t_only(dir: &Path) -> bool {
     dot_t
 }
 
-/// Whether `name` is a test of a harness other than prove, by its name alone.
+/// Whether `name` (not a `*.t`) is a test of another harness, by its name alone.
 fn names_another_harness_test(name: &str) -> bool {
-    let python = name.ends_with(".py") && (name.starts_with("test") || name.ends_with("_test.py"));
-    name.ends_with(".bats")
-        || python
-        || naming::is_js_test(Path::new(name), false)
-        || naming::ts_name(name) == TsName::Test
+    crate::harness::registry::HARNESSES
+        .iter()
+        .any(|h| h.is_test_name(name))
 }
 
 impl Finder<'_> {
@@ -199,9 +196,9 @@ impl Finder<'_> {
         let name = path.file_name().and_then(OsStr::to_str).unwrap_or_default();
         match self.rules.iter().find(|r| r.rule.matches(rel)) {
             Some(super::Rule {
-                kind: RuleKind::Builtin { walk, family },
+                kind: RuleKind::Builtin { walk, harness },
                 ..
-            }) => self.named_test(path, name, walk.as_ref(), *family),
+            }) => self.named_test(path, name, walk.as_ref(), *harness),
             _ => false,
         }
     }

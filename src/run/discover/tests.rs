@@ -1083,7 +1083,7 @@ fn silence_is_judged_by_language() {
         silent,
         [
             ("t/a.sh", Silent::Fails),
-            ("t/a.t", Silent::Prove),
+            ("t/a.t", Silent::NoSubtests),
             ("t/a.test.js", Silent::NoTests),
             ("t/test_main.py", Silent::Fails),
             ("t/test_plain.py", Silent::Fails),
@@ -1126,7 +1126,7 @@ fn pytest_files_run_under_the_projects_pytest() {
                 (
                     f.rel.clone(),
                     command(f).iter().map(|w| w.to_string()).collect(),
-                    f.input.pytest,
+                    f.input.harness == Some("pytest"),
                 )
             })
             .collect()
@@ -1169,7 +1169,7 @@ fn pytest_files_run_under_the_projects_pytest() {
     )
     .expect("found");
     assert!(
-        exec.iter().all(|f| !f.input.pytest),
+        exec.iter().all(|f| f.input.harness.is_none()),
         "--exec runs its own command"
     );
 }
@@ -1257,7 +1257,7 @@ fn a_pytest_project_without_a_test_folder_is_walked_as_pytest_walks_it() {
     ]);
     let files = run(dir.path(), &[], &Config::default(), None).expect("found");
     assert_eq!(rels(&files), ["pkg/sub/thing_test.py", "test_top.py"]);
-    assert!(files.iter().all(|f| f.input.pytest));
+    assert!(files.iter().all(|f| f.input.harness == Some("pytest")));
     fs::remove_file(dir.path().join("test_top.py")).expect("rm");
     fs::remove_file(dir.path().join("pkg/sub/thing_test.py")).expect("rm");
     assert!(matches!(

@@ -1,9 +1,10 @@
 //! Where discovery looks: the folders a run with no PATH walks (the project's declaration,
 //! `tapline.toml`'s `test_dirs`, else `test/`, `tests/` and `t/`), folders and globs named on
 //! the command line, and the walks themselves.
-use super::naming::{self, TsName};
+use super::naming;
 use super::project::{self, Only, Place};
 use super::{DiscoverError, Finder, Origin, PassedOverWhy};
+use crate::harness::node::naming::{self as js_naming, TsName};
 use crate::util::paths::normalize;
 use globset::GlobBuilder;
 use ignore::WalkBuilder;
@@ -76,7 +77,10 @@ impl Finder<'_> {
             DEFAULT_TEST_DIRS.iter().map(PathBuf::from).collect()
         };
         // pytest with no argument looks from the cwd down.
-        if self.pytest_project && !dirs.iter().any(|d| self.cwd.join(d).is_dir()) {
+        if (crate::harness::python::is_project(self.cwd)
+            || crate::harness::python::is_project(&self.root))
+            && !dirs.iter().any(|d| self.cwd.join(d).is_dir())
+        {
             return self.add_pytest_root();
         }
         let looked: Vec<String> = dirs.iter().map(|d| format!("`{}/`", d.display())).collect();
@@ -202,11 +206,11 @@ impl Finder<'_> {
             let takes = match &place.only {
                 Only::Names(globs) => globs.iter().any(|g| glob_matches(g, name)),
                 Only::Js { ts } => {
-                    (matches!(ext, "js" | "mjs" | "cjs") && naming::is_js_test(&path, false)
-                        || *ts && ext == "ts" && naming::ts_name(name) == TsName::Test)
-                        && !super::super::tstest::is_init_name(name)
+                    (matches!(ext, "js" | "mjs" | "cjs") && js_naming::is_js_test(&path, false)
+                        || *ts && ext == "ts" && js_naming::ts_name(name) == TsName::Test)
+                        && !crate::util::init_module::is_init_name(name)
                 }
-                Only::Ts => naming::ts_name(name) == TsName::Test,
+                Only::Ts => js_naming::ts_name(name) == TsName::Test,
                 Only::Glob(_) => false,
             };
             if !(takes && self.add(path.clone(), Origin::Named)) {

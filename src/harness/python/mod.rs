@@ -10,12 +10,175 @@
 //! of them at once.
 //!
 //! The plugin (`tapline_pytest.py`, in the binary) is written to tapline's folder in the temp
-//! folder, as the trace hooks are ([`crate::run::trace`]), in a subfolder of its own that goes
+//! folder, as the trace hooks are ([`super::hooks`]), in a subfolder of its own that goes
 //! first on the child's `PYTHONPATH` ([`env`]): the project installs nothing. It prints TAP 14
 //! with protocol v2 markers, one point per test, live (see its own header for the details).
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+
+use super::api::{insert_after_program, Builtin, Cx, Id, Made, MissingInterpreter};
+use super::filter::{Filter, Narrow, Pattern, Probe};
+use super::Harness;
+use crate::protocol::InputFormat;
+use crate::util::shebang::Shebang;
+use std::collections::BTreeSet;
+
+/// Python files: as pytest runs them in a project of pytest's or a file written for it, else as
+/// a program (`python3 FILE`, which prints its own TAP).
+pub(crate) struct Python;
+pub(crate) static PYTHON: Python = Python;
+
+/// The harness of files run under pytest with tapline's plugin.
+pub(crate) const PYTEST_ID: Id = "pytest";
+
+/// Files run under pytest with tapline's plugin ([`PYTHON`] hands them over).
+pub(crate) struct Pytest;
+pub(crate) static PYTEST: Pytest = Pytest;
+
+impl Harness for Python {
+    fn id(&self) -> Id {
+        "python"
+    }
+
+    fn rules(&self) -> &'static [Builtin] {
+        // pytest's default names; other modules are helpers.
+        &[Builtin {
+            glob: "*.py",
+            walk: &["test*.py", "*_test.py"],
+            command: &["python3", "{}"],
+        }]
+    }
+
+    fn is_test_name(&self, name: &str) -> bool {
+        name.ends_with(".py") && (name.starts_with("test") || name.ends_with("_test.py"))
+    }
+
+    fn by_line(&self, mut command: Vec<OsString>, line: &Shebang) -> Vec<OsString> {
+        // The line's words (`-u`, `-W error`, `-X dev`) go on the command line.
+        if line.name().starts_with("python") {
+            insert_after_program(&mut command, line.args.clone());
+        }
+        command
+    }
+
+    fn command(&self, path: &Path, abs: &Path, cx: &mut Cx<'_>) -> Option<Made> {
+        let (cwd, root) = (cx.cwd, cx.root);
+        let project = cx.memo.get_or_insert_with(("pytest", "project"), || {
+            is_project(cwd) || is_project(root)
+        });
+        if !(project || reads_as_test_module(abs)) {
+            return None;
+        }
+        let found = cx
+            .memo
+            .get_or_insert_with(("pytest", "found"), || find(cwd, root));
+        let command = match found {
+            Ok(program) => Ok(command(&program, path)),
+            Err(()) => Err(MissingInterpreter {
+                program: "pytest".to_owned(),
+                file: path.to_path_buf(),
+                hint: INSTALL_HINT.to_owned(),
+            }),
+        };
+        Some(Made {
+            command,
+            harness: PYTEST.id(),
+        })
+    }
+}
+
+impl Harness for Pytest {
+    fn id(&self) -> Id {
+        PYTEST_ID
+    }
+
+    fn env(&self, vars: &[(OsString, OsString)]) -> Result<Vec<(OsString, OsString)>, String> {
+        env(vars)
+    }
+
+    fn sandbox_reads(&self) -> Result<Vec<PathBuf>, String> {
+        Ok(vec![plugin_dir()?])
+    }
+
+    fn filter(&self, probe: &Probe<'_>) -> Option<Filter> {
+        match probe.suite {
+            Some(InputFormat::Junit) if (probe.program)("pytest") => Some(Filter::of(&PytestK)),
+            None if probe.harness == Some(PYTEST_ID) => Some(PYTEST_FILE_FILTER),
+            _ => None,
+        }
+    }
+}
+
+/// A file run under pytest with tapline's plugin: its tests' node IDs.
+pub(crate) const PYTEST_FILE_FILTER: Filter = Filter::of(&NodeIds);
+
+struct NodeIds;
+
+impl Narrow for NodeIds {
+    fn said(&self) -> &'static str {
+        "pytest node IDs"
+    }
+
+    fn narrow(&self, command: &mut Vec<OsString>, _patterns: &[Pattern], matching: &[Vec<String>]) {
+        // `pytest … FILE` becomes `pytest … FILE::test_a FILE::Class::test_b[1]`.
+        let Some(file) = command.pop() else {
+            return;
+        };
+        let ids: BTreeSet<&str> = (matching.iter())
+            .filter_map(|n| n.last())
+            .map(String::as_str)
+            .collect();
+        let nodes = ids.iter().map(|id| {
+            let mut node = file.clone();
+            node.push("::");
+            node.push(id);
+            node
+        });
+        let nodes: Vec<OsString> = nodes.collect();
+        match nodes.is_empty() {
+            true => command.push(file),
+            false => command.extend(nodes),
+        }
+    }
+}
+
+/// A pytest `[[suite]]`: `-k`.
+struct PytestK;
+
+impl Narrow for PytestK {
+    fn said(&self) -> &'static str {
+        "pytest -k"
+    }
+
+    fn narrow(&self, command: &mut Vec<OsString>, patterns: &[Pattern], matching: &[Vec<String>]) {
+        command.extend(
+            pytest_args(patterns, matching)
+                .into_iter()
+                .map(OsString::from),
+        );
+    }
+}
+
+/// pytest's `-k` for plain words; otherwise the matching tests' names as `-k` alternatives.
+fn pytest_args(patterns: &[Pattern], matching: &[Vec<String>]) -> Vec<String> {
+    let word = |p: &Pattern| p.plain && p.text.chars().all(|c| c.is_alphanumeric() || c == '_');
+    let words: Vec<String> = match !patterns.is_empty() && patterns.iter().all(word) {
+        true => patterns.iter().map(|p| p.text.clone()).collect(),
+        // JUnit names a test `module.Class.test`: its last part is its pytest name.
+        false => matching
+            .iter()
+            .filter_map(|n| n.last()?.rsplit('.').next().map(str::to_owned))
+            .map(|n| n.split('[').next().unwrap_or(&n).to_owned())
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect(),
+    };
+    match words.is_empty() {
+        true => Vec::new(),
+        false => vec!["-k".into(), words.join(" or ")],
+    }
+}
 
 /// The plugin's module name, as `-p` loads it.
 pub(crate) const MODULE: &str = "tapline_pytest";
@@ -26,7 +189,7 @@ pub(crate) const INSTALL_HINT: &str = ": install it in the project's venv (`pyth
 
 /// Whether `dir` holds pytest's configuration or a `conftest.py`.
 pub(crate) fn is_project(dir: &Path) -> bool {
-    crate::run::init::pytest_configured(dir)
+    pytest_configured(dir)
         || ["tests", "test"]
             .iter()
             .any(|d| dir.join(d).join("conftest.py").is_file())
@@ -134,7 +297,7 @@ pub(crate) fn plugin_dir() -> Result<PathBuf, String> {
 
 fn write_plugin() -> std::io::Result<PathBuf> {
     // Not the trace hooks' folder itself: their sitecustomize takes that one off sys.path.
-    crate::run::trace::versioned_hooks("pytest", &[(&format!("{MODULE}.py"), PLUGIN)])
+    super::hooks::versioned_hooks("pytest", &[(&format!("{MODULE}.py"), PLUGIN)])
 }
 
 /// The `PYTHONPATH` a pytest file's child gets: the plugin's folder first, then what it would
@@ -171,9 +334,36 @@ pub(crate) fn env(vars: &[(OsString, OsString)]) -> Result<Vec<(OsString, OsStri
     Ok(vec![("PYTHONPATH".into(), value)])
 }
 
+/// Whether `dir` holds pytest's configuration: `pytest.ini`, a `[tool.pytest…]` table in
+/// `pyproject.toml`, `[tool:pytest]` in `setup.cfg`, `[pytest]` in `tox.ini`, or a
+/// `conftest.py`.
+pub(crate) fn pytest_configured(dir: &Path) -> bool {
+    let holds = |file: &str, section: &str| {
+        std::fs::read_to_string(dir.join(file)).is_ok_and(|text| text.contains(section))
+    };
+    dir.join("pytest.ini").is_file()
+        || dir.join("conftest.py").is_file()
+        || holds("pyproject.toml", "[tool.pytest")
+        || holds("setup.cfg", "[tool:pytest]")
+        || holds("tox.ini", "[pytest]")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn path(p: &[&str]) -> Vec<String> {
+        p.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn pytest_gets_words_as_k_and_a_regex_as_the_matching_names() {
+        let words = [Pattern::parse("adds").expect("p")];
+        assert_eq!(pytest_args(&words, &[]), ["-k", "adds"]);
+        let re = [Pattern::parse("/upper$/").expect("p")];
+        let m = [path(&["pytest", "test_calc.TestWords.test_upper"])];
+        assert_eq!(pytest_args(&re, &m), ["-k", "test_upper"]);
+    }
 
     #[test]
     fn files_written_for_pytest_or_unittest() {

@@ -85,54 +85,6 @@ fn base_name(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
 
-/// The switches of a perl `#!` line that must (or may harmlessly) be given on perl's command
-/// line too, one per word: `-T` and `-t`, which perl refuses to see only on the `#!` line
-/// ("-T" is on the #! line, it must also be used on the command line), and the warning
-/// switches `-w`, `-W`, `-X`. Perl reads the other switches from the line itself; some of
-/// them (`-l`, `-0`) must not be given twice.
-pub(crate) fn perl_switches(args: &[String]) -> Vec<String> {
-    let mut found = Vec::new();
-    for word in args {
-        let Some(cluster) = word.strip_prefix('-') else {
-            // Perl stops reading switches at the first word that is not one.
-            break;
-        };
-        if cluster.is_empty() || cluster.starts_with('-') {
-            break;
-        }
-        let mut chars = cluster.chars().peekable();
-        while let Some(c) = chars.next() {
-            match c {
-                'T' | 't' | 'w' | 'W' | 'X' => {
-                    let switch = format!("-{c}");
-                    if !found.contains(&switch) {
-                        found.push(switch);
-                    }
-                }
-                // An optional number (octal, or hex after `x` for -0); more switches may follow.
-                'l' => while chars.next_if(|d| d.is_digit(8)).is_some() {},
-                '0' => {
-                    let hex = chars.next_if(|&x| x == 'x' || x == 'X').is_some();
-                    let radix = if hex { 16 } else { 8 };
-                    while chars.next_if(|d| d.is_digit(radix)).is_some() {}
-                }
-                // The rest of the word is this switch's argument (`-MTest::More`, `-Ilib`).
-                'C' | 'd' | 'D' | 'e' | 'E' | 'F' | 'i' | 'I' | 'm' | 'M' | 'x' => break,
-                _ => {}
-            }
-        }
-    }
-    found
-}
-
-/// Whether perl's `args` (switches before the script) turn on taint mode, in which perl
-/// ignores `PERL5LIB` and `PERL5OPT`.
-pub(crate) fn perl_taint(args: &[String]) -> bool {
-    perl_switches(args)
-        .iter()
-        .any(|switch| switch == "-T" || switch == "-t")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,36 +171,5 @@ mod tests {
         long.extend(std::iter::repeat_n(b'x', 4 * MAX_LINE));
         let s = Shebang::read(&write("f.sh", &long)).expect("cut, not dropped");
         assert_eq!(s.program, "/bin/sh");
-    }
-
-    #[test]
-    fn perl_switches_for_the_command_line() {
-        let switches = |line: &[&str]| perl_switches(&words(line));
-        assert_eq!(switches(&["-T"]), ["-T"]);
-        assert_eq!(switches(&["-t"]), ["-t"]);
-        assert_eq!(switches(&["-wT"]), ["-w", "-T"]);
-        assert_eq!(switches(&["-Tw"]), ["-T", "-w"]);
-        assert_eq!(switches(&["-w", "-T"]), ["-w", "-T"]);
-        assert_eq!(switches(&["-W"]), ["-W"]);
-        assert_eq!(switches(&["-X"]), ["-X"]);
-        assert_eq!(switches(&["-T", "-T", "-wTw"]), ["-T", "-w"]);
-        assert_eq!(switches(&["-l012w"]), ["-w"], "-l takes octal digits");
-        assert_eq!(switches(&["-lw"]), ["-w"]);
-        assert_eq!(switches(&["-0777T"]), ["-T"]);
-        assert_eq!(switches(&["-Ilib", "-w"]), ["-w"]);
-        assert_eq!(
-            switches(&["-MTest::More", "-w"]),
-            ["-w"],
-            "a module name, not -T"
-        );
-        assert_eq!(switches(&["-CSDT"]), Vec::<String>::new(), "-C's flags");
-        assert_eq!(switches(&["-x/tmp/T"]), Vec::<String>::new());
-        assert_eq!(switches(&["-s", "-T"]), ["-T"]);
-        assert_eq!(switches(&["--", "-T"]), Vec::<String>::new());
-        assert_eq!(switches(&["foo", "-T"]), Vec::<String>::new());
-        assert_eq!(switches(&[]), Vec::<String>::new());
-        assert!(perl_taint(&words(&["-wT"])));
-        assert!(perl_taint(&words(&["-t"])));
-        assert!(!perl_taint(&words(&["-w", "-MTaint"])));
     }
 }

@@ -1,0 +1,193 @@
+//! JavaScript and TypeScript files run by node (or the project's TypeScript runner): the files
+//! a walk takes as node's runner, node-tap and tstest name them ([`naming`]), and how a `#!`
+//! line's flags reach node.
+use super::api::{insert_after_program, Builtin, Candidate, Cx, Hosts, Id, Silent};
+use super::filter::{after_program, level, own_level, Filter, Narrow, Pattern, Probe};
+use super::Harness;
+use crate::util::shebang::Shebang;
+use std::ffi::OsString;
+use std::path::Path;
+
+pub(crate) mod naming;
+
+/// `*.{js,mjs,cjs}` under node.
+pub(crate) struct Node;
+pub(crate) static NODE: Node = Node;
+
+/// `*.ts` under the project's TypeScript runner ([`ts_runner`]).
+pub(crate) struct TypeScript;
+pub(crate) static TYPESCRIPT: TypeScript = TypeScript;
+
+/// node's runner and tape count a file with no TAP as one with no tests, not as a failure.
+fn silent(name: &str) -> Silent {
+    match name.rsplit_once('.').map_or("", |(_, ext)| ext) {
+        "js" | "mjs" | "cjs" | "ts" => Silent::NoTests,
+        _ => Silent::Fails,
+    }
+}
+
+impl Harness for Node {
+    fn id(&self) -> Id {
+        "node"
+    }
+
+    fn rules(&self) -> &'static [Builtin] {
+        &[Builtin {
+            glob: "*.{js,mjs,cjs}",
+            walk: &[],
+            command: &["node", "{}"],
+        }]
+    }
+
+    fn is_test_name(&self, name: &str) -> bool {
+        naming::is_js_test(Path::new(name), false)
+    }
+
+    fn takes(&self, file: &Candidate<'_>) -> bool {
+        naming::is_js_test(file.path, file.in_test_folder)
+            && !crate::util::init_module::is_init_name(file.name)
+    }
+
+    fn by_line(&self, mut command: Vec<OsString>, line: &Shebang) -> Vec<OsString> {
+        // The line's flags (`--expose-gc`, `--experimental-…`) go on the command line.
+        if matches!(line.name(), "node" | "nodejs") {
+            insert_after_program(&mut command, line.args.clone());
+        }
+        command
+    }
+
+    fn hosts(&self, name: &str) -> Option<Hosts> {
+        Some(naming::runtimes(name))
+    }
+
+    fn silent(&self, name: &str) -> Silent {
+        silent(name)
+    }
+
+    fn filter(&self, probe: &Probe<'_>) -> Option<Filter> {
+        if probe.suite.is_some() || !(probe.program)("node") {
+            return None;
+        }
+        let src = (probe.source)();
+        let imports = |module: &str| {
+            ["'", "\""]
+                .iter()
+                .any(|q| src.contains(&format!("{q}{module}{q}")))
+        };
+        match () {
+            () if imports("node:test") => Some(NODE_TEST_FILTER),
+            () if imports("tap") => Some(Filter::of(&TapGrep)),
+            () => None,
+        }
+    }
+}
+
+/// node's runner: `--test-name-pattern`, matched against each test's own name.
+pub(crate) const NODE_TEST_FILTER: Filter = Filter::of(&NamePattern);
+
+struct NamePattern;
+
+impl Narrow for NamePattern {
+    fn said(&self) -> &'static str {
+        "node --test-name-pattern"
+    }
+
+    fn narrow(&self, command: &mut Vec<OsString>, patterns: &[Pattern], matching: &[Vec<String>]) {
+        let own = own_level(patterns, matching);
+        after_program(command, vec![format!("--test-name-pattern={own}")]);
+    }
+}
+
+/// node-tap's `TAP_GREP`, whose first pattern is the top level's.
+struct TapGrep;
+
+impl Narrow for TapGrep {
+    fn said(&self) -> &'static str {
+        "tap's TAP_GREP"
+    }
+
+    fn narrow(&self, command: &mut Vec<OsString>, patterns: &[Pattern], matching: &[Vec<String>]) {
+        // tap reads its `--grep` from the environment when a file runs on its own.
+        let top = level(
+            patterns,
+            matching
+                .iter()
+                .filter_map(|n| n.first().map(String::as_str))
+                .collect(),
+        );
+        command.splice(
+            0..0,
+            ["env".into(), OsString::from(format!("TAP_GREP={top}"))],
+        );
+    }
+}
+
+impl Harness for TypeScript {
+    fn id(&self) -> Id {
+        "typescript"
+    }
+
+    fn rules(&self) -> &'static [Builtin] {
+        // tstest's names; `helpers.ts` beside them is not a test. The runner is the project's
+        // own ([`ts_runner`]), `tsx` only stands for it.
+        &[Builtin {
+            glob: "*.ts",
+            walk: &["test*.ts", "*.test.ts", "*.test.*.ts"],
+            command: &["tsx", "{}"],
+        }]
+    }
+
+    fn is_test_name(&self, name: &str) -> bool {
+        naming::ts_name(name) == naming::TsName::Test
+    }
+
+    fn takes(&self, file: &Candidate<'_>) -> bool {
+        self.is_test_name(file.name)
+    }
+
+    fn template(&self, cx: &mut Cx<'_>) -> Option<Vec<String>> {
+        let (cwd, root, configured) = (cx.cwd, cx.root, cx.settings.ts_runner.clone());
+        Some(cx.memo.get_or_insert_with(("typescript", "runner"), || {
+            ts_runner(configured.as_deref(), cwd, root)
+        }))
+    }
+
+    fn by_line(&self, mut command: Vec<OsString>, line: &Shebang) -> Vec<OsString> {
+        if line.name() == "tsx" {
+            insert_after_program(&mut command, line.args.clone());
+        }
+        command
+    }
+
+    fn hosts(&self, name: &str) -> Option<Hosts> {
+        Some(naming::runtimes(name))
+    }
+
+    fn silent(&self, name: &str) -> Silent {
+        silent(name)
+    }
+}
+
+/// The command `*.ts` files run with: `[run] ts_runner` of `tapline.toml`, else the project's
+/// own runner (`node_modules/.bin/tsx`, then `node_modules/.bin/tsrun` as tstest runs its
+/// files, in the nearest `node_modules` from the cwd up to the root), else `tsx`, then
+/// `tsrun`, on PATH; else `tsx`, which then fails as not installed. The project's own matters:
+/// tsx and ts-node differ on CommonJS interop, and a suite passes under the one it was
+/// written for.
+pub(crate) fn ts_runner(configured: Option<&[String]>, cwd: &Path, root: &Path) -> Vec<String> {
+    if let Some(words) = configured.filter(|w| !w.is_empty()) {
+        return words.to_vec();
+    }
+    let local = cwd
+        .ancestors()
+        .take_while(|dir| dir.starts_with(root))
+        .flat_map(|dir| ["tsx", "tsrun"].map(|name| dir.join("node_modules/.bin").join(name)))
+        .find(|path| crate::util::which::find(path.as_os_str(), cwd).is_some());
+    if let Some(path) = local {
+        return vec![path.to_string_lossy().into_owned()];
+    }
+    let on_path = ["tsx", "tsrun"]
+        .into_iter()
+        .find(|name| crate::util::which::find(std::ffi::OsStr::new(name), cwd).is_some());
+    vec![on_path.unwrap_or("tsx").to_owned()]
+}
