@@ -12,39 +12,9 @@ use std::path::{Path, PathBuf};
 /// The variables the include folders are prepended to.
 pub const LIB_VARS: &[&str] = &["PERL5LIB", "PYTHONPATH", "NODE_PATH"];
 
-/// `--env` or `[run] env` written wrong.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum EnvError {
-    #[error("expected KEY=VALUE, got `{0}`")]
-    NoEquals(String),
-    #[error("the variable name is empty in `{0}`")]
-    EmptyKey(String),
-    #[error("`{0}` holds a NUL byte, which no environment variable can")]
-    Nul(String),
-}
-
-/// Splits `KEY=VALUE` at its first `=`.
-pub fn parse_assignment(text: &str) -> Result<(String, String), EnvError> {
-    let (key, value) = text
-        .split_once('=')
-        .ok_or_else(|| EnvError::NoEquals(text.to_owned()))?;
-    check_var(key, value)?;
-    Ok((key.to_owned(), value.to_owned()))
-}
-
-/// Whether `key` may name a variable and `value` be one's value.
-pub fn check_var(key: &str, value: &str) -> Result<(), EnvError> {
-    if key.is_empty() {
-        return Err(EnvError::EmptyKey(format!("{key}={value}")));
-    }
-    if key.contains('=') {
-        return Err(EnvError::NoEquals(key.to_owned()));
-    }
-    if key.contains('\0') || value.contains('\0') {
-        return Err(EnvError::Nul(format!("{key}={value}").replace('\0', "\\0")));
-    }
-    Ok(())
-}
+/// `KEY=VALUE` read and checked where the configuration is read (it needs nothing of the
+/// runner), named here too for the callers that know it here.
+pub use super::config::{check_var, parse_assignment, EnvError};
 
 /// The value a child sees for `key`: `vars` (a child's own variables, set over tapline's), else
 /// `inherited` (tapline's own).
@@ -194,20 +164,6 @@ mod tests {
             .iter()
             .map(|(k, v)| (k.to_string_lossy().into(), v.to_string_lossy().into()))
             .collect()
-    }
-
-    #[test]
-    fn assignments() {
-        assert_eq!(parse_assignment("A=1"), Ok(("A".into(), "1".into())));
-        assert_eq!(parse_assignment("A="), Ok(("A".into(), String::new())));
-        assert_eq!(parse_assignment("A=b=c"), Ok(("A".into(), "b=c".into())));
-        assert_eq!(parse_assignment("A"), Err(EnvError::NoEquals("A".into())));
-        assert_eq!(parse_assignment("=1"), Err(EnvError::EmptyKey("=1".into())));
-        assert!(matches!(parse_assignment("A\0=1"), Err(EnvError::Nul(_))));
-        assert_eq!(
-            parse_assignment("A").map_err(|e| e.to_string()),
-            Err("expected KEY=VALUE, got `A`".into())
-        );
     }
 
     #[test]

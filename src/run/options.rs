@@ -4,13 +4,11 @@
 //! daemon all read the project through [`Project`] (the root and its `tapline.toml`, read
 //! once), and ask it where the log folder is and whether history is on, so each answer is
 //! given in one place. [`Options::resolve`] is pure (the environment is passed in as [`Env`]),
-//! and tested without processes; the planning pipeline ([`super::plan`]) and the scheduler
+//! and tested without processes; the planning pipeline (run/plan) and the scheduler
 //! ([`super::Settings`]) take their answers from it. The command line's own module only maps
 //! its arguments onto [`Flags`] and the outcome onto an exit code.
 use super::child_env::{self, ChildEnv};
-use super::config::{self, Config, ConfigError};
-use super::order::Order;
-use super::plan::partition::{PartitionArg, PartitionError};
+use super::config::{self, Config, ConfigError, Order, PartitionArg, PartitionError};
 use crate::state::history;
 use crate::supervise;
 use crate::supervise::limits::{self, Limits};
@@ -390,7 +388,7 @@ fn child_env(flags: &Flags, project: &Project, env: &Env<'_>) -> Result<ChildEnv
     let cli_env = flags
         .env
         .iter()
-        .map(|text| child_env::parse_assignment(text))
+        .map(|text| config::parse_assignment(text))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| OptionsError::Invalid {
             flag: "env",

@@ -10,50 +10,13 @@
 //! - `random[:SEED]`: a shuffle; the seed is printed and the same seed gives the same order.
 use super::Planned;
 use crate::state::history::Index;
-use std::fmt;
-use std::str::FromStr;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Order {
-    SlowestFirst,
-    FailedFirst,
-    Declared,
-    /// `None`: pick a seed from the clock.
-    Random(Option<u64>),
-}
+/// The order's names, read and checked where the configuration is read (it needs nothing of
+/// the runner); what each does is below.
+pub use super::config::Order;
 
-impl FromStr for Order {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Order, String> {
-        match s {
-            "slowest-first" => Ok(Order::SlowestFirst),
-            "failed-first" => Ok(Order::FailedFirst),
-            "declared" => Ok(Order::Declared),
-            "random" => Ok(Order::Random(None)),
-            _ => match s.strip_prefix("random:") {
-                Some(seed) => seed.parse().map(|n| Order::Random(Some(n))).map_err(|_| {
-                    format!("`{s}`: the seed of random:SEED is a whole number up to 2^64-1")
-                }),
-                None => Err(format!(
-                    "`{s}`: expected slowest-first, failed-first, declared, random or random:SEED"
-                )),
-            },
-        }
-    }
-}
-
-impl fmt::Display for Order {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Order::SlowestFirst => f.write_str("slowest-first"),
-            Order::FailedFirst => f.write_str("failed-first"),
-            Order::Declared => f.write_str("declared"),
-            Order::Random(None) => f.write_str("random"),
-            Order::Random(Some(seed)) => write!(f, "random:{seed}"),
-        }
-    }
-}
-
+/// An order's meaning needs the planned files and history, which the configuration knows
+/// nothing of, so it lives here rather than beside the enum.
 impl Order {
     /// The order to use when none was asked for: slowest-first once history knows a file.
     pub fn default_for(files: &[Planned], history: &Index) -> Order {
@@ -167,21 +130,6 @@ mod tests {
 
     fn names(files: &[Planned]) -> Vec<&str> {
         files.iter().map(|p| p.info.rel.as_str()).collect()
-    }
-
-    #[test]
-    fn parses_and_prints() {
-        for text in [
-            "slowest-first",
-            "failed-first",
-            "declared",
-            "random",
-            "random:42",
-        ] {
-            assert_eq!(text.parse::<Order>().expect(text).to_string(), text);
-        }
-        assert!("random:x".parse::<Order>().is_err());
-        assert!("fastest".parse::<Order>().is_err());
     }
 
     #[test]

@@ -1,8 +1,6 @@
-//! How a file's stdout and stderr are read ([`Streams`]), and how a file no rule maps runs by
-//! its `#!` line. The built-in rules are the harnesses' ([`crate::harness::registry`]).
+//! How a file's stdout and stderr are read ([`Streams`]).
 use super::discover::Input;
 use crate::protocol::InputFormat;
-use crate::util::shebang::Shebang;
 use std::ffi::OsString;
 
 /// How a file's stdout and stderr are read.
@@ -67,23 +65,9 @@ pub(crate) fn flushes_each_line(command: &[OsString]) -> bool {
     })
 }
 
-/// How a file no rule maps runs by its `#!` line: the interpreter, the line's words split
-/// (Linux hands them over as one word, so `#!/usr/bin/env perl -T` fails there), the file.
-pub(crate) fn by_shebang(line: &Shebang, file: OsString) -> Vec<OsString> {
-    std::iter::once(line.program.clone())
-        .chain(line.args.iter().cloned())
-        .map(OsString::from)
-        .chain(std::iter::once(file))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn line(text: &str) -> Shebang {
-        Shebang::parse(text).expect("a #! line")
-    }
 
     /// Issue 23: a perl file's two streams are one pipe, unless its rule or `--no-merge` says
     /// otherwise; `--merge` parses another file's stderr on its own pipe.
@@ -132,15 +116,5 @@ mod tests {
         assert!(!flushes(&["python3", "test_a.py"]));
         assert!(!flushes(&["/usr/bin/env", "perl", "t/a.t"]));
         assert!(!flushes(&[]));
-    }
-
-    #[test]
-    fn files_without_a_rule_run_by_their_line() {
-        let command = by_shebang(&line("/usr/bin/env perl -T -w"), "t/run-me".into());
-        assert_eq!(command, ["perl", "-T", "-w", "t/run-me"]);
-        assert_eq!(
-            by_shebang(&line("/bin/sh"), "./x".into()),
-            ["/bin/sh", "./x"]
-        );
     }
 }

@@ -2,8 +2,10 @@
 //! (node:test's `--test-name-pattern`, node-tap's `TAP_GREP`, bats' `--filter`, pytest's `-k`
 //! or node IDs, go's `-run` anchored level by level), what `tapline run -t` and `--only-failed`
 //! (the inventory's selection) and a retry of only the failed tests
-//! ([`super::retry_failed`]) put on the command line. A file whose framework has none (tape,
-//! Test::More) runs whole, its other tests marked not selected ([`super::not_selected`]).
+//! (`retry_failed`) put on the command line, each through the filter of the harness that runs
+//! the file ([`crate::harness::filter`]). A file whose harness has none runs whole, its other
+//! tests marked not selected (`not_selected`). Both read this module, so it names them in plain
+//! text, not as links back to them.
 use crate::harness::filter::Probe;
 use crate::harness::registry;
 use crate::run::discover::TestFile;

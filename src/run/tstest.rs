@@ -40,7 +40,7 @@ fn takes_import(program: &OsString) -> bool {
 fn hook_path() -> Result<PathBuf, String> {
     static PATH: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     PATH.get_or_init(|| {
-        let dir = super::trace::versioned_hooks("tstest", &[(HOOK_NAME, HOOK)])
+        let dir = crate::harness::hooks::versioned_hooks("tstest", &[(HOOK_NAME, HOOK)])
             .map_err(|e| e.to_string())?;
         Ok(dir.join(HOOK_NAME))
     })

@@ -273,3 +273,178 @@ fn the_cycle_finder_finds_loops_of_any_length() {
     assert!(modules_named("use super::event;", false, &names).is_empty());
     assert_eq!(modules_named("use super::event;", true, &names).len(), 1);
 }
+
+/// Import loops among the runner's rooms allowed for now (issue 39, §3.2 of
+/// `docs/harness-adapters-plan.md`), each from its smallest name. The harness rooms' move out
+/// of `src/run/` cut the last of them; a new one is a design error, not an entry here.
+const KNOWN_RUN_LOOPS: &[&str] = &[];
+
+/// Issue 39: the runner's rooms, the children of `src/run/` (its `.rs` files and folders,
+/// `mod.rs` left out), import one way, as the top-level modules do. An import is read from a
+/// file's production text as the top-level test reads it (doc links count): `crate::run::NAME`,
+/// or `super::NAME` with as many `super::` as the file lies below `src/run/` (one in `run/x.rs`
+/// and `run/x/mod.rs`, two in `run/x/y.rs`), or each item of a list after either
+/// (`super::{a, b::C}`).
+///
+/// A ratchet while the rooms move: every loop of today is in [`KNOWN_RUN_LOOPS`]. The test
+/// fails when a loop not listed appears (a new import closing one), and when a listed loop is
+/// gone (then take it out), so the list only ever shrinks. Loops, not edges, are listed: a new
+/// loop through an old edge is caught too.
+#[test]
+fn issue39_the_runners_rooms_import_one_way() {
+    let rooms = run_rooms(&repo().join("src/run"));
+    let uses: BTreeMap<String, BTreeSet<String>> = rooms
+        .iter()
+        .map(|(room, used)| (room.clone(), used.keys().cloned().collect()))
+        .collect();
+    let found: BTreeMap<String, Vec<String>> = cycles(&uses)
+        .into_iter()
+        .map(|l| (l.join(" -> "), l))
+        .collect();
+    let mut wrong = Vec::new();
+    for (name, rooms_on_it) in &found {
+        if !KNOWN_RUN_LOOPS.contains(&name.as_str()) {
+            let why: Vec<String> = rooms_on_it
+                .iter()
+                .zip(rooms_on_it.iter().cycle().skip(1))
+                .map(|(a, b)| format!("{} names {b}", rooms[a][b]))
+                .collect();
+            wrong.push(format!(
+                "src/run: a new import loop: {name} -> {} ({})",
+                rooms_on_it[0],
+                why.join("; ")
+            ));
+        }
+    }
+    for known in KNOWN_RUN_LOOPS {
+        if !found.contains_key(*known) {
+            wrong.push(format!(
+                "src/run: the loop {known} is gone: take it out of KNOWN_RUN_LOOPS"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The rooms of the runner (`run`), each with the other rooms it imports and, for each, the
+/// first file (relative to `run`) that names it.
+fn run_rooms(run: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
+    let mut files: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
+    for entry in std::fs::read_dir(run).expect("readable").flatten() {
+        let path = entry.path();
+        let name = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default()
+            .to_owned();
+        if name == "mod" {
+            continue;
+        }
+        if path.is_dir() {
+            let mut inside: Vec<PathBuf> = rust_files(&path).into_iter().map(|(p, _)| p).collect();
+            inside.sort();
+            files.insert(name, inside);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.insert(name, vec![path]);
+        }
+    }
+    let names: BTreeSet<String> = files.keys().cloned().collect();
+    let mut rooms = BTreeMap::new();
+    for (room, paths) in &files {
+        let mut used: BTreeMap<String, String> = BTreeMap::new();
+        for path in paths {
+            let rel = path.strip_prefix(run).expect("under run");
+            let depth = rel.components().count() - usize::from(rel.ends_with("mod.rs"));
+            for other in rooms_named(&production(path), depth, &names) {
+                if other != *room {
+                    used.entry(other)
+                        .or_insert_with(|| rel.display().to_string());
+                }
+            }
+        }
+        rooms.insert(room.clone(), used);
+    }
+    rooms
+}
+
+/// The rooms `text` names through `crate::run::`, or through `depth` times `super::` (what
+/// reaches `run` from the file), one name or each item of a `{…}` list.
+fn rooms_named(text: &str, depth: usize, names: &BTreeSet<String>) -> BTreeSet<String> {
+    let supers = "super::".repeat(depth);
+    let mut found = BTreeSet::new();
+    for prefix in ["crate::run::", supers.as_str()] {
+        if prefix.is_empty() {
+            continue;
+        }
+        for (at, _) in text.match_indices(prefix) {
+            // Not the tail of a longer path (`super::super::x` read one `super::` deep).
+            let before = text[..at].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+                continue;
+            }
+            let rest = &text[at + prefix.len()..];
+            let heads = match rest.strip_prefix('{') {
+                Some(list) => list_heads(list),
+                None => vec![first_word(rest)],
+            };
+            found.extend(
+                heads
+                    .into_iter()
+                    .filter(|w| names.contains(*w))
+                    .map(str::to_owned),
+            );
+        }
+    }
+    found
+}
+
+/// The first word of each item of a `use` list (`list` is the text after its `{`), up to the
+/// list's closing brace: `a`, `b` and `c` of `a, b::{X, Y}, c}`.
+fn list_heads(list: &str) -> Vec<&str> {
+    let mut heads = vec![first_word(list.trim_start())];
+    let mut depth = 0usize;
+    for (i, c) in list.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => break,
+            '}' => depth -= 1,
+            ',' if depth == 0 => heads.push(first_word(list[i + 1..].trim_start())),
+            _ => {}
+        }
+    }
+    heads
+}
+
+fn first_word(text: &str) -> &str {
+    let end = text
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(text.len());
+    &text[..end]
+}
+
+#[test]
+fn issue39_the_runners_rooms_are_read_by_depth_and_in_lists() {
+    let names: BTreeSet<String> = ["config", "discover", "order", "plan"]
+        .map(str::to_owned)
+        .into();
+    let read = |text: &str, depth: usize| -> Vec<String> {
+        rooms_named(text, depth, &names).into_iter().collect()
+    };
+    assert_eq!(read("use super::config::Config;", 1), ["config"]);
+    // One folder deeper, `super::` is the room's own file; `super::super::` is `run`.
+    assert!(read("use super::config::Config;", 2).is_empty());
+    assert_eq!(read("use super::super::discover::Input;", 2), ["discover"]);
+    assert!(read("use super::super::super::plan;", 2).is_empty());
+    assert_eq!(
+        read("use super::{config::{self, Config}, order, plan::X};", 1),
+        ["config", "order", "plan"]
+    );
+    assert_eq!(
+        read(
+            "/// See [`crate::run::discover`].\nuse crate::run::{order};",
+            3
+        ),
+        ["discover", "order"]
+    );
+    assert!(read("mycrate::run::plan; my_super::order", 1).is_empty());
+}

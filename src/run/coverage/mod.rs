@@ -33,17 +33,8 @@ use std::sync::Arc;
 /// its language and each line's hits.
 pub(crate) type Measured = (PathBuf, Lang, BTreeMap<u32, u64>);
 
-/// `[coverage]` of `tapline.toml`.
-#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Config {
-    /// `true`: every run measures coverage, as `--coverage` asks.
-    pub enabled: Option<bool>,
-    /// The run fails below this percentage of lines reached (`--coverage-min`).
-    pub min: Option<f64>,
-    /// `true`: the test files themselves are measured too.
-    pub tests: Option<bool>,
-}
+/// `[coverage]` of `tapline.toml`, read where the configuration is read.
+pub use super::config::coverage::Config;
 
 /// The run's engines and where each test file's figures are written.
 #[derive(Debug)]

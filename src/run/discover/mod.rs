@@ -26,7 +26,6 @@
 //! With `--exec`, a walk yields the same files and each runs with that command, as written;
 //! a file named explicitly or matched by a glob runs with it whatever it is.
 use super::config::{Config, RunnerRule};
-use super::runners;
 use crate::harness::api::{Candidate, Cx, Hosts, Id, Memo, Settings};
 use crate::harness::{registry, Harness};
 use crate::util::shebang::Shebang;
@@ -376,7 +375,7 @@ struct Rule {
 
 enum RuleKind {
     /// The user's `[[runner]]`: its command is used as written (perl excepted, see
-    /// [`runners::apply_perl_switches`]).
+    /// [`registry::user_command`]).
     User,
     Builtin {
         /// The names a walk takes, when fewer than the rule's glob.
@@ -644,7 +643,7 @@ impl Finder<'_> {
             // A walk runs nothing for being executable: `test/run` may be a maintenance script.
             None if origin == Origin::Walk => return None,
             None => match line() {
-                Some(line) if self.exec.is_none() => runners::by_shebang(&line, path.into()),
+                Some(line) if self.exec.is_none() => words::by_shebang(&line, path.into()),
                 _ if is_executable_file(meta) => vec![program_path(path)],
                 _ => return None,
             },

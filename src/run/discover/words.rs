@@ -1,6 +1,7 @@
 //! Words and names: command templates filled in, command lines split and quoted as a shell
 //! would, and the flat log name of a test path.
 use super::TestFile;
+use crate::util::shebang::Shebang;
 use std::borrow::Cow;
 use std::ffi::{OsStr, OsString};
 use std::path::Path;
@@ -69,5 +70,34 @@ pub(super) fn shell_quote(word: &OsStr) -> Cow<'_, str> {
         word
     } else {
         format!("'{}'", word.replace('\'', r"'\''")).into()
+    }
+}
+
+/// How a file no rule maps runs by its `#!` line: the interpreter, the line's words split
+/// (Linux hands them over as one word, so `#!/usr/bin/env perl -T` fails there), the file.
+pub(super) fn by_shebang(line: &Shebang, file: OsString) -> Vec<OsString> {
+    std::iter::once(line.program.clone())
+        .chain(line.args.iter().cloned())
+        .map(OsString::from)
+        .chain(std::iter::once(file))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(text: &str) -> crate::util::shebang::Shebang {
+        crate::util::shebang::Shebang::parse(text).expect("a #! line")
+    }
+
+    #[test]
+    fn files_without_a_rule_run_by_their_line() {
+        let command = by_shebang(&line("/usr/bin/env perl -T -w"), "t/run-me".into());
+        assert_eq!(command, ["perl", "-T", "-w", "t/run-me"]);
+        assert_eq!(
+            by_shebang(&line("/bin/sh"), "./x".into()),
+            ["/bin/sh", "./x"]
+        );
     }
 }

@@ -59,6 +59,13 @@
 //!                              # command ends, instead of its output
 //! optional = true              # a missing program skips the suite (default: it fails)
 //! ```
+pub mod coverage;
+mod env;
+mod kinds;
+
+pub use env::{check_var, parse_assignment, EnvError};
+pub use kinds::{Order, Partition, PartitionArg, PartitionError, Strategy};
+
 use crate::protocol::InputFormat;
 use globset::{GlobBuilder, GlobMatcher};
 use serde::de::{self, Deserializer, Unexpected, Visitor};
@@ -143,9 +150,9 @@ pub struct Config {
     /// `[run] lib`, already joined to the project root.
     pub lib: Vec<PathBuf>,
     pub retries: Option<u32>,
-    pub order: Option<super::order::Order>,
+    pub order: Option<Order>,
     /// `[run] partition`: usually `"auto"` (the CI engine says which shard this is).
-    pub partition: Option<super::plan::partition::PartitionArg>,
+    pub partition: Option<PartitionArg>,
     /// `false` turns the history store off.
     pub history: Option<bool>,
     /// `false` records no dependency traces (`--no-trace`).
@@ -167,7 +174,7 @@ pub struct Config {
     /// `[[suite]]` entries, in the order written.
     pub suites: Vec<Suite>,
     /// `[coverage]` (`tapline run --coverage`).
-    pub coverage: super::coverage::Config,
+    pub coverage: coverage::Config,
 }
 
 /// A `[[suite]]`: a command run once per run as one entry, whose output (or JUnit report
@@ -211,7 +218,7 @@ impl Default for Config {
             sandbox_env_drop: Vec::new(),
             chromium: None,
             suites: Vec::new(),
-            coverage: super::coverage::Config::default(),
+            coverage: coverage::Config::default(),
         }
     }
 }
@@ -230,7 +237,7 @@ pub struct RunnerRule {
     /// Whether stdout and stderr are one pipe, parsed as TAP (`None`: by the program, see
     /// `runners::streams`).
     pub merge: Option<bool>,
-    /// Whether its files may share a warm node (`None`: tape files do, `crate::run::warm`).
+    /// Whether its files may share a warm node (`None`: tape files do; docs/run.md).
     pub warm: Option<bool>,
     matcher: GlobMatcher,
 }
@@ -416,7 +423,7 @@ struct RawFile {
     #[serde(default)]
     suite: Vec<RawSuite>,
     #[serde(default)]
-    coverage: super::coverage::Config,
+    coverage: coverage::Config,
 }
 
 #[derive(Default, Deserialize)]
@@ -438,9 +445,9 @@ struct RawRun {
     lib: Vec<PathBuf>,
     retries: Option<u32>,
     #[serde(default, deserialize_with = "order")]
-    order: Option<super::order::Order>,
+    order: Option<Order>,
     #[serde(default, deserialize_with = "partition")]
-    partition: Option<super::plan::partition::PartitionArg>,
+    partition: Option<PartitionArg>,
     history: Option<bool>,
     trace: Option<bool>,
     isolate: Option<bool>,
@@ -482,16 +489,12 @@ fn size<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Er
     deserializer.deserialize_any(SizeVisitor).map(Some)
 }
 
-fn partition<'de, D: Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Option<super::plan::partition::PartitionArg>, D::Error> {
+fn partition<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<PartitionArg>, D::Error> {
     let text = String::deserialize(deserializer)?;
     text.parse().map(Some).map_err(de::Error::custom)
 }
 
-fn order<'de, D: Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Option<super::order::Order>, D::Error> {
+fn order<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Order>, D::Error> {
     let text = String::deserialize(deserializer)?;
     text.parse().map(Some).map_err(de::Error::custom)
 }
@@ -678,7 +681,7 @@ fn env_table<'de, D: Deserializer<'de>>(
     table
         .into_iter()
         .map(|(key, Value(value))| {
-            super::child_env::check_var(&key, &value)
+            check_var(&key, &value)
                 .map(|()| (key, value))
                 .map_err(|e| de::Error::custom(format!("invalid env: {e}")))
         })
@@ -839,7 +842,7 @@ mod tests {
         assert_eq!(cfg.suites[1].report.as_deref(), Some(".nogit/pytest.xml"));
         assert_eq!(cfg.suites[1].dir, dir.path().join(""));
         assert_eq!(cfg.retries, Some(2));
-        assert_eq!(cfg.order, Some(super::super::order::Order::SlowestFirst));
+        assert_eq!(cfg.order, Some(Order::SlowestFirst));
         assert_eq!((cfg.history, cfg.cache), (Some(true), Some(false)));
         assert_eq!(cfg.cache_inputs, ["src/**", "lib/**"]);
         assert!(load_text("[run]\norder = \"fastest\"\n").is_err());
