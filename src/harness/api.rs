@@ -47,6 +47,8 @@ pub struct Cx<'a> {
 pub struct Settings {
     /// `ts_runner`: the command TypeScript files run with.
     pub ts_runner: Option<Vec<String>>,
+    /// `chromium`: the browser pages run in.
+    pub browser: Option<PathBuf>,
     /// `CI` is set (a room may skip what its harness skips under CI).
     pub ci: bool,
 }

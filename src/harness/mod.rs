@@ -20,6 +20,7 @@ pub(crate) mod hooks;
 pub mod registry;
 
 mod bats;
+pub mod browser;
 mod go;
 pub(crate) mod node;
 pub(crate) mod perl;

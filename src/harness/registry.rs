@@ -50,3 +50,11 @@ pub(crate) fn filter_of(probe: &super::filter::Probe<'_>) -> super::filter::Filt
         .find_map(|h| h.filter(probe))
         .unwrap_or(super::filter::Filter::NONE)
 }
+
+/// The command `--list` shows for a file that runs as a page, or why it cannot run.
+pub(crate) fn page_command(
+    path: &std::path::Path,
+    cx: &mut super::api::Cx<'_>,
+) -> Result<Vec<OsString>, super::api::MissingInterpreter> {
+    super::browser::adapter::page_command(path, cx)
+}

@@ -224,12 +224,11 @@ pub fn find(
         test_folder: false,
         declared: None,
         declared_one_at_a_time: None,
-        chromium_cfg: cfg.chromium.clone(),
-        chromium: None,
         ci: std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0"),
         tstest: false,
         settings: Settings {
             ts_runner: cfg.ts_runner.clone(),
+            browser: cfg.chromium.clone(),
             ci: false,
         },
         memo: Memo::default(),
@@ -411,10 +410,6 @@ struct Finder<'a> {
     declared: Option<String>,
     /// Why that command runs files one at a time, if it does.
     declared_one_at_a_time: Option<&'static str>,
-    /// `[run] chromium`.
-    chromium_cfg: Option<PathBuf>,
-    /// The Chromium browser files run in, looked for once ([`crate::browser::chromium::find`]).
-    chromium: Option<Result<PathBuf, String>>,
     /// `CI` is set: `.nonci.` files are skipped, as tstest skips them.
     ci: bool,
     /// The run follows a `tstest` script: its files run as tstest runs them (their lanes).
@@ -508,7 +503,7 @@ impl Finder<'_> {
             return true;
         }
         let in_browser = TestFile {
-            command: self.chromium_command(&path),
+            command: self.page_command(&path),
             input: Input {
                 runtime: Runtime::Chromium,
                 ..input.clone()
@@ -566,30 +561,16 @@ impl Finder<'_> {
         }
     }
 
-    /// The command `--list` shows for a browser file, which names the browser it runs in
-    /// (the switches that matter to a reader: headless, and `--no-sandbox` when root); or
-    /// why it cannot run, with how to install Chromium.
-    fn chromium_command(&mut self, path: &Path) -> Result<Vec<OsString>, MissingInterpreter> {
-        let cfg = self.chromium_cfg.clone();
-        let found = self
-            .chromium
-            .get_or_insert_with(|| crate::browser::chromium::find(cfg.as_deref()))
-            .clone();
-        match found {
-            Ok(binary) => {
-                let mut command = vec![binary.into_os_string(), "--headless=new".into()];
-                if crate::browser::chromium::needs_no_sandbox() {
-                    command.push("--no-sandbox".into());
-                }
-                command.push(path.into());
-                Ok(command)
-            }
-            Err(program) => Err(MissingInterpreter {
-                program,
-                file: path.to_path_buf(),
-                hint: format!(": {}", crate::browser::chromium::INSTALL_HINT),
-            }),
-        }
+    /// The command `--list` shows for a file that runs as a page, which names the browser it
+    /// runs in; or why it cannot run ([`registry::page_command`]).
+    fn page_command(&mut self, path: &Path) -> Result<Vec<OsString>, MissingInterpreter> {
+        let mut cx = Cx {
+            cwd: self.cwd,
+            root: &self.root,
+            settings: &self.settings,
+            memo: &mut self.memo,
+        };
+        registry::page_command(path, &mut cx)
     }
 
     /// The command that runs `path`, or `None` if it is not a test (for `origin`).

@@ -336,7 +336,7 @@ const lazy = import(variable);
         assert_eq!(specifiers(src), Vec::<String>::new());
     }
 
-    use crate::browser::test_project as project;
+    use crate::harness::browser::test_project as project;
 
     #[test]
     fn relative_imports_are_followed_to_the_files_they_load() {

@@ -1,5 +1,5 @@
 //! What each test file loaded, as a run learns it: for now a browser file's bundle inputs
-//! ([`crate::browser`]). Watch mode reads it after each run to re-run a file when one of
+//! ([`crate::harness::browser`]). Watch mode reads it after each run to re-run a file when one of
 //! its inputs changes (`watch::Inputs`); a run outside watch mode records and drops.
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

@@ -364,7 +364,7 @@ pub(crate) mod tests {
         })
     }
 
-    use crate::browser::test_project as project;
+    use crate::harness::browser::test_project as project;
 
     const LIB: &str = "export function f(x: number): number {\n  if (x > 1) throw new Error(\"boom\");\n  return x;\n}\n";
 

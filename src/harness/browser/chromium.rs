@@ -218,8 +218,8 @@ impl Chromium {
             let options = WaitIdOptions::EXITED | WaitIdOptions::NOWAIT | WaitIdOptions::NOHANG;
             if let Ok(Some(status)) = rustix::process::waitid(WaitId::Pid(self.pid), options) {
                 let exit = match (status.exit_status(), status.terminating_signal()) {
-                    (Some(code), _) => super::super::supervise::Exit::Code(code),
-                    (None, Some(sig)) => super::super::supervise::Exit::Signal(sig),
+                    (Some(code), _) => crate::supervise::Exit::Code(code),
+                    (None, Some(sig)) => crate::supervise::Exit::Signal(sig),
                     _ => break,
                 };
                 return exit.to_string();

@@ -30,6 +30,7 @@
 //! bubblewrap around Chromium would fight its own sandbox. A page's code is confined by
 //! Chromium's renderer sandbox instead (off only when tapline runs as root, where Chromium
 //! refuses it): it can reach nothing of the disk but what the loopback server serves.
+pub(crate) mod adapter;
 pub(crate) mod bundle;
 pub(crate) mod cdp;
 pub mod chromium;
@@ -59,7 +60,7 @@ pub(crate) struct Shared(Arc<tokio::sync::Mutex<State>>);
 #[derive(Default)]
 struct State {
     /// What each file's page loads is recorded here (watch mode re-runs by it).
-    inputs: crate::browser::inputs::LoadedInputs,
+    inputs: crate::harness::browser::inputs::LoadedInputs,
     chromium: Option<Arc<Chromium>>,
     /// Chromiums replaced after a page would not close; killed when their pages are done.
     retired: Vec<Arc<Chromium>>,
@@ -116,7 +117,7 @@ impl BrowserEnd {
 
 impl Shared {
     /// A run's browser that records what each file loaded into `inputs`.
-    pub(crate) fn recording(inputs: crate::browser::inputs::LoadedInputs) -> Shared {
+    pub(crate) fn recording(inputs: crate::harness::browser::inputs::LoadedInputs) -> Shared {
         Shared(Arc::new(tokio::sync::Mutex::new(State {
             inputs,
             ..State::default()

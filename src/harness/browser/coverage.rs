@@ -160,7 +160,7 @@ mod tests {
 
     #[test]
     fn the_mounts_scripts_become_files_and_a_bundle_brings_its_map() {
-        let dir = crate::browser::test_project(&[
+        let dir = crate::harness::browser::test_project(&[
             (
                 "bundle/test/a.browser.ts.js",
                 "let a = 1;\r\nconsole.log(\"é\");\n",
@@ -189,7 +189,7 @@ mod tests {
             json!([{ "url": url, "functions": [{ "ranges": [] }] }])
         );
         assert_eq!(file["tapline-lang"], "browser");
-        let bundled = crate::browser::bundle::tests::bundle_for_test(
+        let bundled = crate::harness::browser::bundle::tests::bundle_for_test(
             &serve_root,
             "test/a.browser.ts.js",
             &serve_root.join("test/a.browser.ts.js.map"),
