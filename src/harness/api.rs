@@ -92,6 +92,23 @@ pub struct Hosts {
     pub page: bool,
 }
 
+/// The names a file run in more than one host carries after its path, `FILE (HOST)`: the
+/// process host (node) and the page host (the browser), as `--list`, logs and reports show them.
+pub const HOST_NAMES: [&str; 2] = ["node", "chromium"];
+
+/// The file a run entry stands for: a file that runs in two hosts runs twice, as
+/// `FILE (HOST)` each ([`HOST_NAMES`]).
+pub fn file_rel(rel: &str) -> &str {
+    host_of(rel).map_or(rel, |(file, _)| file)
+}
+
+/// `FILE (HOST)` as the file and its host, when `rel` names one of [`HOST_NAMES`].
+pub fn host_of(rel: &str) -> Option<(&str, &str)> {
+    let (file, host) = rel.rsplit_once(" (")?;
+    let host = host.strip_suffix(')')?;
+    HOST_NAMES.contains(&host).then_some((file, host))
+}
+
 /// What a room adds to a file's description once its command is made.
 #[derive(Debug, Default)]
 pub struct Shape {

@@ -9,7 +9,7 @@
 //! ([`Harness::env`]). Every method but [`Harness::id`] has a default, so a room implements only
 //! what its harness does. The rooms sit below the runner: they import only `util`, the
 //! protocol crate and each other's vocabulary ([`api`]).
-use crate::util::shebang::Shebang;
+use crate::harness::shebang::Shebang;
 use api::{Builtin, Candidate, Cx, Hosts, Id, Made, Silent};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -18,6 +18,7 @@ pub mod api;
 pub mod filter;
 pub(crate) mod hooks;
 pub mod registry;
+pub(crate) mod shebang;
 
 mod bats;
 pub mod browser;

@@ -2,7 +2,7 @@
 //! outside the rooms that names them.
 use super::api::{Builtin, Id};
 use super::Harness;
-use crate::util::shebang::Shebang;
+use crate::harness::shebang::Shebang;
 use std::ffi::OsString;
 
 /// Every harness, in the order their rules are tried (the first rule that matches a file wins).

@@ -1,7 +1,7 @@
 //! The rooms behind the interface, as the generic layers see them through the registry.
 use super::registry::{self, HARNESSES};
 use super::Harness;
-use crate::util::shebang::Shebang;
+use crate::harness::shebang::Shebang;
 use std::ffi::OsString;
 
 fn line(text: &str) -> Shebang {

@@ -61,7 +61,7 @@ pub(super) fn collector(
         root: &project.root,
         // A `.both` file runs as `FILE (node)` and `FILE (chromium)`: the file is FILE.
         test_files: (files.iter())
-            .map(|f| tapline::browser::file_rel(&f.rel).to_owned())
+            .map(|f| tapline::harness::api::file_rel(&f.rel).to_owned())
             .collect(),
         has_perl,
         tests: project.config.coverage.tests == Some(true),

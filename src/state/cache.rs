@@ -114,7 +114,7 @@ impl Cache {
     /// the file cannot be read (then it just runs).
     pub fn key(&self, root: &Path, rel: &str, command: &str) -> Option<String> {
         // A `.both` file's entries (`a.both.ts (node)`) read the one file.
-        let content = fs::read(root.join(crate::util::paths::file_rel(rel))).ok()?;
+        let content = fs::read(root.join(crate::harness::api::file_rel(rel))).ok()?;
         let mut h = Hasher128::default();
         self.shared.hash(&mut h);
         rel.hash(&mut h);

@@ -187,11 +187,11 @@ const MAX_LOG_STEM: usize = 200;
 /// `test/tapbundle/test.ts` → `test__tapbundle__test.log`: a flat file name that can't leave
 /// the log folder (`..` becomes `up`, empty and `.` components go, `\` and NUL become `_`).
 pub fn log_name(rel: &str) -> String {
-    // A `.both` file's two entries (`a.both.ts (node)`, `a.both.ts (chromium)`) get
-    // `a.both.node.log` and `a.both.chromium.log`.
-    let (rel, runtime) = match rel.rsplit_once(" (") {
-        Some((file, r @ ("node)" | "chromium)"))) => (file, Some(r.trim_end_matches(')'))),
-        _ => (rel, None),
+    // A file run in two hosts has an entry per host (`a.both.ts (HOST)`), each with its log
+    // (`a.both.HOST.log`).
+    let (rel, runtime) = match crate::harness::api::host_of(rel) {
+        Some((file, host)) => (file, Some(host)),
+        None => (rel, None),
     };
     let mut parts: Vec<String> = rel
         .split('/')

@@ -2,7 +2,6 @@
 //! by name, dates as reports print them, a folder's `00init` module, command lines split.
 pub(crate) mod init_module;
 pub(crate) mod paths;
-pub(crate) mod shebang;
 pub(crate) mod shell;
 pub(crate) mod time;
 pub(crate) mod which;

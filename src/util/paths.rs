@@ -53,14 +53,6 @@ pub(crate) fn relative(abs: &Path, root: &Path) -> String {
         .join("/")
 }
 
-/// The file a run entry stands for: a `.both` file runs twice, as `FILE (node)` and `FILE
-/// (chromium)`.
-pub fn file_rel(rel: &str) -> &str {
-    rel.strip_suffix(" (node)")
-        .or_else(|| rel.strip_suffix(" (chromium)"))
-        .unwrap_or(rel)
-}
-
 /// The path of a `file://` URL, percent-decoded.
 pub(crate) fn from_file_url(url: &str) -> Option<PathBuf> {
     let rest = url.strip_prefix("file://")?;

@@ -94,7 +94,7 @@ pub(crate) struct BrowserJob {
     pub coverage: Option<PathBuf>,
 }
 
-pub use crate::util::paths::file_rel;
+pub use crate::harness::api::file_rel;
 
 /// How a browser file ended: what the runner's file task judges.
 #[derive(Debug, Default)]

@@ -4,7 +4,7 @@
 use super::api::{insert_after_program, Builtin, Candidate, Cx, Hosts, Id, Silent};
 use super::filter::{after_program, level, own_level, Filter, Narrow, Pattern, Probe};
 use super::Harness;
-use crate::util::shebang::Shebang;
+use crate::harness::shebang::Shebang;
 use std::ffi::OsString;
 use std::path::Path;
 

@@ -3,7 +3,7 @@
 //! how a silent file is judged (`No subtests run`).
 use super::api::{insert_after_program, Builtin, Id, Silent};
 use super::Harness;
-use crate::util::shebang::Shebang;
+use crate::harness::shebang::Shebang;
 use std::ffi::OsString;
 
 pub(crate) struct Prove;

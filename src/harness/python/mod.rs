@@ -20,8 +20,8 @@ use std::sync::OnceLock;
 use super::api::{insert_after_program, Builtin, Cx, Id, Made, MissingInterpreter};
 use super::filter::{Filter, Narrow, Pattern, Probe};
 use super::Harness;
+use crate::harness::shebang::Shebang;
 use crate::protocol::InputFormat;
-use crate::util::shebang::Shebang;
 use std::collections::BTreeSet;
 
 /// Python files: as pytest runs them in a project of pytest's or a file written for it, else as

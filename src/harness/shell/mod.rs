@@ -1,7 +1,7 @@
 //! Shell scripts that print TAP: `*.sh` runs under `sh`, or the shell its `#!` line asks for.
 use super::api::{insert_after_program, Builtin, Id};
 use super::Harness;
-use crate::util::shebang::Shebang;
+use crate::harness::shebang::Shebang;
 use std::ffi::OsString;
 
 pub(crate) struct Sh;

@@ -27,8 +27,8 @@
 //! a file named explicitly or matched by a glob runs with it whatever it is.
 use super::config::{Config, RunnerRule};
 use crate::harness::api::{Candidate, Cx, Hosts, Id, Memo, Settings};
+use crate::harness::shebang::Shebang;
 use crate::harness::{registry, Harness};
-use crate::util::shebang::Shebang;
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsString;
@@ -171,7 +171,11 @@ pub enum DiscoverError {
     },
 }
 
-pub use crate::browser::file_rel;
+pub use crate::harness::api::file_rel;
+
+/// The names of the two hosts a file may run in, as its entries carry them.
+const PROCESS_HOST: &str = crate::harness::api::HOST_NAMES[0];
+const PAGE_HOST: &str = crate::harness::api::HOST_NAMES[1];
 
 /// What discovery found.
 #[derive(Debug, Default)]
@@ -509,7 +513,7 @@ impl Finder<'_> {
                 ..input.clone()
             },
             rel: if runtimes.process {
-                format!("{rel} (chromium)")
+                format!("{rel} ({PAGE_HOST})")
             } else {
                 rel.clone()
             },
@@ -518,14 +522,16 @@ impl Finder<'_> {
         if runtimes.process {
             let in_node = TestFile {
                 path,
-                rel: format!("{rel} (node)"),
+                rel: format!("{rel} ({PROCESS_HOST})"),
                 command,
                 input,
             };
             self.found.insert(abs.clone(), in_node);
         }
         let mut key = abs.into_os_string();
-        key.push(if runtimes.process { " (chromium)" } else { "" });
+        if runtimes.process {
+            key.push(format!(" ({PAGE_HOST})"));
+        }
         self.found.insert(key.into(), in_browser);
         true
     }

@@ -1,7 +1,7 @@
 //! Words and names: command templates filled in, command lines split and quoted as a shell
 //! would, and the flat log name of a test path.
 use super::TestFile;
-use crate::util::shebang::Shebang;
+use crate::harness::shebang::Shebang;
 use std::borrow::Cow;
 use std::ffi::{OsStr, OsString};
 use std::path::Path;
@@ -87,8 +87,8 @@ pub(super) fn by_shebang(line: &Shebang, file: OsString) -> Vec<OsString> {
 mod tests {
     use super::*;
 
-    fn line(text: &str) -> crate::util::shebang::Shebang {
-        crate::util::shebang::Shebang::parse(text).expect("a #! line")
+    fn line(text: &str) -> crate::harness::shebang::Shebang {
+        crate::harness::shebang::Shebang::parse(text).expect("a #! line")
     }
 
     #[test]
