@@ -1,0 +1,2 @@
+export const shout = s => `${s.toUpperCase()}!`;
+export const words = s => s.split(/\s+/).filter(Boolean);

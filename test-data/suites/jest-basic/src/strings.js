@@ -1,0 +1,4 @@
+'use strict';
+
+exports.shout = (s) => `${s.toUpperCase()}!`;
+exports.words = (s) => s.split(/\s+/).filter(Boolean);
