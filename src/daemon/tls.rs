@@ -111,7 +111,7 @@ pub fn is_loopback_host(host: &str) -> bool {
     host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
-/// Whom a client's TLS connection must prove to be, and what it trusts.
+/// Whom a client's TLS connection must show it is, and what it trusts.
 #[derive(Clone)]
 pub struct TlsClient {
     pub config: Arc<ClientConfig>,

@@ -109,6 +109,13 @@ pub(crate) trait Harness: Sync {
     fn sandbox_reads(&self) -> Result<Vec<PathBuf>, String> {
         Ok(Vec::new())
     }
+
+    // --- the project's folders ---
+    /// Folders its ecosystem fills with dependencies or caches, never a test's source: a
+    /// walk passes over them and watch mode watches none of them.
+    fn dependency_folders(&self) -> &'static [&'static str] {
+        &[]
+    }
 }
 
 #[cfg(test)]

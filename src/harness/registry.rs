@@ -58,3 +58,10 @@ pub(crate) fn page_command(
 ) -> Result<Vec<OsString>, super::api::MissingInterpreter> {
     super::browser::adapter::page_command(path, cx)
 }
+
+/// The folders every harness's ecosystem fills with dependencies or caches.
+pub(crate) fn dependency_folders() -> impl Iterator<Item = &'static str> {
+    HARNESSES
+        .iter()
+        .flat_map(|h| h.dependency_folders().iter().copied())
+}

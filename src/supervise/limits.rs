@@ -146,8 +146,9 @@ impl fmt::Display for Bytes {
     }
 }
 
-/// What the runtime prints when an allocation fails, by runtime: python, C/glibc (`perror`),
-/// perl and many others, node (V8's heap, then its array buffers), Go, the JVM.
+/// What a runtime prints when an allocation fails, one line per runtime's wording: an
+/// interpreter's `MemoryError`, C/glibc's `perror` (which many interpreters print through),
+/// V8's heap and array buffers, Go's runtime, the JVM.
 pub const ALLOCATION_FAILURES: &[&str] = &[
     "MemoryError",
     "Cannot allocate memory",

@@ -973,7 +973,7 @@ mod tests {
         use std::os::unix::fs::PermissionsExt;
         let dir = unique_dir();
         let script = dir.join("t.py");
-        std::fs::write(&script, "#!/nonexistent/python9 -u\nprint(1)\n").unwrap();
+        std::fs::write(&script, "#!/nonexistent/interp9 -u\nprint(1)\n").unwrap();
         std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
         let err = run_with(Spec::new("./t.py", &dir), None)
             .await
@@ -981,9 +981,9 @@ mod tests {
             .expect("spawn must fail");
         assert_eq!(
             err.to_string(),
-            "failed to start `./t.py`: its interpreter `/nonexistent/python9` (from the #! line) was not found"
+            "failed to start `./t.py`: its interpreter `/nonexistent/interp9` (from the #! line) was not found"
         );
-        assert_eq!(err.missing_executable(), Some("/nonexistent/python9"));
+        assert_eq!(err.missing_executable(), Some("/nonexistent/interp9"));
         std::fs::remove_dir_all(dir).ok();
     }
 

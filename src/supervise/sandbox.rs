@@ -88,7 +88,7 @@ impl Sandbox {
     }
 
     /// [`Sandbox::wrap_writable`], with `readable` (paths under the private `/tmp`, such as
-    /// tapline's pytest plugin) visible, read-only, too.
+    /// a harness plugin tapline wrote to its temp folder) visible, read-only, too.
     pub fn wrap_with(
         &self,
         argv: &[OsString],
@@ -155,7 +155,7 @@ mod tests {
 
     #[test]
     fn wraps_the_command_with_isolation_first_and_the_test_last() {
-        let argv: Vec<OsString> = vec!["perl".into(), "t/a.t".into()];
+        let argv: Vec<OsString> = vec!["sh".into(), "test/a.sh".into()];
         let wrapped = sandbox().wrap(&argv, Path::new("/tmp/project"));
         let words: Vec<String> = wrapped
             .iter()
@@ -180,7 +180,7 @@ mod tests {
         let tmpfs = text.find("--tmpfs /tmp").unwrap_or(usize::MAX);
         let checkout = text.find("--ro-bind-try /tmp/project").unwrap_or(0);
         assert!(tmpfs < checkout);
-        assert!(text.ends_with("--chdir /tmp/project -- perl t/a.t"));
+        assert!(text.ends_with("--chdir /tmp/project -- sh test/a.sh"));
     }
 
     /// Regression: a relative PATH entry gave a relative `bwrap`, checked from tapline's folder

@@ -49,7 +49,7 @@ impl SpawnError {
     }
 
     /// The executable that does not exist — the program itself or its `#!`
-    /// interpreter — so a caller can say e.g. "python3 is not installed".
+    /// interpreter — so a caller can say which program is not installed.
     pub fn missing_executable(&self) -> Option<&str> {
         match self {
             SpawnError::NotFound { program } => Some(program),

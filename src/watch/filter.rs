@@ -1,9 +1,10 @@
 //! Which changes matter: the event kinds that change something, and the paths watch mode
 //! ignores. The same rules decide which folders get an inotify watch at all, so an ignored
-//! tree (`target/`, `node_modules/`, a `.gitignore`d build folder) costs no watches.
+//! tree (`target/`, a dependency folder, a `.gitignore`d build folder) costs no watches.
 //!
 //! A path is ignored when, relative to the project root, it
-//! - has a component named like a VCS folder, `target`, `node_modules` or `__pycache__`;
+//! - has a component named like a VCS folder, `target`, or a folder a harness fills with
+//!   dependencies or caches ([`crate::harness::registry::dependency_folders`]);
 //! - is the log folder or inside it (tapline writes nothing anywhere else);
 //! - is an editor's scratch file (`*.swp`, `*~`, `.#*`, vim's `4913`, …);
 //! - matches a `--watch-ignore` glob: a glob with a `/` is matched against the path and each
@@ -20,15 +21,12 @@ use std::path::{Component, Path, PathBuf};
 
 /// Folder names never watched, at any depth: version control, build output, dependencies,
 /// caches the test runs themselves write.
-pub const IGNORED_NAMES: &[&str] = &[
-    ".git",
-    ".hg",
-    ".svn",
-    ".jj",
-    "target",
-    "node_modules",
-    "__pycache__",
-];
+pub const IGNORED_NAMES: &[&str] = &[".git", ".hg", ".svn", ".jj", "target"];
+
+/// Whether `name` is a folder a harness fills with dependencies or caches.
+fn dependencies(name: &std::ffi::OsStr) -> bool {
+    crate::harness::registry::dependency_folders().any(|folder| name == folder)
+}
 
 /// Editors' swap, backup and probe files: saving a file makes them, and they are never a
 /// change worth a run.
@@ -213,7 +211,7 @@ impl Filter {
             .collect();
         if names
             .iter()
-            .any(|name| IGNORED_NAMES.iter().any(|ignored| name == ignored))
+            .any(|name| IGNORED_NAMES.iter().any(|ignored| name == ignored) || dependencies(name))
         {
             return true;
         }
@@ -297,7 +295,6 @@ mod tests {
             ".git/index",
             ".git",
             "target/debug/x",
-            "sub/node_modules/a/b.js",
             "t/__pycache__/x.pyc",
             ".nogit/testlogs",
             ".nogit/testlogs/previous/a.log",
@@ -308,6 +305,12 @@ mod tests {
             "test/.#a.t",
         ] {
             assert!(f.ignored(&root.join(path), false), "{path}");
+        }
+        let folders: Vec<&str> = crate::harness::registry::dependency_folders().collect();
+        assert!(folders.len() >= 2, "{folders:?}");
+        for folder in folders {
+            let path = format!("sub/{folder}/a/b.js");
+            assert!(f.ignored(&root.join(&path), false), "{path}");
         }
         for path in [
             "test/a.t",

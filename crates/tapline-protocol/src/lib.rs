@@ -38,5 +38,6 @@ pub mod summary;
 
 pub use frame::{Framer, Line, DEFAULT_MAX_LINE};
 pub use input::{AnyParser, InputFormat};
+pub use line::{MARK_CLOSE, MARK_OPEN};
 pub use machine::{failed_points_reason, point_label, DEFAULT_MAX_BLOCK, NO_TAP_OUTPUT};
 pub use parser::*;

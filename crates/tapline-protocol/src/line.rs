@@ -10,8 +10,10 @@ use nom::combinator::{opt, recognize};
 use nom::{IResult, Parser};
 use std::borrow::Cow;
 
-pub(crate) const MARK_OPEN: &str = "⟦TSTEST:";
-pub(crate) const MARK_CLOSE: &str = "⟧";
+/// A protocol v2 marker's opening, as every marker line and inline marker begins.
+pub const MARK_OPEN: &str = "⟦TSTEST:";
+/// A protocol v2 marker's close.
+pub const MARK_CLOSE: &str = "⟧";
 
 /// `ok` / `not ok` with what follows, before the description is interpreted.
 #[derive(Debug, PartialEq)]

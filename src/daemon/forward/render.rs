@@ -1,12 +1,13 @@
 //! A run's parsed events written back as TAP 14, the one language the daemon's `SEND` takes.
 //!
 //! Forwarding the events rather than the child's bytes needs nothing from the run but its
-//! sink, and every input the run parses (TAP, `go test -json`, a suite's JUnit reports) reaches
+//! sink, and every input the run parses (TAP, go's JSON, a suite's JUnit reports) reaches
 //! the daemon as the same tests. The daemon parses what is written here into the same test
 //! points (names, ids, directives, YAML diagnostics, v2 META and blocks), subtests and verdict
 //! as the run's own parser gave (the round-trip test below holds it to that). Subtests are
 //! written in the indented form with a `# Subtest:` heading, whatever dialect they came in.
 use crate::event::{Assert, Block, Event, Plan};
+use crate::protocol::{MARK_CLOSE, MARK_OPEN};
 use std::io::Write as _;
 
 const INDENT: &str = "    ";
@@ -53,9 +54,9 @@ fn description(out: &mut Vec<u8>, name: &str) {
 pub(crate) fn event(out: &mut Vec<u8>, ev: &Event<'_>) {
     match ev {
         Event::Protocol { version, .. } => {
-            out.extend_from_slice("⟦TSTEST:PROTOCOL:".as_bytes());
+            let _ = write!(out, "{MARK_OPEN}PROTOCOL:");
             text(out, version);
-            out.extend_from_slice("⟧\n".as_bytes());
+            let _ = writeln!(out, "{MARK_CLOSE}");
         }
         Event::Version { depth, version, .. } if *version >= 13 => {
             indent(out, *depth);
@@ -136,22 +137,22 @@ fn plan(out: &mut Vec<u8>, depth: u32, plan: &Plan<'_>) {
 
 fn marker(out: &mut Vec<u8>, depth: u32, kind: &str, payload: &str) {
     indent(out, depth);
-    out.extend_from_slice("⟦TSTEST:".as_bytes());
+    out.extend_from_slice(MARK_OPEN.as_bytes());
     text(out, kind);
     out.push(b':');
     text(out, payload);
-    out.extend_from_slice("⟧\n".as_bytes());
+    let _ = writeln!(out, "{MARK_CLOSE}");
 }
 
 fn block(out: &mut Vec<u8>, depth: u32, b: &Block<'_>) {
     indent(out, depth);
-    let _ = writeln!(out, "⟦TSTEST:{}⟧", b.kind);
+    let _ = writeln!(out, "{MARK_OPEN}{}{MARK_CLOSE}", b.kind);
     for line in b.payload.lines() {
         indent(out, depth);
         let _ = writeln!(out, "{line}");
     }
     indent(out, depth);
-    let _ = writeln!(out, "⟦TSTEST:/{}⟧", b.kind);
+    let _ = writeln!(out, "{MARK_OPEN}/{}{MARK_CLOSE}", b.kind);
 }
 
 fn assert(out: &mut Vec<u8>, a: &Assert<'_>) {
@@ -176,7 +177,7 @@ fn assert(out: &mut Vec<u8>, a: &Assert<'_>) {
     }
     // A time the YAML below does not carry again (a marker comes before META's time).
     if let (Some(ms), None) = (a.duration_ms, &a.diagnostics) {
-        let _ = write!(out, " ⟦TSTEST:time:{ms}⟧");
+        let _ = write!(out, " {MARK_OPEN}time:{ms}{MARK_CLOSE}");
     }
     out.push(b'\n');
     if let Some(yaml) = &a.diagnostics {
@@ -261,13 +262,16 @@ mod tests {
 
     #[test]
     fn dialects_come_back_as_the_same_tests() {
-        let tap = "TAP version 14\n1..4\n\
+        let (o, c) = (MARK_OPEN, MARK_CLOSE);
+        let tap = format!(
+            "TAP version 14\n1..4\n\
             ok 1 - a \\# not a directive # TODO later\n\
             not ok 2 - b\n  ---\n  message: boom\n  at: x.js:1\n  ...\n\
-            ok 3 - c { \n    1..1\n    ok 1 - inner\n}\n\
-            ok 4 - d ⟦TSTEST:time:42⟧\n\
-            ⟦TSTEST:META:{\"time\":5}⟧\n\
-            ⟦TSTEST:ERROR⟧\n{\"e\": 1}\n⟦TSTEST:/ERROR⟧\n";
+            ok 3 - c {{ \n    1..1\n    ok 1 - inner\n}}\n\
+            ok 4 - d {o}time:42{c}\n\
+            {o}META:{{\"time\":5}}{c}\n\
+            {o}ERROR{c}\n{{\"e\": 1}}\n{o}/ERROR{c}\n"
+        );
         let original = parse(tap.as_bytes());
         let again = parse(&rendered(&original));
         assert_eq!(essence(&original), essence(&again));

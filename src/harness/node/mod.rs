@@ -64,6 +64,10 @@ impl Harness for Node {
         silent(name)
     }
 
+    fn dependency_folders(&self) -> &'static [&'static str] {
+        &["node_modules"]
+    }
+
     fn filter(&self, probe: &Probe<'_>) -> Option<Filter> {
         if probe.suite.is_some() || !(probe.program)("node") {
             return None;

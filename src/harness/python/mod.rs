@@ -54,6 +54,10 @@ impl Harness for Python {
         name.ends_with(".py") && (name.starts_with("test") || name.ends_with("_test.py"))
     }
 
+    fn dependency_folders(&self) -> &'static [&'static str] {
+        &["__pycache__"]
+    }
+
     fn by_line(&self, mut command: Vec<OsString>, line: &Shebang) -> Vec<OsString> {
         // The line's words (`-u`, `-W error`, `-X dev`) go on the command line.
         if line.name().starts_with("python") {
