@@ -49,8 +49,6 @@ pub struct Settings {
     pub ts_runner: Option<Vec<String>>,
     /// `chromium`: the browser pages run in.
     pub browser: Option<PathBuf>,
-    /// `CI` is set (a room may skip what its harness skips under CI).
-    pub ci: bool,
 }
 
 /// What rooms looked up once per discovery (the test runner found, the project's kind), by
@@ -107,16 +105,6 @@ pub fn host_of(rel: &str) -> Option<(&str, &str)> {
     let (file, host) = rel.rsplit_once(" (")?;
     let host = host.strip_suffix(')')?;
     HOST_NAMES.contains(&host).then_some((file, host))
-}
-
-/// What a room adds to a file's description once its command is made.
-#[derive(Debug, Default)]
-pub struct Shape {
-    /// A module loaded before the file in its process (absolute).
-    pub preload: Option<PathBuf>,
-    pub lane: Lane,
-    /// Why it does not run and counts as skipped.
-    pub skip: Option<String>,
 }
 
 /// The words `line` puts on a command line, right after its program.

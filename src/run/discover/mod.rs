@@ -233,7 +233,6 @@ pub fn find(
         settings: Settings {
             ts_runner: cfg.ts_runner.clone(),
             browser: cfg.chromium.clone(),
-            ci: false,
         },
         memo: Memo::default(),
     };
