@@ -245,6 +245,18 @@ fn issue39_no_import_cycle_between_top_level_modules_even_in_tests() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// Issue 39: the harness rooms sit below the runner, so that every layer above can ask them
+/// and none of them can reach up: `harness` imports only the utilities, the parser (the
+/// library's `protocol`), supervision and the coverage data model, its tests included.
+#[test]
+fn issue39_the_rooms_sit_below_the_runner() {
+    const BELOW: &[&str] = &["util", "supervise", "coverage"];
+    let library = read_crate(&repo().join("src/lib.rs"), &[], true);
+    let used = library.uses.get("harness").expect("src/harness is a module");
+    let above: Vec<&String> = used.iter().filter(|m| !BELOW.contains(&m.as_str())).collect();
+    assert!(above.is_empty(), "src/harness imports {above:?}, above it");
+}
+
 #[test]
 fn the_cycle_finder_finds_loops_of_any_length() {
     let uses = |pairs: &[(&str, &str)]| {
