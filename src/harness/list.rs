@@ -117,8 +117,8 @@ pub(crate) fn output(argv: &[OsString], dir: &Path, ok: &[i32]) -> Result<String
     // pytest names the error on an `E   ` line (`E   ModuleNotFoundError: …`); its summary's
     // `ERROR t.py - …` line, on its own, names only the file in some versions.
     let last = (lines().find_map(|l| l.strip_prefix("E ").map(str::trim_start)))
-        .or_else(|| lines().filter(|l| l.starts_with("ERROR")).last())
-        .or_else(|| lines().last())
+        .or_else(|| lines().rfind(|l| l.starts_with("ERROR")))
+        .or_else(|| lines().next_back())
         .unwrap_or("no output");
     let status = match out.status.code() {
         Some(c) => format!("exit code {c}"),

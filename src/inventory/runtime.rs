@@ -6,6 +6,7 @@
 //! static scan, with a one-line note saying why.
 use super::{listable, Entry, Source};
 use crate::explain::names::test_id;
+use crate::harness::api::Id;
 use crate::harness::list::{Listable, Lister, Listing};
 use crate::harness::registry;
 use crate::run::discover::TestFile;
@@ -21,6 +22,9 @@ pub struct Listed {
     pub notes: Vec<String>,
 }
 
+/// The files each harness lists together, by its id and batch key (in that order).
+type Batches<'a> = BTreeMap<(Id, Vec<OsString>), (Lister, Vec<&'a Listable<'a>>)>;
+
 /// Lists the tests of every file of `files` whose harness has a listing and `wanted` takes;
 /// `cwd` is where the files run (a suite, in its own folder under `root`). The files one
 /// harness lists together (one command's) are listed by one call, after the others.
@@ -32,8 +36,7 @@ pub(crate) fn list(
 ) -> Listed {
     let listables: Vec<Listable<'_>> = files.iter().map(|f| listable(f, root)).collect();
     let mut out = Listing::default();
-    let mut batches: BTreeMap<(&str, Vec<OsString>), (Lister, Vec<&Listable<'_>>)> =
-        BTreeMap::new();
+    let mut batches: Batches<'_> = BTreeMap::new();
     for file in &listables {
         let Some(lister) = registry::lister(file).filter(|l| wanted(l)) else {
             continue;
