@@ -19,6 +19,9 @@ pub mod filter;
 pub(crate) mod hooks;
 pub mod registry;
 pub(crate) mod shebang;
+// inventory (h39-inv): what a harness says of a file's tests without running them.
+pub(crate) mod list;
+pub(crate) mod scan;
 
 mod bats;
 pub mod browser;
@@ -115,6 +118,41 @@ pub(crate) trait Harness: Sync {
     /// walk passes over them and watch mode watches none of them.
     fn dependency_folders(&self) -> &'static [&'static str] {
         &[]
+    }
+
+    // --- inventory (h39-inv): the static scan and the harness's own listing ---
+
+    /// How the tests of a file named `path` are read from its source, when its language is
+    /// this harness's (by its name alone: whichever harness runs it).
+    fn scanner(&self, _path: &str) -> Option<scan::Scanner> {
+        None
+    }
+
+    /// A scanned test's names as a run of `file` by this harness names it (`None`: not its).
+    fn scanned_name(&self, _file: &list::Listable<'_>, _name: &[String]) -> Option<Vec<String>> {
+        None
+    }
+
+    /// The tests of a `[[suite]]` this harness runs, read from the sources under its folder
+    /// (`None`: not its suite).
+    fn suite_tests(&self, _suite: &list::Listable<'_>) -> Option<Vec<list::Scanned>> {
+        None
+    }
+
+    /// How this harness lists `file`'s tests by running its own listing, if it has one.
+    fn lister(&self, _file: &list::Listable<'_>) -> Option<list::Lister> {
+        None
+    }
+
+    /// Lists the tests of `files` (each one `lister` took, with `lister`'s batch key), run
+    /// from `cwd`, into `out`.
+    fn list(
+        &self,
+        _lister: &list::Lister,
+        _files: &[&list::Listable<'_>],
+        _cwd: &Path,
+        _out: &mut list::Listing,
+    ) {
     }
 }
 

@@ -65,3 +65,31 @@ pub(crate) fn dependency_folders() -> impl Iterator<Item = &'static str> {
         .iter()
         .flat_map(|h| h.dependency_folders().iter().copied())
 }
+
+// --- inventory (h39-inv): the static scan and the harnesses' own listings ---
+
+/// How the tests of a file named `path` are read from its source, by its language.
+pub(crate) fn scanner(path: &str) -> Option<super::scan::Scanner> {
+    HARNESSES.iter().find_map(|h| h.scanner(path))
+}
+
+/// A scanned test's names as the run of `file` names it (as scanned, unless its harness says).
+pub(crate) fn scanned_name(file: &super::list::Listable<'_>, name: Vec<String>) -> Vec<String> {
+    HARNESSES
+        .iter()
+        .find_map(|h| h.scanned_name(file, &name))
+        .unwrap_or(name)
+}
+
+/// The tests of a `[[suite]]` read from its sources, by the harness that runs it.
+pub(crate) fn suite_tests(suite: &super::list::Listable<'_>) -> Vec<super::list::Scanned> {
+    HARNESSES
+        .iter()
+        .find_map(|h| h.suite_tests(suite))
+        .unwrap_or_default()
+}
+
+/// The harness's own listing of `file`'s tests, if it has one.
+pub(crate) fn lister(file: &super::list::Listable<'_>) -> Option<super::list::Lister> {
+    HARNESSES.iter().find_map(|h| h.lister(file))
+}

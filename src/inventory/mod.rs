@@ -1,25 +1,24 @@
 //! The project's tests, one by one (`tapline list`): each test of each discovered file or
 //! suite by its stable ID ([`crate::explain::names::test_id`]), from what the last run of the
-//! file reported (`history`, [`crate::state::tests`]) or read from its source (`static`,
-//! [`scan`]).
+//! file reported (`history`, [`crate::state::tests`]) or read from its source (`static`, by
+//! the scanner of its language, `Harness::scanner` in [`crate::harness`]).
 //!
 //! By default a file that has run is listed as its last run reported it, so the list and a
 //! run never disagree on an ID; one that never ran is listed by its static scan, refined by
-//! pytest's own listing where it runs under pytest (a parametrized test's parameters, and
-//! tests the scan cannot see, are known only to pytest, [`runtime`]).
+//! its harness's own listing where that listing may name more ([`runtime`]: a parametrized
+//! test's parameters, and tests the scan cannot see, are known only to the harness).
 pub mod runtime;
-pub mod scan;
 pub mod select;
 
 use crate::explain::names::test_id;
-use crate::protocol::InputFormat;
+use crate::harness::list::Listable;
+use crate::harness::registry;
+use crate::harness::scan::Found;
 use crate::run::discover::TestFile;
 use crate::state::tests::{Saved, Status};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
-
-use scan::{Found, Lang};
 
 /// Where an entry was learned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -64,12 +63,13 @@ pub enum Pick {
 }
 
 /// The tests of `files` (rooted at `root`, run from `cwd`), by `pick`, in file order then
-/// source order; and a note for each framework listing that failed (its files are then listed
+/// source order; and a note for each harness's listing that failed (its files are then listed
 /// by their static scan).
 ///
-/// `--source runtime` lists only the files whose framework has a listing. `auto` asks the
-/// framework only for a pytest file or suite that never ran: go's listing names no more than
-/// the static scan (its top-level tests) and builds every package to say it.
+/// `--source runtime` lists only the files whose harness has a listing. `auto` asks the
+/// harness only for a file or suite that never ran, and only when its listing may name more
+/// than the static scan (`Lister::refines` in [`crate::harness`]: one that names no more
+/// and costs a build is not asked).
 pub fn list(
     root: &Path,
     cwd: &Path,
@@ -84,7 +84,7 @@ pub fn list(
                 .filter(|f| !saved.contains_key(&f.rel))
                 .cloned()
                 .collect();
-            runtime::list(root, cwd, &unrun, |l| !matches!(l, runtime::Lister::Go(_)))
+            runtime::list(root, cwd, &unrun, |l| l.refines)
         }
         Pick::Only(_) => runtime::Listed::default(),
     };
@@ -103,7 +103,9 @@ pub fn list(
             Pick::Only(Source::Runtime) => match listed {
                 Some(l) => out.extend(with_locations(l, &static_of(root, f))),
                 // Its listing failed (said in the notes): what the scan knows.
-                None if runtime::Lister::of(f, root).is_some() => out.extend(static_of(root, f)),
+                None if registry::lister(&listable(f, root)).is_some() => {
+                    out.extend(static_of(root, f))
+                }
                 None => {}
             },
         }
@@ -125,7 +127,8 @@ fn with_locations(listed: &[Entry], found: &[Entry]) -> Vec<Entry> {
         .collect()
 }
 
-/// A test's ID without pytest's parameters (`f > test_x[1]` → `f > test_x`).
+/// A listed test's ID without the parameters its harness lists after its name, in brackets
+/// (`f > test_x[1]` → `f > test_x`).
 fn unparametrized(id: &str) -> &str {
     id.split('[').next().unwrap_or(id)
 }
@@ -172,166 +175,57 @@ fn history_of(rel: &str, saved: &Saved) -> Option<Vec<Entry>> {
     Some(entries.collect())
 }
 
-/// A file's (or a suite's) tests by its static scan.
+/// A file's (or a suite's) tests by its static scan: a file's by the scanner of its
+/// language, named as the harness that runs it names them; a suite's by its harness, from the
+/// sources under its folder.
 pub fn static_of(root: &Path, f: &TestFile) -> Vec<Entry> {
+    let file = listable(f, root);
     if f.input.suite {
-        return suite_static(root, f);
+        let found = registry::suite_tests(&file).into_iter();
+        return found.map(|s| entry(&f.rel, &s.source, s.found)).collect();
     }
-    let Some(lang) = Lang::of(&f.rel) else {
+    let Some(scan) = registry::scanner(&f.rel) else {
         return Vec::new();
     };
     let Ok(src) = std::fs::read_to_string(root.join(&f.rel)) else {
         return Vec::new();
     };
-    let found = scan::scan(lang, &src);
-    // A file run under pytest: the plugin names a test by its node ID after the file.
-    let pytest = matches!(
-        runtime::Lister::of(f, root),
-        Some(runtime::Lister::PytestFile(_))
-    );
-    found
-        .into_iter()
-        .map(|t| match pytest {
-            true => Found {
-                name: vec![t.name.join("::")],
-                ..t
-            },
-            false => t,
+    (scan(&src).into_iter())
+        .map(|t| Found {
+            name: registry::scanned_name(&file, t.name),
+            ..t
         })
-        .map(|t| entry(&f.rel, &f.rel, t, Vec::new()))
+        .map(|t| entry(&f.rel, &f.rel, t))
         .collect()
 }
 
-fn entry(file: &str, source_file: &str, t: Found, prefix: Vec<String>) -> Entry {
-    let mut name = prefix;
-    name.extend(t.name);
+/// `f` as a harness is asked about its tests.
+fn listable<'a>(f: &'a TestFile, root: &'a Path) -> Listable<'a> {
+    let dir = match &f.input.cwd {
+        Some(d) if d.is_absolute() => d.clone(),
+        Some(d) => root.join(d),
+        None => root.to_owned(),
+    };
+    Listable {
+        rel: &f.rel,
+        path: &f.path,
+        command: f.command.as_ref().ok().map(Vec::as_slice),
+        suite: f.input.suite,
+        format: f.input.format,
+        dir,
+        root,
+    }
+}
+
+fn entry(file: &str, source_file: &str, t: Found) -> Entry {
     Entry {
-        id: test_id(file, &name, None),
+        id: test_id(file, &t.name, None),
         file: file.to_owned(),
-        name,
+        name: t.name,
         source: Source::Static,
         location: Some(format!("{source_file}:{}", t.line)),
         dynamic: t.dynamic,
         when: None,
         status: None,
     }
-}
-
-/// A go or pytest `[[suite]]`'s tests, named as the suite's reports name them: go's
-/// `suite > module/package > TestX`, pytest's JUnit `suite > pytest > module.Class.test`.
-fn suite_static(root: &Path, f: &TestFile) -> Vec<Entry> {
-    let dir = f.input.cwd.clone().unwrap_or_else(|| root.to_owned());
-    let dir = if dir.is_absolute() {
-        dir
-    } else {
-        root.join(dir)
-    };
-    let command = match &f.command {
-        Ok(c) => c
-            .iter()
-            .map(|w| w.to_string_lossy())
-            .collect::<Vec<_>>()
-            .join(" "),
-        Err(_) => String::new(),
-    };
-    let (go, pytest) = (
-        f.input.format == InputFormat::GoJson,
-        f.input.format == InputFormat::Junit && command.contains("pytest"),
-    );
-    if !go && !pytest {
-        return Vec::new();
-    }
-    let module = go.then(|| go_module(&dir)).flatten();
-    let mut out = Vec::new();
-    for path in source_files(&dir) {
-        let rel_dir = path.strip_prefix(&dir).unwrap_or(&path);
-        let from_root = path.strip_prefix(root).unwrap_or(&path).to_string_lossy();
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy())
-            .unwrap_or_default();
-        let prefix = if go && name.ends_with("_test.go") {
-            let (module, module_dir) = module
-                .as_ref()
-                .map_or(("", dir.as_path()), |(m, d)| (m.as_str(), d.as_path()));
-            let pkg_dir = path.parent().and_then(|p| p.strip_prefix(module_dir).ok());
-            let pkg = match pkg_dir.map(|p| p.to_string_lossy().into_owned()) {
-                Some(p) if !p.is_empty() => format!("{module}/{p}"),
-                _ => module.to_owned(),
-            };
-            vec![pkg]
-        } else if pytest
-            && (name.starts_with("test_") || name.ends_with("_test.py"))
-            && name.ends_with(".py")
-        {
-            vec!["pytest".to_owned()]
-        } else {
-            continue;
-        };
-        let Ok(src) = std::fs::read_to_string(&path) else {
-            continue;
-        };
-        let lang = if go { Lang::Go } else { Lang::Python };
-        let module_name = rel_dir
-            .with_extension("")
-            .to_string_lossy()
-            .replace('/', ".");
-        for t in scan::scan(lang, &src) {
-            let t = match pytest {
-                // JUnit's `classname.name`: the module's dotted path, the class, the test.
-                true => Found {
-                    name: vec![format!("{module_name}.{}", t.name.join("."))],
-                    ..t
-                },
-                false => t,
-            };
-            out.push(entry(&f.rel, &from_root, t, prefix.clone()));
-        }
-    }
-    out
-}
-
-/// The module path of the nearest `go.mod` at or above `dir`, and its folder.
-fn go_module(dir: &Path) -> Option<(String, std::path::PathBuf)> {
-    let mut at = Some(dir);
-    while let Some(d) = at {
-        if let Ok(text) = std::fs::read_to_string(d.join("go.mod")) {
-            let module = text
-                .lines()
-                .find_map(|l| l.trim().strip_prefix("module "))?;
-            return Some((module.trim().trim_matches('"').to_owned(), d.to_owned()));
-        }
-        at = d.parent();
-    }
-    None
-}
-
-/// The files under `dir`, sorted, hidden folders and dependencies left out.
-fn source_files(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_owned()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let path = e.path();
-            let name = e.file_name().to_string_lossy().into_owned();
-            if name.starts_with('.')
-                || matches!(
-                    name.as_str(),
-                    "node_modules" | "vendor" | "testdata" | "__pycache__"
-                )
-            {
-                continue;
-            }
-            match e.file_type() {
-                Ok(t) if t.is_dir() => stack.push(path),
-                Ok(_) => out.push(path),
-                Err(_) => {}
-            }
-        }
-    }
-    out.sort();
-    out
 }

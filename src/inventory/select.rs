@@ -1,10 +1,10 @@
 //! `tapline run -t PATTERN`: only the tests whose names match run. Each file's tests are known
 //! from its static scan and its last run's report ([`super::list`]); a file none of whose
 //! known tests matches does not run (one with a name only known at run time does), and each
-//! file that runs gets its framework's own filter on its command line: node:test's
-//! `--test-name-pattern`, node-tap's `TAP_GREP`, bats' `--filter`, pytest's `-k` (or node IDs),
-//! go's `-run` anchored level by level. A file whose framework has none (tape, Test::More)
-//! runs whole, its other tests reported as not selected ([`crate::run::not_selected`]).
+//! file that runs gets its harness's own filter on its command line (`Harness::filter`: a
+//! name pattern, an environment variable, node IDs, a regex anchored level by level). A file
+//! whose harness has none runs whole, its other tests reported as not selected
+//! ([`crate::run::not_selected`]).
 use super::{static_of, Entry};
 use crate::run::discover::TestFile;
 use crate::run::not_selected::Selection;

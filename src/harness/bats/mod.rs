@@ -3,6 +3,7 @@ use super::api::{Builtin, Id};
 use super::filter::{after_program, own_level, Filter, Narrow, Pattern, Probe};
 use super::Harness;
 use std::ffi::OsString;
+mod scan;
 
 pub(crate) struct Bats;
 pub(crate) static BATS: Bats = Bats;
@@ -10,6 +11,11 @@ pub(crate) static BATS: Bats = Bats;
 impl Harness for Bats {
     fn id(&self) -> Id {
         "bats"
+    }
+
+    // --- inventory (h39-inv) ---
+    fn scanner(&self, path: &str) -> Option<crate::harness::scan::Scanner> {
+        scan::reads(path).then_some(scan::scan as crate::harness::scan::Scanner)
     }
 
     fn rules(&self) -> &'static [Builtin] {

@@ -2,10 +2,15 @@
 //! tests (`-run`, anchored level by level).
 use super::api::Id;
 use super::filter::{Filter, Narrow, Pattern, Probe};
+use super::list::{Listable, Lister, Listing, Scanned};
 use super::Harness;
 use crate::protocol::InputFormat;
 use std::collections::BTreeSet;
 use std::ffi::OsString;
+use std::path::Path;
+
+mod list;
+mod scan;
 
 pub(crate) struct Go;
 pub(crate) static GO: Go = Go;
@@ -13,6 +18,23 @@ pub(crate) static GO: Go = Go;
 impl Harness for Go {
     fn id(&self) -> Id {
         "go"
+    }
+
+    // --- inventory (h39-inv) ---
+    fn scanner(&self, path: &str) -> Option<crate::harness::scan::Scanner> {
+        scan::reads(path).then_some(scan::scan as crate::harness::scan::Scanner)
+    }
+
+    fn suite_tests(&self, suite: &Listable<'_>) -> Option<Vec<Scanned>> {
+        list::suite_tests(suite)
+    }
+
+    fn lister(&self, file: &Listable<'_>) -> Option<Lister> {
+        list::lister(file)
+    }
+
+    fn list(&self, _lister: &Lister, files: &[&Listable<'_>], _cwd: &Path, out: &mut Listing) {
+        list::list(files, out)
     }
 
     fn filter(&self, probe: &Probe<'_>) -> Option<Filter> {

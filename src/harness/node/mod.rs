@@ -9,6 +9,7 @@ use std::ffi::OsString;
 use std::path::Path;
 
 pub(crate) mod naming;
+mod scan;
 
 /// `*.{js,mjs,cjs}` under node.
 pub(crate) struct Node;
@@ -29,6 +30,11 @@ fn silent(name: &str) -> Silent {
 impl Harness for Node {
     fn id(&self) -> Id {
         "node"
+    }
+
+    // --- inventory (h39-inv) ---
+    fn scanner(&self, path: &str) -> Option<crate::harness::scan::Scanner> {
+        scan::reads(path).then_some(scan::scan as crate::harness::scan::Scanner)
     }
 
     fn rules(&self) -> &'static [Builtin] {

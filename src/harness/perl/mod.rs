@@ -6,6 +6,8 @@ use super::Harness;
 use crate::harness::shebang::Shebang;
 use std::ffi::OsString;
 
+mod scan;
+
 pub(crate) struct Prove;
 
 pub(crate) static PROVE: Prove = Prove;
@@ -13,6 +15,11 @@ pub(crate) static PROVE: Prove = Prove;
 impl Harness for Prove {
     fn id(&self) -> Id {
         "prove"
+    }
+
+    // --- inventory (h39-inv) ---
+    fn scanner(&self, path: &str) -> Option<crate::harness::scan::Scanner> {
+        scan::reads(path).then_some(scan::scan as crate::harness::scan::Scanner)
     }
 
     fn rules(&self) -> &'static [Builtin] {

@@ -19,10 +19,14 @@ use std::sync::OnceLock;
 
 use super::api::{insert_after_program, Builtin, Cx, Id, Made, MissingInterpreter};
 use super::filter::{Filter, Narrow, Pattern, Probe};
+use super::list::{Listable, Lister, Listing, Scanned};
 use super::Harness;
 use crate::harness::shebang::Shebang;
 use crate::protocol::InputFormat;
 use std::collections::BTreeSet;
+
+mod list;
+mod scan;
 
 /// Python files: as pytest runs them in a project of pytest's or a file written for it, else as
 /// a program (`python3 FILE`, which prints its own TAP).
@@ -39,6 +43,11 @@ pub(crate) static PYTEST: Pytest = Pytest;
 impl Harness for Python {
     fn id(&self) -> Id {
         "python"
+    }
+
+    // --- inventory (h39-inv) ---
+    fn scanner(&self, path: &str) -> Option<crate::harness::scan::Scanner> {
+        scan::reads(path).then_some(scan::scan as crate::harness::scan::Scanner)
     }
 
     fn rules(&self) -> &'static [Builtin] {
@@ -95,6 +104,23 @@ impl Harness for Python {
 impl Harness for Pytest {
     fn id(&self) -> Id {
         PYTEST_ID
+    }
+
+    // --- inventory (h39-inv) ---
+    fn scanned_name(&self, file: &Listable<'_>, name: &[String]) -> Option<Vec<String>> {
+        list::scanned_name(file, name)
+    }
+
+    fn suite_tests(&self, suite: &Listable<'_>) -> Option<Vec<Scanned>> {
+        list::suite_tests(suite)
+    }
+
+    fn lister(&self, file: &Listable<'_>) -> Option<Lister> {
+        list::lister(file)
+    }
+
+    fn list(&self, lister: &Lister, files: &[&Listable<'_>], cwd: &Path, out: &mut Listing) {
+        list::list(lister, files, cwd, out)
     }
 
     fn env(&self, vars: &[(OsString, OsString)]) -> Result<Vec<(OsString, OsString)>, String> {
@@ -354,6 +380,7 @@ pub(crate) fn pytest_configured(dir: &Path) -> bool {
 
 #[cfg(test)]
 mod tests {
+
     use super::*;
 
     fn path(p: &[&str]) -> Vec<String> {
