@@ -107,6 +107,52 @@ pub(crate) trait Harness: Sync {
     fn sandbox_reads(&self) -> Result<Vec<PathBuf>, String> {
         Ok(Vec::new())
     }
+
+    // --- disc: what a harness says about a project and how its files run (#39 §2 A, B, D, E) ---
+
+    /// What any file gets in its environment because this harness would run it, by its
+    /// command and name (prove's `HARNESS_ACTIVE`: a perl file, or `*.t` whatever runs it).
+    /// Asked of every harness; set before the user's `--env`, which wins.
+    fn file_env(&self, _command: &[OsString], _rel: &str) -> Vec<(OsString, OsString)> {
+        Vec::new()
+    }
+
+    /// `--list`'s note on the variables [`Harness::file_env`] gave a file, shown as `K=V …`.
+    fn file_env_note(&self, shown: &str) -> String {
+        format!("its files get {shown}")
+    }
+
+    /// Why the files in `cwd` run one at a time as this harness runs them, given the programs
+    /// of their commands (`None`: a file with no command). Asked in the registry's order;
+    /// the first reason wins.
+    fn one_at_a_time(&self, _cwd: &Path, _programs: &[Option<String>]) -> Option<String> {
+        None
+    }
+
+    /// `--list`'s notes on what a run in `cwd` takes from this harness (a Perl
+    /// distribution's folders on `@INC`).
+    fn notes(&self, _cwd: &Path) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The variable its interpreter reads include folders from (`[run] lib` and `-I DIR` are
+    /// prepended to it), when this harness speaks for the interpreter.
+    fn lib_var(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// Folders of the project in `dir` (absolute) its files see on [`Harness::lib_var`] after
+    /// `-I DIR` and `[run] lib`, as the harness puts them there (a Perl distribution's `lib`).
+    fn dist_libs(&self, _dir: &Path) -> Vec<PathBuf> {
+        Vec::new()
+    }
+
+    /// `argv` as it must be for its interpreter to see the include folders (a taint-mode perl
+    /// ignores `PERL5LIB`); `get` reads a variable as the child sees it. Asked of every
+    /// harness.
+    fn adapt(&self, argv: Vec<OsString>, _get: &dyn Fn(&str) -> Option<OsString>) -> Vec<OsString> {
+        argv
+    }
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@ use super::api::{Builtin, Id};
 use super::Harness;
 use crate::util::shebang::Shebang;
 use std::ffi::OsString;
+use std::path::{Path, PathBuf};
 
 /// Every harness, in the order their rules are tried (the first rule that matches a file wins).
 pub(crate) static HARNESSES: &[&dyn Harness] = &[
@@ -49,4 +50,74 @@ pub(crate) fn filter_of(probe: &super::filter::Probe<'_>) -> super::filter::Filt
         .iter()
         .find_map(|h| h.filter(probe))
         .unwrap_or(super::filter::Filter::NONE)
+}
+
+// --- disc: what the harnesses say about a project and how its files run (#39 §2 A, B, D, E) ---
+
+/// What every harness gives a file by its command and name ([`Harness::file_env`]), in order.
+pub(crate) fn file_env(command: &[OsString], rel: &str) -> Vec<(OsString, OsString)> {
+    HARNESSES
+        .iter()
+        .flat_map(|h| h.file_env(command, rel))
+        .collect()
+}
+
+/// `--list`'s notes on what [`file_env`] gives `files` (command, name): one per harness that
+/// gives the first file it gives anything.
+pub(crate) fn file_env_notes<'a>(files: &[(&'a [OsString], &'a str)]) -> Vec<String> {
+    HARNESSES
+        .iter()
+        .filter_map(|h| {
+            let vars = files.iter().find_map(|(command, rel)| {
+                let vars = h.file_env(command, rel);
+                (!vars.is_empty()).then_some(vars)
+            })?;
+            let shown: Vec<String> = vars
+                .iter()
+                .map(|(k, v)| format!("{}={}", k.to_string_lossy(), v.to_string_lossy()))
+                .collect();
+            Some(h.file_env_note(&shown.join(" ")))
+        })
+        .collect()
+}
+
+/// Why files run one at a time, as the first harness that says so words it
+/// ([`Harness::one_at_a_time`]).
+pub(crate) fn one_at_a_time(cwd: &Path, programs: &[Option<String>]) -> Option<String> {
+    HARNESSES
+        .iter()
+        .find_map(|h| h.one_at_a_time(cwd, programs))
+}
+
+/// `--list`'s notes of every harness on a run in `cwd` ([`Harness::notes`]).
+pub(crate) fn notes(cwd: &Path) -> Vec<String> {
+    HARNESSES.iter().flat_map(|h| h.notes(cwd)).collect()
+}
+
+/// The include variables, each once, in the registry's order ([`Harness::lib_var`]).
+pub(crate) fn lib_vars() -> Vec<&'static str> {
+    let mut vars: Vec<&'static str> = Vec::new();
+    for var in HARNESSES.iter().filter_map(|h| h.lib_var()) {
+        if !vars.contains(&var) {
+            vars.push(var);
+        }
+    }
+    vars
+}
+
+/// The project's own include folders in `dir`, by variable ([`Harness::dist_libs`]).
+pub(crate) fn dist_libs(dir: &Path) -> Vec<(&'static str, Vec<PathBuf>)> {
+    HARNESSES
+        .iter()
+        .filter_map(|h| {
+            let var = h.lib_var()?;
+            let libs = h.dist_libs(dir);
+            (!libs.is_empty()).then_some((var, libs))
+        })
+        .collect()
+}
+
+/// `argv` as every harness adapts it to see the include folders ([`Harness::adapt`]).
+pub(crate) fn adapt(argv: Vec<OsString>, get: &dyn Fn(&str) -> Option<OsString>) -> Vec<OsString> {
+    HARNESSES.iter().fold(argv, |argv, h| h.adapt(argv, get))
 }

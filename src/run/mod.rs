@@ -44,7 +44,6 @@ pub mod config;
 mod decide;
 pub mod discover;
 mod dispatch;
-pub mod harness;
 pub mod init;
 pub mod not_selected;
 pub mod options;

@@ -400,7 +400,7 @@ fn child_env(flags: &Flags, project: &Project, env: &Env<'_>) -> Result<ChildEnv
         &project.config.env,
         &cli_env,
         &libs,
-        &crate::run::harness::perl_dist_libs(&project.cwd),
+        &child_env::dist_libs(&project.cwd),
         env.var,
     ))
 }

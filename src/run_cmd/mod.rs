@@ -214,23 +214,8 @@ fn prepare(
     }
     if args.list {
         list_notes(&options.env, &found.passed_over, found.declared.as_deref());
-        for note in tapline::run::harness::notes(&project.cwd, one_at_a_time.as_deref()) {
+        for note in discover::harness_notes(&project.cwd, one_at_a_time.as_deref(), &files) {
             tapline::say!("tapline: {note}");
-        }
-        let perl = files.iter().find_map(|f| {
-            let command = f.command.as_ref().ok()?;
-            let vars = tapline::run::harness::prove_env(command, &f.rel);
-            (!vars.is_empty()).then_some(vars)
-        });
-        if let Some(vars) = perl {
-            let shown: Vec<String> = vars
-                .iter()
-                .map(|(k, v)| format!("{}={}", k.to_string_lossy(), v.to_string_lossy()))
-                .collect();
-            tapline::say!(
-                "tapline: perl's files (and *.t) get {}, as prove sets them",
-                shown.join(" ")
-            );
         }
         let weights = files
             .iter()

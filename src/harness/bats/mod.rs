@@ -3,6 +3,7 @@ use super::api::{Builtin, Id};
 use super::filter::{after_program, own_level, Filter, Narrow, Pattern, Probe};
 use super::Harness;
 use std::ffi::OsString;
+use std::path::Path;
 
 pub(crate) struct Bats;
 pub(crate) static BATS: Bats = Bats;
@@ -26,6 +27,15 @@ impl Harness for Bats {
 
     fn filter(&self, probe: &Probe<'_>) -> Option<Filter> {
         (probe.suite.is_none() && (probe.program)("bats")).then_some(Filter::of(&BatsFilter))
+    }
+
+    // --- disc (#39 §2 D) ---
+
+    fn one_at_a_time(&self, _cwd: &Path, programs: &[Option<String>]) -> Option<String> {
+        // A walk of bats files alone runs as bats runs them; a mixed one keeps the cores.
+        let bats = |p: &Option<String>| p.as_deref() == Some("bats");
+        (!programs.is_empty() && programs.iter().all(bats))
+            .then(|| "bats runs files one at a time".to_owned())
     }
 }
 

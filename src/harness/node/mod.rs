@@ -31,6 +31,12 @@ impl Harness for Node {
         "node"
     }
 
+    // --- disc (#39 §2 C) ---
+
+    fn lib_var(&self) -> Option<&'static str> {
+        Some("NODE_PATH")
+    }
+
     fn rules(&self) -> &'static [Builtin] {
         &[Builtin {
             glob: "*.{js,mjs,cjs}",

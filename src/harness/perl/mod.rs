@@ -5,6 +5,9 @@ use super::api::{insert_after_program, Builtin, Id, Silent};
 use super::Harness;
 use crate::util::shebang::Shebang;
 use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+pub(crate) mod dist;
 
 pub(crate) struct Prove;
 
@@ -50,6 +53,36 @@ impl Harness for Prove {
 
     fn flushes_each_line(&self, program: &str) -> bool {
         is_perl(program)
+    }
+
+    // --- disc: a Perl distribution, prove's variables, taint (#39 §2 A) ---
+
+    fn file_env(&self, command: &[OsString], rel: &str) -> Vec<(OsString, OsString)> {
+        dist::prove_env(command, rel)
+    }
+
+    fn file_env_note(&self, shown: &str) -> String {
+        format!("perl's files (and *.t) get {shown}, as prove sets them")
+    }
+
+    fn one_at_a_time(&self, cwd: &Path, _programs: &[Option<String>]) -> Option<String> {
+        dist::one_at_a_time(cwd)
+    }
+
+    fn notes(&self, cwd: &Path) -> Vec<String> {
+        dist::notes(cwd)
+    }
+
+    fn lib_var(&self) -> Option<&'static str> {
+        Some("PERL5LIB")
+    }
+
+    fn dist_libs(&self, dir: &Path) -> Vec<PathBuf> {
+        dist::dist_libs(dir)
+    }
+
+    fn adapt(&self, argv: Vec<OsString>, get: &dyn Fn(&str) -> Option<OsString>) -> Vec<OsString> {
+        dist::adapt(argv, get)
     }
 }
 

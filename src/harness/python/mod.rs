@@ -41,6 +41,12 @@ impl Harness for Python {
         "python"
     }
 
+    // --- disc (#39 §2 B) ---
+
+    fn lib_var(&self) -> Option<&'static str> {
+        Some("PYTHONPATH")
+    }
+
     fn rules(&self) -> &'static [Builtin] {
         // pytest's default names; other modules are helpers.
         &[Builtin {

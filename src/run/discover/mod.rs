@@ -184,7 +184,7 @@ pub struct Found {
     /// The project's test command the run followed (`package.json scripts.test (…)`).
     pub declared: Option<String>,
     /// Why the files run one at a time, as the harness the run mirrors runs them
-    /// ([`crate::run::harness::one_at_a_time`]); `None`: in parallel.
+    /// ([`one_at_a_time`]); `None`: in parallel.
     pub one_at_a_time: Option<String>,
 }
 
@@ -267,8 +267,7 @@ pub fn find(
         .declared
         .is_some()
         .then_some(finder.declared_one_at_a_time);
-    let dist = project::perl_dist_marker(cwd);
-    let one_at_a_time = crate::run::harness::one_at_a_time(declared, dist, &files).or_else(|| {
+    let one_at_a_time = one_at_a_time(declared, cwd, &files).or_else(|| {
         (declared.is_none() && finder.followed_prove)
             .then(|| "prove runs a folder of *.t tests one file at a time".to_owned())
     });
@@ -278,6 +277,49 @@ pub fn find(
         declared: finder.declared,
         one_at_a_time,
     })
+}
+
+/// Why the files run one at a time (then `-j1` unless `-j`/`[run] jobs` say otherwise): the
+/// project's test command does (`declared`: `Some` when a run followed one, holding its
+/// reason), else a harness that runs such files, or the project in `cwd`, one after another
+/// says so (a Perl distribution's `make test`, bats). `None`: as many as the cores.
+fn one_at_a_time(
+    declared: Option<Option<&'static str>>,
+    cwd: &Path,
+    files: &[TestFile],
+) -> Option<String> {
+    if let Some(reason) = declared {
+        return reason.map(str::to_owned);
+    }
+    registry::one_at_a_time(cwd, &programs(files))
+}
+
+/// The base name of each file's program (`None`: a file with no command).
+fn programs(files: &[TestFile]) -> Vec<Option<String>> {
+    files
+        .iter()
+        .map(|f| {
+            let argv = f.command.as_ref().ok()?;
+            let name = Path::new(argv.first()?).file_name()?;
+            Some(name.to_string_lossy().into_owned())
+        })
+        .collect()
+}
+
+/// `--list`'s notes on what the run in `cwd` takes from the harnesses it mirrors beyond which
+/// files run: their notes (a Perl distribution's include folders), why files run one at a
+/// time, and what variables `files` get as their harness sets them.
+pub fn harness_notes(cwd: &Path, one_at_a_time: Option<&str>, files: &[TestFile]) -> Vec<String> {
+    let mut notes = registry::notes(cwd);
+    if let Some(reason) = one_at_a_time {
+        notes.push(format!("-j1: {reason}; -j N to change"));
+    }
+    let commands: Vec<(&[OsString], &str)> = files
+        .iter()
+        .filter_map(|f| Some((f.command.as_ref().ok()?.as_slice(), f.rel.as_str())))
+        .collect();
+    notes.extend(registry::file_env_notes(&commands));
+    notes
 }
 
 /// `--exec`'s command line as words.
@@ -325,11 +367,6 @@ pub fn declared_by_project(dir: &Path) -> Option<String> {
 /// Whether `dir` holds a Perl distribution (`Makefile.PL`, `Build.PL`, `dist.ini`).
 pub fn is_perl_dist(dir: &Path) -> bool {
     project::is_perl_dist(dir)
-}
-
-/// The file that makes `dir` a Perl distribution, if one does.
-pub fn perl_dist_marker(dir: &Path) -> Option<&'static str> {
-    project::perl_dist_marker(dir)
 }
 
 /// What a directory yields, for `--list` and error messages: the built-in walk globs.

@@ -134,17 +134,10 @@ pub(super) fn unfollowed(cwd: &Path) -> Option<Unfollowed> {
     followed.unfollowed
 }
 
-/// The files that make a folder a Perl distribution.
-const PERL_DIST: &[&str] = &["Makefile.PL", "Build.PL", "dist.ini"];
-
-/// Whether `dir` holds a Perl distribution: its walks then yield `*.t` only, as prove's.
+/// Whether `dir` holds a Perl distribution: its walks then yield `*.t` only, as prove's. A
+/// stop-gap naming perl's room until discovery asks the registry what a project is.
 pub(super) fn is_perl_dist(dir: &Path) -> bool {
-    perl_dist_marker(dir).is_some()
-}
-
-/// The file that makes `dir` a Perl distribution (its harness follows from it).
-pub(super) fn perl_dist_marker(dir: &Path) -> Option<&'static str> {
-    PERL_DIST.iter().copied().find(|f| dir.join(f).is_file())
+    crate::harness::perl::dist::dist_marker(dir).is_some()
 }
 
 /// Follows `package.json`'s `scripts.test` in `cwd`, and the scripts it calls.

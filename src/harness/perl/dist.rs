@@ -1,13 +1,20 @@
-//! What a run takes from the harness it mirrors beyond which files run: a Perl distribution's
-//! include folders (`lib/` on `@INC`, as `prove -l`, `make test` and yath put it) and whether
-//! files run one at a time (bats, prove and a distribution's `make test` do; node's runner,
-//! tap and tstest run them in parallel), and the variables prove sets for a Perl test file
-//! (`HARNESS_ACTIVE`, `HARNESS_VERSION`).
+//! What a run takes from the Perl harness it mirrors beyond which files run: a Perl
+//! distribution (the file that makes one, its include folders on `@INC` as `prove -l`,
+//! `make test` and yath put them, and its harness running files one at a time), the variables
+//! prove sets for a Perl test file (`HARNESS_ACTIVE`, `HARNESS_VERSION`), and the `-I`
+//! switches a taint-mode perl needs instead of `PERL5LIB`.
+use super::{is_perl, perl_taint};
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use super::discover::TestFile;
+/// The files that make a folder a Perl distribution.
+const PERL_DIST: &[&str] = &["Makefile.PL", "Build.PL", "dist.ini"];
+
+/// The file that makes `dir` a Perl distribution (its harness follows from it).
+pub(crate) fn dist_marker(dir: &Path) -> Option<&'static str> {
+    PERL_DIST.iter().copied().find(|f| dir.join(f).is_file())
+}
 
 /// The folders a Perl distribution's tests see on `@INC`, in order, those that exist: the
 /// checkout's `lib/` (`prove -l`), the built `blib/lib` and `blib/arch` (`make test`, `prove
@@ -15,8 +22,8 @@ use super::discover::TestFile;
 const PERL_DIST_LIBS: &[&str] = &["lib", "blib/lib", "blib/arch", "t/lib"];
 
 /// The include folders of the Perl distribution in `dir` (absolute), none when it is not one.
-pub fn perl_dist_libs(dir: &Path) -> Vec<PathBuf> {
-    if super::discover::perl_dist_marker(dir).is_none() {
+pub(crate) fn dist_libs(dir: &Path) -> Vec<PathBuf> {
+    if dist_marker(dir).is_none() {
         return Vec::new();
     }
     PERL_DIST_LIBS
@@ -26,37 +33,32 @@ pub fn perl_dist_libs(dir: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-/// Why the files run one at a time (then `-j1` unless `-j`/`[run] jobs` say otherwise): the
-/// project's test command does (`declared`: `Some` when a run followed one, holding its
-/// reason), else a Perl distribution (`dist`: the file that makes it one) whose harness runs
-/// one file after another, else every file is a bats file. `None`: as many as the cores.
-pub fn one_at_a_time(
-    declared: Option<Option<&'static str>>,
-    dist: Option<&'static str>,
-    files: &[TestFile],
-) -> Option<String> {
-    if let Some(reason) = declared {
-        return reason.map(str::to_owned);
-    }
-    if let Some(marker) = dist {
-        let harness = match marker {
-            "Build.PL" => "`./Build test`",
-            "dist.ini" => "`dzil test`",
-            _ => "`make test`",
-        };
-        return Some(format!(
-            "a Perl distribution's {harness} runs files one at a time"
-        ));
-    }
-    let bats = |f: &TestFile| {
-        f.command.as_ref().is_ok_and(|argv| {
-            argv.first()
-                .and_then(|p| Path::new(p).file_name())
-                .is_some_and(|name| name == OsStr::new("bats"))
-        })
+/// Why a Perl distribution's files run one at a time: its harness (by the file that makes
+/// it one) runs one file after another.
+pub(crate) fn one_at_a_time(cwd: &Path) -> Option<String> {
+    let harness = match dist_marker(cwd)? {
+        "Build.PL" => "`./Build test`",
+        "dist.ini" => "`dzil test`",
+        _ => "`make test`",
     };
-    (!files.is_empty() && files.iter().all(bats))
-        .then(|| "bats runs files one at a time".to_owned())
+    Some(format!(
+        "a Perl distribution's {harness} runs files one at a time"
+    ))
+}
+
+/// `--list`'s note on a Perl distribution's include folders.
+pub(crate) fn notes(cwd: &Path) -> Vec<String> {
+    let libs: Vec<String> = dist_libs(cwd)
+        .iter()
+        .map(|lib| crate::util::paths::relative(lib, cwd))
+        .collect();
+    if libs.is_empty() {
+        return Vec::new();
+    }
+    vec![format!(
+        "a Perl distribution: {} on @INC (PERL5LIB), as prove -l and make test; -I DIR and [run] lib come first",
+        libs.join(", ")
+    )]
 }
 
 /// The variables prove (TAP::Harness) sets for every file it runs, which a file run under
@@ -65,13 +67,13 @@ pub fn one_at_a_time(
 /// test libraries (sharness, git's test-lib) write their result files only without one.
 /// A file is perl's when its command's program is perl (`*.t`, `*.pl`, a perl `[[runner]]`)
 /// or its name is `*.t` (what prove runs, whatever runs it). `--env` and `[run] env` win.
-pub fn prove_env(command: &[OsString], rel: &str) -> Vec<(OsString, OsString)> {
+pub(crate) fn prove_env(command: &[OsString], rel: &str) -> Vec<(OsString, OsString)> {
     let program = command
         .first()
         .and_then(|p| Path::new(p).file_name())
         .map(OsStr::to_string_lossy)
         .unwrap_or_default();
-    if !(crate::harness::perl::is_perl(&program) || rel.ends_with(".t")) {
+    if !(is_perl(&program) || rel.ends_with(".t")) {
         return Vec::new();
     }
     let mut vars = vec![("HARNESS_ACTIVE".into(), "1".into())];
@@ -104,68 +106,46 @@ fn harness_version() -> Option<&'static str> {
         .as_deref()
 }
 
-/// `--list`'s notes on what the run takes from the harness it mirrors: a Perl
-/// distribution's include folders, and why files run one at a time.
-pub fn notes(cwd: &Path, one_at_a_time: Option<&str>) -> Vec<String> {
-    let mut notes = Vec::new();
-    let libs: Vec<String> = perl_dist_libs(cwd)
+/// `argv` as it must be to see the include folders: a perl in taint mode gets `PERL5LIB`'s
+/// folders as `-I` switches and `PERL5OPT`'s words, which it would otherwise ignore (as
+/// Test::Harness does). `get` reads a variable as the child sees it.
+pub(crate) fn adapt(
+    mut argv: Vec<OsString>,
+    get: &dyn Fn(&str) -> Option<OsString>,
+) -> Vec<OsString> {
+    let Some(program) = argv.first() else {
+        return argv;
+    };
+    let name = Path::new(program)
+        .file_name()
+        .map(OsStr::to_string_lossy)
+        .unwrap_or_default();
+    let switches: Vec<String> = argv[1..]
         .iter()
-        .map(|lib| crate::util::paths::relative(lib, cwd))
+        .map(|w| w.to_string_lossy().into_owned())
+        .take_while(|w| w.starts_with('-') && w != "--" && w != "-")
         .collect();
-    if !libs.is_empty() {
-        notes.push(format!(
-            "a Perl distribution: {} on @INC (PERL5LIB), as prove -l and make test; -I DIR and [run] lib come first",
-            libs.join(", ")
-        ));
+    if !is_perl(&name) || !perl_taint(&switches) {
+        return argv;
     }
-    if let Some(reason) = one_at_a_time {
-        notes.push(format!("-j1: {reason}; -j N to change"));
+    let mut extra: Vec<OsString> = Vec::new();
+    if let Some(lib) = get("PERL5LIB") {
+        for dir in std::env::split_paths(&lib).filter(|d| !d.as_os_str().is_empty()) {
+            let mut switch = OsString::from("-I");
+            switch.push(dir);
+            extra.push(switch);
+        }
     }
-    notes
+    if let Some(opt) = get("PERL5OPT") {
+        extra.extend(opt.to_string_lossy().split_whitespace().map(OsString::from));
+    }
+    argv.splice(1..1, extra);
+    argv
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::discover::Input;
-    use std::ffi::OsString;
-
-    fn file(program: &str) -> TestFile {
-        TestFile {
-            path: "t/a".into(),
-            rel: "t/a".into(),
-            command: Ok(vec![OsString::from(program), "t/a".into()]),
-            input: Input::default(),
-        }
-    }
-
-    #[test]
-    fn serial_harnesses() {
-        let bats = [file("/usr/bin/bats"), file("bats")];
-        assert_eq!(
-            one_at_a_time(None, None, &bats).as_deref(),
-            Some("bats runs files one at a time")
-        );
-        assert_eq!(
-            one_at_a_time(None, None, &[file("bats"), file("node")]),
-            None,
-            "a mixed walk keeps the cores"
-        );
-        assert_eq!(one_at_a_time(None, None, &[]), None);
-        assert_eq!(
-            one_at_a_time(None, Some("Makefile.PL"), &[file("perl")]).as_deref(),
-            Some("a Perl distribution's `make test` runs files one at a time")
-        );
-        assert_eq!(
-            one_at_a_time(Some(None), Some("dist.ini"), &bats),
-            None,
-            "a followed command that runs in parallel wins"
-        );
-        assert_eq!(
-            one_at_a_time(Some(Some("prove runs files one at a time")), None, &[]).as_deref(),
-            Some("prove runs files one at a time")
-        );
-    }
 
     #[test]
     fn perl_files_see_a_harness() {
@@ -194,18 +174,22 @@ mod tests {
         for d in ["lib", "blib/arch", "t/lib"] {
             std::fs::create_dir_all(root.join(d)).expect("mkdir");
         }
-        assert!(perl_dist_libs(root).is_empty(), "not a distribution");
+        assert!(dist_libs(root).is_empty(), "not a distribution");
+        assert_eq!(one_at_a_time(root), None);
         std::fs::write(root.join("Makefile.PL"), "").expect("write");
         assert_eq!(
-            perl_dist_libs(root),
+            dist_libs(root),
             [root.join("lib"), root.join("blib/arch"), root.join("t/lib")]
         );
         assert_eq!(
-            notes(root, Some("bats runs files one at a time")),
+            notes(root),
             [
                 "a Perl distribution: lib, blib/arch, t/lib on @INC (PERL5LIB), as prove -l and make test; -I DIR and [run] lib come first",
-                "-j1: bats runs files one at a time; -j N to change",
             ]
+        );
+        assert_eq!(
+            one_at_a_time(root).as_deref(),
+            Some("a Perl distribution's `make test` runs files one at a time")
         );
     }
 }
