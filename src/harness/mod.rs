@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 pub mod api;
 pub mod filter;
+pub mod follow;
 pub(crate) mod hooks;
 pub mod registry;
 
@@ -152,6 +153,13 @@ pub(crate) trait Harness: Sync {
     /// harness.
     fn adapt(&self, argv: Vec<OsString>, _get: &dyn Fn(&str) -> Option<OsString>) -> Vec<OsString> {
         argv
+    }
+
+    /// What it takes from one simple command of a project's test script (already split at
+    /// `&&`, `||`, `;`, `|`, wrappers and `VAR=value` skipped), when the command runs this
+    /// harness (`None`: not this harness's command).
+    fn follows(&self, _words: &[String]) -> Option<follow::Follows> {
+        None
     }
 }
 

@@ -121,3 +121,9 @@ pub(crate) fn dist_libs(dir: &Path) -> Vec<(&'static str, Vec<PathBuf>)> {
 pub(crate) fn adapt(argv: Vec<OsString>, get: &dyn Fn(&str) -> Option<OsString>) -> Vec<OsString> {
     HARNESSES.iter().fold(argv, |argv, h| h.adapt(argv, get))
 }
+
+/// What the harness a project's test-script command runs takes from it
+/// ([`Harness::follows`]); `None`: no harness tapline follows.
+pub(crate) fn follows(words: &[String]) -> Option<super::follow::Follows> {
+    HARNESSES.iter().find_map(|h| h.follows(words))
+}

@@ -3,12 +3,14 @@
 //! line's flags reach node.
 use super::api::{insert_after_program, Builtin, Candidate, Cx, Hosts, Id, Silent};
 use super::filter::{after_program, level, own_level, Filter, Narrow, Pattern, Probe};
+use super::follow::{self, Follows, Only};
 use super::Harness;
 use crate::util::shebang::Shebang;
 use std::ffi::OsString;
 use std::path::Path;
 
 pub(crate) mod naming;
+mod tap_config;
 
 /// `*.{js,mjs,cjs}` under node.
 pub(crate) struct Node;
@@ -35,6 +37,50 @@ impl Harness for Node {
 
     fn lib_var(&self) -> Option<&'static str> {
         Some("NODE_PATH")
+    }
+
+    fn follows(&self, words: &[String]) -> Option<Follows> {
+        let (program, args) = follow::program(words)?;
+        let js = Only::Js { ts: false };
+        let places = match program {
+            "tape" => follow::operands(args, &["-r", "--require", "-i", "--ignore"])
+                .into_iter()
+                .map(|a| follow::path_or_glob(a, js.clone()))
+                .collect(),
+            "node" if args.iter().any(|a| a == "--test") => {
+                // The options that take their value as the next word.
+                let with_value = [
+                    "-r",
+                    "--require",
+                    "--import",
+                    "--loader",
+                    "--test-reporter",
+                    "--test-reporter-destination",
+                    "--test-name-pattern",
+                    "--test-skip-pattern",
+                    "--test-concurrency",
+                    "--test-timeout",
+                ];
+                follow::or_default(follow::operands(args, &with_value), js)
+            }
+            "tap" => {
+                let with_value = ["-R", "--reporter", "-j", "--jobs", "-t", "--timeout"];
+                let places =
+                    follow::or_default(follow::operands(args, &with_value), Only::Js { ts: true });
+                // tap's own configuration may exclude files it would never run.
+                return Some(Follows {
+                    places,
+                    one_at_a_time: None,
+                    excludes: Some(tap_config::excludes),
+                });
+            }
+            _ => return None,
+        };
+        // node's runner and tape's one process do not say they run files one at a time.
+        Some(Follows {
+            places,
+            ..Follows::default()
+        })
     }
 
     fn rules(&self) -> &'static [Builtin] {
@@ -171,6 +217,20 @@ impl Harness for TypeScript {
 
     fn silent(&self, name: &str) -> Silent {
         silent(name)
+    }
+
+    fn follows(&self, words: &[String]) -> Option<Follows> {
+        let ("tstest", args) = follow::program(words)? else {
+            return None;
+        };
+        let places = follow::operands(args, &[])
+            .into_iter()
+            .map(|a| follow::path_or_glob(a, Only::Ts))
+            .collect();
+        Some(Follows {
+            places,
+            ..Follows::default()
+        })
     }
 }
 

@@ -2,6 +2,7 @@
 //! how a `#!` line shapes perl's command (the switches perl insists on seeing there too), and
 //! how a silent file is judged (`No subtests run`).
 use super::api::{insert_after_program, Builtin, Id, Silent};
+use super::follow::{self, Follows};
 use super::Harness;
 use crate::util::shebang::Shebang;
 use std::ffi::OsString;
@@ -83,6 +84,27 @@ impl Harness for Prove {
 
     fn adapt(&self, argv: Vec<OsString>, get: &dyn Fn(&str) -> Option<OsString>) -> Vec<OsString> {
         dist::adapt(argv, get)
+    }
+
+    fn follows(&self, words: &[String]) -> Option<Follows> {
+        let ("prove", args) = follow::program(words)? else {
+            return None;
+        };
+        // `-r`, or a bundle of short switches with `r` in it (`-lr`), not `-Ilib/r`.
+        let recursive = args.iter().any(|a| {
+            a == "--recurse"
+                || (a.starts_with('-')
+                    && !a.starts_with("--")
+                    && !a[1..].starts_with(['I', 'M', 'P'])
+                    && a[1..].chars().all(|c| c.is_ascii_alphabetic())
+                    && a.contains('r'))
+        });
+        let with_value = ["-I", "-M", "-P", "-j", "--jobs", "-e", "--exec"];
+        Some(Follows {
+            places: follow::folders_or_files(args, &with_value, "t", recursive, &["*.t"]),
+            one_at_a_time: (!follow::jobs_given(args)).then_some("prove runs files one at a time"),
+            excludes: None,
+        })
     }
 }
 

@@ -46,7 +46,6 @@ mod project;
 mod prove_folder;
 pub use passed_over::{passed_over_notes, PassedOver, PassedOverWhy, SHOWN_REASONS};
 mod pytest_root;
-mod tap_config;
 #[cfg(test)]
 mod tests;
 mod walk;

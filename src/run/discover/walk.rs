@@ -49,8 +49,8 @@ impl Finder<'_> {
             for place in &declared.places {
                 self.add_place(place)?;
             }
-            if declared.tap {
-                self.drop_tap_excluded();
+            for excludes in declared.excludes {
+                self.drop_excluded(excludes);
             }
             if self.found.is_empty() {
                 return Err(DiscoverError::NoDeclaredTests(declared.source));
@@ -159,9 +159,9 @@ impl Finder<'_> {
         })
     }
 
-    /// Drops the files tap's own configuration excludes: tap never runs them.
-    fn drop_tap_excluded(&mut self) {
-        let Some(excluded) = super::tap_config::excludes(self.cwd) else {
+    /// Drops the files a followed harness's own configuration excludes: it never runs them.
+    fn drop_excluded(&mut self, excludes: project::Excludes) {
+        let Some(excluded) = excludes(self.cwd) else {
             return;
         };
         let cwd = normalize(self.cwd);
