@@ -3,6 +3,7 @@
 //! time, and what its own configuration excludes; and the operand reading the rooms share.
 //! Splitting a script into commands, skipping wrappers and following `npm run NAME` stay
 //! generic (the discovery's `project`).
+use super::api::Lane;
 use globset::GlobSet;
 use std::path::{Path, PathBuf};
 
@@ -40,6 +41,9 @@ pub struct Follows {
     pub one_at_a_time: Option<&'static str>,
     /// What the harness's own configuration excludes, when it reads one.
     pub excludes: Option<Excludes>,
+    /// How each file may run beside others, by its name, when the harness says (tstest:
+    /// alone, or with its `*.para__N.*` group).
+    pub lane: Option<fn(&str) -> Lane>,
 }
 
 /// The base name of `words`' program and the rest.

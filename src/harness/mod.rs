@@ -27,6 +27,9 @@ pub(crate) mod perl;
 pub(crate) mod python;
 mod shell;
 
+// disc: a command line and the variables it runs with (a preload's, [`Harness::preload`]).
+pub(crate) type Preloaded = (Vec<OsString>, Vec<(OsString, OsString)>);
+
 /// One harness: how tapline finds, runs and judges the files it runs.
 pub(crate) trait Harness: Sync {
     /// Its name in the registry and in a file's description.
@@ -159,6 +162,43 @@ pub(crate) trait Harness: Sync {
     /// `&&`, `||`, `;`, `|`, wrappers and `VAR=value` skipped), when the command runs this
     /// harness (`None`: not this harness's command).
     fn follows(&self, _words: &[String]) -> Option<follow::Follows> {
+        None
+    }
+
+    /// The module a file at `abs` (absolute) loads first in its process, as this harness runs
+    /// a folder's init module (tstest's `00init`). Asked of every harness; the first wins.
+    fn init_of(&self, _abs: &Path) -> Option<PathBuf> {
+        None
+    }
+
+    /// `argv` loading `init` first, and the variables that name it (`shown`: as a failure
+    /// names it); `Ok(None)`: this harness loads nothing ahead for `argv`'s program; `Err`:
+    /// why the file cannot run. `inline`: nothing of tapline's temp folder may be named (a
+    /// sandbox hides it). Asked of every harness; the first `Some` wins.
+    fn preload(
+        &self,
+        _argv: &[OsString],
+        _init: &Path,
+        _shown: &str,
+        _inline: bool,
+    ) -> Result<Option<Preloaded>, String> {
+        Ok(None)
+    }
+
+    /// What the result cache adds to the key of a file that loads `init` first (its content
+    /// is an input). Asked of every harness; the first wins.
+    fn init_cache_word(&self, _init: &Path) -> Option<String> {
+        None
+    }
+
+    /// Whether the file at `path` declares one of `wanted` as a tag, as this harness reads
+    /// tags (`--tag`).
+    fn declares_tag(&self, _path: &Path, _wanted: &[String]) -> bool {
+        false
+    }
+
+    /// `--tag`'s `KEY=VALUE` for every file, as this harness passes the tags on.
+    fn tag_env(&self, _wanted: &[String]) -> Option<String> {
         None
     }
 }

@@ -127,3 +127,42 @@ pub(crate) fn adapt(argv: Vec<OsString>, get: &dyn Fn(&str) -> Option<OsString>)
 pub(crate) fn follows(words: &[String]) -> Option<super::follow::Follows> {
     HARNESSES.iter().find_map(|h| h.follows(words))
 }
+
+/// The module a file at `abs` loads first ([`Harness::init_of`]).
+pub(crate) fn init_of(abs: &Path) -> Option<PathBuf> {
+    HARNESSES.iter().find_map(|h| h.init_of(abs))
+}
+
+/// `argv` loading `init` first, as the first harness that loads it says
+/// ([`Harness::preload`]); `argv` unchanged when none does.
+pub(crate) fn preload(
+    argv: Vec<OsString>,
+    init: &Path,
+    shown: &str,
+    inline: bool,
+) -> Result<super::Preloaded, String> {
+    for h in HARNESSES {
+        if let Some(preloaded) = h.preload(&argv, init, shown, inline)? {
+            return Ok(preloaded);
+        }
+    }
+    Ok((argv, Vec::new()))
+}
+
+/// What the result cache adds to a key for `init` ([`Harness::init_cache_word`]).
+pub(crate) fn init_cache_word(init: &Path) -> String {
+    HARNESSES
+        .iter()
+        .find_map(|h| h.init_cache_word(init))
+        .unwrap_or_default()
+}
+
+/// Whether the file at `path` declares one of `wanted`, by any harness's reading.
+pub(crate) fn declares_tag(path: &Path, wanted: &[String]) -> bool {
+    HARNESSES.iter().any(|h| h.declares_tag(path, wanted))
+}
+
+/// `--tag`'s `KEY=VALUE`s, as every harness passes the tags on.
+pub(crate) fn tag_env(wanted: &[String]) -> Vec<String> {
+    HARNESSES.iter().filter_map(|h| h.tag_env(wanted)).collect()
+}

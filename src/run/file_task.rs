@@ -346,9 +346,10 @@ fn harness_of(input: &Input) -> Option<&'static dyn crate::harness::Harness> {
     input.harness.and_then(crate::harness::registry::harness)
 }
 
-/// `argv` loading the folder's `00init` module first, and the variables that name it, for a
-/// file run by node or tsx whose folder has one ([`super::tstest::node_preload`]).
-fn with_init(job: &FileJob, argv: Vec<OsString>) -> Result<super::tstest::Preloaded, String> {
+/// `argv` loading the folder's init module first, and the variables that name it, for a file
+/// whose folder has one, as the harness that loads it does
+/// ([`crate::harness::Harness::preload`]).
+fn with_init(job: &FileJob, argv: Vec<OsString>) -> Result<crate::harness::Preloaded, String> {
     let Some(init) = job.input.init.as_deref() else {
         return Ok((argv, Vec::new()));
     };
@@ -358,7 +359,7 @@ fn with_init(job: &FileJob, argv: Vec<OsString>) -> Result<super::tstest::Preloa
     }
     let shown = crate::util::paths::relative(init, &job.cwd);
     let inline = job.sandbox.is_some();
-    Ok(super::tstest::node_preload(&argv, init, &shown, inline)?.unwrap_or((argv, Vec::new())))
+    crate::harness::registry::preload(argv, init, &shown, inline)
 }
 
 /// The parser for what the file prints: TAP, another format tapline reads, or a suite's

@@ -60,7 +60,7 @@ pub(crate) mod warm;
 
 pub mod coverage;
 pub mod trace;
-pub mod tstest;
+pub mod tags;
 
 use crate::browser::inputs;
 use crate::event::run::{FileInfo, FileResult, RunEvent, RunSummary};

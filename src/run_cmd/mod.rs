@@ -60,7 +60,7 @@ pub fn run(args: &RunArgs) -> Outcome {
                 .collect(),
             None => files,
         };
-        let files = tapline::run::tstest::with_tags(files, &args.tags);
+        let files = tapline::run::tags::with_tags(files, &args.tags);
         match &affected {
             Some(a) => {
                 let (picked, why) = a.select(files);
@@ -118,7 +118,7 @@ fn flags(args: &RunArgs) -> Flags {
         timeout: args.timeout.clone(),
         grace: args.grace.clone(),
         env: (args.env.iter().cloned())
-            .chain(tapline::run::tstest::tag_env(&args.tags))
+            .chain(tapline::run::tags::tag_env(&args.tags))
             .collect(),
         lib: args.lib.clone(),
         merge: args.merge,

@@ -48,7 +48,7 @@ impl Harness for Bats {
         Some(Follows {
             places: follow::folders_or_files(args, &with_value, "test", recursive, &["*.bats"]),
             one_at_a_time: (!follow::jobs_given(args)).then_some("bats runs files one at a time"),
-            excludes: None,
+            ..Follows::default()
         })
     }
 }

@@ -7,10 +7,11 @@ use super::follow::{self, Follows, Only};
 use super::Harness;
 use crate::util::shebang::Shebang;
 use std::ffi::OsString;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub(crate) mod naming;
 mod tap_config;
+pub(crate) mod tstest;
 
 /// `*.{js,mjs,cjs}` under node.
 pub(crate) struct Node;
@@ -37,6 +38,35 @@ impl Harness for Node {
 
     fn lib_var(&self) -> Option<&'static str> {
         Some("NODE_PATH")
+    }
+
+    // tstest's own: a folder's `00init` (loaded by node's `--import`) and `--tag`, for every
+    // file whatever runs it ([`tstest`]).
+
+    fn init_of(&self, abs: &Path) -> Option<PathBuf> {
+        tstest::init_of(abs)
+    }
+
+    fn preload(
+        &self,
+        argv: &[OsString],
+        init: &Path,
+        shown: &str,
+        inline: bool,
+    ) -> Result<Option<super::Preloaded>, String> {
+        tstest::node_preload(argv, init, shown, inline)
+    }
+
+    fn init_cache_word(&self, init: &Path) -> Option<String> {
+        Some(tstest::cache_word(init))
+    }
+
+    fn declares_tag(&self, path: &Path, wanted: &[String]) -> bool {
+        tstest::declares_any_tag(path, wanted)
+    }
+
+    fn tag_env(&self, wanted: &[String]) -> Option<String> {
+        tstest::tag_env(wanted)
     }
 
     fn follows(&self, words: &[String]) -> Option<Follows> {
@@ -72,6 +102,7 @@ impl Harness for Node {
                     places,
                     one_at_a_time: None,
                     excludes: Some(tap_config::excludes),
+                    lane: None,
                 });
             }
             _ => return None,
@@ -227,8 +258,10 @@ impl Harness for TypeScript {
             .into_iter()
             .map(|a| follow::path_or_glob(a, Only::Ts))
             .collect();
+        // Its files run one at a time but for their `*.para__N.*` groups.
         Some(Follows {
             places,
+            lane: Some(tstest::lane_of),
             ..Follows::default()
         })
     }

@@ -103,7 +103,7 @@ impl Harness for Prove {
         Some(Follows {
             places: follow::folders_or_files(args, &with_value, "t", recursive, &["*.t"]),
             one_at_a_time: (!follow::jobs_given(args)).then_some("prove runs files one at a time"),
-            excludes: None,
+            ..Follows::default()
         })
     }
 }

@@ -86,12 +86,12 @@ pub struct Input {
     /// A go suite's module and its folder: its failures' locations are then relative to the
     /// project root, not to their package's folder.
     pub go_packages: Option<crate::protocol::gojson::PackageDirs>,
-    /// The folder's `00init` module, loaded before the file in its process or bundle
-    /// ([`crate::run::tstest`]); absolute.
+    /// The folder's init module, loaded before the file in its process or bundle
+    /// ([`crate::harness::Harness::init_of`]); absolute.
     pub init: Option<PathBuf>,
     /// How it may run beside other files: one at a time in a run that follows tstest, but
-    /// for its `*.para__N.*` group ([`crate::run::tstest::Lane`]).
-    pub lane: crate::run::tstest::Lane,
+    /// for its `*.para__N.*` group ([`crate::harness::api::Lane`]).
+    pub lane: crate::harness::api::Lane,
     /// The harness that runs it, when a built-in rule mapped it
     /// ([`crate::harness::registry::harness`]): what it runs with comes from there.
     pub harness: Option<Id>,
@@ -226,7 +226,7 @@ pub fn find(
         chromium_cfg: cfg.chromium.clone(),
         chromium: None,
         ci: std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0"),
-        tstest: false,
+        lane: None,
         settings: Settings {
             ts_runner: cfg.ts_runner.clone(),
             ci: false,
@@ -453,8 +453,9 @@ struct Finder<'a> {
     chromium: Option<Result<PathBuf, String>>,
     /// `CI` is set: `.nonci.` files are skipped, as tstest skips them.
     ci: bool,
-    /// The run follows a `tstest` script: its files run as tstest runs them (their lanes).
-    tstest: bool,
+    /// How a file may run beside others, by its name, when the run follows a script whose
+    /// harness says ([`crate::harness::follow::Follows::lane`]).
+    lane: Option<fn(&str) -> crate::harness::api::Lane>,
     /// `[run]` settings the harnesses read.
     settings: Settings,
     /// What the harnesses looked up once for every file.
@@ -527,10 +528,10 @@ impl Finder<'_> {
             input.skip = Some("SKIP a .nonci. file does not run under CI".to_owned());
         }
         if self.exec.is_none() {
-            input.init = super::tstest::init_of(&abs);
+            input.init = registry::init_of(&abs);
         }
-        if self.tstest {
-            input.lane = super::tstest::lane_of(name);
+        if let Some(lane) = self.lane {
+            input.lane = lane(name);
         }
         let runtimes = self.runtimes(&rel);
         if !runtimes.page {

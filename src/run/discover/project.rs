@@ -14,10 +14,11 @@ use super::words::split_words;
 use crate::harness::registry;
 use std::path::Path;
 
+use crate::harness::api::Lane;
 pub(super) use crate::harness::follow::{Excludes, Only, Place};
 
 /// The project's own word on its tests.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub(super) struct Declared {
     pub places: Vec<Place>,
     /// Where it was read, for `--list` and errors: the scripts whose runner command gave the
@@ -30,6 +31,8 @@ pub(super) struct Declared {
     /// What the own configuration of a harness it follows excludes (node-tap's), each read
     /// from the cwd.
     pub excludes: Vec<Excludes>,
+    /// How a file may run beside others, as the first harness it follows that says words it.
+    pub lane: Option<fn(&str) -> Lane>,
 }
 
 /// What following `scripts.test` (and the scripts it calls) gathered.
@@ -42,6 +45,8 @@ struct Followed {
     serial: Vec<Option<&'static str>>,
     /// What their harnesses' own configurations exclude.
     excludes: Vec<Excludes>,
+    /// The first lane a harness gives its files.
+    lane: Option<fn(&str) -> Lane>,
     /// The first command naming a harness tapline does not follow yet.
     unfollowed: Option<Unfollowed>,
 }
@@ -162,6 +167,7 @@ pub(super) fn declared(cwd: &Path) -> Option<Declared> {
         source: sources.join(", "),
         one_at_a_time,
         excludes: followed.excludes,
+        lane: followed.lane,
     })
 }
 
@@ -200,6 +206,7 @@ fn places_of<'a>(
         followed.serial.push(follows.one_at_a_time);
         // Applied once each is enough, and again drops nothing more.
         followed.excludes.extend(follows.excludes);
+        followed.lane = followed.lane.or(follows.lane);
         if !followed.scripts.iter().any(|(n, _)| n == name) {
             followed.scripts.push((name.to_owned(), line.to_owned()));
         }

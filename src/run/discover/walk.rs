@@ -44,8 +44,8 @@ impl Finder<'_> {
             return self.add_folders(dirs, true, &shown.join(", "));
         }
         if let Some(declared) = project::declared(self.cwd) {
-            // A `tstest DIR` script: its files run as tstest runs them.
-            self.tstest = declared.places.iter().any(|p| p.only == Only::Ts);
+            // Its files run beside each other as the harness it follows runs them.
+            self.lane = declared.lane;
             for place in &declared.places {
                 self.add_place(place)?;
             }

@@ -308,9 +308,9 @@ fn consult_cache(
             // One stream or two is part of how the file is read (a stderr line parsed or not).
             let streams = crate::run::runners::streams(options.merge, &p.input, &p.command);
             let mut command = format!("{}{}{isolation}", p.info.command, streams.key());
-            // The folder's 00init runs in the file's process: its content is an input.
+            // The folder's init module runs in the file's process: its content is an input.
             if let Some(init) = &p.input.init {
-                command.push_str(&crate::run::tstest::cache_word(init));
+                command.push_str(&crate::harness::registry::init_cache_word(init));
             }
             (!p.input.suite)
                 .then(|| cache.key(root, &p.info.rel, &command))
