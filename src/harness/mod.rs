@@ -201,6 +201,33 @@ pub(crate) trait Harness: Sync {
     fn tag_env(&self, _wanted: &[String]) -> Option<String> {
         None
     }
+
+    /// The packages a `[[suite]]` of `format` run in `dir` tests, as this harness reads them
+    /// (go's module: its failures' locations then are relative to the project `root`).
+    /// The files a run with no PATH takes when the project in `cwd` (or its `root`) is this
+    /// harness's and has none of the default test folders: where the harness looks with no
+    /// argument (pytest: from the cwd down), relative to `cwd`. `None`: not its project.
+    fn project_files(
+        &self,
+        _cwd: &Path,
+        _root: &Path,
+    ) -> Option<Result<Vec<PathBuf>, ignore::Error>> {
+        None
+    }
+
+    /// Why [`Harness::project_files`] found none (after "failed to find test files: ").
+    fn no_project_files(&self) -> &'static str {
+        "the project has no test folder and no test file"
+    }
+
+    fn suite_packages(
+        &self,
+        _format: crate::protocol::InputFormat,
+        _dir: &Path,
+        _root: &Path,
+    ) -> Option<crate::protocol::gojson::PackageDirs> {
+        None
+    }
 }
 
 #[cfg(test)]

@@ -166,3 +166,15 @@ pub(crate) fn declares_tag(path: &Path, wanted: &[String]) -> bool {
 pub(crate) fn tag_env(wanted: &[String]) -> Vec<String> {
     HARNESSES.iter().filter_map(|h| h.tag_env(wanted)).collect()
 }
+
+/// The packages a `[[suite]]` tests, as the first harness that reads them says
+/// ([`Harness::suite_packages`]).
+pub(crate) fn suite_packages(
+    format: crate::protocol::InputFormat,
+    dir: &Path,
+    root: &Path,
+) -> Option<crate::protocol::gojson::PackageDirs> {
+    HARNESSES
+        .iter()
+        .find_map(|h| h.suite_packages(format, dir, root))
+}

@@ -45,7 +45,6 @@ mod passed_over;
 mod project;
 mod prove_folder;
 pub use passed_over::{passed_over_notes, PassedOver, PassedOverWhy, SHOWN_REASONS};
-mod pytest_root;
 #[cfg(test)]
 mod tests;
 mod walk;
@@ -139,11 +138,10 @@ pub enum DiscoverError {
         "failed to find test files: no test folder here (looked for {0}); name a folder or file, or set `test_dirs` in tapline.toml (`tapline init` writes one)"
     )]
     NoTestFolder(String),
-    /// A pytest project with no test folder and no file pytest would collect.
-    #[error(
-        "failed to find test files: this pytest project has no test folder (`test/`, `tests/`, `t/`) and no test_*.py or *_test.py file pytest would collect"
-    )]
-    NoPytestFiles,
+    /// A harness's project with no test folder and no file its harness would take
+    /// ([`crate::harness::Harness::project_files`]): why, as the harness words it.
+    #[error("failed to find test files: {0}")]
+    NoProjectFiles(&'static str),
     /// The folders exist and hold nothing at all.
     #[error("failed to find test files in {0}: the folder is empty")]
     EmptyFolder(String),

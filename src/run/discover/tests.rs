@@ -1262,7 +1262,7 @@ fn a_pytest_project_without_a_test_folder_is_walked_as_pytest_walks_it() {
     fs::remove_file(dir.path().join("pkg/sub/thing_test.py")).expect("rm");
     assert!(matches!(
         run(dir.path(), &[], &Config::default(), None),
-        Err(DiscoverError::NoPytestFiles)
+        Err(DiscoverError::NoProjectFiles(_))
     ));
 }
 

@@ -59,7 +59,7 @@ pub fn discover(
                 | DiscoverError::EmptyFolder(_)
                 | DiscoverError::NoDeclaredTests(_)
                 | DiscoverError::Unfollowed(_)
-                | DiscoverError::NoPytestFiles,
+                | DiscoverError::NoProjectFiles(_),
             ) if file_args.is_empty() && !suites.is_empty() => Found::default(),
             Err(e) => return Err(e.into()),
         }
