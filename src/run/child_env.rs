@@ -207,34 +207,19 @@ mod tests {
         assert_eq!(shown(&alone), pairs(&[("PERL5LIB", "/p/lib")]));
     }
 
+    /// The command is adapted by the harnesses as the child sees the variables: set here over
+    /// inherited (the taint switches themselves: the perl room's tests).
     #[test]
-    fn taint_perl_gets_the_libs_as_switches() {
+    fn commands_are_adapted_as_the_child_sees_its_variables() {
         let argv = |words: &[&str]| -> Vec<OsString> { words.iter().map(OsString::from).collect() };
         let env = ChildEnv::build(&[], &[], &["/p/lib".into()], &[], |_| Some("/inh".into()));
-        let inherited = |key: &str| match key {
-            "PERL5OPT" => Some(OsString::from("-MCarp -w")),
-            _ => Some(OsString::from("/inh")),
-        };
+        let (program, switch) = ("perl", "-T");
         assert_eq!(
-            env.adapt(argv(&["perl", "-T", "t/a.t"]), inherited),
-            argv(&["perl", "-I/p/lib", "-I/inh", "-MCarp", "-w", "-T", "t/a.t"])
+            env.adapt(argv(&[program, switch, "t/a.t"]), none),
+            argv(&[program, "-I/p/lib", "-I/inh", switch, "t/a.t"])
         );
-        assert_eq!(
-            env.adapt(argv(&["/usr/bin/perl", "-wt", "t/a.t"]), none),
-            argv(&["/usr/bin/perl", "-I/p/lib", "-I/inh", "-wt", "t/a.t"])
-        );
-        for unchanged in [
-            &["perl", "t/a.t"][..],
-            &["perl", "-w", "t/a.t", "-T"],
-            &["python3", "-T", "x.py"],
-            &[],
-        ] {
-            assert_eq!(env.adapt(argv(unchanged), inherited), argv(unchanged));
+        for unchanged in [&["sh", "-T", "t/a.sh"][..], &[]] {
+            assert_eq!(env.adapt(argv(unchanged), none), argv(unchanged));
         }
-        let plain = ChildEnv::default();
-        assert_eq!(
-            plain.adapt(argv(&["perl", "-T", "a.t"]), none),
-            argv(&["perl", "-T", "a.t"])
-        );
     }
 }

@@ -313,8 +313,7 @@ fn spec_of(job: &FileJob) -> Result<Spec, String> {
         None => Vec::new(),
     };
     let coverage_env = job.coverage.as_ref().map(|c| c.env()).unwrap_or_default();
-    // What a harness sets for any file it would run (prove's variables), before the user's
-    // `--env`, which wins.
+    // What a harness sets for any file it would run, before the user's `--env`, which wins.
     let harness_env = match &job.command {
         Ok(command) => crate::harness::registry::file_env(command, &job.info.rel),
         Err(_) => Vec::new(),

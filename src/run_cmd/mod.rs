@@ -177,7 +177,7 @@ fn prepare(
         options.jobs = 1;
     }
     // The trace hooks' variables go in before the commands are adapted to the environment
-    // (a taint-mode perl takes PERL5OPT's words on its command line).
+    // (an interpreter that ignores them in some mode takes them on its command line).
     let tracer = (!args.list)
         .then(|| affected::tracer(&options, &project, sandbox.is_some(), &found.files))
         .flatten();

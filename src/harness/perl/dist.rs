@@ -168,6 +168,36 @@ mod tests {
     }
 
     #[test]
+    fn taint_perl_gets_the_libs_as_switches() {
+        let argv = |words: &[&str]| -> Vec<OsString> { words.iter().map(OsString::from).collect() };
+        let get = |key: &str| match key {
+            "PERL5OPT" => Some(OsString::from("-MCarp -w")),
+            _ => Some(OsString::from("/p/lib:/inh")),
+        };
+        assert_eq!(
+            adapt(argv(&["perl", "-T", "t/a.t"]), &get),
+            argv(&["perl", "-I/p/lib", "-I/inh", "-MCarp", "-w", "-T", "t/a.t"])
+        );
+        let libs_only = |key: &str| (key == "PERL5LIB").then(|| OsString::from("/p/lib:/inh"));
+        assert_eq!(
+            adapt(argv(&["/usr/bin/perl", "-wt", "t/a.t"]), &libs_only),
+            argv(&["/usr/bin/perl", "-I/p/lib", "-I/inh", "-wt", "t/a.t"])
+        );
+        for unchanged in [
+            &["perl", "t/a.t"][..],
+            &["perl", "-w", "t/a.t", "-T"],
+            &["python3", "-T", "x.py"],
+            &[],
+        ] {
+            assert_eq!(adapt(argv(unchanged), &get), argv(unchanged));
+        }
+        assert_eq!(
+            adapt(argv(&["perl", "-T", "a.t"]), &|_| None),
+            argv(&["perl", "-T", "a.t"])
+        );
+    }
+
+    #[test]
     fn a_distributions_include_folders() {
         let dir = tempfile::tempdir().expect("tempdir");
         let root = dir.path();

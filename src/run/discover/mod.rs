@@ -279,7 +279,7 @@ pub fn find(
 /// Why the files run one at a time (then `-j1` unless `-j`/`[run] jobs` say otherwise): the
 /// project's test command does (`declared`: `Some` when a run followed one, holding its
 /// reason), else a harness that runs such files, or the project in `cwd`, one after another
-/// says so (a Perl distribution's `make test`, bats). `None`: as many as the cores.
+/// says so ([`crate::harness::Harness::one_at_a_time`]). `None`: as many as the cores.
 fn one_at_a_time(
     declared: Option<Option<&'static str>>,
     cwd: &Path,
@@ -304,8 +304,8 @@ fn programs(files: &[TestFile]) -> Vec<Option<String>> {
 }
 
 /// `--list`'s notes on what the run in `cwd` takes from the harnesses it mirrors beyond which
-/// files run: their notes (a Perl distribution's include folders), why files run one at a
-/// time, and what variables `files` get as their harness sets them.
+/// files run: their notes ([`crate::harness::Harness::notes`]), why files run one at a time,
+/// and what variables `files` get as their harness sets them.
 pub fn harness_notes(cwd: &Path, one_at_a_time: Option<&str>, files: &[TestFile]) -> Vec<String> {
     let mut notes = registry::notes(cwd);
     if let Some(reason) = one_at_a_time {

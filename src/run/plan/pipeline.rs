@@ -99,8 +99,9 @@ fn suites_of<'c>(
     }])
 }
 
-/// Each file's command as the environment its child gets needs it (a taint-mode perl takes
-/// `PERL5OPT`'s words on its command line); `inherited` reads the variables tapline has.
+/// Each file's command as the environment its child gets needs it (an interpreter that ignores
+/// its variables in some mode takes them on its command line:
+/// [`crate::harness::Harness::adapt`]); `inherited` reads the variables tapline has.
 pub fn adapt(files: &mut [TestFile], env: &ChildEnv, inherited: &dyn Fn(&str) -> Option<OsString>) {
     for f in files {
         if let Ok(argv) = &mut f.command {
