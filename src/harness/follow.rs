@@ -1,6 +1,7 @@
 //! What a harness takes from one command of a project's test script it follows
 //! ([`super::Harness::follows`]): the places it runs files from, whether it runs them one at a
 //! time, and what its own configuration excludes; and the operand reading the rooms share.
+//! Also the `[[suite]]` a project implies by itself ([`Implied`]).
 //! Splitting a script into commands, skipping wrappers and following `npm run NAME` stay
 //! generic (the discovery's `project`).
 use super::api::Lane;
@@ -44,6 +45,15 @@ pub struct Follows {
     /// How each file may run beside others, by its name, when the harness says (tstest:
     /// alone, or with its `*.para__N.*` group).
     pub lane: Option<fn(&str) -> Lane>,
+}
+
+/// The `[[suite]]` a project implies when a run with no PATH has none
+/// ([`super::Harness::implied_suite`]): run from the cwd, not optional.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Implied {
+    pub name: &'static str,
+    pub command: &'static [&'static str],
+    pub format: crate::protocol::InputFormat,
 }
 
 /// The base name of `words`' program and the rest.

@@ -202,8 +202,6 @@ pub(crate) trait Harness: Sync {
         None
     }
 
-    /// The packages a `[[suite]]` of `format` run in `dir` tests, as this harness reads them
-    /// (go's module: its failures' locations then are relative to the project `root`).
     /// The files a run with no PATH takes when the project in `cwd` (or its `root`) is this
     /// harness's and has none of the default test folders: where the harness looks with no
     /// argument (pytest: from the cwd down), relative to `cwd`. `None`: not its project.
@@ -220,6 +218,14 @@ pub(crate) trait Harness: Sync {
         "the project has no test folder and no test file"
     }
 
+    /// The `[[suite]]` the project in `cwd` implies for a run with no PATH whose
+    /// configuration names none (go's module: `go test -json ./...`).
+    fn implied_suite(&self, _cwd: &Path) -> Option<follow::Implied> {
+        None
+    }
+
+    /// The packages a `[[suite]]` of `format` run in `dir` tests, as this harness reads them
+    /// (go's module: its failures' locations then are relative to the project `root`).
     fn suite_packages(
         &self,
         _format: crate::protocol::InputFormat,

@@ -2,6 +2,7 @@
 //! tests (`-run`, anchored level by level).
 use super::api::Id;
 use super::filter::{Filter, Narrow, Pattern, Probe};
+use super::follow::Implied;
 use super::Harness;
 use crate::protocol::gojson::PackageDirs;
 use crate::protocol::InputFormat;
@@ -24,6 +25,16 @@ impl Harness for Go {
     }
 
     // --- disc (#39 §2 E) ---
+
+    fn implied_suite(&self, cwd: &Path) -> Option<Implied> {
+        // `go test -json ./...` from a module's folder runs the packages go itself selects (no
+        // `testdata`, `_`/`.` folders or nested modules), every test a point.
+        cwd.join("go.mod").is_file().then_some(Implied {
+            name: "go",
+            command: &["go", "test", "-json", "./..."],
+            format: InputFormat::GoJson,
+        })
+    }
 
     fn suite_packages(&self, format: InputFormat, dir: &Path, root: &Path) -> Option<PackageDirs> {
         (format == InputFormat::GoJson)

@@ -78,22 +78,24 @@ pub fn discover(
 }
 
 /// The run's `[[suite]]`s: `tapline.toml`'s, or, in a run with no PATH (`bare`) where it names
-/// none, the one the project's own harness implies: in a go module (a `go.mod` here),
-/// `go test -json ./...` from here, which runs the packages go itself selects (no `testdata`,
-/// `_`/`.` folders or nested modules), every test a point. Written down in docs/discovery.md.
+/// none, the one the project's own harness implies, from here
+/// ([`crate::harness::Harness::implied_suite`]). Written down in docs/discovery.md.
 fn suites_of<'c>(
     cfg: &'c crate::run::config::Config,
     cwd: &Path,
     bare: bool,
 ) -> std::borrow::Cow<'c, [crate::run::config::Suite]> {
-    if !bare || !cfg.suites.is_empty() || !cwd.join("go.mod").is_file() {
+    let implied = (bare && cfg.suites.is_empty())
+        .then(|| crate::harness::registry::implied_suite(cwd))
+        .flatten();
+    let Some(implied) = implied else {
         return std::borrow::Cow::Borrowed(&cfg.suites);
-    }
+    };
     std::borrow::Cow::Owned(vec![crate::run::config::Suite {
-        name: "go".to_owned(),
+        name: implied.name.to_owned(),
         dir: cwd.to_path_buf(),
-        command: ["go", "test", "-json", "./..."].map(str::to_owned).to_vec(),
-        format: crate::protocol::InputFormat::GoJson,
+        command: implied.command.iter().map(|&w| w.to_owned()).collect(),
+        format: implied.format,
         report: None,
         optional: false,
     }])
