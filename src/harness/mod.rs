@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 pub mod api;
 pub mod filter;
+pub mod follow;
 pub(crate) mod hooks;
 pub mod registry;
 pub(crate) mod shebang;
@@ -30,6 +31,9 @@ pub(crate) mod node;
 pub(crate) mod perl;
 pub(crate) mod python;
 mod shell;
+
+// disc: a command line and the variables it runs with (a preload's, [`Harness::preload`]).
+pub(crate) type Preloaded = (Vec<OsString>, Vec<(OsString, OsString)>);
 
 /// One harness: how tapline finds, runs and judges the files it runs.
 pub(crate) trait Harness: Sync {
@@ -153,6 +157,129 @@ pub(crate) trait Harness: Sync {
         _cwd: &Path,
         _out: &mut list::Listing,
     ) {
+    }
+
+    // --- disc: what a harness says about a project and how its files run (#39 §2 A, B, D, E) ---
+
+    /// What any file gets in its environment because this harness would run it, by its
+    /// command and name (prove's `HARNESS_ACTIVE`: a perl file, or `*.t` whatever runs it).
+    /// Asked of every harness; set before the user's `--env`, which wins.
+    fn file_env(&self, _command: &[OsString], _rel: &str) -> Vec<(OsString, OsString)> {
+        Vec::new()
+    }
+
+    /// `--list`'s note on the variables [`Harness::file_env`] gave a file, shown as `K=V …`.
+    fn file_env_note(&self, shown: &str) -> String {
+        format!("its files get {shown}")
+    }
+
+    /// Why the files in `cwd` run one at a time as this harness runs them, given the programs
+    /// of their commands (`None`: a file with no command). Asked in the registry's order;
+    /// the first reason wins.
+    fn one_at_a_time(&self, _cwd: &Path, _programs: &[Option<String>]) -> Option<String> {
+        None
+    }
+
+    /// `--list`'s notes on what a run in `cwd` takes from this harness (a Perl
+    /// distribution's folders on `@INC`).
+    fn notes(&self, _cwd: &Path) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The variable its interpreter reads include folders from (`[run] lib` and `-I DIR` are
+    /// prepended to it), when this harness speaks for the interpreter.
+    fn lib_var(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// Folders of the project in `dir` (absolute) its files see on [`Harness::lib_var`] after
+    /// `-I DIR` and `[run] lib`, as the harness puts them there (a Perl distribution's `lib`).
+    fn dist_libs(&self, _dir: &Path) -> Vec<PathBuf> {
+        Vec::new()
+    }
+
+    /// `argv` as it must be for its interpreter to see the include folders (a taint-mode perl
+    /// ignores `PERL5LIB`); `get` reads a variable as the child sees it. Asked of every
+    /// harness.
+    fn adapt(&self, argv: Vec<OsString>, _get: &dyn Fn(&str) -> Option<OsString>) -> Vec<OsString> {
+        argv
+    }
+
+    /// What it takes from one simple command of a project's test script (already split at
+    /// `&&`, `||`, `;`, `|`, wrappers and `VAR=value` skipped), when the command runs this
+    /// harness (`None`: not this harness's command).
+    fn follows(&self, _words: &[String]) -> Option<follow::Follows> {
+        None
+    }
+
+    /// The module a file at `abs` (absolute) loads first in its process, as this harness runs
+    /// a folder's init module (tstest's `00init`). Asked of every harness; the first wins.
+    fn init_of(&self, _abs: &Path) -> Option<PathBuf> {
+        None
+    }
+
+    /// `argv` loading `init` first, and the variables that name it (`shown`: as a failure
+    /// names it); `Ok(None)`: this harness loads nothing ahead for `argv`'s program; `Err`:
+    /// why the file cannot run. `inline`: nothing of tapline's temp folder may be named (a
+    /// sandbox hides it). Asked of every harness; the first `Some` wins.
+    fn preload(
+        &self,
+        _argv: &[OsString],
+        _init: &Path,
+        _shown: &str,
+        _inline: bool,
+    ) -> Result<Option<Preloaded>, String> {
+        Ok(None)
+    }
+
+    /// What the result cache adds to the key of a file that loads `init` first (its content
+    /// is an input). Asked of every harness; the first wins.
+    fn init_cache_word(&self, _init: &Path) -> Option<String> {
+        None
+    }
+
+    /// Whether the file at `path` declares one of `wanted` as a tag, as this harness reads
+    /// tags (`--tag`).
+    fn declares_tag(&self, _path: &Path, _wanted: &[String]) -> bool {
+        false
+    }
+
+    /// `--tag`'s `KEY=VALUE` for every file, as this harness passes the tags on.
+    fn tag_env(&self, _wanted: &[String]) -> Option<String> {
+        None
+    }
+
+    /// The files a run with no PATH takes when the project in `cwd` (or its `root`) is this
+    /// harness's and has none of the default test folders: where the harness looks with no
+    /// argument (pytest: from the cwd down), relative to `cwd`. `None`: not its project.
+    fn project_files(
+        &self,
+        _cwd: &Path,
+        _root: &Path,
+    ) -> Option<Result<Vec<PathBuf>, ignore::Error>> {
+        None
+    }
+
+    /// Why [`Harness::project_files`] found none (after "failed to find test files: ").
+    fn no_project_files(&self) -> &'static str {
+        "the project has no test folder and no test file"
+    }
+
+    /// The `[[suite]]` the project in `cwd` implies for a run with no PATH whose
+    /// configuration names none (go's module: `go test -json ./...`).
+    fn implied_suite(&self, _cwd: &Path) -> Option<follow::Implied> {
+        None
+    }
+
+    /// The packages a `[[suite]]` of `format` run in `dir` tests, as this harness reads them
+    /// (go's module: its failures' locations then are relative to the project `root`).
+    fn suite_packages(
+        &self,
+        _format: crate::protocol::InputFormat,
+        _dir: &Path,
+        _root: &Path,
+    ) -> Option<crate::protocol::gojson::PackageDirs> {
+        None
     }
 }
 

@@ -4,6 +4,7 @@ use super::api::{Builtin, Id};
 use super::Harness;
 use crate::harness::shebang::Shebang;
 use std::ffi::OsString;
+use std::path::{Path, PathBuf};
 
 /// Every harness, in the order their rules are tried (the first rule that matches a file wins).
 pub(crate) static HARNESSES: &[&dyn Harness] = &[
@@ -92,4 +93,137 @@ pub(crate) fn suite_tests(suite: &super::list::Listable<'_>) -> Vec<super::list:
 /// The harness's own listing of `file`'s tests, if it has one.
 pub(crate) fn lister(file: &super::list::Listable<'_>) -> Option<super::list::Lister> {
     HARNESSES.iter().find_map(|h| h.lister(file))
+}
+
+// --- disc: what the harnesses say about a project and how its files run (#39 §2 A, B, D, E) ---
+
+/// What every harness gives a file by its command and name ([`Harness::file_env`]), in order.
+pub(crate) fn file_env(command: &[OsString], rel: &str) -> Vec<(OsString, OsString)> {
+    HARNESSES
+        .iter()
+        .flat_map(|h| h.file_env(command, rel))
+        .collect()
+}
+
+/// `--list`'s notes on what [`file_env`] gives `files` (command, name): one per harness that
+/// gives the first file it gives anything.
+pub(crate) fn file_env_notes<'a>(files: &[(&'a [OsString], &'a str)]) -> Vec<String> {
+    HARNESSES
+        .iter()
+        .filter_map(|h| {
+            let vars = files.iter().find_map(|(command, rel)| {
+                let vars = h.file_env(command, rel);
+                (!vars.is_empty()).then_some(vars)
+            })?;
+            let shown: Vec<String> = vars
+                .iter()
+                .map(|(k, v)| format!("{}={}", k.to_string_lossy(), v.to_string_lossy()))
+                .collect();
+            Some(h.file_env_note(&shown.join(" ")))
+        })
+        .collect()
+}
+
+/// Why files run one at a time, as the first harness that says so words it
+/// ([`Harness::one_at_a_time`]).
+pub(crate) fn one_at_a_time(cwd: &Path, programs: &[Option<String>]) -> Option<String> {
+    HARNESSES
+        .iter()
+        .find_map(|h| h.one_at_a_time(cwd, programs))
+}
+
+/// `--list`'s notes of every harness on a run in `cwd` ([`Harness::notes`]).
+pub(crate) fn notes(cwd: &Path) -> Vec<String> {
+    HARNESSES.iter().flat_map(|h| h.notes(cwd)).collect()
+}
+
+/// The include variables, each once, in the registry's order ([`Harness::lib_var`]).
+pub(crate) fn lib_vars() -> Vec<&'static str> {
+    let mut vars: Vec<&'static str> = Vec::new();
+    for var in HARNESSES.iter().filter_map(|h| h.lib_var()) {
+        if !vars.contains(&var) {
+            vars.push(var);
+        }
+    }
+    vars
+}
+
+/// The project's own include folders in `dir`, by variable ([`Harness::dist_libs`]).
+pub(crate) fn dist_libs(dir: &Path) -> Vec<(&'static str, Vec<PathBuf>)> {
+    HARNESSES
+        .iter()
+        .filter_map(|h| {
+            let var = h.lib_var()?;
+            let libs = h.dist_libs(dir);
+            (!libs.is_empty()).then_some((var, libs))
+        })
+        .collect()
+}
+
+/// `argv` as every harness adapts it to see the include folders ([`Harness::adapt`]).
+pub(crate) fn adapt(argv: Vec<OsString>, get: &dyn Fn(&str) -> Option<OsString>) -> Vec<OsString> {
+    HARNESSES.iter().fold(argv, |argv, h| h.adapt(argv, get))
+}
+
+/// What the harness a project's test-script command runs takes from it
+/// ([`Harness::follows`]); `None`: no harness tapline follows.
+pub(crate) fn follows(words: &[String]) -> Option<super::follow::Follows> {
+    HARNESSES.iter().find_map(|h| h.follows(words))
+}
+
+/// The module a file at `abs` loads first ([`Harness::init_of`]).
+pub(crate) fn init_of(abs: &Path) -> Option<PathBuf> {
+    HARNESSES.iter().find_map(|h| h.init_of(abs))
+}
+
+/// `argv` loading `init` first, as the first harness that loads it says
+/// ([`Harness::preload`]); `argv` unchanged when none does.
+pub(crate) fn preload(
+    argv: Vec<OsString>,
+    init: &Path,
+    shown: &str,
+    inline: bool,
+) -> Result<super::Preloaded, String> {
+    for h in HARNESSES {
+        if let Some(preloaded) = h.preload(&argv, init, shown, inline)? {
+            return Ok(preloaded);
+        }
+    }
+    Ok((argv, Vec::new()))
+}
+
+/// What the result cache adds to a key for `init` ([`Harness::init_cache_word`]).
+pub(crate) fn init_cache_word(init: &Path) -> String {
+    HARNESSES
+        .iter()
+        .find_map(|h| h.init_cache_word(init))
+        .unwrap_or_default()
+}
+
+/// Whether the file at `path` declares one of `wanted`, by any harness's reading.
+pub(crate) fn declares_tag(path: &Path, wanted: &[String]) -> bool {
+    HARNESSES.iter().any(|h| h.declares_tag(path, wanted))
+}
+
+/// `--tag`'s `KEY=VALUE`s, as every harness passes the tags on.
+pub(crate) fn tag_env(wanted: &[String]) -> Vec<String> {
+    HARNESSES.iter().filter_map(|h| h.tag_env(wanted)).collect()
+}
+
+/// The packages a `[[suite]]` tests, as the first harness that reads them says
+/// ([`Harness::suite_packages`]).
+pub(crate) fn suite_packages(
+    format: crate::protocol::InputFormat,
+    dir: &Path,
+    root: &Path,
+) -> Option<crate::protocol::gojson::PackageDirs> {
+    HARNESSES
+        .iter()
+        .find_map(|h| h.suite_packages(format, dir, root))
+}
+
+/// The `[[suite]]` the project in `cwd` implies, as the first harness that implies one says
+/// ([`Harness::implied_suite`]).
+pub(crate) fn implied_suite(cwd: &Path) -> Option<super::follow::Implied> {
+    HARNESSES.iter().find_map(|h| h.implied_suite(cwd))
 }

@@ -1,16 +1,26 @@
 //! The environment every child gets beyond tapline's own: `[run] env` of `tapline.toml`, then
-//! `--env KEY=VALUE` over it, and include folders (`[run] lib`, `-I DIR`) prepended to
-//! `PERL5LIB`, `PYTHONPATH` and `NODE_PATH` alike, like `prove -l`/`-I`; a Perl
-//! distribution's own folders (`lib`, `blib/…`, `t/lib`: [`super::harness::perl_dist_libs`])
-//! follow them on `PERL5LIB` alone, so `-I` and `[run] lib` come first. A perl started in
-//! taint mode ignores `PERL5LIB` and `PERL5OPT`, so, as Test::Harness does, its command gets
-//! them as `-I` switches and words instead.
-use crate::harness::perl::{is_perl, perl_taint};
+//! `--env KEY=VALUE` over it, and include folders (`[run] lib`, `-I DIR`) prepended to every
+//! include variable its harnesses name ([`lib_vars`]), like `prove -l`/`-I`; a project's own
+//! folders, as its harness puts them there ([`crate::harness::Harness::dist_libs`]), follow
+//! them on their harness's variable alone, so `-I` and `[run] lib` come first. An interpreter
+//! that ignores its variable in some mode gets the folders on its command line instead
+//! ([`crate::harness::Harness::adapt`]).
+use crate::harness::registry;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
-/// The variables the include folders are prepended to.
-pub const LIB_VARS: &[&str] = &["PERL5LIB", "PYTHONPATH", "NODE_PATH"];
+/// The variables the include folders are prepended to, in the registry's order.
+pub fn lib_vars() -> Vec<&'static str> {
+    registry::lib_vars()
+}
+
+/// A project's own include folders, by the variable they go to after the given ones.
+pub type DistLibs = [(&'static str, Vec<PathBuf>)];
+
+/// The project's own include folders in `dir` (absolute), as its harnesses put them there.
+pub fn dist_libs(dir: &Path) -> Vec<(&'static str, Vec<PathBuf>)> {
+    registry::dist_libs(dir)
+}
 
 /// `KEY=VALUE` read and checked where the configuration is read (it needs nothing of the
 /// runner), named here too for the callers that know it here.
@@ -37,13 +47,13 @@ pub struct ChildEnv {
 
 impl ChildEnv {
     /// `config` (from `tapline.toml`), then `cli` over it key by key, then `libs` (absolute,
-    /// first wins) prepended to [`LIB_VARS`], `perl_libs` after them to `PERL5LIB` only (each
-    /// folder once); `inherited` reads tapline's own environment.
+    /// first wins) prepended to [`lib_vars`], each of `dist`'s after them to its own variable
+    /// only (each folder once); `inherited` reads tapline's own environment.
     pub fn build(
         config: &[(String, String)],
         cli: &[(String, String)],
         libs: &[PathBuf],
-        perl_libs: &[PathBuf],
+        dist: &DistLibs,
         inherited: impl Fn(&str) -> Option<OsString>,
     ) -> ChildEnv {
         fn set(vars: &mut Vec<(OsString, OsString)>, key: &str, value: OsString) {
@@ -56,17 +66,13 @@ impl ChildEnv {
         for (key, value) in config.iter().chain(cli) {
             set(&mut vars, key, value.into());
         }
-        let mut perl: Vec<&PathBuf> = libs.iter().collect();
-        for lib in perl_libs {
-            if !perl.contains(&lib) {
-                perl.push(lib);
+        for var in lib_vars() {
+            let mut dirs: Vec<&PathBuf> = libs.iter().collect();
+            for lib in dist.iter().filter(|(v, _)| *v == var).flat_map(|(_, l)| l) {
+                if !dirs.contains(&lib) {
+                    dirs.push(lib);
+                }
             }
-        }
-        for var in LIB_VARS {
-            let dirs: Vec<&PathBuf> = match *var {
-                "PERL5LIB" => perl.clone(),
-                _ => libs.iter().collect(),
-            };
             if !dirs.is_empty() {
                 let before = vars
                     .iter()
@@ -89,41 +95,14 @@ impl ChildEnv {
         seen_by_child(&self.vars, key, inherited)
     }
 
-    /// `argv` as it must be to see the include folders: a perl in taint mode gets `PERL5LIB`'s
-    /// folders as `-I` switches and `PERL5OPT`'s words, which it would otherwise ignore.
+    /// `argv` as it must be to see the include folders, as its harnesses adapt it (a
+    /// taint-mode perl gets them as switches).
     pub fn adapt(
         &self,
-        mut argv: Vec<OsString>,
+        argv: Vec<OsString>,
         inherited: impl Fn(&str) -> Option<OsString>,
     ) -> Vec<OsString> {
-        let Some(program) = argv.first() else {
-            return argv;
-        };
-        let name = Path::new(program)
-            .file_name()
-            .map(OsStr::to_string_lossy)
-            .unwrap_or_default();
-        let switches: Vec<String> = argv[1..]
-            .iter()
-            .map(|w| w.to_string_lossy().into_owned())
-            .take_while(|w| w.starts_with('-') && w != "--" && w != "-")
-            .collect();
-        if !is_perl(&name) || !perl_taint(&switches) {
-            return argv;
-        }
-        let mut extra: Vec<OsString> = Vec::new();
-        if let Some(lib) = self.get("PERL5LIB", &inherited) {
-            for dir in std::env::split_paths(&lib).filter(|d| !d.as_os_str().is_empty()) {
-                let mut switch = OsString::from("-I");
-                switch.push(dir);
-                extra.push(switch);
-            }
-        }
-        if let Some(opt) = self.get("PERL5OPT", &inherited) {
-            extra.extend(opt.to_string_lossy().split_whitespace().map(OsString::from));
-        }
-        argv.splice(1..1, extra);
-        argv
+        registry::adapt(argv, &|key: &str| self.get(key, &inherited))
     }
 }
 
@@ -213,7 +192,7 @@ mod tests {
             &[],
             &[],
             &["/x".into(), "/p/lib".into()],
-            &["/p/lib".into(), "/p/t/lib".into()],
+            &[("PERL5LIB", vec!["/p/lib".into(), "/p/t/lib".into()])],
             inherited,
         );
         assert_eq!(
@@ -224,38 +203,23 @@ mod tests {
                 ("NODE_PATH", "/x:/p/lib"),
             ])
         );
-        let alone = ChildEnv::build(&[], &[], &[], &["/p/lib".into()], none);
+        let alone = ChildEnv::build(&[], &[], &[], &[("PERL5LIB", vec!["/p/lib".into()])], none);
         assert_eq!(shown(&alone), pairs(&[("PERL5LIB", "/p/lib")]));
     }
 
+    /// The command is adapted by the harnesses as the child sees the variables: set here over
+    /// inherited (the taint switches themselves: the perl room's tests).
     #[test]
-    fn taint_perl_gets_the_libs_as_switches() {
+    fn commands_are_adapted_as_the_child_sees_its_variables() {
         let argv = |words: &[&str]| -> Vec<OsString> { words.iter().map(OsString::from).collect() };
         let env = ChildEnv::build(&[], &[], &["/p/lib".into()], &[], |_| Some("/inh".into()));
-        let inherited = |key: &str| match key {
-            "PERL5OPT" => Some(OsString::from("-MCarp -w")),
-            _ => Some(OsString::from("/inh")),
-        };
+        let (program, switch) = ("perl", "-T");
         assert_eq!(
-            env.adapt(argv(&["perl", "-T", "t/a.t"]), inherited),
-            argv(&["perl", "-I/p/lib", "-I/inh", "-MCarp", "-w", "-T", "t/a.t"])
+            env.adapt(argv(&[program, switch, "t/a.t"]), none),
+            argv(&[program, "-I/p/lib", "-I/inh", switch, "t/a.t"])
         );
-        assert_eq!(
-            env.adapt(argv(&["/usr/bin/perl", "-wt", "t/a.t"]), none),
-            argv(&["/usr/bin/perl", "-I/p/lib", "-I/inh", "-wt", "t/a.t"])
-        );
-        for unchanged in [
-            &["perl", "t/a.t"][..],
-            &["perl", "-w", "t/a.t", "-T"],
-            &["python3", "-T", "x.py"],
-            &[],
-        ] {
-            assert_eq!(env.adapt(argv(unchanged), inherited), argv(unchanged));
+        for unchanged in [&["sh", "-T", "t/a.sh"][..], &[]] {
+            assert_eq!(env.adapt(argv(unchanged), none), argv(unchanged));
         }
-        let plain = ChildEnv::default();
-        assert_eq!(
-            plain.adapt(argv(&["perl", "-T", "a.t"]), none),
-            argv(&["perl", "-T", "a.t"])
-        );
     }
 }

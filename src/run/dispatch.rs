@@ -9,13 +9,13 @@
 use super::decide::{decide, Decision, Rules, State};
 use super::file_task::{self, FileJob};
 use super::retry_failed::Failing;
-use super::tstest::Lane;
 use super::{
     attempt_log_name, external_stop, interrupt, stopping, summarize, verdicts, Finished, Planned,
     Settings, EVENT_BATCHES, FLUSH_AFTER, TICK,
 };
 use crate::event::run::{FailureReason, FileInfo, FileResult, RunEvent};
 use crate::event::sink::{RunSink, Unflushed};
+use crate::harness::api::Lane;
 use crate::supervise::Cancel;
 use std::collections::VecDeque;
 use std::io;

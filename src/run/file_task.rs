@@ -313,9 +313,9 @@ fn spec_of(job: &FileJob) -> Result<Spec, String> {
         None => Vec::new(),
     };
     let coverage_env = job.coverage.as_ref().map(|c| c.env()).unwrap_or_default();
-    // What prove sets, before the user's `--env`, which wins.
+    // What a harness sets for any file it would run, before the user's `--env`, which wins.
     let harness_env = match &job.command {
-        Ok(command) => super::harness::prove_env(command, &job.info.rel),
+        Ok(command) => crate::harness::registry::file_env(command, &job.info.rel),
         Err(_) => Vec::new(),
     };
     Ok(Spec {
@@ -345,9 +345,10 @@ fn harness_of(input: &Input) -> Option<&'static dyn crate::harness::Harness> {
     input.harness.and_then(crate::harness::registry::harness)
 }
 
-/// `argv` loading the folder's `00init` module first, and the variables that name it, for a
-/// file run by node or tsx whose folder has one ([`super::tstest::node_preload`]).
-fn with_init(job: &FileJob, argv: Vec<OsString>) -> Result<super::tstest::Preloaded, String> {
+/// `argv` loading the folder's init module first, and the variables that name it, for a file
+/// whose folder has one, as the harness that loads it does
+/// ([`crate::harness::Harness::preload`]).
+fn with_init(job: &FileJob, argv: Vec<OsString>) -> Result<crate::harness::Preloaded, String> {
     let Some(init) = job.input.init.as_deref() else {
         return Ok((argv, Vec::new()));
     };
@@ -357,7 +358,7 @@ fn with_init(job: &FileJob, argv: Vec<OsString>) -> Result<super::tstest::Preloa
     }
     let shown = crate::util::paths::relative(init, &job.cwd);
     let inline = job.sandbox.is_some();
-    Ok(super::tstest::node_preload(&argv, init, &shown, inline)?.unwrap_or((argv, Vec::new())))
+    crate::harness::registry::preload(argv, init, &shown, inline)
 }
 
 /// The parser for what the file prints: TAP, another format tapline reads, or a suite's

@@ -44,7 +44,6 @@ pub mod config;
 mod decide;
 pub mod discover;
 mod dispatch;
-pub mod harness;
 pub mod init;
 pub mod not_selected;
 pub mod options;
@@ -60,8 +59,8 @@ pub mod suite;
 pub(crate) mod warm;
 
 pub mod coverage;
+pub mod tags;
 pub mod trace;
-pub mod tstest;
 
 use crate::browser::inputs;
 use crate::event::run::{FileInfo, FileResult, RunEvent, RunSummary};

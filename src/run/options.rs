@@ -383,7 +383,7 @@ fn sandbox(flags: &Flags, cfg: &Config) -> Result<Option<SandboxWanted>, Options
 }
 
 /// `[run] env`, `--env` over it key by key, and the libraries (`--lib`, then `[run] lib`,
-/// then a Perl distribution's own).
+/// then the project's own, as its harness puts them on its include variable).
 fn child_env(flags: &Flags, project: &Project, env: &Env<'_>) -> Result<ChildEnv, OptionsError> {
     let cli_env = flags
         .env
@@ -400,7 +400,7 @@ fn child_env(flags: &Flags, project: &Project, env: &Env<'_>) -> Result<ChildEnv
         &project.config.env,
         &cli_env,
         &libs,
-        &crate::run::harness::perl_dist_libs(&project.cwd),
+        &child_env::dist_libs(&project.cwd),
         env.var,
     ))
 }

@@ -2,8 +2,6 @@
 //! per run as one entry beside the test files, and the JUnit report files they leave.
 use super::config::Suite;
 use super::discover::{self, Input, MissingInterpreter, TestFile};
-use crate::protocol::gojson::PackageDirs;
-use crate::protocol::InputFormat;
 use globset::GlobBuilder;
 use std::ffi::OsString;
 use std::fs;
@@ -37,10 +35,7 @@ fn entry(s: &Suite, cwd: &Path, root: &Path) -> TestFile {
         silent: discover::Silent::Fails,
         runtime: discover::Runtime::Command,
         merge: None,
-        go_packages: match s.format {
-            InputFormat::GoJson => go_packages(&s.dir, root),
-            _ => None,
-        },
+        go_packages: crate::harness::registry::suite_packages(s.format, &s.dir, root),
         ..Input::default()
     };
     let missing = crate::util::which::find(&program, &s.dir).is_none();
@@ -71,47 +66,6 @@ fn relative_to(dir: &Path, cwd: &Path) -> PathBuf {
     dir.strip_prefix(cwd)
         .map(Path::to_path_buf)
         .unwrap_or_else(|_| dir.to_path_buf())
-}
-
-/// The module a go suite run in `dir` tests: the nearest `go.mod` at or above `dir` inside the
-/// project, its module path and its folder relative to `root`. `None` when there is none or it
-/// cannot be read: locations then stay as go prints them, relative to their package's folder.
-fn go_packages(dir: &Path, root: &Path) -> Option<PackageDirs> {
-    let module_dir = dir
-        .ancestors()
-        .take_while(|d| d.starts_with(root))
-        .find(|d| d.join("go.mod").is_file())?;
-    let module = module_path(&fs::read_to_string(module_dir.join("go.mod")).ok()?)?;
-    let rel: Vec<String> = module_dir
-        .strip_prefix(root)
-        .ok()?
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    Some(PackageDirs::new(&module, &rel.join("/")))
-}
-
-/// The path of go.mod's `module` directive: `module example.com/x`, quoted, or in a block.
-fn module_path(go_mod: &str) -> Option<String> {
-    let mut lines = go_mod
-        .lines()
-        .map(|l| l.split("//").next().unwrap_or_default().trim());
-    while let Some(line) = lines.next() {
-        let Some(rest) = line.strip_prefix("module") else {
-            continue;
-        };
-        let mut path = rest.trim();
-        if !rest.starts_with([' ', '\t', '(']) {
-            // `modulex`: another word.
-            continue;
-        }
-        if path == "(" {
-            path = lines.find(|l| !l.is_empty())?;
-        }
-        let path = path.trim_matches(|c| c == '"' || c == '`');
-        return (!path.is_empty()).then(|| path.to_owned());
-    }
-    None
 }
 
 /// How deep a report glob's walk goes below its literal folder.
@@ -180,27 +134,9 @@ pub(crate) fn reports(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::gojson::PackageDirs;
+    use crate::protocol::InputFormat;
     use std::time::Duration;
-
-    #[test]
-    fn module_path_reads_go_mods_directive() {
-        for (go_mod, want) in [
-            ("module example.com/x\n\ngo 1.19\n", Some("example.com/x")),
-            (
-                "// a comment\nmodule \"example.com/q\" // trailing\n",
-                Some("example.com/q"),
-            ),
-            (
-                "module (\n\texample.com/block\n)\n",
-                Some("example.com/block"),
-            ),
-            ("modulex example.com/no\ngo 1.19\n", None),
-            ("go 1.19\n", None),
-            ("", None),
-        ] {
-            assert_eq!(module_path(go_mod).as_deref(), want, "{go_mod:?}");
-        }
-    }
 
     #[test]
     fn a_go_suite_knows_its_modules_folder_relative_to_the_root() {
@@ -208,14 +144,7 @@ mod tests {
         let root = tmp.path();
         fs::create_dir_all(root.join("go/cmp/cmpopts")).expect("mkdir");
         fs::write(root.join("go/go.mod"), "module example.com/gonested\n").expect("write");
-        let dirs = |dir: &str| go_packages(&root.join(dir), root);
         let module = Some(PackageDirs::new("example.com/gonested", "go"));
-        assert_eq!(dirs("go"), module);
-        // Run in a folder of the module: the module is above it.
-        assert_eq!(dirs("go/cmp"), module);
-        assert_eq!(dirs(""), None);
-        fs::write(root.join("go.mod"), "module example.com/root\n").expect("write");
-        assert_eq!(dirs(""), Some(PackageDirs::new("example.com/root", "")));
         let suite = Suite {
             name: "go".to_owned(),
             dir: root.join("go"),

@@ -60,7 +60,7 @@ pub fn run(args: &RunArgs) -> Outcome {
                 .collect(),
             None => files,
         };
-        let files = tapline::run::tstest::with_tags(files, &args.tags);
+        let files = tapline::run::tags::with_tags(files, &args.tags);
         match &affected {
             Some(a) => {
                 let (picked, why) = a.select(files);
@@ -118,7 +118,7 @@ fn flags(args: &RunArgs) -> Flags {
         timeout: args.timeout.clone(),
         grace: args.grace.clone(),
         env: (args.env.iter().cloned())
-            .chain(tapline::run::tstest::tag_env(&args.tags))
+            .chain(tapline::run::tags::tag_env(&args.tags))
             .collect(),
         lib: args.lib.clone(),
         merge: args.merge,
@@ -177,7 +177,7 @@ fn prepare(
         options.jobs = 1;
     }
     // The trace hooks' variables go in before the commands are adapted to the environment
-    // (a taint-mode perl takes PERL5OPT's words on its command line).
+    // (an interpreter that ignores them in some mode takes them on its command line).
     let tracer = (!args.list)
         .then(|| affected::tracer(&options, &project, sandbox.is_some(), &found.files))
         .flatten();
@@ -214,23 +214,8 @@ fn prepare(
     }
     if args.list {
         list_notes(&options.env, &found.passed_over, found.declared.as_deref());
-        for note in tapline::run::harness::notes(&project.cwd, one_at_a_time.as_deref()) {
+        for note in discover::harness_notes(&project.cwd, one_at_a_time.as_deref(), &files) {
             tapline::say!("tapline: {note}");
-        }
-        let perl = files.iter().find_map(|f| {
-            let command = f.command.as_ref().ok()?;
-            let vars = tapline::run::harness::prove_env(command, &f.rel);
-            (!vars.is_empty()).then_some(vars)
-        });
-        if let Some(vars) = perl {
-            let shown: Vec<String> = vars
-                .iter()
-                .map(|(k, v)| format!("{}={}", k.to_string_lossy(), v.to_string_lossy()))
-                .collect();
-            tapline::say!(
-                "tapline: perl's files (and *.t) get {}, as prove sets them",
-                shown.join(" ")
-            );
         }
         let weights = files
             .iter()

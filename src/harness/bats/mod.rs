@@ -1,9 +1,11 @@
 //! bats: `*.bats` files run under `bats --tap`, which reads their `#!` line itself.
 use super::api::{Builtin, Id};
 use super::filter::{after_program, own_level, Filter, Narrow, Pattern, Probe};
+use super::follow::{self, Follows};
 use super::Harness;
 use std::ffi::OsString;
 mod scan;
+use std::path::Path;
 
 pub(crate) struct Bats;
 pub(crate) static BATS: Bats = Bats;
@@ -32,6 +34,28 @@ impl Harness for Bats {
 
     fn filter(&self, probe: &Probe<'_>) -> Option<Filter> {
         (probe.suite.is_none() && (probe.program)("bats")).then_some(Filter::of(&BatsFilter))
+    }
+
+    // --- disc (#39 §2 D) ---
+
+    fn one_at_a_time(&self, _cwd: &Path, programs: &[Option<String>]) -> Option<String> {
+        // A walk of bats files alone runs as bats runs them; a mixed one keeps the cores.
+        let bats = |p: &Option<String>| p.as_deref() == Some("bats");
+        (!programs.is_empty() && programs.iter().all(bats))
+            .then(|| "bats runs files one at a time".to_owned())
+    }
+
+    fn follows(&self, words: &[String]) -> Option<Follows> {
+        let ("bats", args) = follow::program(words)? else {
+            return None;
+        };
+        let recursive = args.iter().any(|a| a == "-r" || a == "--recursive");
+        let with_value = ["-f", "--filter", "-j", "--jobs"];
+        Some(Follows {
+            places: follow::folders_or_files(args, &with_value, "test", recursive, &["*.bats"]),
+            one_at_a_time: (!follow::jobs_given(args)).then_some("bats runs files one at a time"),
+            ..Follows::default()
+        })
     }
 }
 

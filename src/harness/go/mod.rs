@@ -2,11 +2,14 @@
 //! tests (`-run`, anchored level by level).
 use super::api::Id;
 use super::filter::{Filter, Narrow, Pattern, Probe};
+use super::follow::Implied;
 use super::list::{Listable, Lister, Listing, Scanned};
 use super::Harness;
+use crate::protocol::gojson::PackageDirs;
 use crate::protocol::InputFormat;
 use std::collections::BTreeSet;
 use std::ffi::OsString;
+use std::fs;
 use std::path::Path;
 
 mod list;
@@ -41,6 +44,65 @@ impl Harness for Go {
         (probe.suite == Some(InputFormat::GoJson) && (probe.program)("go"))
             .then_some(Filter::of(&GoRun))
     }
+
+    // --- disc (#39 §2 E) ---
+
+    fn implied_suite(&self, cwd: &Path) -> Option<Implied> {
+        // `go test -json ./...` from a module's folder runs the packages go itself selects (no
+        // `testdata`, `_`/`.` folders or nested modules), every test a point.
+        cwd.join("go.mod").is_file().then_some(Implied {
+            name: "go",
+            command: &["go", "test", "-json", "./..."],
+            format: InputFormat::GoJson,
+        })
+    }
+
+    fn suite_packages(&self, format: InputFormat, dir: &Path, root: &Path) -> Option<PackageDirs> {
+        (format == InputFormat::GoJson)
+            .then(|| go_packages(dir, root))
+            .flatten()
+    }
+}
+
+/// The module a go suite run in `dir` tests: the nearest `go.mod` at or above `dir` inside the
+/// project, its module path and its folder relative to `root`. `None` when there is none or it
+/// cannot be read: locations then stay as go prints them, relative to their package's folder.
+fn go_packages(dir: &Path, root: &Path) -> Option<PackageDirs> {
+    let module_dir = dir
+        .ancestors()
+        .take_while(|d| d.starts_with(root))
+        .find(|d| d.join("go.mod").is_file())?;
+    let module = module_path(&fs::read_to_string(module_dir.join("go.mod")).ok()?)?;
+    let rel: Vec<String> = module_dir
+        .strip_prefix(root)
+        .ok()?
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    Some(PackageDirs::new(&module, &rel.join("/")))
+}
+
+/// The path of go.mod's `module` directive: `module example.com/x`, quoted, or in a block.
+fn module_path(go_mod: &str) -> Option<String> {
+    let mut lines = go_mod
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or_default().trim());
+    while let Some(line) = lines.next() {
+        let Some(rest) = line.strip_prefix("module") else {
+            continue;
+        };
+        let mut path = rest.trim();
+        if !rest.starts_with([' ', '\t', '(']) {
+            // `modulex`: another word.
+            continue;
+        }
+        if path == "(" {
+            path = lines.find(|l| !l.is_empty())?;
+        }
+        let path = path.trim_matches(|c| c == '"' || c == '`');
+        return (!path.is_empty()).then(|| path.to_owned());
+    }
+    None
 }
 
 /// `go test -run`.
@@ -84,6 +146,45 @@ fn go_run(matching: &[Vec<String>]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn module_path_reads_go_mods_directive() {
+        for (go_mod, want) in [
+            ("module example.com/x\n\ngo 1.19\n", Some("example.com/x")),
+            (
+                "// a comment\nmodule \"example.com/q\" // trailing\n",
+                Some("example.com/q"),
+            ),
+            (
+                "module (\n\texample.com/block\n)\n",
+                Some("example.com/block"),
+            ),
+            ("modulex example.com/no\ngo 1.19\n", None),
+            ("go 1.19\n", None),
+            ("", None),
+        ] {
+            assert_eq!(module_path(go_mod).as_deref(), want, "{go_mod:?}");
+        }
+    }
+
+    #[test]
+    fn a_go_suite_knows_its_modules_folder_relative_to_the_root() {
+        let tmp = tempfile::TempDir::new().expect("temp dir");
+        let root = tmp.path();
+        fs::create_dir_all(root.join("go/cmp/cmpopts")).expect("mkdir");
+        fs::write(root.join("go/go.mod"), "module example.com/gonested\n").expect("write");
+        let dirs = |dir: &str| go_packages(&root.join(dir), root);
+        let module = Some(PackageDirs::new("example.com/gonested", "go"));
+        assert_eq!(dirs("go"), module);
+        // Run in a folder of the module: the module is above it.
+        assert_eq!(dirs("go/cmp"), module);
+        assert_eq!(dirs(""), None);
+        fs::write(root.join("go.mod"), "module example.com/root\n").expect("write");
+        assert_eq!(dirs(""), Some(PackageDirs::new("example.com/root", "")));
+        let packages = |format| GO.suite_packages(format, &root.join("go"), root);
+        assert_eq!(packages(InputFormat::GoJson), module);
+        assert_eq!(packages(InputFormat::Tap), None);
+    }
 
     fn path(p: &[&str]) -> Vec<String> {
         p.iter().map(|s| s.to_string()).collect()

@@ -3,13 +3,16 @@
 //! line's flags reach node.
 use super::api::{insert_after_program, Builtin, Candidate, Cx, Hosts, Id, Silent};
 use super::filter::{after_program, level, own_level, Filter, Narrow, Pattern, Probe};
+use super::follow::{self, Follows, Only};
 use super::Harness;
 use crate::harness::shebang::Shebang;
 use std::ffi::OsString;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub(crate) mod naming;
 mod scan;
+mod tap_config;
+pub(crate) mod tstest;
 
 /// `*.{js,mjs,cjs}` under node.
 pub(crate) struct Node;
@@ -35,6 +38,86 @@ impl Harness for Node {
     // --- inventory (h39-inv) ---
     fn scanner(&self, path: &str) -> Option<crate::harness::scan::Scanner> {
         scan::reads(path).then_some(scan::scan as crate::harness::scan::Scanner)
+    }
+
+    // --- disc (#39 §2 C) ---
+
+    fn lib_var(&self) -> Option<&'static str> {
+        Some("NODE_PATH")
+    }
+
+    // tstest's own: a folder's `00init` (loaded by node's `--import`) and `--tag`, for every
+    // file whatever runs it ([`tstest`]).
+
+    fn init_of(&self, abs: &Path) -> Option<PathBuf> {
+        tstest::init_of(abs)
+    }
+
+    fn preload(
+        &self,
+        argv: &[OsString],
+        init: &Path,
+        shown: &str,
+        inline: bool,
+    ) -> Result<Option<super::Preloaded>, String> {
+        tstest::node_preload(argv, init, shown, inline)
+    }
+
+    fn init_cache_word(&self, init: &Path) -> Option<String> {
+        Some(tstest::cache_word(init))
+    }
+
+    fn declares_tag(&self, path: &Path, wanted: &[String]) -> bool {
+        tstest::declares_any_tag(path, wanted)
+    }
+
+    fn tag_env(&self, wanted: &[String]) -> Option<String> {
+        tstest::tag_env(wanted)
+    }
+
+    fn follows(&self, words: &[String]) -> Option<Follows> {
+        let (program, args) = follow::program(words)?;
+        let js = Only::Js { ts: false };
+        let places = match program {
+            "tape" => follow::operands(args, &["-r", "--require", "-i", "--ignore"])
+                .into_iter()
+                .map(|a| follow::path_or_glob(a, js.clone()))
+                .collect(),
+            "node" if args.iter().any(|a| a == "--test") => {
+                // The options that take their value as the next word.
+                let with_value = [
+                    "-r",
+                    "--require",
+                    "--import",
+                    "--loader",
+                    "--test-reporter",
+                    "--test-reporter-destination",
+                    "--test-name-pattern",
+                    "--test-skip-pattern",
+                    "--test-concurrency",
+                    "--test-timeout",
+                ];
+                follow::or_default(follow::operands(args, &with_value), js)
+            }
+            "tap" => {
+                let with_value = ["-R", "--reporter", "-j", "--jobs", "-t", "--timeout"];
+                let places =
+                    follow::or_default(follow::operands(args, &with_value), Only::Js { ts: true });
+                // tap's own configuration may exclude files it would never run.
+                return Some(Follows {
+                    places,
+                    one_at_a_time: None,
+                    excludes: Some(tap_config::excludes),
+                    lane: None,
+                });
+            }
+            _ => return None,
+        };
+        // node's runner and tape's one process do not say they run files one at a time.
+        Some(Follows {
+            places,
+            ..Follows::default()
+        })
     }
 
     fn rules(&self) -> &'static [Builtin] {
@@ -175,6 +258,22 @@ impl Harness for TypeScript {
 
     fn silent(&self, name: &str) -> Silent {
         silent(name)
+    }
+
+    fn follows(&self, words: &[String]) -> Option<Follows> {
+        let ("tstest", args) = follow::program(words)? else {
+            return None;
+        };
+        let places = follow::operands(args, &[])
+            .into_iter()
+            .map(|a| follow::path_or_glob(a, Only::Ts))
+            .collect();
+        // Its files run one at a time but for their `*.para__N.*` groups.
+        Some(Follows {
+            places,
+            lane: Some(tstest::lane_of),
+            ..Follows::default()
+        })
     }
 }
 

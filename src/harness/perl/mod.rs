@@ -2,9 +2,13 @@
 //! how a `#!` line shapes perl's command (the switches perl insists on seeing there too), and
 //! how a silent file is judged (`No subtests run`).
 use super::api::{insert_after_program, Builtin, Id, Silent};
+use super::follow::{self, Follows};
 use super::Harness;
 use crate::harness::shebang::Shebang;
 use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+pub(crate) mod dist;
 
 mod scan;
 
@@ -57,6 +61,57 @@ impl Harness for Prove {
 
     fn flushes_each_line(&self, program: &str) -> bool {
         is_perl(program)
+    }
+
+    // --- disc: a Perl distribution, prove's variables, taint (#39 §2 A) ---
+
+    fn file_env(&self, command: &[OsString], rel: &str) -> Vec<(OsString, OsString)> {
+        dist::prove_env(command, rel)
+    }
+
+    fn file_env_note(&self, shown: &str) -> String {
+        format!("perl's files (and *.t) get {shown}, as prove sets them")
+    }
+
+    fn one_at_a_time(&self, cwd: &Path, _programs: &[Option<String>]) -> Option<String> {
+        dist::one_at_a_time(cwd)
+    }
+
+    fn notes(&self, cwd: &Path) -> Vec<String> {
+        dist::notes(cwd)
+    }
+
+    fn lib_var(&self) -> Option<&'static str> {
+        Some("PERL5LIB")
+    }
+
+    fn dist_libs(&self, dir: &Path) -> Vec<PathBuf> {
+        dist::dist_libs(dir)
+    }
+
+    fn adapt(&self, argv: Vec<OsString>, get: &dyn Fn(&str) -> Option<OsString>) -> Vec<OsString> {
+        dist::adapt(argv, get)
+    }
+
+    fn follows(&self, words: &[String]) -> Option<Follows> {
+        let ("prove", args) = follow::program(words)? else {
+            return None;
+        };
+        // `-r`, or a bundle of short switches with `r` in it (`-lr`), not `-Ilib/r`.
+        let recursive = args.iter().any(|a| {
+            a == "--recurse"
+                || (a.starts_with('-')
+                    && !a.starts_with("--")
+                    && !a[1..].starts_with(['I', 'M', 'P'])
+                    && a[1..].chars().all(|c| c.is_ascii_alphabetic())
+                    && a.contains('r'))
+        });
+        let with_value = ["-I", "-M", "-P", "-j", "--jobs", "-e", "--exec"];
+        Some(Follows {
+            places: follow::folders_or_files(args, &with_value, "t", recursive, &["*.t"]),
+            one_at_a_time: (!follow::jobs_given(args)).then_some("prove runs files one at a time"),
+            ..Follows::default()
+        })
     }
 }
 

@@ -17,6 +17,8 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+mod root;
+
 use super::api::{insert_after_program, Builtin, Cx, Id, Made, MissingInterpreter};
 use super::filter::{Filter, Narrow, Pattern, Probe};
 use super::list::{Listable, Lister, Listing, Scanned};
@@ -48,6 +50,25 @@ impl Harness for Python {
     // --- inventory (h39-inv) ---
     fn scanner(&self, path: &str) -> Option<crate::harness::scan::Scanner> {
         scan::reads(path).then_some(scan::scan as crate::harness::scan::Scanner)
+    }
+
+    // --- disc (#39 §2 B) ---
+
+    fn lib_var(&self) -> Option<&'static str> {
+        Some("PYTHONPATH")
+    }
+
+    fn project_files(
+        &self,
+        cwd: &Path,
+        root: &Path,
+    ) -> Option<Result<Vec<PathBuf>, ignore::Error>> {
+        // pytest with no argument looks from the cwd down.
+        (is_project(cwd) || is_project(root)).then(|| root::files(cwd))
+    }
+
+    fn no_project_files(&self) -> &'static str {
+        root::NONE_FOUND
     }
 
     fn rules(&self) -> &'static [Builtin] {

@@ -45,8 +45,6 @@ mod passed_over;
 mod project;
 mod prove_folder;
 pub use passed_over::{passed_over_notes, PassedOver, PassedOverWhy, SHOWN_REASONS};
-mod pytest_root;
-mod tap_config;
 #[cfg(test)]
 mod tests;
 mod walk;
@@ -87,12 +85,12 @@ pub struct Input {
     /// A go suite's module and its folder: its failures' locations are then relative to the
     /// project root, not to their package's folder.
     pub go_packages: Option<crate::protocol::gojson::PackageDirs>,
-    /// The folder's `00init` module, loaded before the file in its process or bundle
-    /// ([`crate::run::tstest`]); absolute.
+    /// The folder's init module, loaded before the file in its process or bundle
+    /// ([`crate::harness::Harness::init_of`]); absolute.
     pub init: Option<PathBuf>,
     /// How it may run beside other files: one at a time in a run that follows tstest, but
-    /// for its `*.para__N.*` group ([`crate::run::tstest::Lane`]).
-    pub lane: crate::run::tstest::Lane,
+    /// for its `*.para__N.*` group ([`crate::harness::api::Lane`]).
+    pub lane: crate::harness::api::Lane,
     /// The harness that runs it, when a built-in rule mapped it
     /// ([`crate::harness::registry::harness`]): what it runs with comes from there.
     pub harness: Option<Id>,
@@ -140,11 +138,10 @@ pub enum DiscoverError {
         "failed to find test files: no test folder here (looked for {0}); name a folder or file, or set `test_dirs` in tapline.toml (`tapline init` writes one)"
     )]
     NoTestFolder(String),
-    /// A pytest project with no test folder and no file pytest would collect.
-    #[error(
-        "failed to find test files: this pytest project has no test folder (`test/`, `tests/`, `t/`) and no test_*.py or *_test.py file pytest would collect"
-    )]
-    NoPytestFiles,
+    /// A harness's project with no test folder and no file its harness would take
+    /// ([`crate::harness::Harness::project_files`]): why, as the harness words it.
+    #[error("failed to find test files: {0}")]
+    NoProjectFiles(&'static str),
     /// The folders exist and hold nothing at all.
     #[error("failed to find test files in {0}: the folder is empty")]
     EmptyFolder(String),
@@ -188,7 +185,7 @@ pub struct Found {
     /// The project's test command the run followed (`package.json scripts.test (…)`).
     pub declared: Option<String>,
     /// Why the files run one at a time, as the harness the run mirrors runs them
-    /// ([`crate::run::harness::one_at_a_time`]); `None`: in parallel.
+    /// ([`one_at_a_time`]); `None`: in parallel.
     pub one_at_a_time: Option<String>,
 }
 
@@ -229,7 +226,7 @@ pub fn find(
         declared: None,
         declared_one_at_a_time: None,
         ci: std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0"),
-        tstest: false,
+        lane: None,
         settings: Settings {
             ts_runner: cfg.ts_runner.clone(),
             browser: cfg.chromium.clone(),
@@ -269,8 +266,7 @@ pub fn find(
         .declared
         .is_some()
         .then_some(finder.declared_one_at_a_time);
-    let dist = project::perl_dist_marker(cwd);
-    let one_at_a_time = crate::run::harness::one_at_a_time(declared, dist, &files).or_else(|| {
+    let one_at_a_time = one_at_a_time(declared, cwd, &files).or_else(|| {
         (declared.is_none() && finder.followed_prove)
             .then(|| "prove runs a folder of *.t tests one file at a time".to_owned())
     });
@@ -280,6 +276,49 @@ pub fn find(
         declared: finder.declared,
         one_at_a_time,
     })
+}
+
+/// Why the files run one at a time (then `-j1` unless `-j`/`[run] jobs` say otherwise): the
+/// project's test command does (`declared`: `Some` when a run followed one, holding its
+/// reason), else a harness that runs such files, or the project in `cwd`, one after another
+/// says so ([`crate::harness::Harness::one_at_a_time`]). `None`: as many as the cores.
+fn one_at_a_time(
+    declared: Option<Option<&'static str>>,
+    cwd: &Path,
+    files: &[TestFile],
+) -> Option<String> {
+    if let Some(reason) = declared {
+        return reason.map(str::to_owned);
+    }
+    registry::one_at_a_time(cwd, &programs(files))
+}
+
+/// The base name of each file's program (`None`: a file with no command).
+fn programs(files: &[TestFile]) -> Vec<Option<String>> {
+    files
+        .iter()
+        .map(|f| {
+            let argv = f.command.as_ref().ok()?;
+            let name = Path::new(argv.first()?).file_name()?;
+            Some(name.to_string_lossy().into_owned())
+        })
+        .collect()
+}
+
+/// `--list`'s notes on what the run in `cwd` takes from the harnesses it mirrors beyond which
+/// files run: their notes ([`crate::harness::Harness::notes`]), why files run one at a time,
+/// and what variables `files` get as their harness sets them.
+pub fn harness_notes(cwd: &Path, one_at_a_time: Option<&str>, files: &[TestFile]) -> Vec<String> {
+    let mut notes = registry::notes(cwd);
+    if let Some(reason) = one_at_a_time {
+        notes.push(format!("-j1: {reason}; -j N to change"));
+    }
+    let commands: Vec<(&[OsString], &str)> = files
+        .iter()
+        .filter_map(|f| Some((f.command.as_ref().ok()?.as_slice(), f.rel.as_str())))
+        .collect();
+    notes.extend(registry::file_env_notes(&commands));
+    notes
 }
 
 /// `--exec`'s command line as words.
@@ -327,11 +366,6 @@ pub fn declared_by_project(dir: &Path) -> Option<String> {
 /// Whether `dir` holds a Perl distribution (`Makefile.PL`, `Build.PL`, `dist.ini`).
 pub fn is_perl_dist(dir: &Path) -> bool {
     project::is_perl_dist(dir)
-}
-
-/// The file that makes `dir` a Perl distribution, if one does.
-pub fn perl_dist_marker(dir: &Path) -> Option<&'static str> {
-    project::perl_dist_marker(dir)
 }
 
 /// What a directory yields, for `--list` and error messages: the built-in walk globs.
@@ -415,8 +449,9 @@ struct Finder<'a> {
     declared_one_at_a_time: Option<&'static str>,
     /// `CI` is set: `.nonci.` files are skipped, as tstest skips them.
     ci: bool,
-    /// The run follows a `tstest` script: its files run as tstest runs them (their lanes).
-    tstest: bool,
+    /// How a file may run beside others, by its name, when the run follows a script whose
+    /// harness says ([`crate::harness::follow::Follows::lane`]).
+    lane: Option<fn(&str) -> crate::harness::api::Lane>,
     /// `[run]` settings the harnesses read.
     settings: Settings,
     /// What the harnesses looked up once for every file.
@@ -489,10 +524,10 @@ impl Finder<'_> {
             input.skip = Some("SKIP a .nonci. file does not run under CI".to_owned());
         }
         if self.exec.is_none() {
-            input.init = super::tstest::init_of(&abs);
+            input.init = registry::init_of(&abs);
         }
-        if self.tstest {
-            input.lane = super::tstest::lane_of(name);
+        if let Some(lane) = self.lane {
+            input.lane = lane(name);
         }
         let runtimes = self.runtimes(&rel);
         if !runtimes.page {

@@ -1,39 +1,24 @@
 //! What the project in the cwd says about its tests, for a run with no PATH: the test command
 //! of `package.json` (and the scripts it calls), or a Perl distribution's layout.
 //!
-//! Understood in `scripts.test`: `tape GLOB…`, `node --test [PATH|GLOB…]`, `tap [PATH|GLOB…]`,
-//! `tstest DIR`, `bats [-r] DIR`, `prove [-r] [DIR|FILE…]`, and `npm run NAME` / `npm test` /
-//! `yarn NAME` / `pnpm [run] NAME` calling another script. Commands are split at `&&`, `||`,
-//! `;` and `|`; leading `VAR=value` words and wrappers (`cross-env`, `npx`, `nyc`, `c8`) are
-//! skipped. Anything else (a linter before the tests, `tap-spec` after them) says nothing.
+//! Understood in `scripts.test`: a command a harness follows (each room reads its own program's
+//! operands and options: [`crate::harness::Harness::follows`]), and `npm run NAME` / `npm
+//! test` / `yarn NAME` / `pnpm [run] NAME` calling another script. Commands are split at `&&`,
+//! `||`, `;` and `|`; leading `VAR=value` words and wrappers (`cross-env`, `npx`, `nyc`, `c8`)
+//! are skipped. Anything else (a linter before the tests, a reporter after them) says nothing.
+//!
+//! The harnesses a script may name that tapline knows but does not follow ([`UNFOLLOWED`]) stay
+//! listed here, not in rooms: they have no room (nothing runs through them), and the list is
+//! only the error's advice on a `tapline.toml` entry that would run their files.
 use super::words::split_words;
-use std::path::{Path, PathBuf};
+use crate::harness::registry;
+use std::path::Path;
 
-/// A place a project's test command runs files from.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) struct Place {
-    /// A folder, or a file, from the cwd (for a glob: the folder it starts in).
-    pub path: PathBuf,
-    /// Into subfolders (bats and prove without `-r` do not go).
-    pub recursive: bool,
-    pub only: Only,
-}
-
-/// Which files of a place run.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) enum Only {
-    /// Files whose name matches one of these globs (`*.t` for prove, `*.bats` for bats).
-    Names(&'static [&'static str]),
-    /// JavaScript (and TypeScript when `ts`) as node's runner and node-tap name tests.
-    Js { ts: bool },
-    /// TypeScript as tstest names its tests.
-    Ts,
-    /// Every file the glob (from the cwd) matches.
-    Glob(String),
-}
+use crate::harness::api::Lane;
+pub(super) use crate::harness::follow::{Excludes, Only, Place};
 
 /// The project's own word on its tests.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub(super) struct Declared {
     pub places: Vec<Place>,
     /// Where it was read, for `--list` and errors: the scripts whose runner command gave the
@@ -43,8 +28,11 @@ pub(super) struct Declared {
     /// Why the run goes one file at a time, when every runner command it followed does
     /// (`bats runs files one at a time`); `None`: they run files in parallel.
     pub one_at_a_time: Option<&'static str>,
-    /// It follows `tap`, whose own configuration may exclude files ([`super::tap_config`]).
-    pub tap: bool,
+    /// What the own configuration of a harness it follows excludes (node-tap's), each read
+    /// from the cwd.
+    pub excludes: Vec<Excludes>,
+    /// How a file may run beside others, as the first harness it follows that says words it.
+    pub lane: Option<fn(&str) -> Lane>,
 }
 
 /// What following `scripts.test` (and the scripts it calls) gathered.
@@ -55,8 +43,10 @@ struct Followed {
     scripts: Vec<(String, String)>,
     /// Per such runner command: why it runs files one at a time, if it does.
     serial: Vec<Option<&'static str>>,
-    /// One of them is `tap`.
-    tap: bool,
+    /// What their harnesses' own configurations exclude.
+    excludes: Vec<Excludes>,
+    /// The first lane a harness gives its files.
+    lane: Option<fn(&str) -> Lane>,
     /// The first command naming a harness tapline does not follow yet.
     unfollowed: Option<Unfollowed>,
 }
@@ -134,17 +124,10 @@ pub(super) fn unfollowed(cwd: &Path) -> Option<Unfollowed> {
     followed.unfollowed
 }
 
-/// The files that make a folder a Perl distribution.
-const PERL_DIST: &[&str] = &["Makefile.PL", "Build.PL", "dist.ini"];
-
-/// Whether `dir` holds a Perl distribution: its walks then yield `*.t` only, as prove's.
+/// Whether `dir` holds a Perl distribution: its walks then yield `*.t` only, as prove's. A
+/// stop-gap naming perl's room until discovery asks the registry what a project is.
 pub(super) fn is_perl_dist(dir: &Path) -> bool {
-    perl_dist_marker(dir).is_some()
-}
-
-/// The file that makes `dir` a Perl distribution (its harness follows from it).
-pub(super) fn perl_dist_marker(dir: &Path) -> Option<&'static str> {
-    PERL_DIST.iter().copied().find(|f| dir.join(f).is_file())
+    crate::harness::perl::dist::dist_marker(dir).is_some()
 }
 
 /// Follows `package.json`'s `scripts.test` in `cwd`, and the scripts it calls.
@@ -183,7 +166,8 @@ pub(super) fn declared(cwd: &Path) -> Option<Declared> {
         places: followed.places,
         source: sources.join(", "),
         one_at_a_time,
-        tap: followed.tap,
+        excludes: followed.excludes,
+        lane: followed.lane,
     })
 }
 
@@ -207,8 +191,8 @@ fn places_of<'a>(
             }
             continue;
         }
-        let places = runner_places(words);
-        if places.is_empty() {
+        let follows = registry::follows(words).filter(|f| !f.places.is_empty());
+        let Some(follows) = follows else {
             let program = words.first().and_then(|w| w.rsplit('/').next());
             if let Some((harness, _)) = UNFOLLOWED.iter().find(|(h, _)| Some(*h) == program) {
                 followed.unfollowed.get_or_insert_with(|| Unfollowed {
@@ -217,35 +201,15 @@ fn places_of<'a>(
                 });
             }
             continue;
-        }
-        followed.places.extend(places);
-        followed.serial.push(one_at_a_time(words));
-        followed.tap |= words[0].rsplit('/').next() == Some("tap");
+        };
+        followed.places.extend(follows.places);
+        followed.serial.push(follows.one_at_a_time);
+        // Applied once each is enough, and again drops nothing more.
+        followed.excludes.extend(follows.excludes);
+        followed.lane = followed.lane.or(follows.lane);
         if !followed.scripts.iter().any(|(n, _)| n == name) {
             followed.scripts.push((name.to_owned(), line.to_owned()));
         }
-    }
-}
-
-/// Why a runner command runs its files one at a time: bats without `-j`/`--jobs` and prove
-/// without `-j` do; node's runner, tape's one process, tap and tstest do not say so.
-fn one_at_a_time(words: &[String]) -> Option<&'static str> {
-    let (program, args) = words.split_first()?;
-    let program = program.rsplit('/').next().unwrap_or(program);
-    // `-j N`, `-j4`, `--jobs`, or a bundle of short switches with `j` in it (`-lrj4`), not
-    // `-Ilib/j`.
-    let jobs = args.iter().any(|a| {
-        a == "--jobs"
-            || a.starts_with("--jobs=")
-            || (a.starts_with('-')
-                && !a.starts_with("--")
-                && !a[1..].starts_with(['I', 'M', 'P'])
-                && a.contains('j'))
-    });
-    match program {
-        "bats" if !jobs => Some("bats runs files one at a time"),
-        "prove" if !jobs => Some("prove runs files one at a time"),
-        _ => None,
     }
 }
 
@@ -303,143 +267,6 @@ fn called_script(words: &[String]) -> Option<&str> {
         ("yarn" | "pnpm", name) => Some(name),
         _ => None,
     }
-}
-
-/// The places one command of a known test runner takes its files from.
-fn runner_places(words: &[String]) -> Vec<Place> {
-    let Some((program, args)) = words.split_first() else {
-        return Vec::new();
-    };
-    let program = program.rsplit('/').next().unwrap_or(program);
-    match program {
-        "tape" => operands(args, &["-r", "--require", "-i", "--ignore"])
-            .into_iter()
-            .map(|a| path_or_glob(a, Only::Js { ts: false }))
-            .collect(),
-        "node" if args.iter().any(|a| a == "--test") => {
-            // The options that take their value as the next word.
-            let with_value = [
-                "-r",
-                "--require",
-                "--import",
-                "--loader",
-                "--test-reporter",
-                "--test-reporter-destination",
-                "--test-name-pattern",
-                "--test-skip-pattern",
-                "--test-concurrency",
-                "--test-timeout",
-            ];
-            or_default(operands(args, &with_value), Only::Js { ts: false })
-        }
-        "tap" => or_default(
-            operands(
-                args,
-                &["-R", "--reporter", "-j", "--jobs", "-t", "--timeout"],
-            ),
-            Only::Js { ts: true },
-        ),
-        "tstest" => operands(args, &[])
-            .into_iter()
-            .map(|a| path_or_glob(a, Only::Ts))
-            .collect(),
-        "bats" => {
-            let recursive = args.iter().any(|a| a == "-r" || a == "--recursive");
-            let with_value = ["-f", "--filter", "-j", "--jobs"];
-            folders_or_files(args, &with_value, "test", recursive, &["*.bats"])
-        }
-        "prove" => {
-            // `-r`, or a bundle of short switches with `r` in it (`-lr`), not `-Ilib/r`.
-            let recursive = args.iter().any(|a| {
-                a == "--recurse"
-                    || (a.starts_with('-')
-                        && !a.starts_with("--")
-                        && !a[1..].starts_with(['I', 'M', 'P'])
-                        && a[1..].chars().all(|c| c.is_ascii_alphabetic())
-                        && a.contains('r'))
-            });
-            let with_value = ["-I", "-M", "-P", "-j", "--jobs", "-e", "--exec"];
-            folders_or_files(args, &with_value, "t", recursive, &["*.t"])
-        }
-        _ => Vec::new(),
-    }
-}
-
-/// The operands of a command: words that are not options, nor the value of an option in
-/// `with_value`.
-fn operands<'a>(args: &'a [String], with_value: &[&str]) -> Vec<&'a str> {
-    let mut out = Vec::new();
-    let mut skip = false;
-    for arg in args {
-        if skip {
-            skip = false;
-        } else if with_value.contains(&arg.as_str()) {
-            skip = true;
-        } else if !arg.starts_with('-') {
-            out.push(arg.as_str());
-        }
-    }
-    out
-}
-
-/// The operands as places, or the runner's own default: a walk of the cwd by its naming.
-fn or_default(operands: Vec<&str>, only: Only) -> Vec<Place> {
-    if operands.is_empty() {
-        return vec![Place {
-            path: PathBuf::new(),
-            recursive: true,
-            only,
-        }];
-    }
-    operands
-        .into_iter()
-        .map(|a| path_or_glob(a, only.clone()))
-        .collect()
-}
-
-/// An operand: a glob (every file it matches runs) or a path (a folder walked recursively by
-/// `only`'s naming, or a file).
-fn path_or_glob(operand: &str, only: Only) -> Place {
-    if operand.contains(['*', '?', '[', '{']) {
-        let first_meta = operand.find(['*', '?', '[', '{']).unwrap_or(operand.len());
-        let base = operand[..first_meta]
-            .rfind('/')
-            .map_or("", |slash| &operand[..=slash]);
-        let pattern = operand.strip_prefix("./").unwrap_or(operand);
-        return Place {
-            path: PathBuf::from(base.strip_prefix("./").unwrap_or(base)),
-            recursive: true,
-            only: Only::Glob(pattern.to_owned()),
-        };
-    }
-    Place {
-        path: PathBuf::from(operand),
-        recursive: true,
-        only,
-    }
-}
-
-/// Folders and files of bats or prove (`default` when none is named), taking the files whose
-/// name matches `names`.
-fn folders_or_files(
-    args: &[String],
-    with_value: &[&str],
-    default: &str,
-    recursive: bool,
-    names: &'static [&'static str],
-) -> Vec<Place> {
-    let mut paths = operands(args, with_value);
-    if paths.is_empty() {
-        paths.push(default);
-    }
-    paths
-        .into_iter()
-        .map(|p| Place {
-            path: PathBuf::from(p),
-            recursive,
-            only: Only::Names(names),
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -1262,6 +1262,49 @@ fn a_pytest_project_without_a_test_folder_is_walked_as_pytest_walks_it() {
     fs::remove_file(dir.path().join("pkg/sub/thing_test.py")).expect("rm");
     assert!(matches!(
         run(dir.path(), &[], &Config::default(), None),
-        Err(DiscoverError::NoPytestFiles)
+        Err(DiscoverError::NoProjectFiles(_))
     ));
+}
+
+/// Files run one at a time as the harness the run mirrors runs them: a followed command's
+/// reason first, then a Perl distribution's harness, then a walk of bats files alone.
+#[test]
+fn serial_harnesses() {
+    let file = |program: &str| TestFile {
+        path: "t/a".into(),
+        rel: "t/a".into(),
+        command: Ok(vec![OsString::from(program), "t/a".into()]),
+        input: Input::default(),
+    };
+    let plain = project(&[]);
+    let dist = project(&["Makefile.PL", "dist.ini"]);
+    let none = plain.path();
+    let bats = [file("/usr/bin/bats"), file("bats")];
+    assert_eq!(
+        one_at_a_time(None, none, &bats).as_deref(),
+        Some("bats runs files one at a time")
+    );
+    assert_eq!(
+        one_at_a_time(None, none, &[file("bats"), file("node")]),
+        None,
+        "a mixed walk keeps the cores"
+    );
+    assert_eq!(one_at_a_time(None, none, &[]), None);
+    assert_eq!(
+        one_at_a_time(None, dist.path(), &[file("perl")]).as_deref(),
+        Some("a Perl distribution's `make test` runs files one at a time")
+    );
+    assert_eq!(
+        one_at_a_time(Some(None), dist.path(), &bats),
+        None,
+        "a followed command that runs in parallel wins"
+    );
+    assert_eq!(
+        one_at_a_time(Some(Some("prove runs files one at a time")), none, &[]).as_deref(),
+        Some("prove runs files one at a time")
+    );
+    assert_eq!(
+        harness_notes(none, Some("bats runs files one at a time"), &[]),
+        ["-j1: bats runs files one at a time; -j N to change"]
+    );
 }

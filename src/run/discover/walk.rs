@@ -5,6 +5,7 @@ use super::naming;
 use super::project::{self, Only, Place};
 use super::{DiscoverError, Finder, Origin, PassedOverWhy};
 use crate::harness::node::naming::{self as js_naming, TsName};
+use crate::harness::registry;
 use crate::util::paths::normalize;
 use globset::GlobBuilder;
 use ignore::WalkBuilder;
@@ -44,13 +45,13 @@ impl Finder<'_> {
             return self.add_folders(dirs, true, &shown.join(", "));
         }
         if let Some(declared) = project::declared(self.cwd) {
-            // A `tstest DIR` script: its files run as tstest runs them.
-            self.tstest = declared.places.iter().any(|p| p.only == Only::Ts);
+            // Its files run beside each other as the harness it follows runs them.
+            self.lane = declared.lane;
             for place in &declared.places {
                 self.add_place(place)?;
             }
-            if declared.tap {
-                self.drop_tap_excluded();
+            for excludes in declared.excludes {
+                self.drop_excluded(excludes);
             }
             if self.found.is_empty() {
                 return Err(DiscoverError::NoDeclaredTests(declared.source));
@@ -76,12 +77,15 @@ impl Finder<'_> {
         } else {
             DEFAULT_TEST_DIRS.iter().map(PathBuf::from).collect()
         };
-        // pytest with no argument looks from the cwd down.
-        if (crate::harness::python::is_project(self.cwd)
-            || crate::harness::python::is_project(&self.root))
-            && !dirs.iter().any(|d| self.cwd.join(d).is_dir())
-        {
-            return self.add_pytest_root();
+        // A harness's project with no test folder: where the harness looks with no argument.
+        if !dirs.iter().any(|d| self.cwd.join(d).is_dir()) {
+            let root = self.root.clone();
+            let found = registry::HARNESSES
+                .iter()
+                .find_map(|h| Some((h.project_files(self.cwd, &root)?, h.no_project_files())));
+            if let Some((files, none)) = found {
+                return self.add_project_files(files, none);
+            }
         }
         let looked: Vec<String> = dirs.iter().map(|d| format!("`{}/`", d.display())).collect();
         // Inside a folder of `*.t` tests (`cd t && make`, as sharness projects run theirs),
@@ -96,6 +100,25 @@ impl Finder<'_> {
         let added = self.add_folders(dirs, false, &looked.join(", "));
         self.bare = false;
         added
+    }
+
+    /// Adds a harness's project files (`none`: why there are none, when so).
+    fn add_project_files(
+        &mut self,
+        files: Result<Vec<PathBuf>, ignore::Error>,
+        none: &'static str,
+    ) -> Result<(), DiscoverError> {
+        let files = files.map_err(|source| DiscoverError::Walk {
+            path: PathBuf::from("."),
+            source,
+        })?;
+        for path in files {
+            self.add(path, Origin::Named);
+        }
+        if self.found.is_empty() {
+            return Err(DiscoverError::NoProjectFiles(none));
+        }
+        Ok(())
     }
 
     /// Walks those of `dirs` that exist; none, or no test in any, is an error naming them.
@@ -159,9 +182,9 @@ impl Finder<'_> {
         })
     }
 
-    /// Drops the files tap's own configuration excludes: tap never runs them.
-    fn drop_tap_excluded(&mut self) {
-        let Some(excluded) = super::tap_config::excludes(self.cwd) else {
+    /// Drops the files a followed harness's own configuration excludes: it never runs them.
+    fn drop_excluded(&mut self, excludes: project::Excludes) {
+        let Some(excluded) = excludes(self.cwd) else {
             return;
         };
         let cwd = normalize(self.cwd);

@@ -59,7 +59,7 @@ pub fn discover(
                 | DiscoverError::EmptyFolder(_)
                 | DiscoverError::NoDeclaredTests(_)
                 | DiscoverError::Unfollowed(_)
-                | DiscoverError::NoPytestFiles,
+                | DiscoverError::NoProjectFiles(_),
             ) if file_args.is_empty() && !suites.is_empty() => Found::default(),
             Err(e) => return Err(e.into()),
         }
@@ -78,29 +78,32 @@ pub fn discover(
 }
 
 /// The run's `[[suite]]`s: `tapline.toml`'s, or, in a run with no PATH (`bare`) where it names
-/// none, the one the project's own harness implies: in a go module (a `go.mod` here),
-/// `go test -json ./...` from here, which runs the packages go itself selects (no `testdata`,
-/// `_`/`.` folders or nested modules), every test a point. Written down in docs/discovery.md.
+/// none, the one the project's own harness implies, from here
+/// ([`crate::harness::Harness::implied_suite`]). Written down in docs/discovery.md.
 fn suites_of<'c>(
     cfg: &'c crate::run::config::Config,
     cwd: &Path,
     bare: bool,
 ) -> std::borrow::Cow<'c, [crate::run::config::Suite]> {
-    if !bare || !cfg.suites.is_empty() || !cwd.join("go.mod").is_file() {
+    let implied = (bare && cfg.suites.is_empty())
+        .then(|| crate::harness::registry::implied_suite(cwd))
+        .flatten();
+    let Some(implied) = implied else {
         return std::borrow::Cow::Borrowed(&cfg.suites);
-    }
+    };
     std::borrow::Cow::Owned(vec![crate::run::config::Suite {
-        name: "go".to_owned(),
+        name: implied.name.to_owned(),
         dir: cwd.to_path_buf(),
-        command: ["go", "test", "-json", "./..."].map(str::to_owned).to_vec(),
-        format: crate::protocol::InputFormat::GoJson,
+        command: implied.command.iter().map(|&w| w.to_owned()).collect(),
+        format: implied.format,
         report: None,
         optional: false,
     }])
 }
 
-/// Each file's command as the environment its child gets needs it (a taint-mode perl takes
-/// `PERL5OPT`'s words on its command line); `inherited` reads the variables tapline has.
+/// Each file's command as the environment its child gets needs it (an interpreter that ignores
+/// its variables in some mode takes them on its command line:
+/// [`crate::harness::Harness::adapt`]); `inherited` reads the variables tapline has.
 pub fn adapt(files: &mut [TestFile], env: &ChildEnv, inherited: &dyn Fn(&str) -> Option<OsString>) {
     for f in files {
         if let Ok(argv) = &mut f.command {
@@ -308,9 +311,9 @@ fn consult_cache(
             // One stream or two is part of how the file is read (a stderr line parsed or not).
             let streams = crate::run::runners::streams(options.merge, &p.input, &p.command);
             let mut command = format!("{}{}{isolation}", p.info.command, streams.key());
-            // The folder's 00init runs in the file's process: its content is an input.
+            // The folder's init module runs in the file's process: its content is an input.
             if let Some(init) = &p.input.init {
-                command.push_str(&crate::run::tstest::cache_word(init));
+                command.push_str(&crate::harness::registry::init_cache_word(init));
             }
             (!p.input.suite)
                 .then(|| cache.key(root, &p.info.rel, &command))

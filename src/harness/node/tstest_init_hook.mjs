@@ -1,4 +1,4 @@
-// tapline's 00init hook (src/run/tstest.rs), imported with node's --import before a test
+// tapline's 00init hook (src/harness/node/tstest.rs), imported with node's --import before a test
 // file: it runs the folder's init module in the test's own process, first, as tstest does.
 // An init that throws fails the file: a failing test point names it and its error (not a
 // `Bail out!`, which would stop the whole run), its stack goes to stderr.

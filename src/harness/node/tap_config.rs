@@ -7,7 +7,7 @@ use serde_json::Value;
 use std::path::Path;
 
 /// The files tap's own configuration in `cwd` excludes; `None` when it excludes none.
-pub(super) fn excludes(cwd: &Path) -> Option<GlobSet> {
+pub(crate) fn excludes(cwd: &Path) -> Option<GlobSet> {
     let config = taprc(cwd).or_else(|| package_json(cwd))?;
     let globs: Vec<&str> = match config.get("exclude")? {
         Value::String(one) => vec![one.as_str()],

@@ -12,8 +12,7 @@
 //! - **Tags** ([`declared_tags`]): `--tag T` keeps the files whose source calls
 //!   `.tags(…)` with `T` among its string arguments, and passes the tags on in
 //!   `TSTEST_FILTER_TAGS`, as tstest does, for a tapbundle that filters its tests by them.
-use super::discover::TestFile;
-pub use crate::harness::api::Lane;
+use crate::harness::api::Lane;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -40,15 +39,14 @@ fn takes_import(program: &OsString) -> bool {
 fn hook_path() -> Result<PathBuf, String> {
     static PATH: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     PATH.get_or_init(|| {
-        let dir = crate::harness::hooks::versioned_hooks("tstest", &[(HOOK_NAME, HOOK)])
+        let dir = super::super::hooks::versioned_hooks("tstest", &[(HOOK_NAME, HOOK)])
             .map_err(|e| e.to_string())?;
         Ok(dir.join(HOOK_NAME))
     })
     .clone()
 }
 
-/// A command line and the variables it runs with.
-pub(crate) type Preloaded = (Vec<OsString>, Vec<(OsString, OsString)>);
+use super::super::Preloaded;
 
 /// `argv` loading `init` first, and the variables the hook reads; `shown` names the init in
 /// a failure. `Ok(None)`: the program takes no `--import` (a `[run] ts_runner` of its own,
@@ -160,7 +158,7 @@ fn string_literals(args: &str) -> Vec<String> {
 }
 
 /// Whether the file at `path` declares one of `wanted` as a tag (an unreadable file: no).
-fn declares_any_tag(path: &Path, wanted: &[String]) -> bool {
+pub(crate) fn declares_any_tag(path: &Path, wanted: &[String]) -> bool {
     std::fs::read_to_string(path)
         .map(|text| declared_tags(&text).iter().any(|t| wanted.contains(t)))
         .unwrap_or(false)
@@ -168,23 +166,12 @@ fn declares_any_tag(path: &Path, wanted: &[String]) -> bool {
 
 /// The variable tstest sets for its tag filter, which tapbundle reads to run only the tests
 /// carrying one of the tags, comma-separated.
-pub const TAG_VAR: &str = "TSTEST_FILTER_TAGS";
+pub(crate) const TAG_VAR: &str = "TSTEST_FILTER_TAGS";
 
 /// `--tag`'s `--env` word for every file (`TSTEST_FILTER_TAGS=a,b`), as tstest passes its
 /// tags on; none without tags.
-pub fn tag_env(wanted: &[String]) -> Option<String> {
+pub(crate) fn tag_env(wanted: &[String]) -> Option<String> {
     (!wanted.is_empty()).then(|| format!("{TAG_VAR}={}", wanted.join(",")))
-}
-
-/// `--tag`: the files that declare one of `wanted` (all of them when it is empty).
-pub fn with_tags(files: Vec<TestFile>, wanted: &[String]) -> Vec<TestFile> {
-    if wanted.is_empty() {
-        return files;
-    }
-    files
-        .into_iter()
-        .filter(|f| declares_any_tag(&f.path, wanted))
-        .collect()
 }
 
 #[cfg(test)]

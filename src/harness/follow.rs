@@ -1,0 +1,153 @@
+//! What a harness takes from one command of a project's test script it follows
+//! ([`super::Harness::follows`]): the places it runs files from, whether it runs them one at a
+//! time, and what its own configuration excludes; and the operand reading the rooms share.
+//! Also the `[[suite]]` a project implies by itself ([`Implied`]).
+//! Splitting a script into commands, skipping wrappers and following `npm run NAME` stay
+//! generic (the discovery's `project`).
+use super::api::Lane;
+use globset::GlobSet;
+use std::path::{Path, PathBuf};
+
+/// A place a project's test command runs files from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Place {
+    /// A folder, or a file, from the cwd (for a glob: the folder it starts in).
+    pub path: PathBuf,
+    /// Into subfolders (bats and prove without `-r` do not go).
+    pub recursive: bool,
+    pub only: Only,
+}
+
+/// Which files of a place run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Only {
+    /// Files whose name matches one of these globs (`*.t` for prove, `*.bats` for bats).
+    Names(&'static [&'static str]),
+    /// JavaScript (and TypeScript when `ts`) as node's runner and node-tap name tests.
+    Js { ts: bool },
+    /// TypeScript as tstest names its tests.
+    Ts,
+    /// Every file the glob (from the cwd) matches.
+    Glob(String),
+}
+
+/// The files a harness's own configuration in the cwd excludes (`None`: none).
+pub type Excludes = fn(&Path) -> Option<GlobSet>;
+
+/// What a harness takes from one command it follows.
+#[derive(Debug, Default)]
+pub struct Follows {
+    pub places: Vec<Place>,
+    /// Why the command runs its files one at a time, if it does.
+    pub one_at_a_time: Option<&'static str>,
+    /// What the harness's own configuration excludes, when it reads one.
+    pub excludes: Option<Excludes>,
+    /// How each file may run beside others, by its name, when the harness says (tstest:
+    /// alone, or with its `*.para__N.*` group).
+    pub lane: Option<fn(&str) -> Lane>,
+}
+
+/// The `[[suite]]` a project implies when a run with no PATH has none
+/// ([`super::Harness::implied_suite`]): run from the cwd, not optional.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Implied {
+    pub name: &'static str,
+    pub command: &'static [&'static str],
+    pub format: crate::protocol::InputFormat,
+}
+
+/// The base name of `words`' program and the rest.
+pub(crate) fn program(words: &[String]) -> Option<(&str, &[String])> {
+    let (program, args) = words.split_first()?;
+    Some((program.rsplit('/').next().unwrap_or(program), args))
+}
+
+/// Whether `args` ask for parallel jobs: `-j N`, `-j4`, `--jobs`, or a bundle of short
+/// switches with `j` in it (`-lrj4`), not `-Ilib/j`.
+pub(crate) fn jobs_given(args: &[String]) -> bool {
+    args.iter().any(|a| {
+        a == "--jobs"
+            || a.starts_with("--jobs=")
+            || (a.starts_with('-')
+                && !a.starts_with("--")
+                && !a[1..].starts_with(['I', 'M', 'P'])
+                && a.contains('j'))
+    })
+}
+
+/// The operands of a command: words that are not options, nor the value of an option in
+/// `with_value`.
+pub(crate) fn operands<'a>(args: &'a [String], with_value: &[&str]) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    let mut skip = false;
+    for arg in args {
+        if skip {
+            skip = false;
+        } else if with_value.contains(&arg.as_str()) {
+            skip = true;
+        } else if !arg.starts_with('-') {
+            out.push(arg.as_str());
+        }
+    }
+    out
+}
+
+/// The operands as places, or the runner's own default: a walk of the cwd by its naming.
+pub(crate) fn or_default(operands: Vec<&str>, only: Only) -> Vec<Place> {
+    if operands.is_empty() {
+        return vec![Place {
+            path: PathBuf::new(),
+            recursive: true,
+            only,
+        }];
+    }
+    operands
+        .into_iter()
+        .map(|a| path_or_glob(a, only.clone()))
+        .collect()
+}
+
+/// An operand: a glob (every file it matches runs) or a path (a folder walked recursively by
+/// `only`'s naming, or a file).
+pub(crate) fn path_or_glob(operand: &str, only: Only) -> Place {
+    if operand.contains(['*', '?', '[', '{']) {
+        let first_meta = operand.find(['*', '?', '[', '{']).unwrap_or(operand.len());
+        let base = operand[..first_meta]
+            .rfind('/')
+            .map_or("", |slash| &operand[..=slash]);
+        let pattern = operand.strip_prefix("./").unwrap_or(operand);
+        return Place {
+            path: PathBuf::from(base.strip_prefix("./").unwrap_or(base)),
+            recursive: true,
+            only: Only::Glob(pattern.to_owned()),
+        };
+    }
+    Place {
+        path: PathBuf::from(operand),
+        recursive: true,
+        only,
+    }
+}
+
+/// Folders and files a runner names (`default` when none is), taking the files whose name
+/// matches `names`.
+pub(crate) fn folders_or_files(
+    args: &[String],
+    with_value: &[&str],
+    default: &str,
+    recursive: bool,
+    names: &'static [&'static str],
+) -> Vec<Place> {
+    let mut paths = operands(args, with_value);
+    if paths.is_empty() {
+        paths.push(default);
+    }
+    paths
+        .into_iter()
+        .map(|p| Place {
+            path: PathBuf::from(p),
+            recursive,
+            only: Only::Names(names),
+        })
+        .collect()
+}
