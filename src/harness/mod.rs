@@ -18,6 +18,8 @@ pub mod api;
 pub mod filter;
 pub(crate) mod hooks;
 pub mod registry;
+// trace and coverage (h39-trace): the per-language trace hooks and coverage engines.
+pub mod trace;
 
 mod bats;
 mod go;

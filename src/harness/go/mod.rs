@@ -7,6 +7,10 @@ use crate::protocol::InputFormat;
 use std::collections::BTreeSet;
 use std::ffi::OsString;
 
+// trace and coverage (h39-trace): `go list` and `-coverprofile`.
+pub(crate) mod coverage;
+pub(crate) mod trace;
+
 pub(crate) struct Go;
 pub(crate) static GO: Go = Go;
 

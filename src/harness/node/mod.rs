@@ -9,6 +9,9 @@ use std::ffi::OsString;
 use std::path::Path;
 
 pub(crate) mod naming;
+// trace and coverage (h39-trace): the trace hook and V8's coverage.
+pub(crate) mod coverage;
+pub(crate) mod trace;
 
 /// `*.{js,mjs,cjs}` under node.
 pub(crate) struct Node;

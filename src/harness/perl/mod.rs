@@ -6,6 +6,10 @@ use super::Harness;
 use crate::util::shebang::Shebang;
 use std::ffi::OsString;
 
+// trace and coverage (h39-trace): the trace hook and Devel::Cover.
+pub(crate) mod coverage;
+pub(crate) mod trace;
+
 pub(crate) struct Prove;
 
 pub(crate) static PROVE: Prove = Prove;
