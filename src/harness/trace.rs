@@ -111,6 +111,18 @@ pub(crate) trait CoverageEngine: Sync {
         &[]
     }
 
+    /// Folders (by name, at any depth) its language installs other people's packages in:
+    /// never measured.
+    fn dependency_dirs(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// A file whose folder is an environment of installed packages (a virtualenv's
+    /// `pyvenv.cfg`): nothing below that folder is measured.
+    fn dependency_mark(&self) -> Option<&'static str> {
+        None
+    }
+
     /// Its files (name, text), written into the coverage hooks' folder.
     fn hooks(&self) -> &'static [(&'static str, &'static str)] {
         &[]
@@ -195,5 +207,117 @@ impl Roots {
             .map(|c| c.as_os_str().to_string_lossy().into_owned())
             .collect();
         (!text.is_empty()).then(|| text.join("/"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::registry::{traced_by, COVERAGE_ENGINES, TRACE_HOOKS};
+    use std::ffi::OsString;
+
+    /// The hooks' folder is named by a hash of their texts in this order: the languages'
+    /// hooks moved to their rooms (issue #39) keep it, and with it the folder a taint-mode
+    /// perl's command line names (which the result cache keys on). The coverage hooks' too.
+    #[test]
+    fn the_hooks_are_hashed_in_the_order_they_always_were() {
+        let names = |hooks: &mut dyn Iterator<Item = &'static (&'static str, &'static str)>| {
+            hooks.map(|(name, _)| *name).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            names(&mut TRACE_HOOKS.iter().flat_map(|h| h.hooks().iter())),
+            [
+                "TaplineTrace.pm",
+                "tapline-trace.cjs",
+                "tapline-compiled.cjs",
+                "sitecustomize.py"
+            ]
+        );
+        assert_eq!(
+            names(&mut COVERAGE_ENGINES.iter().flat_map(|e| e.hooks().iter())),
+            ["sitecustomize.py", "tapline-cover-db.pl"]
+        );
+    }
+
+    #[test]
+    fn a_command_is_traced_by_its_programs_language() {
+        let traced = |words: &[&str], suite: bool| {
+            let argv: Vec<OsString> = words.iter().map(OsString::from).collect();
+            traced_by(&argv, suite).map(|hook| hook.id())
+        };
+        assert_eq!(traced(&["/usr/bin/perl5.36", "t/a.t"], false), Some("perl"));
+        assert_eq!(traced(&["nodejs", "a.js"], false), Some("node"));
+        assert_eq!(traced(&["tsx", "a.ts"], false), Some("node"));
+        assert_eq!(traced(&["go", "test", "-json"], true), Some("go"));
+        assert_eq!(traced(&["go", "test", "-json"], false), None);
+        assert_eq!(traced(&["node", "a.js"], true), None);
+        assert_eq!(traced(&["bash", "t/a.sh"], false), None);
+        assert_eq!(traced(&[], false), None);
+    }
+
+    /// The rows the languages give are the ones `run::trace::select` held before they moved
+    /// to their rooms (issue #39), in the same order.
+    #[test]
+    fn every_languages_manifests_and_modules_are_its_own() {
+        let rows: Vec<&str> = (TRACE_HOOKS.iter())
+            .flat_map(|h| h.shapes_every_run().iter().copied())
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                "Makefile.PL",
+                "Build.PL",
+                "cpanfile",
+                "cpanfile.snapshot",
+                "dist.ini",
+                "META.json",
+                "META.yml",
+                "package.json",
+                "package-lock.json",
+                "npm-shrinkwrap.json",
+                "yarn.lock",
+                "pnpm-lock.yaml",
+                "bun.lock",
+                "bun.lockb",
+                ".npmrc",
+                "tsconfig.json",
+                "pyproject.toml",
+                "setup.py",
+                "setup.cfg",
+                "requirements.txt",
+                "Pipfile",
+                "Pipfile.lock",
+                "poetry.lock",
+                "uv.lock",
+                "tox.ini",
+                "pytest.ini",
+                "conftest.py",
+                "go.mod",
+                "go.sum",
+                "go.work",
+                "go.work.sum",
+            ]
+        );
+        let like = |name: &str| TRACE_HOOKS.iter().any(|h| h.shapes_every_run_like(name));
+        assert!(like("requirements-dev.txt"));
+        assert!(!like("requirements.in"));
+        let mut exts: Vec<&str> = (TRACE_HOOKS.iter())
+            .flat_map(|h| h.module_exts().iter().copied())
+            .collect();
+        exts.sort_unstable();
+        let mut before = [
+            "pm", "pmc", "pl", "t", "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "py",
+            "go",
+        ];
+        before.sort_unstable();
+        assert_eq!(exts, before);
+        let mut measured: Vec<&str> = (COVERAGE_ENGINES.iter())
+            .flat_map(|e| e.extensions().iter().copied())
+            .collect();
+        measured.sort_unstable();
+        let mut before = [
+            "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "py", "pm", "pl", "go",
+        ];
+        before.sort_unstable();
+        assert_eq!(measured, before);
     }
 }

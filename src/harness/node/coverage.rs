@@ -30,6 +30,10 @@ impl CoverageEngine for V8 {
         &["js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx"]
     }
 
+    fn dependency_dirs(&self) -> &'static [&'static str] {
+        &["node_modules"]
+    }
+
     fn file_env(&self, out: &Path) -> Vec<(OsString, OsString)> {
         vec![(VAR.into(), out.as_os_str().to_owned())]
     }

@@ -98,6 +98,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn node_options_require_the_hook_unless_its_folder_has_white_space() {
+        assert_eq!(
+            NODE_TRACE.env(Path::new("/tmp/h")),
+            Some((
+                "NODE_OPTIONS",
+                EnvEdit::AppendWords("--require /tmp/h/tapline-trace.cjs".into())
+            ))
+        );
+        assert_eq!(NODE_TRACE.env(Path::new("/tmp/a b")), None);
+    }
+
+    #[test]
     fn the_nearest_package_json_decides_the_module_kind() {
         let dir = tempfile::TempDir::new().expect("temp dir");
         let p = dir.path();

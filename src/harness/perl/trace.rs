@@ -52,3 +52,20 @@ fn env_words(dir: &Path) -> Option<String> {
     let dir = dir.to_str().filter(|d| !d.contains(char::is_whitespace))?;
     Some(format!("-I{dir} -MTaplineTrace"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn perl5opt_loads_the_hook_unless_its_folder_has_white_space() {
+        assert_eq!(
+            PERL_TRACE.env(Path::new("/tmp/h")),
+            Some((
+                "PERL5OPT",
+                EnvEdit::AppendWords("-I/tmp/h -MTaplineTrace".into())
+            ))
+        );
+        assert_eq!(PERL_TRACE.env(Path::new("/tmp/a b")), None);
+    }
+}

@@ -47,6 +47,15 @@ impl CoverageEngine for CoveragePy {
         &["py"]
     }
 
+    fn dependency_dirs(&self) -> &'static [&'static str] {
+        &["site-packages", "dist-packages"]
+    }
+
+    /// A virtualenv.
+    fn dependency_mark(&self) -> Option<&'static str> {
+        Some("pyvenv.cfg")
+    }
+
     fn hooks(&self) -> &'static [(&'static str, &'static str)] {
         HOOKS
     }

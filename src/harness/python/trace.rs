@@ -62,3 +62,38 @@ impl TraceHook for PythonTrace {
 pub(crate) fn path_entry(dir: &Path) -> Option<&Path> {
     (!dir.as_os_str().as_encoded_bytes().contains(&b':')).then_some(dir)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::registry::traced_by;
+    use std::ffi::OsString;
+
+    /// A pytest file (issue 25) runs python: its hook traces it.
+    #[test]
+    fn pytest_commands_are_traced_as_python() {
+        let kind = |words: &[&str]| {
+            let argv: Vec<OsString> = words.iter().map(OsString::from).collect();
+            traced_by(&argv, false).map(|hook| hook.id())
+        };
+        let file = ["-p", "tapline_pytest", "tests/test_a.py"];
+        assert_eq!(kind(&[&["pytest"][..], &file].concat()), Some("python"));
+        assert_eq!(
+            kind(&[&["/p/.venv/bin/pytest"][..], &file].concat()),
+            Some("python")
+        );
+        assert_eq!(
+            kind(&[&["python3", "-m", "pytest"][..], &file].concat()),
+            Some("python")
+        );
+    }
+
+    #[test]
+    fn the_hook_goes_first_on_pythonpath_unless_its_folder_has_a_colon() {
+        assert_eq!(
+            PYTHON_TRACE.env(Path::new("/tmp/h")),
+            Some(("PYTHONPATH", EnvEdit::PrependPath("/tmp/h".into())))
+        );
+        assert_eq!(PYTHON_TRACE.env(Path::new("/tmp/a:b")), None);
+    }
+}

@@ -94,7 +94,7 @@ impl Tracer {
 
     /// The variables every child gets so that its hooks load, set over `vars` (the child's
     /// environment as configured; `inherited` reads tapline's own). A variable an
-    /// interpreter ignores in some mode (a taint-mode perl's) is put on its command line by
+    /// interpreter ignores in some mode is put on its command line by
     /// [`super::child_env::ChildEnv::adapt`].
     pub fn add_env(
         &self,
@@ -342,8 +342,8 @@ fn with_init(mut files: Vec<String>, init: Option<String>) -> Vec<String> {
 /// Why a file that could be traced has no trace this run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Missing {
-    /// Its processes wrote nothing: the hook did not load (`python -I`, an option that drops
-    /// `PERL5OPT`/`NODE_OPTIONS`) or could not write.
+    /// Its processes wrote nothing: the hook did not load (an interpreter option that skips
+    /// the variable loading it; each room's `trace.rs` names them) or could not write.
     NoOutput,
     /// The test's first process never said it was done.
     NotEnded,
@@ -547,57 +547,6 @@ mod tests {
             Some("lib/A.pm".to_owned())
         );
         assert_eq!(project_rel(Path::new("/elsewhere/A.pm"), &root), None);
-    }
-
-    /// A pytest file (issue 25) runs python: its hook traces it.
-    #[test]
-    fn pytest_commands_are_traced_as_python() {
-        let kind = |words: &[&str]| {
-            let argv: Vec<OsString> = words.iter().map(OsString::from).collect();
-            Kind::of(&argv, false)
-        };
-        let file = ["-p", "tapline_pytest", "tests/test_a.py"];
-        let python = Some(Kind::Language("python"));
-        assert_eq!(kind(&[&["pytest"][..], &file].concat()), python);
-        assert_eq!(
-            kind(&[&["/p/.venv/bin/pytest"][..], &file].concat()),
-            python
-        );
-        assert_eq!(
-            kind(&[&["python3", "-m", "pytest"][..], &file].concat()),
-            python
-        );
-    }
-
-    /// The hooks' folder is named by a hash of their texts in this order: the languages'
-    /// hooks moved to their rooms (issue #39) keep it, and with it the folder a taint-mode
-    /// perl's command line names (which the result cache keys on).
-    #[test]
-    fn the_hooks_are_hashed_in_the_order_they_always_were() {
-        let names: Vec<&str> = all_hooks().map(|(name, _)| *name).collect();
-        assert_eq!(
-            names,
-            [
-                "TaplineTrace.pm",
-                "tapline-trace.cjs",
-                "tapline-compiled.cjs",
-                "sitecustomize.py"
-            ]
-        );
-        let kind = |words: &[&str]| {
-            let argv: Vec<OsString> = words.iter().map(OsString::from).collect();
-            (Kind::of(&argv, false), Kind::of(&argv, true))
-        };
-        let language = |id| Some(Kind::Language(id));
-        assert_eq!(
-            kind(&["/usr/bin/perl5.36", "t/a.t"]),
-            (language("perl"), None)
-        );
-        assert_eq!(kind(&["nodejs", "a.js"]), (language("node"), None));
-        assert_eq!(kind(&["tsx", "a.ts"]), (language("node"), None));
-        assert_eq!(kind(&["go", "test", "-json"]), (None, language("go")));
-        assert_eq!(kind(&["bash", "t/a.sh"]), (None, None));
-        assert_eq!(kind(&[]), (None, None));
     }
 
     #[test]
