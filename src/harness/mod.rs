@@ -23,6 +23,8 @@ pub(crate) mod shebang;
 // inventory (h39-inv): what a harness says of a file's tests without running them.
 pub(crate) mod list;
 pub(crate) mod scan;
+// trace and coverage (h39-trace): the per-language trace hooks and coverage engines.
+pub mod trace;
 
 mod bats;
 pub mod browser;

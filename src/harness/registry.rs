@@ -227,3 +227,39 @@ pub(crate) fn suite_packages(
 pub(crate) fn implied_suite(cwd: &Path) -> Option<super::follow::Implied> {
     HARNESSES.iter().find_map(|h| h.implied_suite(cwd))
 }
+
+// trace and coverage (h39-trace): each language's trace hook and coverage engine.
+
+/// Every language's trace hook, in the order their hook texts are hashed into the hooks'
+/// folder name (which a taint-mode perl's command line, and so the result cache, holds).
+pub(crate) static TRACE_HOOKS: &[&dyn super::trace::TraceHook] = &[
+    &super::perl::trace::PERL_TRACE,
+    &super::node::trace::NODE_TRACE,
+    &super::python::trace::PYTHON_TRACE,
+    &super::go::trace::GO_TRACE,
+];
+
+/// Every language's coverage engine, in the order their variables are set and their
+/// figures read.
+pub(crate) static COVERAGE_ENGINES: &[&dyn super::trace::CoverageEngine] = &[
+    &super::node::coverage::V8_COVERAGE,
+    &super::python::coverage::COVERAGE_PY,
+    &super::perl::coverage::DEVEL_COVER,
+    &super::go::coverage::GO_COVER,
+];
+
+/// The language whose trace hook traces `argv` (a file's command; `suite`: a `[[suite]]`'s).
+pub(crate) fn traced_by(
+    argv: &[OsString],
+    suite: bool,
+) -> Option<&'static dyn super::trace::TraceHook> {
+    let program = argv.first()?.to_string_lossy();
+    let name = program.rsplit('/').next().unwrap_or(&program);
+    TRACE_HOOKS.iter().copied().find(|hook| {
+        if suite {
+            hook.is_suite(argv)
+        } else {
+            hook.is_program(name)
+        }
+    })
+}

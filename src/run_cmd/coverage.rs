@@ -51,19 +51,22 @@ pub(super) fn collector(
         tapline::say!("tapline: warning: --coverage is not measured under --sandbox");
         return None;
     }
-    let has_perl = files.iter().any(|f| {
-        f.command.as_ref().is_ok_and(|argv| {
-            tapline::run::trace::Kind::of(argv, f.input.suite)
-                == Some(tapline::run::trace::Kind::Perl)
-        })
-    });
+    use tapline::run::trace::Kind;
+    let languages = (files.iter())
+        .filter_map(
+            |f| match Kind::of(f.command.as_ref().ok()?, f.input.suite) {
+                Some(Kind::Language(id)) => Some(id),
+                _ => None,
+            },
+        )
+        .collect();
     let setup = Setup {
         root: &project.root,
         // A `.both` file runs as `FILE (node)` and `FILE (chromium)`: the file is FILE.
         test_files: (files.iter())
             .map(|f| tapline::harness::api::file_rel(&f.rel).to_owned())
             .collect(),
-        has_perl,
+        languages,
         tests: project.config.coverage.tests == Some(true),
     };
     Collector::new(setup)
@@ -130,11 +133,7 @@ pub(crate) fn after_merge(
 
 /// A path of a language some engine measures (a changed README or YAML file is no code).
 fn is_measured_language(path: &str) -> bool {
-    const EXTENSIONS: &[&str] = &[
-        "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "py", "pm", "pl", "go",
-    ];
-    path.rsplit_once('.')
-        .is_some_and(|(_, ext)| EXTENSIONS.contains(&ext))
+    tapline::run::coverage::is_measured_language(path)
 }
 
 /// The lines changed since `base` (`git diff -U0`), and every line of each untracked file,

@@ -15,6 +15,10 @@ use std::path::Path;
 mod list;
 mod scan;
 
+// trace and coverage (h39-trace): `go list` and `-coverprofile`.
+pub(crate) mod coverage;
+pub(crate) mod trace;
+
 pub(crate) struct Go;
 pub(crate) static GO: Go = Go;
 

@@ -13,6 +13,9 @@ pub(crate) mod naming;
 mod scan;
 mod tap_config;
 pub(crate) mod tstest;
+// trace and coverage (h39-trace): the trace hook and V8's coverage.
+pub(crate) mod coverage;
+pub(crate) mod trace;
 
 /// `*.{js,mjs,cjs}` under node.
 pub(crate) struct Node;

@@ -12,6 +12,10 @@ pub(crate) mod dist;
 
 mod scan;
 
+// trace and coverage (h39-trace): the trace hook and Devel::Cover.
+pub(crate) mod coverage;
+pub(crate) mod trace;
+
 pub(crate) struct Prove;
 
 pub(crate) static PROVE: Prove = Prove;

@@ -32,6 +32,10 @@ mod scan;
 
 /// Python files: as pytest runs them in a project of pytest's or a file written for it, else as
 /// a program (`python3 FILE`, which prints its own TAP).
+// trace and coverage (h39-trace): the trace hook and coverage.py.
+pub(crate) mod coverage;
+pub(crate) mod trace;
+
 pub(crate) struct Python;
 pub(crate) static PYTHON: Python = Python;
 

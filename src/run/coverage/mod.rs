@@ -1,37 +1,29 @@
 //! `tapline run --coverage`: each test file's line coverage, measured by each runtime's own
-//! engine and reached through the same variables as the dependency traces
-//! ([`super::trace`]), so that a test's subprocesses are measured too:
+//! engine (a [`CoverageEngine`] of the registry's [`COVERAGE_ENGINES`]; docs/coverage.md
+//! names them) and reached through the same variables as the dependency traces
+//! ([`super::trace`]), so that a test's subprocesses are measured too. An engine whose output
+//! is V8's JSON is read here ([`v8`], its source maps by [`remap`]): a browser page's coverage
+//! has the same form.
 //!
-//! - node and tsx: V8's precise coverage (`NODE_V8_COVERAGE`, a folder per test file), its
-//!   block ranges mapped to lines as node's own `--experimental-test-coverage` maps them
-//!   ([`v8`]);
-//! - Python: coverage.py, started by a `sitecustomize.py` of tapline's when the python running
-//!   has it installed ([`python`]);
-//! - Perl: Devel::Cover (`PERL5OPT=-MDevel::Cover`, a database per test file), when installed
-//!   ([`perl`]);
-//! - a `[[suite]]` running `go test`: `-coverprofile` ([`go`]).
-//!
-//! Only files under the project root count, never a file of `node_modules`, `site-packages` or a
-//! virtualenv (a folder holding `pyvenv.cfg`), and not the run's test files unless `[coverage]
-//! tests = true` (or, for Python, the project's coverage.py config chooses them). A runtime
+//! Only files under the project root count, never a dependency's (a folder a language installs
+//! packages in, [`dependency`]), and not the run's test files unless `[coverage]
+//! tests = true` (or the project's own config of an engine chooses them). A runtime
 //! without its engine, or a source an engine cannot analyse, is said once in the summary;
 //! nothing here can fail a test, add to its output or count against its timeout.
-pub mod go;
-pub mod perl;
-pub mod python;
 pub mod remap;
 pub mod v8;
 
 use super::trace::{self, Kind, Roots, ScratchDir};
 use crate::coverage::{Lang, SourceLines, TestCoverage};
-use std::collections::{BTreeMap, HashSet};
+use crate::harness::api::Id;
+use crate::harness::registry::COVERAGE_ENGINES;
+use crate::harness::trace::CoverageEngine;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// A source file an engine measured: its path (absolute, or relative to the test's folder),
-/// its language and each line's hits.
-pub(crate) type Measured = (PathBuf, Lang, BTreeMap<u32, u64>);
+pub(crate) use crate::harness::trace::Measured;
 
 /// `[coverage]` of `tapline.toml`, read where the configuration is read.
 pub use super::config::coverage::Config;
@@ -40,16 +32,17 @@ pub use super::config::coverage::Config;
 #[derive(Debug)]
 pub struct Collector {
     root: PathBuf,
-    /// tapline's own coverage hooks (beside the trace hooks, in a folder of their own: the
-    /// Python hook has the trace hook's name).
+    /// tapline's own coverage hooks (beside the trace hooks, in a folder of their own: a
+    /// coverage hook may have a trace hook's name).
     hooks: PathBuf,
     scratch: ScratchDir,
     /// The run's test files (project-relative): not measured unless `tests`.
     test_files: HashSet<String>,
     tests: bool,
-    /// Devel::Cover is installed (asked once, only when the run has Perl files).
-    devel_cover: bool,
-    has_perl: bool,
+    /// The languages whose engines measure in this run (each asked once).
+    active: Vec<Id>,
+    /// The languages of the planned files ([`Kind::Language`]).
+    languages: BTreeSet<Id>,
 }
 
 /// What the run measures, from its files.
@@ -57,8 +50,9 @@ pub struct Setup<'a> {
     pub root: &'a Path,
     /// Every planned test file, project-relative.
     pub test_files: Vec<String>,
-    /// Some file runs perl.
-    pub has_perl: bool,
+    /// The languages the planned files run ([`Kind::Language`]): an engine may measure only
+    /// when some file runs its language.
+    pub languages: BTreeSet<Id>,
     /// `[coverage] tests = true`: the test files are measured too.
     pub tests: bool,
 }
@@ -70,13 +64,19 @@ impl Collector {
     ///
     /// The hooks' folder cannot be made or written.
     pub fn new(setup: Setup<'_>) -> std::io::Result<Arc<Collector>> {
-        let all: Vec<(&str, &str)> = python::HOOKS.iter().chain(perl::HOOKS).copied().collect();
+        let all: Vec<(&str, &str)> = (COVERAGE_ENGINES.iter())
+            .flat_map(|engine| engine.hooks().iter().copied())
+            .collect();
         let hooks = trace::versioned_hooks("coverage", &all)?;
         let scratch = ScratchDir::create(&hooks)?;
+        let active = (COVERAGE_ENGINES.iter().copied())
+            .filter(|engine| engine.available(setup.languages.contains(engine.id())))
+            .map(|engine| engine.id())
+            .collect();
         Ok(Arc::new(Collector {
             root: setup.root.to_path_buf(),
-            devel_cover: setup.has_perl && perl::installed(),
-            has_perl: setup.has_perl,
+            active,
+            languages: setup.languages,
             hooks,
             scratch,
             test_files: setup.test_files.into_iter().collect(),
@@ -97,15 +97,17 @@ impl Collector {
                 .map(|(_, v)| v.clone())
                 .or_else(|| inherited(key))
         };
-        if let Some(entry) = trace::python::path_entry(&self.hooks) {
-            let value = trace::prepend_path(get(vars, "PYTHONPATH"), entry);
-            trace::set(vars, "PYTHONPATH", value);
+        let edits =
+            (self.active_engines()).flat_map(|engine| engine.run_env(&self.hooks, &self.root));
+        for (key, edit) in edits {
+            let value = trace::edited(get(vars, key), edit);
+            trace::set(vars, key, value);
         }
-        if self.devel_cover {
-            let value = trace::append_words(get(vars, "PERL5OPT"), "-MDevel::Cover");
-            trace::set(vars, "PERL5OPT", value);
-        }
-        trace::set(vars, python::ROOT_VAR, self.root.clone().into_os_string());
+    }
+
+    /// The engines that measure in this run, in the registry's order.
+    fn active_engines(&self) -> impl Iterator<Item = &'static dyn CoverageEngine> + '_ {
+        (COVERAGE_ENGINES.iter().copied()).filter(|engine| self.active.contains(&engine.id()))
     }
 
     /// One planned file's measurement (none for a file that does not run).
@@ -138,19 +140,31 @@ impl Collector {
     }
 }
 
-/// `rel` (under `root`) is someone else's code: in `node_modules`, a `site-packages` or
-/// `dist-packages`, or a virtualenv (any folder holding `pyvenv.cfg`).
+/// Whether `path` is of a language some engine measures, by its extension (a changed README
+/// or YAML file is no code).
+pub fn is_measured_language(path: &str) -> bool {
+    path.rsplit_once('.').is_some_and(|(_, ext)| {
+        (COVERAGE_ENGINES.iter()).any(|engine| engine.extensions().contains(&ext))
+    })
+}
+
+/// `rel` (under `root`) is someone else's code: in a folder a language installs packages
+/// in, or in a folder holding a language's mark of an environment of installed packages
+/// ([`CoverageEngine::dependency_dirs`], [`CoverageEngine::dependency_mark`]).
 fn dependency(root: &Path, rel: &str) -> bool {
     let parts: Vec<&str> = rel.split('/').collect();
-    let named = parts
+    let dirs = COVERAGE_ENGINES.iter().flat_map(|e| e.dependency_dirs());
+    let named = dirs.clone().any(|dir| parts.contains(dir));
+    let marks: Vec<&str> = COVERAGE_ENGINES
         .iter()
-        .any(|p| matches!(*p, "node_modules" | "site-packages" | "dist-packages"));
+        .filter_map(|e| e.dependency_mark())
+        .collect();
     let mut folder = root.to_path_buf();
-    let in_venv = parts.iter().take(parts.len().saturating_sub(1)).any(|p| {
+    let in_env = parts.iter().take(parts.len().saturating_sub(1)).any(|p| {
         folder.push(p);
-        folder.join("pyvenv.cfg").is_file()
+        marks.iter().any(|mark| folder.join(mark).is_file())
     });
-    named || in_venv
+    named || in_env
 }
 
 /// One test file's measurement in the making.
@@ -166,6 +180,14 @@ pub struct FileCoverage {
 }
 
 impl FileCoverage {
+    /// The engines measuring this file: every one measuring every child, and the file's own
+    /// language's.
+    fn engines(&self) -> impl Iterator<Item = &'static dyn CoverageEngine> + '_ {
+        self.collector.active_engines().filter(|engine| {
+            !engine.own_files_only() || self.kind == Some(Kind::Language(engine.id()))
+        })
+    }
+
     fn out(&self, ext: &str) -> PathBuf {
         let mut name = self.base.clone().into_os_string();
         name.push(ext);
@@ -173,18 +195,11 @@ impl FileCoverage {
     }
 
     /// What the file's child gets beyond the run's variables: every engine's output place,
-    /// whatever language the test is (a Perl test may start node).
+    /// whatever language the test is (a test of one language may start another's).
     pub fn env(&self) -> Vec<(OsString, OsString)> {
-        let mut vars = vec![
-            (OsString::from(v8::VAR), self.out(".v8").into_os_string()),
-            (python::OUT_VAR.into(), self.out(".py").into_os_string()),
-        ];
-        if self.collector.devel_cover {
-            let mut options = OsString::from("-silent,1,-db,");
-            options.push(self.out(".perl"));
-            vars.push((perl::OPTIONS_VAR.into(), options));
-        }
-        vars
+        (self.engines())
+            .flat_map(|engine| engine.file_env(&self.out(engine.ext())))
+            .collect()
     }
 
     /// Where a browser file's page writes its coverage (`None` for any other file): the
@@ -193,21 +208,22 @@ impl FileCoverage {
         (self.kind == Some(Kind::Browser)).then(|| self.out(".v8"))
     }
 
-    /// The command as it must be to be measured: a go suite writes a profile.
+    /// The command as it must be to be measured (a suite that writes a profile).
     pub fn adapt(&self, argv: Vec<OsString>) -> Vec<OsString> {
-        match self.kind {
-            Some(Kind::Go) => go::with_profile(argv, &self.out(".go")),
-            _ => argv,
-        }
+        (self.engines()).fold(argv, |argv, engine| {
+            engine.adapt(argv, &self.out(engine.ext()))
+        })
     }
 
     /// Reads what the engines wrote, once the file's processes have all ended, and removes
     /// it; `None` for a cancelled file (stopped half-way, it says little).
     pub async fn finish(self, record: bool, run_cwd: PathBuf) -> Option<TestCoverage> {
-        let mut outputs = [".v8", ".py", ".perl", ".go"]
-            .map(|ext| self.out(ext))
-            .to_vec();
-        outputs.extend(python::data_files(&self.out(".py")));
+        let mut outputs: Vec<PathBuf> = (COVERAGE_ENGINES.iter())
+            .map(|engine| self.out(engine.ext()))
+            .collect();
+        for engine in COVERAGE_ENGINES {
+            outputs.extend(engine.outputs(&self.out(engine.ext())));
+        }
         if !record {
             remove(&outputs);
             return None;
@@ -227,24 +243,31 @@ impl FileCoverage {
         let roots = Roots::of(&collector.root);
         let mut found: Vec<Measured> = Vec::new();
         let mut missing = Vec::new();
-        found.extend(v8::read(&self.out(".v8")));
-        // The project's coverage.py config chose its Python files, test files included.
-        let mut python_config = false;
-        match python::read(&self.out(".py"), &collector.root) {
-            Ok(read) => {
-                found.extend(read.measured);
-                missing.extend(read.notes);
-                python_config = read.own_config;
+        // The languages whose files the project's own config of their engine chose, test
+        // files included.
+        let mut own_config: Vec<Lang> = Vec::new();
+        for engine in COVERAGE_ENGINES {
+            let out = self.out(engine.ext());
+            if !self.engines().any(|e| e.id() == engine.id()) {
+                let ran = self.kind == Some(Kind::Language(engine.id()))
+                    && collector.languages.contains(engine.id());
+                missing.extend(engine.missing().filter(|_| ran).map(str::to_owned));
+                continue;
             }
-            Err(note) => missing.push(note),
-        }
-        if collector.devel_cover {
-            found.extend(perl::read(&collector.hooks, &self.out(".perl"), cwd));
-        } else if collector.has_perl && self.kind == Some(Kind::Perl) {
-            missing.push(perl::MISSING.to_owned());
-        }
-        if self.kind == Some(Kind::Go) {
-            found.extend(go::read(&self.out(".go"), cwd));
+            if engine.writes_v8() {
+                found.extend(v8::read(&out));
+                continue;
+            }
+            match engine.read(&collector.hooks, &out, cwd, &collector.root) {
+                Ok(read) => {
+                    found.extend(read.measured);
+                    missing.extend(read.notes);
+                    if read.own_config {
+                        own_config.push(engine.lang());
+                    }
+                }
+                Err(note) => missing.push(note),
+            }
         }
         if self.kind == Some(Kind::Browser) {
             missing.extend(crate::browser::coverage::read_note(&self.out(".v8")));
@@ -256,7 +279,7 @@ impl FileCoverage {
             } else {
                 cwd.join(path)
             };
-            let tests = collector.tests || (python_config && lang == Lang::Python);
+            let tests = collector.tests || own_config.contains(&lang);
             let Some(rel) = collector.source(&roots, &full, tests) else {
                 continue;
             };
@@ -298,6 +321,40 @@ fn remove(outputs: &[PathBuf]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The engines moved to their rooms (issue #39) set what they set before: every child gets
+    /// coverage.py's hook and the root, and Devel::Cover only in a run of Perl files.
+    #[test]
+    fn every_child_gets_the_engines_that_measure_in_the_run() {
+        let root = tempfile::tempdir().expect("temp dir");
+        let collector = Collector::new(Setup {
+            root: root.path(),
+            test_files: vec![],
+            languages: BTreeSet::from(["node"]),
+            tests: false,
+        })
+        .expect("collector");
+        let mut vars = vec![("PYTHONPATH".into(), OsString::from("/mine"))];
+        collector.add_env(&mut vars, |_| None);
+        let hooks = collector.hooks.display().to_string();
+        assert_eq!(
+            vars,
+            [
+                (
+                    "PYTHONPATH".into(),
+                    OsString::from(format!("{hooks}:/mine"))
+                ),
+                (
+                    "TAPLINE_COVERAGE_ROOT".into(),
+                    root.path().as_os_str().to_owned()
+                ),
+            ]
+        );
+        assert!(is_measured_language("lib/A.pm"));
+        assert!(is_measured_language("src/a.tsx"));
+        assert!(!is_measured_language("README.md"));
+        assert!(!is_measured_language("t/a.t"));
+    }
 
     #[test]
     fn a_virtualenv_site_packages_or_node_modules_is_never_the_projects_code() {

@@ -16,9 +16,6 @@ use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-/// The variable naming the folder V8 writes to.
-pub(crate) const VAR: &str = "NODE_V8_COVERAGE";
-
 #[derive(Deserialize)]
 struct Process {
     result: Vec<Script>,

@@ -1,21 +1,23 @@
 //! Which test files a set of changed paths can affect, from the stored traces, and why each
 //! runs. The rules (docs/traces.md says the same):
 //!
-//! 1. a change to what shapes every run ([`shapes_every_run`]: `tapline.toml`, `package.json`
-//!    and lockfiles, `Makefile.PL`, `cpanfile`, `go.mod`, `pyproject.toml`, …) runs everything;
+//! 1. a change to what shapes every run ([`shapes_every_run`]: `tapline.toml`, `Makefile`,
+//!    each language's manifests and lockfiles) runs everything;
 //! 2. a changed test file runs;
 //! 3. a changed file a trace holds runs the test files that loaded it;
 //! 4. a test file with no trace runs on any change but one to another test file: it may
 //!    depend on anything (a test file is an entry point, which other tests do not load);
-//! 5. a changed module no trace holds (`.pm`, `.js`, `.py`, …, a new file) runs the files
-//!    that failed last time as well (the module they missed may be this one);
+//! 5. a changed module no trace holds (by a language's module extensions; a new file) runs
+//!    the files that failed last time as well (the module they missed may be this one);
 //! 6. any other changed file no trace holds (data, templates, fixtures: a test may read them
 //!    without loading them, which no trace sees) runs everything.
 //!
 //! The selection may run too much, never too little.
 use super::store::Traces;
+use crate::harness::registry::TRACE_HOOKS;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
+use std::sync::LazyLock;
 
 /// Why a test file runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,59 +49,29 @@ impl fmt::Display for Why {
     }
 }
 
-/// Files whose change alters every run, whatever loaded them (matched by name, at any depth).
-pub const SHAPES_EVERY_RUN: &[&str] = &[
-    "tapline.toml",
-    "package.json",
-    "package-lock.json",
-    "npm-shrinkwrap.json",
-    "yarn.lock",
-    "pnpm-lock.yaml",
-    "bun.lock",
-    "bun.lockb",
-    ".npmrc",
-    "tsconfig.json",
-    "Makefile.PL",
-    "Build.PL",
-    "cpanfile",
-    "cpanfile.snapshot",
-    "dist.ini",
-    "META.json",
-    "META.yml",
-    "go.mod",
-    "go.sum",
-    "go.work",
-    "go.work.sum",
-    "pyproject.toml",
-    "setup.py",
-    "setup.cfg",
-    "requirements.txt",
-    "Pipfile",
-    "Pipfile.lock",
-    "poetry.lock",
-    "uv.lock",
-    "tox.ini",
-    "pytest.ini",
-    "conftest.py",
-    "Makefile",
-];
-
-/// Extensions of the files a trace records when loaded: a change to one no trace holds is a
-/// module no test loaded.
-const MODULES: &[&str] = &[
-    "pm", "pmc", "pl", "t", "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "py", "go",
-];
+/// Files whose change alters every run, whatever loaded them (matched by name, at any depth):
+/// tapline's own and the project's build, then every language's manifests and lockfiles
+/// ([`crate::harness::trace::TraceHook::shapes_every_run`]).
+pub static SHAPES_EVERY_RUN: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    let languages = TRACE_HOOKS.iter().flat_map(|hook| hook.shapes_every_run());
+    let mut names: Vec<&'static str> = vec!["tapline.toml"];
+    names.extend(languages.copied());
+    names.push("Makefile");
+    names
+});
 
 /// Whether a change to `path` alters every run.
 pub fn shapes_every_run(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
-    SHAPES_EVERY_RUN.contains(&name) || (name.starts_with("requirements") && name.ends_with(".txt"))
+    SHAPES_EVERY_RUN.contains(&name) || TRACE_HOOKS.iter().any(|h| h.shapes_every_run_like(name))
 }
 
+/// Whether `path` is a module: a file a trace records when loaded (a change to one no trace
+/// holds is a module no test loaded), by its extension.
 fn is_module(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     name.rsplit_once('.')
-        .is_some_and(|(_, ext)| MODULES.contains(&ext))
+        .is_some_and(|(_, ext)| TRACE_HOOKS.iter().any(|h| h.module_exts().contains(&ext)))
 }
 
 /// The test files among `tests` that `changed` can affect, each with its first reason;
@@ -192,6 +164,23 @@ mod tests {
         list.iter()
             .map(|(a, b)| (a.to_string(), b.to_string()))
             .collect()
+    }
+
+    /// tapline's own rows, then every language's (`src/harness/trace.rs` pins them).
+    #[test]
+    fn every_languages_rows_shape_every_run() {
+        assert_eq!(SHAPES_EVERY_RUN.first(), Some(&"tapline.toml"));
+        assert_eq!(SHAPES_EVERY_RUN.last(), Some(&"Makefile"));
+        for hook in TRACE_HOOKS {
+            for name in hook.shapes_every_run() {
+                assert!(shapes_every_run(&format!("sub/{name}")), "{name}");
+            }
+            for ext in hook.module_exts() {
+                assert!(is_module(&format!("lib/a.{ext}")), "{ext}");
+            }
+        }
+        assert!(!is_module("t/data/a.json"));
+        assert!(!is_module("README"));
     }
 
     #[test]

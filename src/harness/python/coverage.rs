@@ -6,35 +6,82 @@
 //! the test has ended (so never against its timeout), that python runs `analyse.py` in the
 //! project root: the data combined and counted as `coverage report` counts it.
 use crate::coverage::Lang;
+use crate::harness::api::Id;
+use crate::harness::trace::{CoverageEngine, EnvEdit, Reading as Read};
 use serde::Deserialize;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+pub(crate) struct CoveragePy;
+pub(crate) static COVERAGE_PY: CoveragePy = CoveragePy;
+
 /// The hook's file name and text.
-pub(crate) const HOOKS: &[(&str, &str)] =
-    &[("sitecustomize.py", include_str!("hooks/sitecustomize.py"))];
+const HOOKS: &[(&str, &str)] = &[(
+    "sitecustomize.py",
+    include_str!("hooks/coverage/sitecustomize.py"),
+)];
 
 /// The analysis, run with `python -c` once the test has ended.
-const ANALYSE: &str = include_str!("hooks/analyse.py");
+const ANALYSE: &str = include_str!("hooks/coverage/analyse.py");
 
 /// The file a test's pythons append to.
-pub(crate) const OUT_VAR: &str = "TAPLINE_COVERAGE_OUT";
+const OUT_VAR: &str = "TAPLINE_COVERAGE_OUT";
 /// The project root: only files under it are measured.
-pub(crate) const ROOT_VAR: &str = "TAPLINE_COVERAGE_ROOT";
+const ROOT_VAR: &str = "TAPLINE_COVERAGE_ROOT";
+
+impl CoverageEngine for CoveragePy {
+    fn id(&self) -> Id {
+        "python"
+    }
+
+    fn lang(&self) -> Lang {
+        Lang::Python
+    }
+
+    fn ext(&self) -> &'static str {
+        ".py"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["py"]
+    }
+
+    fn dependency_dirs(&self) -> &'static [&'static str] {
+        &["site-packages", "dist-packages"]
+    }
+
+    /// A virtualenv.
+    fn dependency_mark(&self) -> Option<&'static str> {
+        Some("pyvenv.cfg")
+    }
+
+    fn hooks(&self) -> &'static [(&'static str, &'static str)] {
+        HOOKS
+    }
+
+    fn run_env(&self, hooks: &Path, root: &Path) -> Vec<(&'static str, EnvEdit)> {
+        let path = super::trace::path_entry(hooks)
+            .map(|entry| ("PYTHONPATH", EnvEdit::PrependPath(entry.to_path_buf())));
+        let root = (ROOT_VAR, EnvEdit::Set(root.as_os_str().to_owned()));
+        path.into_iter().chain([root]).collect()
+    }
+
+    fn file_env(&self, out: &Path) -> Vec<(OsString, OsString)> {
+        vec![(OUT_VAR.into(), out.as_os_str().to_owned())]
+    }
+
+    fn outputs(&self, out: &Path) -> Vec<PathBuf> {
+        data_files(out)
+    }
+
+    fn read(&self, _hooks: &Path, out: &Path, _cwd: &Path, root: &Path) -> Result<Read, String> {
+        read(out, root)
+    }
+}
 
 /// What the summary says once when a python had no coverage.py.
-pub(crate) const MISSING: &str = "python: coverage.py is not installed for the python that ran the tests, so no Python line was measured: `apt-get install python3-coverage`, or `pip install coverage` in the project's virtualenv";
-
-/// What a test's pythons measured.
-#[derive(Debug, Default)]
-pub(crate) struct Read {
-    pub(crate) measured: Vec<super::Measured>,
-    /// A source left out, or an analysis that failed, said once in the summary.
-    pub(crate) notes: Vec<String>,
-    /// The project has a coverage.py config: it, not tapline, chose the files (test files
-    /// included, as `coverage report` counts them).
-    pub(crate) own_config: bool,
-}
+const MISSING: &str = "python: coverage.py is not installed for the python that ran the tests, so no Python line was measured: `apt-get install python3-coverage`, or `pip install coverage` in the project's virtualenv";
 
 /// A process's line in the output file.
 #[derive(Deserialize)]
@@ -61,7 +108,7 @@ enum Analysed {
 
 /// What the test's pythons measured, analysed in `root` by the first of them; `Err` (the
 /// note) when one of them had no coverage.py and none measured anything.
-pub(crate) fn read(out: &Path, root: &Path) -> Result<Read, String> {
+fn read(out: &Path, root: &Path) -> Result<Read, String> {
     let Ok(text) = std::fs::read_to_string(out) else {
         return Ok(Read::default());
     };
@@ -87,7 +134,7 @@ pub(crate) fn read(out: &Path, root: &Path) -> Result<Read, String> {
 
 /// The data files the test's pythons saved: `<out>.data.<host>.<pid>.<random>` (a process
 /// coverage.py started itself, such as a `multiprocessing` child, saves there too).
-pub(crate) fn data_files(out: &Path) -> Vec<PathBuf> {
+fn data_files(out: &Path) -> Vec<PathBuf> {
     let (Some(dir), Some(name)) = (out.parent(), out.file_name()) else {
         return Vec::new();
     };

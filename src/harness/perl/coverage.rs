@@ -4,25 +4,79 @@
 //! has ended, tapline's `tapline-cover-db.pl` reads the database through Devel::Cover's own
 //! API: each line holding a statement, with the most any statement on it ran.
 use crate::coverage::Lang;
+use crate::harness::api::Id;
+use crate::harness::trace::{CoverageEngine, EnvEdit, Measured, Reading};
 use std::collections::BTreeMap;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+pub(crate) struct DevelCover;
+pub(crate) static DEVEL_COVER: DevelCover = DevelCover;
+
 /// The reader's file name and text.
-pub(crate) const HOOKS: &[(&str, &str)] = &[(
+const HOOKS: &[(&str, &str)] = &[(
     "tapline-cover-db.pl",
     include_str!("hooks/tapline-cover-db.pl"),
 )];
 
 /// Devel::Cover's variable for options given to every perl.
-pub(crate) const OPTIONS_VAR: &str = "DEVEL_COVER_OPTIONS";
+const OPTIONS_VAR: &str = "DEVEL_COVER_OPTIONS";
+
+impl CoverageEngine for DevelCover {
+    fn id(&self) -> Id {
+        "perl"
+    }
+
+    fn lang(&self) -> Lang {
+        Lang::Perl
+    }
+
+    fn ext(&self) -> &'static str {
+        ".perl"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["pm", "pl"]
+    }
+
+    fn hooks(&self) -> &'static [(&'static str, &'static str)] {
+        HOOKS
+    }
+
+    /// Devel::Cover is asked for only when the run has Perl files.
+    fn available(&self, has_files: bool) -> bool {
+        has_files && installed()
+    }
+
+    fn run_env(&self, _hooks: &Path, _root: &Path) -> Vec<(&'static str, EnvEdit)> {
+        vec![("PERL5OPT", EnvEdit::AppendWords("-MDevel::Cover".into()))]
+    }
+
+    fn file_env(&self, out: &Path) -> Vec<(OsString, OsString)> {
+        let mut options = OsString::from("-silent,1,-db,");
+        options.push(out);
+        vec![(OPTIONS_VAR.into(), options)]
+    }
+
+    fn read(&self, hooks: &Path, out: &Path, cwd: &Path, _root: &Path) -> Result<Reading, String> {
+        Ok(Reading {
+            measured: read(hooks, out, cwd),
+            ..Reading::default()
+        })
+    }
+
+    fn missing(&self) -> Option<&'static str> {
+        Some(MISSING)
+    }
+}
 
 /// What the summary says once when Devel::Cover is missing.
-pub(crate) const MISSING: &str = "perl: Devel::Cover is not installed, so no Perl line was measured: `apt-get install libdevel-cover-perl`, or `cpanm Devel::Cover`";
+const MISSING: &str = "perl: Devel::Cover is not installed, so no Perl line was measured: `apt-get install libdevel-cover-perl`, or `cpanm Devel::Cover`";
 
 /// Whether the `perl` on PATH has Devel::Cover (its database module loads without starting
 /// a measurement).
-pub(crate) fn installed() -> bool {
+fn installed() -> bool {
     Command::new("perl")
         .args(["-MDevel::Cover::DB", "-e1"])
         .stdin(Stdio::null())
@@ -34,7 +88,7 @@ pub(crate) fn installed() -> bool {
 
 /// The lines the database `db` holds; paths relative to `cwd` are as Devel::Cover names
 /// files loaded by a relative path.
-pub(crate) fn read(hooks: &Path, db: &Path, cwd: &Path) -> Vec<super::Measured> {
+fn read(hooks: &Path, db: &Path, cwd: &Path) -> Vec<Measured> {
     if !db.is_dir() {
         return Vec::new();
     }
@@ -54,8 +108,8 @@ pub(crate) fn read(hooks: &Path, db: &Path, cwd: &Path) -> Vec<super::Measured> 
 }
 
 /// The reader's `F <path>` / `L <line> <count>` lines.
-fn parse(text: &str) -> Vec<super::Measured> {
-    let mut out: Vec<super::Measured> = Vec::new();
+fn parse(text: &str) -> Vec<Measured> {
+    let mut out: Vec<Measured> = Vec::new();
     for line in text.lines() {
         if let Some(path) = line.strip_prefix("F ") {
             out.push((PathBuf::from(path), Lang::Perl, BTreeMap::new()));

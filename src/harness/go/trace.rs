@@ -2,9 +2,44 @@
 //! it tests are built from (every package's Go, cgo, test and embedded files), asked once the
 //! suite has run, in its folder, with its `-tags`. Files outside the project (the standard
 //! library, the module cache) are dropped as for every trace.
+use crate::harness::api::Id;
+use crate::harness::trace::TraceHook;
 use std::ffi::OsString;
 use std::path::Path;
 use std::process::{Command, Stdio};
+
+pub(crate) struct GoTrace;
+pub(crate) static GO_TRACE: GoTrace = GoTrace;
+
+/// Why a suite has no trace when `go list` cannot say.
+const GO_LIST_FAILED: &str = "`go list` could not list its packages' files";
+
+impl TraceHook for GoTrace {
+    fn id(&self) -> Id {
+        "go"
+    }
+
+    fn is_suite(&self, argv: &[OsString]) -> bool {
+        is_go_test(argv)
+    }
+
+    fn by_command(
+        &self,
+        argv: &[OsString],
+        cwd: &Path,
+        root: &Path,
+    ) -> Option<Result<Vec<String>, &'static str>> {
+        Some(trace(argv, cwd, root).ok_or(GO_LIST_FAILED))
+    }
+
+    fn shapes_every_run(&self) -> &'static [&'static str] {
+        &["go.mod", "go.sum", "go.work", "go.work.sum"]
+    }
+
+    fn module_exts(&self) -> &'static [&'static str] {
+        &["go"]
+    }
+}
 
 /// `go test` flags written with their value as the next word.
 const VALUED: &[&str] = &[
@@ -124,7 +159,7 @@ pub(crate) fn trace(argv: &[OsString], cwd: &Path, root: &Path) -> Option<Vec<St
         return None;
     }
     let text = String::from_utf8_lossy(&out.stdout);
-    let roots = super::Roots::of(root);
+    let roots = crate::harness::trace::Roots::of(root);
     let mut files = std::collections::BTreeSet::new();
     for line in text.lines() {
         let mut fields = line.split('\t');

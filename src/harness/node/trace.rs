@@ -1,4 +1,4 @@
-//! Node's hook: `--require tapline-trace.cjs` (in `NODE_OPTIONS`, so node subprocesses load it
+//! Node's trace hook: `--require tapline-trace.cjs` (in `NODE_OPTIONS`, so node subprocesses load it
 //! too) writes `require.cache` at exit and, when ES modules ran (an ES-module test, `import()`,
 //! a `require()` of an ES module on node 20.19+/22.12+, a loader), every file V8 compiled, as
 //! node's inspector lists them (`Debugger.enable` replays each script). ES modules stay in
@@ -7,7 +7,12 @@
 //! `#partial node: <why>`, which leaves the file no trace. No loader hook is registered: one
 //! starts a thread in every process, and node does not pass a `require()`d ES module's imports
 //! through it.
+use crate::harness::api::Id;
+use crate::harness::trace::{EnvEdit, TraceHook};
 use std::path::Path;
+
+pub(crate) struct NodeTrace;
+pub(crate) static NODE_TRACE: NodeTrace = NodeTrace;
 
 /// The list of what V8 compiled, which the hook and the warm worker's driver read beside them.
 pub(crate) const COMPILED: (&str, &str) = (
@@ -16,17 +21,53 @@ pub(crate) const COMPILED: (&str, &str) = (
 );
 
 /// The hook's file name and text, and what it reads beside it.
-pub(crate) const HOOKS: &[(&str, &str)] = &[
+const HOOKS: &[(&str, &str)] = &[
     ("tapline-trace.cjs", include_str!("hooks/tapline-trace.cjs")),
     COMPILED,
 ];
+
+impl TraceHook for NodeTrace {
+    fn id(&self) -> Id {
+        "node"
+    }
+
+    fn is_program(&self, program: &str) -> bool {
+        matches!(program, "node" | "nodejs" | "tsx")
+    }
+
+    fn hooks(&self) -> &'static [(&'static str, &'static str)] {
+        HOOKS
+    }
+
+    fn env(&self, dir: &Path) -> Option<(&'static str, EnvEdit)> {
+        Some(("NODE_OPTIONS", EnvEdit::AppendWords(cjs_words(dir)?)))
+    }
+
+    fn shapes_every_run(&self) -> &'static [&'static str] {
+        &[
+            "package.json",
+            "package-lock.json",
+            "npm-shrinkwrap.json",
+            "yarn.lock",
+            "pnpm-lock.yaml",
+            "bun.lock",
+            "bun.lockb",
+            ".npmrc",
+            "tsconfig.json",
+        ]
+    }
+
+    fn module_exts(&self) -> &'static [&'static str] {
+        &["js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx"]
+    }
+}
 
 fn plain(dir: &Path) -> Option<&str> {
     dir.to_str().filter(|d| !d.contains(char::is_whitespace))
 }
 
 /// The `NODE_OPTIONS` words of every node child.
-pub(crate) fn cjs_words(dir: &Path) -> Option<String> {
+fn cjs_words(dir: &Path) -> Option<String> {
     Some(format!("--require {}/tapline-trace.cjs", plain(dir)?))
 }
 
@@ -55,6 +96,18 @@ pub(crate) fn is_esm(file: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn node_options_require_the_hook_unless_its_folder_has_white_space() {
+        assert_eq!(
+            NODE_TRACE.env(Path::new("/tmp/h")),
+            Some((
+                "NODE_OPTIONS",
+                EnvEdit::AppendWords("--require /tmp/h/tapline-trace.cjs".into())
+            ))
+        );
+        assert_eq!(NODE_TRACE.env(Path::new("/tmp/a b")), None);
+    }
 
     #[test]
     fn the_nearest_package_json_decides_the_module_kind() {

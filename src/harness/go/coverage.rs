@@ -4,13 +4,51 @@
 //! sharing the line. Paths are import paths, placed by the module path of the nearest
 //! `go.mod` at or above the suite's folder.
 use crate::coverage::Lang;
+use crate::harness::api::Id;
+use crate::harness::trace::{CoverageEngine, Measured, Reading};
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+pub(crate) struct GoCover;
+pub(crate) static GO_COVER: GoCover = GoCover;
+
+impl CoverageEngine for GoCover {
+    fn id(&self) -> Id {
+        "go"
+    }
+
+    fn lang(&self) -> Lang {
+        Lang::Go
+    }
+
+    fn ext(&self) -> &'static str {
+        ".go"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["go"]
+    }
+
+    fn own_files_only(&self) -> bool {
+        true
+    }
+
+    fn adapt(&self, argv: Vec<OsString>, out: &Path) -> Vec<OsString> {
+        with_profile(argv, out)
+    }
+
+    fn read(&self, _hooks: &Path, out: &Path, cwd: &Path, _root: &Path) -> Result<Reading, String> {
+        Ok(Reading {
+            measured: read(out, cwd),
+            ..Reading::default()
+        })
+    }
+}
+
 /// `argv` with `-coverprofile=<profile>` after its `test` word; as it was when it already
 /// names a profile (that one is the project's).
-pub(crate) fn with_profile(mut argv: Vec<OsString>, profile: &Path) -> Vec<OsString> {
+fn with_profile(mut argv: Vec<OsString>, profile: &Path) -> Vec<OsString> {
     let has = argv.iter().any(|w| {
         let w = w.to_string_lossy();
         w.starts_with("-coverprofile") || w.starts_with("--coverprofile")
@@ -28,7 +66,7 @@ pub(crate) fn with_profile(mut argv: Vec<OsString>, profile: &Path) -> Vec<OsStr
 }
 
 /// The profile's lines per file, placed under the module's folder.
-pub(crate) fn read(profile: &Path, cwd: &Path) -> Vec<super::Measured> {
+fn read(profile: &Path, cwd: &Path) -> Vec<Measured> {
     let Ok(text) = std::fs::read_to_string(profile) else {
         return Vec::new();
     };
