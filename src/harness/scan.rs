@@ -348,3 +348,18 @@ pub(crate) fn ident(s: &str) -> &str {
         .unwrap_or(s.len());
     &s[..end]
 }
+
+/// What `scan` finds in `src`, as a scanner's test writes it: (name path, line, dynamic).
+#[cfg(test)]
+pub(crate) fn names(scan: Scanner, src: &str) -> Vec<(String, usize, bool)> {
+    scan(src)
+        .into_iter()
+        .map(|f| (f.name.join(" > "), f.line, f.dynamic))
+        .collect()
+}
+
+/// [`names`]' answer written as a test writes it.
+#[cfg(test)]
+pub(crate) fn owned(want: &[(&str, usize, bool)]) -> Vec<(String, usize, bool)> {
+    want.iter().map(|&(n, l, d)| (n.to_owned(), l, d)).collect()
+}

@@ -50,16 +50,10 @@ mod tests {
     use super::*;
 
     fn names(src: &str) -> Vec<(String, usize, bool)> {
-        scan(src)
-            .into_iter()
-            .map(|f| (f.name.join(" > "), f.line, f.dynamic))
-            .collect()
+        crate::harness::scan::names(scan, src)
     }
 
-    /// `names`' answer as a test writes it: (name path, line, dynamic).
-    fn owned(want: &[(&str, usize, bool)]) -> Vec<(String, usize, bool)> {
-        want.iter().map(|&(n, l, d)| (n.to_owned(), l, d)).collect()
-    }
+    use crate::harness::scan::owned;
 
     #[test]
     fn javascript_tests_nest_by_their_calls() {

@@ -51,10 +51,7 @@ mod tests {
     use super::*;
 
     fn names(src: &str) -> Vec<(String, usize, bool)> {
-        scan(src)
-            .into_iter()
-            .map(|f| (f.name.join(" > "), f.line, f.dynamic))
-            .collect()
+        crate::harness::scan::names(scan, src)
     }
 
     #[test]
