@@ -92,7 +92,7 @@ pub(super) struct Session<'p> {
     /// Runs whose loop was named: later paths of theirs get a short addendum.
     noted: BTreeSet<u64>,
     /// Warm workers kept ready for the next run (tape loaded before the edit).
-    pub(super) spares: std::sync::Arc<crate::run::warm::Spares>,
+    pub(super) spares: std::sync::Arc<crate::run::worker::Spares>,
 }
 
 impl<'p> Session<'p> {
