@@ -74,10 +74,10 @@ struct Dispatch<'a, 's> {
     sink_stopped: bool,
     /// Started when the first browser file is due; ended with the run.
     browser: crate::browser::Shared,
-    /// Each running file's lane: who may run beside it (a tstest project's files run one at
-    /// a time but for their `para__N` group).
+    /// Each running file's lane: who may run beside it (a harness's files that run one at a
+    /// time but for their group, [`Lane`]).
     lanes: Vec<Option<Lane>>,
-    /// The warm workers ([`super::warm`]); ended with the run.
+    /// The warm workers ([`super::worker`]); ended with the run.
     warm: super::worker::Pool,
     /// The traces still being stored; the run waits for them before it ends.
     traces: super::trace::Later,
@@ -100,8 +100,8 @@ pub(super) async fn execute(
     let mut sigint = signal(SignalKind::interrupt())?;
     let mut sigterm = signal(SignalKind::terminate())?;
     let mut files = files;
-    // tstest runs its plain files first, then each parallel group by its number; the
-    // planner's order holds within each (a stable sort; every file of another run is Free).
+    // A harness with lanes runs its plain files first, then each parallel group by its number
+    // ([`Lane`]'s order); the planner's order holds within each (a stable sort; every file of another run is Free).
     files.sort_by_key(|p| p.input.lane);
     let mut d = Dispatch::new(files, settings, sink, tx);
     // Armed when a quiet moment finds events not written yet: fires FLUSH_AFTER after the
@@ -165,7 +165,7 @@ pub(super) async fn execute(
         d.give(batch);
     }
     d.traces.wait().await;
-    // The last verdicts are out before Chromium's shutdown (up to seconds) is waited for.
+    // The last verdicts are out before the browser's shutdown (up to seconds) is waited for.
     let flushed = d.sink.inner.flush();
     d.sink.keep(flushed);
     d.browser.shutdown().await;
