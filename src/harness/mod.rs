@@ -25,6 +25,8 @@ pub(crate) mod list;
 pub(crate) mod scan;
 // trace and coverage (h39-trace): the per-language trace hooks and coverage engines.
 pub mod trace;
+// warm (h39-warm): what the generic worker pool (run/worker) asks a harness's worker.
+pub(crate) mod worker;
 
 mod bats;
 pub mod browser;
@@ -281,6 +283,13 @@ pub(crate) trait Harness: Sync {
         _dir: &Path,
         _root: &Path,
     ) -> Option<crate::protocol::gojson::PackageDirs> {
+        None
+    }
+
+    // --- warm (h39-warm): a long-lived worker that runs the harness's files one after another ---
+
+    /// Its worker, when files it runs may share a long-lived process ([`worker::Worker`]).
+    fn worker(&self) -> Option<&'static dyn worker::Worker> {
         None
     }
 }

@@ -263,3 +263,28 @@ pub(crate) fn traced_by(
         }
     })
 }
+
+// --- warm (h39-warm): the harnesses' long-lived workers ---
+
+/// The harness whose worker runs in `program` (a base name), with that worker.
+pub(crate) fn worker_for(program: &str) -> Option<(Id, &'static dyn super::worker::Worker)> {
+    HARNESSES
+        .iter()
+        .find_map(|h| h.worker().filter(|w| w.runs(program)).map(|w| (h.id(), w)))
+}
+
+/// The worker of the harness named `id`.
+pub(crate) fn worker(id: Id) -> Option<&'static dyn super::worker::Worker> {
+    harness(id)?.worker()
+}
+
+/// Whether a change to `path` may reach what a harness's worker loaded before its first file:
+/// it lies in a dependency folder ([`super::Harness::dependency_folders`]) of a harness that
+/// has a worker.
+pub(crate) fn stales_workers(path: &Path) -> bool {
+    HARNESSES
+        .iter()
+        .filter(|h| h.worker().is_some())
+        .flat_map(|h| h.dependency_folders().iter())
+        .any(|folder| path.components().any(|c| c.as_os_str() == *folder))
+}

@@ -148,3 +148,38 @@ fn a_name_alone_says_whose_test_it_is() {
     );
     assert!(whose("a.pl").is_empty());
 }
+
+/// A retry of only the failed tests (run/test_filter's `Refilter`) puts each room's filter on
+/// the unfiltered command: node's name pattern after the program, pytest's node IDs in place
+/// of the file.
+#[test]
+fn a_rooms_filter_narrows_a_retry_to_the_named_tests() {
+    let os = |w: &[&str]| w.iter().map(OsString::from).collect::<Vec<_>>();
+    let path = |p: &[&str]| p.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let mut node = os(&["/usr/bin/node", "test/a.test.mjs"]);
+    super::node::NODE_TEST_FILTER.narrow(&mut node, &[], &[path(&["math", "flaky"])]);
+    assert_eq!(
+        node,
+        os(&[
+            "/usr/bin/node",
+            "--test-name-pattern=^(flaky)$",
+            "test/a.test.mjs"
+        ])
+    );
+    let mut py = os(&["pytest", "-p", "tapline_pytest", "t/test_a.py"]);
+    super::python::PYTEST_FILE_FILTER.narrow(
+        &mut py,
+        &[],
+        &[path(&["TestBox::test_open"]), path(&["test_x[1]"])],
+    );
+    assert_eq!(
+        py,
+        os(&[
+            "pytest",
+            "-p",
+            "tapline_pytest",
+            "t/test_a.py::TestBox::test_open",
+            "t/test_a.py::test_x[1]"
+        ])
+    );
+}

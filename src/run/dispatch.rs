@@ -51,7 +51,7 @@ impl Guarded<'_> {
 }
 
 /// A finished file task: its index, the attempt, its result, and a warm file's worker.
-type Joined = (usize, u32, FileResult, Option<super::warm::Lease>);
+type Joined = (usize, u32, FileResult, Option<super::worker::Lease>);
 
 /// One run in progress.
 struct Dispatch<'a, 's> {
@@ -74,15 +74,15 @@ struct Dispatch<'a, 's> {
     sink_stopped: bool,
     /// Started when the first browser file is due; ended with the run.
     browser: crate::browser::Shared,
-    /// Each running file's lane: who may run beside it (a tstest project's files run one at
-    /// a time but for their `para__N` group).
+    /// Each running file's lane: who may run beside it (a harness's files that run one at a
+    /// time but for their group, [`Lane`]).
     lanes: Vec<Option<Lane>>,
-    /// The warm workers ([`super::warm`]); ended with the run.
-    warm: super::warm::Pool,
+    /// The warm workers ([`super::worker`]); ended with the run.
+    warm: super::worker::Pool,
     /// The traces still being stored; the run waits for them before it ends.
     traces: super::trace::Later,
     /// Each file's warm worker key, once asked (`None`: it runs in a process of its own).
-    warm_keys: Vec<Option<Option<super::warm::Key>>>,
+    warm_keys: Vec<Option<Option<super::worker::Key>>>,
     /// Each running attempt's failing tests, for a retry of only those (a file whose
     /// framework can filter, in a run that retries).
     failing: Vec<Option<Failing>>,
@@ -100,8 +100,8 @@ pub(super) async fn execute(
     let mut sigint = signal(SignalKind::interrupt())?;
     let mut sigterm = signal(SignalKind::terminate())?;
     let mut files = files;
-    // tstest runs its plain files first, then each parallel group by its number; the
-    // planner's order holds within each (a stable sort; every file of another run is Free).
+    // A harness with lanes runs its plain files first, then each parallel group by its number
+    // ([`Lane`]'s order); the planner's order holds within each (a stable sort; every file of another run is Free).
     files.sort_by_key(|p| p.input.lane);
     let mut d = Dispatch::new(files, settings, sink, tx);
     // Armed when a quiet moment finds events not written yet: fires FLUSH_AFTER after the
@@ -165,12 +165,12 @@ pub(super) async fn execute(
         d.give(batch);
     }
     d.traces.wait().await;
-    // The last verdicts are out before Chromium's shutdown (up to seconds) is waited for.
+    // The last verdicts are out before the browser's shutdown (up to seconds) is waited for.
     let flushed = d.sink.inner.flush();
     d.sink.keep(flushed);
     d.browser.shutdown().await;
     // The run's end is told first: no verdict waits for the idle workers to exit.
-    let mut warm = std::mem::replace(&mut d.warm, super::warm::Pool::new());
+    let mut warm = std::mem::replace(&mut d.warm, super::worker::Pool::new());
     let finished = d.finish(started.elapsed());
     warm.shutdown(settings).await;
     finished
@@ -214,7 +214,7 @@ impl<'a, 's> Dispatch<'a, 's> {
             sink_stopped: false,
             browser: crate::browser::Shared::recording(settings.inputs.clone()),
             lanes: vec![None; total],
-            warm: super::warm::Pool::new(),
+            warm: super::worker::Pool::new(),
             traces: super::trace::Later::default(),
             warm_keys: vec![None; total],
             failing: std::iter::repeat_with(|| None).take(total).collect(),
@@ -254,7 +254,7 @@ impl<'a, 's> Dispatch<'a, 's> {
     /// Starts pending files while a job is free and the run may go on: first a file a warm
     /// worker was sent ahead (it runs already), then the others in order, passing over the
     /// files sent ahead to a worker still busy (a warm file may wait for its worker instead,
-    /// [`super::warm::Pool::should_wait`]). Then sends the busy workers their next files.
+    /// [`super::worker::Pool::should_wait`]). Then sends the busy workers their next files.
     fn start_ready(&mut self) {
         while self.running.len() < self.jobs() && self.state.may_start() {
             let Some(file) = self.warm.ready_ahead() else {
@@ -318,13 +318,13 @@ impl<'a, 's> Dispatch<'a, 's> {
                 continue;
             }
             let file = (first.info.index, *attempt);
-            let line = super::warm::command_of(first, settings);
+            let line = super::worker::command_of(first, settings);
             self.warm.send_ahead(id, file, line);
         }
     }
 
     /// The warm worker key of a planned file, worked out once.
-    fn warm_key(&mut self, p: &Planned) -> Option<super::warm::Key> {
+    fn warm_key(&mut self, p: &Planned) -> Option<super::worker::Key> {
         key_for(&mut self.warm_keys, self.settings, p)
     }
 
@@ -405,7 +405,7 @@ impl<'a, 's> Dispatch<'a, 's> {
             .and_then(|key| self.warm.take(key, (idx, attempt), settings));
         // Queued now, before any file is sent ahead behind it.
         let unsent = (worker.as_mut())
-            .and_then(|w| w.hand((idx, attempt), || super::warm::job_command(&job)));
+            .and_then(|w| w.hand((idx, attempt), || super::worker::job_command(&job)));
         self.failing[idx] =
             (settings.retries > 0 && p.input.refilter.is_some()).then(Failing::default);
         self.infos[idx] = Some(info);
@@ -416,7 +416,7 @@ impl<'a, 's> Dispatch<'a, 's> {
         self.running.spawn(async move {
             let (mut r, lease) = match worker {
                 Some(w) => {
-                    let (r, lease) = super::warm::run_file(job, w, unsent, tx, cancel).await;
+                    let (r, lease) = super::worker::run_file(job, w, unsent, tx, cancel).await;
                     (r, Some(lease))
                 }
                 None => (file_task::run_file(job, tx, cancel).await, None),
@@ -553,14 +553,14 @@ impl<'a, 's> Dispatch<'a, 's> {
 
 /// The warm worker key of a planned file (`keys` by file index), worked out once.
 fn key_for(
-    keys: &mut [Option<Option<super::warm::Key>>],
+    keys: &mut [Option<Option<super::worker::Key>>],
     settings: &Settings,
     p: &Planned,
-) -> Option<super::warm::Key> {
+) -> Option<super::worker::Key> {
     keys[p.info.index]
         .get_or_insert_with(|| {
             let streams = super::runners::streams(settings.merge, &p.input, &p.command);
-            super::warm::key_of(p, settings, streams)
+            super::worker::key_of(p, settings, streams)
         })
         .clone()
 }

@@ -56,7 +56,7 @@ pub mod test_filter;
 pub(crate) mod file_task;
 pub mod runners;
 pub mod suite;
-pub(crate) mod warm;
+pub(crate) mod worker;
 
 pub mod coverage;
 pub mod tags;
@@ -148,7 +148,7 @@ pub struct Settings {
     pub test_filter: Option<crate::event::run::TestFilterInfo>,
     /// Warm workers kept ready between runs (watch mode); `None`: every worker ends with its
     /// run.
-    pub(crate) warm_spares: Option<std::sync::Arc<warm::Spares>>,
+    pub(crate) warm_spares: Option<std::sync::Arc<worker::Spares>>,
 }
 
 impl Settings {

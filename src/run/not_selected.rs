@@ -1,5 +1,5 @@
-//! `-t` in a file whose framework cannot be told to run only some tests (tape, Test::More,
-//! any other TAP producer): the file runs whole, and each test point the patterns do not
+//! `-t` in a file whose framework cannot be told to run only some tests (its harness has no
+//! filter, [`crate::harness::Harness::filter`]: any TAP producer): the file runs whole, and each test point the patterns do not
 //! select is marked not selected as its events arrive, before anything counts or reports it.
 //!
 //! The rules (docs/tests.md, "Not selected"):
@@ -12,8 +12,8 @@
 //!   follows the selected points: a failure among the others no longer fails it, but a bad
 //!   plan, a bail out or a parse error still does. The counts of the `End` verdict stay the
 //!   stream's own.
-//! - The framework's own non-zero exit for failed assertions (tape's 1, Test::More's count of
-//!   failures) is forgiven when every failure was not selected ([`Mark::forgives`](crate::event::collect::Mark::forgives)); any
+//! - The framework's own non-zero exit for failed assertions (1, or the count of failures) is
+//!   forgiven when every failure was not selected ([`Mark::forgives`](crate::event::collect::Mark::forgives)); any
 //!   other exit (a crash, a signal, 255) still fails the file.
 use super::test_filter::Pattern;
 use crate::event::collect::Mark;
@@ -130,9 +130,9 @@ impl Mark for Marking {
     }
 
     /// Whether a non-zero exit `code` is the framework's own count of failed assertions, all
-    /// of them not selected: tape exits 1, Test::More with the number of failed tests (at most
-    /// 254), when a test failed. A code above the failed points' number (255: Perl died) or any
-    /// selected failure is no such count.
+    /// of them not selected: a framework exits 1, or with the number of failed tests (at most
+    /// 254), when a test failed. A code above the failed points' number (255: the interpreter
+    /// died) or any selected failure is no such count.
     fn forgives(&self, code: i32) -> bool {
         let failed_only_unselected = self.selected.count == 0 && self.top.count > 0;
         failed_only_unselected && u64::try_from(code).is_ok_and(|c| c >= 1 && c <= self.top.count)
@@ -197,24 +197,25 @@ mod tests {
         (points, verdict, marking)
     }
 
-    const TAPE: &str = "TAP version 13\n# adds\nok 1 sums\nok 2 carries\n# breaks\nnot ok 3 \
+    /// Tests named by a comment heading before their points.
+    const HEADED: &str = "TAP version 13\n# adds\nok 1 sums\nok 2 carries\n# breaks\nnot ok 3 \
                         should be equal\n  ---\n    operator: equal\n  ...\n\n1..3\n";
 
     #[test]
-    fn a_tape_point_is_selected_by_its_heading_or_its_own_name() {
-        let (points, verdict, marking) = marked(TAPE, &["adds"]);
+    fn a_point_is_selected_by_its_heading_or_its_own_name() {
+        let (points, verdict, marking) = marked(HEADED, &["adds"]);
         let sel: Vec<bool> = points.iter().map(|p| p.1).collect();
         assert_eq!(sel, [true, true, false]);
-        // The failure elsewhere does not fail the selected tests' verdict, nor does tape's
-        // exit 1 for it.
+        // The failure elsewhere does not fail the selected tests' verdict, nor does the
+        // framework's exit 1 for it.
         assert!(verdict.ok, "{:?}", verdict.reasons);
         assert_eq!(verdict.count, 3);
         assert!(marking.forgives(1));
         assert!(!marking.forgives(2) && !marking.forgives(255) && !marking.forgives(-1));
-        let (points, verdict, marking) = marked(TAPE, &["/^carries$/"]);
+        let (points, verdict, marking) = marked(HEADED, &["/^carries$/"]);
         assert_eq!(points.iter().filter(|p| p.1).count(), 1);
         assert!(verdict.ok);
-        let (_, verdict, marking2) = marked(TAPE, &["breaks"]);
+        let (_, verdict, marking2) = marked(HEADED, &["breaks"]);
         assert!(!verdict.ok);
         assert_eq!(
             verdict.reasons,

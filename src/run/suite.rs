@@ -1,5 +1,6 @@
-//! `[[suite]]` entries: whole commands (`go test -json ./...`, `pytest --junitxml`) run once
-//! per run as one entry beside the test files, and the JUnit report files they leave.
+//! `[[suite]]` entries: whole commands (a test tool's run of a whole tree, printing a JSON
+//! stream or writing JUnit reports) run once per run as one entry beside the test files, and
+//! the JUnit report files they leave.
 use super::config::Suite;
 use super::discover::{self, Input, MissingInterpreter, TestFile};
 use globset::GlobBuilder;

@@ -1,6 +1,6 @@
 //! Test-name filters, each framework's own: how a file's command is narrowed to named tests
-//! (node:test's `--test-name-pattern`, node-tap's `TAP_GREP`, bats' `--filter`, pytest's `-k`
-//! or node IDs, go's `-run` anchored level by level), what `tapline run -t` and `--only-failed`
+//! (a name pattern after the program, a variable, the test IDs in place of the file, anchored
+//! level by level: each harness's [`Narrow`](crate::harness::filter::Narrow)), what `tapline run -t` and `--only-failed`
 //! (the inventory's selection) and a retry of only the failed tests
 //! (`retry_failed`) put on the command line, each through the filter of the harness that runs
 //! the file ([`crate::harness::filter`]). A file whose harness has none runs whole, its other
@@ -100,39 +100,57 @@ pub(crate) fn add_filter(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::harness::filter::Narrow;
 
     fn path(p: &[&str]) -> Vec<String> {
         p.iter().map(|s| s.to_string()).collect()
     }
 
+    /// A filter that names each test after the program, its levels joined by `/`.
+    struct Only;
+
+    impl Narrow for Only {
+        fn said(&self) -> &'static str {
+            "only"
+        }
+
+        fn narrow(&self, command: &mut Vec<OsString>, _: &[Pattern], matching: &[Vec<String>]) {
+            let named = matching.iter().map(|t| format!("--only={}", t.join("/")));
+            let at = command.len().min(1);
+            command.splice(at..at, named.map(OsString::from));
+        }
+    }
+
     #[test]
     fn a_refilter_runs_only_the_named_tests_from_the_unfiltered_command() {
         let os = |w: &[&str]| w.iter().map(OsString::from).collect::<Vec<_>>();
-        let node = Refilter {
-            filter: crate::harness::node::NODE_TEST_FILTER,
-            base: os(&["/usr/bin/node", "test/a.test.mjs"]),
+        let mut only = Refilter {
+            filter: Filter::of(&Only),
+            base: os(&["runner", "t/a"]),
         };
+        only.resolve(|mut base| {
+            base[0] = "/usr/bin/runner".into();
+            base
+        });
+        assert_eq!(only.said(), "only");
         assert_eq!(
-            node.command(&[path(&["math", "flaky"])]),
+            only.command(&[path(&["math", "flaky"]), path(&["other"])]),
             os(&[
-                "/usr/bin/node",
-                "--test-name-pattern=^(flaky)$",
-                "test/a.test.mjs"
+                "/usr/bin/runner",
+                "--only=math/flaky",
+                "--only=other",
+                "t/a"
             ])
         );
-        let py = Refilter {
-            filter: crate::harness::python::PYTEST_FILE_FILTER,
-            base: os(&["pytest", "-p", "tapline_pytest", "t/test_a.py"]),
-        };
         assert_eq!(
-            py.command(&[path(&["TestBox::test_open"]), path(&["test_x[1]"])]),
-            os(&[
-                "pytest",
-                "-p",
-                "tapline_pytest",
-                "t/test_a.py::TestBox::test_open",
-                "t/test_a.py::test_x[1]"
-            ])
+            only.command(&[path(&["x"])]),
+            os(&["/usr/bin/runner", "--only=x", "t/a"]),
+            "from the unfiltered command each time"
+        );
+        let whole: Result<_, ()> = Ok(os(&["runner", "t/a"]));
+        assert!(
+            refilter(Filter::NONE, &whole).is_none(),
+            "no filter: runs whole"
         );
         let leaves = failed_leaves(
             [path(&["math"]), path(&["math", "flaky"]), path(&["other"])]

@@ -91,8 +91,8 @@ pub(super) struct Session<'p> {
     note_due: Option<tokio::time::Instant>,
     /// Runs whose loop was named: later paths of theirs get a short addendum.
     noted: BTreeSet<u64>,
-    /// Warm workers kept ready for the next run (tape loaded before the edit).
-    pub(super) spares: std::sync::Arc<crate::run::warm::Spares>,
+    /// Warm workers kept ready for the next run (their harness loaded before the edit).
+    pub(super) spares: std::sync::Arc<crate::run::worker::Spares>,
 }
 
 impl<'p> Session<'p> {

@@ -16,6 +16,8 @@ pub(crate) mod tstest;
 // trace and coverage (h39-trace): the trace hook and V8's coverage.
 pub(crate) mod coverage;
 pub(crate) mod trace;
+// warm (h39-warm): the warm worker's driver and which files run in it.
+mod warm;
 
 /// `*.{js,mjs,cjs}` under node.
 pub(crate) struct Node;
@@ -158,6 +160,11 @@ impl Harness for Node {
 
     fn dependency_folders(&self) -> &'static [&'static str] {
         &["node_modules"]
+    }
+
+    // warm (h39-warm)
+    fn worker(&self) -> Option<&'static dyn crate::harness::worker::Worker> {
+        Some(&warm::WARM)
     }
 
     fn filter(&self, probe: &Probe<'_>) -> Option<Filter> {

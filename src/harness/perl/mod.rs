@@ -176,6 +176,19 @@ pub(crate) fn perl_taint(args: &[String]) -> bool {
 mod tests {
     use super::*;
 
+    /// Issue 23 (run/runners' `streams`): perl writes each line as it goes, so a perl file's
+    /// two streams are one pipe by default; the program is read by its base name (the
+    /// runner strips the folder).
+    #[test]
+    fn perl_writes_each_line_as_it_goes() {
+        let flushes = crate::harness::registry::flushes_each_line;
+        assert!(flushes("perl"));
+        assert!(flushes("perl5.36.0"));
+        assert!(!flushes("python3"));
+        assert!(!flushes("env"), "`/usr/bin/env perl`: env's own");
+        assert!(!flushes("node"));
+    }
+
     fn words(words: &[&str]) -> Vec<String> {
         words.iter().map(|&w| w.to_owned()).collect()
     }

@@ -95,7 +95,7 @@ pub struct Input {
     /// ([`crate::harness::registry::harness`]): what it runs with comes from there.
     pub harness: Option<Id>,
     /// Its `[[runner]]` rule's `warm`: whether it may run in a warm worker (`None`: a tape
-    /// file may, [`crate::run::warm`]).
+    /// file may, [`crate::run::worker`]).
     pub warm: Option<bool>,
     /// How its command narrows to named tests, for a retry of only its failed tests (set
     /// when the run retries or `-t` narrowed it; `None` for a framework without a filter).

@@ -185,9 +185,6 @@ struct Hooks {
 
 use crate::harness::hooks::version_of;
 pub(crate) use crate::harness::hooks::{hooks_dir, versioned_hooks, write_hook};
-/// Stop-gap (issue #39): the warm worker, not moved yet, reads node's module kind and
-/// compiled-files list here.
-pub(crate) use crate::harness::node::trace as node;
 
 fn all_hooks() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
     TRACE_HOOKS.iter().flat_map(|hook| hook.hooks().iter())

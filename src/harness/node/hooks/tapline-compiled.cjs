@@ -1,5 +1,5 @@
 // tapline's list of what V8 compiled, shared by the trace hook (tapline-trace.cjs) and the warm
-// worker's driver (src/run/warm): every script V8 compiled and still holds, as node's inspector
+// worker's driver (src/harness/node/warm): every script V8 compiled and still holds, as node's inspector
 // lists them (`Debugger.enable` replays a `scriptParsed` for each), as `{ file, module }` with
 // whether each is an ES module; a string saying why not when there is no inspector. It never
 // throws.

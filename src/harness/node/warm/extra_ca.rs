@@ -17,12 +17,11 @@
 //! node's flags keep the bundled store); later workers start with it, and the driver puts the
 //! original name back in `process.env` before the first file (`TAPLINE_WARM_EXTRA_CA`), so a test
 //! and its subprocesses see the variable they were given. The file lies in tapline's own temp
-//! folder, which only this user may write ([`crate::run::trace::hooks_dir`]): whoever could change
+//! folder, which only this user may write ([`crate::harness::hooks::hooks_dir`]): whoever could change
 //! it could change the hooks that run inside every test already. The file's name holds what the
 //! answer depends on: the named file (path, inode, size, time), the node binary (path, inode, size,
 //! time; another node bundles other roots), node's flags and `NODE_OPTIONS` (`--use-openssl-ca`
 //! trusts another store).
-use super::Key;
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
@@ -30,34 +29,33 @@ use std::path::Path;
 
 const VAR: &str = "NODE_EXTRA_CA_CERTS";
 
-/// The variables a worker of `key` starts with, after the run's `env`, for its extra CA
-/// certificates: none when the run names no file (or one that cannot be read: node then warns
-/// as it would for the file alone).
+/// The variables a worker started in `cwd` with `argv` (node and its flags) gets after the
+/// run's, for its extra CA certificates (`get` reads a variable as the worker sees it): none
+/// when the run names no file (or one that cannot be read: node then warns as it would for the
+/// file alone).
 pub(super) fn vars(
     dir: &Path,
-    key: &Key,
-    env: &[(OsString, OsString)],
+    argv: &[OsString],
+    cwd: &Path,
+    get: &dyn Fn(&str) -> Option<OsString>,
 ) -> Vec<(OsString, OsString)> {
-    let get =
-        |name: &str| crate::run::child_env::seen_by_child(env, name, |k: &str| std::env::var_os(k));
     let Some(original) = get(VAR).filter(|v| !v.is_empty()) else {
         return Vec::new();
     };
     let path = get("PATH");
-    let Some(node) = key
-        .argv
+    let Some(node) = argv
         .first()
-        .and_then(|program| crate::util::which::find_in(program, path.as_deref(), &key.cwd))
+        .and_then(|program| crate::util::which::find_in(program, path.as_deref(), cwd))
     else {
         return Vec::new();
     };
-    let (Some(file), Some(binary)) = (identity(&key.cwd.join(&original)), identity(&node)) else {
+    let (Some(file), Some(binary)) = (identity(&cwd.join(&original)), identity(&node)) else {
         return Vec::new();
     };
     let mut said = Vec::new();
     for part in [original.as_os_str(), node.as_os_str()]
         .into_iter()
-        .chain(key.argv[1..].iter().map(OsString::as_os_str))
+        .chain(argv.iter().skip(1).map(OsString::as_os_str))
     {
         said.extend_from_slice(part.as_bytes());
         said.push(0);
@@ -119,13 +117,27 @@ mod tests {
     use super::*;
     use std::path::PathBuf;
 
+    /// A worker's command in `dir` with the run's `env`, as the pool starts it.
+    struct Key {
+        argv: Vec<OsString>,
+        cwd: PathBuf,
+    }
+
     fn key(dir: &Path, argv: &[&str]) -> Key {
         Key {
             argv: argv.iter().map(OsString::from).collect(),
             cwd: dir.to_owned(),
-            merged: false,
-            tape: true,
         }
+    }
+
+    /// [`vars`] as the pool asks it: the run's `env` over the process's.
+    fn asked_of(dir: &Path, k: &Key, env: &[(OsString, OsString)]) -> Vec<(OsString, OsString)> {
+        let get = |name: &str| {
+            (env.iter().find(|(k, _)| k == name))
+                .map(|(_, v)| v.clone())
+                .or_else(|| std::env::var_os(name))
+        };
+        vars(dir, &k.argv, &k.cwd, &get)
     }
 
     fn node_in(dir: &Path) -> PathBuf {
@@ -144,13 +156,16 @@ mod tests {
         std::fs::write(&bundle, "x").expect("write bundle");
         let env = vec![(OsString::from(VAR), bundle.clone().into_os_string())];
         let k = key(dir.path(), &[node.to_str().expect("utf-8")]);
-        let first = vars(dir.path(), &k, &env);
+        let first = asked_of(dir.path(), &k, &env);
         assert_eq!(first.len(), 1);
         assert_eq!(first[0].0, "TAPLINE_WARM_EXTRA_CA_OUT");
         let reduced = PathBuf::from(&first[0].1);
-        assert!(vars(dir.path(), &k, &env).is_empty(), "one worker is asked");
+        assert!(
+            asked_of(dir.path(), &k, &env).is_empty(),
+            "one worker is asked"
+        );
         std::fs::write(&reduced, "-----BEGIN CERTIFICATE-----\n").expect("write reduced");
-        let then = vars(dir.path(), &k, &env);
+        let then = asked_of(dir.path(), &k, &env);
         assert_eq!(then[0].0, VAR);
         assert_eq!(then[0].1, reduced.as_os_str());
         assert_eq!(
@@ -161,7 +176,7 @@ mod tests {
             )
         );
         std::fs::write(&reduced, "").expect("empty reduced");
-        let none = vars(dir.path(), &k, &env);
+        let none = asked_of(dir.path(), &k, &env);
         assert_eq!(none[0], (VAR.into(), OsString::new()), "node lacks nothing");
         assert_eq!(
             none[1],
@@ -177,7 +192,8 @@ mod tests {
         let bundle = dir.path().join("bundle.pem");
         std::fs::write(&bundle, "x").expect("write bundle");
         let env = vec![(OsString::from(VAR), bundle.clone().into_os_string())];
-        let asked = |k: &Key, env: &[(OsString, OsString)]| vars(dir.path(), k, env)[0].1.clone();
+        let asked =
+            |k: &Key, env: &[(OsString, OsString)]| asked_of(dir.path(), k, env)[0].1.clone();
         let plain = asked(&key(dir.path(), &[node]), &env);
         let flagged = asked(&key(dir.path(), &[node, "--use-openssl-ca"]), &env);
         let options = [
@@ -202,8 +218,8 @@ mod tests {
         let node = node_in(dir.path());
         let k = key(dir.path(), &[node.to_str().expect("utf-8")]);
         let empty = vec![(OsString::from(VAR), OsString::new())];
-        assert!(vars(dir.path(), &k, &empty).is_empty());
+        assert!(asked_of(dir.path(), &k, &empty).is_empty());
         let gone = vec![(OsString::from(VAR), OsString::from("/nonexistent/ca.pem"))];
-        assert!(vars(dir.path(), &k, &gone).is_empty());
+        assert!(asked_of(dir.path(), &k, &gone).is_empty());
     }
 }

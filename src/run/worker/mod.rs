@@ -1,51 +1,49 @@
-//! Warm workers: tape files (and a `[[runner]]`'s with `warm = true`) run one after another
-//! in a node process that stays up, as `tape 'test/*.js'` runs them, instead of a node start
-//! and a `require('tape')` per file. Everything after the split is what an isolated file gets:
-//! its own log, live events, verdict, history, trace, retries, `--partition`.
+//! Warm workers: the files a harness's worker may run ([`crate::harness::worker::Worker`], and
+//! a `[[runner]]`'s with `warm = true` whose program a worker runs) run one after another
+//! in one process that stays up, as the harness's own runner runs them, instead of an
+//! interpreter's start and a harness's load per file. Everything after the split is what an
+//! isolated file gets: its own log, live events, verdict, history, trace, retries,
+//! `--partition`. What the driver does inside the worker is its harness's (the node room's
+//! docs); the pool, the split and the judging are this room's, and name no harness.
 //!
 //! The shape:
 //! - a [`Worker`] is one supervised child ([`crate::supervise::run`], its own process group,
-//!   no timeout of its own): `node [the file's node flags] tapline-warm.cjs`, the driver
+//!   no timeout of its own): `INTERPRETER [the file's flags] DRIVER`, the harness's driver
 //!   (written beside the trace hooks, [`super::trace::versioned_hooks`]). Its stdin is a pipe of
 //!   commands, one JSON line per file; its stdout and stderr come as the chunks any child's do.
 //! - the dispatcher owns the [`Pool`]: a file whose [`key_of`] says it may run warm takes an
-//!   idle worker of its key (same node flags, folder and pipes) or a new one, and its file task
-//!   ([`run_file`]) hands the worker back when the file is done. Workers and isolated children
-//!   together stay within `-j`. The order and the share come from the planner as for any file:
-//!   the next file goes to the next free job. A busy worker is sent its next file's command
-//!   ahead ([`Pool::send_ahead`]), so it starts that file the moment its own ends; the last
-//!   `-j` files of a key are not, and go to whichever worker frees first.
-//! - the driver ends each file as `node FILE` would end: when node's event loop is empty
-//!   ('beforeExit', the driver holding no handle while a file runs), it runs the 'exit'
-//!   listeners the file added (tape's prints the plan and names the exit code) and writes an
-//!   end marker, `⟦tapline-warm NONCE end CODE MICROS⟧` and a newline, on stdout and on
-//!   stderr (once when they are one pipe). [`Splitter`] cuts each stream there; the nonce is
-//!   new for each worker, so a test cannot print it. MICROS, the driver's time for the file,
-//!   is its duration: the worker's start is no file's, so the file a new worker happens to
-//!   serve first is not charged with it (in history it would start first, and weigh more in
+//!   idle worker of its key (same harness, interpreter flags, folder and pipes) or a new one,
+//!   and its file task ([`run_file`]) hands the worker back when the file is done. Workers and
+//!   isolated children together stay within `-j`. The order and the share come from the
+//!   planner as for any file: the next file goes to the next free job. A busy worker is sent
+//!   its next file's command ahead ([`Pool::send_ahead`]), so it starts that file the moment
+//!   its own ends; the last `-j` files of a key are not, and go to whichever worker frees
+//!   first.
+//! - the driver ends each file as the file's own process would end, and writes an end marker,
+//!   `⟦tapline-warm NONCE end CODE MICROS⟧` and a newline, on stdout and on stderr (once when
+//!   they are one pipe). [`Splitter`] cuts each stream there; the nonce is new for each
+//!   worker, so a test cannot print it. MICROS, the driver's time for the file, is its
+//!   duration: the worker's start is no file's, so the file a new worker happens to serve
+//!   first is not charged with it (in history it would start first, and weigh more in
 //!   `--partition time`, on every later run).
-//! - isolation: a file that calls `process.exit`, throws, or crashes the process ends the
-//!   worker; it is judged by the worker's end as it would be by its own (exit 3 is exit 3),
-//!   and the next file gets a fresh worker. A file that never lets the loop empty (a leaked
-//!   handle) or outlives `--timeout` is timed out and its worker killed, as its own process
-//!   would be.
-//! - tape keeps one harness per copy of its module: each file gets a fresh copy of tape's
-//!   `index.js` behind one module object, so every `require('tape')` (a helper's cached one
-//!   too) reaches this file's harness.
-//! - a trace is the file's module and, through each module's `children`, what it loaded, so a
-//!   module an earlier file loaded first still counts.
+//! - isolation: a file that ends or crashes the process ends the worker; it is judged by the
+//!   worker's end as it would be by its own (exit 3 is exit 3), and the next file gets a fresh
+//!   worker. A file that never lets the worker go on or outlives `--timeout` is timed out and
+//!   its worker killed, as its own process would be.
 //!
 //! Not warm (one process per file, as before): `--isolate` or `[run] isolate = true`, a
-//! `[[runner]]` with `warm = false`, `--sandbox`, a resource limit (they are per process), an
-//! ES-module file, a file that does not name tape (unless its rule says `warm = true`), a
-//! command whose program is not node. Each watch cycle runs its files in new processes: a
-//! changed module must be loaded afresh; the worker ready for the next cycle ([`Spares`])
-//! loaded only tape.
+//! `[[runner]]` with `warm = false`, `--sandbox`, a resource limit (they are per process), a
+//! command whose program no harness's worker runs, a file its harness's worker refuses
+//! ([`crate::harness::worker::Worker::key_extra`]). Each watch cycle runs its files in new
+//! processes: a changed module must be loaded afresh; the worker ready for the next cycle
+//! ([`Spares`]) loaded only its harness.
 use super::discover::Runtime;
 use super::file_task::{self, Feed, FileJob};
 use super::runners::Streams;
 use super::{Planned, Settings};
 use crate::event::run::{FailureReason, FileResult, RunEvent};
+use crate::harness::api::Id;
+use crate::harness::registry;
 use crate::protocol::InputFormat;
 use crate::supervise::{self, Cancel, Chunk, Exit, Outcome, SpawnError, Spec, StdinFeed};
 use std::ffi::OsString;
@@ -55,7 +53,6 @@ use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
-mod extra_ca;
 mod spares;
 mod split;
 mod spread;
@@ -63,19 +60,20 @@ pub(crate) use spares::Spares;
 use split::End;
 pub(crate) use split::Splitter;
 
-/// The driver's file name and text.
-const DRIVER: (&str, &str) = ("tapline-warm.cjs", include_str!("tapline-warm.cjs"));
-
-/// What makes two files able to share a worker: the same node and flags, folder and pipes.
+/// What makes two files able to share a worker: the same harness, interpreter and flags,
+/// folder and pipes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Key {
-    /// The file's command less the file: `node` and its flags.
+    /// The harness whose worker runs the file ([`crate::harness::registry::worker_for`]).
+    harness: Id,
+    /// The file's command less the file: the interpreter and its flags.
     argv: Vec<OsString>,
     cwd: PathBuf,
     merged: bool,
-    /// The file requires tape: its worker loads tape before its first file comes. A
-    /// `warm = true` runner's files that do not name it get a worker of their own.
-    tape: bool,
+    /// The worker loads its harness before its first file comes (the harness's
+    /// [`key_extra`](crate::harness::worker::Worker::key_extra)): files that would not have it
+    /// loaded get a worker of their own.
+    preload: bool,
 }
 
 /// The worker key of a planned file, when it may run warm (see the module docs).
@@ -102,75 +100,24 @@ pub(crate) fn key_of(p: &Planned, settings: &Settings, streams: Streams) -> Opti
     let argv = p.command.as_ref().ok()?;
     let (file, head) = argv.split_last()?;
     let program = head.first()?.to_string_lossy();
-    if !matches!(program.rsplit('/').next(), Some("node" | "nodejs")) {
-        return None;
-    }
+    let (harness, worker) = registry::worker_for(program.rsplit('/').next()?)?;
     let name = p.info.rel.rsplit('/').next().unwrap_or(&p.info.rel);
     if Path::new(file).file_name().and_then(|n| n.to_str()) != Some(name) {
         // The file is not the command's last word: the driver could not be put in its place.
         return None;
     }
     let cwd = input.cwd.clone().unwrap_or_else(|| settings.cwd.clone());
-    let path = cwd.join(file);
-    if super::trace::node::is_esm(&path) {
-        return None;
-    }
-    let tape = tape_file(&path);
-    if input.warm != Some(true) && !tape {
-        return None;
-    }
+    let preload = worker.key_extra(&cwd.join(file), input.warm == Some(true))?;
     Some(Key {
+        harness,
         argv: head.to_vec(),
         cwd,
         merged: streams == Streams::OnePipe,
-        tape,
+        preload,
     })
 }
 
-/// Whether a file runs warm beside tape's files: it requires tape or one of its modules
-/// itself (a file that reaches it only through a helper runs isolated, which is always right),
-/// or it loads no module at all (a fixture or data file that `tape 'test/**/*.js'` requires
-/// beside the tests: it cannot reach a harness, and a node start of its own would cost more
-/// than the file) in a folder where tape is installed.
-fn tape_file(path: &Path) -> bool {
-    const LIMIT: u64 = 1024 * 1024;
-    let Ok(meta) = std::fs::metadata(path) else {
-        return false;
-    };
-    if meta.len() > LIMIT {
-        return false;
-    }
-    let Ok(text) = std::fs::read(path) else {
-        return false;
-    };
-    let has = |needle: &str| memchr::memmem::find(&text, needle.as_bytes()).is_some();
-    let names_tape = [
-        "require('tape')",
-        "require(\"tape\")",
-        "require('tape/",
-        "require(\"tape/",
-    ]
-    .iter()
-    .any(|needle| has(needle));
-    // Anywhere, comments and strings too: a word that might load something keeps it out.
-    let loads_nothing = !has("require") && !has("import");
-    (names_tape || loads_nothing) && resolves_to_tape(path)
-}
-
-/// Whether the `tape` node would load for `path` is the tape package (the driver runs each
-/// file through tape's own harness; a module of another make under that name, such as a
-/// stand-in a fixture writes, keeps a process of its own).
-fn resolves_to_tape(path: &Path) -> bool {
-    path.ancestors()
-        .skip(1)
-        .map(|dir| dir.join("node_modules/tape/package.json"))
-        .find(|p| p.is_file())
-        .and_then(|p| std::fs::read(p).ok())
-        .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
-        .is_some_and(|doc| doc["name"] == "tape")
-}
-
-/// One warm node process, between files or serving one.
+/// One warm process, between files or serving one.
 pub(crate) struct Worker {
     key: Key,
     /// Tells this worker from another of its key.
@@ -209,18 +156,14 @@ impl Worker {
                 ),
             ])
             .chain(
-                key.tape
+                key.preload
                     .then(|| ("TAPLINE_WARM_PRELOAD".into(), key.cwd.clone().into())),
             )
             .chain(std::iter::once((
                 "TAPLINE_WARM_MEMO".into(),
                 memo_path(driver, &key.cwd).into(),
             )))
-            .chain(
-                driver
-                    .parent()
-                    .map_or_else(Vec::new, |dir| extra_ca::vars(dir, &key, &settings.env)),
-            )
+            .chain(start_env(driver, &key, &settings.env))
             .collect();
         let spec = Spec {
             program: key.argv[0].clone(),
@@ -267,6 +210,28 @@ impl Worker {
         drop(chunks);
         let _ = supervisor.await;
     }
+}
+
+/// Writes the files of `harness`'s worker to the workers' hooks folder: the driver's path.
+fn write_driver(harness: Id) -> Result<PathBuf, String> {
+    let files = registry::worker(harness)
+        .ok_or_else(|| format!("failed to find the worker of {harness}"))?
+        .files();
+    let (name, _) = files
+        .first()
+        .ok_or_else(|| format!("failed to find the driver of {harness}'s worker"))?;
+    let dir = super::trace::versioned_hooks("warm", files).map_err(|e| e.to_string())?;
+    Ok(dir.join(name))
+}
+
+/// The variables the harness starts a worker of `key` with, after the run's `env`
+/// ([`crate::harness::worker::Worker::start_env`]).
+fn start_env(driver: &Path, key: &Key, env: &[(OsString, OsString)]) -> Vec<(OsString, OsString)> {
+    let (Some(dir), Some(worker)) = (driver.parent(), registry::worker(key.harness)) else {
+        return Vec::new();
+    };
+    let get = |name: &str| super::child_env::seen_by_child(env, name, |k| std::env::var_os(k));
+    worker.start_env(dir, &key.argv, &key.cwd, &get)
 }
 
 /// The file where the driver keeps what installed packages resolve to for the project at
@@ -316,8 +281,8 @@ struct Busy {
 
 /// The run's warm workers: the idle ones, and the ones serving a file.
 pub(crate) struct Pool {
-    /// The driver's path, written on first use (an error keeps files isolated).
-    driver: Option<Result<PathBuf, String>>,
+    /// Each harness's driver path, written on first use (an error keeps its files isolated).
+    drivers: Vec<(Id, Result<PathBuf, String>)>,
     idle: Vec<Worker>,
     busy: Vec<Busy>,
     /// Every key a worker served this run: with spares kept, each gets one at the end.
@@ -330,7 +295,7 @@ pub(crate) struct Pool {
 impl Pool {
     pub(crate) fn new() -> Pool {
         Pool {
-            driver: None,
+            drivers: Vec::new(),
             idle: Vec::new(),
             busy: Vec::new(),
             served: Vec::new(),
@@ -339,14 +304,16 @@ impl Pool {
         }
     }
 
-    fn driver(&mut self) -> Option<PathBuf> {
-        let written = self.driver.get_or_insert_with(|| {
-            let dir =
-                super::trace::versioned_hooks("warm", &[DRIVER, super::trace::node::COMPILED])
-                    .map_err(|e| e.to_string())?;
-            Ok(dir.join(DRIVER.0))
-        });
-        written.as_ref().ok().cloned()
+    /// The driver of `harness`'s workers, written with the files it reads beside it on first
+    /// use ([`crate::harness::worker::Worker::files`]).
+    fn driver(&mut self, harness: Id) -> Option<PathBuf> {
+        if let Some((_, written)) = self.drivers.iter().find(|(id, _)| *id == harness) {
+            return written.as_ref().ok().cloned();
+        }
+        let written = write_driver(harness);
+        let path = written.as_ref().ok().cloned();
+        self.drivers.push((harness, written));
+        path
     }
 
     /// A worker for `file` (its index and attempt) of `key`: the idle one that was sent it
@@ -371,7 +338,7 @@ impl Pool {
             None => match spare() {
                 Some(worker) => worker,
                 None => {
-                    let driver = self.driver()?;
+                    let driver = self.driver(key.harness)?;
                     while self.idle.len() + self.busy.len() >= settings.jobs.max(1) {
                         // One that runs a file sent ahead is busy, whatever tapline thinks.
                         let Some(at) = self.idle.iter().position(|w| w.ahead.is_none()) else {
@@ -473,14 +440,14 @@ impl Pool {
     }
 
     /// Ends every worker, at the run's end; with spares kept (watch mode), starts a fresh one
-    /// for each key served first, so the next run's file finds tape loaded.
+    /// for each key served first, so the next run's file finds its harness loaded.
     pub(crate) async fn shutdown(&mut self, settings: &Settings) {
         if let Some(spares) = &settings.warm_spares {
             for key in std::mem::take(&mut self.served) {
                 if spares.holds(&key) {
                     continue;
                 }
-                if let Some(driver) = self.driver() {
+                if let Some(driver) = self.driver(key.harness) {
                     spares.keep(Worker::spawn(key, &driver, settings));
                 }
             }
@@ -741,10 +708,11 @@ mod tests {
 
     fn key() -> Key {
         Key {
-            argv: vec!["node".into()],
+            harness: "some",
+            argv: vec!["interpreter".into()],
             cwd: PathBuf::from("/project"),
             merged: false,
-            tape: true,
+            preload: true,
         }
     }
 

@@ -6,14 +6,14 @@
 //! needs a core: on a machine whose load already fills its cores ([`core_to_spare`]) the
 //! second worker's start and its second compile of the modules slow the run down.
 
-/// What a worker's start costs, in ms: `node` (about 50 ms) and `require('tape')` (about
-/// 50 ms) on an idle core of the 2-core machines of benches/README.md ("Warm workers"),
+/// What a worker's start costs, in ms: the interpreter's (about 50 ms for the warm worker of
+/// benches/README.md) and its harness's load (about 50 ms) on an idle core of the 2-core machines of benches/README.md ("Warm workers"),
 /// rounded up for the load a second worker starts under.
 pub(crate) const WORKER_START_MS: u64 = 150;
 
 /// Files of a key left below which no further worker starts when history does not know
-/// them: one or two files in a worker already up cost less than a node start (deep-equal's
-/// two files, tape's one process).
+/// them: one or two files in a worker already up cost less than an interpreter's start
+/// (deep-equal's two files, its harness's one process).
 pub(crate) const FILES_PER_WORKER: usize = 2;
 
 /// What is known of the files of a key still to start, this one among them: each file's

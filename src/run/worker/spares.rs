@@ -1,11 +1,12 @@
 //! Warm workers kept ready between runs: watch mode starts one per key at each run's end, so
-//! the next edit's file finds node up and tape loaded (the driver's preload) instead of
-//! paying both after the edit.
+//! the next edit's file finds the interpreter up and its harness loaded (the driver's
+//! preload) instead of paying both after the edit.
 //!
-//! A spare is a new process that loaded nothing but tape and what tape requires, so an edited
-//! test or project module is loaded afresh by the file that reaches it, as in a worker
-//! started after the edit. What it did load lives under `node_modules` and changes with an
-//! install: a change under a `node_modules` folder, or to a file that shapes every run
+//! A spare is a new process that loaded nothing but its harness and what the harness
+//! requires, so an edited test or project module is loaded afresh by the file that reaches it,
+//! as in a worker started after the edit. What it did load lives in the harness's dependency
+//! folder and changes with an install: a change under such a folder, or to a file that shapes
+//! every run
 //! (`package.json`, a lockfile, `tapline.toml`, [`crate::run::trace::select::SHAPES_EVERY_RUN`]),
 //! retires the spares, and the next run starts its workers anew.
 use super::{Key, Worker};
@@ -73,9 +74,10 @@ impl Spares {
     }
 }
 
-/// Whether a change to `path` may reach what a spare loaded (tape, from `node_modules`).
+/// Whether a change to `path` may reach what a spare loaded (its harness, from a dependency
+/// folder of a harness with a worker, [`crate::harness::registry::stales_workers`]).
 pub(crate) fn stales_spares(path: &Path) -> bool {
-    path.components().any(|c| c.as_os_str() == "node_modules")
+    crate::harness::registry::stales_workers(path)
         || path
             .file_name()
             .and_then(|n| n.to_str())
@@ -88,7 +90,6 @@ mod tests {
 
     #[test]
     fn issue26_an_installed_module_or_a_manifest_stales_the_spares() {
-        assert!(stales_spares(Path::new("/p/node_modules/tape/index.js")));
         assert!(stales_spares(Path::new("/p/package.json")));
         assert!(stales_spares(Path::new("/p/package-lock.json")));
         assert!(stales_spares(Path::new("/p/tapline.toml")));
@@ -98,6 +99,5 @@ mod tests {
     fn issue26_a_test_or_project_module_leaves_the_spares_ready() {
         assert!(!stales_spares(Path::new("/p/test/util.test.js")));
         assert!(!stales_spares(Path::new("/p/lib/schemes.js")));
-        assert!(!stales_spares(Path::new("/p/node_modules_notes.md")));
     }
 }

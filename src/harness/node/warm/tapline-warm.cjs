@@ -1,4 +1,4 @@
-// tapline's warm worker (src/run/warm/mod.rs): one node process that runs test files one
+// tapline's warm worker (src/run/worker/mod.rs, the pool; this file: src/harness/node/warm/): one node process that runs test files one
 // after another, as `tape 'test/*.js'` runs them, each as if it were `node FILE` alone.
 //
 // Commands come on stdin, one JSON line per file ({"file", "env", "trace"}), read with a
@@ -25,7 +25,7 @@
   const merged = process.env.TAPLINE_WARM_MERGED === '1';
   delete process.env.TAPLINE_WARM_NONCE;
   delete process.env.TAPLINE_WARM_MERGED;
-  // NODE_EXTRA_CA_CERTS (src/run/warm/extra_ca.rs): this node may have started with a file of
+  // NODE_EXTRA_CA_CERTS (src/harness/node/warm/extra_ca.rs): this node may have started with a file of
   // only the certificates it does not bundle (the same trust, less of node's start); the test
   // and its subprocesses see the name they were given. Without that file yet, it is written
   // here for the next workers.

@@ -1,0 +1,36 @@
+//! A harness's long-lived worker: one process that runs many of its files one after another
+//! (node's warm worker), started and fed by the generic pool (`run/worker`), which asks this
+//! interface what only the harness knows: its interpreter, its driver and which files may run
+//! in it.
+use std::ffi::OsString;
+use std::path::Path;
+
+/// What the pool asks the harness whose worker runs a file.
+pub(crate) trait Worker: Sync {
+    /// Whether `program` (a command's program, its base name) is the interpreter the worker's
+    /// driver runs in.
+    fn runs(&self, program: &str) -> bool;
+
+    /// The files written to the workers' hooks folder, the driver (run as the command's file)
+    /// first.
+    fn files(&self) -> &'static [(&'static str, &'static str)];
+
+    /// Whether the file at `path` (absolute) may run in a worker: `Some(preload)`, where
+    /// `preload` says its worker loads the harness before its first file (files with and
+    /// without it get workers of their own); `None`: it runs in a process of its own. `asked`:
+    /// its rule says `warm = true`.
+    fn key_extra(&self, path: &Path, asked: bool) -> Option<bool>;
+
+    /// Variables a worker started in `cwd` with `argv` (its command less the file) gets after
+    /// the run's; `get` reads a variable as the worker would see it, `hooks` is the driver's
+    /// folder.
+    fn start_env(
+        &self,
+        _hooks: &Path,
+        _argv: &[OsString],
+        _cwd: &Path,
+        _get: &dyn Fn(&str) -> Option<OsString>,
+    ) -> Vec<(OsString, OsString)> {
+        Vec::new()
+    }
+}
