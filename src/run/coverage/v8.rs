@@ -9,7 +9,7 @@
 //! `source-map-cache` once they are enabled: tsx enables them, as does `--enable-source-maps`)
 //! is counted in its sources instead, as c8 counts it ([`super::remap`]): a tsx test's
 //! TypeScript gets the hits, line for line as c8 gives them, not the JavaScript tsx made of
-//! it. A browser page's coverage is written here in the same form ([`crate::browser::coverage`]).
+//! it. A page's coverage is written here in the same form, by the page host.
 use crate::coverage::Lang;
 use crate::util::paths::from_file_url;
 use serde::Deserialize;
@@ -104,7 +104,7 @@ fn mapped(
 ) -> Vec<super::Measured> {
     let base = path.parent().unwrap_or(Path::new("/"));
     let Some(map) = (cached.data.clone())
-        .and_then(|data| crate::browser::source_map::SourceMap::from_value(data, base, base).ok())
+        .and_then(|data| crate::util::source_map::SourceMap::from_value(data, base, base).ok())
     else {
         return Vec::new();
     };
