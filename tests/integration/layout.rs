@@ -540,9 +540,8 @@ fn names_a_harness(line: &str) -> bool {
 /// fewer lines than it has, fails; so does a file that has fewer than listed (lower it), so the
 /// list only shrinks, to empty when the generic layers name no harness.
 const NOT_YET_MOVED: &[(&str, usize)] = &[
-    ("src/coverage/cobertura.rs", 3),
     ("src/coverage/lcov.rs", 1),
-    ("src/coverage/mod.rs", 14),
+    ("src/coverage/mod.rs", 3),
     ("src/coverage/patch.rs", 1),
     ("src/coverage/summary.rs", 5),
     ("src/coverage/who.rs", 1),

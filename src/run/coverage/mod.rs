@@ -255,7 +255,7 @@ impl FileCoverage {
                 continue;
             }
             if engine.writes_v8() {
-                found.extend(v8::read(&out));
+                found.extend(v8::read(&out, &engine.lang()));
                 continue;
             }
             match engine.read(&collector.hooks, &out, cwd, &collector.root) {
