@@ -4,8 +4,6 @@ pub mod daemon;
 pub mod event;
 pub mod explain;
 pub mod harness;
-/// The browser room, where the library had it before the rooms (`crate::browser`).
-pub use harness::browser;
 pub mod inventory;
 /// The protocol crate's readers, where the library always had them.
 pub use tapline_protocol as protocol;

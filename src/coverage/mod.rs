@@ -11,33 +11,25 @@ pub mod summary;
 pub mod who;
 
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-/// The engine a source file's figures came from, by the runtime that ran it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Lang {
-    /// node or tsx: V8's precise coverage.
-    Node,
-    /// coverage.py.
-    Python,
-    /// Devel::Cover.
-    Perl,
-    /// `go test -coverprofile`.
-    Go,
-    /// A browser page: Chromium's precise coverage (DevTools `Profiler`).
-    Browser,
-}
+/// The engine a source file's figures came from, by the language whose coverage engine
+/// measured it (each engine declares its own; the data model knows none by name). Written
+/// as its name, a lowercase word (`lang` in a run's jsonl); languages sort by name, as the
+/// reports list them.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Lang(pub Cow<'static, str>);
 
 impl Lang {
-    pub fn name(self) -> &'static str {
-        match self {
-            Lang::Node => "node",
-            Lang::Python => "python",
-            Lang::Perl => "perl",
-            Lang::Go => "go",
-            Lang::Browser => "browser",
-        }
+    /// The language named `name`, as an engine declares it.
+    pub const fn new(name: &'static str) -> Lang {
+        Lang(Cow::Borrowed(name))
+    }
+
+    pub fn name(&self) -> &str {
+        &self.0
     }
 }
 
@@ -124,7 +116,7 @@ impl RunCoverage {
                 .sources
                 .entry(s.path.clone())
                 .or_insert_with(|| Source {
-                    lang: s.lang,
+                    lang: s.lang.clone(),
                     by_test: BTreeMap::new(),
                 });
             let lines = source.by_test.entry(t.test.clone()).or_default();
@@ -168,12 +160,26 @@ pub fn reached(hit: u64, total: u64) -> String {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_language_is_written_as_its_name_as_before_the_rooms() {
+        let source = SourceLines {
+            path: "a".into(),
+            lang: Lang::new("x"),
+            lines: vec![(1, 2)],
+        };
+        let json = serde_json::to_string(&source).expect("serialize");
+        assert_eq!(json, r#"{"path":"a","lang":"x","lines":[[1,2]]}"#);
+        let read: SourceLines = serde_json::from_str(&json).expect("deserialize");
+        assert_eq!(read, source);
+        assert_eq!(read.lang.name(), "x");
+    }
+
     pub(crate) fn test_file(test: &str, path: &str, lines: &[(u32, u64)]) -> TestCoverage {
         TestCoverage {
             test: test.into(),
             sources: vec![SourceLines {
                 path: path.into(),
-                lang: Lang::Perl,
+                lang: Lang::new("perl"),
                 lines: lines.to_vec(),
             }],
             missing: Vec::new(),

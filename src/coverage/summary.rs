@@ -36,7 +36,7 @@ pub fn unreached(lines: &BTreeMap<u32, u64>) -> String {
 }
 
 /// Per language: (lines, reached).
-fn by_lang(cov: &RunCoverage) -> BTreeMap<&'static str, (u64, u64)> {
+fn by_lang(cov: &RunCoverage) -> BTreeMap<&str, (u64, u64)> {
     let mut langs = BTreeMap::new();
     for s in cov.sources.values() {
         let (t, h) = s.counts();
@@ -49,8 +49,8 @@ fn by_lang(cov: &RunCoverage) -> BTreeMap<&'static str, (u64, u64)> {
 
 /// One row of a coverage table: a language's total (`path: None`) or one of its files.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Row {
-    pub lang: &'static str,
+pub struct Row<'a> {
+    pub lang: &'a str,
     pub path: Option<String>,
     pub lines: u64,
     pub hit: u64,
@@ -59,7 +59,7 @@ pub struct Row {
 }
 
 /// The rows of a coverage table: each language, then its files, in path order.
-pub fn rows(cov: &RunCoverage) -> Vec<Row> {
+pub fn rows(cov: &RunCoverage) -> Vec<Row<'_>> {
     let mut rows = Vec::new();
     for (lang, (lines, hit)) in by_lang(cov) {
         rows.push(Row {
@@ -215,7 +215,7 @@ mod tests {
             test: "t/a.t".into(),
             sources: vec![SourceLines {
                 path: "lib/A.pm".into(),
-                lang: Lang::Perl,
+                lang: Lang::new("perl"),
                 lines: vec![(1, 1), (2, 1), (4, 0), (5, 0), (8, 1), (9, 0)],
             }],
             missing: vec!["python: coverage.py is not installed".into()],

@@ -81,6 +81,17 @@ pub struct Made {
     pub harness: Id,
 }
 
+/// What a test file runs in: the host a harness gives it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Host {
+    /// Its command, as a child process.
+    #[default]
+    Process,
+    /// A page in the run's browser (the page host's rule or file names); its command is the
+    /// browser's, as `--list` shows it.
+    Page,
+}
+
 /// Where a file runs, as its name asks (`a.browser.js`: a page; `a.both.ts`: both).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Hosts {

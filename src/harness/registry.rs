@@ -288,3 +288,26 @@ pub(crate) fn stales_workers(path: &Path) -> bool {
         .flat_map(|h| h.dependency_folders().iter())
         .any(|folder| path.components().any(|c| c.as_os_str() == *folder))
 }
+
+// --- the page host (h39-cfg2): what the generic layers reach of the room that runs pages ---
+
+/// The run's browser, shared by the files that run as pages ([`super::api::Host::Page`]):
+/// started when the first is due, ended with the run.
+pub(crate) type Pages = super::browser::Shared;
+
+/// One page file's run, as the page host takes it from the dispatcher.
+pub(crate) type PageJob = super::browser::BrowserJob;
+
+/// What each page file's bundle loaded, recorded for traces and `watch`.
+pub use super::browser::inputs::LoadedInputs as PageInputs;
+
+/// The word a `[[runner]]`'s `runtime` names the page host by; a rule that names it runs its
+/// files as pages ([`super::api::Host::Page`]).
+pub(crate) fn page_runtime() -> &'static str {
+    super::browser::adapter::RUNTIME
+}
+
+/// Why a run's page coverage could not be read (the note the page host left in `out`).
+pub(crate) fn page_coverage_note(out: &Path) -> Option<String> {
+    super::browser::coverage::read_note(out)
+}

@@ -72,8 +72,8 @@ struct Dispatch<'a, 's> {
     interrupts: u32,
     /// A sink's failure has stopped the run.
     sink_stopped: bool,
-    /// Started when the first browser file is due; ended with the run.
-    browser: crate::browser::Shared,
+    /// The page host, started when the first page file is due; ended with the run.
+    pages: crate::harness::registry::Pages,
     /// Each running file's lane: who may run beside it (a harness's files that run one at a
     /// time but for their group, [`Lane`]).
     lanes: Vec<Option<Lane>>,
@@ -165,10 +165,10 @@ pub(super) async fn execute(
         d.give(batch);
     }
     d.traces.wait().await;
-    // The last verdicts are out before the browser's shutdown (up to seconds) is waited for.
+    // The last verdicts are out before the page host's shutdown (up to seconds) is waited for.
     let flushed = d.sink.inner.flush();
     d.sink.keep(flushed);
-    d.browser.shutdown().await;
+    d.pages.shutdown().await;
     // The run's end is told first: no verdict waits for the idle workers to exit.
     let mut warm = std::mem::replace(&mut d.warm, super::worker::Pool::new());
     let finished = d.finish(started.elapsed());
@@ -212,7 +212,7 @@ impl<'a, 's> Dispatch<'a, 's> {
             },
             interrupts: 0,
             sink_stopped: false,
-            browser: crate::browser::Shared::recording(settings.inputs.clone()),
+            pages: crate::harness::registry::Pages::recording(settings.inputs.clone()),
             lanes: vec![None; total],
             warm: super::worker::Pool::new(),
             traces: super::trace::Later::default(),
@@ -398,7 +398,7 @@ impl<'a, 's> Dispatch<'a, 's> {
                 .and_then(|t| t.for_planned(&p, &settings.cwd)),
             trace_later: (settings.retries == 0).then(|| self.traces.clone()),
             coverage: settings.coverage.as_ref().and_then(|c| c.for_planned(&p)),
-            browser: self.browser.clone(),
+            pages: self.pages.clone(),
         };
         let mut worker = self
             .warm_key(&p)

@@ -1,7 +1,7 @@
 //! One test file's life: spawn it supervised, archive every byte it writes, parse its stdout
 //! into TAP events (or its `go test -json` / JUnit output, or the JUnit reports a `[[suite]]`
 //! leaves), and judge it by its stream and its process together.
-use super::discover::{Input, Runtime, Silent};
+use super::discover::{Host, Input, Silent};
 use super::runners::Streams;
 use crate::event::collect::Collect;
 use crate::event::run::{ExitInfo, FailureReason, FileInfo, FileResult, RunEvent};
@@ -42,8 +42,8 @@ pub(crate) struct FileJob {
     pub trace_later: Option<super::trace::Later>,
     /// Its line coverage (`--coverage`).
     pub coverage: Option<super::coverage::FileCoverage>,
-    /// The run's browser, for a file whose runtime is Chromium.
-    pub browser: crate::browser::Shared,
+    /// The run's page host, for a file that runs as a page.
+    pub pages: crate::harness::registry::Pages,
 }
 
 /// Longest stderr line kept whole (stderr is framed like TAP, but not parsed: it is read by
@@ -186,12 +186,12 @@ pub(crate) async fn run_file(
     // Only a memory limit needs the runtime's words; without one, nothing is scanned.
     let mut allocation = job.limits.memory.map(|_| AllocationWatch::default());
     let (chunk_tx, mut chunk_rx) = mpsc::channel::<Chunk>(64);
-    let child = match job.input.runtime {
-        Runtime::Chromium => {
+    let child = match job.input.host {
+        Host::Page => {
             allocation = None;
-            let coverage = job.coverage.as_ref().and_then(|c| c.browser_out());
-            let browser = job.browser.clone();
-            tokio::spawn(in_browser(spec, browser, coverage, chunk_tx, cancel))
+            let coverage = job.coverage.as_ref().and_then(|c| c.page_out());
+            let pages = job.pages.clone();
+            tokio::spawn(in_page(spec, pages, coverage, chunk_tx, cancel))
         }
         _ => tokio::spawn(async move {
             let outcome = supervise::run(spec, chunk_tx, cancel).await;
@@ -262,9 +262,9 @@ pub(crate) async fn run_file(
     if let Some(trace) = job.trace {
         // A cancelled file was stopped half-way: what it loaded so far says little, and the
         // run that restarts it records it whole.
-        match job.input.runtime {
-            Runtime::Chromium => {
-                let loaded = job.browser.loaded(&job.info.rel).await;
+        match job.input.host {
+            Host::Page => {
+                let loaded = job.pages.loaded(&job.info.rel).await;
                 trace.finish_loaded(!result.cancelled, loaded);
             }
             _ => {
@@ -285,9 +285,9 @@ fn spec_of(job: &FileJob) -> Result<Spec, String> {
         None => argv,
     };
     let argv = match &job.sandbox {
-        // A page runs in the run's one Chromium, not in a process of its own (docs/browser.md:
-        // why --sandbox does not wrap Chromium).
-        Some(sandbox) if !argv.is_empty() && job.input.runtime != Runtime::Chromium => {
+        // A page runs in the run's one browser, not in a process of its own (docs/browser.md:
+        // why --sandbox does not wrap the browser).
+        Some(sandbox) if !argv.is_empty() && job.input.host != Host::Page => {
             // A suite's command writes its JUnit reports: their folder stays writable.
             let reports = match job.input.report.as_deref().map(|g| report_dir(&job.cwd, g)) {
                 Some(Err(why)) => return Err(why),
@@ -352,8 +352,8 @@ fn with_init(job: &FileJob, argv: Vec<OsString>) -> Result<crate::harness::Prelo
     let Some(init) = job.input.init.as_deref() else {
         return Ok((argv, Vec::new()));
     };
-    if job.input.runtime == Runtime::Chromium {
-        // Bundled ahead of the file instead (crate::browser::bundle).
+    if job.input.host == Host::Page {
+        // The page host bundles it ahead of the file instead.
         return Ok((argv, Vec::new()));
     }
     let shown = crate::util::paths::relative(init, &job.cwd);
@@ -379,20 +379,20 @@ pub(super) fn parser_of(input: &Input) -> AnyParser<Collect> {
     }
 }
 
-/// A browser file's page in the run's Chromium ([`crate::browser`]), as a child would run:
+/// A file's page in the run's browser ([`crate::harness::registry::Pages`]), as a child would run:
 /// its console as chunks, its end as an outcome (exit 0, or 1 with the page's reasons, which
 /// the verdict names instead of the exit).
-async fn in_browser(
+async fn in_page(
     spec: Spec,
-    browser: crate::browser::Shared,
+    pages: crate::harness::registry::Pages,
     coverage: Option<PathBuf>,
     chunks: mpsc::Sender<Chunk>,
     cancel: watch::Receiver<Option<Cancel>>,
 ) -> (Result<Outcome, String>, Vec<String>) {
     let started = Instant::now();
-    // The command is `<chromium> <switches…> <file>`, as --list shows it.
+    // The command is `<browser> <switches…> <file>`, as --list shows it.
     let file = spec.args.last().cloned().unwrap_or_default();
-    let job = crate::browser::BrowserJob {
+    let job = crate::harness::registry::PageJob {
         binary: spec.program.into(),
         file: file.into(),
         root: super::config::find_project_root(&spec.cwd),
@@ -402,7 +402,7 @@ async fn in_browser(
         max_output: spec.max_output,
         coverage,
     };
-    let mut end = browser.run(job, chunks, cancel).await;
+    let mut end = pages.run(job, chunks, cancel).await;
     if end.output_exceeded {
         let limits = Limits {
             output: spec.max_output,

@@ -62,9 +62,9 @@ pub mod coverage;
 pub mod tags;
 pub mod trace;
 
-use crate::browser::inputs;
 use crate::event::run::{FileInfo, FileResult, RunEvent, RunSummary};
 use crate::event::sink::{Fanout, RunSink};
+use crate::harness::registry::PageInputs;
 use crate::state::logs;
 use crate::state::{history, keep};
 use crate::supervise::{limits, sandbox, Cancel};
@@ -137,7 +137,7 @@ pub struct Settings {
     /// Measures the lines each file reaches (`--coverage`); `None` without it.
     pub coverage: Option<std::sync::Arc<coverage::Collector>>,
     /// What each file loaded, where the run learns it (watch mode re-runs by it).
-    pub inputs: inputs::LoadedInputs,
+    pub inputs: PageInputs,
     /// `--isolate`, `[run] isolate = true`: every file in a process of its own, none in a
     /// warm worker ([`warm`]).
     pub isolate: bool,

@@ -34,7 +34,7 @@ fn entry(s: &Suite, cwd: &Path, root: &Path) -> TestFile {
         suite: true,
         skip: None,
         silent: discover::Silent::Fails,
-        runtime: discover::Runtime::Command,
+        host: discover::Host::Process,
         merge: None,
         go_packages: crate::harness::registry::suite_packages(s.format, &s.dir, root),
         ..Input::default()

@@ -30,11 +30,11 @@ pub(super) fn tracer(
             .is_ok_and(|argv| trace::Kind::of(argv, f.input.suite).is_some())
     });
     if !hooked {
-        // A browser file's trace needs no hook: what its page loaded is the run's record.
-        let browser = files
+        // A page file's trace needs no hook: what its page loaded is the run's record.
+        let pages = files
             .iter()
-            .any(|f| f.input.runtime == tapline::run::discover::Runtime::Chromium);
-        return browser.then(|| Tracer::without_hooks(root, &options.history_dir));
+            .any(|f| f.input.host == tapline::harness::api::Host::Page);
+        return pages.then(|| Tracer::without_hooks(root, &options.history_dir));
     }
     Tracer::new(root, &options.history_dir)
         .map_err(|e| tapline::say!("tapline: warning: failed to set up dependency traces: {e}"))

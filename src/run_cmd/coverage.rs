@@ -62,7 +62,7 @@ pub(super) fn collector(
         .collect();
     let setup = Setup {
         root: &project.root,
-        // A `.both` file runs as `FILE (node)` and `FILE (chromium)`: the file is FILE.
+        // A file run in two hosts runs as `FILE (HOST)` twice: the file is FILE.
         test_files: (files.iter())
             .map(|f| tapline::harness::api::file_rel(&f.rel).to_owned())
             .collect(),

@@ -3,6 +3,7 @@
 pub(crate) mod init_module;
 pub(crate) mod paths;
 pub(crate) mod shell;
+pub(crate) mod source_map;
 pub(crate) mod time;
 pub(crate) mod which;
 

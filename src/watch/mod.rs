@@ -9,7 +9,7 @@
 //!   are added as they appear; a `.gitignore` change re-reads the ignore rules.
 //! - **What a change runs**: the debouncer hands over a batch once a change is `--debounce` old.
 //!   The dependency traces of earlier runs pick the files it can affect
-//!   ([`crate::run::trace::select`]; a browser file's bundle inputs, [`crate::browser::inputs`],
+//!   ([`crate::run::trace::select`]; a page file's bundle inputs, [`crate::harness::registry::PageInputs`],
 //!   count as its trace): a changed test file, the test files that loaded a changed file, the
 //!   files with no trace; what shapes every run (`tapline.toml`, lockfiles…) re-runs
 //!   everything. The header names why each file runs. Files are discovered afresh for every

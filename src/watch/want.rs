@@ -132,8 +132,8 @@ pub struct Picked {
 }
 
 /// The project files each test file loaded (relative to the root), as the last run of it
-/// recorded them beyond the stored traces: a browser file's bundle inputs
-/// ([`crate::browser`]). They count as that file's trace.
+/// recorded them beyond the stored traces: a page file's bundle inputs
+/// ([`crate::harness::registry::PageInputs`]). They count as that file's trace.
 pub type Inputs = HashMap<String, BTreeSet<String>>;
 
 /// The stored traces with the run's recorded inputs over them.

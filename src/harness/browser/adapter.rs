@@ -4,6 +4,10 @@ use crate::harness::api::{Cx, MissingInterpreter};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+/// The page host's name where a `[[runner]]` asks for it (`runtime = "chromium"`), and the
+/// command word such a rule keeps when it names no command.
+pub(crate) const RUNTIME: &str = "chromium";
+
 /// The command `--list` shows for a page, which names the browser it runs in (the switches
 /// that matter to a reader: headless, and `--no-sandbox` when root); or why it cannot run,
 /// with how to install Chromium. The browser is looked for once per discovery.

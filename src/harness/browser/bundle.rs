@@ -7,7 +7,7 @@
 //!   --metafile=… --outfile=…`, run in the project root so the metafile names inputs relative
 //!   to it. `both` is the inline source map the issue asks for (the page's DevTools and
 //!   `Error.stack` consumers see it) plus the same map beside the bundle, which tapline reads
-//!   to map an uncaught error's stack back to the source ([`super::source_map`]) without
+//!   to map an uncaught error's stack back to the source ([`crate::util::source_map`]) without
 //!   decoding the base64 copy.
 //! - **Where**: the run's scratch folder, mirroring the file's path under the root
 //!   (`test/a.browser.ts` → `bundle/test/a.browser.ts.js`): two files never share a name,
@@ -19,7 +19,7 @@
 //!   gets [`BUNDLE_DEADLINE`] to finish, then is killed.
 //!
 //! Bundling blocks (it waits for esbuild): call it off the async threads.
-use super::source_map::{self, Place, SourceMap};
+use crate::util::source_map::{self, Place, SourceMap};
 use crate::util::which;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};

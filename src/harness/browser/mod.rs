@@ -10,7 +10,7 @@
 //! - [`prepare`]: the seam with bundling (what is served for a file, and what it loads);
 //! - [`bundle`]: esbuild's bundle of a file, its inputs and its source map;
 //! - [`imports`]: without esbuild, whether a file can be served as a native module;
-//! - [`source_map`]: a stack's bundle frames mapped back to the sources;
+//! - [`crate::util::source_map`]: a stack's bundle frames mapped back to the sources;
 //! - [`page`]: one file's page, from its navigation to its verdict's reasons;
 //! - [`pages`]: the pages kept from file to file (one per file running at once), each rested
 //!   between files so that nothing of one file reaches the next;
@@ -42,7 +42,6 @@ pub(crate) mod page;
 pub(crate) mod pages;
 pub(crate) mod prepare;
 pub(crate) mod server;
-pub(crate) mod source_map;
 
 use crate::supervise::{Cancel, Chunk};
 use chromium::Chromium;

@@ -19,7 +19,7 @@ impl CoverageEngine for GoCover {
     }
 
     fn lang(&self) -> Lang {
-        Lang::Go
+        Lang::new("go")
     }
 
     fn ext(&self) -> &'static str {
@@ -88,7 +88,7 @@ fn read(profile: &Path, cwd: &Path) -> Vec<Measured> {
         .into_iter()
         .filter_map(|(file, lines)| {
             let rel = file.strip_prefix(&module)?.trim_start_matches('/');
-            Some((module_dir.join(rel), Lang::Go, lines))
+            Some((module_dir.join(rel), Lang::new("go"), lines))
         })
         .collect()
 }

@@ -19,7 +19,7 @@ impl CoverageEngine for V8 {
     }
 
     fn lang(&self) -> Lang {
-        Lang::Node
+        Lang::new("node")
     }
 
     fn ext(&self) -> &'static str {

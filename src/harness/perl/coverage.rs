@@ -29,7 +29,7 @@ impl CoverageEngine for DevelCover {
     }
 
     fn lang(&self) -> Lang {
-        Lang::Perl
+        Lang::new("perl")
     }
 
     fn ext(&self) -> &'static str {
@@ -112,7 +112,7 @@ fn parse(text: &str) -> Vec<Measured> {
     let mut out: Vec<Measured> = Vec::new();
     for line in text.lines() {
         if let Some(path) = line.strip_prefix("F ") {
-            out.push((PathBuf::from(path), Lang::Perl, BTreeMap::new()));
+            out.push((PathBuf::from(path), Lang::new("perl"), BTreeMap::new()));
         } else if let Some(rest) = line.strip_prefix("L ") {
             let mut words = rest.split(' ');
             let (Some(n), Some(c)) = (words.next(), words.next()) else {

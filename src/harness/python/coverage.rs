@@ -36,7 +36,7 @@ impl CoverageEngine for CoveragePy {
     }
 
     fn lang(&self) -> Lang {
-        Lang::Python
+        Lang::new("python")
     }
 
     fn ext(&self) -> &'static str {
@@ -194,7 +194,7 @@ fn parse(text: &str) -> Read {
         match serde_json::from_str::<Analysed>(line) {
             Ok(Analysed::File { file, lines }) => {
                 read.measured
-                    .push((file, Lang::Python, lines.into_iter().collect()));
+                    .push((file, Lang::new("python"), lines.into_iter().collect()));
             }
             Ok(Analysed::Note { note, why }) => read.notes.push(format!(
                 "python: {note} is left out: coverage.py cannot analyse it ({why})"

@@ -59,7 +59,7 @@ mod tests {
             test: "t/a.t".into(),
             sources: vec![SourceLines {
                 path: "lib/<A>.pm".into(),
-                lang: Lang::Perl,
+                lang: Lang::new("perl"),
                 lines: vec![(1, 1), (2, 0), (3, 0)],
             }],
             missing: vec!["python: coverage.py is not installed".into()],

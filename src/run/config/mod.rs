@@ -66,6 +66,8 @@ mod kinds;
 pub use env::{check_var, parse_assignment, EnvError};
 pub use kinds::{Order, Partition, PartitionArg, PartitionError, Strategy};
 
+use crate::harness::api::Host;
+use crate::harness::registry;
 use crate::protocol::InputFormat;
 use globset::{GlobBuilder, GlobMatcher};
 use serde::de::{self, Deserializer, Unexpected, Visitor};
@@ -232,8 +234,9 @@ pub struct RunnerRule {
     pub command: Vec<String>,
     /// What the command prints.
     pub format: InputFormat,
-    /// `runtime = "chromium"`: the files run as pages in the run's Chromium, not by `command`.
-    pub chromium: bool,
+    /// Where its files run: as processes by `command`, or as pages in the run's browser when
+    /// `runtime` names the page host ([`registry::page_runtime`]).
+    pub host: Host,
     /// Whether stdout and stderr are one pipe, parsed as TAP (`None`: by the program, see
     /// `runners::streams`).
     pub merge: Option<bool>,
@@ -248,7 +251,7 @@ impl PartialEq for RunnerRule {
         self.glob == other.glob
             && self.command == other.command
             && self.format == other.format
-            && self.chromium == other.chromium
+            && self.host == other.host
             && self.merge == other.merge
             && self.warm == other.warm
     }
@@ -272,7 +275,7 @@ impl RunnerRule {
             glob: glob.to_owned(),
             command,
             format: InputFormat::Tap,
-            chromium: false,
+            host: Host::Process,
             merge: None,
             warm: None,
             matcher,
@@ -306,19 +309,19 @@ impl TryFrom<RawRunner> for RunnerRule {
     type Error = RuleError;
 
     fn try_from(raw: RawRunner) -> Result<Self, RuleError> {
-        let chromium = match raw.runtime.as_deref() {
-            None | Some("command") => false,
-            Some("chromium") => true,
+        let host = match raw.runtime.as_deref() {
+            None | Some("command") => Host::Process,
+            Some(page) if page == registry::page_runtime() => Host::Page,
             Some(other) => return Err(RuleError::Runtime(other.to_owned())),
         };
-        let command = match (chromium, raw.command.is_empty()) {
+        let command = match (host, raw.command.is_empty()) {
             // The browser runs the file; the word only keeps the rule's shape.
-            (true, true) => vec!["chromium".to_owned()],
+            (Host::Page, true) => vec![registry::page_runtime().to_owned()],
             _ => raw.command,
         };
         let mut rule = RunnerRule::new(&raw.glob, command)?;
         rule.format = raw.format.unwrap_or_default();
-        rule.chromium = chromium;
+        rule.host = host;
         rule.merge = raw.merge;
         rule.warm = raw.warm;
         Ok(rule)
@@ -396,7 +399,7 @@ pub enum RuleError {
     },
     #[error("failed to use the runner for `{0}`: its command is empty")]
     EmptyCommand(String),
-    #[error("failed to read a runner's runtime `{0}`: it is \"chromium\" or \"command\"")]
+    #[error("failed to read a runner's runtime `{0}`: it is \"{page}\" or \"command\"", page = registry::page_runtime())]
     Runtime(String),
 }
 
@@ -738,6 +741,26 @@ mod tests {
             Err(e @ ConfigError::Parse { .. }) => e.to_string(),
             other => panic!("expected a parse error, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_rules_runtime_names_the_page_host_or_the_command() {
+        let page = load_text("[[runner]]\nglob = \"*.web.js\"\nruntime = \"chromium\"\n")
+            .expect("a page rule");
+        assert_eq!(page.runners[0].host, Host::Page);
+        // With no command of its own, the rule keeps the host's word, as before the rooms.
+        assert_eq!(page.runners[0].command, ["chromium"]);
+        let process =
+            load_text("[[runner]]\nglob = \"*.x\"\nruntime = \"command\"\ncommand = \"sh\"\n")
+                .expect("a process rule");
+        assert_eq!(process.runners[0].host, Host::Process);
+        let e = parse_error("[[runner]]\nglob = \"*.x\"\nruntime = \"firefox\"\n");
+        assert!(
+            e.contains(
+                "failed to read a runner's runtime `firefox`: it is \"chromium\" or \"command\""
+            ),
+            "{e}"
+        );
     }
 
     #[test]

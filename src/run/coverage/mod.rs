@@ -116,8 +116,8 @@ impl Collector {
         if p.input.skip.is_some() {
             return None;
         }
-        let kind = match p.input.runtime {
-            super::discover::Runtime::Chromium => Some(Kind::Browser),
+        let kind = match p.input.host {
+            super::discover::Host::Page => Some(Kind::Page),
             _ => Kind::of(argv, p.input.suite),
         };
         let base = self.scratch.0.join(p.info.index.to_string());
@@ -202,10 +202,10 @@ impl FileCoverage {
             .collect()
     }
 
-    /// Where a browser file's page writes its coverage (`None` for any other file): the
-    /// folder node's V8 writes to, in the same form ([`crate::browser::coverage`]).
-    pub fn browser_out(&self) -> Option<PathBuf> {
-        (self.kind == Some(Kind::Browser)).then(|| self.out(".v8"))
+    /// Where a file run as a page writes its coverage (`None` for any other file): the
+    /// folder V8 writes to for a process, in the same form (the page host writes it).
+    pub fn page_out(&self) -> Option<PathBuf> {
+        (self.kind == Some(Kind::Page)).then(|| self.out(".v8"))
     }
 
     /// The command as it must be to be measured (a suite that writes a profile).
@@ -255,7 +255,7 @@ impl FileCoverage {
                 continue;
             }
             if engine.writes_v8() {
-                found.extend(v8::read(&out));
+                found.extend(v8::read(&out, &engine.lang()));
                 continue;
             }
             match engine.read(&collector.hooks, &out, cwd, &collector.root) {
@@ -269,8 +269,10 @@ impl FileCoverage {
                 Err(note) => missing.push(note),
             }
         }
-        if self.kind == Some(Kind::Browser) {
-            missing.extend(crate::browser::coverage::read_note(&self.out(".v8")));
+        if self.kind == Some(Kind::Page) {
+            missing.extend(crate::harness::registry::page_coverage_note(
+                &self.out(".v8"),
+            ));
         }
         let mut sources: BTreeMap<String, SourceLines> = BTreeMap::new();
         for (path, lang, lines) in found {

@@ -15,7 +15,7 @@
 //! often counted as run although the function never was): agreement with the tool users
 //! compare against is worth more here than a rule of tapline's own.
 use super::v8::{Lines, Range};
-use crate::browser::source_map::{Segment, SourceMap};
+use crate::util::source_map::{Segment, SourceMap};
 use std::collections::{BTreeMap, HashMap};
 
 /// `Infinity` in v8-to-istanbul: the end of the line.

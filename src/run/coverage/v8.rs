@@ -9,7 +9,7 @@
 //! `source-map-cache` once they are enabled: tsx enables them, as does `--enable-source-maps`)
 //! is counted in its sources instead, as c8 counts it ([`super::remap`]): a tsx test's
 //! TypeScript gets the hits, line for line as c8 gives them, not the JavaScript tsx made of
-//! it. A browser page's coverage is written here in the same form ([`crate::browser::coverage`]).
+//! it. A page's coverage is written here in the same form, by the page host.
 use crate::coverage::Lang;
 use crate::util::paths::from_file_url;
 use serde::Deserialize;
@@ -58,7 +58,7 @@ pub(crate) struct Range {
 }
 
 /// Every script file of every process that wrote into `dir`, with its lines' counts.
-pub(crate) fn read(dir: &Path) -> Vec<super::Measured> {
+pub(crate) fn read(dir: &Path, default: &Lang) -> Vec<super::Measured> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -75,20 +75,20 @@ pub(crate) fn read(dir: &Path) -> Vec<super::Measured> {
         else {
             continue;
         };
-        let lang = process.lang.unwrap_or(Lang::Node);
+        let lang = process.lang.unwrap_or_else(|| default.clone());
         for script in process.result {
             let Some(path) = from_file_url(&script.url) else {
                 continue;
             };
             if let Some(cached) = process.maps.get(&script.url) {
-                out.extend(mapped(&path, cached, &script.functions, lang));
+                out.extend(mapped(&path, cached, &script.functions, &lang));
                 continue;
             }
             // A file gone since is passed over.
             let Ok(source) = std::fs::read_to_string(&path) else {
                 continue;
             };
-            out.push((path, lang, lines(&source, &script.functions)));
+            out.push((path, lang.clone(), lines(&source, &script.functions)));
         }
     }
     out
@@ -100,11 +100,11 @@ fn mapped(
     path: &Path,
     cached: &Cached,
     functions: &[Function],
-    lang: Lang,
+    lang: &Lang,
 ) -> Vec<super::Measured> {
     let base = path.parent().unwrap_or(Path::new("/"));
     let Some(map) = (cached.data.clone())
-        .and_then(|data| crate::browser::source_map::SourceMap::from_value(data, base, base).ok())
+        .and_then(|data| crate::util::source_map::SourceMap::from_value(data, base, base).ok())
     else {
         return Vec::new();
     };
@@ -127,7 +127,7 @@ fn mapped(
     let ranges = functions.iter().flat_map(|f| &f.ranges).copied();
     let counts = super::remap::Remapper::new(&map).counts(&generated, ranges, &sources);
     (counts.into_iter())
-        .filter_map(|(i, lines)| Some((map.paths().get(i as usize)?.clone(), lang, lines)))
+        .filter_map(|(i, lines)| Some((map.paths().get(i as usize)?.clone(), lang.clone(), lines)))
         .collect()
 }
 
@@ -326,7 +326,10 @@ mod tests {
         let out = dir.path().join("out");
         std::fs::create_dir(&out).expect("mkdir");
         std::fs::write(out.join("p.json"), process.to_string()).expect("write");
-        let read = read(&out);
-        assert_eq!(read, vec![(src, Lang::Browser, BTreeMap::from([(1, 1)]))]);
+        let read = read(&out, &Lang::new("default"));
+        assert_eq!(
+            read,
+            vec![(src, Lang::new("browser"), BTreeMap::from([(1, 1)]))]
+        );
     }
 }

@@ -77,8 +77,8 @@ pub struct Input {
     pub skip: Option<String>,
     /// How it is judged when it prints no TAP.
     pub silent: Silent,
-    /// What runs it: its command, or a page in the run's Chromium.
-    pub runtime: Runtime,
+    /// What runs it: its command as a process, or a page in the run's browser.
+    pub host: Host,
     /// Its `[[runner]]` rule's `merge`: whether its stdout and stderr are one pipe (`None`: by
     /// its program, see [`crate::run::runners::streams`]).
     pub merge: Option<bool>,
@@ -105,16 +105,7 @@ pub struct Input {
     pub selection: Option<crate::run::not_selected::Selection>,
 }
 
-/// What a test file runs in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Runtime {
-    /// Its command, as a child process.
-    #[default]
-    Command,
-    /// A page in the run's headless Chromium (`*.browser.js`, `runtime = "chromium"`); its
-    /// command is the browser's, as `--list` shows it.
-    Chromium,
-}
+pub use crate::harness::api::Host;
 
 pub use crate::harness::api::{MissingInterpreter, Silent};
 
@@ -543,7 +534,7 @@ impl Finder<'_> {
         let in_browser = TestFile {
             command: self.page_command(&path),
             input: Input {
-                runtime: Runtime::Chromium,
+                host: Host::Page,
                 ..input.clone()
             },
             rel: if runtimes.process {
@@ -586,7 +577,7 @@ impl Finder<'_> {
             Some(Rule {
                 kind: RuleKind::User,
                 rule,
-            }) if rule.chromium => Hosts {
+            }) if rule.host == Host::Page => Hosts {
                 process: false,
                 page: true,
             },

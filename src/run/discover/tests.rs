@@ -1190,7 +1190,7 @@ fn browser_files_by_name_and_by_rule() {
         "web/page.spec.mjs",
     ]);
     let mut browser_rule = rule("web/*.spec.mjs", &["ignored"]);
-    browser_rule.chromium = true;
+    browser_rule.host = Host::Page;
     let cfg = Config {
         chromium: Some("/bin/sh".into()),
         runners: vec![browser_rule],
@@ -1208,16 +1208,16 @@ fn browser_files_by_name_and_by_rule() {
             "web/page.spec.mjs",
         ]
     );
-    let runtime = |i: usize| files[i].input.runtime;
+    let runtime = |i: usize| files[i].input.host;
     for i in [0, 2, 4, 5] {
-        assert_eq!(runtime(i), Runtime::Chromium, "{}", files[i].rel);
+        assert_eq!(runtime(i), Host::Page, "{}", files[i].rel);
         assert_eq!(program(&files[i]), "/bin/sh");
         assert_eq!(
             command(&files[i]).last().copied(),
             Some(files[i].path.to_str().expect("utf-8"))
         );
     }
-    assert_eq!(runtime(1), Runtime::Command);
+    assert_eq!(runtime(1), Host::Process);
     assert_eq!(program(&files[1]), "node");
     let missing = Config {
         chromium: Some("/no/such/chromium".into()),
@@ -1234,11 +1234,7 @@ fn browser_files_by_name_and_by_rule() {
         "{why}"
     );
     let exec = run(dir.path(), &["test/a.browser.js"], &cfg, Some("cat")).expect("found");
-    assert_eq!(
-        exec[0].input.runtime,
-        Runtime::Command,
-        "--exec runs the command"
-    );
+    assert_eq!(exec[0].input.host, Host::Process, "--exec runs the command");
 }
 
 /// Issue 25: a pytest project with no test folder has its tests where pytest looks with no

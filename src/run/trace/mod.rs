@@ -37,9 +37,10 @@ pub const NESTED_VAR: &str = "TAPLINE_TRACE_NESTED";
 pub enum Kind {
     /// A file (or `[[suite]]`) the named language's hook traces.
     Language(Id),
-    /// A browser file ([`crate::browser`]): what its bundle holds, as esbuild's metafile
-    /// (or the native modules' imports) says; no hook runs in the page.
-    Browser,
+    /// A file run as a page ([`crate::harness::api::Host::Page`]): what its bundle holds, as
+    /// the page host recorded it ([`crate::harness::registry::PageInputs`]); no hook runs in
+    /// the page.
+    Page,
 }
 
 impl Kind {
@@ -146,8 +147,8 @@ impl Tracer {
         if p.input.skip.is_some() {
             return None;
         }
-        let kind = match p.input.runtime {
-            crate::run::discover::Runtime::Chromium => Some(Kind::Browser),
+        let kind = match p.input.host {
+            crate::run::discover::Host::Page => Some(Kind::Page),
             _ => Kind::of(argv, p.input.suite),
         };
         let Some(kind) = kind else {
@@ -161,7 +162,7 @@ impl Tracer {
             rel: p.info.rel.clone(),
             out: match (&self.hooks, kind) {
                 (Some(hooks), _) => hooks.scratch.0.join(format!("{}.trace", p.info.index)),
-                (None, Kind::Browser) => PathBuf::new(),
+                (None, Kind::Page) => PathBuf::new(),
                 // A file whose trace needs a hook, in a tracer without: no trace.
                 (None, _) => return None,
             },
@@ -240,7 +241,7 @@ pub struct FileTrace {
 impl FileTrace {
     /// What the file's child gets beyond the run's variables.
     pub fn env(&self) -> Vec<(OsString, OsString)> {
-        if self.kind == Kind::Browser {
+        if self.kind == Kind::Page {
             return Vec::new();
         }
         vec![(OsString::from(OUT_VAR), self.out.clone().into_os_string())]
@@ -251,7 +252,7 @@ impl FileTrace {
     /// Called once the file's processes have ended; never fails the file. `record: false`
     /// (a cancelled file) keeps the stored trace as it was.
     pub async fn finish(self, record: bool) {
-        if self.kind == Kind::Browser {
+        if self.kind == Kind::Page {
             // Its bundle's inputs come from the run's record (`finish_loaded`), not a hook.
             return;
         }
@@ -266,7 +267,7 @@ impl FileTrace {
                     .iter()
                     .find(|hook| hook.id() == id)
                     .and_then(|hook| hook.by_command(&self.argv, &self.cwd, &tracer.root)),
-                Kind::Browser => None,
+                Kind::Page => None,
             };
             let files = match asked {
                 Some(files) => files.map_err(Missing::Asked),

@@ -37,7 +37,7 @@
 //! ([`crate::harness::worker::Worker::key_extra`]). Each watch cycle runs its files in new
 //! processes: a changed module must be loaded afresh; the worker ready for the next cycle
 //! ([`Spares`]) loaded only its harness.
-use super::discover::Runtime;
+use super::discover::Host;
 use super::file_task::{self, Feed, FileJob};
 use super::runners::Streams;
 use super::{Planned, Settings};
@@ -79,7 +79,7 @@ pub(crate) struct Key {
 /// The worker key of a planned file, when it may run warm (see the module docs).
 pub(crate) fn key_of(p: &Planned, settings: &Settings, streams: Streams) -> Option<Key> {
     let input = &p.input;
-    let plain = input.runtime == Runtime::Command
+    let plain = input.host == Host::Process
         && input.format == InputFormat::Tap
         && input.report.is_none()
         && !input.suite
