@@ -25,6 +25,8 @@ pub(crate) mod list;
 pub(crate) mod scan;
 // trace and coverage (h39-trace): the per-language trace hooks and coverage engines.
 pub mod trace;
+// dsc2: a folder's walk as a harness takes it over.
+pub(crate) mod folder;
 
 mod bats;
 pub mod browser;
@@ -281,6 +283,41 @@ pub(crate) trait Harness: Sync {
         _dir: &Path,
         _root: &Path,
     ) -> Option<crate::protocol::gojson::PackageDirs> {
+        None
+    }
+
+    // --- dsc2: a project a harness owns and a folder's walk it takes over ---
+
+    /// Whether the project in `cwd` is wholly this harness's (a Perl distribution): a walk
+    /// then takes this harness's files only, and a run with no PATH walks
+    /// [`Harness::owned_dirs`]. Asked in the registry's order; the first wins.
+    fn owns_project(&self, _cwd: &Path) -> bool {
+        false
+    }
+
+    /// The folders a run with no PATH walks in a project this harness owns.
+    fn owned_dirs(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Whether the folder at `dir` (absolute) holds tests of this harness only, by its own
+    /// files' names (`another_test`: whether a name is a test of some harness): a run with no
+    /// PATH inside it walks it.
+    fn holds_own_only(&self, _dir: &Path, _another_test: &dyn Fn(&str) -> bool) -> bool {
+        false
+    }
+
+    /// The walk of the folder `dir` (as walked, from `cwd`) as this harness takes it over, if
+    /// it does. `owned`: the project is this harness's ([`Harness::owns_project`]); `bare`: a
+    /// run with no PATH, which follows the harness.
+    fn folder(
+        &self,
+        _cwd: &Path,
+        _dir: &Path,
+        _owned: bool,
+        _bare: bool,
+        _another_test: &dyn Fn(&str) -> bool,
+    ) -> Option<Box<dyn folder::Folder>> {
         None
     }
 }
