@@ -320,6 +320,50 @@ pub(crate) trait Harness: Sync {
     ) -> Option<Box<dyn folder::Folder>> {
         None
     }
+
+    // --- dsc2: `tapline init`, what it detects and writes ---
+
+    /// `tapline init`: whether the folder `dir` (absolute) holds a project of this harness's
+    /// that a `[[suite]]` runs (a go module, pytest's configuration).
+    fn init_marks(&self, _dir: &Path) -> bool {
+        false
+    }
+
+    /// `tapline init`: whether its project inside another of its own, or inside a folder a
+    /// plain run walks (the root's included), is already run by a plain run (pytest's), so
+    /// needs no suite; else each one is a suite of its own (go's modules).
+    fn init_nests(&self) -> bool {
+        false
+    }
+
+    /// The word `tapline init` names its suites by (`go`, `go-tools`).
+    fn init_name(&self) -> &'static str {
+        self.id()
+    }
+
+    /// `tapline init`'s `[[suite]]` for its project `where_` (`the root`, or its folder),
+    /// `name` and `dir` TOML strings already, with the comment that leads it.
+    fn init_suite(&self, _where_: &str, _name: &str, _dir: &str) -> String {
+        String::new()
+    }
+
+    /// `tapline init`'s `[run]` comment on a project this harness owns
+    /// ([`Harness::owns_project`]).
+    fn init_owned_note(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The test script the project at `root` declares, as this harness's ecosystem declares
+    /// one (`package.json`'s `scripts.test`).
+    fn init_script(&self, _root: &Path) -> Option<String> {
+        None
+    }
+
+    /// `tapline init`'s text on that script (`quoted`: a TOML string already): the `[run]`
+    /// comment when a plain run follows it (`followed`), else the block that ends the file.
+    fn init_script_text(&self, _quoted: &str, _words: &[&str], _followed: bool) -> String {
+        String::new()
+    }
 }
 
 #[cfg(test)]

@@ -262,6 +262,20 @@ pub(crate) fn folder(
     })
 }
 
+// --- dsc2: `tapline init` ---
+
+/// The harnesses `tapline init` writes `[[suite]]`s for, in the order it writes them.
+pub(crate) static INIT_ORDER: &[&dyn Harness] = &[&super::go::GO, &super::python::PYTEST];
+
+/// The test script the project at `root` declares, and the harness whose ecosystem declares
+/// it ([`Harness::init_script`]).
+pub(crate) fn init_script(root: &Path) -> Option<(&'static dyn Harness, String)> {
+    HARNESSES
+        .iter()
+        .copied()
+        .find_map(|h| Some((h, h.init_script(root)?)))
+}
+
 // trace and coverage (h39-trace): each language's trace hook and coverage engine.
 
 /// Every language's trace hook, in the order their hook texts are hashed into the hooks'

@@ -145,6 +145,12 @@ impl Harness for Prove {
         let folder = folder::of(cwd, dir, owned, bare, another_test)?;
         Some(Box::new(folder))
     }
+
+    // --- dsc2: `tapline init` ---
+
+    fn init_owned_note(&self) -> Option<&'static str> {
+        Some("# A Perl distribution: a plain run walks t/ for *.t with lib/ on @INC, one file at a time, as prove -l.\n")
+    }
 }
 
 /// Whether an interpreter name is perl's (`perl`, `perl5.36.0`), as Test::Harness decides.

@@ -365,11 +365,6 @@ pub fn declared_by_project(dir: &Path) -> Option<String> {
     project::declared(dir).map(|d| d.source)
 }
 
-/// Whether `dir` holds a Perl distribution (`Makefile.PL`, `Build.PL`, `dist.ini`).
-pub fn is_perl_dist(dir: &Path) -> bool {
-    crate::harness::perl::dist::dist_marker(dir).is_some()
-}
-
 /// What a directory yields, for `--list` and error messages: the built-in walk globs.
 pub fn walk_globs() -> Vec<&'static str> {
     registry::builtin_rules()
