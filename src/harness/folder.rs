@@ -17,4 +17,10 @@ pub(crate) trait Folder: Debug {
     /// Why a run with no PATH that walked this folder runs its files one at a time, as the
     /// harness runs them.
     fn one_at_a_time(&self) -> &'static str;
+
+    /// Why a walk passed over a file beside its tests (`--list` says it after the file).
+    fn helper(&self) -> &'static str;
+
+    /// Why a walk passed over a file of its own kind the harness does not run.
+    fn unrun(&self) -> &'static str;
 }

@@ -71,6 +71,14 @@ impl Folder for ProveFolder {
     fn one_at_a_time(&self) -> &'static str {
         "prove runs a folder of *.t tests one file at a time"
     }
+
+    fn helper(&self) -> &'static str {
+        "a helper beside *.t tests (prove runs *.t only)"
+    }
+
+    fn unrun(&self) -> &'static str {
+        "a *.t the harness does not run (prove without -r runs t/*.t; a Makefile.PL its TESTS, else t/*.t); name it or its folder to run it"
+    }
 }
 
 /// Which `*.t` a Perl distribution's own `make test` (or `./Build test`, `dzil test`) runs:

@@ -40,10 +40,10 @@ impl Finder<'_> {
         let executable = fs::metadata(&abs).is_ok_and(|meta| is_executable_file(&meta));
         if let Some(folder) = &self.folder {
             if folder.is_own(&rel) && !folder.runs(self.cwd, path) {
-                return PassedOverWhy::ProveSubfolder;
+                return PassedOverWhy::Unrun(folder.unrun());
             }
             if executable || self.language_names_test(path, &rel) {
-                return PassedOverWhy::ProveHelper;
+                return PassedOverWhy::Helper(folder.helper());
             }
         }
         if executable {
