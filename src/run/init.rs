@@ -158,7 +158,7 @@ pub fn render(f: &Findings) -> String {
     );
     render_run(&mut out, f);
     for (id, dirs) in &f.suites {
-        let Some(h) = registry::harness(*id) else {
+        let Some(h) = registry::harness(id) else {
             continue;
         };
         let several = dirs.len() > 1;
@@ -215,7 +215,7 @@ fn render_run(out: &mut String, f: &Findings) {
 /// The project's declared test script and the harness whose ecosystem declares it.
 fn script_of(f: &Findings) -> Option<(&'static dyn Harness, &str)> {
     let (id, script) = f.script.as_ref()?;
-    Some((registry::harness(*id)?, script.as_str()))
+    Some((registry::harness(id)?, script.as_str()))
 }
 
 /// A note, or a suite, for a test script a plain run does not follow.
