@@ -27,6 +27,8 @@ pub(crate) mod scan;
 pub mod trace;
 // warm (h39-warm): what the generic worker pool (run/worker) asks a harness's worker.
 pub(crate) mod worker;
+// dsc2: a folder's walk as a harness takes it over.
+pub(crate) mod folder;
 
 mod bats;
 pub mod browser;
@@ -291,6 +293,85 @@ pub(crate) trait Harness: Sync {
     /// Its worker, when files it runs may share a long-lived process ([`worker::Worker`]).
     fn worker(&self) -> Option<&'static dyn worker::Worker> {
         None
+    }
+
+    // --- dsc2: a project a harness owns and a folder's walk it takes over ---
+
+    /// Whether the project in `cwd` is wholly this harness's (a Perl distribution): a walk
+    /// then takes this harness's files only, and a run with no PATH walks
+    /// [`Harness::owned_dirs`]. Asked in the registry's order; the first wins.
+    fn owns_project(&self, _cwd: &Path) -> bool {
+        false
+    }
+
+    /// The folders a run with no PATH walks in a project this harness owns.
+    fn owned_dirs(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Whether the folder at `dir` (absolute) holds tests of this harness only, by its own
+    /// files' names (`another_test`: whether a name is a test of some harness): a run with no
+    /// PATH inside it walks it.
+    fn holds_own_only(&self, _dir: &Path, _another_test: &dyn Fn(&str) -> bool) -> bool {
+        false
+    }
+
+    /// The walk of the folder `dir` (as walked, from `cwd`) as this harness takes it over, if
+    /// it does. `owned`: the project is this harness's ([`Harness::owns_project`]); `bare`: a
+    /// run with no PATH, which follows the harness.
+    fn folder(
+        &self,
+        _cwd: &Path,
+        _dir: &Path,
+        _owned: bool,
+        _bare: bool,
+        _another_test: &dyn Fn(&str) -> bool,
+    ) -> Option<Box<dyn folder::Folder>> {
+        None
+    }
+
+    // --- dsc2: `tapline init`, what it detects and writes ---
+
+    /// `tapline init`: whether the folder `dir` (absolute) holds a project of this harness's
+    /// that a `[[suite]]` runs (a go module, pytest's configuration).
+    fn init_marks(&self, _dir: &Path) -> bool {
+        false
+    }
+
+    /// `tapline init`: whether its project inside another of its own, or inside a folder a
+    /// plain run walks (the root's included), is already run by a plain run (pytest's), so
+    /// needs no suite; else each one is a suite of its own (go's modules).
+    fn init_nests(&self) -> bool {
+        false
+    }
+
+    /// The word `tapline init` names its suites by (`go`, `go-tools`).
+    fn init_name(&self) -> &'static str {
+        self.id()
+    }
+
+    /// `tapline init`'s `[[suite]]` for its project `where_` (`the root`, or its folder),
+    /// `name` and `dir` TOML strings already, with the comment that leads it.
+    fn init_suite(&self, _where_: &str, _name: &str, _dir: &str) -> String {
+        String::new()
+    }
+
+    /// `tapline init`'s `[run]` comment on a project this harness owns
+    /// ([`Harness::owns_project`]).
+    fn init_owned_note(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The test script the project at `root` declares, as this harness's ecosystem declares
+    /// one (`package.json`'s `scripts.test`).
+    fn init_script(&self, _root: &Path) -> Option<String> {
+        None
+    }
+
+    /// `tapline init`'s text on that script (`quoted`: a TOML string already): the `[run]`
+    /// comment when a plain run follows it (`followed`), else the block that ends the file.
+    fn init_script_text(&self, _quoted: &str, _words: &[&str], _followed: bool) -> String {
+        String::new()
     }
 }
 

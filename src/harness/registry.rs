@@ -228,6 +228,54 @@ pub(crate) fn implied_suite(cwd: &Path) -> Option<super::follow::Implied> {
     HARNESSES.iter().find_map(|h| h.implied_suite(cwd))
 }
 
+// --- dsc2: a project a harness owns and a folder's walk it takes over ---
+
+/// The harness that owns the project in `cwd`, if one does ([`Harness::owns_project`]).
+pub(crate) fn owner(cwd: &Path) -> Option<&'static dyn Harness> {
+    HARNESSES.iter().copied().find(|h| h.owns_project(cwd))
+}
+
+/// Whether `name` alone says some harness runs the file as a test ([`Harness::is_test_name`]).
+fn any_test_name(name: &str) -> bool {
+    HARNESSES.iter().any(|h| h.is_test_name(name))
+}
+
+/// Whether some harness holds the folder at `dir` (absolute) as wholly its tests
+/// ([`Harness::holds_own_only`]).
+pub(crate) fn holds_own_only(dir: &Path) -> bool {
+    HARNESSES
+        .iter()
+        .any(|h| h.holds_own_only(dir, &any_test_name))
+}
+
+/// The walk of `dir` as a harness takes it over ([`Harness::folder`]): the owner's, in a
+/// project one owns, else the first harness's that takes it.
+pub(crate) fn folder(
+    cwd: &Path,
+    dir: &Path,
+    owner: Option<&'static dyn Harness>,
+    bare: bool,
+) -> Option<Box<dyn super::folder::Folder>> {
+    HARNESSES.iter().find_map(|h| {
+        let owned = owner.is_some_and(|o| o.id() == h.id());
+        h.folder(cwd, dir, owned, bare, &any_test_name)
+    })
+}
+
+// --- dsc2: `tapline init` ---
+
+/// The harnesses `tapline init` writes `[[suite]]`s for, in the order it writes them.
+pub(crate) static INIT_ORDER: &[&dyn Harness] = &[&super::go::GO, &super::python::PYTEST];
+
+/// The test script the project at `root` declares, and the harness whose ecosystem declares
+/// it ([`Harness::init_script`]).
+pub(crate) fn init_script(root: &Path) -> Option<(&'static dyn Harness, String)> {
+    HARNESSES
+        .iter()
+        .copied()
+        .find_map(|h| Some((h, h.init_script(root)?)))
+}
+
 // trace and coverage (h39-trace): each language's trace hook and coverage engine.
 
 /// Every language's trace hook, in the order their hook texts are hashed into the hooks'

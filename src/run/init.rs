@@ -1,13 +1,17 @@
-//! `tapline init`: reads a repository (go modules, pytest's configuration, `package.json`'s
-//! test script, the test folders a plain run walks) and writes the `tapline.toml` a plain
-//! `tapline run` needs there: a `[[suite]]` for each test command that is not a file, and
-//! comments saying what a plain run already does by itself.
+//! `tapline init`: reads a repository (the projects each harness's suite runs, the test script
+//! the project declares, the test folders a plain run walks) and writes the `tapline.toml` a
+//! plain `tapline run` needs there: a `[[suite]]` for each test command that is not a file,
+//! and comments saying what a plain run already does by itself. What each harness detects and
+//! writes is its room's ([`crate::harness::Harness::init_marks`] and the methods after it);
+//! the order the suites are written in is the registry's `INIT_ORDER`.
 use super::discover;
+use crate::harness::registry;
+use crate::harness::Harness;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// How deep below the root `go.mod` and pytest's configuration are looked for.
+/// How deep below the root a harness's project is looked for.
 const MAX_DEPTH: usize = 3;
 
 /// Folders never looked into.
@@ -23,66 +27,74 @@ const SKIPPED: &[&str] = &[
 /// What `init` found in a repository.
 #[derive(Debug, Default, PartialEq)]
 pub struct Findings {
-    /// Folders holding a `go.mod`, relative to the root (`""` for the root itself).
-    pub go_modules: Vec<String>,
-    /// Folders holding pytest's configuration (or a `conftest.py`), relative to the root.
-    pub pytest: Vec<String>,
-    /// `package.json`'s test script at the root, if any.
-    pub npm_test: Option<String>,
+    /// For each harness `init` writes suites for, in the registry's init order, the folders
+    /// holding its project, relative to the root (`""` for the root itself).
+    pub suites: Vec<(&'static str, Vec<String>)>,
+    /// The test script the project at the root declares, if any, by the harness of the
+    /// ecosystem that declares it.
+    pub script: Option<(&'static str, String)>,
     /// Whether a plain run follows that script by itself.
-    pub npm_test_followed: bool,
-    /// The root holds a Perl distribution.
-    pub perl_dist: bool,
+    pub script_followed: bool,
+    /// The harness that owns the project at the root, if one does.
+    pub owner: Option<&'static str>,
     /// Which of `test/`, `tests/`, `t/` exist.
     pub test_dirs: Vec<String>,
+}
+
+impl Findings {
+    /// The folders holding a project of harness `id` that `init` writes a suite for.
+    pub fn dirs(&self, id: &str) -> &[String] {
+        self.suites
+            .iter()
+            .find(|(h, _)| *h == id)
+            .map_or(&[], |(_, dirs)| dirs.as_slice())
+    }
 }
 
 /// Looks at the repository at `root`.
 pub fn look(root: &Path) -> Findings {
     let mut findings = Findings::default();
+    let mut found: Vec<(&'static dyn Harness, Vec<String>)> = registry::INIT_ORDER
+        .iter()
+        .map(|h| (*h, Vec::new()))
+        .collect();
     let mut dirs = vec![(root.to_path_buf(), 0)];
     while let Some((dir, depth)) = dirs.pop() {
         let rel = rel_dir(root, &dir);
-        if dir.join("go.mod").is_file() {
-            findings.go_modules.push(rel.clone());
-        }
-        if pytest_configured(&dir) && !findings.pytest.iter().any(|p| is_within(&rel, p)) {
-            findings.pytest.push(rel);
+        for (h, places) in &mut found {
+            let inside = h.init_nests() && places.iter().any(|p| is_within(&rel, p));
+            if h.init_marks(&dir) && !inside {
+                places.push(rel.clone());
+            }
         }
         if depth < MAX_DEPTH {
             dirs.extend(subfolders(&dir).into_iter().map(|d| (d, depth + 1)));
         }
     }
-    findings.go_modules.sort();
-    findings.pytest.sort();
-    // A pytest folder inside another is the outer one's tests.
-    let outer = findings.pytest.clone();
-    findings
-        .pytest
-        .retain(|p| !outer.iter().any(|o| o != p && is_within(p, o)));
-    findings.npm_test = npm_test(root);
-    findings.npm_test_followed = discover::declared_by_project(root).is_some();
-    findings.perl_dist = discover::is_perl_dist(root);
+    findings.script = registry::init_script(root).map(|(h, script)| (h.id(), script));
+    findings.script_followed = discover::declared_by_project(root).is_some();
+    findings.owner = registry::owner(root).map(|h| h.id());
     findings.test_dirs = ["test", "tests", "t"]
         .into_iter()
         .filter(|d| root.join(d).is_dir())
         .map(str::to_owned)
         .collect();
-    // A plain run runs the root's pytest tests, and those in the folders it walks, under
-    // pytest itself (docs/discovery.md#pytest): only a folder it does not walk needs a suite.
-    let walked = findings.test_dirs.clone();
-    findings
-        .pytest
-        .retain(|p| !p.is_empty() && !walked.iter().any(|d| is_within(p, d)));
+    for (h, places) in &mut found {
+        places.sort();
+        if h.init_nests() {
+            nest(places, &findings.test_dirs);
+        }
+    }
+    findings.suites = found.into_iter().map(|(h, dirs)| (h.id(), dirs)).collect();
     findings
 }
 
-use crate::harness::python::pytest_configured;
-
-fn npm_test(root: &Path) -> Option<String> {
-    let text = fs::read_to_string(root.join("package.json")).ok()?;
-    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
-    Some(json.get("scripts")?.get("test")?.as_str()?.to_owned())
+/// Drops the projects a plain run already runs: one inside another (the outer one's tests),
+/// the root's, and those in the folders it walks (`walked`).
+fn nest(places: &mut Vec<String>, walked: &[String]) {
+    let outer = places.clone();
+    places.retain(|p| !outer.iter().any(|o| o != p && is_within(p, o)));
+    places.retain(|p| !p.is_empty() && !walked.iter().any(|d| is_within(p, d)));
 }
 
 fn subfolders(dir: &Path) -> Vec<PathBuf> {
@@ -145,58 +157,40 @@ pub fn render(f: &Findings) -> String {
          # Every key is optional; `tapline run --list` shows the files a run takes.\n\n",
     );
     render_run(&mut out, f);
-    let several = f.go_modules.len() > 1;
-    for dir in &f.go_modules {
-        let _ = write!(
-            out,
-            "\n# The go module in {where_}: `go test -json` is read test by test.\n\
-             [[suite]]\nname = {name}\ndir = {dir}\n\
-             command = [\"go\", \"test\", \"-json\", \"./...\"]\nformat = \"go-json\"\n\
-             optional = true                 # no `go` installed: skipped, saying so\n",
-            where_ = if dir.is_empty() { "the root" } else { dir },
-            name = quoted(&suite_name("go", dir, several)),
-            dir = quoted(if dir.is_empty() { "." } else { dir }),
-        );
+    for (id, dirs) in &f.suites {
+        let Some(h) = registry::harness(id) else {
+            continue;
+        };
+        let several = dirs.len() > 1;
+        for dir in dirs {
+            out.push_str(&h.init_suite(
+                if dir.is_empty() { "the root" } else { dir },
+                &quoted(&suite_name(h.init_name(), dir, several)),
+                &quoted(if dir.is_empty() { "." } else { dir }),
+            ));
+        }
     }
-    let several = f.pytest.len() > 1;
-    for dir in &f.pytest {
-        let _ = write!(
-            out,
-            "\n# pytest's tests in {where_} (pytest configuration found): run by pytest, read from\n\
-             # its JUnit report. Python files run one by one print no TAP.\n\
-             [[suite]]\nname = {name}\ndir = {dir}\n\
-             command = [\"python3\", \"-m\", \"pytest\", \"--junitxml=.nogit/pytest.xml\"]\n\
-             format = \"junit\"\nreport = \".nogit/pytest.xml\"      # relative to dir\n",
-            where_ = if dir.is_empty() { "the root" } else { dir },
-            name = quoted(&suite_name("pytest", dir, several)),
-            dir = quoted(if dir.is_empty() { "." } else { dir }),
-        );
-    }
-    render_npm(&mut out, f);
+    render_script(&mut out, f);
     out
 }
 
 /// The `[run]` table: where a plain run looks, as comments (the defaults already do it).
 fn render_run(out: &mut String, f: &Findings) {
     out.push_str("[run]\n");
-    // The folders a plain run walks.
+    let owner = f.owner.and_then(registry::harness);
+    // The folders a plain run walks (a project's owner's only, in one it owns).
     let walked: Vec<&String> = f
         .test_dirs
         .iter()
-        .filter(|d| !f.perl_dist || *d == "t")
+        .filter(|d| owner.is_none_or(|o| o.owned_dirs().contains(&d.as_str())))
         .collect();
     let shown =
         |dirs: &[&String]| -> Vec<String> { dirs.iter().map(|d| format!("{d}/")).collect() };
-    if let (Some(script), true) = (&f.npm_test, f.npm_test_followed) {
-        let _ = writeln!(
-            out,
-            "# A plain run follows package.json's test script ({}).",
-            quoted(script)
-        );
-    } else if f.perl_dist {
-        out.push_str(
-            "# A Perl distribution: a plain run walks t/ for *.t with lib/ on @INC, one file at a time, as prove -l.\n",
-        );
+    let owned_note = owner.and_then(|o| o.init_owned_note());
+    if let (Some((h, script)), true) = (script_of(f), f.script_followed) {
+        out.push_str(&h.init_script_text(&quoted(script), &[], true));
+    } else if let Some(note) = owned_note {
+        out.push_str(note);
     } else if walked.is_empty() {
         out.push_str("# No test/, tests/ or t/ here: name the folders that hold test files.\n");
     } else {
@@ -218,35 +212,19 @@ fn render_run(out: &mut String, f: &Findings) {
     );
 }
 
+/// The project's declared test script and the harness whose ecosystem declares it.
+fn script_of(f: &Findings) -> Option<(&'static dyn Harness, &str)> {
+    let (id, script) = f.script.as_ref()?;
+    Some((registry::harness(id)?, script.as_str()))
+}
+
 /// A note, or a suite, for a test script a plain run does not follow.
-fn render_npm(out: &mut String, f: &Findings) {
-    let Some(script) = f.npm_test.as_deref().filter(|_| !f.npm_test_followed) else {
+fn render_script(out: &mut String, f: &Findings) {
+    let Some((h, script)) = script_of(f).filter(|_| !f.script_followed) else {
         return;
     };
     let words: Vec<&str> = script.split_whitespace().collect();
-    let uses = |tool: &str| words.iter().any(|w| w.rsplit('/').next() == Some(tool));
-    let _ = writeln!(out, "\n# package.json's test script: {}", quoted(script));
-    if uses("mocha") {
-        out.push_str(
-            "[[suite]]\nname = \"mocha\"\ncommand = [\"npx\", \"mocha\", \"--reporter\", \"tap\"]\n",
-        );
-    } else if uses("vitest") {
-        out.push_str(
-            "[[suite]]\nname = \"vitest\"\ncommand = [\"npx\", \"vitest\", \"run\", \"--reporter=tap\"]\n",
-        );
-    } else if uses("jest") {
-        out.push_str(
-            "# jest prints no TAP; with the jest-junit package installed, its JUnit report can be read:\n\
-             # [[suite]]\n# name = \"jest\"\n\
-             # command = [\"npx\", \"jest\", \"--ci\", \"--reporters=default\", \"--reporters=jest-junit\"]\n\
-             # format = \"junit\"\n# report = \"junit.xml\"\n",
-        );
-    } else {
-        out.push_str(
-            "# tapline does not know how it runs tests; if it prints TAP, run it as a suite:\n\
-             # [[suite]]\n# name = \"npm\"\n# command = [\"npm\", \"test\", \"--silent\"]\n",
-        );
-    }
+    out.push_str(&h.init_script_text(&quoted(script), &words, false));
 }
 
 #[cfg(test)]
@@ -276,9 +254,9 @@ mod tests {
             ("t/a.t", ""),
         ]);
         let f = look(dir.path());
-        assert_eq!(f.go_modules, ["", "tools"]);
+        assert_eq!(f.dirs("go"), ["", "tools"]);
         assert_eq!(
-            f.pytest,
+            f.dirs("pytest"),
             ["py"],
             "py/sub is py's; other/ has no pytest table"
         );
@@ -319,7 +297,7 @@ mod tests {
             ("t/a.t", ""),
         ]);
         let f = look(dir.path());
-        assert!(f.pytest.is_empty(), "{:?}", f.pytest);
+        assert!(f.dirs("pytest").is_empty(), "{:?}", f.suites);
         let text = render(&f);
         assert!(!text.contains("[[suite]]"), "{text}");
         assert!(text.contains("# A plain run walks tests/, t/"), "{text}");
@@ -329,7 +307,7 @@ mod tests {
     fn a_followed_script_needs_no_suite() {
         let dir = repo(&[("package.json", r#"{"scripts": {"test": "tape test/*.js"}}"#)]);
         let f = look(dir.path());
-        assert!(f.npm_test_followed);
+        assert!(f.script_followed);
         let text = render(&f);
         assert!(
             text.contains("follows package.json's test script"),

@@ -66,6 +66,21 @@ impl Harness for Go {
             .then(|| go_packages(dir, root))
             .flatten()
     }
+
+    // --- dsc2: `tapline init` ---
+
+    fn init_marks(&self, dir: &Path) -> bool {
+        dir.join("go.mod").is_file()
+    }
+
+    fn init_suite(&self, where_: &str, name: &str, dir: &str) -> String {
+        format!(
+            "\n# The go module in {where_}: `go test -json` is read test by test.\n\
+             [[suite]]\nname = {name}\ndir = {dir}\n\
+             command = [\"go\", \"test\", \"-json\", \"./...\"]\nformat = \"go-json\"\n\
+             optional = true                 # no `go` installed: skipped, saying so\n"
+        )
+    }
 }
 
 /// The module a go suite run in `dir` tests: the nearest `go.mod` at or above `dir` inside the

@@ -183,6 +183,35 @@ impl Harness for Node {
             () => None,
         }
     }
+
+    // --- dsc2: `tapline init` ---
+
+    fn init_script(&self, root: &Path) -> Option<String> {
+        let text = std::fs::read_to_string(root.join("package.json")).ok()?;
+        let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+        Some(json.get("scripts")?.get("test")?.as_str()?.to_owned())
+    }
+
+    fn init_script_text(&self, quoted: &str, words: &[&str], followed: bool) -> String {
+        if followed {
+            return format!("# A plain run follows package.json's test script ({quoted}).\n");
+        }
+        let uses = |tool: &str| words.iter().any(|w| w.rsplit('/').next() == Some(tool));
+        let block = if uses("mocha") {
+            "[[suite]]\nname = \"mocha\"\ncommand = [\"npx\", \"mocha\", \"--reporter\", \"tap\"]\n"
+        } else if uses("vitest") {
+            "[[suite]]\nname = \"vitest\"\ncommand = [\"npx\", \"vitest\", \"run\", \"--reporter=tap\"]\n"
+        } else if uses("jest") {
+            "# jest prints no TAP; with the jest-junit package installed, its JUnit report can be read:\n\
+             # [[suite]]\n# name = \"jest\"\n\
+             # command = [\"npx\", \"jest\", \"--ci\", \"--reporters=default\", \"--reporters=jest-junit\"]\n\
+             # format = \"junit\"\n# report = \"junit.xml\"\n"
+        } else {
+            "# tapline does not know how it runs tests; if it prints TAP, run it as a suite:\n\
+             # [[suite]]\n# name = \"npm\"\n# command = [\"npm\", \"test\", \"--silent\"]\n"
+        };
+        format!("\n# package.json's test script: {quoted}\n{block}")
+    }
 }
 
 /// node's runner: `--test-name-pattern`, matched against each test's own name.

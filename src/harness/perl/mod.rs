@@ -9,6 +9,8 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 pub(crate) mod dist;
+// dsc2: a folder of `*.t`, as prove walks it.
+mod folder;
 
 mod scan;
 
@@ -116,6 +118,38 @@ impl Harness for Prove {
             one_at_a_time: (!follow::jobs_given(args)).then_some("prove runs files one at a time"),
             ..Follows::default()
         })
+    }
+
+    // --- dsc2: a Perl distribution's walk, a folder of `*.t` ---
+
+    fn owns_project(&self, cwd: &Path) -> bool {
+        dist::dist_marker(cwd).is_some()
+    }
+
+    fn owned_dirs(&self) -> &'static [&'static str] {
+        &["t"]
+    }
+
+    fn holds_own_only(&self, dir: &Path, another_test: &dyn Fn(&str) -> bool) -> bool {
+        folder::holds_dot_t_only(dir, another_test)
+    }
+
+    fn folder(
+        &self,
+        cwd: &Path,
+        dir: &Path,
+        owned: bool,
+        bare: bool,
+        another_test: &dyn Fn(&str) -> bool,
+    ) -> Option<Box<dyn crate::harness::folder::Folder>> {
+        let folder = folder::of(cwd, dir, owned, bare, another_test)?;
+        Some(Box::new(folder))
+    }
+
+    // --- dsc2: `tapline init` ---
+
+    fn init_owned_note(&self) -> Option<&'static str> {
+        Some("# A Perl distribution: a plain run walks t/ for *.t with lib/ on @INC, one file at a time, as prove -l.\n")
     }
 }
 

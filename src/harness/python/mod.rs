@@ -163,6 +163,29 @@ impl Harness for Pytest {
             _ => None,
         }
     }
+
+    // --- dsc2: `tapline init` ---
+
+    fn init_marks(&self, dir: &Path) -> bool {
+        pytest_configured(dir)
+    }
+
+    fn init_nests(&self) -> bool {
+        // A plain run runs the root's pytest tests, and those in the folders it walks, under
+        // pytest itself (docs/discovery.md#pytest): only a folder it does not walk needs a
+        // suite.
+        true
+    }
+
+    fn init_suite(&self, where_: &str, name: &str, dir: &str) -> String {
+        format!(
+            "\n# pytest's tests in {where_} (pytest configuration found): run by pytest, read from\n\
+             # its JUnit report. Python files run one by one print no TAP.\n\
+             [[suite]]\nname = {name}\ndir = {dir}\n\
+             command = [\"python3\", \"-m\", \"pytest\", \"--junitxml=.nogit/pytest.xml\"]\n\
+             format = \"junit\"\nreport = \".nogit/pytest.xml\"      # relative to dir\n"
+        )
+    }
 }
 
 /// A file run under pytest with tapline's plugin: its tests' node IDs.

@@ -13,7 +13,7 @@
 //! not the `*.pl` helpers beside them; `test*.py` and `*_test.py` but not other modules;
 //! TypeScript as tstest names tests; JavaScript as node and node-tap name them, or every file
 //! of a test folder), as the languages' own harnesses do; in a Perl distribution, and in a
-//! folder of `*.t` tests ([`prove_folder`]), a walk yields `*.t` only, as prove. A walk never
+//! folder of `*.t` tests ([`folder`]), a walk yields `*.t` only, as prove. A walk never
 //! takes a file for being executable: a project's maintenance script (`test/run`, which may
 //! run `make install`) is no test. A file named explicitly or matched by a glob needs only a
 //! rule, or to be executable.
@@ -40,10 +40,10 @@ use crate::util::which::{self, is_executable_file};
 use words::{fill, program_path, split_words};
 pub use words::{list_line, log_name};
 
+mod folder;
 mod naming;
 mod passed_over;
 mod project;
-mod prove_folder;
 pub use passed_over::{passed_over_notes, PassedOver, PassedOverWhy, SHOWN_REASONS};
 #[cfg(test)]
 mod tests;
@@ -209,10 +209,10 @@ pub fn find(
         installed: HashMap::new(),
         found: BTreeMap::new(),
         passed_over: Vec::new(),
-        perl_dist: project::is_perl_dist(cwd),
-        prove: None,
+        owner: registry::owner(cwd),
+        folder: None,
         bare: false,
-        followed_prove: false,
+        followed: None,
         test_folder: false,
         declared: None,
         declared_one_at_a_time: None,
@@ -258,8 +258,10 @@ pub fn find(
         .is_some()
         .then_some(finder.declared_one_at_a_time);
     let one_at_a_time = one_at_a_time(declared, cwd, &files).or_else(|| {
-        (declared.is_none() && finder.followed_prove)
-            .then(|| "prove runs a folder of *.t tests one file at a time".to_owned())
+        finder
+            .followed
+            .filter(|_| declared.is_none())
+            .map(str::to_owned)
     });
     Ok(Found {
         files,
@@ -354,11 +356,6 @@ pub fn declared_by_project(dir: &Path) -> Option<String> {
     project::declared(dir).map(|d| d.source)
 }
 
-/// Whether `dir` holds a Perl distribution (`Makefile.PL`, `Build.PL`, `dist.ini`).
-pub fn is_perl_dist(dir: &Path) -> bool {
-    project::is_perl_dist(dir)
-}
-
 /// What a directory yields, for `--list` and error messages: the built-in walk globs.
 pub fn walk_globs() -> Vec<&'static str> {
     registry::builtin_rules()
@@ -423,15 +420,17 @@ struct Finder<'a> {
     found: BTreeMap<PathBuf, TestFile>,
     /// Files a walk found that are not tests (relative to the root).
     passed_over: Vec<PassedOver>,
-    /// The cwd holds a Perl distribution: a walk yields `*.t` only.
-    perl_dist: bool,
-    /// The folder being walked is read as prove reads it: its `*.t` only.
-    prove: Option<prove_folder::ProveFolder>,
-    /// A run with no PATH walks the default folders, following the harness (prove without
-    /// `-r`), not a folder the user named (walked recursively).
+    /// The harness that owns the project in the cwd ([`Harness::owns_project`]): a walk
+    /// yields its files only.
+    owner: Option<&'static dyn Harness>,
+    /// The folder being walked, as the harness that took it over reads it.
+    folder: Option<Box<dyn crate::harness::folder::Folder>>,
+    /// A run with no PATH walks the default folders, following the harness (without its
+    /// recursive switch), not a folder the user named (walked recursively).
     bare: bool,
-    /// A run with no PATH walked a folder of `*.t` tests, as prove runs them (one at a time).
-    followed_prove: bool,
+    /// A run with no PATH walked a folder a harness took over: why it runs its files one at
+    /// a time.
+    followed: Option<&'static str>,
     /// The folder being walked was named as holding tests (every JavaScript file counts).
     test_folder: bool,
     /// The project's test command, when a run with no PATH followed it.
@@ -615,7 +614,7 @@ impl Finder<'_> {
         if let (Some(exec), Origin::Named) = (&self.exec, origin) {
             return Some(fill(exec, path));
         }
-        if origin == Origin::Walk && !self.prove_takes(path, rel) {
+        if origin == Origin::Walk && !self.folder_takes(path, rel) {
             return None;
         }
         let name = rel.rsplit('/').next().unwrap_or(rel);
@@ -667,7 +666,7 @@ impl Finder<'_> {
     }
 
     /// Whether a walk takes a file a built-in rule maps: by the rule's walk names, and as its
-    /// harness names tests (a Perl distribution's walk takes prove's files only).
+    /// harness names tests (in a project a harness owns, that harness's files only).
     fn walk_takes(
         &self,
         path: &Path,
@@ -675,7 +674,8 @@ impl Finder<'_> {
         walk: Option<&GlobSet>,
         harness: &dyn Harness,
     ) -> bool {
-        !(self.perl_dist && harness.id() != "prove") && self.named_test(path, name, walk, harness)
+        self.owner.is_none_or(|owner| owner.id() == harness.id())
+            && self.named_test(path, name, walk, harness)
     }
 
     /// Whether a built-in rule's walk names and its harness name `path` a test.

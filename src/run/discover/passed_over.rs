@@ -17,11 +17,14 @@ pub enum PassedOverWhy {
     /// Executable, but no naming rule names it a test: a walk runs nothing for being
     /// executable (a project's `test/run` may run `make install`).
     Executable,
-    /// Beside `*.t` tests, where prove runs `*.t` only (`t/lib.sh`, `t/aggregate-results.sh`).
-    ProveHelper,
-    /// A `*.t` the harness a plain run follows does not run: below `t/`, which prove takes
-    /// without `-r` and MakeMaker without `TESTS`, or one a `Makefile.PL`'s `TESTS` leaves out.
-    ProveSubfolder,
+    /// Beside the tests of a folder a harness took over, which runs its own kind of file only
+    /// (`t/lib.sh` beside `*.t`); why, as the harness words it
+    /// ([`crate::harness::folder::Folder::helper`]).
+    Helper(&'static str),
+    /// A file of the kind a folder's harness runs that the harness a plain run follows does
+    /// not run (a `*.t` below `t/`); why, as the harness words it
+    /// ([`crate::harness::folder::Folder::unrun`]).
+    Unrun(&'static str),
     /// Excluded by tap's own configuration (`exclude`).
     TapExcluded,
 }
@@ -34,10 +37,7 @@ impl PassedOverWhy {
             Self::Executable => {
                 "executable, but not named as a test (a walk runs no file for being executable; name it to run it)"
             }
-            Self::ProveHelper => "a helper beside *.t tests (prove runs *.t only)",
-            Self::ProveSubfolder => {
-                "a *.t the harness does not run (prove without -r runs t/*.t; a Makefile.PL its TESTS, else t/*.t); name it or its folder to run it"
-            }
+            Self::Helper(why) | Self::Unrun(why) => why,
             Self::TapExcluded => "excluded by tap's `exclude`",
         }
     }

@@ -124,12 +124,6 @@ pub(super) fn unfollowed(cwd: &Path) -> Option<Unfollowed> {
     followed.unfollowed
 }
 
-/// Whether `dir` holds a Perl distribution: its walks then yield `*.t` only, as prove's. A
-/// stop-gap naming perl's room until discovery asks the registry what a project is.
-pub(super) fn is_perl_dist(dir: &Path) -> bool {
-    crate::harness::perl::dist::dist_marker(dir).is_some()
-}
-
 /// Follows `package.json`'s `scripts.test` in `cwd`, and the scripts it calls.
 fn follow(cwd: &Path) -> Option<Followed> {
     let text = std::fs::read_to_string(cwd.join("package.json")).ok()?;

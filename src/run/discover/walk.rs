@@ -72,8 +72,8 @@ impl Finder<'_> {
                 return Err(DiscoverError::Unfollowed(unfollowed.message()));
             }
         }
-        let dirs: Vec<PathBuf> = if self.perl_dist {
-            vec![PathBuf::from("t")]
+        let dirs: Vec<PathBuf> = if let Some(owner) = self.owner {
+            owner.owned_dirs().iter().map(PathBuf::from).collect()
         } else {
             DEFAULT_TEST_DIRS.iter().map(PathBuf::from).collect()
         };
@@ -92,10 +92,11 @@ impl Finder<'_> {
         // that folder is the one to walk.
         let here = [PathBuf::new()];
         let dirs: &[PathBuf] = match dirs.iter().any(|d| self.cwd.join(d).is_dir()) {
-            false if super::prove_folder::holds_dot_t_only(self.cwd) => &here,
+            false if registry::holds_own_only(self.cwd) => &here,
             _ => &dirs,
         };
-        // Followed as its harness runs it: a folder of `*.t`, as `prove` (no `-r`).
+        // Followed as its harness runs it (a folder's own files only, as a harness without
+        // its recursive switch).
         self.bare = true;
         let added = self.add_folders(dirs, false, &looked.join(", "));
         self.bare = false;
@@ -175,7 +176,7 @@ impl Finder<'_> {
             }
         }
         self.test_folder = false;
-        self.prove = None;
+        self.folder = None;
         Ok(DirCount {
             tests,
             files: count,
