@@ -23,7 +23,8 @@ pub struct Place {
 pub enum Only {
     /// Files whose name matches one of these globs (`*.t` for prove, `*.bats` for bats).
     Names(&'static [&'static str]),
-    /// JavaScript (and TypeScript when `ts`) as node's runner and node-tap name tests.
+    /// JavaScript as node's runner and node-tap name tests, and TypeScript too when `ts`
+    /// (node-tap 18 and later, which names both alike).
     Js { ts: bool },
     /// TypeScript as tstest names its tests.
     Ts,

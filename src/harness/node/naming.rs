@@ -16,6 +16,22 @@ const JS_EXTENSIONS: &[&str] = &["js", "mjs", "cjs"];
 /// `in_test_folder` says the walk started in a folder the user or the project named as a test
 /// folder, whose files all count, whatever the folder's name.
 pub(crate) fn is_js_test(path: &Path, in_test_folder: bool) -> bool {
+    named_as_js_test(path, in_test_folder, JS_EXTENSIONS)
+}
+
+/// Whether a TypeScript file is a test as node-tap names them (18 and later run TypeScript
+/// through their own loader): as [`is_js_test`] names JavaScript, every file under a `test/`,
+/// `tests/` or `__tests__/` folder and `*.test.ts`, `*.spec.ts`…, not tstest's `test*.ts` only.
+/// A declaration file (`*.d.ts`) never is one.
+pub(crate) fn is_tap_ts_test(path: &Path) -> bool {
+    let declaration = path
+        .file_name()
+        .and_then(OsStr::to_str)
+        .is_some_and(|name| name.ends_with(".d.ts"));
+    !declaration && named_as_js_test(path, false, &["ts"])
+}
+
+fn named_as_js_test(path: &Path, in_test_folder: bool, extensions: &[&str]) -> bool {
     if in_test_folder {
         return true;
     }
@@ -23,7 +39,7 @@ pub(crate) fn is_js_test(path: &Path, in_test_folder: bool) -> bool {
         return false;
     };
     let stem = match name.rsplit_once('.') {
-        Some((stem, ext)) if JS_EXTENSIONS.contains(&ext) => stem,
+        Some((stem, ext)) if extensions.contains(&ext) => stem,
         _ => return false,
     };
     // `a.test.browser.js` is named as `a.test.js` is, for the runtime it asks for.
@@ -170,6 +186,27 @@ mod tests {
             assert!(!js(not), "{not} is not a test");
         }
         assert!(is_js_test(Path::new("spec/anything.js"), true));
+    }
+
+    #[test]
+    fn typescript_as_node_tap_names_it() {
+        for test in [
+            "test/basic.ts",
+            "test/sub/deep.ts",
+            "src/a.test.ts",
+            "x.spec.ts",
+            "__tests__/a.ts",
+        ] {
+            assert!(is_tap_ts_test(Path::new(test)), "{test}");
+        }
+        for not in [
+            "src/index.ts",
+            "test/types.d.ts",
+            "test/a.js",
+            "testUtils.ts",
+        ] {
+            assert!(!is_tap_ts_test(Path::new(not)), "{not}");
+        }
     }
 
     #[test]

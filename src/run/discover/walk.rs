@@ -231,7 +231,7 @@ impl Finder<'_> {
                 Only::Names(globs) => globs.iter().any(|g| glob_matches(g, name)),
                 Only::Js { ts } => {
                     (matches!(ext, "js" | "mjs" | "cjs") && js_naming::is_js_test(&path, false)
-                        || *ts && ext == "ts" && js_naming::ts_name(name) == TsName::Test)
+                        || *ts && ext == "ts" && js_naming::is_tap_ts_test(&path))
                         && !crate::util::init_module::is_init_name(name)
                 }
                 Only::Ts => js_naming::ts_name(name) == TsName::Test,
