@@ -152,12 +152,6 @@ pub(crate) fn own_level(patterns: &[Pattern], matching: &[Vec<String>]) -> Strin
     )
 }
 
-/// `args` put right after the command's program.
-pub(crate) fn after_program(command: &mut Vec<OsString>, args: Vec<String>) {
-    let at = 1.min(command.len());
-    command.splice(at..at, args.into_iter().map(OsString::from));
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

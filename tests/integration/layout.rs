@@ -27,23 +27,8 @@ struct Crate {
 /// line with `with_tests`.
 fn read_crate(root: &Path, skip: &[&str], with_tests: bool) -> Crate {
     let dir = root.parent().expect("a folder");
-    let mut modules: BTreeMap<String, Vec<(PathBuf, bool)>> = BTreeMap::new();
-    for entry in std::fs::read_dir(dir).expect("readable").flatten() {
-        let path = entry.path();
-        let name = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or_default()
-            .to_owned();
-        if skip.contains(&name.as_str()) || name == "lib" || name == "main" {
-            continue;
-        }
-        if path.is_dir() {
-            modules.insert(name, rust_files(&path));
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            modules.insert(name, vec![(path, true)]);
-        }
-    }
+    let skip: Vec<&str> = skip.iter().copied().chain(["lib", "main"]).collect();
+    let modules = children(dir, &skip);
     let names: BTreeSet<String> = modules.keys().cloned().collect();
     let mut lines = BTreeMap::new();
     let mut uses = BTreeMap::new();
@@ -66,6 +51,29 @@ fn read_crate(root: &Path, skip: &[&str], with_tests: bool) -> Crate {
         uses.insert(name.clone(), used);
     }
     Crate { lines, uses }
+}
+
+/// The modules that are children of `dir` (its `.rs` files and folders), by name, each with
+/// its files as [`rust_files`] gives them; those `skip` names are left out.
+fn children(dir: &Path, skip: &[&str]) -> BTreeMap<String, Vec<(PathBuf, bool)>> {
+    let mut modules = BTreeMap::new();
+    for entry in std::fs::read_dir(dir).expect("readable").flatten() {
+        let path = entry.path();
+        let name = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default()
+            .to_owned();
+        if skip.contains(&name.as_str()) {
+            continue;
+        }
+        if path.is_dir() {
+            modules.insert(name, rust_files(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            modules.insert(name, vec![(path, true)]);
+        }
+    }
+    modules
 }
 
 /// The `.rs` files under `dir`, each with whether its `super` is the crate root (the folder's
@@ -347,25 +355,14 @@ fn issue39_the_runners_rooms_import_one_way() {
 /// The rooms of the runner (`run`), each with the other rooms it imports and, for each, the
 /// first file (relative to `run`) that names it.
 fn run_rooms(run: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
-    let mut files: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
-    for entry in std::fs::read_dir(run).expect("readable").flatten() {
-        let path = entry.path();
-        let name = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or_default()
-            .to_owned();
-        if name == "mod" {
-            continue;
-        }
-        if path.is_dir() {
-            let mut inside: Vec<PathBuf> = rust_files(&path).into_iter().map(|(p, _)| p).collect();
-            inside.sort();
-            files.insert(name, inside);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            files.insert(name, vec![path]);
-        }
-    }
+    let files: BTreeMap<String, Vec<PathBuf>> = children(run, &["mod"])
+        .into_iter()
+        .map(|(name, inside)| {
+            let mut paths: Vec<PathBuf> = inside.into_iter().map(|(p, _)| p).collect();
+            paths.sort();
+            (name, paths)
+        })
+        .collect();
     let names: BTreeSet<String> = files.keys().cloned().collect();
     let mut rooms = BTreeMap::new();
     for (room, paths) in &files {
@@ -529,7 +526,7 @@ fn names_a_harness(line: &str) -> bool {
     LONG_NAMES.iter().any(|w| hit(w, false))
         || SHORT_NAMES.iter().any(|w| hit(w, true))
         || PHRASES.iter().any(|p| lower.contains(p))
-        || lower.contains("test2") && hit("test2", true)
+        || hit("test2", true)
         || line
             .match_indices("browser::")
             .any(|(at, _)| at == 0 || !(letter(at - 1) || bytes[at - 1] == b'_'))

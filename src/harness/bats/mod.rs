@@ -1,6 +1,6 @@
 //! bats: `*.bats` files run under `bats --tap`, which reads their `#!` line itself.
-use super::api::{Builtin, Id};
-use super::filter::{after_program, own_level, Filter, Narrow, Pattern, Probe};
+use super::api::{insert_after_program, Builtin, Id};
+use super::filter::{own_level, Filter, Narrow, Pattern, Probe};
 use super::follow::{self, Follows};
 use super::Harness;
 use std::ffi::OsString;
@@ -68,7 +68,7 @@ impl Narrow for BatsFilter {
     }
 
     fn narrow(&self, command: &mut Vec<OsString>, patterns: &[Pattern], matching: &[Vec<String>]) {
-        after_program(
+        insert_after_program(
             command,
             vec!["--filter".into(), own_level(patterns, matching)],
         );

@@ -2,7 +2,7 @@
 //! a walk takes as node's runner, node-tap and tstest name them ([`naming`]), and how a `#!`
 //! line's flags reach node.
 use super::api::{insert_after_program, Builtin, Candidate, Cx, Hosts, Id, Silent};
-use super::filter::{after_program, level, own_level, Filter, Narrow, Pattern, Probe};
+use super::filter::{level, own_level, Filter, Narrow, Pattern, Probe};
 use super::follow::{self, Follows, Only};
 use super::Harness;
 use crate::harness::shebang::Shebang;
@@ -226,7 +226,7 @@ impl Narrow for NamePattern {
 
     fn narrow(&self, command: &mut Vec<OsString>, patterns: &[Pattern], matching: &[Vec<String>]) {
         let own = own_level(patterns, matching);
-        after_program(command, vec![format!("--test-name-pattern={own}")]);
+        insert_after_program(command, vec![format!("--test-name-pattern={own}")]);
     }
 }
 

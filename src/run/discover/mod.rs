@@ -449,6 +449,16 @@ struct Finder<'a> {
 }
 
 impl Finder<'_> {
+    /// What a harness may ask of the run while it makes a file's command.
+    fn cx(&mut self) -> Cx<'_> {
+        Cx {
+            cwd: self.cwd,
+            root: &self.root,
+            settings: &self.settings,
+            memo: &mut self.memo,
+        }
+    }
+
     /// The error for places that hold files but no test.
     fn no_tests(&self, places: String) -> DiscoverError {
         if self.exec.is_some() {
@@ -477,15 +487,7 @@ impl Finder<'_> {
         // The harness of the built-in rule that maps it may make its command (`--exec`'s is
         // the user's).
         let builtin = self.builtin_of(&rel).filter(|_| self.exec.is_none());
-        let made = builtin.and_then(|h| {
-            let mut cx = Cx {
-                cwd: self.cwd,
-                root: &self.root,
-                settings: &self.settings,
-                memo: &mut self.memo,
-            };
-            h.command(&path, &abs, &mut cx)
-        });
+        let made = builtin.and_then(|h| h.command(&path, &abs, &mut self.cx()));
         let (command, harness) = match made {
             Some(made) => (made.command, Some(made.harness)),
             None => (
@@ -594,13 +596,7 @@ impl Finder<'_> {
     /// The command `--list` shows for a file that runs as a page, which names the browser it
     /// runs in; or why it cannot run ([`registry::page_command`]).
     fn page_command(&mut self, path: &Path) -> Result<Vec<OsString>, MissingInterpreter> {
-        let mut cx = Cx {
-            cwd: self.cwd,
-            root: &self.root,
-            settings: &self.settings,
-            memo: &mut self.memo,
-        };
-        registry::page_command(path, &mut cx)
+        registry::page_command(path, &mut self.cx())
     }
 
     /// The command that runs `path`, or `None` if it is not a test (for `origin`).
@@ -629,14 +625,8 @@ impl Finder<'_> {
                     return None;
                 }
                 let template = rule.command.clone();
-                let mut cx = Cx {
-                    cwd: self.cwd,
-                    root: &self.root,
-                    settings: &self.settings,
-                    memo: &mut self.memo,
-                };
-                let command = fill(&harness.template(&mut cx).unwrap_or(template), path);
-                match Shebang::read(&self.cwd.join(path)).filter(|_| self.exec.is_none()) {
+                let command = fill(&harness.template(&mut self.cx()).unwrap_or(template), path);
+                match line().filter(|_| self.exec.is_none()) {
                     Some(line) => harness.by_line(command, &line),
                     None => command,
                 }
