@@ -30,6 +30,34 @@ pub enum Only {
     Ts,
     /// Every file the glob (from the cwd) matches.
     Glob(String),
+    /// The files the harness itself lists for the command, each run through it
+    /// ([`Through`]).
+    Through(Through),
+}
+
+/// A followed command whose harness runs its own files: it lists them itself
+/// ([`super::Harness::list_through`]) and each runs through it, with the command's own flags
+/// and the project's configuration ([`super::Harness::command_through`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Through {
+    /// The harness that lists and runs the files.
+    pub harness: super::api::Id,
+    /// The command as the script wrote it, program first.
+    pub words: Vec<String>,
+}
+
+impl Through {
+    /// The place of a command whose harness runs its own files.
+    pub fn place(harness: super::api::Id, words: &[String]) -> Place {
+        Place {
+            path: PathBuf::new(),
+            recursive: true,
+            only: Only::Through(Through {
+                harness,
+                words: words.to_vec(),
+            }),
+        }
+    }
 }
 
 /// The files a harness's own configuration in the cwd excludes (`None`: none).

@@ -33,9 +33,11 @@ pub(crate) mod folder;
 mod bats;
 pub mod browser;
 mod go;
+mod mocha;
 pub(crate) mod node;
 pub(crate) mod perl;
 pub(crate) mod python;
+pub(crate) mod reporters;
 mod shell;
 
 // disc: a command line and the variables it runs with (a preload's, [`Harness::preload`]).
@@ -286,6 +288,31 @@ pub(crate) trait Harness: Sync {
         _root: &Path,
     ) -> Option<crate::protocol::gojson::PackageDirs> {
         None
+    }
+
+    // --- through: a harness that lists and runs its own files ([`follow::Through`]) ---
+
+    /// The files the followed command `words` runs, as the harness itself lists them
+    /// (relative to `cwd`, where the script runs), when this harness runs its own files
+    /// (`None`: it does not; `Err`: why it cannot list them, after "failed to list ").
+    fn list_through(&self, _words: &[String], _cwd: &Path) -> Option<Result<Vec<PathBuf>, String>> {
+        None
+    }
+
+    /// The command that runs the file at `path` (from the cwd) alone through the harness, as
+    /// the followed command `words` runs its files: its flags, the project's configuration,
+    /// tapline's reporter. Asked only of a harness whose [`Harness::list_through`] listed it.
+    fn command_through(
+        &self,
+        _words: &[String],
+        path: &Path,
+        _cx: &mut Cx<'_>,
+    ) -> Result<Vec<OsString>, api::MissingInterpreter> {
+        Err(api::MissingInterpreter {
+            program: self.id().to_owned(),
+            file: path.to_path_buf(),
+            hint: String::new(),
+        })
     }
 
     // --- warm (h39-warm): a long-lived worker that runs the harness's files one after another ---

@@ -16,6 +16,7 @@ pub(crate) static HARNESSES: &[&dyn Harness] = &[
     &super::shell::SH,        // *.sh
     &super::bats::BATS,       // *.bats
     &super::go::GO,           // [[suite]]s of go's JSON
+    &super::mocha::MOCHA,     // a script's `mocha`: its own files, through it
 ];
 
 /// The harness named `id`.

@@ -145,6 +145,9 @@ pub enum DiscoverError {
     /// entry that would run its files ([`project::Unfollowed::message`]).
     #[error("{0}")]
     Unfollowed(String),
+    /// The harness of the project's test command could not list the files it runs.
+    #[error("failed to list the test files of `{command}`: {why}")]
+    Listed { command: String, why: String },
     #[error("failed to parse glob `{pattern}`: {kind}")]
     Glob {
         pattern: String,

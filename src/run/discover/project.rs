@@ -15,7 +15,7 @@ use crate::harness::registry;
 use std::path::Path;
 
 use crate::harness::api::Lane;
-pub(super) use crate::harness::follow::{Excludes, Only, Place};
+pub(super) use crate::harness::follow::{Excludes, Only, Place, Through};
 
 /// The project's own word on its tests.
 #[derive(Debug, Clone)]
@@ -65,10 +65,6 @@ pub(super) struct Unfollowed {
 /// `tapline.toml` entry that runs its files through it (TAP where it prints TAP, else its
 /// JUnit report); `None`: no ready entry, the message says what one needs.
 const UNFOLLOWED: &[(&str, Option<&str>)] = &[
-    (
-        "mocha",
-        Some("[[runner]]\nglob = \"test/**/*.{js,cjs,mjs}\"\ncommand = \"npx mocha --reporter tap {}\""),
-    ),
     (
         "ava",
         Some("[[runner]]\nglob = \"test/**/*.{js,cjs,mjs}\"\ncommand = \"npx ava --tap {}\""),

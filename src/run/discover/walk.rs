@@ -208,6 +208,9 @@ impl Finder<'_> {
 
     /// Adds the files a place of the project's test command runs.
     fn add_place(&mut self, place: &Place) -> Result<(), DiscoverError> {
+        if let Only::Through(through) = &place.only {
+            return self.add_through(through);
+        }
         let abs = self.cwd.join(&place.path);
         if abs.is_file() {
             self.add(place.path.clone(), Origin::Named);
@@ -235,11 +238,46 @@ impl Finder<'_> {
                         && !crate::util::init_module::is_init_name(name)
                 }
                 Only::Ts => js_naming::ts_name(name) == TsName::Test,
-                Only::Glob(_) => false,
+                Only::Glob(_) | Only::Through(_) => false,
             };
             if !(takes && self.add(path.clone(), Origin::Named)) {
                 self.pass_over_walked(&path);
             }
+        }
+        Ok(())
+    }
+
+    /// Adds the files a harness that runs its own files lists for a followed command, each
+    /// run through it.
+    fn add_through(&mut self, through: &project::Through) -> Result<(), DiscoverError> {
+        let harness = registry::harness(through.harness);
+        let listed = harness.and_then(|h| Some((h, h.list_through(&through.words, self.cwd)?)));
+        let Some((harness, listed)) = listed else {
+            return Ok(());
+        };
+        let files = listed.map_err(|why| DiscoverError::Listed {
+            command: through.words.join(" "),
+            why,
+        })?;
+        for path in files {
+            let abs = normalize(&self.cwd.join(&path));
+            if self.found.contains_key(&abs) || !abs.is_file() {
+                continue;
+            }
+            let rel = crate::util::paths::relative(&abs, &self.root);
+            let command = harness.command_through(&through.words, &path, &mut self.cx());
+            let input = super::Input {
+                harness: Some(harness.id()),
+                silent: harness.silent(rel.rsplit('/').next().unwrap_or(&rel)),
+                ..super::Input::default()
+            };
+            let file = super::TestFile {
+                path,
+                rel,
+                command,
+                input,
+            };
+            self.found.insert(abs, file);
         }
         Ok(())
     }

@@ -100,7 +100,14 @@ pub(crate) fn key_of(p: &Planned, settings: &Settings, streams: Streams) -> Opti
     let argv = p.command.as_ref().ok()?;
     let (file, head) = argv.split_last()?;
     let program = head.first()?.to_string_lossy();
-    let (harness, worker) = registry::worker_for(program.rsplit('/').next()?)?;
+    let program = program.rsplit('/').next()?;
+    // The harness that made the file's command runs it in its own worker (a driver of its
+    // own under the interpreter); else the worker of the command's program, if any.
+    let own = input
+        .harness
+        .and_then(|id| Some((id, registry::worker(id)?)))
+        .filter(|(_, w)| w.runs(program));
+    let (harness, worker) = own.or_else(|| registry::worker_for(program))?;
     let name = p.info.rel.rsplit('/').next().unwrap_or(&p.info.rel);
     if Path::new(file).file_name().and_then(|n| n.to_str()) != Some(name) {
         // The file is not the command's last word: the driver could not be put in its place.

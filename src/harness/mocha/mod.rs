@@ -1,0 +1,276 @@
+//! mocha: a project whose test script runs `mocha` has its files listed and run by its own
+//! mocha, through tapline's driver (`tapline-mocha.cjs`) and reporter, with the script's flags
+//! and the project's configuration (`.mocharc.*`, package.json `mocha`).
+//!
+//! - which files: the ones mocha's own collector picks for the script's flags and config
+//!   (`spec`, `extension`, `recursive`, `ignore`); the driver asks it ([`Harness::list_through`]).
+//! - each file runs alone, `node tapline-mocha.cjs run FLAGS -- FILE`: the driver replaces the
+//!   spec by FILE (mocha adds a named file to its config's `spec`), loads `--require`s, and
+//!   prints TAP 14, a point per test (`describe > it`), a failing hook a point of its own.
+//! - files run in a warm worker of this room's ([`worker::Worker`]): one node that loaded
+//!   mocha and the requires runs the files one after another, as mocha's own serial run does.
+//! - one after another unless the script says `--parallel`: a suite written for mocha's serial
+//!   run may share a port or a database between files.
+//! - `-t` narrows with mocha's `--grep`, over a test's titles joined by a space as mocha
+//!   matches them.
+use super::api::{Cx, Id, MissingInterpreter, Silent};
+use super::filter::{Filter, Narrow, Pattern, Probe};
+use super::follow::{self, Follows, Through};
+use super::Harness;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// mocha, through tapline's driver.
+pub(crate) struct Mocha;
+pub(crate) static MOCHA: Mocha = Mocha;
+
+const ID: Id = "mocha";
+const DRIVER: &str = "tapline-mocha.cjs";
+
+/// The driver first, then what it loads beside it.
+const FILES: &[(&str, &str)] = &[
+    (DRIVER, include_str!("tapline-mocha.cjs")),
+    (
+        "tapline-mocha-reporter.cjs",
+        include_str!("tapline-mocha-reporter.cjs"),
+    ),
+    super::reporters::TAP_COMMON,
+];
+
+/// The driver's path, written once per process into the hooks' folder.
+fn driver() -> Result<PathBuf, String> {
+    static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    DIR.get_or_init(|| {
+        super::hooks::versioned_hooks("mocha", FILES)
+            .map(|dir| dir.join(DRIVER))
+            .map_err(|e| format!("failed to write tapline's mocha driver: {e}"))
+    })
+    .clone()
+}
+
+/// Whether the script's words say mocha's `--parallel` (`-p`).
+fn parallel(args: &[String]) -> bool {
+    args.iter()
+        .any(|a| a == "--parallel" || a == "-p" || a == "--parallel=true")
+}
+
+impl Harness for Mocha {
+    fn id(&self) -> Id {
+        ID
+    }
+
+    fn follows(&self, words: &[String]) -> Option<Follows> {
+        let (program, args) = follow::program(words)?;
+        if !matches!(program, "mocha" | "_mocha") {
+            return None;
+        }
+        Some(Follows {
+            places: vec![Through::place(ID, words)],
+            one_at_a_time: (!parallel(args))
+                .then_some("mocha runs files one after another (no --parallel)"),
+            ..Follows::default()
+        })
+    }
+
+    fn list_through(&self, words: &[String], cwd: &Path) -> Option<Result<Vec<PathBuf>, String>> {
+        let (program, _) = follow::program(words)?;
+        if !matches!(program, "mocha" | "_mocha") {
+            return None;
+        }
+        Some(list(&words[1..], cwd))
+    }
+
+    fn command_through(
+        &self,
+        words: &[String],
+        path: &Path,
+        _cx: &mut Cx<'_>,
+    ) -> Result<Vec<OsString>, MissingInterpreter> {
+        let driver = driver().map_err(|hint| MissingInterpreter {
+            program: "mocha".to_owned(),
+            file: path.to_path_buf(),
+            hint: format!(": {hint}"),
+        })?;
+        let mut argv: Vec<OsString> = vec!["node".into(), driver.into(), "run".into()];
+        argv.extend(words.iter().skip(1).map(OsString::from));
+        argv.push("--".into());
+        argv.push(path.as_os_str().to_owned());
+        Ok(argv)
+    }
+
+    fn silent(&self, _name: &str) -> Silent {
+        Silent::Fails
+    }
+
+    fn dependency_folders(&self) -> &'static [&'static str] {
+        &["node_modules"]
+    }
+
+    fn filter(&self, probe: &Probe<'_>) -> Option<Filter> {
+        (probe.harness == Some(ID)).then_some(Filter::of(&Grep))
+    }
+
+    fn worker(&self) -> Option<&'static dyn super::worker::Worker> {
+        Some(&WORKER)
+    }
+}
+
+/// The files mocha would run for the script's flags `args`, from `cwd`.
+fn list(args: &[String], cwd: &Path) -> Result<Vec<PathBuf>, String> {
+    let driver = driver()?;
+    let node = crate::util::which::find("node".as_ref(), cwd)
+        .ok_or("node is not installed (mocha runs under node)")?;
+    let out = std::process::Command::new(node)
+        .arg(&driver)
+        .arg("list")
+        .args(args)
+        .current_dir(cwd)
+        .env("TAPLINE", "1")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| format!("failed to start node: {e}"))?;
+    if !out.status.success() {
+        let said = String::from_utf8_lossy(&out.stderr);
+        let line = said
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("mocha's listing failed");
+        return Err(line.trim_start_matches("tapline: ").to_owned());
+    }
+    Ok(String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(PathBuf::from)
+        .collect())
+}
+
+/// mocha's `--grep`, put before the driver's `--`.
+struct Grep;
+
+impl Narrow for Grep {
+    fn said(&self) -> &'static str {
+        "mocha --grep"
+    }
+
+    fn narrow(&self, command: &mut Vec<OsString>, patterns: &[Pattern], matching: &[Vec<String>]) {
+        let grep = grep(patterns, matching);
+        let at = command
+            .iter()
+            .rposition(|w| w == "--")
+            .unwrap_or(command.len());
+        command.insert(at, format!("--grep={grep}").into());
+    }
+}
+
+/// mocha matches `--grep` against a test's titles joined by a space; a point's name here joins
+/// them by ` > `. The known matching tests, anchored, and the patterns for tests known only at
+/// run time.
+fn grep(patterns: &[Pattern], matching: &[Vec<String>]) -> String {
+    let titles = |name: &str| name.replace(" > ", " ");
+    let mut all: Vec<String> = patterns
+        .iter()
+        .filter(|p| p.plain)
+        .map(|p| regex::escape(&titles(&p.text)))
+        .collect();
+    let own: Vec<String> = matching
+        .iter()
+        .map(|n| regex::escape(&titles(&n.join(" > "))))
+        .collect();
+    if !own.is_empty() {
+        all.push(format!("^({})$", own.join("|")));
+    }
+    all.extend(
+        patterns
+            .iter()
+            .filter(|p| !p.plain)
+            .map(|p| p.source().to_owned()),
+    );
+    all.join("|")
+}
+
+/// The warm worker: the driver serves files from stdin when the pool starts it.
+struct Worker;
+static WORKER: Worker = Worker;
+
+impl super::worker::Worker for Worker {
+    fn runs(&self, program: &str) -> bool {
+        matches!(program, "node" | "nodejs")
+    }
+
+    fn files(&self) -> &'static [(&'static str, &'static str)] {
+        FILES
+    }
+
+    fn key_extra(&self, _path: &Path, _asked: bool) -> Option<bool> {
+        Some(false)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Vec<String> {
+        line.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn follows_mocha_with_its_flags_one_file_after_another() {
+        let f = MOCHA
+            .follows(&words(
+                "mocha --require test/support/env --check-leaks test/",
+            ))
+            .expect("follows");
+        assert_eq!(
+            f.places,
+            [Through::place(
+                ID,
+                &words("mocha --require test/support/env --check-leaks test/")
+            )]
+        );
+        assert!(f.one_at_a_time.is_some());
+        let p = MOCHA
+            .follows(&words("mocha --parallel 'test/**/*.spec.js'"))
+            .expect("follows");
+        assert_eq!(p.one_at_a_time, None, "--parallel runs files side by side");
+        assert!(MOCHA.follows(&words("node --test")).is_none());
+    }
+
+    #[test]
+    fn a_file_runs_alone_through_the_driver_with_the_scripts_flags() {
+        let mut memo = super::super::api::Memo::default();
+        let settings = super::super::api::Settings::default();
+        let mut cx = Cx {
+            cwd: Path::new("/p"),
+            root: Path::new("/p"),
+            settings: &settings,
+            memo: &mut memo,
+        };
+        let argv = MOCHA
+            .command_through(
+                &words("mocha --check-leaks test/"),
+                Path::new("test/a.js"),
+                &mut cx,
+            )
+            .expect("command");
+        let shown: Vec<String> = argv.iter().map(|w| w.to_string_lossy().into()).collect();
+        assert_eq!(shown[0], "node");
+        assert!(shown[1].ends_with(DRIVER), "{shown:?}");
+        assert_eq!(
+            shown[2..],
+            ["run", "--check-leaks", "test/", "--", "test/a.js"]
+        );
+    }
+
+    #[test]
+    fn grep_joins_titles_by_a_space_and_goes_before_the_file() {
+        let p = Pattern::parse("math > adds").expect("pattern");
+        let mut command: Vec<OsString> = ["node", "d.cjs", "run", "--", "t.js"]
+            .map(OsString::from)
+            .to_vec();
+        Grep.narrow(&mut command, &[p], &[vec!["math > adds (x)".to_owned()]]);
+        assert_eq!(command[3], "--grep=math adds|^(math adds \\(x\\))$");
+        assert_eq!(command[4], "--");
+    }
+}
