@@ -53,22 +53,20 @@ impl Finder<'_> {
             for excludes in declared.excludes {
                 self.drop_excluded(excludes);
             }
-            if self.found.is_empty() {
+            if !self.found.is_empty() {
+                self.declared = Some(declared.source);
+                self.declared_one_at_a_time = declared.one_at_a_time;
+                return Ok(());
+            }
+            if !self.has_user_rules() {
                 return Err(DiscoverError::NoDeclaredTests(declared.source));
             }
-            self.declared = Some(declared.source);
-            self.declared_one_at_a_time = declared.one_at_a_time;
-            return Ok(());
         }
         // A script naming a harness tapline does not follow is never guessed at (its files
         // under plain node fail for want of its globals): it is named, unless the user's own
         // rules say how to run its files.
         if let Some(unfollowed) = project::unfollowed(self.cwd) {
-            if !self
-                .rules
-                .iter()
-                .any(|r| matches!(r.kind, super::RuleKind::User))
-            {
+            if !self.has_user_rules() {
                 return Err(DiscoverError::Unfollowed(unfollowed.message()));
             }
         }
@@ -101,6 +99,13 @@ impl Finder<'_> {
         let added = self.add_folders(dirs, false, &looked.join(", "));
         self.bare = false;
         added
+    }
+
+    /// Whether `tapline.toml` has `[[runner]]` rules of the user's.
+    fn has_user_rules(&self) -> bool {
+        self.rules
+            .iter()
+            .any(|r| matches!(r.kind, super::RuleKind::User))
     }
 
     /// Adds a harness's project files (`none`: why there are none, when so).
@@ -255,16 +260,30 @@ impl Finder<'_> {
         let Some((harness, listed)) = listed else {
             return Ok(());
         };
-        let files = listed.map_err(|why| DiscoverError::Listed {
-            command: through.words.join(" "),
-            why,
-        })?;
+        let files = match listed {
+            Ok(files) => files,
+            // The user's own rules say how the files run: the default folders are walked.
+            Err(_) if self.has_user_rules() => return Ok(()),
+            Err(why) => {
+                return Err(DiscoverError::Listed {
+                    command: through.words.join(" "),
+                    why,
+                })
+            }
+        };
         for path in files {
             let abs = normalize(&self.cwd.join(&path));
             if self.found.contains_key(&abs) || !abs.is_file() {
                 continue;
             }
             let rel = crate::util::paths::relative(&abs, &self.root);
+            // `--exec`, or a `[[runner]]` of the user's that maps the file, says how it runs.
+            let user = (self.rules.iter().find(|r| r.rule.matches(&rel)))
+                .is_some_and(|r| matches!(r.kind, super::RuleKind::User));
+            if self.exec.is_some() || user {
+                self.add(path, Origin::Named);
+                continue;
+            }
             let command = harness.command_through(&through.words, &path, &mut self.cx());
             let input = super::Input {
                 harness: Some(harness.id()),

@@ -1,0 +1,181 @@
+//! #39: a project whose test script runs mocha has its files listed by mocha's own collector
+//! and each run through mocha (tapline's driver and reporter, `src/harness/mocha/`), with the
+//! script's flags and `.mocharc.*`: before, a bare run named mocha as not followed (exit 2),
+//! and a `[[runner]]` of `mocha FILE` ran every file of the config's `spec` for each file.
+use crate::util::{copy_dir, npm, repo, require, unmet, Project};
+use std::path::PathBuf;
+
+/// `node_modules` holding the fixture's mocha (installed once, [`npm::fixture`]).
+fn mocha_modules(test: &str) -> Option<PathBuf> {
+    if !require(test, &["node", "npm"]) {
+        return None;
+    }
+    let installed = npm::fixture(
+        "mocha",
+        r#"{"name":"tapline-mocha-fixture","private":true}"#,
+        "mocha@11.7.5",
+        "mocha/package.json",
+    );
+    match installed {
+        Ok(modules) => Some(modules),
+        Err(why) => {
+            unmet(
+                test,
+                &format!(
+                    "mocha could not be installed ({why}); CI installs it from npm's registry"
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// `test-data/suites/mocha-basic` (a `.mocharc.yml` with `spec` and `require`, one failing
+/// test, one pending) in a project of its own, with mocha installed; `None`: skipped.
+fn mocha_basic(test: &str) -> Option<Project> {
+    let modules = mocha_modules(test)?;
+    let p = Project::new();
+    copy_dir(&repo().join("test-data/suites/mocha-basic"), p.path());
+    let _ = std::fs::remove_dir_all(p.join("node_modules"));
+    std::os::unix::fs::symlink(&modules, p.join("node_modules")).expect("symlink node_modules");
+    Some(p)
+}
+
+#[test]
+fn issue39_mocha_lists_what_its_config_selects() {
+    let Some(p) = mocha_basic("issue39_mocha_lists_what_its_config_selects") else {
+        return;
+    };
+    let listed = p.run(&["--list"]);
+    assert_eq!(listed.code, 0, "{}", listed.both());
+    let files: Vec<&str> = listed
+        .stdout
+        .lines()
+        .filter_map(|l| l.split('\t').next())
+        .collect();
+    assert_eq!(
+        files,
+        ["test/math.spec.js", "test/strings.spec.js"],
+        "{}",
+        listed.both()
+    );
+    assert!(
+        listed
+            .stdout
+            .contains("tapline-mocha.cjs run -- test/math.spec.js"),
+        "each file runs alone through mocha: {}",
+        listed.both()
+    );
+    assert!(
+        listed.stderr.contains("mocha runs files one after another"),
+        "{}",
+        listed.both()
+    );
+}
+
+#[test]
+fn issue39_mocha_runs_each_file_through_the_project_config() {
+    let Some(p) = mocha_basic("issue39_mocha_runs_each_file_through_the_project_config") else {
+        return;
+    };
+    let ran = p.run(&[]);
+    let out = ran.both();
+    assert_eq!(ran.code, 1, "{out}");
+    // The files need the global `.mocharc.yml`'s `require` sets: under plain node they fail.
+    assert!(!out.contains("lib is not defined"), "{out}");
+    assert!(
+        out.contains("1 of 2 files failed · 1 failed, 4 passed, 1 skipped"),
+        "{out}"
+    );
+    assert!(
+        out.contains("math > range > keeps negative numbers  at test/math.spec.js:17:14"),
+        "the failure carries mocha's location: {out}"
+    );
+    assert!(out.contains("deepStrictEqual"), "{out}");
+    // Alone, each file in a process of its own, the verdicts are the same.
+    let alone = p.run(&["--isolate"]);
+    assert_eq!(alone.code, 1, "{}", alone.both());
+    assert!(
+        alone
+            .both()
+            .contains("1 of 2 files failed · 1 failed, 4 passed, 1 skipped"),
+        "{}",
+        alone.both()
+    );
+}
+
+#[test]
+fn issue39_mocha_t_narrows_with_grep() {
+    let Some(p) = mocha_basic("issue39_mocha_t_narrows_with_grep") else {
+        return;
+    };
+    let ran = p.run(&["-t", "shouts"]);
+    let out = ran.both();
+    assert_eq!(ran.code, 0, "{out}");
+    assert!(out.contains("1 passed"), "{out}");
+    assert!(!out.contains("keeps negative"), "{out}");
+}
+
+#[test]
+fn issue39_a_mocha_file_that_fails_to_load_fails_alone() {
+    let Some(p) = mocha_basic("issue39_a_mocha_file_that_fails_to_load_fails_alone") else {
+        return;
+    };
+    p.write(
+        "test/math.spec.js",
+        "describe('math', function () {\n  it('adds', () => {});\n",
+    );
+    let ran = p.run(&[]);
+    let out = ran.both();
+    assert_eq!(ran.code, 1, "{out}");
+    assert!(
+        out.contains("SyntaxError"),
+        "the file's own error is shown: {out}"
+    );
+    assert!(
+        out.contains("1 of 2 files failed") && out.contains("2 passed, 1 skipped"),
+        "the other file still runs: {out}"
+    );
+}
+
+#[test]
+fn issue39_a_parallel_mocha_script_runs_files_side_by_side() {
+    let Some(p) = mocha_basic("issue39_a_parallel_mocha_script_runs_files_side_by_side") else {
+        return;
+    };
+    p.write(
+        "package.json",
+        r#"{"name":"m","private":true,"scripts":{"test":"mocha --parallel"}}"#,
+    );
+    let listed = p.run(&["--list"]);
+    assert_eq!(listed.code, 0, "{}", listed.both());
+    assert!(
+        !listed.stderr.contains("one after another"),
+        "{}",
+        listed.both()
+    );
+}
+
+#[test]
+fn issue39_mocha_missing_from_the_project_is_one_clear_error() {
+    if !require(
+        "issue39_mocha_missing_from_the_project_is_one_clear_error",
+        &["node"],
+    ) {
+        return;
+    }
+    let p = Project::new();
+    p.write(
+        "package.json",
+        r#"{"name":"m","private":true,"scripts":{"test":"mocha"}}"#,
+    );
+    p.write("test/a.spec.js", "it('a', () => {});\n");
+    let ran = p.run(&[]);
+    assert_eq!(ran.code, 2, "{}", ran.both());
+    assert!(
+        ran.stderr
+            .contains("failed to list the test files of `mocha`: mocha is not installed in"),
+        "{}",
+        ran.both()
+    );
+}
