@@ -284,7 +284,10 @@ mod tests {
         // The root's pytest tests run under pytest in a plain run, mocha's through mocha: no
         // suite for them.
         assert_eq!(names, ["go"], "{text}");
-        assert!(text.contains("A plain run follows package.json's test script"), "{text}");
+        assert!(
+            text.contains("A plain run follows package.json's test script"),
+            "{text}"
+        );
         assert!(text.contains("\"mocha \\\"a b\\\"\""), "{text}");
     }
 

@@ -19,6 +19,20 @@ pub(crate) mod trace;
 // warm (h39-warm): the warm worker's driver and which files run in it.
 mod warm;
 
+/// The options of `node --test` (and `tsx --test`) that take their value as the next word.
+const NODE_TEST_WITH_VALUE: &[&str] = &[
+    "-r",
+    "--require",
+    "--import",
+    "--loader",
+    "--test-reporter",
+    "--test-reporter-destination",
+    "--test-name-pattern",
+    "--test-skip-pattern",
+    "--test-concurrency",
+    "--test-timeout",
+];
+
 /// `*.{js,mjs,cjs}` under node.
 pub(crate) struct Node;
 pub(crate) static NODE: Node = Node;
@@ -88,21 +102,13 @@ impl Harness for Node {
                 .into_iter()
                 .map(|a| follow::path_or_glob(a, js.clone()))
                 .collect(),
+            // tsx's `--test` is node's runner with tsx's loader: TypeScript tests too.
+            "tsx" if args.iter().any(|a| a == "--test") => follow::or_default(
+                follow::operands(args, NODE_TEST_WITH_VALUE),
+                Only::Js { ts: true },
+            ),
             "node" if args.iter().any(|a| a == "--test") => {
-                // The options that take their value as the next word.
-                let with_value = [
-                    "-r",
-                    "--require",
-                    "--import",
-                    "--loader",
-                    "--test-reporter",
-                    "--test-reporter-destination",
-                    "--test-name-pattern",
-                    "--test-skip-pattern",
-                    "--test-concurrency",
-                    "--test-timeout",
-                ];
-                follow::or_default(follow::operands(args, &with_value), js)
+                follow::or_default(follow::operands(args, NODE_TEST_WITH_VALUE), js)
             }
             "tap" => {
                 let with_value = ["-R", "--reporter", "-j", "--jobs", "-t", "--timeout"];

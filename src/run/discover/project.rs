@@ -170,7 +170,16 @@ fn places_of<'a>(
     seen: &mut Vec<String>,
     followed: &mut Followed,
 ) {
-    for command in commands(line) {
+    // The files a `find` feeds the next command of its pipe (`find . -name '*.spec.ts' |
+    // xargs runner`), as globs.
+    let mut found: Option<Vec<String>> = None;
+    for (command, piped) in commands(line) {
+        let fed = found.take().filter(|_| piped);
+        let command = unwrap_runner(skip_wrappers(&command), fed);
+        if let Some(globs) = find_globs(&command) {
+            found = Some(globs);
+            continue;
+        }
         let words = skip_wrappers(&command);
         if let Some(called) = called_script(words) {
             if !seen.iter().any(|s| s == called) && seen.len() < 16 {
@@ -203,21 +212,101 @@ fn places_of<'a>(
     }
 }
 
-/// The simple commands of a shell line: split at `&&`, `||`, `;` and `|`.
-fn commands(line: &str) -> Vec<Vec<String>> {
+/// The simple commands of a shell line: split at `&&`, `||`, `;` and `|`; each says whether
+/// a `|` feeds it the one before.
+fn commands(line: &str) -> Vec<(Vec<String>, bool)> {
     let Ok(words) = split_words(&line.replace(';', " ; ")) else {
         return Vec::new();
     };
-    let mut out = vec![Vec::new()];
+    let mut out = vec![(Vec::new(), false)];
     for word in words {
         if matches!(word.as_str(), "&&" | "||" | ";" | "|") {
-            out.push(Vec::new());
-        } else if let Some(last) = out.last_mut() {
+            out.push((Vec::new(), word == "|"));
+        } else if let Some((last, _)) = out.last_mut() {
             last.push(word);
         }
     }
-    out.retain(|c| !c.is_empty());
+    out.retain(|(c, _)| !c.is_empty());
     out
+}
+
+/// The command a runner of commands runs: `xargs [options] CMD` with the files `fed` to it
+/// by a `find` before it in the pipe (as globs), `glob -c CMD PATTERN...` (the glob package's
+/// CLI: CMD with the files the patterns match). Else `words` as they are.
+fn unwrap_runner(words: &[String], fed: Option<Vec<String>>) -> Vec<String> {
+    let Some((program, rest)) = words.split_first() else {
+        return Vec::new();
+    };
+    match program.rsplit('/').next().unwrap_or(program) {
+        "xargs" => {
+            // Options that take their value as the next word.
+            const WITH_VALUE: &[&str] = &["-n", "-P", "-L", "-I", "-d", "-s", "-E", "-a"];
+            let mut i = 0;
+            while i < rest.len() && rest[i].starts_with('-') {
+                i += if WITH_VALUE.contains(&rest[i].as_str()) {
+                    2
+                } else {
+                    1
+                };
+            }
+            let mut out = rest.get(i..).unwrap_or_default().to_vec();
+            out.extend(fed.unwrap_or_default());
+            out
+        }
+        "glob" => {
+            let mut command = None;
+            let mut patterns = Vec::new();
+            let mut args = rest.iter();
+            while let Some(w) = args.next() {
+                if w == "-c" || w == "--cmd" {
+                    command = args.next().and_then(|c| split_words(c).ok());
+                } else if let Some(c) = w.strip_prefix("--cmd=") {
+                    command = split_words(c).ok();
+                } else if !w.starts_with('-') {
+                    patterns.push(w.clone());
+                }
+            }
+            match command {
+                Some(mut command) => {
+                    command.extend(patterns);
+                    command
+                }
+                None => words.to_vec(),
+            }
+        }
+        _ => words.to_vec(),
+    }
+}
+
+/// The files a `find PATH... -name PATTERN` lists, as globs (`PATH/**/PATTERN`), when
+/// `words` is such a command (`-iname` read as `-name`; with no `-name`, every file).
+fn find_globs(words: &[String]) -> Option<Vec<String>> {
+    let (program, rest) = words.split_first()?;
+    if program.rsplit('/').next() != Some("find") {
+        return None;
+    }
+    let paths: Vec<&str> = rest
+        .iter()
+        .take_while(|w| !w.starts_with('-') && !matches!(w.as_str(), "(" | "!"))
+        .map(|p| p.trim_end_matches('/'))
+        .collect();
+    let names: Vec<&str> = rest
+        .windows(2)
+        .filter(|w| w[0] == "-name" || w[0] == "-iname")
+        .map(|w| w[1].as_str())
+        .collect();
+    let names = if names.is_empty() { vec!["*"] } else { names };
+    let paths = if paths.is_empty() { vec!["."] } else { paths };
+    let mut globs = Vec::new();
+    for path in paths {
+        for name in &names {
+            globs.push(match path {
+                "." | "" => format!("**/{name}"),
+                _ => format!("{}/**/{name}", path.strip_prefix("./").unwrap_or(path)),
+            });
+        }
+    }
+    Some(globs)
 }
 
 /// `words` without leading `VAR=value`s and wrappers that run the rest as their command.
@@ -432,6 +521,31 @@ mod tests {
             declare(r#""test": "prove -Ilib/j -r t""#).1,
             Some("prove runs files one at a time")
         );
+    }
+
+    fn w(line: &str) -> Vec<String> {
+        split_words(line).expect("words")
+    }
+
+    /// #39: the runners of commands scripts wrap a test command in.
+    #[test]
+    fn xargs_fed_by_find_and_glob_c_run_their_command() {
+        let found = find_globs(&w("find ./ -type f -name \\*.spec.ts")).expect("a find");
+        assert_eq!(found, ["**/*.spec.ts"]);
+        assert_eq!(
+            find_globs(&w("find test src/ -iname '*.t'")).expect("a find"),
+            ["test/**/*.t", "src/**/*.t"]
+        );
+        assert_eq!(find_globs(&w("grep -r x")), None);
+        assert_eq!(
+            unwrap_runner(&w("xargs -n 1 -0 npx runner --flag"), Some(found)),
+            w("npx runner --flag **/*.spec.ts")
+        );
+        assert_eq!(
+            unwrap_runner(&w("glob -c \"runner --x\" \"a/**/*.y\" b.y"), None),
+            w("runner --x a/**/*.y b.y")
+        );
+        assert_eq!(unwrap_runner(&w("runner a"), None), w("runner a"));
     }
 
     #[test]
