@@ -71,6 +71,15 @@ fn issue39_mocha_lists_what_its_config_selects() {
         "{}",
         listed.both()
     );
+    // `tapline list` names a test as a run does: one point, its titles joined.
+    let tests = p.tapline(&["list", "--format", "json"]);
+    assert!(
+        tests
+            .stdout
+            .contains(r#""name":["math > range > keeps negative numbers"]"#),
+        "{}",
+        tests.both()
+    );
 }
 
 #[test]

@@ -114,6 +114,17 @@ impl Harness for Mocha {
     fn worker(&self) -> Option<&'static dyn super::worker::Worker> {
         Some(&WORKER)
     }
+
+    fn scanned_name(
+        &self,
+        file: &super::list::Listable<'_>,
+        name: &[String],
+    ) -> Option<Vec<String>> {
+        // A run names a test by its titles joined, as one point: `tapline list` says the same.
+        let ours = (file.command.unwrap_or_default().iter())
+            .any(|w| Path::new(w).file_name().is_some_and(|n| n == DRIVER));
+        ours.then(|| vec![name.join(" > ")])
+    }
 }
 
 /// The files mocha would run for the script's flags `args`, from `cwd`.
