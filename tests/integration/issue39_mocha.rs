@@ -188,3 +188,34 @@ fn issue39_mocha_missing_from_the_project_is_one_clear_error() {
         ran.both()
     );
 }
+
+/// As in mocha's own serial run, every file is loaded before any test runs: a root-level
+/// hook one file defines applies to every file's tests, and work a module starts at load has
+/// had the other files' loading to finish (expressjs/express's auth example hashes a password
+/// at load; run right after its own load, its login test failed one run in five).
+#[test]
+fn issue39_mocha_loads_every_file_before_the_first_test_as_mocha_does() {
+    let test = "issue39_mocha_loads_every_file_before_the_first_test_as_mocha_does";
+    let Some(modules) = mocha_modules(test) else {
+        return;
+    };
+    let p = Project::new();
+    std::os::unix::fs::symlink(&modules, p.join("node_modules")).expect("symlink node_modules");
+    p.write(
+        "package.json",
+        r#"{"name":"m","private":true,"scripts":{"test":"mocha"}}"#,
+    );
+    p.write(
+        "test/z.js",
+        "beforeEach(function () { global.hits = (global.hits || 0) + 1; });\n\
+         it('z', function () {});\n",
+    );
+    p.write(
+        "test/b.js",
+        "const assert = require('assert');\n\
+         it('sees the root hook of z.js', function () { assert.ok(global.hits > 0); });\n",
+    );
+    let ran = p.run(&["--no-history"]);
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    assert!(ran.both().contains("2 files · 2 passed"), "{}", ran.both());
+}

@@ -45,7 +45,8 @@ function options() {
   return { args, spec: spec.length ? spec : ['./test'] };
 }
 
-function list() {
+// The files mocha would run for the script's flags and the configuration, absolute.
+function collect() {
   const { args, spec } = options();
   const got = lib('lib/cli/collect-files.js')({
     ignore: [].concat(args.ignore || []),
@@ -55,9 +56,12 @@ function list() {
     sort: true,
     spec,
   });
-  const files = Array.isArray(got) ? got : got.files;
+  return (Array.isArray(got) ? got : got.files).map((f) => path.resolve(f));
+}
+
+function list() {
   let text = '';
-  for (const f of files) text += path.relative(cwd, f).split(path.sep).join('/') + '\n';
+  for (const f of collect()) text += path.relative(cwd, f).split(path.sep).join('/') + '\n';
   process.stdout.write(text);
 }
 
@@ -181,6 +185,73 @@ function writeTrace(out, file, before) {
   }
 }
 
+// A worker loads every file mocha would run before its first file runs, as mocha's own
+// serial run loads them all before any test: a file whose module starts work it does not
+// wait for (a password hashed at load, a fixture read) finds it done, as under `mocha`. Each
+// commanded file then runs alone: its suites and root-level tests moved into a run of their
+// own, with the root-level hooks every loaded file and the requires added (mocha's root
+// hooks apply to every file's tests). A file that failed to load fails when its turn comes,
+// with its error, as `mocha FILE` would.
+class Loaded {
+  constructor(args) {
+    const Mocha = require(home);
+    this.args = args;
+    this.mocha = new Mocha(args);
+    this.errors = new Map();
+    this.files = new Set();
+  }
+  async load(abs) {
+    this.files.add(abs);
+    this.mocha.files = [abs];
+    try {
+      await this.mocha.loadFilesAsync();
+    } catch (err) {
+      this.errors.set(abs, err);
+    }
+  }
+  async loadAll() {
+    for (const f of [].concat(this.args.file || [])) await this.load(path.resolve(f));
+    let files = [];
+    try {
+      files = collect();
+    } catch (_) {
+      // Each file is then loaded when its turn comes.
+    }
+    for (const f of files) if (!this.files.has(f)) await this.load(f);
+  }
+  // Runs the loaded file `abs` alone; resolves with its failures.
+  async run(abs) {
+    if (!this.files.has(abs)) await this.load(abs);
+    const err = this.errors.get(abs);
+    if (err) {
+      console.error('\n Exception during run:', err);
+      return 1;
+    }
+    const Mocha = require(home);
+    const own = new Mocha({ ...this.args, rootHooks: undefined });
+    own.cleanReferencesAfterRun(false);
+    own.files = [];
+    const from = this.mocha.suite;
+    const to = own.suite;
+    const mine = (x) => x.file === abs;
+    for (const s of from.suites.filter(mine)) {
+      s.parent = to;
+      to.suites.push(s);
+    }
+    for (const t of from.tests.filter(mine)) {
+      t.parent = to;
+      to.tests.push(t);
+    }
+    from.suites = from.suites.filter((x) => !mine(x));
+    from.tests = from.tests.filter((x) => !mine(x));
+    for (const hooks of ['_beforeAll', '_beforeEach', '_afterAll', '_afterEach']) {
+      to[hooks] = from[hooks].slice();
+    }
+    process.env.TAPLINE_MOCHA_FILE = abs;
+    return new Promise((resolve) => own.run(resolve));
+  }
+}
+
 async function serve() {
   delete process.env.TAPLINE_WARM_NONCE;
   delete process.env.TAPLINE_WARM_MERGED;
@@ -193,6 +264,8 @@ async function serve() {
     process.exit(1);
   }
   const required = Object.keys(require.cache).filter((f) => !f.includes(`${path.sep}node_modules${path.sep}`) && f !== __filename && path.dirname(f) !== __dirname);
+  const loaded = new Loaded(args);
+  await loaded.loadAll();
   for (;;) {
     const cmd = readCommand();
     if (!cmd) return;
@@ -204,7 +277,7 @@ async function serve() {
     const began = process.hrtime.bigint();
     let code;
     try {
-      code = Math.min(await runFile(args, cmd.file), 255);
+      code = Math.min(await loaded.run(path.resolve(cmd.file)), 255);
     } catch (err) {
       console.error('\n Exception during run:', err);
       code = 1;
