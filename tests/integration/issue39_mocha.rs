@@ -219,3 +219,29 @@ fn issue39_mocha_loads_every_file_before_the_first_test_as_mocha_does() {
     assert_eq!(ran.code, 0, "{}", ran.both());
     assert!(ran.both().contains("2 files · 2 passed"), "{}", ran.both());
 }
+
+/// A file or a folder named on the command line in a mocha project runs through mocha too,
+/// never under plain node (where `describe` is not defined).
+#[test]
+fn issue39_a_named_mocha_file_or_folder_runs_through_mocha() {
+    let test = "issue39_a_named_mocha_file_or_folder_runs_through_mocha";
+    let Some(p) = mocha_basic(test) else {
+        return;
+    };
+    let one = p.run(&["--no-history", "test/strings.spec.js"]);
+    assert_eq!(one.code, 0, "{}", one.both());
+    assert!(
+        one.both().contains("1 file · 2 passed, 1 skipped"),
+        "{}",
+        one.both()
+    );
+    let folder = p.run(&["--no-history", "test"]);
+    assert_eq!(folder.code, 1, "{}", folder.both());
+    assert!(
+        folder
+            .both()
+            .contains("1 of 2 files failed · 1 failed, 4 passed, 1 skipped"),
+        "mocha's files of the folder, not its setup module: {}",
+        folder.both()
+    );
+}

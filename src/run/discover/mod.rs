@@ -226,6 +226,7 @@ pub fn find(
             browser: cfg.chromium.clone(),
         },
         memo: Memo::default(),
+        listed: None,
     };
     if args.is_empty() {
         finder.add_defaults(cfg.test_dirs.as_deref())?;
@@ -449,9 +450,20 @@ struct Finder<'a> {
     settings: Settings,
     /// What the harnesses looked up once for every file.
     memo: Memo,
+    /// The files the harnesses that run their own files list for the project's test command
+    /// (absolute), each with its command's words: a file named on the command line runs
+    /// through its harness too. Listed once, when a named file first asks.
+    listed: Option<Vec<(PathBuf, project::Through)>>,
 }
 
 impl Finder<'_> {
+    /// Whether a `[[runner]]` of the user's maps the file at `abs`.
+    fn user_rule_maps(&self, abs: &Path) -> bool {
+        let rel = relative(abs, &self.root);
+        (self.rules.iter().find(|r| r.rule.matches(&rel)))
+            .is_some_and(|r| matches!(r.kind, RuleKind::User))
+    }
+
     /// What a harness may ask of the run while it makes a file's command.
     fn cx(&mut self) -> Cx<'_> {
         Cx {
@@ -476,6 +488,12 @@ impl Finder<'_> {
         let abs = normalize(&self.cwd.join(&path));
         if self.found.contains_key(&abs) {
             return true;
+        }
+        // A file its harness lists runs through it, unless a user's rule maps it.
+        if origin == Origin::Named && self.exec.is_none() && !self.user_rule_maps(&abs) {
+            if let Some(through) = self.listed_by(&abs) {
+                return self.add_listed(path, abs, &through);
+            }
         }
         let Ok(meta) = fs::metadata(&abs) else {
             return false;

@@ -164,6 +164,23 @@ impl Finder<'_> {
         dir: &Path,
         test_folder: bool,
     ) -> Result<DirCount, DiscoverError> {
+        // In a project whose test command's harness lists its own files, a folder holds the
+        // files it lists there, each run through it.
+        let inside = self.listed_inside(dir);
+        if !inside.is_empty() {
+            let count = inside.len();
+            for (abs, through) in inside {
+                let path = dir.join(
+                    abs.strip_prefix(normalize(&self.cwd.join(dir)))
+                        .unwrap_or(&abs),
+                );
+                self.add_listed(path, abs, &through);
+            }
+            return Ok(DirCount {
+                tests: count,
+                files: count,
+            });
+        }
         let walk = Walk {
             recursive: true,
             skip_not_test_folders: true,
@@ -257,7 +274,7 @@ impl Finder<'_> {
     fn add_through(&mut self, through: &project::Through) -> Result<(), DiscoverError> {
         let harness = registry::harness(through.harness);
         let listed = harness.and_then(|h| Some((h, h.list_through(&through.words, self.cwd)?)));
-        let Some((harness, listed)) = listed else {
+        let Some((_, listed)) = listed else {
             return Ok(());
         };
         let files = match listed {
@@ -273,32 +290,89 @@ impl Finder<'_> {
         };
         for path in files {
             let abs = normalize(&self.cwd.join(&path));
-            if self.found.contains_key(&abs) || !abs.is_file() {
-                continue;
+            if !self.found.contains_key(&abs) && abs.is_file() {
+                self.add_listed(path, abs, through);
             }
-            let rel = crate::util::paths::relative(&abs, &self.root);
-            // `--exec`, or a `[[runner]]` of the user's that maps the file, says how it runs.
-            let user = (self.rules.iter().find(|r| r.rule.matches(&rel)))
-                .is_some_and(|r| matches!(r.kind, super::RuleKind::User));
-            if self.exec.is_some() || user {
-                self.add(path, Origin::Named);
-                continue;
-            }
-            let command = harness.command_through(&through.words, &path, &mut self.cx());
-            let input = super::Input {
-                harness: Some(harness.id()),
-                silent: harness.silent(rel.rsplit('/').next().unwrap_or(&rel)),
-                ..super::Input::default()
-            };
-            let file = super::TestFile {
-                path,
-                rel,
-                command,
-                input,
-            };
-            self.found.insert(abs, file);
         }
         Ok(())
+    }
+
+    /// Adds the file at `path` (`abs`) a harness listed for `through`'s command, run through
+    /// it; a `[[runner]]` of the user's that maps it, or `--exec`, says how it runs instead.
+    pub(super) fn add_listed(
+        &mut self,
+        path: PathBuf,
+        abs: PathBuf,
+        through: &project::Through,
+    ) -> bool {
+        let Some(harness) = registry::harness(through.harness) else {
+            return false;
+        };
+        if self.exec.is_some() || self.user_rule_maps(&abs) {
+            // `add` leaves a file a user's rule maps to that rule.
+            return self.add(path, Origin::Named);
+        }
+        let rel = crate::util::paths::relative(&abs, &self.root);
+        let command = harness.command_through(&through.words, &path, &mut self.cx());
+        let input = super::Input {
+            harness: Some(harness.id()),
+            silent: harness.silent(rel.rsplit('/').next().unwrap_or(&rel)),
+            ..super::Input::default()
+        };
+        let file = super::TestFile {
+            path,
+            rel,
+            command,
+            input,
+        };
+        self.found.insert(abs, file);
+        true
+    }
+
+    /// The files a harness lists for the project's test command inside `dir`, with that
+    /// command (none when no file of `dir` is listed, or a user's rule maps them).
+    fn listed_inside(&mut self, dir: &Path) -> Vec<(PathBuf, project::Through)> {
+        if self.exec.is_some() {
+            return Vec::new();
+        }
+        let start = normalize(&self.cwd.join(dir));
+        let _ = self.listed_by(&start);
+        let listed = self.listed.as_deref().unwrap_or_default();
+        listed
+            .iter()
+            .filter(|(f, _)| f.starts_with(&start))
+            .filter(|(f, _)| !self.user_rule_maps(f))
+            .cloned()
+            .collect()
+    }
+
+    /// The command of the project's test script whose harness lists the file at `abs`, when a
+    /// harness that runs its own files lists it.
+    pub(super) fn listed_by(&mut self, abs: &Path) -> Option<project::Through> {
+        if self.listed.is_none() {
+            let mut listed = Vec::new();
+            let declared = project::declared(self.cwd)
+                .map(|d| d.places)
+                .unwrap_or_default();
+            for place in declared {
+                let Only::Through(through) = place.only else {
+                    continue;
+                };
+                let files = registry::harness(through.harness)
+                    .and_then(|h| h.list_through(&through.words, self.cwd))
+                    .and_then(Result::ok)
+                    .unwrap_or_default();
+                for f in files {
+                    listed.push((normalize(&self.cwd.join(f)), through.clone()));
+                }
+            }
+            self.listed = Some(listed);
+        }
+        let listed = self.listed.as_deref().unwrap_or_default();
+        listed
+            .iter()
+            .find(|(f, _)| f == abs)
+            .map(|(_, t)| t.clone())
     }
 
     /// Adds the tests matching `pattern`; returns how many match.
