@@ -18,6 +18,8 @@ pub(crate) mod coverage;
 pub(crate) mod trace;
 // warm (h39-warm): the warm worker's driver and which files run in it.
 mod warm;
+// workspaces (h39-ws): a monorepo's packages, as npm, yarn, pnpm and lerna declare them.
+mod workspaces;
 
 /// `*.{js,mjs,cjs}` under node.
 pub(crate) struct Node;
@@ -211,6 +213,12 @@ impl Harness for Node {
              # [[suite]]\n# name = \"npm\"\n# command = [\"npm\", \"test\", \"--silent\"]\n"
         };
         format!("\n# package.json's test script: {quoted}\n{block}")
+    }
+
+    // --- workspaces (h39-ws) ---
+
+    fn workspace(&self, root: &Path) -> Option<Result<follow::Workspace, String>> {
+        workspaces::workspace(root)
     }
 }
 
