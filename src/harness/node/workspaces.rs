@@ -259,7 +259,10 @@ mod tests {
     #[test]
     fn yarn_packages_object_and_lerna() {
         let dir = project(&[
-            ("package.json", r#"{"workspaces": {"packages": ["libs/**"]}}"#),
+            (
+                "package.json",
+                r#"{"workspaces": {"packages": ["libs/**"]}}"#,
+            ),
             ("libs/a/package.json", PKG),
             ("libs/group/b/package.json", PKG),
         ]);
