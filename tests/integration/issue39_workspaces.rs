@@ -323,3 +323,56 @@ fn issue39_a_pnpm_workspace_runs_its_packages_but_the_excluded_one() {
         "tools/cli/args.test.js:9:1"
     );
 }
+
+/// Nothing in the workspace runs a script tapline follows: named, package by package, as a
+/// project of one package names its harness (exit 2), not a run of failing entries alone.
+#[test]
+fn issue39_a_workspace_whose_packages_all_name_unfollowed_harnesses_is_named_exit_2() {
+    let p = Project::new();
+    p.write(
+        "pnpm-workspace.yaml",
+        "packages:\n  - 'packages/*'\nonlyBuiltDependencies:\n  - esbuild\n",
+    );
+    p.write(
+        "package.json",
+        r#"{"name": "r", "scripts": {"test": "pnpm -r test"}}"#,
+    );
+    for (name, script) in [("core", "vitest run"), ("ui", "jest")] {
+        p.write(
+            &format!("packages/{name}/package.json"),
+            format!(r#"{{"name": "{name}", "scripts": {{"test": "{script}"}}}}"#),
+        );
+        p.write(
+            &format!("packages/{name}/test/{name}.test.js"),
+            "test('x', () => {});\n",
+        );
+    }
+    let ran = p.run(&["--no-history"]);
+    assert_eq!(ran.code, 2, "{}", ran.both());
+    for said in [
+        "no package of pnpm-workspace.yaml packages (packages/core, packages/ui) runs a test script tapline follows",
+        "packages/core: not run: package.json scripts.test (`vitest run`) runs `vitest`",
+        "packages/ui: not run: package.json scripts.test (`jest`) runs `jest`",
+    ] {
+        assert!(ran.stderr.contains(said), "{said}: {}", ran.both());
+    }
+    // A root whose own script names one, with no package tested: as in a project of one.
+    p.write(
+        "package.json",
+        r#"{"name": "r", "scripts": {"test": "jest --coverage"}}"#,
+    );
+    for name in ["core", "ui"] {
+        p.write(
+            &format!("packages/{name}/package.json"),
+            format!(r#"{{"name": "{name}"}}"#),
+        );
+    }
+    let ran = p.run(&["--no-history"]);
+    assert_eq!(ran.code, 2, "{}", ran.both());
+    assert!(
+        ran.stderr
+            .contains("package.json scripts.test (`jest --coverage`) runs `jest`, which tapline does not follow"),
+        "{}",
+        ran.both()
+    );
+}

@@ -48,19 +48,16 @@ impl Finder<'_> {
         let dirs = std::iter::once(PathBuf::new()).chain(workspace.packages.iter().cloned());
         let mut ran = Vec::new();
         let mut serial: Vec<(Vec<PathBuf>, Option<&'static str>)> = Vec::new();
-        let mut root_fails = None;
+        let mut failing: Vec<(PathBuf, String, String)> = Vec::new();
         for dir in dirs {
             let root_itself = dir.as_os_str().is_empty();
             let (shown, package) = self.package(&dir, cfg);
             match package {
                 Package::Skipped(_) if root_itself => {}
                 Package::Skipped(why) => self.notes.push(format!("{shown}: skipped, {why}")),
-                // Said alone when nothing else runs, as in a project of one package.
-                Package::Fails(why) if root_itself => root_fails = Some(why),
                 Package::Fails(why) => {
-                    self.notes.push(format!("{shown}: fails, {why}"));
-                    self.add_failing(&dir, why);
-                    ran.push(shown);
+                    ran.push(shown.clone());
+                    failing.push((dir, shown, why));
                 }
                 Package::Files {
                     found,
@@ -76,16 +73,12 @@ impl Finder<'_> {
             }
         }
         let source = format!("{} ({})", workspace.source, self.declared_dirs(&workspace));
-        if self.found.is_empty() {
-            return Err(match project::unfollowed(self.cwd) {
-                Some(unfollowed) => DiscoverError::Unfollowed(unfollowed.message()),
-                None => DiscoverError::NoDeclaredTests(source),
-            });
+        if serial.is_empty() {
+            return Err(self.none_runs(source, &failing));
         }
-        if let Some(why) = root_fails {
-            self.notes.push(format!("the root: fails, {why}"));
-            self.add_failing(Path::new(""), why);
-            ran.insert(0, "the root".to_owned());
+        for (dir, shown, why) in failing {
+            self.notes.push(format!("{shown}: fails, {why}"));
+            self.add_failing(&dir, why);
         }
         self.keep_apart(&serial);
         self.declared = Some(format!("{source}: {}", ran.join(", ")));
@@ -130,6 +123,30 @@ impl Finder<'_> {
             }
         }
         Ok(true)
+    }
+
+    /// Why a workspace runs nothing: no package's script is followed. Those naming a harness
+    /// tapline does not follow (`failing`) are named, as a project of one package names its
+    /// own (exit 2), rather than a run of failing entries alone.
+    fn none_runs(&self, source: String, failing: &[(PathBuf, String, String)]) -> DiscoverError {
+        match failing {
+            [] => DiscoverError::NoDeclaredTests(source),
+            [(dir, _, why)] if dir.as_os_str().is_empty() => match project::unfollowed(self.cwd) {
+                Some(unfollowed) => DiscoverError::Unfollowed(unfollowed.message()),
+                None => DiscoverError::Unfollowed(format!("failed to find test files: {why}")),
+            },
+            _ => {
+                let each: Vec<String> = failing
+                    .iter()
+                    .map(|(_, shown, why)| format!("{shown}: {why}"))
+                    .collect();
+                DiscoverError::Unfollowed(format!(
+                    "failed to find test files: no package of {source} runs a test script \
+                     tapline follows:\n{}",
+                    each.join("\n")
+                ))
+            }
+        }
     }
 
     /// The workspace's package folders as declared, shortened past a few.
