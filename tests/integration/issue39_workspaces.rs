@@ -376,3 +376,30 @@ fn issue39_a_workspace_whose_packages_all_name_unfollowed_harnesses_is_named_exi
         ran.both()
     );
 }
+
+/// `--tag` reads a package's file from the package's folder, where its path starts.
+#[test]
+fn issue39_tag_selects_a_packages_files_by_their_tags() {
+    let p = Project::new();
+    p.write(
+        "package.json",
+        r#"{"name": "r", "workspaces": ["packages/*"]}"#,
+    );
+    p.write(
+        "packages/a/package.json",
+        r#"{"name": "a", "scripts": {"test": "node --test"}}"#,
+    );
+    p.write(
+        "packages/a/test/db.test.js",
+        "const tap = { tags: (...t) => ({ test: () => t }) };\ntap.tags('db').test('x', () => {});\n",
+    );
+    p.write("packages/a/test/unit.test.js", "// no tags\n");
+    let ran = p.run(&["--list", "--tag", "db"]);
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    let files: Vec<&str> = ran
+        .stdout
+        .lines()
+        .map(|l| l.split('\t').next().unwrap_or_default())
+        .collect();
+    assert_eq!(files, ["packages/a/test/db.test.js"], "{}", ran.both());
+}
