@@ -131,7 +131,8 @@ fn expand(root: &Path, patterns: &[String]) -> Result<Vec<PathBuf>, String> {
             None => (false, pattern.as_str()),
         };
         let pattern = clean(pattern);
-        if pattern.is_empty() {
+        // The root is no package of its own workspace (its own script runs anyway).
+        if pattern.is_empty() || pattern == "." {
             continue;
         }
         let matcher = GlobBuilder::new(&pattern)
@@ -239,7 +240,7 @@ mod tests {
         let dir = project(&[
             (
                 "package.json",
-                r#"{"workspaces": ["packages/z", "packages/*", "./tools/"]}"#,
+                r#"{"workspaces": ["packages/z", "packages/*", "./tools/", "."]}"#,
             ),
             ("packages/a/package.json", PKG),
             ("packages/z/package.json", PKG),
