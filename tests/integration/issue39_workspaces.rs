@@ -350,7 +350,7 @@ fn issue39_a_workspace_whose_packages_all_name_unfollowed_harnesses_is_named_exi
     let ran = p.run(&["--no-history"]);
     assert_eq!(ran.code, 2, "{}", ran.both());
     for said in [
-        "no package of pnpm-workspace.yaml packages (packages/core, packages/ui) runs a test script tapline follows",
+        "no package of pnpm-workspace.yaml packages (packages/core, packages/ui) runs tests tapline can run",
         "packages/core: not run: package.json scripts.test (`vitest run`) runs `vitest`",
         "packages/ui: not run: package.json scripts.test (`jest`) runs `jest`",
     ] {

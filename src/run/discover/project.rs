@@ -108,9 +108,7 @@ impl Unfollowed {
             self.source, self.harness
         )
     }
-}
 
-impl Unfollowed {
     /// Why the workspace's package at `dir` (from the root) fails, never started: the
     /// harness named, and the `[[suite]]` that would run it from its folder.
     pub fn in_package(&self, dir: &str) -> String {

@@ -125,15 +125,17 @@ impl Finder<'_> {
         Ok(true)
     }
 
-    /// Why a workspace runs nothing: no package's script is followed. Those naming a harness
-    /// tapline does not follow (`failing`) are named, as a project of one package names its
-    /// own (exit 2), rather than a run of failing entries alone.
+    /// Why a workspace runs nothing: no package's script gave files. Those that cannot run
+    /// (`failing`: a harness tapline does not follow, one that could not list its files) are
+    /// named, as a project of one package names its own (exit 2), rather than a run of
+    /// failing entries alone.
     fn none_runs(&self, source: String, failing: &[(PathBuf, String, String)]) -> DiscoverError {
         match failing {
             [] => DiscoverError::NoDeclaredTests(source),
             [(dir, _, why)] if dir.as_os_str().is_empty() => match project::unfollowed(self.cwd) {
                 Some(unfollowed) => DiscoverError::Unfollowed(unfollowed.message()),
-                None => DiscoverError::Unfollowed(format!("failed to find test files: {why}")),
+                // Its command's own error (a harness that could not list its files).
+                None => DiscoverError::Unfollowed(why.clone()),
             },
             _ => {
                 let each: Vec<String> = failing
@@ -141,8 +143,8 @@ impl Finder<'_> {
                     .map(|(_, shown, why)| format!("{shown}: {why}"))
                     .collect();
                 DiscoverError::Unfollowed(format!(
-                    "failed to find test files: no package of {source} runs a test script \
-                     tapline follows:\n{}",
+                    "failed to find test files: no package of {source} runs tests tapline can \
+                     run:\n{}",
                     each.join("\n")
                 ))
             }
