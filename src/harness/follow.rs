@@ -85,6 +85,16 @@ pub struct Implied {
     pub format: crate::protocol::InputFormat,
 }
 
+/// A monorepo's packages, as its package manager declares them
+/// ([`super::Harness::workspace`]): each runs its own test script from its own folder.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Workspace {
+    /// Where they are declared, for `--list` and errors (`package.json workspaces`).
+    pub source: String,
+    /// The package folders, relative to the workspace's root, in the declared order.
+    pub packages: Vec<PathBuf>,
+}
+
 /// The base name of `words`' program and the rest.
 pub(crate) fn program(words: &[String]) -> Option<(&str, &[String])> {
     let (program, args) = words.split_first()?;

@@ -400,6 +400,15 @@ pub(crate) trait Harness: Sync {
     fn init_script_text(&self, _quoted: &str, _words: &[&str], _followed: bool) -> String {
         String::new()
     }
+
+    // --- workspaces (h39-ws): a monorepo whose packages each run their own test script ---
+
+    /// The packages of the workspace whose root is `root`, as this harness's ecosystem
+    /// declares them (`None`: no workspace here; `Err`: its declaration cannot be read, after
+    /// "failed to read the workspace: "). Asked in the registry's order; the first wins.
+    fn workspace(&self, _root: &Path) -> Option<Result<follow::Workspace, String>> {
+        None
+    }
 }
 
 #[cfg(test)]

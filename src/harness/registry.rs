@@ -360,3 +360,11 @@ pub(crate) fn page_runtime() -> &'static str {
 pub(crate) fn page_coverage_note(out: &Path) -> Option<String> {
     super::browser::coverage::read_note(out)
 }
+
+// --- workspaces (h39-ws) ---
+
+/// The workspace whose root is `root`, as the first harness that reads one declares it
+/// ([`Harness::workspace`]).
+pub(crate) fn workspace(root: &Path) -> Option<Result<super::follow::Workspace, String>> {
+    HARNESSES.iter().find_map(|h| h.workspace(root))
+}

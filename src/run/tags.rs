@@ -20,6 +20,13 @@ pub fn with_tags(files: Vec<TestFile>, wanted: &[String]) -> Vec<TestFile> {
     }
     files
         .into_iter()
-        .filter(|f| registry::declares_tag(&f.path, wanted))
+        .filter(|f| {
+            // A file that runs in a folder of its own (a workspace's package) is named from it.
+            let path = match &f.input.cwd {
+                Some(dir) => dir.join(&f.path),
+                None => f.path.clone(),
+            };
+            registry::declares_tag(&path, wanted)
+        })
         .collect()
 }

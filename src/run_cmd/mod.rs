@@ -214,6 +214,9 @@ fn prepare(
     }
     if args.list {
         list_notes(&options.env, &found.passed_over, found.declared.as_deref());
+        for note in &found.notes {
+            tapline::say!("tapline: {note}");
+        }
         for note in discover::harness_notes(&project.cwd, one_at_a_time.as_deref(), &files) {
             tapline::say!("tapline: {note}");
         }

@@ -18,6 +18,8 @@ pub(crate) mod coverage;
 pub(crate) mod trace;
 // warm (h39-warm): the warm worker's driver and which files run in it.
 mod warm;
+// workspaces (h39-ws): a monorepo's packages, as npm, yarn, pnpm and lerna declare them.
+mod workspaces;
 
 /// The options of `node --test` (and `tsx --test`) that take their value as the next word.
 const NODE_TEST_WITH_VALUE: &[&str] = &[
@@ -217,6 +219,12 @@ impl Harness for Node {
              # [[suite]]\n# name = \"npm\"\n# command = [\"npm\", \"test\", \"--silent\"]\n"
         };
         format!("\n# package.json's test script: {quoted}\n{block}")
+    }
+
+    // --- workspaces (h39-ws) ---
+
+    fn workspace(&self, root: &Path) -> Option<Result<follow::Workspace, String>> {
+        workspaces::workspace(root)
     }
 }
 

@@ -5,7 +5,7 @@
 //
 // A failure's YAML: `message`, `name` (the error's class or code), `found`/`wanted` (the
 // error's `actual`/`expected`, unless it says `showDiff: false`), `compare` (assert's
-// operator), `at` (file:line:column: the first stack frame in the test file itself, else the
+// operator), `at` (absolute file:line:column: the first stack frame in the test file itself, else the
 // first outside node's internals and node_modules) and `stack` (without those frames).
 'use strict';
 const path = require('path');
@@ -50,7 +50,9 @@ function location(stack, file) {
     if (!m) continue;
     const p = toPath(m[1]);
     if (p.startsWith('node:') || p.startsWith('internal/')) continue;
-    frames.push({ p, at: `${rel(p)}:${m[2]}:${m[3]}` });
+    // Absolute, as tape and node:test print theirs: tapline shows it from where it runs,
+    // which is not this process's cwd when the file runs in a workspace's package.
+    frames.push({ p, at: `${path.resolve(p)}:${m[2]}:${m[3]}` });
   }
   const own = file ? path.resolve(toPath(file)) : '';
   const mine = frames.find((f) => path.resolve(f.p) === own);

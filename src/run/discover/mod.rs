@@ -49,6 +49,7 @@ pub use passed_over::{passed_over_notes, PassedOver, PassedOverWhy, SHOWN_REASON
 mod tests;
 mod walk;
 mod words;
+mod workspace;
 use crate::protocol::InputFormat;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -75,6 +76,9 @@ pub struct Input {
     pub suite: bool,
     /// Why it does not run and counts as skipped (an optional suite's missing program).
     pub skip: Option<String>,
+    /// Why it cannot run and fails, never started (a workspace's package whose test script
+    /// runs a harness tapline does not follow): said instead of its command's error.
+    pub cannot_run: Option<String>,
     /// How it is judged when it prints no TAP.
     pub silent: Silent,
     /// What runs it: its command as a process, or a page in the run's browser.
@@ -145,6 +149,9 @@ pub enum DiscoverError {
     /// entry that would run its files ([`project::Unfollowed::message`]).
     #[error("{0}")]
     Unfollowed(String),
+    /// A monorepo's declaration of its packages could not be read.
+    #[error("failed to read the workspace: {0}")]
+    Workspace(String),
     /// The harness of the project's test command could not list the files it runs.
     #[error("failed to list the test files of `{command}`: {why}")]
     Listed { command: String, why: String },
@@ -181,6 +188,8 @@ pub struct Found {
     /// Why the files run one at a time, as the harness the run mirrors runs them
     /// ([`one_at_a_time`]); `None`: in parallel.
     pub one_at_a_time: Option<String>,
+    /// `--list`'s notes on what discovery followed or skipped (a workspace's packages).
+    pub notes: Vec<String>,
 }
 
 /// Finds the test files named by `args` (or in `cfg.test_dirs`), sorted by path, each once.
@@ -204,36 +213,22 @@ pub fn find(
     exec: Option<&str>,
 ) -> Result<Found, DiscoverError> {
     let exec = exec.map(exec_words).transpose()?;
-    let mut finder = Finder {
-        cwd,
-        root: normalize(root),
-        rules: rules(cfg),
-        exec,
-        installed: HashMap::new(),
-        found: BTreeMap::new(),
-        passed_over: Vec::new(),
-        owner: registry::owner(cwd),
-        folder: None,
-        bare: false,
-        followed: None,
-        test_folder: false,
-        declared: None,
-        declared_one_at_a_time: None,
-        ci: std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0"),
-        lane: None,
-        settings: Settings {
-            ts_runner: cfg.ts_runner.clone(),
-            browser: cfg.chromium.clone(),
-        },
-        memo: Memo::default(),
-        listed: None,
-    };
-    if args.is_empty() {
-        finder.add_defaults(cfg.test_dirs.as_deref())?;
+    let mut finder = Finder::new(cwd, root, cfg, exec);
+    // A monorepo's root runs its packages, each as a run in its folder would.
+    let workspace = (cfg.test_dirs.is_none() && finder.exec.is_none())
+        .then(|| registry::workspace(cwd))
+        .flatten();
+    match workspace {
+        Some(workspace) if args.is_empty() => finder.add_workspace(workspace, cfg)?,
+        _ if args.is_empty() => finder.add_defaults(cfg.test_dirs.as_deref())?,
+        _ => {}
     }
     for arg in args {
         let path = Path::new(arg);
         let abs = cwd.join(path);
+        if finder.add_named_package(path, cfg)? {
+            continue;
+        }
         if abs.is_dir() {
             let count = finder.add_dir(path, true)?;
             if count.files == 0 {
@@ -251,7 +246,14 @@ pub fn find(
         }
     }
     let mut files: Vec<TestFile> = finder.found.into_values().collect();
-    files.sort_by(|a, b| a.path.cmp(&b.path));
+    // A workspace's packages in their declared order (the root's own files first); within
+    // one, by path.
+    let package = |f: &TestFile| {
+        let at = f.input.cwd.as_ref();
+        at.and_then(|dir| finder.packages.iter().position(|p| p == dir))
+            .map_or(0, |i| i + 1)
+    };
+    files.sort_by(|a, b| (package(a), &a.path).cmp(&(package(b), &b.path)));
     let mut passed_over = finder.passed_over;
     // The first reason given for a file stands (`sort_by` is stable).
     passed_over.sort_by(|a, b| a.rel.cmp(&b.rel));
@@ -272,6 +274,7 @@ pub fn find(
         passed_over,
         declared: finder.declared,
         one_at_a_time,
+        notes: finder.notes,
     })
 }
 
@@ -454,6 +457,43 @@ struct Finder<'a> {
     /// (absolute), each with its command's words: a file named on the command line runs
     /// through its harness too. Listed once, when a named file first asks.
     listed: Option<Vec<(PathBuf, project::Through)>>,
+    /// A workspace's package folders that ran (absolute, in the declared order): its files'
+    /// `Input::cwd`.
+    packages: Vec<PathBuf>,
+    /// `--list`'s notes on the packages.
+    notes: Vec<String>,
+}
+
+impl<'a> Finder<'a> {
+    /// A finder of the tests of the project in `cwd` (under `root`), with `cfg`'s rules.
+    fn new(cwd: &'a Path, root: &Path, cfg: &Config, exec: Option<Vec<String>>) -> Self {
+        Finder {
+            cwd,
+            root: normalize(root),
+            rules: rules(cfg),
+            exec,
+            installed: HashMap::new(),
+            found: BTreeMap::new(),
+            passed_over: Vec::new(),
+            owner: registry::owner(cwd),
+            folder: None,
+            bare: false,
+            followed: None,
+            test_folder: false,
+            declared: None,
+            declared_one_at_a_time: None,
+            ci: std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0"),
+            lane: None,
+            settings: Settings {
+                ts_runner: cfg.ts_runner.clone(),
+                browser: cfg.chromium.clone(),
+            },
+            memo: Memo::default(),
+            listed: None,
+            packages: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
 }
 
 impl Finder<'_> {

@@ -108,6 +108,27 @@ impl Unfollowed {
             self.source, self.harness
         )
     }
+
+    /// Why the workspace's package at `dir` (from the root) fails, never started: the
+    /// harness named, and the `[[suite]]` that would run it from its folder.
+    pub fn in_package(&self, dir: &str) -> String {
+        format!(
+            "not run: {} runs `{h}`, which tapline does not follow; a [[suite]] in tapline.toml \
+             with dir = \"{dir}\" whose command runs {h} and prints TAP (or writes a JUnit \
+             report) runs its tests (docs/configuration.md)",
+            self.source,
+            h = self.harness
+        )
+    }
+}
+
+/// The test script `package.json` in `cwd` declares, if any: `package.json scripts.test
+/// (`…`)`.
+pub(super) fn test_script(cwd: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(cwd.join("package.json")).ok()?;
+    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let line = json.get("scripts")?.get("test")?.as_str()?;
+    Some(format!("package.json scripts.test (`{line}`)"))
 }
 
 /// The harness tapline does not follow that `package.json`'s test script (or a script it

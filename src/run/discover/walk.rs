@@ -206,7 +206,7 @@ impl Finder<'_> {
     }
 
     /// Drops the files a followed harness's own configuration excludes: it never runs them.
-    fn drop_excluded(&mut self, excludes: project::Excludes) {
+    pub(super) fn drop_excluded(&mut self, excludes: project::Excludes) {
         let Some(excluded) = excludes(self.cwd) else {
             return;
         };
@@ -229,7 +229,7 @@ impl Finder<'_> {
     }
 
     /// Adds the files a place of the project's test command runs.
-    fn add_place(&mut self, place: &Place) -> Result<(), DiscoverError> {
+    pub(super) fn add_place(&mut self, place: &Place) -> Result<(), DiscoverError> {
         if let Only::Through(through) = &place.only {
             return self.add_through(through);
         }

@@ -10,6 +10,9 @@ pub use crate::state::logs::log_name;
 
 /// A line of `tapline run --list`: the file and its command, or why it can't run.
 pub fn list_line(f: &TestFile) -> String {
+    if let Some(why) = &f.input.cannot_run {
+        return format!("{}\t{why}", f.rel);
+    }
     match &f.command {
         Ok(words) => {
             let words: Vec<Cow<str>> = words.iter().map(|word| shell_quote(word)).collect();

@@ -253,7 +253,10 @@ fn planned(files: Vec<TestFile>, log_dir: Option<&LogDir>, cwd: &Path) -> Vec<Pl
         .enumerate()
         .map(|(index, f)| {
             let log_name = log_names.claim(&f.rel);
-            let command = f.command.map_err(|e| e.to_string());
+            let command = match &f.input.cannot_run {
+                Some(why) => Err(why.clone()),
+                None => f.command.map_err(|e| e.to_string()),
+            };
             let shown = match &command {
                 Ok(argv) => argv
                     .iter()

@@ -1,0 +1,1 @@
+exports.isoDay = (d) => d.toISOString().slice(0, 10);

@@ -1,0 +1,2 @@
+exports.shout = (s) => s.toUpperCase() + '!';
+exports.words = (s) => s.split(/\s+/).filter(Boolean);
