@@ -28,6 +28,7 @@ mod issue39_init;
 mod issue39_inventory;
 mod issue39_tap_ts;
 mod issue39_unfollowed;
+mod issue39_vitest;
 mod issue43_help;
 mod issue43_words;
 mod layout;

@@ -1,0 +1,218 @@
+//! #39 item 3, vitest: a project whose test script runs `vitest` has its files listed by its
+//! own vitest and each run alone through it (tapline's driver and reporter), with the
+//! script's flags and the project's config; each test a point, a failure at the line vitest
+//! maps it to. The fixture is test-data/suites/vitest-basic, installed from npm's registry
+//! once (its node_modules is git-ignored); other projects here borrow its node_modules.
+use crate::util::{copy_dir, file_doc, repo, Project};
+use std::path::PathBuf;
+use std::sync::{Mutex, PoisonError};
+
+/// test-data/suites/vitest-basic, its vitest installed; `None` when node or npm is missing
+/// (the test then skips, or fails under CI).
+fn fixture(test: &str) -> Option<PathBuf> {
+    if !crate::util::require(test, &["node", "npm"]) {
+        return None;
+    }
+    static INSTALL: Mutex<()> = Mutex::new(());
+    let _one = INSTALL.lock().unwrap_or_else(PoisonError::into_inner);
+    let dir = repo().join("test-data/suites/vitest-basic");
+    if !dir.join("node_modules/vitest/package.json").is_file() {
+        let out = std::process::Command::new("npm")
+            .args(["install", "--no-audit", "--no-fund"])
+            .current_dir(&dir)
+            .output()
+            .expect("npm starts");
+        assert!(
+            out.status.success(),
+            "npm install in {}: {}",
+            dir.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    Some(dir)
+}
+
+/// A fresh project holding the fixture's files (its node_modules linked, not copied).
+fn copy_of(fixture: &std::path::Path) -> Project {
+    let p = Project::new();
+    for name in ["package.json", "vitest.config.ts"] {
+        std::fs::copy(fixture.join(name), p.join(name)).expect("copy");
+    }
+    for dir in ["src", "test"] {
+        copy_dir(&fixture.join(dir), &p.join(dir));
+    }
+    link_modules(fixture, &p);
+    p
+}
+
+fn link_modules(fixture: &std::path::Path, p: &Project) {
+    std::os::unix::fs::symlink(fixture.join("node_modules"), p.join("node_modules"))
+        .expect("symlink node_modules");
+}
+
+#[test]
+fn issue39_vitest_a_bare_run_runs_each_file_through_the_projects_vitest() {
+    let Some(fixture) =
+        fixture("issue39_vitest_a_bare_run_runs_each_file_through_the_projects_vitest")
+    else {
+        return;
+    };
+    let p = copy_of(&fixture);
+    let ran = p.run(&["--no-history", "--format", "summary"]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let doc = ran.summary_doc();
+    let files: Vec<&str> = doc["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .filter_map(|f| f["path"].as_str())
+        .collect();
+    assert_eq!(
+        files,
+        ["test/math.test.ts", "test/strings.test.ts"],
+        "{doc:#}"
+    );
+    let math = file_doc(&doc, "test/math.test.ts");
+    assert_eq!(math["ok"], false);
+    assert_eq!(math["tests"]["pass"], 2, "{math:#}");
+    assert_eq!(math["tests"]["fail"], 1, "{math:#}");
+    let failure = &math["failures"][0];
+    assert_eq!(failure["path"][0], "math > range > keeps negative numbers");
+    // The TypeScript source's line, through vitest's source maps.
+    assert_eq!(
+        failure["location"], "test/math.test.ts:18:35",
+        "{failure:#}"
+    );
+    assert!(
+        failure["expected"].as_str().unwrap_or("").contains("-2"),
+        "{failure:#}"
+    );
+    // The setup file of vitest.config.ts ran first: the config applies.
+    let strings = file_doc(&doc, "test/strings.test.ts");
+    assert_eq!(strings["ok"], true, "{strings:#}");
+    assert_eq!(strings["tests"]["pass"], 2, "{strings:#}");
+    assert_eq!(strings["tests"]["skip"], 1, "{strings:#}");
+    // `--list` names the driver, never a TypeScript runner.
+    let listed = p.run(&["--list"]);
+    assert!(
+        listed
+            .stdout
+            .contains("tapline-vitest.mjs run run -- test/math.test.ts"),
+        "{}",
+        listed.both()
+    );
+}
+
+/// vitest takes a file on its command line as a substring filter: `test/a.test.js` alone
+/// must not run `test/sub/test/a.test.js` too. A file that throws while loading fails alone.
+#[test]
+fn issue39_vitest_a_file_runs_alone_and_a_broken_file_fails_alone() {
+    let Some(fixture) = fixture("issue39_vitest_a_file_runs_alone_and_a_broken_file_fails_alone")
+    else {
+        return;
+    };
+    let p = Project::new();
+    p.write(
+        "package.json",
+        r#"{"name":"x","type":"module","scripts":{"test":"vitest"}}"#,
+    );
+    p.write(
+        "test/a.test.js",
+        "import { test, expect } from 'vitest';\ntest('one', () => expect(1).toBe(1));\n",
+    );
+    p.write(
+        "test/sub/test/a.test.js",
+        "import { test, expect } from 'vitest';\ntest('deep', () => expect(1).toBe(2));\n",
+    );
+    p.write(
+        "test/boom.test.js",
+        "import { test } from 'vitest';\nthrow new Error('no such thing');\ntest('never', () => {});\n",
+    );
+    link_modules(&fixture, &p);
+    let ran = p.run(&["--no-history", "--format", "summary"]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let doc = ran.summary_doc();
+    let a = file_doc(&doc, "test/a.test.js");
+    assert_eq!(a["ok"], true, "{a:#}");
+    assert_eq!(a["tests"]["pass"], 1, "{a:#}");
+    assert_eq!(a["tests"]["fail"], 0, "{a:#}");
+    let deep = file_doc(&doc, "test/sub/test/a.test.js");
+    assert_eq!(deep["tests"]["fail"], 1, "{deep:#}");
+    assert_eq!(
+        deep["failures"][0]["location"],
+        "test/sub/test/a.test.js:2:30"
+    );
+    let boom = file_doc(&doc, "test/boom.test.js");
+    assert_eq!(boom["ok"], false, "{boom:#}");
+    let said = boom["failures"][0]["message"].as_str().unwrap_or("");
+    assert!(said.contains("no such thing"), "{boom:#}");
+}
+
+/// unjs/defu's script says `pnpm vitest run`: pnpm runs the package's own vitest, so its
+/// TypeScript tests run through vitest, not under a TypeScript runner.
+#[test]
+fn issue39_vitest_a_package_managers_vitest_is_followed() {
+    let Some(fixture) = fixture("issue39_vitest_a_package_managers_vitest_is_followed") else {
+        return;
+    };
+    let p = copy_of(&fixture);
+    p.write(
+        "package.json",
+        r#"{"name":"x","type":"module","scripts":{"lint":"true","test":"pnpm lint && pnpm vitest run"}}"#,
+    );
+    let ran = p.run(&["--list"]);
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    for file in ["test/math.test.ts", "test/strings.test.ts"] {
+        let line = ran
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(file))
+            .unwrap_or_else(|| panic!("{file}: {}", ran.both()));
+        assert!(line.contains("tapline-vitest.mjs run run --"), "{line}");
+    }
+}
+
+/// A project whose vitest is not installed: one error naming it, exit 2.
+#[test]
+fn issue39_vitest_a_missing_vitest_is_one_clear_error() {
+    if !crate::util::require(
+        "issue39_vitest_a_missing_vitest_is_one_clear_error",
+        &["node"],
+    ) {
+        return;
+    }
+    let p = Project::new();
+    p.write(
+        "package.json",
+        r#"{"name":"x","scripts":{"test":"vitest run"}}"#,
+    );
+    p.write(
+        "test/a.test.ts",
+        "import { test } from 'vitest';\ntest('a', () => {});\n",
+    );
+    let ran = p.run(&["--no-history"]);
+    assert_eq!(ran.code, 2, "{}", ran.both());
+    assert!(
+        ran.stderr
+            .contains("failed to list the test files of `vitest run`: vitest is not installed"),
+        "{}",
+        ran.both()
+    );
+}
+
+/// `-t` runs the tests it names through vitest's `--testNamePattern`; the others are not
+/// reported (vitest itself would call them skipped).
+#[test]
+fn issue39_vitest_t_narrows_through_the_name_pattern() {
+    let Some(fixture) = fixture("issue39_vitest_t_narrows_through_the_name_pattern") else {
+        return;
+    };
+    let p = copy_of(&fixture);
+    let ran = p.run(&["--no-history", "--format", "summary", "-t", "math > adds"]);
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    let doc = ran.summary_doc();
+    let math = file_doc(&doc, "test/math.test.ts");
+    assert_eq!(math["tests"]["pass"], 1, "{math:#}");
+    assert_eq!(math["tests"]["fail"], 0, "{math:#}");
+    assert_eq!(math["tests"]["skip"], 0, "{math:#}");
+}
