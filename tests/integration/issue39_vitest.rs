@@ -104,11 +104,13 @@ fn issue39_vitest_a_bare_run_runs_each_file_through_the_projects_vitest() {
 }
 
 /// vitest takes a file on its command line as a substring filter: `test/a.test.js` alone
-/// must not run `test/sub/test/a.test.js` too. A file that throws while loading fails alone.
+/// must not run `test/sub/test/a.test.js` too. A file's stray stdout is output, not TAP. A
+/// file that throws while loading fails alone.
 #[test]
-fn issue39_vitest_a_file_runs_alone_and_a_broken_file_fails_alone() {
-    let Some(fixture) = fixture("issue39_vitest_a_file_runs_alone_and_a_broken_file_fails_alone")
-    else {
+fn issue39_vitest_a_file_runs_alone_its_stray_stdout_is_output_a_broken_one_fails_alone() {
+    let Some(fixture) = fixture(
+        "issue39_vitest_a_file_runs_alone_its_stray_stdout_is_output_a_broken_one_fails_alone",
+    ) else {
         return;
     };
     let p = Project::new();
@@ -128,10 +130,19 @@ fn issue39_vitest_a_file_runs_alone_and_a_broken_file_fails_alone() {
         "test/boom.test.js",
         "import { test } from 'vitest';\nthrow new Error('no such thing');\ntest('never', () => {});\n",
     );
+    // What a test file's worker prints on stdout is its output, not its TAP (unjs/defu: a
+    // file importing node:test makes node print TAP 13 of its own).
+    p.write(
+        "test/noisy.test.js",
+        "import { test, expect } from 'vitest';\nprocess.stdout.write('TAP version 13\\nnot ok 1 - stray\\n1..1\\n');\ntest('quiet', () => expect(1).toBe(1));\n",
+    );
     link_modules(&fixture, &p);
     let ran = p.run(&["--no-history", "--format", "summary"]);
     assert_eq!(ran.code, 1, "{}", ran.both());
     let doc = ran.summary_doc();
+    let noisy = file_doc(&doc, "test/noisy.test.js");
+    assert_eq!(noisy["ok"], true, "{noisy:#}");
+    assert_eq!(noisy["tests"]["pass"], 1, "{noisy:#}");
     let a = file_doc(&doc, "test/a.test.js");
     assert_eq!(a["ok"], true, "{a:#}");
     assert_eq!(a["tests"]["pass"], 1, "{a:#}");

@@ -16,6 +16,9 @@ import path from 'node:path';
 const require = createRequire(import.meta.url);
 const { FileTap, rel } = require('./tap-common.cjs');
 
+// The driver's stdout, where only TAP goes (its own process.stdout is sent to stderr).
+const out = (text) => (globalThis.__taplineVitestOut || ((t) => process.stdout.write(t)))(text);
+
 const ANSI = /\u001b\[[0-9;]*m/g;
 const plain = (s) => (typeof s === 'string' ? s.replace(ANSI, '') : s);
 
@@ -73,7 +76,7 @@ export default class TaplineReporter {
       this.module(tap, mod, lead);
     }
     for (const e of errors || []) tap.notOk('unhandled error', errOf(e));
-    process.stdout.write(tap.text());
+    out(tap.text());
   }
 
   // Whether vitest's module id is the file tapline runs (a filter is a substring of paths).
@@ -123,7 +126,7 @@ export default class TaplineReporter {
       }
     }
     for (const e of errors || []) tap.notOk('unhandled error', errOf(e));
-    process.stdout.write(tap.text());
+    out(tap.text());
   }
 }
 

@@ -137,10 +137,24 @@ async function runFile(ctx, file, trace) {
   return failed || (got.unhandledErrors || []).length > 0 ? 1 : 0;
 }
 
+// stdout is the file's TAP alone: the reporter writes it to fd 1 itself, and everything else
+// (vitest's own words, what the file's workers print: a file that imports node:test makes
+// node print TAP 13 of its own there) goes to stderr, as the file's output.
+function keepStdoutForTap() {
+  globalThis.__taplineVitestOut = (text) => writeAll(1, text);
+  process.stdout.write = process.stderr.write.bind(process.stderr);
+}
+
 async function create() {
+  keepStdoutForTap();
   const api = await vitestNode();
-  const ctx = await api.createVitest('test', options(api));
-  if (typeof ctx.init === 'function' && typeof ctx.runTestSpecifications === 'function') await ctx.init();
+  const streams = { stdout: process.stderr, stderr: process.stderr };
+  const ctx = await api.createVitest('test', options(api), {}, streams);
+  // Reporters' onInit, the test files' cache (vitest 4.1 renamed init standalone).
+  if (typeof ctx.runTestSpecifications === 'function') {
+    if (typeof ctx.standalone === 'function') await ctx.standalone();
+    else await ctx.init();
+  }
   return ctx;
 }
 
