@@ -227,3 +227,41 @@ fn issue39_vitest_t_narrows_through_the_name_pattern() {
     assert_eq!(math["tests"]["fail"], 0, "{math:#}");
     assert_eq!(math["tests"]["skip"], 0, "{math:#}");
 }
+
+/// A PATH in a vitest project: the files vitest lists run through it, never under the
+/// TypeScript runner; a walked TypeScript file vitest does not list is passed over.
+#[test]
+fn issue39_vitest_a_path_in_a_vitest_project_runs_through_vitest() {
+    let Some(fixture) = fixture("issue39_vitest_a_path_in_a_vitest_project_runs_through_vitest")
+    else {
+        return;
+    };
+    let p = copy_of(&fixture);
+    // Named as a test by tapline's TypeScript naming (`test*.ts`), not by vitest's config.
+    p.write("test/testdata.ts", "export const n = 1;\n");
+    let listed = p.run(&["--list", "test/"]);
+    assert_eq!(listed.code, 0, "{}", listed.both());
+    for file in ["test/math.test.ts", "test/strings.test.ts"] {
+        let line = listed
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(file))
+            .unwrap_or_else(|| panic!("{file}: {}", listed.both()));
+        assert!(line.contains("tapline-vitest.mjs run run --"), "{line}");
+    }
+    assert!(
+        !listed.stdout.contains("test/testdata.ts"),
+        "{}",
+        listed.both()
+    );
+    let ran = p.run(&["--no-history", "--format", "summary", "test/math.test.ts"]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let doc = ran.summary_doc();
+    assert_eq!(doc["files"].as_array().map(Vec::len), Some(1), "{doc:#}");
+    let math = file_doc(&doc, "test/math.test.ts");
+    assert_eq!(math["tests"]["pass"], 2, "{math:#}");
+    assert_eq!(
+        math["failures"][0]["location"], "test/math.test.ts:18:35",
+        "{math:#}"
+    );
+}

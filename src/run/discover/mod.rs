@@ -47,6 +47,7 @@ mod project;
 pub use passed_over::{passed_over_notes, PassedOver, PassedOverWhy, SHOWN_REASONS};
 #[cfg(test)]
 mod tests;
+mod through;
 mod walk;
 mod words;
 use crate::protocol::InputFormat;
@@ -226,9 +227,12 @@ pub fn find(
             browser: cfg.chromium.clone(),
         },
         memo: Memo::default(),
+        through: None,
     };
     if args.is_empty() {
         finder.add_defaults(cfg.test_dirs.as_deref())?;
+    } else if finder.exec.is_none() {
+        finder.list_declared_through()?;
     }
     for arg in args {
         let path = Path::new(arg);
@@ -449,6 +453,8 @@ struct Finder<'a> {
     settings: Settings,
     /// What the harnesses looked up once for every file.
     memo: Memo,
+    /// A run with PATHs: what the harness the project's test command runs through lists.
+    through: Option<through::Listed>,
 }
 
 impl Finder<'_> {
@@ -476,6 +482,9 @@ impl Finder<'_> {
         let abs = normalize(&self.cwd.join(&path));
         if self.found.contains_key(&abs) {
             return true;
+        }
+        if let Some(added) = self.add_listed(&abs, &path, origin) {
+            return added;
         }
         let Ok(meta) = fs::metadata(&abs) else {
             return false;

@@ -264,19 +264,7 @@ impl Finder<'_> {
             if self.found.contains_key(&abs) || !abs.is_file() {
                 continue;
             }
-            let rel = crate::util::paths::relative(&abs, &self.root);
-            let command = harness.command_through(&through.words, &path, &mut self.cx());
-            let input = super::Input {
-                harness: Some(harness.id()),
-                silent: harness.silent(rel.rsplit('/').next().unwrap_or(&rel)),
-                ..super::Input::default()
-            };
-            let file = super::TestFile {
-                path,
-                rel,
-                command,
-                input,
-            };
+            let file = self.through_file(harness, &through.words, path, &abs);
             self.found.insert(abs, file);
         }
         Ok(())
