@@ -265,3 +265,32 @@ fn issue39_vitest_a_path_in_a_vitest_project_runs_through_vitest() {
         "{math:#}"
     );
 }
+
+/// A file's dependency trace is what vite's module graph says it imported (vitest runs the
+/// file in a worker no hook of tapline's sees): a change to `src/strings.ts` affects
+/// `test/strings.test.ts` alone, in a warm worker and in a process of its own.
+#[test]
+fn issue39_vitest_a_files_trace_holds_what_it_imported() {
+    let Some(fixture) = fixture("issue39_vitest_a_files_trace_holds_what_it_imported") else {
+        return;
+    };
+    for isolate in [false, true] {
+        let p = copy_of(&fixture);
+        let first = p.run(if isolate { &["--isolate"] } else { &[] });
+        assert_eq!(first.code, 1, "{}", first.both());
+        let ran = p.run(&["--format", "summary", "--affected-by", "src/strings.ts"]);
+        assert_eq!(ran.code, 0, "isolate {isolate}: {}", ran.both());
+        let doc = ran.summary_doc();
+        let files: Vec<&str> = doc["files"]
+            .as_array()
+            .expect("files")
+            .iter()
+            .filter_map(|f| f["path"].as_str())
+            .collect();
+        assert_eq!(
+            files,
+            ["test/strings.test.ts"],
+            "isolate {isolate}: {doc:#}"
+        );
+    }
+}
