@@ -39,6 +39,8 @@ pub(crate) mod perl;
 pub(crate) mod python;
 pub(crate) mod reporters;
 mod shell;
+// vitest (h39-vitest): a script's `vitest`, its files through it.
+mod vitest;
 
 // disc: a command line and the variables it runs with (a preload's, [`Harness::preload`]).
 pub(crate) type Preloaded = (Vec<OsString>, Vec<(OsString, OsString)>);

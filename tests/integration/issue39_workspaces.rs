@@ -243,7 +243,7 @@ fn unfollowed_project() -> Project {
     );
     p.write(
         "packages/b/package.json",
-        r#"{"name": "b", "scripts": {"test": "jest --ci"}}"#,
+        r#"{"name": "b", "scripts": {"test": "jasmine --random"}}"#,
     );
     p.write("packages/b/test/b.test.js", "test('b', () => {});\n");
     p
@@ -274,7 +274,7 @@ fn issue39_a_package_naming_a_harness_tapline_does_not_follow_fails_alone() {
     );
     let reasons = file_doc(&doc, "packages/b")["reasons"].to_string();
     assert!(
-        reasons.contains("runs `jest`, which tapline does not follow")
+        reasons.contains("runs `jasmine`, which tapline does not follow")
             && reasons.contains(r#"dir = \"packages/b\""#),
         "{reasons}"
     );
@@ -337,7 +337,7 @@ fn issue39_a_workspace_whose_packages_all_name_unfollowed_harnesses_is_named_exi
         "package.json",
         r#"{"name": "r", "scripts": {"test": "pnpm -r test"}}"#,
     );
-    for (name, script) in [("core", "vitest run"), ("ui", "jest")] {
+    for (name, script) in [("core", "jasmine"), ("ui", "karma start")] {
         p.write(
             &format!("packages/{name}/package.json"),
             format!(r#"{{"name": "{name}", "scripts": {{"test": "{script}"}}}}"#),
@@ -351,15 +351,15 @@ fn issue39_a_workspace_whose_packages_all_name_unfollowed_harnesses_is_named_exi
     assert_eq!(ran.code, 2, "{}", ran.both());
     for said in [
         "no package of pnpm-workspace.yaml packages (packages/core, packages/ui) runs tests tapline can run",
-        "packages/core: not run: package.json scripts.test (`vitest run`) runs `vitest`",
-        "packages/ui: not run: package.json scripts.test (`jest`) runs `jest`",
+        "packages/core: not run: package.json scripts.test (`jasmine`) runs `jasmine`",
+        "packages/ui: not run: package.json scripts.test (`karma start`) runs `karma`",
     ] {
         assert!(ran.stderr.contains(said), "{said}: {}", ran.both());
     }
     // A root whose own script names one, with no package tested: as in a project of one.
     p.write(
         "package.json",
-        r#"{"name": "r", "scripts": {"test": "jest --coverage"}}"#,
+        r#"{"name": "r", "scripts": {"test": "jasmine --random"}}"#,
     );
     for name in ["core", "ui"] {
         p.write(
@@ -371,7 +371,7 @@ fn issue39_a_workspace_whose_packages_all_name_unfollowed_harnesses_is_named_exi
     assert_eq!(ran.code, 2, "{}", ran.both());
     assert!(
         ran.stderr
-            .contains("package.json scripts.test (`jest --coverage`) runs `jest`, which tapline does not follow"),
+            .contains("package.json scripts.test (`jasmine --random`) runs `jasmine`, which tapline does not follow"),
         "{}",
         ran.both()
     );

@@ -47,6 +47,7 @@ mod project;
 pub use passed_over::{passed_over_notes, PassedOver, PassedOverWhy, SHOWN_REASONS};
 #[cfg(test)]
 mod tests;
+mod through;
 mod walk;
 mod words;
 mod workspace;
@@ -221,6 +222,7 @@ pub fn find(
     match workspace {
         Some(workspace) if args.is_empty() => finder.add_workspace(workspace, cfg)?,
         _ if args.is_empty() => finder.add_defaults(cfg.test_dirs.as_deref())?,
+        _ if finder.exec.is_none() => finder.list_declared_through()?,
         _ => {}
     }
     for arg in args {
@@ -453,10 +455,8 @@ struct Finder<'a> {
     settings: Settings,
     /// What the harnesses looked up once for every file.
     memo: Memo,
-    /// The files the harnesses that run their own files list for the project's test command
-    /// (absolute), each with its command's words: a file named on the command line runs
-    /// through its harness too. Listed once, when a named file first asks.
-    listed: Option<Vec<(PathBuf, project::Through)>>,
+    /// A run with PATHs: what the harness the project's test command runs through lists.
+    through: Option<through::Listed>,
     /// A workspace's package folders that ran (absolute, in the declared order): its files'
     /// `Input::cwd`.
     packages: Vec<PathBuf>,
@@ -489,7 +489,7 @@ impl<'a> Finder<'a> {
                 browser: cfg.chromium.clone(),
             },
             memo: Memo::default(),
-            listed: None,
+            through: None,
             packages: Vec::new(),
             notes: Vec::new(),
         }
@@ -530,9 +530,9 @@ impl Finder<'_> {
             return true;
         }
         // A file its harness lists runs through it, unless a user's rule maps it.
-        if origin == Origin::Named && self.exec.is_none() && !self.user_rule_maps(&abs) {
-            if let Some(through) = self.listed_by(&abs) {
-                return self.add_listed(path, abs, &through);
+        if self.exec.is_none() && !self.user_rule_maps(&abs) {
+            if let Some(added) = self.add_listed(&abs, &path, origin) {
+                return added;
             }
         }
         let Ok(meta) = fs::metadata(&abs) else {

@@ -70,10 +70,6 @@ const UNFOLLOWED: &[(&str, Option<&str>)] = &[
         Some("[[runner]]\nglob = \"test/**/*.{js,cjs,mjs}\"\ncommand = \"npx ava --tap {}\""),
     ),
     (
-        "vitest",
-        Some("[[runner]]\nglob = \"**/*.{test,spec}.{js,ts,mjs,mts}\"\ncommand = \"npx vitest run --reporter=tap-flat {}\""),
-    ),
-    (
         "jest",
         Some("[[suite]]\nname = \"jest\"\ncommand = \"npx jest --ci --reporters=default --reporters=jest-junit\"\nformat = \"junit\"\nreport = \"junit.xml\"   # jest-junit's file (npm install --save-dev jest-junit)"),
     ),
@@ -202,6 +198,7 @@ fn places_of<'a>(
             continue;
         }
         let words = skip_wrappers(&command);
+        let words = package_bin(words, script).unwrap_or(words);
         if let Some(called) = called_script(words) {
             if !seen.iter().any(|s| s == called) && seen.len() < 16 {
                 seen.push(called.to_owned());
@@ -347,6 +344,29 @@ fn skip_wrappers(words: &[String]) -> &[String] {
         }
     }
     rest
+}
+
+/// The command `pnpm NAME …` / `yarn NAME …` runs when NAME is no script of the project: the
+/// package's own program NAME (both fall back to `node_modules/.bin`, as `pnpm exec` does),
+/// so `pnpm runner run` is `runner run`. `pnpm exec NAME …` and `yarn exec NAME …` too.
+fn package_bin<'w, 'a>(
+    words: &'w [String],
+    script: &dyn Fn(&str) -> Option<&'a str>,
+) -> Option<&'w [String]> {
+    let (program, rest) = words.split_first()?;
+    let program = program.rsplit('/').next().unwrap_or(program);
+    if !matches!(program, "yarn" | "pnpm") {
+        return None;
+    }
+    let at = rest.iter().position(|w| !w.starts_with('-'))?;
+    let name = rest[at].as_str();
+    if name == "exec" {
+        let bin = &rest[at + 1..];
+        return Some(bin.strip_prefix(&["--".to_owned()][..]).unwrap_or(bin))
+            .filter(|b| !b.is_empty());
+    }
+    let builtin = matches!(name, "test" | "t" | "run" | "run-script");
+    (!builtin && script(name).is_none()).then(|| &rest[at..])
 }
 
 /// The script `npm run NAME` (and its kin) calls.
@@ -567,6 +587,24 @@ mod tests {
             w("runner --x a/**/*.y b.y")
         );
         assert_eq!(unwrap_runner(&w("runner a"), None), w("runner a"));
+    }
+
+    /// `pnpm runner run` (unjs/defu's test script): no script `runner`, so pnpm runs the
+    /// package's own program.
+    #[test]
+    fn a_package_managers_bin() {
+        let script = |name: &str| (name == "lint").then_some("eslint .");
+        let words = |line: &str| commands(line).remove(0);
+        let w = words("pnpm runner run");
+        assert_eq!(package_bin(&w, &script), Some(&w[1..]));
+        let w = words("yarn exec -- runner --tap");
+        assert_eq!(package_bin(&w, &script), Some(&w[3..]));
+        let w = words("pnpm lint");
+        assert_eq!(package_bin(&w, &script), None, "a script of that name runs");
+        let w = words("pnpm run x");
+        assert_eq!(package_bin(&w, &script), None);
+        let w = words("npm runner");
+        assert_eq!(package_bin(&w, &script), None, "npm has no such fallback");
     }
 
     #[test]

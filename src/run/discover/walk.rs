@@ -164,23 +164,6 @@ impl Finder<'_> {
         dir: &Path,
         test_folder: bool,
     ) -> Result<DirCount, DiscoverError> {
-        // In a project whose test command's harness lists its own files, a folder holds the
-        // files it lists there, each run through it.
-        let inside = self.listed_inside(dir);
-        if !inside.is_empty() {
-            let count = inside.len();
-            for (abs, through) in inside {
-                let path = dir.join(
-                    abs.strip_prefix(normalize(&self.cwd.join(dir)))
-                        .unwrap_or(&abs),
-                );
-                self.add_listed(path, abs, &through);
-            }
-            return Ok(DirCount {
-                tests: count,
-                files: count,
-            });
-        }
         let walk = Walk {
             recursive: true,
             skip_not_test_folders: true,
@@ -291,7 +274,7 @@ impl Finder<'_> {
         for path in files {
             let abs = normalize(&self.cwd.join(&path));
             if !self.found.contains_key(&abs) && abs.is_file() {
-                self.add_listed(path, abs, through);
+                self.add_one_listed(path, abs, through);
             }
         }
         Ok(())
@@ -299,80 +282,17 @@ impl Finder<'_> {
 
     /// Adds the file at `path` (`abs`) a harness listed for `through`'s command, run through
     /// it; a `[[runner]]` of the user's that maps it, or `--exec`, says how it runs instead.
-    pub(super) fn add_listed(
-        &mut self,
-        path: PathBuf,
-        abs: PathBuf,
-        through: &project::Through,
-    ) -> bool {
+    fn add_one_listed(&mut self, path: PathBuf, abs: PathBuf, through: &project::Through) {
         let Some(harness) = registry::harness(through.harness) else {
-            return false;
+            return;
         };
         if self.exec.is_some() || self.user_rule_maps(&abs) {
             // `add` leaves a file a user's rule maps to that rule.
-            return self.add(path, Origin::Named);
+            self.add(path, Origin::Named);
+            return;
         }
-        let rel = crate::util::paths::relative(&abs, &self.root);
-        let command = harness.command_through(&through.words, &path, &mut self.cx());
-        let input = super::Input {
-            harness: Some(harness.id()),
-            silent: harness.silent(rel.rsplit('/').next().unwrap_or(&rel)),
-            ..super::Input::default()
-        };
-        let file = super::TestFile {
-            path,
-            rel,
-            command,
-            input,
-        };
+        let file = self.through_file(harness, &through.words, path, &abs);
         self.found.insert(abs, file);
-        true
-    }
-
-    /// The files a harness lists for the project's test command inside `dir`, with that
-    /// command (none when no file of `dir` is listed, or a user's rule maps them).
-    fn listed_inside(&mut self, dir: &Path) -> Vec<(PathBuf, project::Through)> {
-        if self.exec.is_some() {
-            return Vec::new();
-        }
-        let start = normalize(&self.cwd.join(dir));
-        let _ = self.listed_by(&start);
-        let listed = self.listed.as_deref().unwrap_or_default();
-        listed
-            .iter()
-            .filter(|(f, _)| f.starts_with(&start))
-            .filter(|(f, _)| !self.user_rule_maps(f))
-            .cloned()
-            .collect()
-    }
-
-    /// The command of the project's test script whose harness lists the file at `abs`, when a
-    /// harness that runs its own files lists it.
-    pub(super) fn listed_by(&mut self, abs: &Path) -> Option<project::Through> {
-        if self.listed.is_none() {
-            let mut listed = Vec::new();
-            let declared = project::declared(self.cwd)
-                .map(|d| d.places)
-                .unwrap_or_default();
-            for place in declared {
-                let Only::Through(through) = place.only else {
-                    continue;
-                };
-                let files = registry::harness(through.harness)
-                    .and_then(|h| h.list_through(&through.words, self.cwd))
-                    .and_then(Result::ok)
-                    .unwrap_or_default();
-                for f in files {
-                    listed.push((normalize(&self.cwd.join(f)), through.clone()));
-                }
-            }
-            self.listed = Some(listed);
-        }
-        let listed = self.listed.as_deref().unwrap_or_default();
-        listed
-            .iter()
-            .find(|(f, _)| f == abs)
-            .map(|(_, t)| t.clone())
     }
 
     /// Adds the tests matching `pattern`; returns how many match.

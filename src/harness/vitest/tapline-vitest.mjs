@@ -1,0 +1,260 @@
+// tapline's vitest driver (src/harness/vitest/mod.rs): runs one test file of a project through
+// the project's own vitest, with the flags of its test script and its configuration
+// (vitest.config.*, vite.config.*, `projects`), printing TAP through tapline's reporter.
+//
+//   node tapline-vitest.mjs run FLAGS... -- FILE   FILE alone, as the script's vitest runs it
+//
+// FLAGS are the script's words after `vitest` (`run --typecheck --project x`), read by
+// vitest's own parser. vitest takes files on its command line as substring filters
+// (`math` runs `mathx.test.ts` too), so the driver asks vitest for the test specifications of
+// exactly FILE (one per project that includes it) and runs those. Coverage and watch are off:
+// tapline runs one file, and reads no coverage report of vitest's.
+// With TAPLINE_WARM_NONCE set, `run` is tapline's warm worker (src/run/worker): one vitest
+// (its vite server and config) runs one JSON command a line from stdin ({"file", "env"}),
+// each ended by the pool's marker `⟦tapline-warm NONCE end CODE MICROS⟧` on stdout and
+// stderr (stdout only when they are one pipe). A file's exit code is vitest's: 1 when a test
+// failed or an error was not handled, else 0.
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const cwd = process.cwd();
+const [mode, ...rest] = process.argv.slice(2);
+const dash = rest.lastIndexOf('--');
+const flags = dash < 0 ? rest : rest.slice(0, dash);
+const operand = dash < 0 ? null : rest[dash + 1];
+
+function die(message, code) {
+  process.stderr.write(`tapline: ${message}\n`);
+  process.exit(code);
+}
+
+// The project's own vitest: its folder, found as node finds a package from the cwd.
+function vitestHome() {
+  for (let dir = cwd; ; dir = path.dirname(dir)) {
+    const home = path.join(dir, 'node_modules', 'vitest');
+    if (fs.existsSync(path.join(home, 'package.json'))) return home;
+    if (path.dirname(dir) === dir) return null;
+  }
+}
+
+// vitest/node, by its package's own exports.
+async function vitestNode() {
+  const home = vitestHome();
+  if (!home) die(`vitest is not installed in ${cwd} (npm install)`, 127);
+  const pkg = JSON.parse(fs.readFileSync(path.join(home, 'package.json'), 'utf8'));
+  const entry = (pkg.exports && pkg.exports['./node']) || './dist/node.js';
+  const file = typeof entry === 'string' ? entry : entry.import || entry.default;
+  const target = typeof file === 'string' ? file : file && file.default;
+  return import(pathToFileURL(path.join(home, target)).href);
+}
+
+// The options the script's flags give, as vitest's CLI reads them, for a run of one file.
+function options(api) {
+  const words = ['vitest', ...flags];
+  const first = flags.find((w) => !w.startsWith('-'));
+  if (first === undefined || !['run', 'watch', 'dev'].includes(first)) words.splice(1, 0, 'run');
+  const { options: got } = api.parseCLI(words);
+  if (got.exclude) {
+    got.cliExclude = [].concat(got.exclude);
+    delete got.exclude;
+  }
+  if (got.typecheck && typeof got.typecheck.only === 'boolean') got.typecheck.enabled ??= true;
+  return {
+    ...got,
+    run: true,
+    watch: false,
+    reporters: [path.join(here, 'tapline-vitest-reporter.mjs')],
+    coverage: { ...(got.coverage || {}), enabled: false },
+    passWithNoTests: false,
+  };
+}
+
+// The specifications of exactly `file`, one per project that includes it.
+async function specsOf(ctx, file) {
+  const abs = path.resolve(file);
+  const all = await ctx.getRelevantTestSpecifications([abs]);
+  return all.filter((s) => path.resolve(s.moduleId) === abs);
+}
+
+// A file's dependency trace (src/run/trace): the test file, what it imported as vite's
+// module graphs hold it (vitest runs the file in a worker of its own, where no hook of
+// tapline's sees the imports), its project's setup files and config file; appended to `out`.
+// `done`: this process ends the trace (a warm worker's); else node's trace hook in this
+// process ends it. Nothing is written when vitest keeps no graph.
+function writeTrace(out, specs, done) {
+  try {
+    const files = new Set();
+    const seen = new Set();
+    const stack = [];
+    const graphs = (vite) => [...Object.values(vite.environments || {}).map((e) => e.moduleGraph), vite.moduleGraph].filter(Boolean);
+    const add = (vite, file) => {
+      files.add(path.resolve(file));
+      for (const g of graphs(vite)) for (const m of g.getModulesByFile?.(file) || []) stack.push(m);
+    };
+    for (const s of specs) {
+      const vite = s.project.vite;
+      add(vite, path.resolve(s.moduleId));
+      for (const f of [].concat(s.project.config.setupFiles || [])) add(vite, f);
+      if (vite.config && vite.config.configFile) files.add(vite.config.configFile);
+    }
+    while (stack.length) {
+      const m = stack.pop();
+      if (!m || seen.has(m)) continue;
+      seen.add(m);
+      if (m.file) files.add(m.file);
+      for (const c of m.importedModules || []) stack.push(c);
+    }
+    let text = '';
+    for (const f of files) text += f + '\n';
+    fs.appendFileSync(out, text + (done ? '#done node\n' : ''));
+  } catch (_) {
+    // No trace: tapline then treats the file as depending on anything.
+  }
+}
+
+// Runs `file`; resolves with its exit code. `trace`: where its dependency trace goes, and
+// whether this process ends it.
+async function runFile(ctx, file, trace) {
+  process.env.TAPLINE_VITEST_FILE = path.resolve(file);
+  if (typeof ctx.runTestSpecifications !== 'function') {
+    // vitest 1-2: its own run, FILE as a filter; the reporter keeps FILE's tests only.
+    await ctx.start([path.resolve(file)]);
+    return process.exitCode ? 1 : 0;
+  }
+  const specs = await specsOf(ctx, file);
+  if (specs.length === 0) {
+    process.stderr.write(`tapline: vitest's configuration in ${cwd} does not include ${file}\n`);
+    return 1;
+  }
+  const got = await ctx.runTestSpecifications(specs, false);
+  // vitest's state holds every module its earlier runs (a worker's other files) ran too.
+  const ids = new Set(specs.map((s) => path.resolve(s.moduleId)));
+  const mine = (got.testModules || []).filter((m) => ids.has(path.resolve(m.moduleId)));
+  if (trace && trace.out) writeTrace(trace.out, specs, trace.done);
+  const failed = mine.some((m) => (typeof m.ok === 'function' ? !m.ok() : m.state() === 'failed'));
+  return failed || (got.unhandledErrors || []).length > 0 ? 1 : 0;
+}
+
+// stdout is the file's TAP alone: the reporter writes it to fd 1 itself, and everything else
+// (vitest's own words, what the file's workers print: a file that imports node:test makes
+// node print TAP 13 of its own there) goes to stderr, as the file's output.
+function keepStdoutForTap() {
+  globalThis.__taplineVitestOut = (text) => writeAll(1, text);
+  process.stdout.write = process.stderr.write.bind(process.stderr);
+}
+
+async function create() {
+  keepStdoutForTap();
+  const api = await vitestNode();
+  const streams = { stdout: process.stderr, stderr: process.stderr };
+  const ctx = await api.createVitest('test', options(api), {}, streams);
+  // Reporters' onInit, the test files' cache (vitest 4.1 renamed init standalone).
+  if (typeof ctx.runTestSpecifications === 'function') {
+    if (typeof ctx.standalone === 'function') await ctx.standalone();
+    else await ctx.init();
+  }
+  return ctx;
+}
+
+async function runAlone() {
+  if (!operand) die('no test file to run', 2);
+  const ctx = await create();
+  let code;
+  try {
+    code = await runFile(ctx, operand, { out: process.env.TAPLINE_TRACE_OUT, done: false });
+  } finally {
+    await ctx.close();
+  }
+  process.exit(code);
+}
+
+// --- the warm worker ---
+const nonce = process.env.TAPLINE_WARM_NONCE || '';
+const merged = process.env.TAPLINE_WARM_MERGED === '1';
+
+// One command a line from stdin; null at its end.
+function commands() {
+  let pending = '';
+  const waiting = [];
+  const lines = [];
+  let ended = false;
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (chunk) => {
+    pending += chunk;
+    let nl;
+    while ((nl = pending.indexOf('\n')) >= 0) {
+      lines.push(pending.slice(0, nl));
+      pending = pending.slice(nl + 1);
+    }
+    while (waiting.length && lines.length) waiting.shift()(JSON.parse(lines.shift()));
+  });
+  process.stdin.on('end', () => {
+    ended = true;
+    while (waiting.length) waiting.shift()(null);
+  });
+  return () =>
+    new Promise((resolve) => {
+      if (lines.length) resolve(JSON.parse(lines.shift()));
+      else if (ended) resolve(null);
+      else waiting.push(resolve);
+    });
+}
+
+function writeAll(fd, text) {
+  let bytes = Buffer.from(text, 'utf8');
+  while (bytes.length > 0) {
+    try {
+      bytes = bytes.subarray(fs.writeSync(fd, bytes));
+    } catch (e) {
+      if (e.code !== 'EAGAIN') throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+    }
+  }
+}
+
+async function serve() {
+  delete process.env.TAPLINE_WARM_NONCE;
+  delete process.env.TAPLINE_WARM_MERGED;
+  const next = commands();
+  const ctx = await create();
+  for (;;) {
+    const cmd = await next();
+    if (!cmd) break;
+    const saved = {};
+    for (const [k, v] of Object.entries(cmd.env || {})) {
+      saved[k] = process.env[k];
+      process.env[k] = v;
+    }
+    const began = process.hrtime.bigint();
+    let code;
+    try {
+      code = await runFile(ctx, cmd.file, { out: cmd.trace, done: true });
+    } catch (err) {
+      console.error('\n Error during run:', err);
+      code = 1;
+    }
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    const took = (process.hrtime.bigint() - began) / 1000n;
+    const marker = '\u27e6tapline-warm ' + nonce + ' end ' + code + ' ' + took + '\u27e7\n';
+    writeAll(1, marker);
+    if (!merged) writeAll(2, marker);
+  }
+  await ctx.close();
+}
+
+const fail = (err) => {
+  console.error(err);
+  process.exit(1);
+};
+if (mode === 'run' && nonce) {
+  serve().then(() => process.exit(0), fail);
+} else if (mode === 'run') {
+  runAlone().catch(fail);
+} else {
+  die('usage: tapline-vitest.mjs run FLAGS... -- FILE', 2);
+}
