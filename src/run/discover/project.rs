@@ -594,7 +594,7 @@ mod tests {
     #[test]
     fn a_package_managers_bin() {
         let script = |name: &str| (name == "lint").then_some("eslint .");
-        let words = |line: &str| commands(line).remove(0);
+        let words = |line: &str| commands(line).remove(0).0;
         let w = words("pnpm runner run");
         assert_eq!(package_bin(&w, &script), Some(&w[1..]));
         let w = words("yarn exec -- runner --tap");
