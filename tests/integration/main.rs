@@ -26,6 +26,7 @@ mod issue38_reader_gone;
 mod issue38_tap;
 mod issue39_init;
 mod issue39_inventory;
+mod issue39_jest;
 mod issue39_tap_ts;
 mod issue39_unfollowed;
 mod issue43_help;

@@ -73,10 +73,6 @@ const UNFOLLOWED: &[(&str, Option<&str>)] = &[
         "vitest",
         Some("[[runner]]\nglob = \"**/*.{test,spec}.{js,ts,mjs,mts}\"\ncommand = \"npx vitest run --reporter=tap-flat {}\""),
     ),
-    (
-        "jest",
-        Some("[[suite]]\nname = \"jest\"\ncommand = \"npx jest --ci --reporters=default --reporters=jest-junit\"\nformat = \"junit\"\nreport = \"junit.xml\"   # jest-junit's file (npm install --save-dev jest-junit)"),
-    ),
     ("jasmine", None),
     ("karma", None),
     ("lab", None),
@@ -436,7 +432,7 @@ mod tests {
 
     #[test]
     fn unknown_commands_say_nothing() {
-        assert_eq!(places("jest --coverage", &[]), []);
+        assert_eq!(places("jasmine --random", &[]), []);
         assert_eq!(
             places("echo \"Error: no test specified\" && exit 1", &[]),
             []
