@@ -203,3 +203,34 @@ fn issue39_a_jest_project_without_jest_installed_is_one_clear_error() {
         ran.both()
     );
 }
+
+#[test]
+fn issue39_a_jest_file_two_projects_run_has_each_test_once_per_project() {
+    let Some(p) = jest_basic("issue39_a_jest_file_two_projects_run_has_each_test_once_per_project")
+    else {
+        return;
+    };
+    p.write(
+        "jest.config.js",
+        "module.exports = { projects: [\n\
+         { displayName: 'alpha', testMatch: ['<rootDir>/test/strings.spec.js'], \
+         setupFilesAfterEnv: ['<rootDir>/test/setup.js'] },\n\
+         { displayName: 'beta', testMatch: ['<rootDir>/test/*.spec.js'], \
+         setupFilesAfterEnv: ['<rootDir>/test/setup.js'] },\n] };\n",
+    );
+    let ran = p.run(&["--format", "summary"]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let doc = ran.summary_doc();
+    let strings = file_doc(&doc, "test/strings.spec.js");
+    // Run by both projects: each of its 3 tests once per project, named by it.
+    assert_eq!(counts(strings), [4, 0, 2], "{strings:#}");
+    let names: Vec<&str> = strings["summary"]["asserts"]
+        .as_array()
+        .expect("asserts")
+        .iter()
+        .filter_map(|a| a["name"].as_str())
+        .collect();
+    assert!(names.contains(&"[alpha] strings > shouts"), "{names:?}");
+    assert!(names.contains(&"[beta] strings > shouts"), "{names:?}");
+    assert_eq!(counts(file_doc(&doc, "test/math.spec.js")), [2, 1, 0]);
+}

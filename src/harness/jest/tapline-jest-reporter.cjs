@@ -1,11 +1,12 @@
 // tapline's jest reporter (src/harness/jest/): TAP 14 for the one test file tapline's driver
 // runs, a point per test. A test's name is its `describe` titles from the outermost down and
 // its own, joined by " > " (with `[project] ` before it when the config has several projects
-// and the test's has a displayName). Each point is printed the moment jest says the test is
-// done (onTestCaseResult), the ones it says only with the file (skipped, todo) when the file
-// ends (onTestResult), then the file's console output as `# ` comments; an error outside any
-// test (the file does not load, an afterAll throws) is a failing point of its own; the plan
-// when the run ends.
+// and the test's has a displayName). The points are printed when jest reports the file done
+// (onTestResult: once per project that runs it), then the file's console output as `# `
+// comments; an error outside any test (the file does not load, an afterAll throws) is a
+// failing point of its own; the plan when the run ends. (onTestCaseResult would print each
+// test sooner, but jest tells it no skipped test, and with several projects the dedup by name
+// it would need went wrong.)
 'use strict';
 const { FileTap, rel } = require('./tap-common.cjs');
 
@@ -45,8 +46,6 @@ function titleOf(r) {
 class TaplineJestReporter {
   constructor(globalConfig) {
     this.tap = null;
-    // Points printed through onTestCaseResult, by prefix, name and status, not to print twice.
-    this.printed = new Map();
     this.several = !!(globalConfig && Array.isArray(globalConfig.projects) && globalConfig.projects.length > 1);
   }
 
@@ -82,25 +81,12 @@ class TaplineJestReporter {
     if (reads) reads.on = true;
   }
 
-  onTestCaseResult(test, r) {
-    const name = this.prefix(test) + titleOf(r);
-    const key = `${r.status}\u0000${name}`;
-    this.printed.set(key, (this.printed.get(key) || 0) + 1);
-    this.point(this.file(test.path), name, r);
-  }
-
   onTestResult(test, result) {
     const reads = globalThis[Symbol.for('tapline.jest.reads')];
     if (reads) reads.on = false;
     const tap = this.file(result.testFilePath || test.path);
     const prefix = this.prefix(test);
-    for (const r of result.testResults || []) {
-      const name = prefix + titleOf(r);
-      const key = `${r.status}\u0000${name}`;
-      const held = this.printed.get(key) || 0;
-      if (held > 0) this.printed.set(key, held - 1);
-      else this.point(tap, name, r);
-    }
+    for (const r of result.testResults || []) this.point(tap, prefix + titleOf(r), r);
     for (const c of result.console || []) tap.comment(`console.${c.type}: ${clean(String(c.message))}`);
     const outside = `${prefix}${rel(result.testFilePath || test.path)} (outside any test)`;
     if (result.testExecError) {

@@ -65,7 +65,8 @@ function messageOf(err) {
 }
 
 // The project's own jest: its command-line parser and runCLI. jest 30's jest-cli exports
-// buildArgv; jest 27-29's keeps it in build/run.js (not in its exports map, so by path).
+// buildArgv; jest 29's keeps it in build/run.js, jest 27-28's in build/cli/index.js (not in
+// their exports map, so by path).
 function loadJest() {
   let cliHome;
   try {
@@ -79,7 +80,14 @@ function loadJest() {
     }
   }
   const cli = require(cliHome);
-  const buildArgv = cli.buildArgv || require(path.join(cliHome, 'build', 'run.js')).buildArgv;
+  const inside = (...rel) => {
+    try {
+      return require(path.join(cliHome, ...rel)).buildArgv;
+    } catch (_) {
+      return undefined;
+    }
+  };
+  const buildArgv = cli.buildArgv || inside('build', 'run.js') || inside('build', 'cli', 'index.js');
   const core = require(require.resolve('@jest/core', { paths: [cliHome] }));
   if (typeof buildArgv !== 'function' || typeof core.runCLI !== 'function') {
     die(`the jest in ${cliHome} has no buildArgv or runCLI tapline can call`, 127);
