@@ -108,8 +108,12 @@ const DROPPED = [
   'testPathPattern', 'testPathPatterns', 'coverage', 'collectCoverage', 'reporters',
 ];
 
+// The script's flags as jest's parser reads them, parsed once (a warm worker's files all
+// share them); each file gets a copy of its own.
+let parsed = null;
 async function argvFor(jest, file) {
-  const argv = await jest.buildArgv(flags.slice());
+  if (!parsed) parsed = JSON.stringify(await jest.buildArgv(flags.slice()));
+  const argv = JSON.parse(parsed);
   for (const key of DROPPED) delete argv[key];
   // A pattern given twice (the script's and tapline's -t) is the last one.
   if (Array.isArray(argv.testNamePattern)) argv.testNamePattern = argv.testNamePattern.pop();
