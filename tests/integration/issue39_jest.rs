@@ -234,3 +234,24 @@ fn issue39_a_jest_file_two_projects_run_has_each_test_once_per_project() {
     assert!(names.contains(&"[beta] strings > shouts"), "{names:?}");
     assert_eq!(counts(file_doc(&doc, "test/math.spec.js")), [2, 1, 0]);
 }
+
+#[test]
+fn issue39_a_jest_script_jest_refuses_is_one_clear_error() {
+    let Some(p) = jest_basic("issue39_a_jest_script_jest_refuses_is_one_clear_error") else {
+        return;
+    };
+    p.write(
+        "package.json",
+        r#"{"name":"x","private":true,"scripts":{"test":"jest --nosuchflag"}}"#,
+    );
+    let ran = p.run(&[]);
+    assert_eq!(ran.code, 2, "{}", ran.both());
+    // jest's own words, on the one line tapline shows.
+    let first = ran.stderr.lines().next().unwrap_or_default();
+    assert!(
+        first.contains("failed to list the test files of `jest --nosuchflag`")
+            && first.contains("Unrecognized option \"nosuchflag\""),
+        "{}",
+        ran.both()
+    );
+}

@@ -60,8 +60,16 @@ function die(message, code) {
   process.exit(code);
 }
 
+// An error's message on one line, without colours or jest's bullets (a validation error of
+// jest's spans lines: "● Unrecognized CLI Parameter:" then what it is).
 function messageOf(err) {
-  return err && err.message ? err.message : String(err);
+  const text = err && err.message ? err.message : String(err);
+  return text
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .map((l) => l.replace(/^\s*●\s*/, '').trim())
+    .filter(Boolean)
+    .join(' ');
 }
 
 // The project's own jest: its command-line parser and runCLI. jest 30's jest-cli exports
