@@ -100,7 +100,32 @@ function loadJest() {
   if (typeof buildArgv !== 'function' || typeof core.runCLI !== 'function') {
     die(`the jest in ${cliHome} has no buildArgv or runCLI tapline can call`, 127);
   }
+  keepResolvers(cliHome);
   return { buildArgv, runCLI: core.runCLI };
+}
+
+// One resolver per project configuration for the worker's life, as jest's own worker keeps one
+// per configuration for all the files it runs (jest-runner's `setup`): each runCLI would
+// otherwise build a new one, its caches empty, and resolve jest's own modules again for every
+// file (the largest part of a warm file's cost in a profile).
+function keepResolvers(cliHome) {
+  let Runtime;
+  try {
+    const core = path.dirname(require.resolve('@jest/core/package.json', { paths: [cliHome] }));
+    const mod = require(require.resolve('jest-runtime', { paths: [core] }));
+    Runtime = mod && mod.default ? mod.default : mod;
+  } catch (_) {
+    return;
+  }
+  if (!Runtime || typeof Runtime.createResolver !== 'function') return;
+  const make = Runtime.createResolver;
+  const kept = new Map();
+  Runtime.createResolver = function keptResolver(config, moduleMap) {
+    const id = config && config.id;
+    if (!id) return make.call(this, config, moduleMap);
+    if (!kept.has(id)) kept.set(id, make.call(this, config, moduleMap));
+    return kept.get(id);
+  };
 }
 
 // jest-cli's own list of projects: --projects, else the cwd.
