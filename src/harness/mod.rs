@@ -33,6 +33,7 @@ pub(crate) mod folder;
 mod bats;
 pub mod browser;
 mod go;
+mod jest;
 mod mocha;
 pub(crate) mod node;
 pub(crate) mod perl;

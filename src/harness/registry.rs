@@ -18,6 +18,7 @@ pub(crate) static HARNESSES: &[&dyn Harness] = &[
     &super::go::GO,           // [[suite]]s of go's JSON
     &super::mocha::MOCHA,     // a script's `mocha`: its own files, through it
     &super::vitest::VITEST,   // a script's `vitest`: its own files, through it
+    &super::jest::JEST,       // a script's `jest`: its own files, through it
 ];
 
 /// The harness named `id`.

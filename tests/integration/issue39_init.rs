@@ -4,7 +4,7 @@
 use crate::util::Project;
 
 /// A Perl distribution with two go modules, a pytest folder the plain run does not walk (one
-/// nested in it) and a jest script: every block `init` writes, in the order it writes them.
+/// nested in it) and a script of a harness tapline does not follow: every block `init` writes, in the order it writes them.
 #[test]
 fn issue39_init_writes_each_harness_block_in_the_registry_order() {
     let p = Project::new();
@@ -15,7 +15,7 @@ fn issue39_init_writes_each_harness_block_in_the_registry_order() {
         .write("svc/api/go.mod", "module y\n")
         .write("py/pytest.ini", "[pytest]\n")
         .write("py/a/b/conftest.py", "")
-        .write("package.json", r#"{"scripts":{"test":"jest --ci"}}"#);
+        .write("package.json", r#"{"scripts":{"test":"jasmine --random"}}"#);
     let ran = p.tapline(&["init"]);
     assert_eq!(ran.code, 0, "{}", ran.both());
     let text = String::from_utf8(p.read("tapline.toml")).expect("utf-8");
@@ -69,13 +69,11 @@ command = ["python3", "-m", "pytest", "--junitxml=.nogit/pytest.xml"]
 format = "junit"
 report = ".nogit/pytest.xml"      # relative to dir
 
-# package.json's test script: "jest --ci"
-# jest prints no TAP; with the jest-junit package installed, its JUnit report can be read:
+# package.json's test script: "jasmine --random"
+# tapline does not know how it runs tests; if it prints TAP, run it as a suite:
 # [[suite]]
-# name = "jest"
-# command = ["npx", "jest", "--ci", "--reporters=default", "--reporters=jest-junit"]
-# format = "junit"
-# report = "junit.xml"
+# name = "npm"
+# command = ["npm", "test", "--silent"]
 "#;
 
 const FOLLOWED: &str = r#"# tapline.toml, written by `tapline init`: what a plain `tapline run` runs here.

@@ -26,6 +26,7 @@ mod issue38_reader_gone;
 mod issue38_tap;
 mod issue39_init;
 mod issue39_inventory;
+mod issue39_jest;
 mod issue39_mocha;
 mod issue39_node_test_tsx;
 mod issue39_tap_ts;

@@ -209,11 +209,6 @@ impl Harness for Node {
             "[[suite]]\nname = \"mocha\"\ncommand = [\"npx\", \"mocha\", \"--reporter\", \"tap\"]\n"
         } else if uses("vitest") {
             "[[suite]]\nname = \"vitest\"\ncommand = [\"npx\", \"vitest\", \"run\", \"--reporter=tap\"]\n"
-        } else if uses("jest") {
-            "# jest prints no TAP; with the jest-junit package installed, its JUnit report can be read:\n\
-             # [[suite]]\n# name = \"jest\"\n\
-             # command = [\"npx\", \"jest\", \"--ci\", \"--reporters=default\", \"--reporters=jest-junit\"]\n\
-             # format = \"junit\"\n# report = \"junit.xml\"\n"
         } else {
             "# tapline does not know how it runs tests; if it prints TAP, run it as a suite:\n\
              # [[suite]]\n# name = \"npm\"\n# command = [\"npm\", \"test\", \"--silent\"]\n"

@@ -114,6 +114,12 @@ class FileTap {
     this.n += 1;
     this.write(`not ok ${this.n} - ${desc(name)}\n${yaml(err, this.file, extra)}\n`);
   }
+  // A comment line per line of `text` (a test's console output), between the points.
+  comment(text) {
+    this.start();
+    const lines = String(text).replace(/\r?\n$/, '').split(/\r?\n/);
+    this.write(lines.map((l) => (l ? `# ${l}` : '#') + '\n').join(''));
+  }
   end() {
     this.start();
     this.write(`1..${this.n}\n`);

@@ -69,10 +69,6 @@ const UNFOLLOWED: &[(&str, Option<&str>)] = &[
         "ava",
         Some("[[runner]]\nglob = \"test/**/*.{js,cjs,mjs}\"\ncommand = \"npx ava --tap {}\""),
     ),
-    (
-        "jest",
-        Some("[[suite]]\nname = \"jest\"\ncommand = \"npx jest --ci --reporters=default --reporters=jest-junit\"\nformat = \"junit\"\nreport = \"junit.xml\"   # jest-junit's file (npm install --save-dev jest-junit)"),
-    ),
     ("jasmine", None),
     ("karma", None),
     ("lab", None),
@@ -609,7 +605,7 @@ mod tests {
 
     #[test]
     fn unknown_commands_say_nothing() {
-        assert_eq!(places("jest --coverage", &[]), []);
+        assert_eq!(places("jasmine --random", &[]), []);
         assert_eq!(
             places("echo \"Error: no test specified\" && exit 1", &[]),
             []
