@@ -17,6 +17,7 @@ pub(crate) static HARNESSES: &[&dyn Harness] = &[
     &super::bats::BATS,       // *.bats
     &super::go::GO,           // [[suite]]s of go's JSON
     &super::mocha::MOCHA,     // a script's `mocha`: its own files, through it
+    &super::ava::AVA,         // a script's `ava`: its own files, through it
 ];
 
 /// The harness named `id`.

@@ -25,7 +25,6 @@ fn issue39_a_harness_tapline_does_not_follow_is_named_with_an_entry() {
             "mocha",
             "npx mocha --reporter tap {}",
         ),
-        ("npm run lint && ava", "ava", "npx ava --tap {}"),
         ("cross-env CI=1 vitest run", "vitest", "--reporter=tap-flat"),
         ("jest --coverage", "jest", "format = \"junit\""),
         ("jasmine", "jasmine", "prints TAP"),

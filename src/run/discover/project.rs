@@ -66,10 +66,6 @@ pub(super) struct Unfollowed {
 /// JUnit report); `None`: no ready entry, the message says what one needs.
 const UNFOLLOWED: &[(&str, Option<&str>)] = &[
     (
-        "ava",
-        Some("[[runner]]\nglob = \"test/**/*.{js,cjs,mjs}\"\ncommand = \"npx ava --tap {}\""),
-    ),
-    (
         "vitest",
         Some("[[runner]]\nglob = \"**/*.{test,spec}.{js,ts,mjs,mts}\"\ncommand = \"npx vitest run --reporter=tap-flat {}\""),
     ),

@@ -1,0 +1,208 @@
+// tapline's ava driver (src/harness/ava/mod.rs): lists and runs a project's test files through
+// the project's own ava, with the flags of its test script and its configuration (package.json
+// `ava`, ava.config.{js,cjs,mjs}).
+//
+//   node tapline-ava.mjs list [--config FILE] [-- PATTERN...]   the files ava would run, one a line
+//   node tapline-ava.mjs run FILE FLAG...                        FILE alone, as `ava --tap FILE`
+//
+// ava has no list command: `list` asks ava's own modules (lib/load-config.js, lib/globs.js,
+// lib/extensions.js, the TypeScript provider) for its `files` globs, as ava's CLI builds them,
+// and globs them as ava does (helpers, fixtures and `_`-prefixed files left out); PATTERNs (the
+// script's own, `ava test/a.js`) narrow them as ava's CLI does.
+//
+// `run` is ava's own CLI with `--tap`, FILE and the script's FLAGs (its patterns dropped): one
+// file, so no title prefix. Only the TAP reporter's points are rewritten: ava 6's `at:` names
+// ava's own assert.js and its diff hides under `details`, so a failure's YAML is written as
+// tapline's other reporters write it (tap-common.cjs): `message`, `name`, `assertion`, `diff`
+// (ava's `- actual`/`+ expected` lines under `--- actual`/`+++ expected` headers), `at` (the
+// test file's frame of the stack), `stack`. ava's exit code is kept.
+import fs from 'node:fs';
+import path from 'node:path';
+import {createRequire} from 'node:module';
+import {pathToFileURL} from 'node:url';
+
+const cwd = process.cwd();
+const [mode, ...rest] = process.argv.slice(2);
+
+function die(message, code) {
+  process.stderr.write(`tapline: ${message}\n`);
+  process.exit(code);
+}
+
+// The project's own ava: its package folder, found from the cwd as `npx ava` would.
+function avaHome() {
+  let entry;
+  try {
+    entry = createRequire(path.join(cwd, 'package.json')).resolve('ava');
+  } catch {
+    die(`ava is not installed in ${cwd} (npm install)`, 127);
+  }
+  for (let dir = path.dirname(entry); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    try {
+      if (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).name === 'ava') return dir;
+    } catch {
+      // Not the package's folder yet.
+    }
+  }
+  die(`ava's package folder not found above ${entry}`, 127);
+}
+
+const home = avaHome();
+const lib = (inside) => import(pathToFileURL(path.join(home, inside)).href);
+
+// The files ava would run: its configuration's globs (or its defaults), its extensions.
+async function list(args) {
+  const dash = args.indexOf('--');
+  const flags = dash < 0 ? args : args.slice(0, dash);
+  const patterns = dash < 0 ? [] : args.slice(dash + 1);
+  const at = flags.findIndex((f) => f === '--config' || f.startsWith('--config='));
+  const configFile = at < 0 ? undefined : flags[at].includes('=') ? flags[at].slice(9) : flags[at + 1];
+  const {loadConfig} = await lib('lib/load-config.js');
+  const loaded = await loadConfig({configFile});
+  // ava 4+ returns {config, unsupportedFiles}; older ones the configuration itself.
+  const conf = loaded && loaded.config && loaded.unsupportedFiles ? loaded.config : loaded;
+  const projectDir = conf.projectDir || cwd;
+  const providers = [];
+  if (Object.hasOwn(conf, 'typescript')) {
+    const {default: manager} = await lib('lib/provider-manager.js');
+    const {level, main, identifier} = await manager.typescript(projectDir);
+    providers.push({level, protocol: identifier, main: main({config: conf.typescript}), type: 'typescript'});
+  }
+  const {default: normalizeExtensions} = await lib('lib/extensions.js');
+  const globs = await lib('lib/globs.js');
+  const extensions = normalizeExtensions(conf.extensions, providers);
+  const normalized = globs.normalizeGlobs({
+    extensions,
+    files: conf.files,
+    ignoredByWatcher: conf.watchMode?.ignoreChanges ?? conf.ignoredByWatcher,
+    providers,
+  });
+  const tests = await globs.findTests({cwd: projectDir, ...normalized});
+  let files = tests;
+  if (patterns.length > 0) {
+    const split = await splitter();
+    files = globs.applyTestFileFilter({
+      cwd: projectDir,
+      filter: patterns.map((p) => globs.normalizePattern(path.relative(projectDir, path.resolve(cwd, split(p))))),
+      providers,
+      testFiles: tests,
+    });
+  }
+  const rel = [...new Set(files)].map((f) => path.relative(cwd, f).split(path.sep).join('/')).sort();
+  process.stdout.write(rel.map((f) => f + '\n').join(''));
+}
+
+// A pattern less its line numbers (`test.js:3-5`), as ava's CLI reads it.
+async function splitter() {
+  try {
+    const {splitPatternAndLineNumbers} = await lib('lib/line-numbers.js');
+    if (typeof splitPatternAndLineNumbers === 'function') return (p) => splitPatternAndLineNumbers(p).pattern;
+  } catch {
+    // An ava without line numbers.
+  }
+  return (p) => p;
+}
+
+// --- run: ava's CLI, its TAP reporter's points written by tapline ---
+
+const require = createRequire(import.meta.url);
+const {desc, yaml} = require('./tap-common.cjs');
+
+// ava's details of a failed assertion ({label, formatted}; ava 6 `formattedDetails`, ava 5
+// `values`), ANSI colours stripped.
+function detailsOf(err) {
+  const plain = (s) => String(s ?? '').replace(/\u001b\[[0-9;]*m/g, '');
+  const all = [].concat(err.formattedDetails || err.values || []);
+  return all.map(({label, formatted}) => ({label: plain(label).trim(), formatted: plain(formatted)}));
+}
+
+const DIFF = /^Difference/;
+
+// A failure's fields, the same for ava 5 and 6, and for a crash (a plain error).
+function failure(err, testFile) {
+  const e = err || {};
+  const original = e.originalError && typeof e.originalError === 'object' ? e.originalError : {};
+  const details = detailsOf(e);
+  const diff = details.find((d) => DIFF.test(d.label));
+  const others = details.filter((d) => d !== diff);
+  const said = String(e.message ?? original.message ?? '');
+  const shown = others.map((d) => `${d.label.replace(/:$/, '')}: ${d.formatted}`).join('\n');
+  const message = said || shown || (e.assertion ? `${e.assertion} failed` : e.type === 'unknown' ? 'Non-error thrown' : '');
+  const extra = {};
+  if (e.assertion) extra.assertion = e.assertion;
+  if (said && shown) extra.details = shown;
+  if (diff) extra.diff = `--- actual\n+++ expected\n${diff.formatted.replace(/\n$/, '')}`;
+  if (e.type === 'unknown' && e.formattedError) extra.thrown = String(e.formattedError).replace(/\u001b\[[0-9;]*m/g, '');
+  const stack = e.stack || original.stack || '';
+  const name = e.name || original.name;
+  const fields = {message, name: name === 'AssertionError' && e.type === 'ava' ? undefined : name, stack};
+  // ava's own stack frames sit in node_modules: the test file's frame is the place.
+  return yaml(fields, testFile || '', extra);
+}
+
+function logs(evt) {
+  return [].concat(evt.logs || []).flatMap((l) => String(l).split('\n')).map((l) => `# ${l}\n`).join('');
+}
+
+async function run(args) {
+  const [file, ...flags] = args;
+  if (!file) die('no test file to run', 2);
+  const dash = flags.indexOf('--');
+  const own = dash < 0 ? flags : flags.slice(0, dash);
+  const tail = dash < 0 ? [] : flags.slice(dash);
+  const {default: TapReporter} = await lib('lib/reporters/tap.js');
+  const proto = TapReporter.prototype;
+  const point = function (title, evt, passed, directive) {
+    this.i += 1;
+    let text = `${passed ? 'ok' : 'not ok'} ${this.i} - ${desc(title)}${directive ? ' # ' + directive : ''}\n`;
+    if (!passed && !directive && evt.err) text += failure(evt.err, evt.testFile) + '\n';
+    this.reportStream.write(text + logs(evt));
+  };
+  const start = proto.startRun;
+  proto.startRun = function (plan) {
+    const stream = this.reportStream;
+    this.reportStream = {write: (t) => stream.write(String(t).replace(/^TAP version 13/, 'TAP version 14'))};
+    try {
+      start.call(this, plan);
+    } finally {
+      this.reportStream = stream;
+    }
+  };
+  // The plan counts every point written (a crash too); ava's own summary comments are left
+  // out, tapline counts the points itself.
+  proto.endRun = function () {
+    this.reportStream.write(`1..${this.i}\n`);
+  };
+  proto.writeTest = function (evt, flags) {
+    const title = this.prefixTitle(evt.testFile, evt.title);
+    if (flags.todo) point.call(this, title, evt, false, 'TODO');
+    else if (flags.skip) point.call(this, title, evt, true, 'SKIP');
+    else point.call(this, title, evt, flags.passed, '');
+  };
+  // A finished hook: ava writes its title as a comment, which, first in a file's TAP, a TAP
+  // reader takes for the heading of the points after it (tape's test names). Only its logs are
+  // kept.
+  proto.writeComment = function (evt) {
+    this.reportStream.write(logs(evt));
+  };
+  proto.writeCrash = function (evt, title) {
+    this.crashCount += 1;
+    const err = evt.err || {};
+    const head = title ?? String(err.stack || '').split('\n')[0].trim() ?? err.message ?? evt.type;
+    point.call(this, head || String(evt.type), evt, false, '');
+  };
+  process.argv = [process.argv[0], path.join(home, 'entrypoints', 'cli.mjs'), ...own, '--tap', file, ...tail];
+  const cli = await lib('lib/cli.js');
+  await cli.default();
+}
+
+if (mode === 'list') {
+  list(rest).catch((err) => die(`failed to read ava's configuration: ${err && err.message ? err.message : err}`, 2));
+} else if (mode === 'run') {
+  run(rest).catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+} else {
+  die('usage: tapline-ava.mjs list [--config FILE] [-- PATTERN...] | run FILE FLAG...', 2);
+}
