@@ -168,3 +168,26 @@ fn issue39_ava_not_installed_is_one_clear_error() {
     );
     assert!(!ran.stderr.contains("does not follow"), "{}", ran.both());
 }
+
+/// On a CI job that is one of several (`CI_NODE_TOTAL`), ava runs only its share of the files
+/// it is given: of the one file tapline names, none, green with no test. tapline's
+/// `--partition` splits the files; every file named runs.
+#[test]
+fn issue39_ava_a_ci_jobs_share_does_not_empty_a_file() {
+    let Some(p) = project("issue39_ava_a_ci_jobs_share_does_not_empty_a_file") else {
+        return;
+    };
+    let ran = p.run_env(
+        &["--no-history", "--format", "summary"],
+        &[
+            ("CI_NODE_INDEX", "1".as_ref()),
+            ("CI_NODE_TOTAL", "2".as_ref()),
+        ],
+    );
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let doc = ran.summary_doc();
+    let math = file_doc(&doc, "test/math.test.js");
+    assert_eq!(math["tests"]["fail"], 1, "{math:#}");
+    let strings = file_doc(&doc, "test/strings.test.js");
+    assert_eq!(strings["tests"]["pass"], 2, "{strings:#}");
+}

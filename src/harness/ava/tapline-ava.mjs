@@ -144,6 +144,16 @@ function logs(evt) {
   return [].concat(evt.logs || []).flatMap((l) => String(l).split('\n')).map((l) => `# ${l}\n`).join('');
 }
 
+// The job counts of the CI services whose parallel jobs ava splits its files across
+// (ci-parallel-vars).
+const PARALLEL_TOTALS = [
+  'CI_NODE_TOTAL',
+  'CIRCLE_NODE_TOTAL',
+  'BITBUCKET_PARALLEL_STEP_COUNT',
+  'BUILDKITE_PARALLEL_JOB_COUNT',
+  'SEMAPHORE_JOB_COUNT',
+];
+
 async function run(args) {
   const [file, ...flags] = args;
   if (!file) die('no test file to run', 2);
@@ -191,6 +201,10 @@ async function run(args) {
     const head = title ?? String(err.stack || '').split('\n')[0].trim() ?? err.message ?? evt.type;
     point.call(this, head || String(evt.type), evt, false, '');
   };
+  // On a CI job that says it is one of several (CI_NODE_TOTAL and the like), ava runs only
+  // its share of the files it is given: of one file, none, green. tapline's --partition
+  // splits the files; the one named here runs.
+  for (const total of PARALLEL_TOTALS) delete process.env[total];
   process.argv = [process.argv[0], path.join(home, 'entrypoints', 'cli.mjs'), ...own, '--tap', file, ...tail];
   const cli = await lib('lib/cli.js');
   await cli.default();
