@@ -191,3 +191,52 @@ fn issue39_ava_a_ci_jobs_share_does_not_empty_a_file() {
     let strings = file_doc(&doc, "test/strings.test.js");
     assert_eq!(strings["tests"]["pass"], 2, "{strings:#}");
 }
+
+/// An ava that keeps its globs elsewhere than ava 5 and 6 do (`lib/globs.js`): its files are
+/// listed by ava's documented defaults and the project's `files` and `extensions`, not refused.
+#[test]
+fn issue39_ava_an_ava_without_its_globs_module_is_listed_by_its_defaults() {
+    if !require(
+        "issue39_ava_an_ava_without_its_globs_module_is_listed_by_its_defaults",
+        &["node"],
+    ) {
+        return;
+    }
+    let p = Project::new();
+    p.write(
+        "package.json",
+        r#"{"name":"x","type":"module","scripts":{"test":"ava"},"ava":{"files":["!test/skip.js"],"extensions":["js","ts"]}}"#,
+    );
+    p.write(
+        "node_modules/ava/package.json",
+        r#"{"name":"ava","version":"99.0.0","exports":{".":"./main.js"}}"#,
+    );
+    p.write("node_modules/ava/main.js", "export default () => {};\n");
+    for file in [
+        "test/a.js",
+        "test/b.ts",
+        "test/skip.js",
+        "test/_private.js",
+        "test/helpers/h.js",
+        "test/fixtures/f.js",
+        "src/x.spec.js",
+        "test-c.js",
+        "lib/m.js",
+    ] {
+        p.write(file, "");
+    }
+    let listed = p.run(&["--list"]);
+    assert_eq!(listed.code, 0, "{}", listed.both());
+    for file in ["test/a.js", "test/b.ts", "src/x.spec.js", "test-c.js"] {
+        assert!(listed.stdout.contains(file), "{file}: {}", listed.both());
+    }
+    for not in [
+        "test/skip.js",
+        "test/_private.js",
+        "test/helpers/h.js",
+        "test/fixtures/f.js",
+        "lib/m.js",
+    ] {
+        assert!(!listed.stdout.contains(not), "{not}: {}", listed.both());
+    }
+}

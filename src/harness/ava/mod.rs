@@ -6,8 +6,9 @@
 //!   its CLI would glob (`files` with its `!` negations, or ava's defaults; `extensions`; the
 //!   TypeScript provider's) and globs them as ava does, helpers, fixtures and `_` files left
 //!   out; the script's own patterns (`ava test/a.js`) narrow them as ava's CLI does
-//!   ([`Harness::list_through`]). Only listed files are ever named: ava runs a named file even
-//!   when its configuration leaves it out.
+//!   ([`Harness::list_through`]); an ava that keeps those modules elsewhere is listed by its
+//!   documented defaults. Only listed files are ever named: ava runs a named file even when
+//!   its configuration leaves it out.
 //! - each file runs alone, `node tapline-ava.mjs run FILE FLAGS`: ava's own CLI with `--tap`,
 //!   so its title has no file prefix; the driver writes the TAP reporter's points itself so
 //!   that a failure carries the test file's line (ava 6's `at:` names ava's own assert.js) and

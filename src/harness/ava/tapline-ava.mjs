@@ -8,7 +8,8 @@
 // ava has no list command: `list` asks ava's own modules (lib/load-config.js, lib/globs.js,
 // lib/extensions.js, the TypeScript provider) for its `files` globs, as ava's CLI builds them,
 // and globs them as ava does (helpers, fixtures and `_`-prefixed files left out); PATTERNs (the
-// script's own, `ava test/a.js`) narrow them as ava's CLI does.
+// script's own, `ava test/a.js`) narrow them as ava's CLI does. An ava that keeps those
+// modules elsewhere is listed by ava's documented defaults (the fallback below).
 //
 // `run` is ava's own CLI with `--tap`, FILE and the script's FLAGs (its patterns dropped): one
 // file, so no title prefix. Only the TAP reporter's points are rewritten: ava 6's `at:` names
@@ -50,13 +51,28 @@ function avaHome() {
 const home = avaHome();
 const lib = (inside) => import(pathToFileURL(path.join(home, inside)).href);
 
-// The files ava would run: its configuration's globs (or its defaults), its extensions.
+// The files ava would run: its configuration's globs (or its defaults), its extensions, as
+// ava's own modules build and glob them; by ava's documented defaults when this ava keeps
+// those modules elsewhere.
 async function list(args) {
   const dash = args.indexOf('--');
   const flags = dash < 0 ? args : args.slice(0, dash);
   const patterns = dash < 0 ? [] : args.slice(dash + 1);
   const at = flags.findIndex((f) => f === '--config' || f.startsWith('--config='));
   const configFile = at < 0 ? undefined : flags[at].includes('=') ? flags[at].slice(9) : flags[at + 1];
+  let files;
+  try {
+    files = await listByAva(configFile, patterns);
+  } catch (err) {
+    if (!err || err.code !== 'ERR_MODULE_NOT_FOUND' || !String(err.message).includes(home)) throw err;
+    process.stderr.write(`tapline: ava's own globs are not where ava 5 and 6 keep them (${err.message}); listed by ava's documented defaults\n`);
+    files = await listByDefaults(configFile, patterns);
+  }
+  const rel = [...new Set(files)].map((f) => path.relative(cwd, f).split(path.sep).join('/')).sort();
+  process.stdout.write(rel.map((f) => f + '\n').join(''));
+}
+
+async function listByAva(configFile, patterns) {
   const {loadConfig} = await lib('lib/load-config.js');
   const loaded = await loadConfig({configFile});
   // ava 4+ returns {config, unsupportedFiles}; older ones the configuration itself.
@@ -78,18 +94,109 @@ async function list(args) {
     providers,
   });
   const tests = await globs.findTests({cwd: projectDir, ...normalized});
-  let files = tests;
-  if (patterns.length > 0) {
-    const split = await splitter();
-    files = globs.applyTestFileFilter({
-      cwd: projectDir,
-      filter: patterns.map((p) => globs.normalizePattern(path.relative(projectDir, path.resolve(cwd, split(p))))),
-      providers,
-      testFiles: tests,
-    });
+  if (patterns.length === 0) return tests;
+  const split = await splitter();
+  return globs.applyTestFileFilter({
+    cwd: projectDir,
+    filter: patterns.map((p) => globs.normalizePattern(path.relative(projectDir, path.resolve(cwd, split(p))))),
+    providers,
+    testFiles: tests,
+  });
+}
+
+// --- the fallback: ava's documented defaults, read without ava's modules ---
+
+// The configuration: the file `--config` names, else ava.config.{js,cjs,mjs}, else
+// package.json's `ava`.
+async function configByDefaults(configFile) {
+  const names = configFile ? [configFile] : ['ava.config.js', 'ava.config.cjs', 'ava.config.mjs'];
+  for (const name of names) {
+    const abs = path.resolve(cwd, name);
+    if (!fs.existsSync(abs)) continue;
+    const m = await import(pathToFileURL(abs).href);
+    const conf = m.default ?? m;
+    return typeof conf === 'function' ? await conf({projectDir: cwd}) : conf;
   }
-  const rel = [...new Set(files)].map((f) => path.relative(cwd, f).split(path.sep).join('/')).sort();
-  process.stdout.write(rel.map((f) => f + '\n').join(''));
+  try {
+    return JSON.parse(fs.readFileSync(path.join(cwd, 'package.json'), 'utf8')).ava || {};
+  } catch {
+    return {};
+  }
+}
+
+// A glob as a regular expression over a path from the project folder: `**`, `*`, `?`,
+// `{a,b}`, `?(x)`, case-insensitive as ava globs.
+function globRegex(glob) {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (glob.startsWith('**/', i)) {
+      re += '(?:.*/)?';
+      i += 2;
+    } else if (glob.startsWith('**', i)) {
+      re += '.*';
+      i += 1;
+    } else if (c === '*') re += '[^/]*';
+    else if (c === '?' && glob[i + 1] === '(') {
+      const close = glob.indexOf(')', i);
+      re += `(?:${glob.slice(i + 2, close).split('|').map(escape).join('|')})?`;
+      i = close;
+    } else if (c === '?') re += '[^/]';
+    else if (c === '{') {
+      const close = glob.indexOf('}', i);
+      re += `(?:${glob.slice(i + 1, close).split(',').map((part) => globRegex(part).source.slice(1, -1)).join('|')})`;
+      i = close;
+    } else re += escape(c);
+  }
+  return new RegExp(`^${re}$`, 'i');
+}
+
+function escape(text) {
+  return text.replace(/[.+^$()|[\]\\]/g, '\\$&');
+}
+
+// Every file below `dir` (as paths from the cwd), but dot folders and ava's ignored ones.
+function walk(dir, out) {
+  for (const entry of fs.readdirSync(path.join(cwd, dir), {withFileTypes: true})) {
+    if (entry.name.startsWith('.')) continue;
+    const rel = dir ? `${dir}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) {
+      if (!['node_modules', 'bower_components', 'coverage'].includes(entry.name)) walk(rel, out);
+    } else if (entry.isFile()) out.push(rel);
+  }
+  return out;
+}
+
+async function listByDefaults(configFile, patterns) {
+  const conf = await configByDefaults(configFile);
+  const ext = Array.isArray(conf.extensions)
+    ? conf.extensions
+    : conf.extensions && typeof conf.extensions === 'object'
+      ? Object.keys(conf.extensions)
+      : ['cjs', 'mjs', 'js'];
+  const e = ext.length === 1 ? ext[0] : `{${ext.join(',')}}`;
+  const defaults = [
+    `test.${e}`,
+    `{src,source}/test.${e}`,
+    `**/__tests__/**/*.${e}`,
+    `**/*.spec.${e}`,
+    `**/*.test.${e}`,
+    `**/test-*.${e}`,
+    `**/test/**/*.${e}`,
+    `**/tests/**/*.${e}`,
+    '!**/__tests__/**/__{helper,fixture}?(s)__/**/*',
+    '!**/test?(s)/**/{helper,fixture}?(s)/**/*',
+  ];
+  let globs = Array.isArray(conf.files) && conf.files.length > 0 ? conf.files.map(String) : defaults;
+  if (globs.every((g) => g.startsWith('!'))) globs = [...defaults, ...globs];
+  const take = globs.filter((g) => !g.startsWith('!')).map(globRegex);
+  const drop = globs.filter((g) => g.startsWith('!')).map((g) => globRegex(g.slice(1)));
+  const named = patterns.map((p) => path.relative(cwd, path.resolve(cwd, p)).split(path.sep).join('/'));
+  return walk('', [])
+    .filter((f) => take.some((r) => r.test(f)) && !drop.some((r) => r.test(f)))
+    .filter((f) => ext.some((x) => f.endsWith(`.${x}`)) && !path.basename(f).startsWith('_'))
+    .filter((f) => named.length === 0 || named.some((n) => f === n || f.startsWith(`${n}/`) || globRegex(n).test(f)))
+    .map((f) => path.join(cwd, f));
 }
 
 // A pattern less its line numbers (`test.js:3-5`), as ava's CLI reads it.
