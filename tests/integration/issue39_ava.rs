@@ -240,3 +240,26 @@ fn issue39_ava_an_ava_without_its_globs_module_is_listed_by_its_defaults() {
         assert!(!listed.stdout.contains(not), "{not}: {}", listed.both());
     }
 }
+
+/// One warm worker runs ava's CLI again for each of its files (`-j1`: both files in one): each
+/// file gives what it gives alone.
+#[test]
+fn issue39_ava_one_worker_runs_its_files_one_after_another() {
+    let Some(p) = project("issue39_ava_one_worker_runs_its_files_one_after_another") else {
+        return;
+    };
+    let ran = p.run(&["--no-history", "-j1", "--format", "summary"]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let doc = ran.summary_doc();
+    let math = file_doc(&doc, "test/math.test.js");
+    assert_eq!(math["tests"]["pass"], 2, "{math:#}");
+    assert_eq!(math["tests"]["fail"], 1, "{math:#}");
+    assert_eq!(
+        math["failures"][0]["location"], "test/math.test.js:13:4",
+        "{math:#}"
+    );
+    let strings = file_doc(&doc, "test/strings.test.js");
+    assert_eq!(strings["ok"], true, "{strings:#}");
+    assert_eq!(strings["tests"]["pass"], 2, "{strings:#}");
+    assert_eq!(strings["tests"]["skip"], 1, "{strings:#}");
+}

@@ -14,7 +14,9 @@
 //!   that a failure carries the test file's line (ava 6's `at:` names ava's own assert.js) and
 //!   ava's diff as a `diff:` tapline paints.
 //! - files run side by side, as ava runs them, unless the script says `--serial` or
-//!   `--concurrency=1`; each in a process of its own (ava starts a worker per file anyway).
+//!   `--concurrency=1`, in warm workers of this room's ([`worker::Worker`]): one node runs
+//!   ava's CLI again for each of its files, saving ava's start per file; the tests of each
+//!   file still run in a worker thread or process ava starts for it.
 //! - `-t` narrows with ava's `--match`: a title glob, so a `/regex/` pattern runs the file
 //!   whole.
 use super::api::{Cx, Id, MissingInterpreter, Silent};
@@ -143,13 +145,14 @@ impl Harness for Ava {
         })?;
         let (options, _) = split(ava_args(words).unwrap_or_default());
         let mut argv: Vec<OsString> = vec!["node".into(), driver.into(), "run".into()];
-        argv.push(path.as_os_str().to_owned());
         argv.extend(
             options
                 .iter()
                 .filter(|w| !DROPPED.contains(&w.as_str()))
                 .map(OsString::from),
         );
+        // The file last: a warm worker is the command less its file.
+        argv.push(path.as_os_str().to_owned());
         Ok(argv)
     }
 
@@ -166,7 +169,7 @@ impl Harness for Ava {
     }
 
     fn worker(&self) -> Option<&'static dyn super::worker::Worker> {
-        Some(&OWN_PROCESS)
+        Some(&WORKER)
     }
 }
 
@@ -219,11 +222,12 @@ impl Narrow for Match {
     }
 
     fn narrow(&self, command: &mut Vec<OsString>, patterns: &[Pattern], matching: &[Vec<String>]) {
-        // Before ava's own `--` (what follows it goes to the test workers).
+        // Before ava's own `--` (what follows it goes to the test workers), else before the
+        // file, the last word.
         let at = command
             .iter()
             .position(|w| w == "--")
-            .unwrap_or(command.len());
+            .unwrap_or(command.len().saturating_sub(1));
         let words = matches(patterns, matching).into_iter().map(OsString::from);
         command.splice(at..at, words);
     }
@@ -243,12 +247,13 @@ fn matches(patterns: &[Pattern], matching: &[Vec<String>]) -> Vec<String> {
         .collect()
 }
 
-/// ava's files run in processes of their own: ava's CLI ends its process with the run. Named
-/// so that the command's `node` is not taken for a file node's own worker could run.
-struct OwnProcess;
-static OWN_PROCESS: OwnProcess = OwnProcess;
+/// The warm worker: the driver runs ava's CLI once per file in one process that stays up
+/// (ava's scheduling process; each file's tests still run in a worker thread or process of
+/// their own, as in ava's own run).
+struct Worker;
+static WORKER: Worker = Worker;
 
-impl super::worker::Worker for OwnProcess {
+impl super::worker::Worker for Worker {
     fn runs(&self, program: &str) -> bool {
         matches!(program, "node" | "nodejs")
     }
@@ -258,7 +263,7 @@ impl super::worker::Worker for OwnProcess {
     }
 
     fn key_extra(&self, _path: &Path, _asked: bool) -> Option<bool> {
-        None
+        Some(false)
     }
 }
 
@@ -323,7 +328,7 @@ mod tests {
         assert!(shown[1].ends_with(DRIVER), "{shown:?}");
         assert_eq!(
             shown[2..],
-            ["run", "test/a.js", "--timeout=1m", "--verbose"]
+            ["run", "--timeout=1m", "--verbose", "test/a.js"]
         );
     }
 
@@ -332,6 +337,15 @@ mod tests {
         let plain = Pattern::parse("range").expect("pattern");
         let got = matches(&[plain.clone()], &[vec!["range counts up".to_owned()]]);
         assert_eq!(got, ["--match=*range*", "--match=range counts up"]);
+        let mut command: Vec<OsString> = ["node", "d.mjs", "run", "--verbose", "t.js"]
+            .map(OsString::from)
+            .to_vec();
+        Match.narrow(&mut command, &[plain.clone()], &[]);
+        assert_eq!(
+            command[4], "--match=*range*",
+            "before the file, the last word"
+        );
+        assert_eq!(command[5], "t.js");
         let re = Pattern::parse("/^r/").expect("pattern");
         assert!(matches(&[plain, re], &[]).is_empty());
     }

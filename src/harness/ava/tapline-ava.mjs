@@ -3,7 +3,7 @@
 // `ava`, ava.config.{js,cjs,mjs}).
 //
 //   node tapline-ava.mjs list [--config FILE] [-- PATTERN...]   the files ava would run, one a line
-//   node tapline-ava.mjs run FILE FLAG...                        FILE alone, as `ava --tap FILE`
+//   node tapline-ava.mjs run FLAG... FILE                        FILE alone, as `ava --tap FILE`
 //
 // ava has no list command: `list` asks ava's own modules (lib/load-config.js, lib/globs.js,
 // lib/extensions.js, the TypeScript provider) for its `files` globs, as ava's CLI builds them,
@@ -19,7 +19,7 @@
 // test file's frame of the stack), `stack`. ava's exit code is kept.
 import fs from 'node:fs';
 import path from 'node:path';
-import {createRequire} from 'node:module';
+import module, {createRequire} from 'node:module';
 import {pathToFileURL} from 'node:url';
 
 const cwd = process.cwd();
@@ -261,12 +261,8 @@ const PARALLEL_TOTALS = [
   'SEMAPHORE_JOB_COUNT',
 ];
 
-async function run(args) {
-  const [file, ...flags] = args;
-  if (!file) die('no test file to run', 2);
-  const dash = flags.indexOf('--');
-  const own = dash < 0 ? flags : flags.slice(0, dash);
-  const tail = dash < 0 ? [] : flags.slice(dash);
+// ava's TAP reporter, its points written by tapline (above).
+async function patchReporter() {
   const {default: TapReporter} = await lib('lib/reporters/tap.js');
   const proto = TapReporter.prototype;
   const point = function (title, evt, passed, directive) {
@@ -308,22 +304,179 @@ async function run(args) {
     const head = title ?? String(err.stack || '').split('\n')[0].trim() ?? err.message ?? evt.type;
     point.call(this, head || String(evt.type), evt, false, '');
   };
+}
+
+// One ava run of `file` with the script's `flags` (ava's `--` worker arguments last); resolves
+// with ava's exit code. ava's CLI sets the exit code and leaves the process up, so a warm
+// worker runs it again for the next file.
+async function runFile(flags, file) {
+  const dash = flags.indexOf('--');
+  const own = dash < 0 ? flags : flags.slice(0, dash);
+  const tail = dash < 0 ? [] : flags.slice(dash);
   // On a CI job that says it is one of several (CI_NODE_TOTAL and the like), ava runs only
   // its share of the files it is given: of one file, none, green. tapline's --partition
   // splits the files; the one named here runs.
   for (const total of PARALLEL_TOTALS) delete process.env[total];
   process.argv = [process.argv[0], path.join(home, 'entrypoints', 'cli.mjs'), ...own, '--tap', file, ...tail];
+  process.exitCode = undefined;
   const cli = await lib('lib/cli.js');
   await cli.default();
+  const code = Number(process.exitCode ?? 0);
+  process.exitCode = undefined;
+  return code;
+}
+
+// `run FLAG... FILE`: FILE alone.
+async function run(args) {
+  const file = args[args.length - 1];
+  if (!file) die('no test file to run', 2);
+  await patchReporter();
+  process.exitCode = await runFile(args.slice(0, -1), file);
+}
+
+// --- the warm worker (src/run/worker): `run FLAG... DRIVER` with TAPLINE_WARM_NONCE set reads one
+// JSON command a line on stdin ({"file", "env"}), runs each file as `run FLAG... FILE` would,
+// and ends it with the pool's marker `⟦tapline-warm NONCE end CODE MICROS⟧` on stdout and
+// stderr (stdout only when they are one pipe). ava's main process only schedules: each file's
+// tests still run in a worker thread or process of their own, started afresh, as in ava's own
+// run of many files.
+const nonce = process.env.TAPLINE_WARM_NONCE || '';
+const merged = process.env.TAPLINE_WARM_MERGED === '1';
+
+function nap(ms) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+let pending = Buffer.alloc(0);
+function readCommand() {
+  const buf = Buffer.alloc(64 * 1024);
+  for (;;) {
+    const nl = pending.indexOf(10);
+    if (nl >= 0) {
+      const line = pending.subarray(0, nl).toString('utf8');
+      pending = pending.subarray(nl + 1);
+      return JSON.parse(line);
+    }
+    let n;
+    try {
+      n = fs.readSync(0, buf, 0, buf.length, null);
+    } catch (e) {
+      if (e.code === 'EAGAIN') {
+        nap(2);
+        continue;
+      }
+      if (e.code === 'EOF') return null;
+      throw e;
+    }
+    if (n === 0) return null;
+    pending = Buffer.concat([pending, buf.subarray(0, n)]);
+  }
+}
+
+function writeAll(fd, text) {
+  let bytes = Buffer.from(text, 'utf8');
+  while (bytes.length > 0) {
+    try {
+      bytes = bytes.subarray(fs.writeSync(fd, bytes));
+    } catch (e) {
+      if (e.code !== 'EAGAIN') throw e;
+      nap(2);
+    }
+  }
+}
+
+// ava's CLI configures its colours once a process (lib/chalk.js throws on a second time):
+// that guard is dropped from the module's source as it loads, through a module hook, so the
+// CLI runs again for the next file. Whether it was: else the worker ends after one file, each
+// file then runs in a process of its own.
+const CHALK_GUARD = /if \(configured\) \{\s*throw new Error\('Chalk has already been configured'\);\s*\}/;
+
+function unguardChalk() {
+  let source;
+  try {
+    source = fs.readFileSync(path.join(home, 'lib', 'chalk.js'), 'utf8');
+  } catch {
+    return true;
+  }
+  if (!source.includes('already been configured')) return true;
+  if (!CHALK_GUARD.test(source) || typeof module.register !== 'function') return false;
+  const chalk = pathToFileURL(path.join(home, 'lib', 'chalk.js')).href;
+  const hooks = `const guard = ${CHALK_GUARD};
+export async function load(url, context, next) {
+  const loaded = await next(url, context);
+  if (url !== ${JSON.stringify(chalk)} || loaded.source == null) return loaded;
+  return {...loaded, source: String(loaded.source).replace(guard, '')};
+}`;
+  module.register('data:text/javascript,' + encodeURIComponent(hooks));
+  return true;
+}
+
+// The process's signal and exit listeners: a run of ava's CLI adds its own (SIGINT, …),
+// which outlive it; the next file's run adds them again.
+const EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'exit', 'beforeExit', 'uncaughtException', 'unhandledRejection'];
+
+function listening() {
+  return new Map(EVENTS.map((e) => [e, new Set(process.listeners(e))]));
+}
+
+function forget(before) {
+  for (const [event, had] of before) {
+    for (const l of process.listeners(event)) if (!had.has(l)) process.removeListener(event, l);
+  }
+}
+
+async function serve(flags) {
+  delete process.env.TAPLINE_WARM_NONCE;
+  delete process.env.TAPLINE_WARM_MERGED;
+  const again = unguardChalk();
+  await patchReporter();
+  for (;;) {
+    const cmd = readCommand();
+    if (!cmd) return;
+    const saved = {};
+    for (const [k, v] of Object.entries(cmd.env || {})) {
+      saved[k] = process.env[k];
+      process.env[k] = v;
+    }
+    const began = process.hrtime.bigint();
+    const before = listening();
+    let code;
+    try {
+      code = await runFile(flags, cmd.file);
+    } catch (err) {
+      console.error(err);
+      code = 1;
+    }
+    forget(before);
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    const took = (process.hrtime.bigint() - began) / 1000n;
+    const marker = '\u27e6tapline-warm ' + nonce + ' end ' + code + ' ' + took + '\u27e7\n';
+    if (!again) process.exit(code);
+    writeAll(1, marker);
+    if (!merged) writeAll(2, marker);
+  }
 }
 
 if (mode === 'list') {
   list(rest).catch((err) => die(`failed to read ava's configuration: ${err && err.message ? err.message : err}`, 2));
+} else if (mode === 'run' && nonce) {
+  // The pool starts the worker as the command less its file, plus its own copy of this
+  // driver in the file's place.
+  serve(rest.slice(0, -1)).then(
+    () => process.exit(0),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
 } else if (mode === 'run') {
   run(rest).catch((err) => {
     console.error(err);
     process.exit(1);
   });
 } else {
-  die('usage: tapline-ava.mjs list [--config FILE] [-- PATTERN...] | run FILE FLAG...', 2);
+  die('usage: tapline-ava.mjs list [--config FILE] [-- PATTERN...] | run FLAG... FILE', 2);
 }
