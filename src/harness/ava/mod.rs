@@ -335,12 +335,15 @@ mod tests {
     #[test]
     fn match_globs_plain_patterns_and_known_titles_and_not_a_regex() {
         let plain = Pattern::parse("range").expect("pattern");
-        let got = matches(&[plain.clone()], &[vec!["range counts up".to_owned()]]);
+        let got = matches(
+            std::slice::from_ref(&plain),
+            &[vec!["range counts up".to_owned()]],
+        );
         assert_eq!(got, ["--match=*range*", "--match=range counts up"]);
         let mut command: Vec<OsString> = ["node", "d.mjs", "run", "--verbose", "t.js"]
             .map(OsString::from)
             .to_vec();
-        Match.narrow(&mut command, &[plain.clone()], &[]);
+        Match.narrow(&mut command, std::slice::from_ref(&plain), &[]);
         assert_eq!(
             command[4], "--match=*range*",
             "before the file, the last word"
