@@ -30,6 +30,7 @@ pub(crate) mod worker;
 // dsc2: a folder's walk as a harness takes it over.
 pub(crate) mod folder;
 
+mod ava;
 mod bats;
 pub mod browser;
 mod go;

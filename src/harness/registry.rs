@@ -19,6 +19,7 @@ pub(crate) static HARNESSES: &[&dyn Harness] = &[
     &super::mocha::MOCHA,     // a script's `mocha`: its own files, through it
     &super::vitest::VITEST,   // a script's `vitest`: its own files, through it
     &super::jest::JEST,       // a script's `jest`: its own files, through it
+    &super::ava::AVA,         // a script's `ava`: its own files, through it
 ];
 
 /// The harness named `id`.

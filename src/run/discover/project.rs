@@ -65,10 +65,6 @@ pub(super) struct Unfollowed {
 /// `tapline.toml` entry that runs its files through it (TAP where it prints TAP, else its
 /// JUnit report); `None`: no ready entry, the message says what one needs.
 const UNFOLLOWED: &[(&str, Option<&str>)] = &[
-    (
-        "ava",
-        Some("[[runner]]\nglob = \"test/**/*.{js,cjs,mjs}\"\ncommand = \"npx ava --tap {}\""),
-    ),
     ("jasmine", None),
     ("karma", None),
     ("lab", None),
