@@ -33,6 +33,7 @@ pub(crate) mod folder;
 mod ava;
 mod bats;
 pub mod browser;
+pub(crate) mod driver;
 mod go;
 mod jest;
 mod mocha;

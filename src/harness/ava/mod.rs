@@ -14,18 +14,18 @@
 //!   that a failure carries the test file's line (ava 6's `at:` names ava's own assert.js) and
 //!   ava's diff as a `diff:` tapline paints.
 //! - files run side by side, as ava runs them, unless the script says `--serial` or
-//!   `--concurrency=1`, in warm workers of this room's ([`worker::Worker`]): one node runs
+//!   `--concurrency=1`, in warm workers of this room's (its [`Driver`]): one node runs
 //!   ava's CLI again for each of its files, saving ava's start per file; the tests of each
 //!   file still run in a worker thread or process ava starts for it.
 //! - `-t` narrows with ava's `--match`: a title glob, so a `/regex/` pattern runs the file
 //!   whole.
 use super::api::{Cx, Id, MissingInterpreter, Silent};
+use super::driver::Driver;
 use super::filter::{Filter, Narrow, Pattern, Probe};
 use super::follow::{self, Follows, Through};
 use super::Harness;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 /// ava, through tapline's driver.
 pub(crate) struct Ava;
@@ -38,6 +38,7 @@ const DRIVER: &str = "tapline-ava.mjs";
 const FILES: &[(&str, &str)] = &[
     (DRIVER, include_str!("tapline-ava.mjs")),
     super::reporters::TAP_COMMON,
+    super::reporters::WARM_POOL,
 ];
 
 /// ava's options that take a value (the next word unless written `--x=v`).
@@ -57,16 +58,8 @@ const WITH_VALUE: &[&str] = &[
 /// Options a run of one file drops: tapline's run watches, and says `--tap` itself.
 const DROPPED: &[&str] = &["--watch", "-w", "--tap", "-t", "--no-tap"];
 
-/// The driver's path, written once per process into the hooks' folder.
-fn driver() -> Result<PathBuf, String> {
-    static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    DIR.get_or_init(|| {
-        super::hooks::versioned_hooks("ava", FILES)
-            .map(|dir| dir.join(DRIVER))
-            .map_err(|e| format!("failed to write tapline's ava driver: {e}"))
-    })
-    .clone()
-}
+/// The driver and what it loads, written on first use.
+static DRIVER_FILES: Driver = Driver::new(ID, FILES);
 
 /// The script's words after `ava`, when the command is ava's test run (not `ava debug`,
 /// `ava reset-cache`).
@@ -138,22 +131,11 @@ impl Harness for Ava {
         path: &Path,
         _cx: &mut Cx<'_>,
     ) -> Result<Vec<OsString>, MissingInterpreter> {
-        let driver = driver().map_err(|hint| MissingInterpreter {
-            program: "ava".to_owned(),
-            file: path.to_path_buf(),
-            hint: format!(": {hint}"),
-        })?;
         let (options, _) = split(ava_args(words).unwrap_or_default());
-        let mut argv: Vec<OsString> = vec!["node".into(), driver.into(), "run".into()];
-        argv.extend(
-            options
-                .iter()
-                .filter(|w| !DROPPED.contains(&w.as_str()))
-                .map(OsString::from),
-        );
-        // The file last: a warm worker is the command less its file.
-        argv.push(path.as_os_str().to_owned());
-        Ok(argv)
+        let options = (options.iter())
+            .filter(|w| !DROPPED.contains(&w.as_str()))
+            .map(OsString::from);
+        DRIVER_FILES.run_command(options, path)
     }
 
     fn silent(&self, _name: &str) -> Silent {
@@ -169,15 +151,12 @@ impl Harness for Ava {
     }
 
     fn worker(&self) -> Option<&'static dyn super::worker::Worker> {
-        Some(&WORKER)
+        Some(&DRIVER_FILES)
     }
 }
 
 /// The files ava would run for the script's `options` and `patterns`, from `cwd`.
 fn list(options: &[String], patterns: &[String], cwd: &Path) -> Result<Vec<PathBuf>, String> {
-    let driver = driver()?;
-    let node = crate::util::which::find("node".as_ref(), cwd)
-        .ok_or("node is not installed (ava runs under node)")?;
     let config = options.iter().enumerate().find_map(|(i, w)| {
         if w == "--config" {
             options.get(i + 1).map(|v| format!("--config={v}"))
@@ -185,30 +164,12 @@ fn list(options: &[String], patterns: &[String], cwd: &Path) -> Result<Vec<PathB
             w.starts_with("--config=").then(|| w.clone())
         }
     });
-    let out = std::process::Command::new(node)
-        .arg(&driver)
-        .arg("list")
-        .args(config)
-        .arg("--")
-        .args(patterns)
-        .current_dir(cwd)
-        .env("TAPLINE", "1")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map_err(|e| format!("failed to start node: {e}"))?;
-    if !out.status.success() {
-        let said = String::from_utf8_lossy(&out.stderr);
-        let line = said
-            .lines()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("ava's listing failed");
-        return Err(line.trim_start_matches("tapline: ").to_owned());
-    }
-    Ok(String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter(|l| !l.is_empty())
-        .map(PathBuf::from)
-        .collect())
+    let args = config
+        .into_iter()
+        .chain(["--".to_owned()])
+        .chain(patterns.iter().cloned());
+    let args: Vec<String> = args.collect();
+    DRIVER_FILES.list(args.iter().map(std::ffi::OsStr::new), cwd)
 }
 
 /// ava's `--match`, a title glob (`*` any text), repeated: one for each known matching test
@@ -245,26 +206,6 @@ fn matches(patterns: &[Pattern], matching: &[Vec<String>]) -> Vec<String> {
         .chain(known)
         .map(|glob| format!("--match={glob}"))
         .collect()
-}
-
-/// The warm worker: the driver runs ava's CLI once per file in one process that stays up
-/// (ava's scheduling process; each file's tests still run in a worker thread or process of
-/// their own, as in ava's own run).
-struct Worker;
-static WORKER: Worker = Worker;
-
-impl super::worker::Worker for Worker {
-    fn runs(&self, program: &str) -> bool {
-        matches!(program, "node" | "nodejs")
-    }
-
-    fn files(&self) -> &'static [(&'static str, &'static str)] {
-        FILES
-    }
-
-    fn key_extra(&self, _path: &Path, _asked: bool) -> Option<bool> {
-        Some(false)
-    }
 }
 
 #[cfg(test)]

@@ -340,50 +340,7 @@ async function run(args) {
 // stderr (stdout only when they are one pipe). ava's main process only schedules: each file's
 // tests still run in a worker thread or process of their own, started afresh, as in ava's own
 // run of many files.
-const nonce = process.env.TAPLINE_WARM_NONCE || '';
-const merged = process.env.TAPLINE_WARM_MERGED === '1';
-
-function nap(ms) {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
-let pending = Buffer.alloc(0);
-function readCommand() {
-  const buf = Buffer.alloc(64 * 1024);
-  for (;;) {
-    const nl = pending.indexOf(10);
-    if (nl >= 0) {
-      const line = pending.subarray(0, nl).toString('utf8');
-      pending = pending.subarray(nl + 1);
-      return JSON.parse(line);
-    }
-    let n;
-    try {
-      n = fs.readSync(0, buf, 0, buf.length, null);
-    } catch (e) {
-      if (e.code === 'EAGAIN') {
-        nap(2);
-        continue;
-      }
-      if (e.code === 'EOF') return null;
-      throw e;
-    }
-    if (n === 0) return null;
-    pending = Buffer.concat([pending, buf.subarray(0, n)]);
-  }
-}
-
-function writeAll(fd, text) {
-  let bytes = Buffer.from(text, 'utf8');
-  while (bytes.length > 0) {
-    try {
-      bytes = bytes.subarray(fs.writeSync(fd, bytes));
-    } catch (e) {
-      if (e.code !== 'EAGAIN') throw e;
-      nap(2);
-    }
-  }
-}
+const pool = require('./tapline-warm-pool.cjs');
 
 // ava's CLI configures its colours once a process (lib/chalk.js throws on a second time):
 // that guard is dropped from the module's source as it loads, through a module hook, so the
@@ -426,43 +383,28 @@ function forget(before) {
 }
 
 async function serve(flags) {
-  delete process.env.TAPLINE_WARM_NONCE;
-  delete process.env.TAPLINE_WARM_MERGED;
   const again = unguardChalk();
   await patchReporter();
-  for (;;) {
-    const cmd = readCommand();
-    if (!cmd) return;
-    const saved = {};
-    for (const [k, v] of Object.entries(cmd.env || {})) {
-      saved[k] = process.env[k];
-      process.env[k] = v;
-    }
-    const began = process.hrtime.bigint();
-    const before = listening();
-    let code;
-    try {
-      code = await runFile(flags, cmd.file);
-    } catch (err) {
-      console.error(err);
-      code = 1;
-    }
-    forget(before);
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-    const took = (process.hrtime.bigint() - began) / 1000n;
-    const marker = '\u27e6tapline-warm ' + nonce + ' end ' + code + ' ' + took + '\u27e7\n';
-    if (!again) process.exit(code);
-    writeAll(1, marker);
-    if (!merged) writeAll(2, marker);
-  }
+  let before;
+  await pool.serve(
+    (cmd) => {
+      before = listening();
+      return runFile(flags, cmd.file);
+    },
+    {
+      // ava leaves its signal listeners behind; a worker that cannot run ava again ends
+      // with the file.
+      after: () => {
+        forget(before);
+        return again;
+      },
+    },
+  );
 }
 
 if (mode === 'list') {
   list(rest).catch((err) => die(`failed to read ava's configuration: ${err && err.message ? err.message : err}`, 2));
-} else if (mode === 'run' && nonce) {
+} else if (mode === 'run' && pool.warm) {
   // The pool starts the worker as the command less its file, plus its own copy of this
   // driver in the file's place.
   serve(rest.slice(0, -1)).then(

@@ -11,19 +11,19 @@
 //!   snapshot written) and tapline's reporter alone; TAP 14, a point per test
 //!   (`describe > test`), the failure's place as jest maps it (TypeScript through ts-jest's or
 //!   babel's source maps).
-//! - files run in a warm worker of this room's ([`worker::Worker`]): one node that loaded jest
+//! - files run in a warm worker of this room's (its [`Driver`]): one node that loaded jest
 //!   runs the files one after another through `runCLI`, instead of jest's start per file.
 //! - side by side unless the script says `--runInBand` (`-i`): jest runs files in parallel
 //!   workers.
 //! - `-t` narrows with jest's `--testNamePattern`, over a test's titles joined by a space as
 //!   jest matches them.
 use super::api::{Cx, Id, MissingInterpreter, Silent};
+use super::driver::{before_the_file, titles_pattern, Driver};
 use super::filter::{Filter, Narrow, Pattern, Probe};
 use super::follow::{self, Follows, Through};
 use super::Harness;
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 /// jest, through tapline's driver.
 pub(crate) struct Jest;
@@ -40,18 +40,11 @@ const FILES: &[(&str, &str)] = &[
         include_str!("tapline-jest-reporter.cjs"),
     ),
     super::reporters::TAP_COMMON,
+    super::reporters::WARM_POOL,
 ];
 
-/// The driver's path, written once per process into the hooks' folder.
-fn driver() -> Result<PathBuf, String> {
-    static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    DIR.get_or_init(|| {
-        super::hooks::versioned_hooks("jest", FILES)
-            .map(|dir| dir.join(DRIVER))
-            .map_err(|e| format!("failed to write tapline's jest driver: {e}"))
-    })
-    .clone()
-}
+/// The driver and what it loads, written on first use.
+static DRIVER_FILES: Driver = Driver::new(ID, FILES);
 
 /// The script's words when its program is jest: `jest …`, `node_modules/.bin/jest …`
 /// (`npx` is taken off before).
@@ -92,16 +85,8 @@ impl Harness for Jest {
         path: &Path,
         _cx: &mut Cx<'_>,
     ) -> Result<Vec<OsString>, MissingInterpreter> {
-        let driver = driver().map_err(|hint| MissingInterpreter {
-            program: "jest".to_owned(),
-            file: path.to_path_buf(),
-            hint: format!(": {hint}"),
-        })?;
-        let mut argv: Vec<OsString> = vec!["node".into(), driver.into(), "run".into()];
-        argv.extend(words.iter().skip(1).map(OsString::from));
-        argv.push("--".into());
-        argv.push(path.as_os_str().to_owned());
-        Ok(argv)
+        let words = (words.iter().skip(1).map(OsString::from)).chain(["--".into()]);
+        DRIVER_FILES.run_command(words, path)
     }
 
     fn silent(&self, _name: &str) -> Silent {
@@ -117,41 +102,17 @@ impl Harness for Jest {
     }
 
     fn worker(&self) -> Option<&'static dyn super::worker::Worker> {
-        Some(&WORKER)
+        Some(&DRIVER_FILES)
     }
 }
 
 /// The files jest would run for the script's flags `args`, from `cwd`.
 fn list(args: &[String], cwd: &Path) -> Result<Vec<PathBuf>, String> {
-    let driver = driver()?;
-    let node = crate::util::which::find("node".as_ref(), cwd)
-        .ok_or("node is not installed (jest runs under node)")?;
-    let out = std::process::Command::new(node)
-        .arg(&driver)
-        .arg("list")
-        .args(args)
-        .current_dir(cwd)
-        .env("TAPLINE", "1")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map_err(|e| format!("failed to start node: {e}"))?;
-    if !out.status.success() {
-        let said = String::from_utf8_lossy(&out.stderr);
-        let line = said
-            .lines()
-            .find(|l| l.starts_with("tapline: "))
-            .or_else(|| said.lines().find(|l| !l.trim().is_empty()))
-            .unwrap_or("jest's listing failed");
-        return Err(line.trim_start_matches("tapline: ").to_owned());
-    }
-    Ok(String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter(|l| !l.is_empty())
-        .map(PathBuf::from)
-        .collect())
+    DRIVER_FILES.list(args.iter().map(OsStr::new), cwd)
 }
 
-/// jest's `--testNamePattern`, put before the driver's `--`.
+/// jest's `--testNamePattern`, put before the driver's `--`: jest matches it against a
+/// test's titles joined by a space.
 struct NamePattern;
 
 impl Narrow for NamePattern {
@@ -160,56 +121,8 @@ impl Narrow for NamePattern {
     }
 
     fn narrow(&self, command: &mut Vec<OsString>, patterns: &[Pattern], matching: &[Vec<String>]) {
-        let pattern = name_pattern(patterns, matching);
-        let at = command
-            .iter()
-            .rposition(|w| w == "--")
-            .unwrap_or(command.len());
-        command.insert(at, format!("--testNamePattern={pattern}").into());
-    }
-}
-
-/// jest matches `--testNamePattern` against a test's titles joined by a space; a point's name
-/// here joins them by ` > `. The patterns' substrings, the known matching tests anchored, and
-/// the regular expressions for tests known only at run time.
-fn name_pattern(patterns: &[Pattern], matching: &[Vec<String>]) -> String {
-    let titles = |name: &str| name.replace(" > ", " ");
-    let mut all: Vec<String> = patterns
-        .iter()
-        .filter(|p| p.plain)
-        .map(|p| regex::escape(&titles(&p.text)))
-        .collect();
-    let own: Vec<String> = matching
-        .iter()
-        .map(|n| regex::escape(&titles(&n.join(" > "))))
-        .collect();
-    if !own.is_empty() {
-        all.push(format!("^({})$", own.join("|")));
-    }
-    all.extend(
-        patterns
-            .iter()
-            .filter(|p| !p.plain)
-            .map(|p| p.source().to_owned()),
-    );
-    all.join("|")
-}
-
-/// The warm worker: the driver serves files from stdin when the pool starts it.
-struct Worker;
-static WORKER: Worker = Worker;
-
-impl super::worker::Worker for Worker {
-    fn runs(&self, program: &str) -> bool {
-        matches!(program, "node" | "nodejs")
-    }
-
-    fn files(&self) -> &'static [(&'static str, &'static str)] {
-        FILES
-    }
-
-    fn key_extra(&self, _path: &Path, _asked: bool) -> Option<bool> {
-        Some(false)
+        let pattern = titles_pattern(patterns, matching);
+        before_the_file(command, format!("--testNamePattern={pattern}"));
     }
 }
 

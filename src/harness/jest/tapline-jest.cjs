@@ -231,87 +231,29 @@ async function runAlone() {
 }
 
 // --- the warm worker ---
-const nonce = process.env.TAPLINE_WARM_NONCE || '';
-const merged = process.env.TAPLINE_WARM_MERGED === '1';
-
-function nap(ms) {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
-let pending = Buffer.alloc(0);
-function readCommand() {
-  const buf = Buffer.alloc(64 * 1024);
-  for (;;) {
-    const nl = pending.indexOf(10);
-    if (nl >= 0) {
-      const line = pending.subarray(0, nl).toString('utf8');
-      pending = pending.subarray(nl + 1);
-      return JSON.parse(line);
-    }
-    let n;
-    try {
-      n = fs.readSync(0, buf, 0, buf.length, null);
-    } catch (e) {
-      if (e.code === 'EAGAIN') {
-        nap(2);
-        continue;
-      }
-      if (e.code === 'EOF') return null;
-      throw e;
-    }
-    if (n === 0) return null;
-    pending = Buffer.concat([pending, buf.subarray(0, n)]);
-  }
-}
-
-function writeAll(fd, text) {
-  let bytes = Buffer.from(text, 'utf8');
-  while (bytes.length > 0) {
-    try {
-      bytes = bytes.subarray(fs.writeSync(fd, bytes));
-    } catch (e) {
-      if (e.code !== 'EAGAIN') throw e;
-      nap(2);
-    }
-  }
-}
+const pool = require('./tapline-warm-pool.cjs');
 
 async function serve() {
-  delete process.env.TAPLINE_WARM_NONCE;
-  delete process.env.TAPLINE_WARM_MERGED;
   const jest = loadJest();
-  for (;;) {
-    const cmd = readCommand();
-    if (!cmd) return;
-    const saved = {};
-    for (const [k, v] of Object.entries(cmd.env || {})) {
-      saved[k] = process.env[k];
-      process.env[k] = v;
-    }
-    const began = process.hrtime.bigint();
-    let code;
-    try {
-      code = (await runFile(jest, cmd.file)).code;
-    } catch (err) {
-      console.error(err && err.stack ? err.stack : String(err));
-      code = 1;
-    }
-    process.exitCode = undefined;
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-    const took = (process.hrtime.bigint() - began) / 1000n;
-    if (cmd.trace) writeTrace(cmd.trace, cmd.file, true);
-    const marker = '\u27e6tapline-warm ' + nonce + ' end ' + code + ' ' + took + '\u27e7\n';
-    writeAll(1, marker);
-    if (!merged) writeAll(2, marker);
-  }
+  await pool.serve(
+    async (cmd) => {
+      try {
+        return (await runFile(jest, cmd.file)).code;
+      } finally {
+        process.exitCode = undefined;
+      }
+    },
+    {
+      after: (cmd) => {
+        if (cmd.trace) writeTrace(cmd.trace, cmd.file, true);
+      },
+    },
+  );
 }
 
 if (mode === 'list') {
   list().catch((err) => die(`failed to read jest's configuration: ${messageOf(err)}`, 2));
-} else if (mode === 'run' && nonce) {
+} else if (mode === 'run' && pool.warm) {
   serve().then(
     () => process.exit(0),
     (err) => {

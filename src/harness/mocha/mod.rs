@@ -7,19 +7,19 @@
 //! - each file runs alone, `node tapline-mocha.cjs run FLAGS -- FILE`: the driver replaces the
 //!   spec by FILE (mocha adds a named file to its config's `spec`), loads `--require`s, and
 //!   prints TAP 14, a point per test (`describe > it`), a failing hook a point of its own.
-//! - files run in a warm worker of this room's ([`worker::Worker`]): one node that loaded
+//! - files run in a warm worker of this room's (its [`Driver`]): one node that loaded
 //!   mocha and the requires runs the files one after another, as mocha's own serial run does.
 //! - one after another unless the script says `--parallel`: a suite written for mocha's serial
 //!   run may share a port or a database between files.
 //! - `-t` narrows with mocha's `--grep`, over a test's titles joined by a space as mocha
 //!   matches them.
 use super::api::{Cx, Id, MissingInterpreter, Silent};
+use super::driver::{before_the_file, titles_pattern, Driver};
 use super::filter::{Filter, Narrow, Pattern, Probe};
 use super::follow::{self, Follows, Through};
 use super::Harness;
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 /// mocha, through tapline's driver.
 pub(crate) struct Mocha;
@@ -36,18 +36,11 @@ const FILES: &[(&str, &str)] = &[
         include_str!("tapline-mocha-reporter.cjs"),
     ),
     super::reporters::TAP_COMMON,
+    super::reporters::WARM_POOL,
 ];
 
-/// The driver's path, written once per process into the hooks' folder.
-fn driver() -> Result<PathBuf, String> {
-    static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    DIR.get_or_init(|| {
-        super::hooks::versioned_hooks("mocha", FILES)
-            .map(|dir| dir.join(DRIVER))
-            .map_err(|e| format!("failed to write tapline's mocha driver: {e}"))
-    })
-    .clone()
-}
+/// The driver and what it loads, written on first use.
+static DRIVER_FILES: Driver = Driver::new(ID, FILES);
 
 /// Whether the script's words say mocha's `--parallel` (`-p`).
 fn parallel(args: &[String]) -> bool {
@@ -87,16 +80,8 @@ impl Harness for Mocha {
         path: &Path,
         _cx: &mut Cx<'_>,
     ) -> Result<Vec<OsString>, MissingInterpreter> {
-        let driver = driver().map_err(|hint| MissingInterpreter {
-            program: "mocha".to_owned(),
-            file: path.to_path_buf(),
-            hint: format!(": {hint}"),
-        })?;
-        let mut argv: Vec<OsString> = vec!["node".into(), driver.into(), "run".into()];
-        argv.extend(words.iter().skip(1).map(OsString::from));
-        argv.push("--".into());
-        argv.push(path.as_os_str().to_owned());
-        Ok(argv)
+        let words = (words.iter().skip(1).map(OsString::from)).chain(["--".into()]);
+        DRIVER_FILES.run_command(words, path)
     }
 
     fn silent(&self, _name: &str) -> Silent {
@@ -112,7 +97,7 @@ impl Harness for Mocha {
     }
 
     fn worker(&self) -> Option<&'static dyn super::worker::Worker> {
-        Some(&WORKER)
+        Some(&DRIVER_FILES)
     }
 
     fn scanned_name(
@@ -129,34 +114,11 @@ impl Harness for Mocha {
 
 /// The files mocha would run for the script's flags `args`, from `cwd`.
 fn list(args: &[String], cwd: &Path) -> Result<Vec<PathBuf>, String> {
-    let driver = driver()?;
-    let node = crate::util::which::find("node".as_ref(), cwd)
-        .ok_or("node is not installed (mocha runs under node)")?;
-    let out = std::process::Command::new(node)
-        .arg(&driver)
-        .arg("list")
-        .args(args)
-        .current_dir(cwd)
-        .env("TAPLINE", "1")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map_err(|e| format!("failed to start node: {e}"))?;
-    if !out.status.success() {
-        let said = String::from_utf8_lossy(&out.stderr);
-        let line = said
-            .lines()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("mocha's listing failed");
-        return Err(line.trim_start_matches("tapline: ").to_owned());
-    }
-    Ok(String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter(|l| !l.is_empty())
-        .map(PathBuf::from)
-        .collect())
+    DRIVER_FILES.list(args.iter().map(OsStr::new), cwd)
 }
 
-/// mocha's `--grep`, put before the driver's `--`.
+/// mocha's `--grep`, put before the driver's `--`: mocha matches it against a test's titles
+/// joined by a space.
 struct Grep;
 
 impl Narrow for Grep {
@@ -165,56 +127,8 @@ impl Narrow for Grep {
     }
 
     fn narrow(&self, command: &mut Vec<OsString>, patterns: &[Pattern], matching: &[Vec<String>]) {
-        let grep = grep(patterns, matching);
-        let at = command
-            .iter()
-            .rposition(|w| w == "--")
-            .unwrap_or(command.len());
-        command.insert(at, format!("--grep={grep}").into());
-    }
-}
-
-/// mocha matches `--grep` against a test's titles joined by a space; a point's name here joins
-/// them by ` > `. The known matching tests, anchored, and the patterns for tests known only at
-/// run time.
-fn grep(patterns: &[Pattern], matching: &[Vec<String>]) -> String {
-    let titles = |name: &str| name.replace(" > ", " ");
-    let mut all: Vec<String> = patterns
-        .iter()
-        .filter(|p| p.plain)
-        .map(|p| regex::escape(&titles(&p.text)))
-        .collect();
-    let own: Vec<String> = matching
-        .iter()
-        .map(|n| regex::escape(&titles(&n.join(" > "))))
-        .collect();
-    if !own.is_empty() {
-        all.push(format!("^({})$", own.join("|")));
-    }
-    all.extend(
-        patterns
-            .iter()
-            .filter(|p| !p.plain)
-            .map(|p| p.source().to_owned()),
-    );
-    all.join("|")
-}
-
-/// The warm worker: the driver serves files from stdin when the pool starts it.
-struct Worker;
-static WORKER: Worker = Worker;
-
-impl super::worker::Worker for Worker {
-    fn runs(&self, program: &str) -> bool {
-        matches!(program, "node" | "nodejs")
-    }
-
-    fn files(&self) -> &'static [(&'static str, &'static str)] {
-        FILES
-    }
-
-    fn key_extra(&self, _path: &Path, _asked: bool) -> Option<bool> {
-        Some(false)
+        let grep = titles_pattern(patterns, matching);
+        before_the_file(command, format!("--grep={grep}"));
     }
 }
 

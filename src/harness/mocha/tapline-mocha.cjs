@@ -114,50 +114,7 @@ async function runAlone() {
 }
 
 // --- the warm worker ---
-const nonce = process.env.TAPLINE_WARM_NONCE || '';
-const merged = process.env.TAPLINE_WARM_MERGED === '1';
-
-function nap(ms) {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
-let pending = Buffer.alloc(0);
-function readCommand() {
-  const buf = Buffer.alloc(64 * 1024);
-  for (;;) {
-    const nl = pending.indexOf(10);
-    if (nl >= 0) {
-      const line = pending.subarray(0, nl).toString('utf8');
-      pending = pending.subarray(nl + 1);
-      return JSON.parse(line);
-    }
-    let n;
-    try {
-      n = fs.readSync(0, buf, 0, buf.length, null);
-    } catch (e) {
-      if (e.code === 'EAGAIN') {
-        nap(2);
-        continue;
-      }
-      if (e.code === 'EOF') return null;
-      throw e;
-    }
-    if (n === 0) return null;
-    pending = Buffer.concat([pending, buf.subarray(0, n)]);
-  }
-}
-
-function writeAll(fd, text) {
-  let bytes = Buffer.from(text, 'utf8');
-  while (bytes.length > 0) {
-    try {
-      bytes = bytes.subarray(fs.writeSync(fd, bytes));
-    } catch (e) {
-      if (e.code !== 'EAGAIN') throw e;
-      nap(2);
-    }
-  }
-}
+const pool = require('./tapline-warm-pool.cjs');
 
 // A file's dependency trace (src/run/trace): the test file's module and, through each
 // module's `children`, what it loaded (a module an earlier file loaded first still counts),
@@ -253,8 +210,6 @@ class Loaded {
 }
 
 async function serve() {
-  delete process.env.TAPLINE_WARM_NONCE;
-  delete process.env.TAPLINE_WARM_MERGED;
   let args;
   try {
     args = await prepare();
@@ -266,32 +221,11 @@ async function serve() {
   const required = Object.keys(require.cache).filter((f) => !f.includes(`${path.sep}node_modules${path.sep}`) && f !== __filename && path.dirname(f) !== __dirname);
   const loaded = new Loaded(args);
   await loaded.loadAll();
-  for (;;) {
-    const cmd = readCommand();
-    if (!cmd) return;
-    const saved = {};
-    for (const [k, v] of Object.entries(cmd.env || {})) {
-      saved[k] = process.env[k];
-      process.env[k] = v;
-    }
-    const began = process.hrtime.bigint();
-    let code;
-    try {
-      code = Math.min(await loaded.run(path.resolve(cmd.file)), 255);
-    } catch (err) {
-      console.error('\n Exception during run:', err);
-      code = 1;
-    }
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-    const took = (process.hrtime.bigint() - began) / 1000n;
-    if (cmd.trace) writeTrace(cmd.trace, path.resolve(cmd.file), required);
-    const marker = '\u27e6tapline-warm ' + nonce + ' end ' + code + ' ' + took + '\u27e7\n';
-    writeAll(1, marker);
-    if (!merged) writeAll(2, marker);
-  }
+  await pool.serve(async (cmd) => Math.min(await loaded.run(path.resolve(cmd.file)), 255), {
+    after: (cmd) => {
+      if (cmd.trace) writeTrace(cmd.trace, path.resolve(cmd.file), required);
+    },
+  });
 }
 
 if (mode === 'list') {
@@ -300,7 +234,7 @@ if (mode === 'list') {
   } catch (err) {
     die(`failed to read mocha's configuration: ${err && err.message ? err.message : err}`, 2);
   }
-} else if (mode === 'run' && nonce) {
+} else if (mode === 'run' && pool.warm) {
   serve().then(
     () => process.exit(0),
     (err) => {

@@ -9,17 +9,17 @@
 //!   runs the test specifications of exactly FILE, in every project that includes it.
 //! - a bare `vitest` (watch mode) runs as `vitest run`; coverage is off (one file's coverage
 //!   is no project's coverage, and tapline reads none of vitest's).
-//! - files run in a warm worker of this room's ([`worker::Worker`]): one vitest (its vite
+//! - files run in a warm worker of this room's (its [`Driver`]): one vitest (its vite
 //!   server, its config) runs the files one after another.
 //! - `-t` narrows with vitest's `--testNamePattern`, over a test's names joined by a space as
 //!   vitest matches them.
 use super::api::{Cx, Id, MissingInterpreter, Silent};
+use super::driver::{before_the_file, titles_pattern, Driver};
 use super::filter::{Filter, Narrow, Pattern, Probe};
 use super::follow::{self, Follows, Through};
 use super::Harness;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 /// vitest, through tapline's driver.
 pub(crate) struct Vitest;
@@ -36,18 +36,11 @@ const FILES: &[(&str, &str)] = &[
         include_str!("tapline-vitest-reporter.mjs"),
     ),
     super::reporters::TAP_COMMON,
+    super::reporters::WARM_POOL,
 ];
 
-/// The driver's path, written once per process into the hooks' folder.
-fn driver() -> Result<PathBuf, String> {
-    static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    DIR.get_or_init(|| {
-        super::hooks::versioned_hooks("vitest", FILES)
-            .map(|dir| dir.join(DRIVER))
-            .map_err(|e| format!("failed to write tapline's vitest driver: {e}"))
-    })
-    .clone()
-}
+/// The driver and what it loads, written on first use.
+static DRIVER_FILES: Driver = Driver::new(ID, FILES);
 
 /// The script's words after `vitest` when they run tests: no subcommand (watch mode, run
 /// here as `vitest run`), `run`, `watch` or `dev`; `None` for `bench`, `list`, `related`, `init`.
@@ -106,17 +99,9 @@ impl Harness for Vitest {
         path: &Path,
         _cx: &mut Cx<'_>,
     ) -> Result<Vec<OsString>, MissingInterpreter> {
-        let driver = driver().map_err(|hint| MissingInterpreter {
-            program: "vitest".to_owned(),
-            file: path.to_path_buf(),
-            hint: format!(": {hint}"),
-        })?;
-        let mut argv: Vec<OsString> = vec!["node".into(), driver.into(), "run".into()];
         // The script's file filters stay: the driver reads its options only.
-        argv.extend(words.iter().skip(1).map(OsString::from));
-        argv.push("--".into());
-        argv.push(path.as_os_str().to_owned());
-        Ok(argv)
+        let words = (words.iter().skip(1).map(OsString::from)).chain(["--".into()]);
+        DRIVER_FILES.run_command(words, path)
     }
 
     fn silent(&self, _name: &str) -> Silent {
@@ -132,7 +117,7 @@ impl Harness for Vitest {
     }
 
     fn worker(&self) -> Option<&'static dyn super::worker::Worker> {
-        Some(&WORKER)
+        Some(&DRIVER_FILES)
     }
 }
 
@@ -218,7 +203,8 @@ fn parse_list(text: &str, cwd: &Path) -> Option<Vec<PathBuf>> {
     Some(files)
 }
 
-/// vitest's `--testNamePattern`, put before the driver's `--`.
+/// vitest's `--testNamePattern`, put before the driver's `--`: vitest matches it against a
+/// test's names joined by a space.
 struct NamePattern;
 
 impl Narrow for NamePattern {
@@ -227,56 +213,8 @@ impl Narrow for NamePattern {
     }
 
     fn narrow(&self, command: &mut Vec<OsString>, patterns: &[Pattern], matching: &[Vec<String>]) {
-        let pattern = name_pattern(patterns, matching);
-        let at = command
-            .iter()
-            .rposition(|w| w == "--")
-            .unwrap_or(command.len());
-        command.insert(at, format!("--testNamePattern={pattern}").into());
-    }
-}
-
-/// vitest matches `--testNamePattern` against a test's names joined by a space; a point's
-/// name here joins them by ` > `. The known matching tests, anchored, and the patterns for
-/// tests known only at run time.
-fn name_pattern(patterns: &[Pattern], matching: &[Vec<String>]) -> String {
-    let names = |name: &str| name.replace(" > ", " ");
-    let mut all: Vec<String> = patterns
-        .iter()
-        .filter(|p| p.plain)
-        .map(|p| regex::escape(&names(&p.text)))
-        .collect();
-    let own: Vec<String> = matching
-        .iter()
-        .map(|n| regex::escape(&names(&n.join(" > "))))
-        .collect();
-    if !own.is_empty() {
-        all.push(format!("^({})$", own.join("|")));
-    }
-    all.extend(
-        patterns
-            .iter()
-            .filter(|p| !p.plain)
-            .map(|p| p.source().to_owned()),
-    );
-    all.join("|")
-}
-
-/// The warm worker: the driver serves files from stdin when the pool starts it.
-struct Worker;
-static WORKER: Worker = Worker;
-
-impl super::worker::Worker for Worker {
-    fn runs(&self, program: &str) -> bool {
-        matches!(program, "node" | "nodejs")
-    }
-
-    fn files(&self) -> &'static [(&'static str, &'static str)] {
-        FILES
-    }
-
-    fn key_extra(&self, _path: &Path, _asked: bool) -> Option<bool> {
-        Some(false)
+        let pattern = titles_pattern(patterns, matching);
+        before_the_file(command, format!("--testNamePattern={pattern}"));
     }
 }
 

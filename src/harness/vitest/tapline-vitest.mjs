@@ -17,6 +17,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
+import pool from './tapline-warm-pool.cjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const cwd = process.cwd();
@@ -141,7 +142,7 @@ async function runFile(ctx, file, trace) {
 // (vitest's own words, what the file's workers print: a file that imports node:test makes
 // node print TAP 13 of its own there) goes to stderr, as the file's output.
 function keepStdoutForTap() {
-  globalThis.__taplineVitestOut = (text) => writeAll(1, text);
+  globalThis.__taplineVitestOut = (text) => pool.writeAll(1, text);
   process.stdout.write = process.stderr.write.bind(process.stderr);
 }
 
@@ -171,79 +172,11 @@ async function runAlone() {
 }
 
 // --- the warm worker ---
-const nonce = process.env.TAPLINE_WARM_NONCE || '';
-const merged = process.env.TAPLINE_WARM_MERGED === '1';
-
-// One command a line from stdin; null at its end.
-function commands() {
-  let pending = '';
-  const waiting = [];
-  const lines = [];
-  let ended = false;
-  process.stdin.setEncoding('utf8');
-  process.stdin.on('data', (chunk) => {
-    pending += chunk;
-    let nl;
-    while ((nl = pending.indexOf('\n')) >= 0) {
-      lines.push(pending.slice(0, nl));
-      pending = pending.slice(nl + 1);
-    }
-    while (waiting.length && lines.length) waiting.shift()(JSON.parse(lines.shift()));
-  });
-  process.stdin.on('end', () => {
-    ended = true;
-    while (waiting.length) waiting.shift()(null);
-  });
-  return () =>
-    new Promise((resolve) => {
-      if (lines.length) resolve(JSON.parse(lines.shift()));
-      else if (ended) resolve(null);
-      else waiting.push(resolve);
-    });
-}
-
-function writeAll(fd, text) {
-  let bytes = Buffer.from(text, 'utf8');
-  while (bytes.length > 0) {
-    try {
-      bytes = bytes.subarray(fs.writeSync(fd, bytes));
-    } catch (e) {
-      if (e.code !== 'EAGAIN') throw e;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
-    }
-  }
-}
-
+// Commands are read as stdin's events come: vite's server needs the event loop between files.
 async function serve() {
-  delete process.env.TAPLINE_WARM_NONCE;
-  delete process.env.TAPLINE_WARM_MERGED;
-  const next = commands();
+  const next = pool.commands();
   const ctx = await create();
-  for (;;) {
-    const cmd = await next();
-    if (!cmd) break;
-    const saved = {};
-    for (const [k, v] of Object.entries(cmd.env || {})) {
-      saved[k] = process.env[k];
-      process.env[k] = v;
-    }
-    const began = process.hrtime.bigint();
-    let code;
-    try {
-      code = await runFile(ctx, cmd.file, { out: cmd.trace, done: true });
-    } catch (err) {
-      console.error('\n Error during run:', err);
-      code = 1;
-    }
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-    const took = (process.hrtime.bigint() - began) / 1000n;
-    const marker = '\u27e6tapline-warm ' + nonce + ' end ' + code + ' ' + took + '\u27e7\n';
-    writeAll(1, marker);
-    if (!merged) writeAll(2, marker);
-  }
+  await pool.serve((cmd) => runFile(ctx, cmd.file, { out: cmd.trace, done: true }), { next });
   await ctx.close();
 }
 
@@ -251,7 +184,7 @@ const fail = (err) => {
   console.error(err);
   process.exit(1);
 };
-if (mode === 'run' && nonce) {
+if (mode === 'run' && pool.warm) {
   serve().then(() => process.exit(0), fail);
 } else if (mode === 'run') {
   runAlone().catch(fail);
