@@ -12,7 +12,7 @@ use std::fmt;
 pub const LEAK_REASON: &str = "a process it started kept its output open after it exited (killed)";
 
 /// What prove says of a `*.t` that printed no TAP.
-pub const PROVE_NO_TAP: &str = "no TAP output (No subtests run)";
+pub const NO_TAP_NO_SUBTESTS: &str = "no TAP output (No subtests run)";
 
 /// The parser's reason for a stream without any TAP (`crate::protocol::NO_TAP_OUTPUT`).
 const NO_TAP_OUTPUT: &str = "no TAP output";
@@ -35,7 +35,7 @@ pub enum FailureReason {
     },
     /// `no TAP output`: the stream held no TAP at all.
     NoTapOutput,
-    /// prove's words for a `*.t` that printed no TAP ([`PROVE_NO_TAP`]).
+    /// prove's words for a `*.t` that printed no TAP ([`NO_TAP_NO_SUBTESTS`]).
     NoSubtestsRun,
     /// A failing stream that named no reason of its own: `its TAP stream failed`.
     StreamFailed,
@@ -84,7 +84,7 @@ impl FailureReason {
         match text {
             "interrupted" => FailureReason::Interrupted,
             NO_TAP_OUTPUT => FailureReason::NoTapOutput,
-            PROVE_NO_TAP => FailureReason::NoSubtestsRun,
+            NO_TAP_NO_SUBTESTS => FailureReason::NoSubtestsRun,
             "its TAP stream failed" => FailureReason::StreamFailed,
             LEAK_REASON => FailureReason::Leaked,
             DAEMON_STOPPED => FailureReason::DaemonStopped,
@@ -113,7 +113,7 @@ impl fmt::Display for FailureReason {
             } => write!(f, "killed by {name}"),
             Signal { signal, name: None } => write!(f, "killed by signal {signal}"),
             NoTapOutput => f.write_str(NO_TAP_OUTPUT),
-            NoSubtestsRun => f.write_str(PROVE_NO_TAP),
+            NoSubtestsRun => f.write_str(NO_TAP_NO_SUBTESTS),
             StreamFailed => f.write_str("its TAP stream failed"),
             Leaked => f.write_str(LEAK_REASON),
             FlakyFails { attempt, of } => {

@@ -182,7 +182,7 @@ impl<T> Trailing<T> {
                 if self.belongs(open, *depth, *line)
                     && !open.yaml
                     && !announces_tests(text)
-                    && !is_closing_line(text) =>
+                    && !crate::explain::failure::comments::is_closing_line(text) =>
             {
                 Keep::Line(text, true)
             }
@@ -236,14 +236,6 @@ fn push_capped<T>(open: &mut Open<T>, line: String, cap: usize) {
 /// tap.py's `# TAP results for Class`.
 fn announces_tests(text: &str) -> bool {
     text.starts_with("Subtest:") || text.starts_with("TAP results for ")
-}
-
-/// A harness's summing up of the file (or of a subtest) after its last point: Test::More's
-/// and Test2's `Looks like you …`, bats' `bats warning: Executed 2 instead of expected 3
-/// tests`.
-fn is_closing_line(comment: &str) -> bool {
-    let c = comment.trim_start();
-    c.starts_with("Looks like you") || c.starts_with("bats warning: ")
 }
 
 /// A v2 lifecycle event that says a test (or a suite) has begun.

@@ -14,15 +14,8 @@ use std::path::{Path, PathBuf};
 /// How deep below the root a harness's project is looked for.
 const MAX_DEPTH: usize = 3;
 
-/// Folders never looked into.
-const SKIPPED: &[&str] = &[
-    "node_modules",
-    "vendor",
-    "target",
-    "dist",
-    "build",
-    "testdata",
-];
+/// Folders never looked into (and every harness's dependency folders).
+const SKIPPED: &[&str] = &["vendor", "target", "dist", "build", "testdata"];
 
 /// What `init` found in a repository.
 #[derive(Debug, Default, PartialEq)]
@@ -107,7 +100,9 @@ fn subfolders(dir: &Path) -> Vec<PathBuf> {
         .filter(|e| {
             let name = e.file_name();
             let name = name.to_string_lossy();
-            !name.starts_with('.') && !SKIPPED.contains(&name.as_ref())
+            !name.starts_with('.')
+                && !SKIPPED.contains(&name.as_ref())
+                && !crate::harness::registry::dependency_folders().any(|d| d == name)
         })
         .map(|e| e.path())
         .collect();

@@ -337,7 +337,7 @@ fn list_notes(env: &ChildEnv, passed_over: &[discover::PassedOver], declared: Op
     }
     let _ = writeln!(
         err,
-        "tapline: a directory yields files matching {} (JavaScript: test-named, or in a test folder) and your [[runner]] globs, never a file for being executable (a Perl distribution, or a folder of *.t tests: *.t only)",
+        "tapline: a directory yields files matching {} (JavaScript: test-named, or in a test folder) and your [[runner]] globs, never a file for being executable (a project or a folder a harness owns: that harness's files only)",
         discover::walk_globs().join(" ")
     );
     for note in discover::passed_over_notes(passed_over) {

@@ -1,6 +1,5 @@
 //! Small things several rooms need, written once: finding a program on PATH, paths resolved
 //! by name, dates as reports print them, a folder's `00init` module, command lines split.
-pub(crate) mod init_module;
 pub(crate) mod paths;
 pub(crate) mod shell;
 pub(crate) mod source_map;

@@ -24,6 +24,14 @@ use super::literal;
 use crate::explain::diff;
 use serde_json::Value;
 
+/// A producer's summing up of the file (or of a subtest) after its last point: Test::More's
+/// and Test2's `Looks like you …`, bats' `bats warning: Executed 2 instead of expected 3
+/// tests`.
+pub(crate) fn is_closing_line(comment: &str) -> bool {
+    let c = comment.trim_start();
+    c.starts_with("Looks like you") || c.starts_with("bats warning: ")
+}
+
 /// What the comments said, and the lines they did not explain.
 #[derive(Debug, Default, PartialEq)]
 pub(super) struct Read {

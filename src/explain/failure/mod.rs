@@ -24,7 +24,7 @@ use super::diff::{self, Budget, Diff};
 use serde_json::{Map, Value};
 use tapline_protocol::event::Assert;
 
-mod comments;
+pub(crate) mod comments;
 mod literal;
 mod node_error;
 pub mod stack;

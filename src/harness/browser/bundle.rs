@@ -156,7 +156,7 @@ pub(crate) fn bundle(
         .args(measured.then_some("--tree-shaking=false"))
         .args(
             // tstest loads the folder's 00init ahead of the file: injected, it runs first.
-            crate::util::init_module::init_of(file).map(|init| flag("--inject:", &init)),
+            crate::harness::node::init_module::init_of(file).map(|init| flag("--inject:", &init)),
         )
         .arg(flag("--metafile=", &meta))
         .arg(flag("--outfile=", &out))

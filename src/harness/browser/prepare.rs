@@ -124,7 +124,7 @@ pub(crate) fn prepare_with(
             bundle: Some(Arc::new(bundle)),
         });
     }
-    if let Some(init) = crate::util::init_module::init_of(&abs) {
+    if let Some(init) = crate::harness::node::init_module::init_of(&abs) {
         return Err(PrepareError::InitNeedsBundle {
             file: shown,
             init: bundle::rel_of(&init, &root),

@@ -9,6 +9,7 @@ use crate::harness::shebang::Shebang;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+pub(crate) mod init_module;
 pub(crate) mod naming;
 mod scan;
 mod tap_config;
@@ -147,7 +148,7 @@ impl Harness for Node {
 
     fn takes(&self, file: &Candidate<'_>) -> bool {
         naming::is_js_test(file.path, file.in_test_folder)
-            && !crate::util::init_module::is_init_name(file.name)
+            && !crate::harness::node::init_module::is_init_name(file.name)
     }
 
     fn by_line(&self, mut command: Vec<OsString>, line: &Shebang) -> Vec<OsString> {

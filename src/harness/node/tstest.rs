@@ -17,7 +17,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-pub(crate) use crate::util::init_module::init_of;
+pub(crate) use crate::harness::node::init_module::init_of;
 
 /// The hook node imports first (`--import`): it imports the module `TAPLINE_INIT` names and
 /// takes the variable away, so that the test's own node subprocesses do not run it again.
@@ -192,7 +192,7 @@ mod tests {
         assert_eq!(init_of(&p.join("test/sub/test.b.ts")), None);
         assert_eq!(init_of(&p.join("test/00init.ts")), None);
         assert_eq!(init_of(&p.join("test/a.t")), None);
-        use crate::util::init_module::is_init_name;
+        use crate::harness::node::init_module::is_init_name;
         assert!(is_init_name("00init.mts") && !is_init_name("00init.d.ts"));
     }
 

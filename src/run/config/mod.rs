@@ -79,59 +79,6 @@ use std::{fmt, fs, io};
 /// The file name looked for at the project root.
 pub const FILE_NAME: &str = "tapline.toml";
 
-/// A complete `tapline.toml`, every key set (the module documentation explains each).
-pub const EXAMPLE: &str = r#"[run]
-jobs = 4
-timeout = "120s"
-grace = "5s"
-log_dir = ".nogit/testlogs"
-test_dirs = ["test"]
-ts_runner = ["node_modules/.bin/tsx"]
-env = { LANG = "C", DEBUG = 1 }
-lib = ["lib"]
-retries = 2
-order = "slowest-first"
-history = true
-trace = true
-cache = false
-cache_inputs = ["src/**", "lib/**"]
-max_memory = "2G"
-max_cpu_time = "60s"
-max_open_files = 1024
-max_processes = 4096
-max_output = "50M"
-sandbox = false
-sandbox_write = ["target"]
-sandbox_env_drop = ["AWS_SECRET_ACCESS_KEY"]
-
-[[runner]]
-glob = "*.ts"
-command = ["tsx", "{}"]
-
-[[runner]]
-glob = "test/slow/*.t"
-command = ["perl", "-Ilib", "{}"]
-merge = false
-
-[[runner]]
-glob = "*.gotest.sh"
-command = ["sh", "{}"]
-format = "go-json"
-
-[[suite]]
-name = "go"
-dir = "go"
-command = ["go", "test", "-json", "./..."]
-format = "go-json"
-optional = true
-
-[[suite]]
-name = "pytest"
-command = ["pytest", "--junitxml=.nogit/pytest.xml"]
-format = "junit"
-report = ".nogit/pytest.xml"
-"#;
-
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
     pub jobs: Option<usize>,
@@ -172,7 +119,7 @@ pub struct Config {
     pub sandbox_env_drop: Vec<String>,
     /// `[run] chromium`: the browser for browser tests, already joined to the project root
     /// when it names a path.
-    pub chromium: Option<PathBuf>,
+    pub browser: Option<PathBuf>,
     /// `[[suite]]` entries, in the order written.
     pub suites: Vec<Suite>,
     /// `[coverage]` (`tapline run --coverage`).
@@ -218,7 +165,7 @@ impl Default for Config {
             sandbox: None,
             sandbox_write: Vec::new(),
             sandbox_env_drop: Vec::new(),
-            chromium: None,
+            browser: None,
             suites: Vec::new(),
             coverage: coverage::Config::default(),
         }
@@ -563,7 +510,7 @@ pub fn load(root: &Path) -> Result<Config, ConfigError> {
         sandbox: raw.run.sandbox,
         sandbox_write: raw.run.sandbox_write.iter().map(|p| root.join(p)).collect(),
         sandbox_env_drop: raw.run.sandbox_env_drop,
-        chromium: raw.run.chromium.map(|p| {
+        browser: raw.run.chromium.map(|p| {
             if p.components().count() > 1 {
                 root.join(p)
             } else {
@@ -728,6 +675,59 @@ fn duration<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Duratio
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A complete `tapline.toml`, every key set (the module documentation explains each).
+    const EXAMPLE: &str = r#"[run]
+jobs = 4
+timeout = "120s"
+grace = "5s"
+log_dir = ".nogit/testlogs"
+test_dirs = ["test"]
+ts_runner = ["node_modules/.bin/tsx"]
+env = { LANG = "C", DEBUG = 1 }
+lib = ["lib"]
+retries = 2
+order = "slowest-first"
+history = true
+trace = true
+cache = false
+cache_inputs = ["src/**", "lib/**"]
+max_memory = "2G"
+max_cpu_time = "60s"
+max_open_files = 1024
+max_processes = 4096
+max_output = "50M"
+sandbox = false
+sandbox_write = ["target"]
+sandbox_env_drop = ["AWS_SECRET_ACCESS_KEY"]
+
+[[runner]]
+glob = "*.ts"
+command = ["tsx", "{}"]
+
+[[runner]]
+glob = "test/slow/*.t"
+command = ["perl", "-Ilib", "{}"]
+merge = false
+
+[[runner]]
+glob = "*.gotest.sh"
+command = ["sh", "{}"]
+format = "go-json"
+
+[[suite]]
+name = "go"
+dir = "go"
+command = ["go", "test", "-json", "./..."]
+format = "go-json"
+optional = true
+
+[[suite]]
+name = "pytest"
+command = ["pytest", "--junitxml=.nogit/pytest.xml"]
+format = "junit"
+report = ".nogit/pytest.xml"
+"#;
     use tempfile::TempDir;
 
     fn load_text(text: &str) -> Result<Config, ConfigError> {

@@ -115,10 +115,12 @@ fn mapped(
             Err(_) => return Vec::new(),
         },
     };
-    // A source of node_modules is never measured: not read at all.
+    // A source in a dependency folder is never measured: not read at all.
     let sources: Vec<Option<String>> = (map.paths().iter())
         .map(|p| {
-            let dependency = p.components().any(|c| c.as_os_str() == "node_modules");
+            let dependency = (p.components()).any(|c| {
+                crate::harness::registry::dependency_folders().any(|d| c.as_os_str() == d)
+            });
             (!dependency)
                 .then(|| std::fs::read_to_string(p).ok())
                 .flatten()

@@ -486,7 +486,7 @@ impl<'a> Finder<'a> {
             lane: None,
             settings: Settings {
                 ts_runner: cfg.ts_runner.clone(),
-                browser: cfg.chromium.clone(),
+                browser: cfg.browser.clone(),
             },
             memo: Memo::default(),
             through: None,

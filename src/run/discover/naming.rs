@@ -11,13 +11,13 @@ pub(super) const NOT_TEST_FOLDERS: &[&str] = &[
     "fixtures",
     "__fixtures__",
     "dist",
-    "node_modules",
     "tap-snapshots",
 ];
 
 /// Whether a walk passes over the folder `name` (hidden folders are passed over elsewhere).
 pub(super) fn is_not_test_folder(name: &OsStr) -> bool {
     NOT_TEST_FOLDERS.iter().any(|n| name == *n)
+        || crate::harness::registry::dependency_folders().any(|d| name == d)
 }
 
 /// Whether `name` is a `.nonci.` file, which tstest skips under CI.

@@ -1200,7 +1200,7 @@ fn browser_files_by_name_and_by_rule() {
     let mut browser_rule = rule("web/*.spec.mjs", &["ignored"]);
     browser_rule.host = Host::Page;
     let cfg = Config {
-        chromium: Some("/bin/sh".into()),
+        browser: Some("/bin/sh".into()),
         runners: vec![browser_rule],
         ..Config::default()
     };
@@ -1228,7 +1228,7 @@ fn browser_files_by_name_and_by_rule() {
     assert_eq!(runtime(1), Host::Process);
     assert_eq!(program(&files[1]), "node");
     let missing = Config {
-        chromium: Some("/no/such/chromium".into()),
+        browser: Some("/no/such/chromium".into()),
         ..Config::default()
     };
     let files = run(dir.path(), &["test/a.browser.js"], &missing, None).expect("found");

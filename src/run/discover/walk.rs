@@ -240,7 +240,7 @@ impl Finder<'_> {
                 Only::Js { ts } => {
                     (matches!(ext, "js" | "mjs" | "cjs") && js_naming::is_js_test(&path, false)
                         || *ts && ext == "ts" && js_naming::is_tap_ts_test(&path))
-                        && !crate::util::init_module::is_init_name(name)
+                        && !crate::harness::node::init_module::is_init_name(name)
                 }
                 Only::Ts => js_naming::ts_name(name) == TsName::Test,
                 Only::Glob(_) | Only::Through(_) => false,
@@ -336,7 +336,7 @@ impl Finder<'_> {
             .max_depth((!how.recursive).then_some(1))
             .filter_entry(move |entry| {
                 let name = entry.file_name();
-                name != "node_modules"
+                !registry::dependency_folders().any(|d| name == d)
                     && !(how.skip_not_test_folders
                         && entry.depth() > 0
                         && entry.file_type().is_some_and(|t| t.is_dir())

@@ -1,6 +1,6 @@
 //! A folder's `00init` module, as tstest names it: the file a test file of that folder loads
-//! first (docs/tstest.md). Here because both the runner and the browser bundler
-//! need it, and the browser module may not import the runner.
+//! first (docs/tstest.md). In the node room, whose harnesses load it; the browser room's
+//! bundler reads it from here too.
 use std::path::{Path, PathBuf};
 
 /// A folder's init module names, the first one present taken.
