@@ -27,6 +27,7 @@ pub mod failure;
 pub(crate) mod headings;
 pub mod held;
 pub mod names;
+mod placed;
 pub(crate) mod trailing;
 
 use diff::{Budget, Diff};
@@ -525,7 +526,8 @@ fn explain(f: &Unfinished, trailing: Vec<String>, root: Option<&Path>, b: &Budge
     let diff = d.diff(b, true);
     let (expected, actual) = d.expected_actual.unzip();
     Explanation {
-        location: d.location.map(|l| project_relative(l, root)),
+        location: (d.location)
+            .map(|l| project_relative(placed::placed(l, d.stack.as_deref()), root)),
         message: d.message,
         machine: d.machine,
         other: d.other,
