@@ -5,8 +5,9 @@
 //   node tapline-tap.mjs run FILE -- SCRIPT_ARGS...
 // tap's coverage is off: a run through tapline reports tests, not tap's coverage thresholds.
 import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
 const fail = (why) => {
@@ -45,6 +46,24 @@ const { testArgv } = await import(pathToFileURL(join(runDir, 'dist/esm/test-argv
 const argv = testArgv(config)
 
 const root = config.projectRoot
+
+// What tap's TypeScript plugin sets in the runner's environment for the files it spawns (its
+// plugin() runs in the runner, which loads tap; this driver does not): ts-node transpiles
+// only unless `typecheck` is on, with the project's tsconfig. Inert where ts-node is not used.
+{
+  const env = process.env
+  if (env.TS_NODE_TRANSPILE_ONLY === undefined) {
+    env.TS_NODE_TRANSPILE_ONLY = env.TAP_TYPECHECK === '1' ? '0' : '1'
+  }
+  if (env.TAP_CWD && !env.TAP_TSCONFIG) {
+    const names = ['tsconfig.tap.json', 'tsconfig.test.json', 'tsconfig.spec.json', 'tsconfig.json']
+    const found = names.find((n) => existsSync(join(env.TAP_CWD, n)))
+    if (found) env.TAP_TSCONFIG = found
+  }
+  if (env.TAP_TSCONFIG && env.TAP_CWD && !env.TS_NODE_PROJECT) {
+    env.TS_NODE_PROJECT = resolve(env.TAP_CWD, env.TAP_TSCONFIG)
+  }
+}
 const env = {
   ...process.env,
   TAP: '1',
@@ -60,7 +79,9 @@ for (const e of config.get('test-env') || []) {
   if (at < 0) delete env[e]
   else env[e.slice(0, at)] = e.slice(at + 1)
 }
-const child = spawn(process.execPath, [...argv, file, ...(config.get('test-arg') || [])], {
+// The file as tap names it: from the project's root, where the test runs.
+const named = relative(root, resolve(file))
+const child = spawn(process.execPath, [...argv, named, ...(config.get('test-arg') || [])], {
   cwd: root,
   env,
   stdio: 'inherit',
