@@ -72,6 +72,8 @@ impl Harness for Tap {
             return None;
         };
         let tap = installed(cwd)?;
+        // `tap run PATH…` is `tap PATH…`; `tap list run` would look for a file named `run`.
+        let args = args.strip_prefix(&["run".to_owned()]).unwrap_or(args);
         Some(list(&tap, args, cwd))
     }
 
