@@ -1,9 +1,9 @@
 //! A failure's location checked against its file: a place whose column lies past the end of
-//! its line cannot be in that source. node:test's `location:` of a TypeScript file run under a
-//! loader that maps stacks but not node's own positions (tsx 3's `tsx --test`) is such a
-//! transpiled place (`numberSum.spec.ts:2:1073`), while the failure's stack, which the loader
+//! its line cannot be in that source. A runner's own `location:` of a TypeScript file run under
+//! a loader that maps stacks but not the runner's positions is such a transpiled place
+//! (`numberSum.spec.ts:2:1073`, docs/failures.md), while the failure's stack, which the loader
 //! maps, names the source's own line (`numberSum.spec.ts:11:14`): then the stack's first frame
-//! in the same file is the location, as node's own spec reporter shows that stack. A file that
+//! in the same file is the location, as the runner's own reporter shows that stack. A file that
 //! cannot be read (a stream from another machine) keeps the location as it came.
 
 /// `location`, or the first frame of `stack` in its file when `location` is no place in it.
@@ -44,8 +44,8 @@ fn past_the_line(file: &str, line: usize, column: usize) -> bool {
         .is_some_and(|l| column > l.chars().count() + 1)
 }
 
-/// The place of `stack`'s first frame in `file` (`at f (FILE:L:C)`, `at FILE:L:C`; node:test
-/// writes its frames without the `at`).
+/// The place of `stack`'s first frame in `file` (`at f (FILE:L:C)`, `at FILE:L:C`, or without
+/// the `at`, as some runners write their YAML's frames).
 fn first_frame_in(stack: &str, file: &str) -> Option<String> {
     stack.lines().find_map(|l| {
         let l = l.trim();
@@ -67,7 +67,7 @@ mod tests {
     fn a_transpiled_place_gives_way_to_the_stacks_frame_in_its_file() {
         let dir = tempfile::tempdir().expect("tempdir");
         let file = dir.path().join("sum.spec.ts");
-        std::fs::write(&file, "import { test } from 'node:test'\nconst x = 1\n").expect("write");
+        std::fs::write(&file, "import { test } from 'runner'\nconst x = 1\n").expect("write");
         let f = file.display().to_string();
         let stack = format!(
             "AssertionError: 4 == 3\n    at other (/elsewhere/a.ts:1:1)\n    at TestContext.<anonymous> ({f}:2:7)\n"
@@ -92,7 +92,7 @@ mod tests {
             format!("{f}:1:856")
         );
         assert_eq!(placed(format!("{f}:1:856"), None), format!("{f}:1:856"));
-        // node:test's frames come without `at`.
+        // Frames without `at`.
         let node = format!(
             "TestContext.<anonymous> ({f}:2:9)\nTest.run (node:internal/test_runner/test:796:25)"
         );

@@ -44,6 +44,9 @@ pub struct Through {
     pub harness: super::api::Id,
     /// The command as the script wrote it, program first.
     pub words: Vec<String>,
+    /// Where the command's files are when the harness cannot list them here (an older
+    /// version without a listing, or none installed): walked by tapline's own naming.
+    pub fallback: Vec<Place>,
 }
 
 impl Through {
@@ -55,8 +58,19 @@ impl Through {
             only: Only::Through(Through {
                 harness,
                 words: words.to_vec(),
+                fallback: Vec::new(),
             }),
         }
+    }
+
+    /// The place of a command whose harness runs its own files where it can list them, and
+    /// whose files are the `fallback` places' where it cannot.
+    pub fn place_or(harness: super::api::Id, words: &[String], fallback: Vec<Place>) -> Place {
+        let mut place = Self::place(harness, words);
+        if let Only::Through(through) = &mut place.only {
+            through.fallback = fallback;
+        }
+        place
     }
 }
 

@@ -42,6 +42,8 @@ pub(crate) mod perl;
 pub(crate) mod python;
 pub(crate) mod reporters;
 mod shell;
+// tap (h39-tap): a script's `tap`, its files through tap 18+.
+mod tap;
 // vitest (h39-vitest): a script's `vitest`, its files through it.
 mod vitest;
 

@@ -20,6 +20,7 @@ pub(crate) static HARNESSES: &[&dyn Harness] = &[
     &super::vitest::VITEST,   // a script's `vitest`: its own files, through it
     &super::jest::JEST,       // a script's `jest`: its own files, through it
     &super::ava::AVA,         // a script's `ava`: its own files, through it
+    &super::tap::TAP,         // a script's `tap`: its own files, through tap 18+
 ];
 
 /// The harness named `id`.

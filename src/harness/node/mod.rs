@@ -2,7 +2,7 @@
 //! a walk takes as node's runner, node-tap and tstest name them ([`naming`]), and how a `#!`
 //! line's flags reach node.
 use super::api::{insert_after_program, Builtin, Candidate, Cx, Hosts, Id, Silent};
-use super::filter::{level, own_level, Filter, Narrow, Pattern, Probe};
+use super::filter::{own_level, Filter, Narrow, Pattern, Probe};
 use super::follow::{self, Follows, Only};
 use super::Harness;
 use crate::harness::shebang::Shebang;
@@ -12,7 +12,6 @@ use std::path::{Path, PathBuf};
 pub(crate) mod init_module;
 pub(crate) mod naming;
 mod scan;
-mod tap_config;
 pub(crate) mod tstest;
 // trace and coverage (h39-trace): the trace hook and V8's coverage.
 pub(crate) mod coverage;
@@ -113,18 +112,6 @@ impl Harness for Node {
             "node" if args.iter().any(|a| a == "--test") => {
                 follow::or_default(follow::operands(args, NODE_TEST_WITH_VALUE), js)
             }
-            "tap" => {
-                let with_value = ["-R", "--reporter", "-j", "--jobs", "-t", "--timeout"];
-                let places =
-                    follow::or_default(follow::operands(args, &with_value), Only::Js { ts: true });
-                // tap's own configuration may exclude files it would never run.
-                return Some(Follows {
-                    places,
-                    one_at_a_time: None,
-                    excludes: Some(tap_config::excludes),
-                    lane: None,
-                });
-            }
             _ => return None,
         };
         // node's runner and tape's one process do not say they run files one at a time.
@@ -188,7 +175,6 @@ impl Harness for Node {
         };
         match () {
             () if imports("node:test") => Some(NODE_TEST_FILTER),
-            () if imports("tap") => Some(Filter::of(&TapGrep)),
             () => None,
         }
     }
@@ -237,30 +223,6 @@ impl Narrow for NamePattern {
     fn narrow(&self, command: &mut Vec<OsString>, patterns: &[Pattern], matching: &[Vec<String>]) {
         let own = own_level(patterns, matching);
         insert_after_program(command, vec![format!("--test-name-pattern={own}")]);
-    }
-}
-
-/// node-tap's `TAP_GREP`, whose first pattern is the top level's.
-struct TapGrep;
-
-impl Narrow for TapGrep {
-    fn said(&self) -> &'static str {
-        "tap's TAP_GREP"
-    }
-
-    fn narrow(&self, command: &mut Vec<OsString>, patterns: &[Pattern], matching: &[Vec<String>]) {
-        // tap reads its `--grep` from the environment when a file runs on its own.
-        let top = level(
-            patterns,
-            matching
-                .iter()
-                .filter_map(|n| n.first().map(String::as_str))
-                .collect(),
-        );
-        command.splice(
-            0..0,
-            ["env".into(), OsString::from(format!("TAP_GREP={top}"))],
-        );
     }
 }
 

@@ -258,6 +258,10 @@ impl Finder<'_> {
         let harness = registry::harness(through.harness);
         let listed = harness.and_then(|h| Some((h, h.list_through(&through.words, self.cwd)?)));
         let Some((_, listed)) = listed else {
+            // The harness cannot list here: its files are where the fallback places say.
+            for place in &through.fallback {
+                self.add_place(place)?;
+            }
             return Ok(());
         };
         let files = match listed {
