@@ -19,7 +19,6 @@ use super::follow::{self, Follows, Only, Through};
 use super::Harness;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 mod tap_config;
 
@@ -34,16 +33,8 @@ const FILES: &[(&str, &str)] = &[(DRIVER, include_str!("tapline-tap.mjs"))];
 /// tap's options that take their value as the next word.
 const WITH_VALUE: &[&str] = &["-R", "--reporter", "-j", "--jobs", "-t", "--timeout"];
 
-/// The driver's path, written once per process into the hooks' folder.
-fn driver() -> Result<PathBuf, String> {
-    static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    DIR.get_or_init(|| {
-        super::hooks::versioned_hooks("tap", FILES)
-            .map(|dir| dir.join(DRIVER))
-            .map_err(|e| format!("failed to write tapline's tap driver: {e}"))
-    })
-    .clone()
-}
+/// The driver, written on first use.
+static DRIVER_FILES: super::driver::Driver = super::driver::Driver::new(ID, FILES);
 
 impl Harness for Tap {
     fn id(&self) -> Id {
@@ -83,7 +74,7 @@ impl Harness for Tap {
         path: &Path,
         _cx: &mut Cx<'_>,
     ) -> Result<Vec<OsString>, MissingInterpreter> {
-        let driver = driver().map_err(|hint| MissingInterpreter {
+        let driver = DRIVER_FILES.path().map_err(|hint| MissingInterpreter {
             program: "tap".to_owned(),
             file: path.to_path_buf(),
             hint: format!(": {hint}"),
