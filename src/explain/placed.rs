@@ -11,12 +11,12 @@ pub(crate) fn placed(location: String, stack: Option<&str>) -> String {
     let Some((file, line, column)) = split(&location) else {
         return location;
     };
-    if !past_the_line(file, line, column) {
-        return location;
+    // The file is read only when the stack names another place in it: most failures carry
+    // none, or the same.
+    match stack.and_then(|s| first_frame_in(s, file)) {
+        Some(frame) if frame != location && past_the_line(file, line, column) => frame,
+        _ => location,
     }
-    stack
-        .and_then(|s| first_frame_in(s, file))
-        .unwrap_or(location)
 }
 
 /// `file`, line and column of `file:line:column` (`file://` taken off the file).

@@ -141,6 +141,43 @@ pub(crate) fn titles_pattern(patterns: &[Pattern], matching: &[Vec<String>]) -> 
     all.join("|")
 }
 
+/// What the rooms' tests of their drivers share.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::super::api::{Cx, Memo, Settings};
+    use super::super::Harness;
+    use std::path::Path;
+
+    /// A script's command as words, split at spaces.
+    pub(crate) fn words(line: &str) -> Vec<String> {
+        line.split_whitespace().map(str::to_owned).collect()
+    }
+
+    /// The words after `node DRIVER` of the command `harness` makes for the file at `path`
+    /// when the script's command is `line` (a project in `/p`); checks the command starts so,
+    /// with `driver` the driver's file name.
+    pub(crate) fn run_words(
+        harness: &dyn Harness,
+        line: &str,
+        path: &str,
+        driver: &str,
+    ) -> Vec<String> {
+        let (mut memo, settings) = (Memo::default(), Settings::default());
+        let mut cx = Cx {
+            cwd: Path::new("/p"),
+            root: Path::new("/p"),
+            settings: &settings,
+            memo: &mut memo,
+        };
+        let argv =
+            (harness.command_through(&words(line), Path::new(path), &mut cx)).expect("command");
+        let shown: Vec<String> = argv.iter().map(|w| w.to_string_lossy().into()).collect();
+        assert_eq!(shown[0], "node");
+        assert!(shown[1].ends_with(driver), "{shown:?}");
+        shown[2..].to_vec()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,58 +2,13 @@
 //! script is a bare `ava`) runs the files ava itself runs, each through the project's own ava,
 //! with a point per test and the failure at the test file's line. Before the ava room the run
 //! stopped with "runs `ava`, which tapline does not follow" (exit 2).
-use crate::util::{file_doc, require, Project};
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::{Mutex, PoisonError};
+use crate::util::{file_doc, npm, require, Project};
 
-/// The fixture, its `node_modules` installed once (npm's registry is reachable in CI).
-fn fixture() -> Result<PathBuf, String> {
-    static INSTALL: Mutex<()> = Mutex::new(());
-    let _one = INSTALL.lock().unwrap_or_else(PoisonError::into_inner);
-    let dir = crate::util::repo().join("test-data/suites/ava-basic");
-    if dir.join("node_modules/ava/package.json").is_file() {
-        return Ok(dir);
-    }
-    let out = Command::new("npm")
-        .args(["install", "--no-audit", "--no-fund"])
-        .current_dir(&dir)
-        .output()
-        .map_err(|e| format!("npm did not start: {e}"))?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        return Err(format!("npm install failed: {}", err.trim()));
-    }
-    Ok(dir)
-}
-
-/// A copy of the fixture (its `node_modules` linked, not copied), `None` when node or npm is
-/// missing here.
+/// A copy of test-data/suites/ava-basic (its `node_modules` linked, not copied), or `None`
+/// (skipped, or failed under CI).
 fn project(test: &str) -> Option<Project> {
-    if !require(test, &["node", "npm"]) {
-        return None;
-    }
-    let dir = fixture().unwrap_or_else(|e| panic!("{e}"));
-    let p = Project::new();
-    copy(&dir, p.path());
-    std::os::unix::fs::symlink(dir.join("node_modules"), p.join("node_modules"))
-        .expect("link node_modules");
-    Some(p)
-}
-
-fn copy(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read dir").flatten() {
-        let name = entry.file_name();
-        if name == "node_modules" || name == ".nogit" {
-            continue;
-        }
-        if entry.path().is_dir() {
-            copy(&entry.path(), &to.join(&name));
-        } else {
-            std::fs::copy(entry.path(), to.join(&name)).expect("copy");
-        }
-    }
+    let dir = npm::suite(test, "ava-basic", &["ava/package.json"])?;
+    Some(npm::copy_of(&dir, Some(&dir.join("node_modules"))))
 }
 
 #[test]

@@ -2,59 +2,14 @@
 //! (`--listTests`, with the script's flags and `jest.config.js`) and each run alone through it,
 //! printing TAP through tapline's reporter: files, counts, per-file verdicts, the exit code and
 //! the failure's place as jest itself reports them (test-data/suites/jest-basic's README).
-use crate::util::{copy_dir, file_doc, repo, require, unmet, Project};
+use crate::util::{file_doc, npm, require, Project};
 use serde_json::Value;
-use std::path::PathBuf;
-use std::process::Command;
-use std::sync::{Mutex, PoisonError};
 
-/// The fixture's folder, its `node_modules` installed once (`npm install` there: the fixture's
-/// own package.json pins jest); `Err` says why it could not be.
-fn installed() -> Result<PathBuf, String> {
-    static INSTALL: Mutex<()> = Mutex::new(());
-    let _one = INSTALL.lock().unwrap_or_else(PoisonError::into_inner);
-    let dir = repo().join("test-data/suites/jest-basic");
-    if dir.join("node_modules/jest/package.json").is_file() {
-        return Ok(dir);
-    }
-    let out = Command::new("npm")
-        .args(["install", "--no-audit", "--no-fund"])
-        .current_dir(&dir)
-        .output()
-        .map_err(|e| format!("npm did not start: {e}"))?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        return Err(format!("npm install failed: {}", err.trim()));
-    }
-    Ok(dir)
-}
-
-/// A copy of jest-basic with its installed `node_modules`, or `None` (skipped, or failed under
-/// CI).
+/// A copy of test-data/suites/jest-basic with its installed `node_modules`, or `None`
+/// (skipped, or failed under CI).
 fn jest_basic(test: &str) -> Option<Project> {
-    if !require(test, &["node", "npm"]) {
-        return None;
-    }
-    let dir = match installed() {
-        Ok(dir) => dir,
-        Err(why) => {
-            unmet(
-                test,
-                &format!("jest could not be installed ({why}); CI installs it from npm's registry"),
-            );
-            return None;
-        }
-    };
-    let p = Project::new();
-    for file in ["package.json", "jest.config.js"] {
-        std::fs::copy(dir.join(file), p.join(file)).expect("copy");
-    }
-    for folder in ["src", "test"] {
-        copy_dir(&dir.join(folder), &p.join(folder));
-    }
-    std::os::unix::fs::symlink(dir.join("node_modules"), p.join("node_modules"))
-        .expect("symlink node_modules");
-    Some(p)
+    let dir = npm::suite(test, "jest-basic", &["jest/package.json"])?;
+    Some(npm::copy_of(&dir, Some(&dir.join("node_modules"))))
 }
 
 fn paths(doc: &Value) -> Vec<String> {

@@ -2,43 +2,23 @@
 //! and each run through mocha (tapline's driver and reporter, `src/harness/mocha/`), with the
 //! script's flags and `.mocharc.*`: before, a bare run named mocha as not followed (exit 2),
 //! and a `[[runner]]` of `mocha FILE` ran every file of the config's `spec` for each file.
-use crate::util::{copy_dir, npm, repo, require, unmet, Project};
+use crate::util::{npm, repo, require, Project};
 use std::path::PathBuf;
 
-/// `node_modules` holding the fixture's mocha (installed once, [`npm::fixture`]).
+/// `node_modules` holding the fixture's mocha (installed once, [`npm::installed`]).
 fn mocha_modules(test: &str) -> Option<PathBuf> {
-    if !require(test, &["node", "npm"]) {
-        return None;
-    }
-    let installed = npm::fixture(
-        "mocha",
-        r#"{"name":"tapline-mocha-fixture","private":true}"#,
-        "mocha@11.7.5",
-        "mocha/package.json",
-    );
-    match installed {
-        Ok(modules) => Some(modules),
-        Err(why) => {
-            unmet(
-                test,
-                &format!(
-                    "mocha could not be installed ({why}); CI installs it from npm's registry"
-                ),
-            );
-            None
-        }
-    }
+    let package = r#"{"name":"tapline-mocha-fixture","private":true}"#;
+    npm::installed(test, "mocha", package, "mocha@11.7.5", "mocha/package.json")
 }
 
 /// `test-data/suites/mocha-basic` (a `.mocharc.yml` with `spec` and `require`, one failing
 /// test, one pending) in a project of its own, with mocha installed; `None`: skipped.
 fn mocha_basic(test: &str) -> Option<Project> {
     let modules = mocha_modules(test)?;
-    let p = Project::new();
-    copy_dir(&repo().join("test-data/suites/mocha-basic"), p.path());
-    let _ = std::fs::remove_dir_all(p.join("node_modules"));
-    std::os::unix::fs::symlink(&modules, p.join("node_modules")).expect("symlink node_modules");
-    Some(p)
+    Some(npm::copy_of(
+        &repo().join("test-data/suites/mocha-basic"),
+        Some(&modules),
+    ))
 }
 
 #[test]
@@ -244,4 +224,34 @@ fn issue39_a_named_mocha_file_or_folder_runs_through_mocha() {
         "mocha's files of the folder, not its setup module: {}",
         folder.both()
     );
+}
+
+/// A listing that fails (mocha not installed) stops a run only where nothing else says how the
+/// files run: with a `[[runner]]` of the user's, a bare run and a run naming a file both run
+/// by that rule.
+#[test]
+fn issue39_a_users_runner_runs_a_mocha_projects_files_when_mocha_cannot_list_them() {
+    let p = Project::new();
+    p.write(
+        "package.json",
+        r#"{"name":"m","private":true,"scripts":{"test":"mocha"}}"#,
+    );
+    p.write("test/a.spec.js", "it('a', () => {});\n");
+    p.script(
+        "fake-mocha",
+        "#!/bin/sh\necho '1..1'\necho \"ok 1 - ran $1\"\n",
+    );
+    p.write(
+        "tapline.toml",
+        "[[runner]]\nglob = \"test/**/*.js\"\ncommand = \"sh fake-mocha {}\"\n",
+    );
+    for args in [&["--no-history"][..], &["--no-history", "test/a.spec.js"]] {
+        let ran = p.run(args);
+        assert_eq!(ran.code, 0, "{args:?}: {}", ran.both());
+        assert!(
+            ran.both().contains("1 file · 1 passed"),
+            "{args:?}: {}",
+            ran.both()
+        );
+    }
 }

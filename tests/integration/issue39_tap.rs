@@ -3,41 +3,23 @@
 //! `src/harness/tap/`): node with the loaders of the project's tap plugins (TypeScript) and
 //! `.taprc`'s `node-arg`. Before, each `.js` ran under plain node (no `node-arg`) and each
 //! `.ts` under tsx, not tap's own loader.
-use crate::util::{copy_dir, npm, repo, require, unmet, Project};
+use crate::util::{npm, repo, require, Project};
 use std::path::PathBuf;
 
-/// `node_modules` holding the fixture's tap (installed once, [`npm::fixture`]).
+/// `node_modules` holding the fixture's tap (installed once, [`npm::installed`]).
 fn tap_modules(test: &str) -> Option<PathBuf> {
-    if !require(test, &["node", "npm"]) {
-        return None;
-    }
-    let installed = npm::fixture(
-        "tap",
-        r#"{"name":"tapline-tap-fixture","private":true}"#,
-        "tap@21.0.1",
-        "tap/package.json",
-    );
-    match installed {
-        Ok(modules) => Some(modules),
-        Err(why) => {
-            unmet(
-                test,
-                &format!("tap could not be installed ({why}); CI installs it from npm's registry"),
-            );
-            None
-        }
-    }
+    let package = r#"{"name":"tapline-tap-fixture","private":true}"#;
+    npm::installed(test, "tap", package, "tap@21.0.1", "tap/package.json")
 }
 
 /// `test-data/suites/tap-basic` (a `.taprc` with `node-arg`, a TypeScript test with a planted
 /// failure) in a project of its own, with tap installed; `None`: skipped.
 fn tap_basic(test: &str) -> Option<Project> {
     let modules = tap_modules(test)?;
-    let p = Project::new();
-    copy_dir(&repo().join("test-data/suites/tap-basic"), p.path());
-    let _ = std::fs::remove_dir_all(p.join("node_modules"));
-    std::os::unix::fs::symlink(&modules, p.join("node_modules")).expect("symlink node_modules");
-    Some(p)
+    Some(npm::copy_of(
+        &repo().join("test-data/suites/tap-basic"),
+        Some(&modules),
+    ))
 }
 
 #[test]

@@ -19,7 +19,14 @@ fn project(script: &str) -> Project {
 
 #[test]
 fn issue39_a_harness_tapline_does_not_follow_is_named_with_an_entry() {
-    for (script, harness, entry) in [("jasmine", "jasmine", "prints TAP")] {
+    for (script, harness, entry) in [
+        ("jasmine", "jasmine", "prints TAP"),
+        (
+            "npm run lint && cross-env CI=1 karma start",
+            "karma",
+            "prints TAP",
+        ),
+    ] {
         let p = project(script);
         let ran = p.run(&[]);
         assert_eq!(ran.code, 2, "{script}: {}", ran.both());

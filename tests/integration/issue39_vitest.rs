@@ -3,46 +3,18 @@
 //! script's flags and the project's config; each test a point, a failure at the line vitest
 //! maps it to. The fixture is test-data/suites/vitest-basic, installed from npm's registry
 //! once (its node_modules is git-ignored); other projects here borrow its node_modules.
-use crate::util::{copy_dir, file_doc, repo, Project};
+use crate::util::{file_doc, npm, Project};
 use std::path::PathBuf;
-use std::sync::{Mutex, PoisonError};
 
-/// test-data/suites/vitest-basic, its vitest installed; `None` when node or npm is missing
-/// (the test then skips, or fails under CI).
+/// test-data/suites/vitest-basic, its vitest installed; `None` when it cannot be (the test
+/// then skips, or fails under CI).
 fn fixture(test: &str) -> Option<PathBuf> {
-    if !crate::util::require(test, &["node", "npm"]) {
-        return None;
-    }
-    static INSTALL: Mutex<()> = Mutex::new(());
-    let _one = INSTALL.lock().unwrap_or_else(PoisonError::into_inner);
-    let dir = repo().join("test-data/suites/vitest-basic");
-    if !dir.join("node_modules/vitest/package.json").is_file() {
-        let out = std::process::Command::new("npm")
-            .args(["install", "--no-audit", "--no-fund"])
-            .current_dir(&dir)
-            .output()
-            .expect("npm starts");
-        assert!(
-            out.status.success(),
-            "npm install in {}: {}",
-            dir.display(),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    Some(dir)
+    npm::suite(test, "vitest-basic", &["vitest/package.json"])
 }
 
 /// A fresh project holding the fixture's files (its node_modules linked, not copied).
 fn copy_of(fixture: &std::path::Path) -> Project {
-    let p = Project::new();
-    for name in ["package.json", "vitest.config.ts"] {
-        std::fs::copy(fixture.join(name), p.join(name)).expect("copy");
-    }
-    for dir in ["src", "test"] {
-        copy_dir(&fixture.join(dir), &p.join(dir));
-    }
-    link_modules(fixture, &p);
-    p
+    npm::copy_of(fixture, Some(&fixture.join("node_modules")))
 }
 
 fn link_modules(fixture: &std::path::Path, p: &Project) {

@@ -1,69 +1,23 @@
 //! #39 item 3: a bare `tapline run` at a monorepo's root runs each package's tests by its own
 //! test script, from its own folder, in one run with one report named from the root
 //! (test-data/suites/npm-workspaces, test-data/suites/pnpm-workspace; docs/discovery.md).
-use crate::util::{file_doc, repo, require, unmet, Project};
+use crate::util::{file_doc, npm, repo, require, Project};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::{Mutex, PoisonError};
 
 /// The npm fixture's `node_modules` (tape and mocha, hoisted), installed once with npm.
 fn npm_fixture(test: &str) -> Option<PathBuf> {
-    if !require(test, &["node", "npm"]) {
-        return None;
-    }
-    static INSTALL: Mutex<()> = Mutex::new(());
-    let _one = INSTALL.lock().unwrap_or_else(PoisonError::into_inner);
-    let dir = repo().join("test-data/suites/npm-workspaces");
-    let modules = dir.join("node_modules");
-    let installed = ["mocha/package.json", "tape/package.json"]
-        .iter()
-        .all(|m| modules.join(m).is_file());
-    if !installed {
-        let out = Command::new("npm")
-            .args(["install", "--no-audit", "--no-fund"])
-            .current_dir(&dir)
-            .output();
-        let why = match out {
-            Ok(out) if out.status.success() => None,
-            Ok(out) => Some(String::from_utf8_lossy(&out.stderr).trim().to_owned()),
-            Err(e) => Some(format!("npm did not start: {e}")),
-        };
-        if let Some(why) = why {
-            unmet(test, &format!("npm install failed in the fixture ({why})"));
-            return None;
-        }
-    }
-    Some(modules)
+    let dir = npm::suite(
+        test,
+        "npm-workspaces",
+        &["mocha/package.json", "tape/package.json"],
+    )?;
+    Some(dir.join("node_modules"))
 }
 
 /// A copy of a fixture (its installed packages linked, not copied) as a project of its own.
 fn copy_of(fixture: &str, modules: Option<&Path>) -> Project {
-    let p = Project::new();
-    copy_sources(&repo().join("test-data/suites").join(fixture), p.path());
-    if let Some(modules) = modules {
-        std::os::unix::fs::symlink(modules, p.join("node_modules")).expect("link node_modules");
-    }
-    p
-}
-
-fn copy_sources(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read fixture").flatten() {
-        let name = entry.file_name();
-        if ["node_modules", "package-lock.json", ".nogit"]
-            .iter()
-            .any(|n| name == *n)
-        {
-            continue;
-        }
-        let target = to.join(&name);
-        if entry.file_type().expect("file type").is_dir() {
-            copy_sources(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
+    npm::copy_of(&repo().join("test-data/suites").join(fixture), modules)
 }
 
 /// Each file's path with its verdict and (pass, fail, skip).

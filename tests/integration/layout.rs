@@ -578,7 +578,7 @@ const NOT_YET_MOVED: &[(&str, usize)] = &[
     ("src/run/coverage/remap.rs", 4),
     ("src/run/coverage/v8.rs", 4),
     ("src/run/discover/mod.rs", 12),
-    ("src/run/discover/naming.rs", 4),
+    ("src/run/discover/naming.rs", 3),
     ("src/run/discover/project.rs", 32),
     ("src/run/discover/tests.rs", 125),
     ("src/run/discover/walk.rs", 1),

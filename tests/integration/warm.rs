@@ -1,35 +1,15 @@
 //! Issue 26: tape files share a warm node per job (src/run/warm/): each file is still judged
 //! alone, and one that ends its process fails alone, the next file getting a fresh worker.
-use crate::util::{npm, require, unmet, Project};
+use crate::util::{npm, require, Project};
 use serde_json::Value;
 use std::fs;
 use std::path::PathBuf;
 
-/// `node_modules` holding tape 5.10.2 (installed once, [`npm::fixture`]).
-fn tape_modules() -> Result<PathBuf, String> {
-    npm::fixture(
-        "tape",
-        r#"{"name":"tapline-tape-fixture","private":true}"#,
-        "tape@5.10.2",
-        "tape/package.json",
-    )
-}
-
-/// tape's `node_modules` for a test, or `None` (skipped, or failed under CI).
+/// tape 5.10.2's `node_modules` for a test (installed once, [`npm::installed`]), or `None`
+/// (skipped, or failed under CI).
 pub(crate) fn tape_node_modules(test: &str) -> Option<PathBuf> {
-    if !require(test, &["node", "npm"]) {
-        return None;
-    }
-    match tape_modules() {
-        Ok(modules) => Some(modules),
-        Err(why) => {
-            unmet(
-                test,
-                &format!("tape could not be installed ({why}); CI installs it from npm's registry"),
-            );
-            None
-        }
-    }
+    let package = r#"{"name":"tapline-tape-fixture","private":true}"#;
+    npm::installed(test, "tape", package, "tape@5.10.2", "tape/package.json")
 }
 
 /// A project with tape in its `node_modules`, or `None` (skipped, or failed under CI).

@@ -211,10 +211,7 @@ fn matches(patterns: &[Pattern], matching: &[Vec<String>]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn words(line: &str) -> Vec<String> {
-        line.split_whitespace().map(str::to_owned).collect()
-    }
+    use crate::harness::driver::testing::{run_words, words};
 
     #[test]
     fn follows_ava_with_its_flags_side_by_side_unless_serial() {
@@ -249,26 +246,13 @@ mod tests {
 
     #[test]
     fn a_file_runs_alone_through_the_driver_with_the_scripts_options() {
-        let mut memo = super::super::api::Memo::default();
-        let settings = super::super::api::Settings::default();
-        let mut cx = Cx {
-            cwd: Path::new("/p"),
-            root: Path::new("/p"),
-            settings: &settings,
-            memo: &mut memo,
-        };
-        let argv = AVA
-            .command_through(
-                &words("ava --watch --timeout=1m test/ --verbose"),
-                Path::new("test/a.js"),
-                &mut cx,
-            )
-            .expect("command");
-        let shown: Vec<String> = argv.iter().map(|w| w.to_string_lossy().into()).collect();
-        assert_eq!(shown[0], "node");
-        assert!(shown[1].ends_with(DRIVER), "{shown:?}");
         assert_eq!(
-            shown[2..],
+            run_words(
+                &AVA,
+                "ava --watch --timeout=1m test/ --verbose",
+                "test/a.js",
+                DRIVER
+            ),
             ["run", "--timeout=1m", "--verbose", "test/a.js"]
         );
     }

@@ -129,10 +129,7 @@ impl Narrow for NamePattern {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn words(line: &str) -> Vec<String> {
-        line.split_whitespace().map(str::to_owned).collect()
-    }
+    use crate::harness::driver::testing::{run_words, words};
 
     #[test]
     fn follows_jest_with_its_flags_side_by_side_unless_in_band() {
@@ -157,25 +154,10 @@ mod tests {
 
     #[test]
     fn a_file_runs_alone_through_the_driver_with_the_scripts_flags() {
-        let mut memo = super::super::api::Memo::default();
-        let settings = super::super::api::Settings::default();
-        let mut cx = Cx {
-            cwd: Path::new("/p"),
-            root: Path::new("/p"),
-            settings: &settings,
-            memo: &mut memo,
-        };
-        let argv = JEST
-            .command_through(
-                &words("jest --ci src/"),
-                Path::new("src/a.spec.ts"),
-                &mut cx,
-            )
-            .expect("command");
-        let shown: Vec<String> = argv.iter().map(|w| w.to_string_lossy().into()).collect();
-        assert_eq!(shown[0], "node");
-        assert!(shown[1].ends_with(DRIVER), "{shown:?}");
-        assert_eq!(shown[2..], ["run", "--ci", "src/", "--", "src/a.spec.ts"]);
+        assert_eq!(
+            run_words(&JEST, "jest --ci src/", "src/a.spec.ts", DRIVER),
+            ["run", "--ci", "src/", "--", "src/a.spec.ts"]
+        );
     }
 
     #[test]

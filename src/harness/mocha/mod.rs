@@ -135,10 +135,7 @@ impl Narrow for Grep {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn words(line: &str) -> Vec<String> {
-        line.split_whitespace().map(str::to_owned).collect()
-    }
+    use crate::harness::driver::testing::{run_words, words};
 
     #[test]
     fn follows_mocha_with_its_flags_one_file_after_another() {
@@ -164,26 +161,8 @@ mod tests {
 
     #[test]
     fn a_file_runs_alone_through_the_driver_with_the_scripts_flags() {
-        let mut memo = super::super::api::Memo::default();
-        let settings = super::super::api::Settings::default();
-        let mut cx = Cx {
-            cwd: Path::new("/p"),
-            root: Path::new("/p"),
-            settings: &settings,
-            memo: &mut memo,
-        };
-        let argv = MOCHA
-            .command_through(
-                &words("mocha --check-leaks test/"),
-                Path::new("test/a.js"),
-                &mut cx,
-            )
-            .expect("command");
-        let shown: Vec<String> = argv.iter().map(|w| w.to_string_lossy().into()).collect();
-        assert_eq!(shown[0], "node");
-        assert!(shown[1].ends_with(DRIVER), "{shown:?}");
         assert_eq!(
-            shown[2..],
+            run_words(&MOCHA, "mocha --check-leaks test/", "test/a.js", DRIVER),
             ["run", "--check-leaks", "test/", "--", "test/a.js"]
         );
     }

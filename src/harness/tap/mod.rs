@@ -172,10 +172,7 @@ impl Narrow for TapGrep {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn words(line: &str) -> Vec<String> {
-        line.split_whitespace().map(str::to_owned).collect()
-    }
+    use crate::harness::driver::testing::words;
 
     #[test]
     fn follows_tap_through_itself_with_its_naming_as_fallback() {

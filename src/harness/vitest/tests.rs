@@ -1,8 +1,5 @@
 use super::*;
-
-fn words(line: &str) -> Vec<String> {
-    line.split_whitespace().map(str::to_owned).collect()
-}
+use crate::harness::driver::testing::{run_words, words};
 
 #[test]
 fn follows_vitest_run_watch_and_bare_not_bench_or_list() {
@@ -41,26 +38,8 @@ fn follows_vitest_run_watch_and_bare_not_bench_or_list() {
 
 #[test]
 fn a_file_runs_alone_through_the_driver_with_the_scripts_flags() {
-    let mut memo = super::super::api::Memo::default();
-    let settings = super::super::api::Settings::default();
-    let mut cx = Cx {
-        cwd: Path::new("/p"),
-        root: Path::new("/p"),
-        settings: &settings,
-        memo: &mut memo,
-    };
-    let argv = VITEST
-        .command_through(
-            &words("vitest run --typecheck"),
-            Path::new("test/a.test.ts"),
-            &mut cx,
-        )
-        .expect("command");
-    let shown: Vec<String> = argv.iter().map(|w| w.to_string_lossy().into()).collect();
-    assert_eq!(shown[0], "node");
-    assert!(shown[1].ends_with(DRIVER), "{shown:?}");
     assert_eq!(
-        shown[2..],
+        run_words(&VITEST, "vitest run --typecheck", "test/a.test.ts", DRIVER),
         ["run", "run", "--typecheck", "--", "test/a.test.ts"]
     );
 }

@@ -3,9 +3,10 @@
 use std::ffi::OsStr;
 
 /// Folders whose files are never tests in a walk: test fixtures (bats-core's
-/// `test/fixtures/*.bats` fail on purpose), build output, installed packages, node-tap's
-/// saved snapshots (`tap-snapshots/test/a.js.test.cjs`, which tap never runs). A folder named
-/// explicitly, a glob or a file inside one named explicitly still runs.
+/// `test/fixtures/*.bats` fail on purpose), build output, node-tap's saved snapshots
+/// (`tap-snapshots/test/a.js.test.cjs`, which tap never runs); installed packages are every
+/// harness's dependency folders, which no walk enters. A folder named explicitly, a glob or a
+/// file inside one named explicitly still runs.
 pub(super) const NOT_TEST_FOLDERS: &[&str] = &[
     "fixture",
     "fixtures",
@@ -17,7 +18,6 @@ pub(super) const NOT_TEST_FOLDERS: &[&str] = &[
 /// Whether a walk passes over the folder `name` (hidden folders are passed over elsewhere).
 pub(super) fn is_not_test_folder(name: &OsStr) -> bool {
     NOT_TEST_FOLDERS.iter().any(|n| name == *n)
-        || crate::harness::registry::dependency_folders().any(|d| name == d)
 }
 
 /// Whether `name` is a `.nonci.` file, which tstest skips under CI.
@@ -31,13 +31,7 @@ mod tests {
 
     #[test]
     fn fixture_folders() {
-        for name in [
-            "fixture",
-            "fixtures",
-            "__fixtures__",
-            "dist",
-            "node_modules",
-        ] {
+        for name in ["fixture", "fixtures", "__fixtures__", "dist"] {
             assert!(is_not_test_folder(OsStr::new(name)));
         }
         assert!(!is_not_test_folder(OsStr::new("test")));

@@ -8,8 +8,8 @@
 //! are skipped. Anything else (a linter before the tests, a reporter after them) says nothing.
 //!
 //! The harnesses a script may name that tapline knows but does not follow ([`UNFOLLOWED`]) stay
-//! listed here, not in rooms: they have no room (nothing runs through them), and the list is
-//! only the error's advice on a `tapline.toml` entry that would run their files.
+//! listed here, not in rooms: they have no room (nothing runs through them), and the list only
+//! names them in the error that says what a `tapline.toml` entry running their files needs.
 use super::words::split_words;
 use crate::harness::registry;
 use std::path::Path;
@@ -61,39 +61,29 @@ pub(super) struct Unfollowed {
     pub harness: &'static str,
 }
 
-/// Harnesses a `package.json` script may name that tapline does not follow yet, each with a
-/// `tapline.toml` entry that runs its files through it (TAP where it prints TAP, else its
-/// JUnit report); `None`: no ready entry, the message says what one needs.
-const UNFOLLOWED: &[(&str, Option<&str>)] = &[
-    ("jasmine", None),
-    ("karma", None),
-    ("lab", None),
-    ("uvu", None),
-    ("playwright", None),
-    ("cypress", None),
-    ("wtr", None),
-    ("web-test-runner", None),
-    ("qunit", None),
+/// Harnesses a `package.json` script may name that tapline does not follow yet: the message
+/// says what a `tapline.toml` entry that runs their files needs.
+const UNFOLLOWED: &[&str] = &[
+    "jasmine",
+    "karma",
+    "lab",
+    "uvu",
+    "playwright",
+    "cypress",
+    "wtr",
+    "web-test-runner",
+    "qunit",
 ];
 
 impl Unfollowed {
-    /// The one-line error and the entry that would run the files (exit 2).
+    /// The one-line error and what an entry that would run the files needs (exit 2).
     pub fn message(&self) -> String {
-        let entry = UNFOLLOWED
-            .iter()
-            .find(|(name, _)| *name == self.harness)
-            .and_then(|(_, entry)| *entry);
-        let how = match entry {
-            Some(entry) => format!("; add to tapline.toml, for instance:\n\n{entry}\n"),
-            None => format!(
-                "; add a [[runner]] whose command runs one file through {h} and prints TAP, or a \
-                 [[suite]] that runs {h} and reads its JUnit report (docs/configuration.md)",
-                h = self.harness
-            ),
-        };
         format!(
-            "failed to find test files: {} runs `{}`, which tapline does not follow{how}",
-            self.source, self.harness
+            "failed to find test files: {} runs `{h}`, which tapline does not follow; add a \
+             [[runner]] whose command runs one file through {h} and prints TAP, or a [[suite]] \
+             that runs {h} and reads its JUnit report (docs/configuration.md)",
+            self.source,
+            h = self.harness
         )
     }
 
@@ -203,7 +193,7 @@ fn places_of<'a>(
         let follows = registry::follows(words).filter(|f| !f.places.is_empty());
         let Some(follows) = follows else {
             let program = words.first().and_then(|w| w.rsplit('/').next());
-            if let Some((harness, _)) = UNFOLLOWED.iter().find(|(h, _)| Some(*h) == program) {
+            if let Some(harness) = UNFOLLOWED.iter().find(|h| Some(**h) == program) {
                 followed.unfollowed.get_or_insert_with(|| Unfollowed {
                     source: format!("package.json scripts.{name} (`{line}`)"),
                     harness,

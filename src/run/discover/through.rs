@@ -20,6 +20,9 @@ pub(super) struct Listed {
     kinds: HashSet<OsString>,
 }
 
+/// A harness and the files it lists for a followed command.
+pub(super) type Listing = (&'static dyn Harness, Vec<PathBuf>);
+
 /// A listed file: the harness and the command words that run it.
 struct Entry {
     harness: &'static dyn Harness,
@@ -30,6 +33,28 @@ struct Entry {
 const UNLISTED: &str = "not among the files the project's test command runs through its harness";
 
 impl Finder<'_> {
+    /// `through`'s harness and the files it lists (`None`: it does not list here, and its
+    /// fallback places say where its files are). A listing that failed is the run's error,
+    /// unless `[[runner]]` rules of the user's say how files run: then it lists none, and those
+    /// rules run what the walks find.
+    pub(super) fn listing(
+        &self,
+        through: &project::Through,
+    ) -> Result<Option<Listing>, DiscoverError> {
+        let Some(harness) = registry::harness(through.harness) else {
+            return Ok(None);
+        };
+        match harness.list_through(&through.words, self.cwd) {
+            None => Ok(None),
+            Some(Ok(files)) => Ok(Some((harness, files))),
+            Some(Err(_)) if self.has_user_rules() => Ok(Some((harness, Vec::new()))),
+            Some(Err(why)) => Err(DiscoverError::Listed {
+                command: through.words.join(" "),
+                why,
+            }),
+        }
+    }
+
     /// Lists the files of the project's test command whose harness runs them through itself,
     /// when it has such a command (a run with PATHs, which does not follow it otherwise).
     pub(super) fn list_declared_through(&mut self) -> Result<(), DiscoverError> {
@@ -41,16 +66,9 @@ impl Finder<'_> {
             let Only::Through(through) = &place.only else {
                 continue;
             };
-            let Some(harness) = registry::harness(through.harness) else {
+            let Some((harness, files)) = self.listing(through)? else {
                 continue;
             };
-            let Some(files) = harness.list_through(&through.words, self.cwd) else {
-                continue;
-            };
-            let files = files.map_err(|why| DiscoverError::Listed {
-                command: through.words.join(" "),
-                why,
-            })?;
             for path in files {
                 let abs = normalize(&self.cwd.join(&path));
                 listed.kinds.extend(abs.extension().map(OsString::from));

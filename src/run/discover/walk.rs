@@ -6,6 +6,7 @@ use super::project::{self, Only, Place};
 use super::{DiscoverError, Finder, Origin, PassedOverWhy};
 use crate::harness::node::naming::{self as js_naming, TsName};
 use crate::harness::registry;
+use crate::harness::Harness;
 use crate::util::paths::normalize;
 use globset::GlobBuilder;
 use ignore::WalkBuilder;
@@ -102,7 +103,7 @@ impl Finder<'_> {
     }
 
     /// Whether `tapline.toml` has `[[runner]]` rules of the user's.
-    fn has_user_rules(&self) -> bool {
+    pub(super) fn has_user_rules(&self) -> bool {
         self.rules
             .iter()
             .any(|r| matches!(r.kind, super::RuleKind::User))
@@ -255,47 +256,38 @@ impl Finder<'_> {
     /// Adds the files a harness that runs its own files lists for a followed command, each
     /// run through it.
     fn add_through(&mut self, through: &project::Through) -> Result<(), DiscoverError> {
-        let harness = registry::harness(through.harness);
-        let listed = harness.and_then(|h| Some((h, h.list_through(&through.words, self.cwd)?)));
-        let Some((_, listed)) = listed else {
+        let Some((harness, files)) = self.listing(through)? else {
             // The harness cannot list here: its files are where the fallback places say.
             for place in &through.fallback {
                 self.add_place(place)?;
             }
             return Ok(());
         };
-        let files = match listed {
-            Ok(files) => files,
-            // The user's own rules say how the files run: the default folders are walked.
-            Err(_) if self.has_user_rules() => return Ok(()),
-            Err(why) => {
-                return Err(DiscoverError::Listed {
-                    command: through.words.join(" "),
-                    why,
-                })
-            }
-        };
         for path in files {
             let abs = normalize(&self.cwd.join(&path));
             if !self.found.contains_key(&abs) && abs.is_file() {
-                self.add_one_listed(path, abs, through);
+                self.add_one_listed(harness, &through.words, path, abs);
             }
         }
         Ok(())
     }
 
-    /// Adds the file at `path` (`abs`) a harness listed for `through`'s command, run through
-    /// it; a `[[runner]]` of the user's that maps it, or `--exec`, says how it runs instead.
-    fn add_one_listed(&mut self, path: PathBuf, abs: PathBuf, through: &project::Through) {
-        let Some(harness) = registry::harness(through.harness) else {
-            return;
-        };
+    /// Adds the file at `path` (`abs`) `harness` listed for the followed command `words`, run
+    /// through it; a `[[runner]]` of the user's that maps it, or `--exec`, says how it runs
+    /// instead.
+    fn add_one_listed(
+        &mut self,
+        harness: &'static dyn Harness,
+        words: &[String],
+        path: PathBuf,
+        abs: PathBuf,
+    ) {
         if self.exec.is_some() || self.user_rule_maps(&abs) {
             // `add` leaves a file a user's rule maps to that rule.
             self.add(path, Origin::Named);
             return;
         }
-        let file = self.through_file(harness, &through.words, path, &abs);
+        let file = self.through_file(harness, words, path, &abs);
         self.found.insert(abs, file);
     }
 
@@ -340,11 +332,12 @@ impl Finder<'_> {
             .max_depth((!how.recursive).then_some(1))
             .filter_entry(move |entry| {
                 let name = entry.file_name();
-                !registry::dependency_folders().any(|d| name == d)
-                    && !(how.skip_not_test_folders
-                        && entry.depth() > 0
-                        && entry.file_type().is_some_and(|t| t.is_dir())
-                        && naming::is_not_test_folder(name))
+                let dependency = registry::dependency_folders().any(|d| name == d);
+                let not_tests = how.skip_not_test_folders
+                    && entry.depth() > 0
+                    && entry.file_type().is_some_and(|t| t.is_dir())
+                    && naming::is_not_test_folder(name);
+                !(dependency || not_tests)
             })
             .build();
         let mut files = Vec::new();
