@@ -4,23 +4,24 @@
 //! (walked recursively) or a glob matched against paths relative to the cwd. With no argument,
 //! the run follows the project ([`walk`]): the `test_dirs` of `tapline.toml`, else the test
 //! command `package.json` declares ([`project`]), else `test/`, `tests/` and `t/`, whichever
-//! exist (only `t/` in a Perl distribution). Walks honour `.gitignore` (even outside a git
-//! repository) and skip hidden entries, `node_modules` and fixture folders ([`naming`]).
+//! exist (a project a harness owns may say fewer: [`registry::owner`]). Walks honour
+//! `.gitignore` (even outside a git repository) and skip hidden entries, every harness's
+//! dependency folders ([`registry::dependency_folders`]) and fixture folders ([`naming`]).
 //!
 //! A file found by a walk or a glob is a test when a runner rule maps it — the `[[runner]]`
 //! rules of `tapline.toml` first, then the harnesses' ([`registry::builtin_rules`]). A directory walk yields fewer
-//! files than a rule's glob: a built-in rule may name the files it takes in a walk (`*.t` but
-//! not the `*.pl` helpers beside them; `test*.py` and `*_test.py` but not other modules;
-//! TypeScript as tstest names tests; JavaScript as node and node-tap name them, or every file
-//! of a test folder), as the languages' own harnesses do; in a Perl distribution, and in a
-//! folder of `*.t` tests ([`folder`]), a walk yields `*.t` only, as prove. A walk never
+//! files than a rule's glob: a built-in rule may name the files it takes in a walk (the test
+//! names of its language, not the helper modules beside them; each room's rules say which),
+//! as the languages' own harnesses do; in a project or a folder a harness holds wholly
+//! ([`folder`], [`registry::folder`]), a walk yields what that harness runs only. A walk never
 //! takes a file for being executable: a project's maintenance script (`test/run`, which may
 //! run `make install`) is no test. A file named explicitly or matched by a glob needs only a
 //! rule, or to be executable.
 //!
 //! The command comes from the rule, shaped by the file's `#!` line as its own harness would
-//! shape it (each harness's [`Harness::by_line`]): perl gets `-T`/`-t`/`-w`/`-W`/`-X`, python and node the
-//! line's flags, a `*.sh` file asking for bash gets bash. A file no rule maps runs by its `#!`
+//! shape it (each harness's [`Harness::by_line`]: an interpreter that insists on its taint and
+//! warning switches gets them, others the line's flags, a shell file asking for another shell
+//! gets that shell). A file no rule maps runs by its `#!`
 //! line (the interpreter started by tapline, the line's words split), else directly.
 //!
 //! With `--exec`, a walk yields the same files and each runs with that command, as written;
@@ -93,14 +94,14 @@ pub struct Input {
     /// The folder's init module, loaded before the file in its process or bundle
     /// ([`crate::harness::Harness::init_of`]); absolute.
     pub init: Option<PathBuf>,
-    /// How it may run beside other files: one at a time in a run that follows tstest, but
-    /// for its `*.para__N.*` group ([`crate::harness::api::Lane`]).
+    /// How it may run beside other files, as the harness of the script the run follows says
+    /// by the file's name ([`crate::harness::api::Lane`]).
     pub lane: crate::harness::api::Lane,
     /// The harness that runs it, when a built-in rule mapped it
     /// ([`crate::harness::registry::harness`]): what it runs with comes from there.
     pub harness: Option<Id>,
-    /// Its `[[runner]]` rule's `warm`: whether it may run in a warm worker (`None`: a tape
-    /// file may, [`crate::run::worker`]).
+    /// Its `[[runner]]` rule's `warm`: whether it may run in a warm worker (`None`: as its
+    /// harness's worker says, [`crate::run::worker`]).
     pub warm: Option<bool>,
     /// How its command narrows to named tests, for a retry of only its failed tests (set
     /// when the run retries or `-t` narrowed it; `None` for a framework without a filter).
@@ -128,7 +129,7 @@ pub enum DiscoverError {
         "failed to find test files in {0}: with --exec a directory still yields only its test files (those named as tests by a runner rule or their language's harness); name the files, or a glob, to run others"
     )]
     NoExecTests(String),
-    /// No PATH and none of the folders looked for exists (a Perl distribution's `t/`, or
+    /// No PATH and none of the folders looked for exists (those a project's owner names, or
     /// `test/`, `tests/`, `t/`, or `test_dirs`).
     #[error(
         "failed to find test files: no test folder here (looked for {0}); name a folder or file, or set `test_dirs` in tapline.toml (`tapline init` writes one)"
@@ -407,8 +408,8 @@ struct Rule {
 }
 
 enum RuleKind {
-    /// The user's `[[runner]]`: its command is used as written (perl excepted, see
-    /// [`registry::user_command`]).
+    /// The user's `[[runner]]`: its command is used as written (but for the switches an
+    /// interpreter insists on, see [`registry::user_command`]).
     User,
     Builtin {
         /// The names a walk takes, when fewer than the rule's glob.
@@ -446,7 +447,8 @@ struct Finder<'a> {
     declared: Option<String>,
     /// Why that command runs files one at a time, if it does.
     declared_one_at_a_time: Option<&'static str>,
-    /// `CI` is set: `.nonci.` files are skipped, as tstest skips them.
+    /// `CI` is set: `.nonci.` files are skipped, as the node room's TypeScript runner skips
+    /// them ([`naming::is_nonci`]).
     ci: bool,
     /// How a file may run beside others, by its name, when the run follows a script whose
     /// harness says ([`crate::harness::follow::Follows::lane`]).
@@ -624,7 +626,7 @@ impl Finder<'_> {
     }
 
     /// Where `rel` runs: by its name's runtime segment when a built-in JavaScript or
-    /// TypeScript rule maps it, in Chromium when the user's rule says `runtime = "chromium"`,
+    /// TypeScript rule maps it, as pages when the user's rule names the page host's runtime,
     /// else by its command. `--exec` runs every file by its command.
     fn runtimes(&self, rel: &str) -> Hosts {
         let command_only = Hosts {

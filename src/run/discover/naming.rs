@@ -2,9 +2,9 @@
 //! harness: the parts of a test's naming no harness owns.
 use std::ffi::OsStr;
 
-/// Folders whose files are never tests in a walk: test fixtures (bats-core's
-/// `test/fixtures/*.bats` fail on purpose), build output, node-tap's saved snapshots
-/// (`tap-snapshots/test/a.js.test.cjs`, which tap never runs); installed packages are every
+/// Folders whose files are never tests in a walk: test fixtures (a shell test suite's
+/// `test/fixtures/*` fail on purpose), build output, a JavaScript harness's saved snapshots
+/// (`tap-snapshots/test/a.js.test.cjs`, named as tests but never run); installed packages are every
 /// harness's dependency folders, which no walk enters. A folder named explicitly, a glob or a
 /// file inside one named explicitly still runs.
 pub(super) const NOT_TEST_FOLDERS: &[&str] = &[
@@ -20,7 +20,7 @@ pub(super) fn is_not_test_folder(name: &OsStr) -> bool {
     NOT_TEST_FOLDERS.iter().any(|n| name == *n)
 }
 
-/// Whether `name` is a `.nonci.` file, which tstest skips under CI.
+/// Whether `name` is a `.nonci.` file, which the node room's TypeScript runner skips under CI.
 pub(super) fn is_nonci(name: &str) -> bool {
     name.contains(".nonci.")
 }

@@ -1,5 +1,5 @@
 //! What the project in the cwd says about its tests, for a run with no PATH: the test command
-//! of `package.json` (and the scripts it calls), or a Perl distribution's layout.
+//! of `package.json` (and the scripts it calls), or the layout of a project a harness owns.
 //!
 //! Understood in `scripts.test`: a command a harness follows (each room reads its own program's
 //! operands and options: [`crate::harness::Harness::follows`]), and `npm run NAME` / `npm
@@ -22,13 +22,14 @@ pub(super) use crate::harness::follow::{Excludes, Only, Place, Through};
 pub(super) struct Declared {
     pub places: Vec<Place>,
     /// Where it was read, for `--list` and errors: the scripts whose runner command gave the
-    /// places, as written (`package.json scripts.tests-only (`tape 'test/*.js'`)`), not the
+    /// places, as written (`package.json scripts.tests-only (`runner 'test/*.js'`)`), not the
     /// `npm run …` that called them.
     pub source: String,
     /// Why the run goes one file at a time, when every runner command it followed does
-    /// (`bats runs files one at a time`); `None`: they run files in parallel.
+    /// (`X runs files one at a time`, as that harness words it); `None`: they run files in
+    /// parallel.
     pub one_at_a_time: Option<&'static str>,
-    /// What the own configuration of a harness it follows excludes (node-tap's), each read
+    /// What the own configuration of a harness it follows excludes, each read
     /// from the cwd.
     pub excludes: Vec<Excludes>,
     /// How a file may run beside others, as the first harness it follows that says words it.
@@ -55,7 +56,7 @@ struct Followed {
 /// configuration that runs its files, instead of a guess that runs them under plain node.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Unfollowed {
-    /// `package.json scripts.test (`mocha --require x`)`.
+    /// `package.json scripts.test (`runner --require x`)`.
     pub source: String,
     /// The harness, as the script names it.
     pub harness: &'static str,
@@ -329,8 +330,8 @@ fn skip_wrappers(words: &[String]) -> &[String] {
 }
 
 /// The command `pnpm NAME …` / `yarn NAME …` runs when NAME is no script of the project: the
-/// package's own program NAME (both fall back to `node_modules/.bin`, as `pnpm exec` does),
-/// so `pnpm runner run` is `runner run`. `pnpm exec NAME …` and `yarn exec NAME …` too.
+/// package's own program NAME (both fall back to the installed packages' programs, as
+/// `pnpm exec` does), so `pnpm runner run` is `runner run`. `pnpm exec NAME …` and `yarn exec NAME …` too.
 fn package_bin<'w, 'a>(
     words: &'w [String],
     script: &dyn Fn(&str) -> Option<&'a str>,

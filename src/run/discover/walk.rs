@@ -356,7 +356,7 @@ impl Finder<'_> {
     }
 }
 
-/// Whether a file name matches a built-in name glob (`*.t`, `*.bats`).
+/// Whether a file name matches a built-in name glob (`*.t`, `test*.ts`).
 fn glob_matches(glob: &str, name: &str) -> bool {
     GlobBuilder::new(glob)
         .literal_separator(true)

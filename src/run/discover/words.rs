@@ -77,7 +77,7 @@ pub(super) fn shell_quote(word: &OsStr) -> Cow<'_, str> {
 }
 
 /// How a file no rule maps runs by its `#!` line: the interpreter, the line's words split
-/// (Linux hands them over as one word, so `#!/usr/bin/env perl -T` fails there), the file.
+/// (Linux hands them over as one word, so `#!/usr/bin/env interp -T` fails there), the file.
 pub(super) fn by_shebang(line: &Shebang, file: OsString) -> Vec<OsString> {
     std::iter::once(line.program.clone())
         .chain(line.args.iter().cloned())
@@ -96,8 +96,8 @@ mod tests {
 
     #[test]
     fn files_without_a_rule_run_by_their_line() {
-        let command = by_shebang(&line("/usr/bin/env perl -T -w"), "t/run-me".into());
-        assert_eq!(command, ["perl", "-T", "-w", "t/run-me"]);
+        let command = by_shebang(&line("/usr/bin/env interp -T -w"), "t/run-me".into());
+        assert_eq!(command, ["interp", "-T", "-w", "t/run-me"]);
         assert_eq!(
             by_shebang(&line("/bin/sh"), "./x".into()),
             ["/bin/sh", "./x"]
