@@ -28,6 +28,8 @@ pub mod trace;
 // warm (h39-warm): what the generic worker pool (run/worker) asks a harness's worker.
 pub(crate) mod worker;
 // dsc2: a folder's walk as a harness takes it over.
+#[cfg(test)]
+pub(crate) mod discovery_cases;
 pub(crate) mod folder;
 
 mod ava;

@@ -4,6 +4,8 @@ use super::filter::{own_level, Filter, Narrow, Pattern, Probe};
 use super::follow::{self, Follows};
 use super::Harness;
 use std::ffi::OsString;
+#[cfg(test)]
+pub(crate) mod discovery_cases;
 mod scan;
 use std::path::Path;
 

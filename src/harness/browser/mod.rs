@@ -36,6 +36,8 @@ pub(crate) mod cdp;
 pub mod chromium;
 pub(crate) mod console;
 pub(crate) mod coverage;
+#[cfg(test)]
+pub(crate) mod discovery_cases;
 pub(crate) mod imports;
 pub mod inputs;
 pub(crate) mod page;

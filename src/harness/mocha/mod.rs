@@ -21,6 +21,9 @@ use super::Harness;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
+#[cfg(test)]
+pub(crate) mod discovery_cases;
+
 /// mocha, through tapline's driver.
 pub(crate) struct Mocha;
 pub(crate) static MOCHA: Mocha = Mocha;

@@ -9,6 +9,8 @@ use crate::harness::shebang::Shebang;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+#[cfg(test)]
+pub(crate) mod discovery_cases;
 pub(crate) mod init_module;
 pub(crate) mod naming;
 mod scan;

@@ -8,6 +8,8 @@ use crate::harness::shebang::Shebang;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+#[cfg(test)]
+pub(crate) mod discovery_cases;
 pub(crate) mod dist;
 // dsc2: a folder of `*.t`, as prove walks it.
 mod folder;

@@ -17,6 +17,8 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+#[cfg(test)]
+pub(crate) mod discovery_cases;
 mod root;
 
 use super::api::{insert_after_program, Builtin, Cx, Id, Made, MissingInterpreter};

@@ -20,6 +20,8 @@ use super::Harness;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+#[cfg(test)]
+pub(crate) mod discovery_cases;
 mod tap_config;
 
 /// node-tap, through its own configuration and loaders.

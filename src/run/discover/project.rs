@@ -389,167 +389,45 @@ mod tests {
         out.places
     }
 
-    fn place(path: &str, recursive: bool, only: Only) -> Place {
-        Place {
-            path: path.into(),
-            recursive,
-            only,
+    /// Every room's script cases ([`crate::harness::discovery_cases::scripts`]): the
+    /// places following each test script gives.
+    #[test]
+    fn every_rooms_script_cases() {
+        let cases = crate::harness::discovery_cases::scripts();
+        assert!(!cases.is_empty(), "the rooms offer cases");
+        for case in cases {
+            assert_eq!(places(case.test, case.others), case.places, "{}", case.why);
         }
     }
 
-    #[test]
-    fn tape_globs() {
-        assert_eq!(
-            places("tape 'test/*.js' | tap-spec", &[]),
-            [place("test/", true, Only::Glob("test/*.js".into()))]
-        );
-        assert_eq!(
-            places("tape -r ./setup.js test/index.js ./test/**/*.js", &[]),
-            [
-                place("test/index.js", true, Only::Js { ts: false }),
-                place("test/", true, Only::Glob("test/**/*.js".into())),
-            ]
-        );
-    }
-
-    #[test]
-    fn node_test_and_tap() {
-        assert_eq!(
-            places("node --test", &[]),
-            [place("", true, Only::Js { ts: false })]
-        );
-        assert_eq!(
-            places("NODE_ENV=test node --import ./x.mjs --test spec/", &[]),
-            [place("spec", true, Only::Js { ts: false })]
-        );
-        assert_eq!(
-            places(
-                "node --test --test-reporter spec --test-reporter-destination=stdout",
-                &[]
-            ),
-            [place("", true, Only::Js { ts: false })],
-            "an option's value is no path"
-        );
-        // tap runs its own files where it can list them, else tap 18's naming walks.
-        assert_eq!(
-            places("c8 --reporter=lcov tap", &[]),
-            [Through::place_or(
-                "tap",
-                &["tap".to_owned()],
-                vec![place("", true, Only::Js { ts: true })]
-            )]
-        );
-    }
-
+    /// Scripts calling scripts: a loop ends, a command no harness runs gives nothing.
     #[test]
     fn scripts_calling_scripts() {
-        assert_eq!(
-            places(
-                "npm run lint && npm run test:unit",
-                &[
-                    ("lint", "eslint ."),
-                    ("test:unit", "node --test 'spec/**/*.spec.mjs'")
-                ]
-            ),
-            [place(
-                "spec/",
-                true,
-                Only::Glob("spec/**/*.spec.mjs".into())
-            )]
-        );
         assert_eq!(
             places("yarn unit", &[("unit", "yarn unit")]),
             [],
             "a loop ends"
         );
-        assert_eq!(
-            places(
-                "pnpm run a; pnpm b",
-                &[("a", "tstest test/"), ("b", "bats -r e2e")]
-            ),
-            [
-                place("test/", true, Only::Ts),
-                place("e2e", true, Only::Names(&["*.bats"])),
-            ]
-        );
-    }
-
-    /// resolve's own: `npm run --silent tests-only`.
-    #[test]
-    fn options_before_a_scripts_name() {
-        assert_eq!(
-            places(
-                "npm run --silent tests-only",
-                &[("tests-only", "tape test/*.js")]
-            ),
-            [place("test/", true, Only::Glob("test/*.js".into()))]
-        );
-        assert_eq!(
-            places("yarn -s unit", &[("unit", "bats test")]),
-            [place("test", false, Only::Names(&["*.bats"]))]
-        );
         assert_eq!(places("npm install", &[]), []);
     }
 
+    /// Every room's declared cases: the source names the script with the runner command, as
+    /// written; the run goes one file at a time as the commands followed say.
     #[test]
-    fn bats_and_prove() {
-        assert_eq!(
-            places("bats test", &[]),
-            [place("test", false, Only::Names(&["*.bats"]))]
-        );
-        assert_eq!(
-            places("prove -lr t xt", &[]),
-            [
-                place("t", true, Only::Names(&["*.t"])),
-                place("xt", true, Only::Names(&["*.t"])),
-            ]
-        );
-        assert_eq!(
-            places("prove -I lib", &[]),
-            [place("t", false, Only::Names(&["*.t"]))]
-        );
-    }
-
-    /// The source names the script with the runner command, as written.
-    #[test]
-    fn the_followed_script_and_its_concurrency() {
+    fn every_rooms_declared_cases() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let declare = |scripts: &str| {
-            let json = format!(r#"{{"scripts": {{{scripts}}}}}"#);
+        let mut count = 0;
+        for case in crate::harness::discovery_cases::declared() {
+            let json = format!(r#"{{"scripts": {{{}}}}}"#, case.scripts);
             std::fs::write(dir.path().join("package.json"), json).expect("write");
             let d = declared(dir.path()).expect("declared");
-            (d.source, d.one_at_a_time)
-        };
-        assert_eq!(
-            declare(r#""test": "npm run --silent tests-only", "tests-only": "tape 'test/*.js'""#),
-            (
-                "package.json scripts.tests-only (`tape 'test/*.js'`)".into(),
-                None
-            )
-        );
-        assert_eq!(
-            declare(r#""test": "bats test""#),
-            (
-                "package.json scripts.test (`bats test`)".into(),
-                Some("bats runs files one at a time")
-            )
-        );
-        assert_eq!(declare(r#""test": "bats -j 4 test""#).1, None);
-        assert_eq!(
-            declare(r#""test": "prove -lr t && npm run b", "b": "bats e2e""#).1,
-            Some("prove runs files one at a time")
-        );
-        assert_eq!(
-            declare(r#""test": "prove -lr -j9 t && bats e2e""#).1,
-            None,
-            "one parallel runner: the run keeps the cores"
-        );
-        assert_eq!(declare(r#""test": "tap""#).1, None);
-        assert_eq!(declare(r#""test": "prove -lrj4 t""#).1, None);
-        assert_eq!(
-            declare(r#""test": "prove -Ilib/j -r t""#).1,
-            Some("prove runs files one at a time")
-        );
+            if let Some(source) = case.source {
+                assert_eq!(d.source, source, "{}", case.scripts);
+            }
+            assert_eq!(d.one_at_a_time, case.one_at_a_time, "{}", case.scripts);
+            count += 1;
+        }
+        assert!(count > 0, "the rooms offer cases");
     }
 
     fn w(line: &str) -> Vec<String> {
@@ -602,6 +480,6 @@ mod tests {
             places("echo \"Error: no test specified\" && exit 1", &[]),
             []
         );
-        assert_eq!(places("mocha 'unterminated", &[]), []);
+        // A script whose words cannot be split: the rooms' script cases.
     }
 }
