@@ -372,3 +372,25 @@ pub(crate) fn page_coverage_note(out: &Path) -> Option<String> {
 pub(crate) fn workspace(root: &Path) -> Option<Result<super::follow::Workspace, String>> {
     HARNESSES.iter().find_map(|h| h.workspace(root))
 }
+
+// --- the harnesses tapline names but does not follow (gdisc) ---
+
+/// Harnesses a project's test script may name that tapline knows but does not follow (yet):
+/// they have no room (nothing runs through them), so they are listed here alone; discovery
+/// names them in the error that says what a `tapline.toml` entry running their files needs.
+static UNFOLLOWED: &[&str] = &[
+    "jasmine",
+    "karma",
+    "lab",
+    "uvu",
+    "playwright",
+    "cypress",
+    "wtr",
+    "web-test-runner",
+    "qunit",
+];
+
+/// The harness tapline does not follow that `program` (a base name) is, if it is one.
+pub(crate) fn unfollowed(program: &str) -> Option<&'static str> {
+    UNFOLLOWED.iter().copied().find(|h| *h == program)
+}

@@ -7,9 +7,8 @@
 //! `||`, `;` and `|`; leading `VAR=value` words and wrappers (`cross-env`, `npx`, `nyc`, `c8`)
 //! are skipped. Anything else (a linter before the tests, a reporter after them) says nothing.
 //!
-//! The harnesses a script may name that tapline knows but does not follow ([`UNFOLLOWED`]) stay
-//! listed here, not in rooms: they have no room (nothing runs through them), and the list only
-//! names them in the error that says what a `tapline.toml` entry running their files needs.
+//! A script naming a harness tapline knows but does not follow ([`registry::unfollowed`]) fails
+//! with an error that says what a `tapline.toml` entry running its files needs.
 use super::words::split_words;
 use crate::harness::registry;
 use std::path::Path;
@@ -61,20 +60,6 @@ pub(super) struct Unfollowed {
     /// The harness, as the script names it.
     pub harness: &'static str,
 }
-
-/// Harnesses a `package.json` script may name that tapline does not follow yet: the message
-/// says what a `tapline.toml` entry that runs their files needs.
-const UNFOLLOWED: &[&str] = &[
-    "jasmine",
-    "karma",
-    "lab",
-    "uvu",
-    "playwright",
-    "cypress",
-    "wtr",
-    "web-test-runner",
-    "qunit",
-];
 
 impl Unfollowed {
     /// The one-line error and what an entry that would run the files needs (exit 2).
@@ -194,7 +179,7 @@ fn places_of<'a>(
         let follows = registry::follows(words).filter(|f| !f.places.is_empty());
         let Some(follows) = follows else {
             let program = words.first().and_then(|w| w.rsplit('/').next());
-            if let Some(harness) = UNFOLLOWED.iter().find(|h| Some(**h) == program) {
+            if let Some(harness) = program.and_then(registry::unfollowed) {
                 followed.unfollowed.get_or_insert_with(|| Unfollowed {
                     source: format!("package.json scripts.{name} (`{line}`)"),
                     harness,
