@@ -88,9 +88,12 @@ fn configured_test_dirs() {
         test_dirs: Some(vec!["other".into(), "missing".into()]),
         ..Config::default()
     };
+    let files = run(dir.path(), &[], &cfg, None).expect("tests found");
+    assert_eq!(rels(&files), ["other/o.t"]);
     assert_eq!(
-        rels(&run(dir.path(), &[], &cfg, None).expect("tests found")),
-        ["other/o.t"]
+        files[0].path,
+        Path::new("other/o.t"),
+        "the path from the cwd"
     );
 }
 
