@@ -20,6 +20,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::Value;
 
+use tapline_protocol::dialect::suite_failed_by_subtests;
 use tapline_protocol::event::{Assert, Event, OpenSubtests};
 
 pub mod diff;
@@ -460,8 +461,9 @@ impl FileExplainer {
             ..named_only(f)
         };
         let a = &f.assert;
-        // A node:test `describe` whose tests failed says `1 subtest failed` and nothing of its
-        // own: it is no test (node counts its tests), and its tests' failures say it.
+        // A suite whose tests failed says `1 subtest failed` and nothing of its own (the
+        // dialect that announces every test: tapline_protocol::dialect): it is no test (its
+        // producer counts its tests), and its tests' failures say it.
         let silent = (a.diagnostics.is_none() || suite_failed_by_subtests(a))
             && a.meta.is_none()
             && a.blocks.is_empty();
@@ -556,23 +558,4 @@ pub fn project_relative(location: String, root: Option<&Path>) -> String {
         Some(rest) if !rest.is_empty() => rest.to_owned(),
         _ => location,
     }
-}
-
-/// A node:test `describe` (or `suite`): its YAML block says `type: 'suite'`.
-pub fn is_node_suite(a: &Assert<'_>) -> bool {
-    let says = |lines: &[&str]| yaml_says(a, lines);
-    says(&["type: 'suite'", "type: suite", "type: \"suite\""])
-}
-
-/// A node:test `describe` that failed only because its tests did (`failureType:
-/// 'subtestsFailed'`), as its YAML says.
-fn suite_failed_by_subtests(a: &Assert<'_>) -> bool {
-    is_node_suite(a) && yaml_says(a, &["failureType: 'subtestsFailed'"])
-}
-
-/// Whether a line of the point's YAML block is one of `lines` (trailing space aside).
-fn yaml_says(a: &Assert<'_>, lines: &[&str]) -> bool {
-    a.diagnostics
-        .as_deref()
-        .is_some_and(|yaml| yaml.lines().any(|l| lines.contains(&l.trim_end())))
 }
