@@ -1,9 +1,15 @@
 //! Producers' dialects that change what a stream's points mean, told from the stream itself.
 //! One so far: node:test's ([`NodeTest`]), where every test at every depth is a point of its
 //! own and a `describe` is a point too, but a suite, not a test. The app counts and names
-//! tests through this module, so that its generic layers need not know the producer.
+//! tests through this module, so that its generic layers need not know the producer. And the
+//! words a harness has for a file that printed no TAP ([`NO_TAP_NO_SUBTESTS`]).
 
 use crate::event::{Assert, Event};
+
+/// What prove (TAP's reference harness) says of a `*.t` that printed no TAP, `No subtests
+/// run`, after the parser's own [`crate::NO_TAP_OUTPUT`]: the reason a run gives such a file
+/// where the harness that runs it would say so too.
+pub const NO_TAP_NO_SUBTESTS: &str = "no TAP output (No subtests run)";
 
 /// Tells a node:test stream from its first test point: node announces every test with a
 /// `# Subtest: name` heading, a leaf too (node-tap and Perl announce only subtests, whose
