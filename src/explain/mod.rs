@@ -148,8 +148,8 @@ pub enum Explained {
     /// A failing point.
     Failure(Explanation),
     /// The heading the points of the level at `depth` are under from now on (`# name`
-    /// comments, see headings.rs; `None`: none), said just before the first point it names, so that a report
-    /// that names passing points too names them as the failures are named.
+    /// comments, see headings.rs; `None`: none), said just before the first point it names,
+    /// so that a report that names passing points too names them as the failures are named.
     Heading { depth: u32, heading: Option<String> },
     /// At the file's end: its output that no failure owns, the newest [`REST_LINES`] lines.
     /// `after_last_point` is what it printed after its last test point (often the crash);

@@ -1,6 +1,6 @@
 //! Every test point's name path and its stable test ID, by the rule the explanations name a
-//! failure with: a stream's headings (`# name` comments, see headings.rs), the enclosing subtests, its
-//! own name. [`PointNames`] follows one file's stream as a [`super::FileExplainer`] does (the
+//! failure with: a stream's headings (`# name` comments, see headings.rs), the enclosing
+//! subtests, its own name. [`PointNames`] follows one file's stream as a [`super::FileExplainer`] does (the
 //! lines a failure owns are no heading), so a point's ID in `--format jsonl`, history and
 //! `tapline list` is the name the terminal shows for it.
 use tapline_protocol::event::{Assert, Event, OpenSubtests};
