@@ -7,7 +7,7 @@
 //!   test its producer counts is one: every point at every depth but a suite (`type:
 //!   'suite'`), so that the counts are the producer's own `# tests`/`# pass`/`# fail`/
 //!   `# skipped`/`# todo` trailer;
-//! - a tree of packages or suites (a JSON event stream of packages, JUnit XML), whose top
+//! - a tree of packages or suites (`go-json` input, JUnit XML), whose top
 //!   level is packages and suites, not tests: its leaf tests ([`LeafTally`]).
 
 use super::run::Tally;

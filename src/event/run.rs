@@ -22,7 +22,7 @@ pub struct FileInfo {
     pub log: Option<PathBuf>,
     /// 1 for the first run of the file, 2 for its first retry (`--retries`), …
     pub attempt: u32,
-    /// Its tests are the leaf tests of packages or suites (a JSON event stream, JUnit XML), not
+    /// Its tests are the leaf tests of packages or suites (`go-json` input, JUnit XML), not
     /// its top-level points ([`crate::event::leaves`]): a package or suite without tests is
     /// no test, in JUnit's cases as in the counts.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

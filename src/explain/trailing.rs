@@ -11,8 +11,8 @@
 //!
 //! - any other event of the stream but a `problem`, a `marker` or a v2 event: a test point or
 //!   a point's announcement (at any depth), a subtest's start or end, a plan, a bail out, a
-//!   version or pragma line, the end. A reader that knows which test printed what (a JSON
-//!   event stream) announces the next test before its output, so none of it is the failure's;
+//!   version or pragma line, the end. A reader that knows which test printed what (`go-json`)
+//!   announces the next test before its output, so none of it is the failure's;
 //! - a v2 `test:started` or `suite:started` event read after the failing point (it is emitted
 //!   at once, before the point and its lines, so it is placed by its line number);
 //! - an `output` or `comment` line at another depth;

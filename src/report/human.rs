@@ -17,7 +17,7 @@ pub struct HumanReport<W: Write> {
     /// a failing stream.
     output: HeldLines,
     /// Its tests: top-level points, the tests of the dialect that announces every test, or
-    /// for a JSON event stream and JUnit
+    /// for `go-json` and JUnit
     /// input, whose top level is packages and suites, their leaf tests (as `tapline run`
     /// counts them).
     tally: StreamTally,

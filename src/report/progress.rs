@@ -18,7 +18,7 @@ pub(crate) struct Progress {
     begun: Option<Tally>,
     current: Option<String>,
     subtests: OpenSubtests,
-    /// The stream announces its points (the TAP parser does; the JSON event stream and JUnit
+    /// The stream announces its points (the TAP parser does; `go-json` and JUnit
     /// XML sources do not): then a complete point no longer names the current test, which the
     /// next point's line or a `test:started` may already have done.
     announced: bool,

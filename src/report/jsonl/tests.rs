@@ -78,7 +78,7 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// Every file under test-data/ read as a stream (TAP, JSON event streams and JUnit XML by their
+/// Every file under test-data/ read as a stream (TAP, `go-json` and JUnit XML by their
 /// first bytes; sources, scripts and expected summaries come out as non-TAP output lines,
 /// full of quotes, backslashes and tabs), each event written both ways; each line of the
 /// `.stderr` files as a run's stderr event.

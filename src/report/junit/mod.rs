@@ -4,7 +4,7 @@
 //! - one `<testsuite>` per test file, `name` = its path, with `<system-out>` (the file's
 //!   non-TAP stdout) and `<system-err>` (its stderr), the newest lines of each when there were
 //!   many (the log path says where the rest is);
-//! - one `<testcase>` per leaf test, at any depth (a package's tests in a JSON event stream,
+//! - one `<testcase>` per leaf test, at any depth (a `go-json` package's tests,
 //!   a JUnit suite's cases, a TAP subtest's points): `classname` = the file's path, `name` = the
 //!   test's subtest path as the terminal joins it (`parent > child`; `#N` for a point with
 //!   no name), `time` from the producer when it gave one; in the dialect that announces every
