@@ -1,4 +1,4 @@
-//! `tapline parse`: one stream (TAP, `go test -json` or JUnit XML) from a file or stdin to a
+//! `tapline parse`: one stream (TAP, `go-json` or JUnit XML) from a file or stdin to a
 //! report on stdout.
 //!
 //! `--format jsonl` is live: whenever the input has nothing more ready to read (a producer
@@ -26,7 +26,7 @@ struct KeepVerdict<S> {
     ok: Option<bool>,
     files: FileReports,
     /// The stream's tests, for the machine formats' `"tests"` member where they are not its
-    /// top-level points (node:test).
+    /// top-level points (the dialect that announces every test, [`StreamTally`]).
     tally: StreamTally,
     /// Gives the report on stdout its `"tests"` member.
     tests: fn(&mut S, Vec<u8>),
@@ -267,12 +267,14 @@ trait Source: Read + AsFd {}
 impl<T: Read + AsFd> Source for T {}
 
 /// What `drive` does with the report besides feeding it: `idle` when the input has nothing
-/// ready (a live report flushes), `tests` before a node:test stream's end, `finish` at the
+/// ready (a live report flushes), `tests` before the end of a stream in the dialect that
+/// announces every test, `finish` at the
 /// end. (Packages and suites are not tests: each report counts the tests inside them once the
 /// parser says the stream is such a tree, [`Sink::leaf_tests`].)
 struct Handlers<S, F> {
     idle: Option<fn(&mut S) -> io::Result<()>>,
-    /// Gives the report its `"tests"` member (node:test's tests, counted as node counts them).
+    /// Gives the report its `"tests"` member (the dialect's tests, counted as its producer
+    /// counts them).
     tests: fn(&mut S, Vec<u8>),
     finish: F,
 }

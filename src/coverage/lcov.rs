@@ -47,7 +47,7 @@ mod tests {
                 test: test.into(),
                 sources: vec![SourceLines {
                     path: "lib/A.pm".into(),
-                    lang: Lang::new("perl"),
+                    lang: Lang::new("ruby"),
                     lines: vec![(2, hits[0]), (5, hits[1])],
                 }],
                 missing: Vec::new(),

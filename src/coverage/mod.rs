@@ -50,9 +50,9 @@ pub struct TestCoverage {
     /// The test file, relative to the project root.
     pub test: String,
     pub sources: Vec<SourceLines>,
-    /// A runtime without its engine, said as how to get it (`python: coverage.py is not
-    /// installed: …`), or a source its engine could not analyse, left out alone (`python:
-    /// src/gen.py is left out: …`); the run's summary says each once.
+    /// A runtime without its engine, said as how to get it (`LANGUAGE: ENGINE is not
+    /// installed: …`, in its engine's words), or a source its engine could not analyse, left
+    /// out alone (`LANGUAGE: src/gen.py is left out: …`); the run's summary says each once.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub missing: Vec<String>,
     /// The project root the paths are relative to (Cobertura's `<source>`).
@@ -179,7 +179,7 @@ mod tests {
             test: test.into(),
             sources: vec![SourceLines {
                 path: path.into(),
-                lang: Lang::new("perl"),
+                lang: Lang::new("ruby"),
                 lines: lines.to_vec(),
             }],
             missing: Vec::new(),

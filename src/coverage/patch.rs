@@ -113,7 +113,7 @@ mod tests {
             test: "t/a.t".into(),
             sources: vec![SourceLines {
                 path: "lib/A.pm".into(),
-                lang: Lang::new("perl"),
+                lang: Lang::new("ruby"),
                 lines: vec![(3, 1), (4, 0), (5, 0), (11, 0)],
             }],
             missing: Vec::new(),

@@ -215,10 +215,10 @@ mod tests {
             test: "t/a.t".into(),
             sources: vec![SourceLines {
                 path: "lib/A.pm".into(),
-                lang: Lang::new("perl"),
+                lang: Lang::new("ruby"),
                 lines: vec![(1, 1), (2, 1), (4, 0), (5, 0), (8, 1), (9, 0)],
             }],
-            missing: vec!["python: coverage.py is not installed".into()],
+            missing: vec!["lua: luacov is not installed".into()],
             root: None,
         });
         cov
@@ -229,10 +229,10 @@ mod tests {
         let lines = run().sources["lib/A.pm"].lines();
         assert_eq!(unreached(&lines), "4-5, 9");
         let section = section(&run());
-        assert!(section.starts_with("coverage: 3 of 6 lines reached (50.0%)\n  perl: 3 of 6"));
+        assert!(section.starts_with("coverage: 3 of 6 lines reached (50.0%)\n  ruby: 3 of 6"));
         assert!(section.contains("lib/A.pm: 3/6 (50.0%), not reached: 4-5, 9"));
-        assert!(section.ends_with("  python: coverage.py is not installed\n"));
-        assert_eq!(to_json(&run())["languages"]["perl"]["percent"], 50.0);
+        assert!(section.ends_with("  lua: luacov is not installed\n"));
+        assert_eq!(to_json(&run())["languages"]["ruby"]["percent"], 50.0);
     }
 
     #[test]

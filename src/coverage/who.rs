@@ -109,7 +109,7 @@ mod tests {
                 test: test.into(),
                 sources: vec![SourceLines {
                     path: "lib/A.pm".into(),
-                    lang: Lang::new("perl"),
+                    lang: Lang::new("ruby"),
                     lines: vec![(1, hits), (2, hits - 1), (3, 0)],
                 }],
                 missing: Vec::new(),

@@ -1,6 +1,6 @@
 //! A stream's events collected between feeds, with what a verdict needs to know of them: its
-//! tally ([`super::leaves`]: top-level points, node:test's tests, or leaf tests for `go test
-//! -json` and JUnit), the verdict, every
+//! tally ([`super::leaves`]: top-level points, the tests of the dialect that announces every
+//! test, or leaf tests for `go-json` and JUnit), the verdict, every
 //! test's name. The runner's file tasks and the daemon's streams collect the same way.
 use super::leaves::StreamTally;
 use super::run::{Tally, TestNames};
@@ -16,7 +16,7 @@ pub(crate) const EVENT_SLICE: usize = 8 * 1024;
 pub(crate) struct Collect {
     pub(crate) events: Vec<Event<'static>>,
     pub(crate) tally: Tally,
-    /// Its tests: a TAP stream's, or for `go test -json` and JUnit, whose top level is
+    /// Its tests: a TAP stream's, or for `go-json` and JUnit, whose top level is
     /// packages and suites, their leaf tests.
     tests: StreamTally,
     pub(crate) verdict: Option<Verdict<'static>>,

@@ -1,20 +1,22 @@
 //! Which test points of a stream are tests, and their count: what `run` and `parse` put in
 //! their summary lines, JUnit in its cases, and history in its tests.
 //!
-//! - TAP: the top-level points (a subtest is one test, as prove counts it), except in a
-//!   node:test stream ([`NodeTest`]), where every test node counts is one: every point at
-//!   every depth but a `describe` (node's `type: 'suite'`), so that the counts are node's own
-//!   `# tests`/`# pass`/`# fail`/`# skipped`/`# todo` trailer;
-//! - a tree of packages or suites (`go test -json`, JUnit XML), whose top level is packages
-//!   and suites, not tests: its leaf tests ([`LeafTally`]).
+//! - TAP: the top-level points (a subtest is one test, as TAP's own harness counts it),
+//!   except in a stream that announces every test, a leaf too, with a `# Subtest:` heading and
+//!   times every point in its YAML ([`NodeTest`], the protocol crate's dialect), where every
+//!   test its producer counts is one: every point at every depth but a suite (`type:
+//!   'suite'`), so that the counts are the producer's own `# tests`/`# pass`/`# fail`/
+//!   `# skipped`/`# todo` trailer;
+//! - a tree of packages or suites (`go-json` input, JUnit XML), whose top
+//!   level is packages and suites, not tests: its leaf tests ([`LeafTally`]).
 
 use super::run::Tally;
 use crate::event::{Assert, Event};
 
 /// Tallies every leaf test, and a package or suite only when it failed with no failing test
 /// inside (a build failure, a crash after the tests). One with no tests that did not fail (a
-/// package without test files or without tests, an empty libtest suite) is no test: go and
-/// cargo count none there.
+/// package without test files or without tests, an empty suite) is no test: the tools that
+/// write such trees count none there.
 #[derive(Debug, Clone)]
 pub struct LeafTally {
     tally: Tally,
@@ -74,110 +76,27 @@ impl LeafTally {
     }
 }
 
-/// Tells a node:test stream from its first test point: node announces every test with a
-/// `# Subtest: name` heading, a leaf too (node-tap and Perl announce only subtests, whose
-/// points follow indented), and gives every point a YAML block with its `duration_ms:`; a
-/// `describe` says `type: 'suite'` in its block. A stream where node:test's output is only a
-/// part (node-tap's runner wraps each file's output in a top-level point of its own, without
-/// node's YAML) is not node:test's: it is counted as any stream.
-#[derive(Debug, Clone, Default)]
-pub struct NodeTest {
-    /// A point as only node:test writes them has been read.
-    seen: bool,
-    /// A top-level point that is not node:test's has been read.
-    foreign: bool,
-    /// The depth of a `# Subtest:` heading just read, its point not yet come.
-    heading: Option<u32>,
-}
+/// Tells the dialect where every test is announced and timed from its first test point, and
+/// which of its points are tests (its producer and how it is told: the protocol crate's
+/// [`tapline_protocol::dialect`]).
+pub use tapline_protocol::dialect::NodeTest;
 
-impl NodeTest {
-    pub fn event(&mut self, event: &Event<'_>) {
-        if self.foreign {
-            // Told for good: nothing more to read (a Perl or node-tap stream's every point
-            // would otherwise have its YAML scanned).
-            return;
-        }
-        match event {
-            Event::Comment { depth, text, .. } if text.starts_with("Subtest:") => {
-                self.heading = Some(*depth);
-            }
-            // A point's own line comes between its heading and its `Assert`.
-            Event::AssertBegin { .. } | Event::Comment { .. } => {}
-            Event::Assert(a) => {
-                // A point's YAML is read only where it can tell something: until the stream
-                // is told, and at the top level.
-                let nodes = || a.diagnostics.as_deref().is_some_and(timed);
-                if !self.seen {
-                    let announced = self.heading == Some(a.depth) && !a.closes_subtest;
-                    self.seen = (announced && nodes()) || is_suite(a);
-                }
-                if a.depth == 0 {
-                    self.foreign = !nodes();
-                }
-                self.heading = None;
-            }
-            _ => self.heading = None,
-        }
-    }
+/// A suite of that dialect: a name tests are found by, counted as no test; the tests inside
+/// it are counted on their own.
+pub use tapline_protocol::dialect::is_suite;
 
-    /// Whether the stream is node:test's, as far as it has been read.
-    pub fn known(&self) -> bool {
-        self.seen && !self.foreign
-    }
+use tapline_protocol::dialect::cancelled;
 
-    /// Whether the point `a` of a node:test stream is a test: a point of node's (its YAML
-    /// block has node's `duration_ms:`) but a `describe`; another producer's point (node-tap's
-    /// runner wraps each file's output in a point of its own) only at the top level, as in
-    /// any stream.
-    pub fn is_test(&self, a: &Assert<'_>) -> bool {
-        match self.owns(a) {
-            true => !is_suite(a),
-            false => a.depth == 0,
-        }
-    }
-
-    /// Whether `a` is a point of node:test's own (its YAML block has node's `duration_ms:`),
-    /// in a node:test stream.
-    pub fn owns(&self, a: &Assert<'_>) -> bool {
-        self.known() && a.diagnostics.as_deref().is_some_and(timed)
-    }
-}
-
-/// A YAML block with node's `duration_ms:` (node:test writes one in every block).
-fn timed(yaml: &str) -> bool {
-    yaml.lines().any(|l| l.starts_with("duration_ms:"))
-}
-
-/// A node:test `describe`: node counts it as a suite, not a test; the tests inside it are
-/// counted on their own.
-pub use crate::explain::is_node_suite as is_suite;
-
-/// A node:test test that node cancelled, not failed: its parent ended first, it timed out or
-/// it was aborted (node's `failureType`s for a test it cancels; the trailer counts them as
-/// `# cancelled`, apart from `# fail`).
-fn cancelled(a: &Assert<'_>) -> bool {
-    a.diagnostics.as_deref().is_some_and(|yaml| {
-        yaml.lines().any(|l| {
-            let kind = l
-                .strip_prefix("failureType:")
-                .map(|k| k.trim().trim_matches('\''));
-            matches!(
-                kind,
-                Some("cancelledByParent" | "testTimeoutFailure" | "testAborted")
-            )
-        })
-    })
-}
-
-/// Counts a TAP stream's tests: its top-level points, or node:test's tests in a node:test
-/// stream ([`NodeTest`]). Both are counted as the stream goes: a stream first read as node's
-/// may turn out to wrap it ([`NodeTest`]), and is then counted as any stream.
+/// Counts a TAP stream's tests: its top-level points, or in the dialect that announces every
+/// test its producer's tests ([`NodeTest`]). Both are counted as the stream goes: a stream
+/// first read as that dialect may turn out to wrap it ([`NodeTest`]), and is then counted as
+/// any stream.
 #[derive(Debug, Clone, Default)]
 pub struct TapTally {
     node: NodeTest,
     /// The top-level points.
     top: Tally,
-    /// The tests node:test counts.
+    /// The tests the dialect's producer counts.
     tests: Tally,
 }
 
@@ -199,7 +118,8 @@ impl TapTally {
         }
     }
 
-    /// Whether the stream is node:test's ([`NodeTest`]), as far as it has been read.
+    /// Whether the stream is in the dialect that announces every test ([`NodeTest`]), as far
+    /// as it has been read.
     pub fn node(&self) -> bool {
         self.node.known()
     }
@@ -240,7 +160,8 @@ impl StreamTally {
         }
     }
 
-    /// Whether the stream is node:test's ([`NodeTest`]), as far as it has been read.
+    /// Whether the stream is in the dialect that announces every test ([`NodeTest`]), as far
+    /// as it has been read.
     pub fn node(&self) -> bool {
         self.leaves.is_none() && self.tap.node()
     }
@@ -272,33 +193,15 @@ mod tests {
         }
     }
 
-    fn leaves(path: &str, format: InputFormat) -> Tally {
-        let bytes = std::fs::read(format!("{}/{path}", env!("CARGO_MANIFEST_DIR")))
-            .expect("test data readable");
+    /// A tree of packages or suites counted as a run counts it.
+    fn leaves(bytes: &[u8], format: InputFormat) -> Tally {
         let mut p = AnyParser::new(Count::default(), Some(format));
-        p.feed(&bytes);
+        p.feed(bytes);
         *p.finish().0.tally()
     }
 
-    #[test]
-    fn counts_leaf_tests_not_packages() {
-        let go = leaves("test-data/formats/go-test.jsonl", InputFormat::GoJson);
-        let junit = leaves("test-data/formats/pytest.xml", InputFormat::Junit);
-        // Counted by hand in the recordings: go's 9 passing leaf tests (passing parents of
-        // subtests are not leaves), TestAbs/minus_three and the package that did not build,
-        // 2 skipped tests (a package without test files is no test); pytest's 11 test cases.
-        let tally = |pass, fail, skip, todo| Tally {
-            pass,
-            fail,
-            skip,
-            todo,
-            ..Tally::default()
-        };
-        assert_eq!(go, tally(9, 2, 2, 0));
-        assert_eq!(junit, tally(5, 4, 1, 1));
-    }
-
-    /// A TAP stream counted as a run counts it.
+    /// A TAP stream counted as a run counts it, and whether it read as the dialect that
+    /// announces every test.
     fn tap(tap: &[u8]) -> (Tally, bool) {
         let mut t = TapTally::default();
         for e in crate::protocol::parse_all(tap) {
@@ -307,40 +210,53 @@ mod tests {
         (*t.tally(), t.node())
     }
 
-    fn recorded(path: &str) -> (Tally, bool) {
-        let path = format!("{}/test-data/producers/{path}", env!("CARGO_MANIFEST_DIR"));
-        tap(&std::fs::read(path).expect("test data readable"))
+    /// The known answers: test-data/tallies.txt, each recorded stream with the tests its
+    /// producer counts (the file says how each was counted).
+    fn known_answers() -> Vec<(String, String, Tally, bool)> {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let table = std::fs::read_to_string(format!("{root}/test-data/tallies.txt"))
+            .expect("test-data/tallies.txt readable");
+        let rows = table
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'));
+        rows.map(|row| {
+            let cols: Vec<&str> = row.split_whitespace().collect();
+            let [path, format, pass, fail, skip, todo, cancelled, dialect] = cols[..] else {
+                panic!("a row of 8 columns: {row}");
+            };
+            let n = |c: &str| c.parse().expect("a count");
+            let want = Tally {
+                pass: n(pass),
+                fail: n(fail),
+                skip: n(skip),
+                todo: n(todo),
+                cancelled: n(cancelled),
+                ..Tally::default()
+            };
+            (path.to_owned(), format.to_owned(), want, dialect == "every")
+        })
+        .collect()
     }
 
     #[test]
-    fn node_test_counts_every_test_at_every_depth_but_no_describe() {
-        // node's trailer: tests 19, pass 6, fail 4, cancelled 3, skipped 3, todo 3.
-        let (t, node) = recorded("node-test-nested.tap");
-        assert!(node);
-        let want = Tally {
-            pass: 6,
-            fail: 7,
-            skip: 3,
-            todo: 3,
-            cancelled: 3,
-            ..Tally::default()
-        };
-        assert_eq!(t, want);
-    }
-
-    #[test]
-    fn other_producers_count_their_top_level_points() {
-        // node-tap announces subtests only; its runner wraps node:test's output in a point of
-        // its own per file; Perl's subtests are one test each.
-        for (path, points) in [
-            ("node-tap-mixed.tap", 9),
-            ("node-tap-runner-trailer.tap", 2),
-            ("perl-failures.tap", 7),
-        ] {
-            let (t, node) = recorded(path);
-            assert!(!node, "{path}");
-            assert_eq!(t.total(), points, "{path}");
+    fn recorded_streams_count_the_tests_their_producers_count() {
+        let answers = known_answers();
+        assert!(answers.len() >= 6, "the table is read");
+        let root = env!("CARGO_MANIFEST_DIR");
+        for (path, format, want, every) in answers {
+            let bytes = std::fs::read(format!("{root}/test-data/{path}")).expect("readable");
+            let got = match format.as_str() {
+                "tap" => tap(&bytes),
+                "gojson" => (leaves(&bytes, InputFormat::GoJson), false),
+                "junit" => (leaves(&bytes, InputFormat::Junit), false),
+                other => panic!("no format {other}"),
+            };
+            assert_eq!(got, (want, every), "{path}");
         }
+    }
+
+    #[test]
+    fn a_subtest_is_one_test_of_any_stream() {
         let nested = b"# Subtest: a\n    ok 1 - b\n    1..1\nok 1 - a\n1..1\n";
         assert_eq!(
             tap(nested),
@@ -352,27 +268,5 @@ mod tests {
                 false
             )
         );
-    }
-
-    #[test]
-    fn a_node_heading_before_a_leaf_tells_node_test() {
-        let leaf = b"# Subtest: a\nok 1 - a\n  ---\n  duration_ms: 1.5\n  ...\n1..1\n";
-        assert!(tap(leaf).1);
-        // Without node's YAML it is any stream's comment.
-        assert!(!tap(b"# Subtest: a\nok 1 - a\n1..1\n").1);
-    }
-
-    #[test]
-    fn node_failure_types_of_cancelled_tests() {
-        let point = |kind: &str| Assert {
-            diagnostics: Some(format!("duration_ms: 0\nfailureType: '{kind}'\n").into()),
-            ..Assert::plain(false, "t")
-        };
-        for kind in ["cancelledByParent", "testTimeoutFailure", "testAborted"] {
-            assert!(cancelled(&point(kind)), "{kind}");
-        }
-        for kind in ["testCodeFailure", "subtestsFailed", "hookFailed"] {
-            assert!(!cancelled(&point(kind)), "{kind}");
-        }
     }
 }

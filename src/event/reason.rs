@@ -11,8 +11,9 @@ use std::fmt;
 /// The reason (and warning) given when a descendant kept a file's output pipes open.
 pub const LEAK_REASON: &str = "a process it started kept its output open after it exited (killed)";
 
-/// What prove says of a `*.t` that printed no TAP.
-pub const NO_TAP_NO_SUBTESTS: &str = "no TAP output (No subtests run)";
+/// A harness's words for a file that printed no TAP (who says so: the protocol crate's
+/// dialects).
+pub use tapline_protocol::dialect::NO_TAP_NO_SUBTESTS;
 
 /// The parser's reason for a stream without any TAP (`crate::protocol::NO_TAP_OUTPUT`).
 const NO_TAP_OUTPUT: &str = "no TAP output";
@@ -35,7 +36,7 @@ pub enum FailureReason {
     },
     /// `no TAP output`: the stream held no TAP at all.
     NoTapOutput,
-    /// prove's words for a `*.t` that printed no TAP ([`NO_TAP_NO_SUBTESTS`]).
+    /// A harness's words for a file that printed no TAP ([`NO_TAP_NO_SUBTESTS`]).
     NoSubtestsRun,
     /// A failing stream that named no reason of its own: `its TAP stream failed`.
     StreamFailed,

@@ -22,7 +22,7 @@ pub struct FileInfo {
     pub log: Option<PathBuf>,
     /// 1 for the first run of the file, 2 for its first retry (`--retries`), …
     pub attempt: u32,
-    /// Its tests are the leaf tests of packages or suites (`go test -json`, JUnit XML), not
+    /// Its tests are the leaf tests of packages or suites (`go-json` input, JUnit XML), not
     /// its top-level points ([`crate::event::leaves`]): a package or suite without tests is
     /// no test, in JUnit's cases as in the counts.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -43,7 +43,7 @@ pub struct ExitInfo {
 pub struct FileResult {
     pub ok: bool,
     /// Why it failed, in order: "exited with code 3", "killed by SIGSEGV", "timed out after 5s",
-    /// "no plan", "planned 5, ran 3", "bailed out: …", "no TAP output", "`tsx` is not installed …"
+    /// "no plan", "planned 5, ran 3", "bailed out: …", "no TAP output", "`X` is not installed …"
     /// ([`FailureReason`]: typed, serialized as these words).
     pub reasons: Vec<FailureReason>,
     /// `None` when the process never started.
@@ -64,12 +64,12 @@ pub struct FileResult {
     pub flaky: bool,
     /// Not run: this is its last passing result, from the result cache (`--cache`).
     pub cached: bool,
-    /// It exited 0 and printed no TAP, and its harness (node's runner, tape) counts that as a
-    /// file with no tests: not failed (`ok`), and not counted as passed either.
+    /// It exited 0 and printed no TAP, and its harness counts that as a file with no tests
+    /// (which do: protocol-spec/producers.md, Counting tests): not failed (`ok`), and not counted as passed either.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_tests: bool,
-    /// Every test point at every depth, in stream order (a node:test `describe` marked as
-    /// such, [`TestOutcome::suite`]): what history and stability analysis need. Not serialized: the `Tap` events already carry them. Shared, not copied: a result
+    /// Every test point at every depth, in stream order (a suite point marked as such,
+    /// [`TestOutcome::suite`]): what history and stability analysis need. Not serialized: the `Tap` events already carry them. Shared, not copied: a result
     /// is cloned for the sinks and the summary, and a 1,000-point file's names are 1,000 strings.
     #[serde(skip)]
     pub tests: Arc<[TestOutcome]>,
@@ -91,8 +91,9 @@ pub struct TestOutcome {
     /// For a failure, the hash of its first error line ([`crate::explain::names::error_hash`]):
     /// the same failure again has the same hash.
     pub error: Option<u64>,
-    /// A node:test `describe`: a name tests are found by (`tapline list`, `-t`), not a test
-    /// (node counts its tests): history's count and failing names and `--runs` leave it out.
+    /// A suite point (`type: 'suite'` in the dialect that announces every test,
+    /// [`crate::event::leaves::NodeTest`]): a name tests are found by (`tapline list`, `-t`),
+    /// not a test (its producer counts its tests): history's count and failing names and `--runs` leave it out.
     pub suite: bool,
 }
 
@@ -160,7 +161,7 @@ pub struct TestNames {
     /// The last failing point without an error line of its own: its trailing output's first
     /// line may give it one.
     wants_error: Option<usize>,
-    /// A node:test stream's `describe`s are suites, not tests: no test of their own.
+    /// Tells the suite points of the dialect that announces every test: no test of their own.
     node: super::leaves::NodeTest,
 }
 
@@ -261,7 +262,7 @@ impl FileResult {
         }
     }
 
-    /// Full names of the failing tests (a node:test `describe` is none).
+    /// Full names of the failing tests (a suite point is none).
     pub fn failing_tests(&self) -> impl Iterator<Item = &str> {
         (self.tests.iter())
             .filter(|t| !t.ok && !t.suite)
@@ -459,7 +460,8 @@ pub struct RunSummary {
     /// `--max-fail N` stopped the run after N failed files (files not started are not run).
     #[serde(default)]
     pub max_fail_reached: Option<usize>,
-    /// A file bailed out (`Bail out!`), which stops the run as it stops prove's: files not
+    /// A file bailed out (`Bail out!`), which stops the run as it stops TAP's reference
+    /// harness's: files not
     /// started yet are not run, running ones are stopped.
     #[serde(default)]
     pub bailed_out: Option<BailedOut>,
@@ -496,8 +498,9 @@ pub struct Tally {
     pub fail: u64,
     pub skip: u64,
     pub todo: u64,
-    /// Of `fail`, the tests node:test cancelled (their parent ended first, a timeout, an
-    /// abort): failures, which node's trailer counts apart, as `# cancelled`.
+    /// Of `fail`, the tests their producer cancelled (their parent ended first, a timeout, an
+    /// abort): failures, which its trailer counts apart, as `# cancelled`
+    /// ([`tapline_protocol::dialect::cancelled`]).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub cancelled: u64,
     /// Points `-t` did not select in a file run whole ([`Assert::not_selected`]): none of the

@@ -1,29 +1,31 @@
 //! Who owns a comment that is no failure's ([`crate::explain::trailing`] decides those first):
 //! a heading that names the points after it, a line of the file's, or the next point's output.
 //!
-//! Headings: tape names each test with a `# name` comment before its points (`# alias`,
-//! `ok 40 should be strictly equal`), so a failure is named `alias > should be strictly equal`
-//! rather than by an assertion's stock message that a dozen points share. The rule, for the
-//! reports that name failures (terminal, JUnit, Markdown, HTML), holds for each level (the
-//! stream, or a subtest's body: a tape file run by node-tap's runner is one) on its own:
-//! - it applies to a level whose first line is a comment (tape starts so; Test::More,
-//!   node:test, node-tap, pytest-tap and bats start with a plan, a point or `# Subtest:`), so a
-//!   Perl `note` between points never renames them;
+//! Headings: a producer may name each test with a `# name` comment before its points
+//! (`# alias`, `ok 40 should be strictly equal`), so a failure is named `alias > should be
+//! strictly equal` rather than by an assertion's stock message that a dozen points share.
+//! Which producers print each shape below: protocol-spec/producers.md, Headings. The rule, for
+//! the reports that name failures (terminal, JUnit, Markdown, HTML), holds for each level (the
+//! stream, or a subtest's body: a file run by a runner that wraps each file in a subtest) on
+//! its own:
+//! - it applies to a level whose first line is a comment (the producers whose levels start
+//!   with a plan, a point or `# Subtest:` print none), so a comment between points (a note)
+//!   never renames them;
 //! - in such a level a comment is the heading of the level's points after it until the next
 //!   heading, once a point follows it;
 //! - `# Subtest: name` is a subtest's announcement, never a heading; comments before it were
-//!   the announced test's console output (node:test prints them so);
-//! - a point named as its heading (tape's `t.ok(x, 'name')` in a test of that name) is not
+//!   the announced test's console output;
+//! - a point named as its heading (an assertion named as the test it is in) is not
 //!   named twice; a point in a subtest is named `subtest > heading > point`;
 //! - a heading is not shown again as the first point's output, since it names it.
 //!
 //! Lines that are no point's, the file's output only:
-//! - a comment that heads nothing: another comment replaced it before any point came (tape's
+//! - a comment that heads nothing: another comment replaced it before any point came (a
 //!   `# SKIP name` notice of a skipped test, the heading of a test with no points);
 //! - a level's closing lines: the comments after its plan, once that plan is read after its
-//!   points or its last planned point is read (tape's `# tests 4` / `# pass 3` / `# fail 1`,
-//!   node:test's `# tests` … `# duration_ms` summary, node-tap's `# failed 1 test` and
-//!   `# time=…`, Test::More's `# Looks like you failed 1 test of 2.`). Inside a subtest they
+//!   points or its last planned point is read (totals such as `# tests 4` / `# pass 3` /
+//!   `# fail 1` or a `# tests` … `# duration_ms` summary, `# failed 1 test`, `# time=…`,
+//!   `# Looks like you failed 1 test of 2.`). Inside a subtest they
 //!   come right before its closing point, but that point's test did not print them: its
 //!   harness summed up. At the top level nothing follows them: they stay output after the
 //!   last point, which the reports show as the file's.
@@ -37,7 +39,7 @@ use tapline_protocol::event::Event;
 #[derive(Debug, PartialEq, Default)]
 pub(crate) struct Held {
     /// An earlier comment that turned out to head nothing in a level that has no headings
-    /// after all (node:test's console output before its `# Subtest:`): the caller keeps it as
+    /// after all (a test's console output before its `# Subtest:`): the caller keeps it as
     /// output now, before the event.
     pub(crate) released: Option<String>,
     /// The event is a comment that is no point's output: a heading held for the points after
@@ -146,7 +148,7 @@ impl Headings {
             };
         }
         if is_subtest_announcement(text) {
-            // node:test and node-tap: the level's comments before it were console output.
+            // The level's comments before it were console output (producers.md, Headings).
             level.on = Some(false);
             level.current = None;
             return Held {
@@ -384,7 +386,7 @@ mod tests {
     }
 
     #[test]
-    fn tape_tests_head_their_points_and_its_totals_stay_output_after_the_last_point() {
+    fn comment_headings_head_their_points_and_totals_stay_output_after_the_last_point() {
         let p = place(&[
             comment("parse args"),
             point("no"),
@@ -414,7 +416,7 @@ mod tests {
         assert_eq!(p.output[1], ["setting up"]);
         let p = place(&[comment("Subtest: s"), point("a"), comment("x"), point("b")]);
         assert_eq!(p.named, ["a", "b"]);
-        // node:test prints a test's console.log as comments before announcing it.
+        // A test's console output printed as comments before the test is announced.
         let p = place(&[
             comment("console.log line"),
             comment("Subtest: s"),
@@ -431,7 +433,7 @@ mod tests {
 
     #[test]
     fn a_comment_that_heads_nothing_is_the_files_not_the_next_points() {
-        // tape: `test('x', { skip: true })` prints `# SKIP x` and no point.
+        // A skipped test's notice: `# SKIP x` and no point.
         let p = place(&[
             comment("parse args"),
             point("accepts a number"),
@@ -465,7 +467,7 @@ mod tests {
 
     #[test]
     fn a_subtests_closing_lines_are_the_files_not_its_closing_points() {
-        // node-tap 16: `# failed 1 test` after a failing subtest's plan.
+        // `# failed 1 test` after a failing subtest's plan.
         let p = place(&[
             comment("Subtest: formats"),
             subtest(1, "formats"),
@@ -479,7 +481,7 @@ mod tests {
         assert_eq!(p.output, [vec!["Subtest: formats"], Vec::new()]);
         assert_eq!(p.files, ["failed 1 test"]);
         assert_eq!(p.after, ["failed 1 of 1 tests"]);
-        // Test::More with the plan first: the closing line follows the last planned point.
+        // The plan first: the closing line follows the last planned point.
         let p = place(&[
             plan_at(0, 1),
             comment("Subtest: inner"),
@@ -497,11 +499,11 @@ mod tests {
     }
 
     #[test]
-    fn a_tape_file_in_a_runners_subtest_heads_its_own_points() {
+    fn a_file_in_a_runners_subtest_heads_its_own_points() {
         let p = place(&[
             plan_at(0, 1),
-            comment("Subtest: tape-trailer.js"),
-            subtest(1, "tape-trailer.js"),
+            comment("Subtest: headed.js"),
+            subtest(1, "headed.js"),
             comment_at(1, "parse args"),
             point_at(1, "accepts a number"),
             comment_at(1, "SKIP needs a network"),
@@ -509,14 +511,14 @@ mod tests {
             point_at(1, "expands the alias"),
             plan_at(1, 2),
             comment_at(1, "tests 2"),
-            point("tape-trailer.js"),
+            point("headed.js"),
         ]);
         assert_eq!(
             p.named,
             [
-                "tape-trailer.js > parse args > accepts a number",
-                "tape-trailer.js > alias > expands the alias",
-                "tape-trailer.js"
+                "headed.js > parse args > accepts a number",
+                "headed.js > alias > expands the alias",
+                "headed.js"
             ]
         );
         assert_eq!(p.output[1], Vec::<String>::new());

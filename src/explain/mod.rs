@@ -20,6 +20,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::Value;
 
+use tapline_protocol::dialect::suite_failed_by_subtests;
 use tapline_protocol::event::{Assert, Event, OpenSubtests};
 
 pub mod diff;
@@ -57,7 +58,7 @@ pub struct Explanation {
     pub id: Option<u64>,
     /// Its nesting depth in the stream (0: top level).
     pub depth: u32,
-    /// Its names from the outermost: tape's heading, the enclosing subtests, its own.
+    /// Its names from the outermost: its comment heading, the enclosing subtests, its own.
     pub path: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub duration_ms: Option<f64>,
@@ -146,9 +147,9 @@ impl Explanation {
 pub enum Explained {
     /// A failing point.
     Failure(Explanation),
-    /// The heading the points of the level at `depth` are under from now on (tape's `# name`
-    /// comments; `None`: none), said just before the first point it names, so that a report
-    /// that names passing points too names them as the failures are named.
+    /// The heading the points of the level at `depth` are under from now on (`# name`
+    /// comments, see headings.rs; `None`: none), said just before the first point it names,
+    /// so that a report that names passing points too names them as the failures are named.
     Heading { depth: u32, heading: Option<String> },
     /// At the file's end: its output that no failure owns, the newest [`REST_LINES`] lines.
     /// `after_last_point` is what it printed after its last test point (often the crash);
@@ -336,8 +337,8 @@ impl FileExplainer {
         let point = self.points;
         self.points += 1;
         let d = a.depth as usize;
-        // A subtest's comments after its last point are its harness's trailer (Test::More's
-        // `# Looks like you failed 1 test of 2.`, node-tap's `# time=…`), no failure's.
+        // A subtest's comments after its last point are its harness's trailer (`# Looks like
+        // you failed 1 test of 2.`, `# time=…`: protocol-spec/producers.md), no failure's.
         let closing = a.closes_subtest.then_some(a.depth);
         let output =
             (self.pending).take_unless(|c| matches!((c, closing), (Some(c), Some(d)) if *c > d));
@@ -375,7 +376,7 @@ impl FileExplainer {
             self.levels[d].extend(inner);
             if (!a.ok && a.todo.is_some()) || a.failed_as_printed() {
                 // A not-selected failure's lines are its own, and not explained.
-                // Its traceback (tap.py, Test::More's `Failed (TODO) test`) is its own: not
+                // Its traceback or `Failed (TODO) test` diagnostics are its own: not
                 // the next point's, nor a heading.
                 let f = Unfinished {
                     assert: a.clone().into_owned(),
@@ -452,7 +453,7 @@ impl FileExplainer {
     }
 
     /// A subtest that failed with failing points inside: said by its children when it says
-    /// nothing of its own but where it is (Test::More's `Failed test 'outer' at t/a.t line 26`
+    /// nothing of its own but where it is (`Failed test 'outer' at t/a.t line 26`
     /// names the subtest's own line; its children name theirs), else a failure of its own.
     fn subtest(&mut self, f: &Unfinished, trailing: Vec<String>) -> Explanation {
         let by_children = Explanation {
@@ -460,8 +461,9 @@ impl FileExplainer {
             ..named_only(f)
         };
         let a = &f.assert;
-        // A node:test `describe` whose tests failed says `1 subtest failed` and nothing of its
-        // own: it is no test (node counts its tests), and its tests' failures say it.
+        // A suite whose tests failed says `1 subtest failed` and nothing of its own (the
+        // dialect that announces every test: tapline_protocol::dialect): it is no test (its
+        // producer counts its tests), and its tests' failures say it.
         let silent = (a.diagnostics.is_none() || suite_failed_by_subtests(a))
             && a.meta.is_none()
             && a.blocks.is_empty();
@@ -556,23 +558,4 @@ pub fn project_relative(location: String, root: Option<&Path>) -> String {
         Some(rest) if !rest.is_empty() => rest.to_owned(),
         _ => location,
     }
-}
-
-/// A node:test `describe` (or `suite`): its YAML block says `type: 'suite'`.
-pub fn is_node_suite(a: &Assert<'_>) -> bool {
-    let says = |lines: &[&str]| yaml_says(a, lines);
-    says(&["type: 'suite'", "type: suite", "type: \"suite\""])
-}
-
-/// A node:test `describe` that failed only because its tests did (`failureType:
-/// 'subtestsFailed'`), as its YAML says.
-fn suite_failed_by_subtests(a: &Assert<'_>) -> bool {
-    is_node_suite(a) && yaml_says(a, &["failureType: 'subtestsFailed'"])
-}
-
-/// Whether a line of the point's YAML block is one of `lines` (trailing space aside).
-fn yaml_says(a: &Assert<'_>, lines: &[&str]) -> bool {
-    a.diagnostics
-        .as_deref()
-        .is_some_and(|yaml| yaml.lines().any(|l| lines.contains(&l.trim_end())))
 }

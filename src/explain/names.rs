@@ -1,6 +1,6 @@
 //! Every test point's name path and its stable test ID, by the rule the explanations name a
-//! failure with: a stream's headings (tape's `# name` comments), the enclosing subtests, its
-//! own name. [`PointNames`] follows one file's stream as a [`super::FileExplainer`] does (the
+//! failure with: a stream's headings (`# name` comments, see headings.rs), the enclosing
+//! subtests, its own name. [`PointNames`] follows one file's stream as a [`super::FileExplainer`] does (the
 //! lines a failure owns are no heading), so a point's ID in `--format jsonl`, history and
 //! `tapline list` is the name the terminal shows for it.
 use tapline_protocol::event::{Assert, Event, OpenSubtests};
@@ -106,8 +106,8 @@ impl PointNames {
         }
     }
 
-    /// The first line printed after the failing point before this one (a Test::More `#`
-    /// diagnostic, a traceback), once that failure's lines have ended; taken once.
+    /// The first line printed after the failing point before this one (a `#` diagnostic, a
+    /// traceback), once that failure's lines have ended; taken once.
     pub fn take_trailing_line(&mut self) -> Option<String> {
         self.closed.take()
     }

@@ -3,29 +3,30 @@
 //!
 //! A test prints, then reports: output before a point is that point's (the parser emits it
 //! after the point before, so a consumer keeps it for the next point). But many producers print
-//! a failure's error *after* its `not ok` (tapbundle's message and stack, Test::More's and
-//! bats' `#` diagnostics, pytest-tap's traceback). So, after a failing point (`not ok`, not
+//! a failure's error *after* its `not ok` (a message and stack, `#` diagnostics, a traceback;
+//! which producers print each shape here: protocol-spec/producers.md, A failure's lines after
+//! its `not ok`). So, after a failing point (`not ok`, not
 //! SKIP or TODO), the `output` and `comment` lines at its depth are that failure's, until the
 //! first event that says something else has begun:
 //!
 //! - any other event of the stream but a `problem`, a `marker` or a v2 event: a test point or
 //!   a point's announcement (at any depth), a subtest's start or end, a plan, a bail out, a
-//!   version or pragma line, the end. A reader that knows which test printed what (`go test
-//!   -json`) announces the next test before its output, so none of it is the failure's;
+//!   version or pragma line, the end. A reader that knows which test printed what (`go-json`)
+//!   announces the next test before its output, so none of it is the failure's;
 //! - a v2 `test:started` or `suite:started` event read after the failing point (it is emitted
 //!   at once, before the point and its lines, so it is placed by its line number);
 //! - an `output` or `comment` line at another depth;
-//! - a `# Subtest: name` comment (node:test and node-tap announce the next test so), or tap.py's
-//!   `# TAP results for Class` (it names the tests of the next class);
-//! - after a point whose diagnostics came as a YAML block (tape, node:test, node-tap: they say
-//!   everything there), a `#` comment: the producer's narration, such as tape's `# test name`
-//!   heading of the next test or its `# tests 4` trailer. Output lines after such a point are
+//! - a comment that announces the next test: `# Subtest: name`, or `# TAP results for Class`
+//!   (it names the tests of the next class);
+//! - after a point whose diagnostics came as a YAML block (its producer says everything
+//!   there), a `#` comment: the producer's narration, such as a `# test name` heading of the
+//!   next test or a `# tests 4` trailer. Output lines after such a point are
 //!   still its own;
 //! - a harness's closing line where nothing in the stream's shape tells it from the failure's
-//!   diagnostics: Test::More's and Test2's `# Looks like you failed 1 test of 2.` (and `…
-//!   planned 3 tests but ran 2.`, `… your test exited with 255 …`) under a plan given first,
-//!   where no plan follows the last point, and bats' `# bats warning: Executed 2 instead of
-//!   expected 3 tests`. The harness sums up the file there, not the failure.
+//!   diagnostics: `# Looks like you failed 1 test of 2.` (and `… planned 3 tests but ran
+//!   2.`, `… your test exited with 255 …`) under a plan given first, where no plan follows the
+//!   last point, and `# … warning: Executed 2 instead of expected 3 tests`. The harness sums
+//!   up the file there, not the failure.
 //!
 //! A failing point's lines are its own whether or not the consumer keeps an entry for it: those
 //! of one it does not (a subtest said by its failing children, a failure past the ones it
@@ -34,8 +35,8 @@
 //! Lines no failure keeps are placed by [`crate::explain::headings`]: a heading, the next
 //! point's output, or the file's (a subtest's closing lines, a notice that heads nothing).
 //!
-//! Blank lines count only between lines of the failure's: blank lines that end it (node-tap
-//! prints one after every subtest) are the gap before the next test, in no test's output.
+//! Blank lines count only between lines of the failure's: blank lines that end it (a producer
+//! may print one after every subtest) are the gap before the next test, in no test's output.
 //! A failure's trailing output keeps its first lines (those nearest the failure) and says how
 //! many later ones it left out.
 //!
@@ -232,8 +233,8 @@ fn push_capped<T>(open: &mut Open<T>, line: String, cap: usize) {
     }
 }
 
-/// A comment that says the tests after it begin: node:test's and node-tap's `# Subtest: name`,
-/// tap.py's `# TAP results for Class`.
+/// A comment that says the tests after it begin: `# Subtest: name`, `# TAP results for Class`
+/// (protocol-spec/producers.md).
 fn announces_tests(text: &str) -> bool {
     text.starts_with("Subtest:") || text.starts_with("TAP results for ")
 }
@@ -344,7 +345,7 @@ mod tests {
 
     #[test]
     fn test_mores_closing_line_after_the_last_planned_point_ends_it() {
-        // `use Test::More tests => 2` with diagnostics on stdout: no plan comes after the last
+        // A plan given first (`tests => 2`), diagnostics on stdout: no plan comes after the last
         // point, and the failure's own diagnostics are comments too.
         let (lines, closed) = run(
             &failing(0, 2),
@@ -369,7 +370,7 @@ mod tests {
 
     #[test]
     fn the_lines_after_a_failure_without_an_entry_are_no_other_points() {
-        // Test::More's `Failed test` lines for a subtest that failed through its child: the
+        // `Failed test` lines for a subtest that failed through its child: the
         // consumer lists no entry for it (the child's path says it), and they are not the
         // next point's either.
         let mut t: Trailing<()> = Trailing::new(100);
@@ -518,7 +519,8 @@ mod tests {
         assert_eq!(t.event(&output(0, 9, "after")), Step::Passed);
     }
 
-    /// `go test -json ./...` (go 1.19.8) of test-data/formats/src/go-nested, read.
+    /// test-data/formats/go-nested.jsonl read (recorded from test-data/formats/src/go-nested;
+    /// the tool and version: test-data/formats/VERSIONS.txt).
     fn go_nested() -> Vec<Event<'static>> {
         let mut p = tapline_protocol::gojson::GoJsonParser::new(Vec::new());
         p.feed(include_bytes!("../../test-data/formats/go-nested.jsonl"));

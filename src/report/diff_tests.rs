@@ -947,7 +947,7 @@ fn bare_words_print_unquoted_and_number_words_are_numbers() {
         plain(&json!(1), &bare("Infinity")),
         ["- Expected: 1", "+ Received: Infinity"]
     );
-    // Perl's `undef` against a string: unquoted, and no JSON type to compare.
+    // A bare `undef` against a string: unquoted, and no JSON type to compare.
     assert_eq!(
         plain(&json!("x"), &bare("undef")),
         ["- Expected: \"x\"", "+ Received: undef"]
@@ -968,7 +968,7 @@ fn bare_words_print_unquoted_and_number_words_are_numbers() {
 
 #[test]
 fn strings_holding_quotes_or_backslashes_read_as_written() {
-    // JSON::PP's own tests compare JSON text: Test::More's `got: '"\u00b6"'`.
+    // Tests that compare JSON text: `got: '"\u00b6"'` (protocol-spec/producers.md).
     assert_eq!(
         plain(json!(r#""\u00b6""#), json!(r#""¶""#)),
         format!("{LEGEND}- '\"\\u00b6\"'\n+ '\"¶\"'\n")

@@ -89,7 +89,7 @@ pub fn render(
     Ok(())
 }
 
-/// `key: value`, or for a value of several lines (node-tap's `source:`) `key:` over the lines.
+/// `key: value`, or for a value of several lines (a YAML `source:`) `key:` over the lines.
 fn write_other(
     out: &mut dyn Write,
     k: &str,

@@ -16,7 +16,8 @@ pub struct HumanReport<W: Write> {
     /// Output lines since the last top-level point that no failure owns: shown at the end of
     /// a failing stream.
     output: HeldLines,
-    /// Its tests: top-level points, node:test's tests, or for `go test -json` and JUnit
+    /// Its tests: top-level points, the tests of the dialect that announces every test, or
+    /// for `go-json` and JUnit
     /// input, whose top level is packages and suites, their leaf tests (as `tapline run`
     /// counts them).
     tally: StreamTally,
@@ -73,8 +74,8 @@ impl<W: Write> HumanReport<W> {
                 }
             }
             Event::Output { text, .. } => self.output.push(text),
-            // A `# Subtest:` heading that opened no subtest (node:test prints one before every
-            // test) says nothing the test's own line does not.
+            // A `# Subtest:` heading that opened no subtest (the dialect that announces every
+            // test prints one before every test) says nothing the test's own line does not.
             Event::Comment { depth: 0, text, .. } if text.starts_with("Subtest") => {}
             Event::Comment { depth: 0, text, .. } => {
                 writeln!(self.out, "{}", s.paint(style::DIM, format!("# {text}")))?;

@@ -35,7 +35,8 @@ impl<W: Write> JsonlWriter<W> {
     }
 
     /// `json` (an object) as the `end` record's last member, `"tests"`: the stream's tests as
-    /// its reader counts them where they are not its top-level points (node:test). Given
+    /// its reader counts them where they are not its top-level points (the dialect that
+    /// announces every test, [`crate::event::leaves::NodeTest`]). Given
     /// before the stream's `End`.
     pub fn tests(&mut self, json: Vec<u8>) {
         self.tests = Some(json);

@@ -22,7 +22,7 @@ pub(crate) struct Case {
     pub(crate) plus: &'static str,
 }
 
-/// Test::More's `got: '100'` / `expected: '1.0'` and `1000 kB` / `1.0 MB`, as single-line
+/// `got: '100'` / `expected: '1.0'` and `1000 kB` / `1.0 MB`, as single-line
 /// strings, as a changed line of multi-line strings and as a string inside a JSON value.
 pub(crate) fn cases() -> Vec<Case> {
     let case = |name, expected, actual, minus, plus| Case {

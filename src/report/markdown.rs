@@ -300,7 +300,7 @@ fn failure_section(file: &FileView, f: &FailureView) -> String {
     for (k, v) in &f.other {
         let v = v.trim_matches('\n');
         if v.contains('\n') {
-            // node-tap's `source:`: code with a caret under the column, kept as lines.
+            // A YAML `source:`: code with a caret under the column, kept as lines.
             let _ = writeln!(s, "- {}:\n", inline(k));
             fenced(&mut s, "", v);
         } else {

@@ -21,7 +21,7 @@ pub(crate) mod ansi {
 
 /// Render a diff of `expected` vs `actual` into `out` for a terminal: [`compute`] painted by
 /// [`Diff::write_terminal`]. Values come from test diagnostics (TAP YAML `wanted`/`found`,
-/// `expected`/`actual`, or tstest protocol-v2 ERROR JSON): they may be JSON strings, numbers,
+/// `expected`/`actual`, or a protocol-v2 ERROR marker's JSON): they may be JSON strings, numbers,
 /// bools, null, arrays, objects.
 ///
 /// # Errors

@@ -11,15 +11,15 @@ use crate::event::Event;
 
 #[derive(Debug, Default)]
 pub(crate) struct Progress {
-    /// Complete tests: top-level points, or node:test's tests
-    /// ([`crate::event::leaves::TapTally`]).
+    /// Complete tests: top-level points, or the tests of the dialect that announces every
+    /// test ([`crate::event::leaves::TapTally`]).
     done: crate::event::leaves::TapTally,
     /// The top-level point begun and not complete yet, counted as its line says.
     begun: Option<Tally>,
     current: Option<String>,
     subtests: OpenSubtests,
-    /// The stream announces its points (the TAP parser does; `go test -json` and JUnit XML
-    /// sources do not): then a complete point no longer names the current test, which the
+    /// The stream announces its points (the TAP parser does; `go-json` and JUnit
+    /// XML sources do not): then a complete point no longer names the current test, which the
     /// next point's line or a `test:started` may already have done.
     announced: bool,
 }
@@ -37,8 +37,8 @@ impl Progress {
                 ..
             } => {
                 self.announced = true;
-                // node:test's points are counted once complete: a `describe`'s says it is
-                // one only then.
+                // In the dialect that announces every test, points are counted once complete:
+                // a suite's says it is one only then.
                 if *depth == 0 && !self.done.node() {
                     self.begun = Some(count(*ok, skip.is_some(), todo.is_some()));
                 }
@@ -75,7 +75,7 @@ impl Progress {
         self.current.as_deref()
     }
 
-    /// Tests so far (top-level points, or node:test's tests), the one being read included.
+    /// Tests so far (top-level points, or the dialect's tests), the one being read included.
     pub(crate) fn tally(&self) -> Tally {
         let mut t = *self.done.tally();
         if let Some(b) = &self.begun {
@@ -165,7 +165,8 @@ mod tests {
     #[test]
     fn the_complete_point_settles_the_count() {
         // A SKIP line after the point makes it a skip: the begun `not ok` no longer counts.
-        let tap = "1..2\nnot ok 1 - a\n⟦TSTEST:SKIP:later⟧\nok 2 - b # TODO x\n";
+        // `1..2`, `not ok 1 - a`, a v2 SKIP marker, `ok 2 - b # TODO x`.
+        let tap = include_str!("../../test-data/v2/skip-after-point.tap");
         let got = after_each_line(tap);
         assert_eq!(got[1].1, tally(0, 1, 0, 0));
         assert_eq!(got[3].1, tally(0, 0, 1, 1));
@@ -197,12 +198,9 @@ mod tests {
 
     #[test]
     fn a_v2_test_started_names_the_running_test_before_it_reports() {
-        let tap = "⟦TSTEST:PROTOCOL:2.0.0⟧\n1..2\n\
-            ⟦TSTEST:EVENT:{\"type\":\"test:started\",\"name\":\"first\"}⟧\n\
-            ok 1 - first\n\
-            ⟦TSTEST:EVENT:{\"type\":\"test:started\",\"name\":\"second\"}⟧\n\
-            ⟦TSTEST:EVENT:{\"type\":\"test:queued\",\"name\":\"third\"}⟧\n\
-            ok 2 - second\n";
+        // The v2 header, `1..2`, `test:started` first, `ok 1 - first`, `test:started` second,
+        // `test:queued` third, `ok 2 - second`.
+        let tap = include_str!("../../test-data/v2/test-started.tap");
         let got = after_each_line(tap);
         let names: Vec<_> = got
             .iter()

@@ -12,7 +12,8 @@ pub struct StreamAsRun {
     reports: Explaining<ReportsThread>,
     name: String,
     started: Option<std::time::Instant>,
-    /// Its tests: top-level points, node:test's tests, or the leaf tests of packages or
+    /// Its tests: top-level points, the tests of the dialect that announces every test
+    /// ([`crate::event::leaves`]), or the leaf tests of packages or
     /// suites once the parser says so ([`crate::event::Sink::leaf_tests`]).
     tally: crate::event::leaves::StreamTally,
     failed: Option<io::Error>,

@@ -184,7 +184,7 @@ impl LogNames {
 /// Longest log name stem: room for `.attempt-NN.log`/`.N.log` within a 255-byte file name.
 const MAX_LOG_STEM: usize = 200;
 
-/// `test/tapbundle/test.ts` → `test__tapbundle__test.log`: a flat file name that can't leave
+/// `test/unit/test.ts` → `test__unit__test.log`: a flat file name that can't leave
 /// the log folder (`..` becomes `up`, empty and `.` components go, `\` and NUL become `_`).
 pub fn log_name(rel: &str) -> String {
     // A file run in two hosts has an entry per host (`a.both.ts (HOST)`), each with its log

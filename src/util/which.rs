@@ -1,14 +1,14 @@
 //! Finding a program as `execvp` finds it: a name with a `/` is a path, a bare name is looked
 //! up on PATH, entry by entry, the first executable file winning.
 //!
-//! A relative PATH entry (`bin`, `node_modules/.bin`, and the empty entry, which POSIX reads as
-//! the current folder) counts, relative to the folder the program will run in: that is where
-//! `execvp` looks, in the child after its `chdir`. So a program tapline calls missing is one
-//! the spawn could not start either, and an earlier relative entry wins over a later absolute
-//! one as it does there. Skipping relative entries (two former lookups did) called a program
-//! missing that would have run, or chose a later absolute entry's; taking them from tapline's
-//! own folder (four did, one skipping the empty entry) checked one file and, in a child
-//! started elsewhere, ran another.
+//! A relative PATH entry (`bin`, a package manager's folder of installed tools, and the empty
+//! entry, which POSIX reads as the current folder) counts, relative to the folder the program
+//! will run in: that is where `execvp` looks, in the child after its `chdir`. So a program
+//! tapline calls missing is one the spawn could not start either, and an earlier relative
+//! entry wins over a later absolute one as it does there. Skipping relative entries (two
+//! former lookups did) called a program missing that would have run, or chose a later
+//! absolute entry's; taking them from tapline's own folder (four did, one skipping the empty
+//! entry) checked one file and, in a child started elsewhere, ran another.
 //!
 //! What is found is joined onto that folder: absolute when the folder is named absolutely, so
 //! a child started in another folder still runs the file that was checked. The empty path
@@ -141,15 +141,15 @@ mod tests {
     #[test]
     fn relative_entries_are_from_the_folder_the_program_runs_in() {
         let dir = folder(&[
-            ("project/node_modules/.bin/tool", 0o755),
+            ("project/deps/.bin/tool", 0o755),
             ("project/tool", 0o755),
             ("usr/bin/tool", 0o755),
         ]);
         let (project, usr) = (dir.path().join("project"), dir.path().join("usr/bin"));
-        let path = path_of(&[Path::new("node_modules/.bin"), &usr]);
+        let path = path_of(&[Path::new("deps/.bin"), &usr]);
         assert_eq!(
             find_in(OsStr::new("tool"), Some(&path), &project),
-            Some(project.join("node_modules/.bin/tool")),
+            Some(project.join("deps/.bin/tool")),
             "the earlier relative entry wins, joined onto the folder: absolute"
         );
         assert_eq!(

@@ -4,8 +4,8 @@
 //! time and linearises everything else (changes, keys, signals) against it in one `select!`.
 //!
 //! - **What is watched**: the project root and every folder under it that [`filter`] does not
-//!   ignore, each with its own non-recursive watch, so ignored trees (`target/`,
-//!   `node_modules/`, gitignored build output) cost no inotify watches. Folders created later
+//!   ignore, each with its own non-recursive watch, so ignored trees (`target/`, installed
+//!   dependencies, gitignored build output) cost no inotify watches. Folders created later
 //!   are added as they appear; a `.gitignore` change re-reads the ignore rules.
 //! - **What a change runs**: the debouncer hands over a batch once a change is `--debounce` old.
 //!   The dependency traces of earlier runs pick the files it can affect

@@ -146,8 +146,8 @@ pub fn with_inputs(mut traces: Traces, inputs: &Inputs) -> Traces {
     traces
 }
 
-/// `want.changed` with a changed `.both` file replaced by its entries (`a.both.ts (node)`,
-/// `… (chromium)`), which are the test files the selection knows.
+/// `want.changed` with a changed `.both` file replaced by its entries (`FILE (HOST)`, one per
+/// host: [`crate::harness::api::HOST_NAMES`]), which are the test files the selection knows.
 fn changed_entries(want: &Want, rels: &[&str]) -> BTreeSet<String> {
     let mut changed = BTreeSet::new();
     for c in &want.changed {
@@ -280,6 +280,7 @@ impl PathPattern {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::harness::api::HOST_NAMES;
     use crate::run::discover::{Input, TestFile};
 
     fn entry(rel: &str) -> TestFile {
@@ -291,14 +292,16 @@ mod tests {
         }
     }
 
-    /// Issue 18: a changed `.both` file re-runs its two entries, and only them.
+    /// Issue 18: a changed `.both` file re-runs its two entries, and only them. Its entries
+    /// are `FILE (HOST)`, one per host the registry names ([`HOST_NAMES`]).
     #[test]
     fn a_changed_both_file_reruns_its_two_entries() {
-        let files = vec![
-            entry("test/a.both.mjs (node)"),
-            entry("test/a.both.mjs (chromium)"),
-            entry("test/b.browser.js"),
-        ];
+        let both: Vec<String> = (HOST_NAMES.iter())
+            .map(|host| format!("test/a.both.mjs ({host})"))
+            .collect();
+        let files = (both.iter().map(|rel| entry(rel)))
+            .chain([entry("test/b.browser.js")])
+            .collect();
         let want = Want {
             changed: ["test/a.both.mjs".to_owned()].into(),
             ..Want::default()
@@ -306,20 +309,13 @@ mod tests {
         let mut how = Picked::default();
         let picked = select(&want, &HashMap::new(), &Traces::default(), files, &mut how);
         let rels: Vec<&str> = picked.iter().map(|f| f.rel.as_str()).collect();
+        assert_eq!(rels, both);
         assert_eq!(
-            rels,
-            ["test/a.both.mjs (node)", "test/a.both.mjs (chromium)"]
-        );
-        let ran = [
-            "test/a.both.mjs (node)".to_owned(),
-            "test/a.both.mjs (chromium)".to_owned(),
-        ];
-        assert_eq!(
-            covers(&want, &how, &ran, &Traces::default()),
+            covers(&want, &how, &both, &Traces::default()),
             Covers::Files(
                 ["test/a.both.mjs".to_owned()]
                     .into_iter()
-                    .chain(ran.iter().cloned())
+                    .chain(both.iter().cloned())
                     .collect()
             )
         );

@@ -23,8 +23,10 @@
 //! (lines, with a cap), [`line`] (each line's nom parser), [`machine`] (the TAP state machine:
 //! YAML, subtests, v2 blocks, plans), [`build`] (events from other formats), [`gojson`] and
 //! [`junit`] (those formats), [`parser`] and [`input`] (the readers), [`json`] and
-//! [`summary`] (the `--format summary` document the conformance check compares).
+//! [`summary`] (the `--format summary` document the conformance check compares); [`dialect`]
+//! (what a producer's points mean where it is not what TAP says: which are tests).
 mod build;
+pub mod dialect;
 pub mod event;
 mod frame;
 pub mod gojson;

@@ -4,7 +4,7 @@ use serde_json::Value;
 use super::*;
 
 /// The key of the one-entry object that stands for a value the producer wrote as a bare word
-/// rather than as JSON (`Infinity`, `NaN`, Perl's `undef` or `HASH(0x…)`): printed unquoted.
+/// rather than as JSON (`Infinity`, `NaN`, `undef` or `HASH(0x…)`): printed unquoted.
 /// A magic key, as `serde_json` itself marks its arbitrary-precision numbers.
 pub(crate) const BARE_KEY: &str = "$tapline::bare";
 /// Beside [`BARE_KEY`], the type of a literal JSON has no type for (`Date`, `symbol`): named

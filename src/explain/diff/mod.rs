@@ -1,6 +1,7 @@
 //! Expected/actual diffs for failing assertions: strings line by line with changed characters highlighted, JSON structurally, primitives side by side.
 //!
-//! The output imitates Jest so that developers coming from JavaScript read it
+//! The output imitates JavaScript's best-known diff (whose: protocol-spec/producers.md,
+//! Values and diffs) so that developers coming from JavaScript read it
 //! without thinking: a `- Expected` / `+ Received` legend, `-` lines for the
 //! expected value (green), `+` lines for the received value (red), unchanged
 //! context dimmed and the changed characters of a changed line in inverse
@@ -36,7 +37,7 @@
 //!   sorted keys, then diffed line by line with three lines of context. This
 //!   was chosen over a path listing (`$.a.b[2]: - 3 + 4`) because it shows
 //!   missing and extra keys, inserted array elements and the shape around a
-//!   change in the notation the developer wrote the test in. Like Jest, every
+//!   change in the notation the developer wrote the test in. As there, every
 //!   element gets a trailing comma, so appending an element does not also
 //!   mark the previous line as changed. To keep the path benefit, each hunk
 //!   header names the JSON path of its first change (`@@ $.users[2].name @@`).
@@ -148,7 +149,7 @@ pub enum Outcome {
     TooLarge,
 }
 
-/// A value the producer wrote as a bare word, not as JSON: `Infinity`, `NaN`, Perl's `undef`.
+/// A value the producer wrote as a bare word, not as JSON: `Infinity`, `NaN`, `undef`.
 /// The diff prints it unquoted, and a number word ([`NUMBER_WORDS`]) counts as a number.
 pub fn bare(word: &str) -> Value {
     let mut map = serde_json::Map::new();
@@ -192,7 +193,7 @@ pub fn one_line(value: &Value) -> String {
 
 /// The type of a value as the diff's note names it: JSON's (`string`, `number`, `object`…),
 /// a typed word's (`Date`, `undefined`, `symbol`, `bytes`), or `bare` for a word of no type
-/// (Perl's `undef`).
+/// (`undef`: protocol-spec/producers.md).
 pub fn kind(value: &Value) -> &str {
     type_name(value)
 }

@@ -1,4 +1,4 @@
-//! A producer's own unified diff (node-tap's `diff:`, which comes without the values) read into
+//! A producer's own unified diff (a YAML `diff:`, which comes without the values) read into
 //! the diff model, so it is painted like ours: one diff, in one notation, on every report.
 use super::*;
 
@@ -8,7 +8,8 @@ use super::*;
 /// prints one for a diff that leaves nothing out.
 pub fn from_unified(text: &str, budget: &Budget) -> Option<Diff> {
     let mut lines = text.lines().peekable();
-    // The headers say which side is which; node-tap writes expected first.
+    // The headers say which side is which; a producer may write expected first
+    // (protocol-spec/producers.md, Values and diffs).
     let mut flip = false;
     let mut headers = 0;
     while let Some(line) = lines.peek() {

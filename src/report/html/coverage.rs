@@ -59,10 +59,10 @@ mod tests {
             test: "t/a.t".into(),
             sources: vec![SourceLines {
                 path: "lib/<A>.pm".into(),
-                lang: Lang::new("perl"),
+                lang: Lang::new("ruby"),
                 lines: vec![(1, 1), (2, 0), (3, 0)],
             }],
-            missing: vec!["python: coverage.py is not installed".into()],
+            missing: vec!["lua: luacov is not installed".into()],
             root: None,
         });
         let run = RunView {
@@ -80,10 +80,7 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("<td class=\"mono\">2-3</td>"), "{out}");
-        assert!(
-            out.contains("<p>python: coverage.py is not installed</p>"),
-            "{out}"
-        );
+        assert!(out.contains("<p>lua: luacov is not installed</p>"), "{out}");
         let mut none = String::new();
         write_section(&mut none, &RunView::default());
         assert_eq!(none, "");

@@ -98,7 +98,7 @@ fn write_point_failure(out: &mut String, index: usize, file: &FileView, failure:
     for (key, value) in &failure.other {
         let value = value.trim_matches('\n');
         if value.contains('\n') {
-            // node-tap's `source:`: code with a caret under the column, kept as lines.
+            // A YAML `source:`: code with a caret under the column, kept as lines.
             let _ = write!(out, "<div class=\"label\">{}</div>", Esc(key));
             write_pre(out, value.lines().map(str::trim_end), usize::MAX);
         } else {

@@ -78,7 +78,7 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// Every file under test-data/ read as a stream (TAP, go test -json and JUnit XML by their
+/// Every file under test-data/ read as a stream (TAP, `go-json` and JUnit XML by their
 /// first bytes; sources, scripts and expected summaries come out as non-TAP output lines,
 /// full of quotes, backslashes and tabs), each event written both ways; each line of the
 /// `.stderr` files as a run's stderr event.
@@ -122,7 +122,8 @@ fn s(text: &str) -> Cow<'static, str> {
     Cow::Owned(text.to_owned())
 }
 
-const AWKWARD: &str = "q\"uo\\te \u{0}\u{1f}\u{7f}\u{8}\t\n\u{c}\r ünï ⟦TSTEST⟧ 😀";
+/// Quotes, backslashes, control characters, non-ASCII and a v2 marker's brackets.
+const AWKWARD: &str = include_str!("../../../test-data/v2/awkward.txt");
 
 fn verdict(full: bool) -> Verdict<'static> {
     Verdict {

@@ -4,11 +4,12 @@
 //! - one `<testsuite>` per test file, `name` = its path, with `<system-out>` (the file's
 //!   non-TAP stdout) and `<system-err>` (its stderr), the newest lines of each when there were
 //!   many (the log path says where the rest is);
-//! - one `<testcase>` per leaf test, at any depth (a `go test -json` package's tests, a JUnit
-//!   suite's cases, a TAP subtest's points): `classname` = the file's path, `name` = the
+//! - one `<testcase>` per leaf test, at any depth (a `go-json` package's tests,
+//!   a JUnit suite's cases, a TAP subtest's points): `classname` = the file's path, `name` = the
 //!   test's subtest path as the terminal joins it (`parent > child`; `#N` for a point with
-//!   no name), `time` from the producer when it gave one; in a node:test stream, one per test
-//!   node counts: a `test()` with subtests is a case too, a `describe` never is;
+//!   no name), `time` from the producer when it gave one; in the dialect that announces every
+//!   test, one per test its producer counts: a test with subtests is a case too, a suite
+//!   never is;
 //! - a failing test has `<failure message="…">`: the first line of its message (else its name)
 //!   and as text the run's one explanation of it (the terminal's, without colour: location,
 //!   message, the expected/actual diff, stack, output), matched by its place in the stream,
@@ -447,8 +448,9 @@ fn case(
 }
 
 /// A test point's case names its file (`file`, the attribute GitLab, CircleCI and Buildkite
-/// read) and its stable ID (`<property name="test_id">`, as pytest's `record_property`
-/// writes a case's properties): the ID of `--format jsonl`, `tapline list` and history.
+/// read) and its stable ID (`<property name="test_id">`, as a case's properties are written
+/// by a producer that writes JUnit XML itself: protocol-spec/producers.md): the ID of
+/// `--format jsonl`, `tapline list` and history.
 fn with_id(case: &mut TestCase, file: &XmlString, id: &str) {
     case.extra.insert(XmlString::new("file"), file.clone());
     case.add_property(quick_junit::Property::new("test_id", clean(id)));

@@ -399,7 +399,8 @@ struct Cases {
     /// The names the points at a depth are under while no heading applies, made once per
     /// subtest and shared by its cases.
     shared: Option<(u32, std::sync::Arc<str>)>,
-    /// Whether the stream is node:test's: then its cases are the tests node counts.
+    /// Whether the stream is in the dialect that announces every test: then its cases are the
+    /// tests its producer counts.
     node: crate::event::leaves::NodeTest,
     /// The file's tests are leaf tests of packages or suites ([`FileInfo::leaves`]): one
     /// without tests that did not fail is no case, as it is no test in the counts.
@@ -469,8 +470,9 @@ impl Cases {
         }
         self.inside[d] += 1;
         // A subtest is no case of its own, unless it failed: its own failure may have been
-        // explained (JUnit then gives it a case). node:test's cases are the tests node counts:
-        // every point but a `describe`, a `test()` with subtests too; a `describe` only as a
+        // explained (JUnit then gives it a case). In the dialect that announces every test,
+        // the cases are the tests its producer counts: every point but a suite, a test with
+        // subtests too; a suite only as a
         // subtest is, when its own failure (a hook that threw) was explained.
         let (case, test) = match self.node.owns(a) {
             true => {
@@ -744,7 +746,8 @@ mod tests {
         assert_eq!(view.stability.as_ref().map(|s| s.runs), Some(1));
     }
 
-    /// A tapbundle file: the error follows its `not ok`; the next test prints, then passes.
+    /// A file whose error follows its `not ok` (protocol-spec/producers.md); the next test
+    /// prints, then passes.
     #[test]
     fn output_after_a_failing_point_is_its_own_and_stays_out_of_the_next_point() {
         let line = |n: u64, text: &str| {

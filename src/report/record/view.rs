@@ -154,8 +154,8 @@ pub struct CaseView {
     /// Its place among the file's points of every depth ([`FailureView::point`] for a
     /// failing one).
     pub point: usize,
-    /// A test of its own: not a subtest with points of its own, or one that node:test counts
-    /// as a test (a `test()` with subtests).
+    /// A test of its own: not a subtest with points of its own, or one that the dialect that
+    /// announces every test counts as a test (a test with subtests that is no suite).
     pub test: bool,
     /// The subtests it is in as the stream names them (`outer > inner`; empty at the top
     /// level, where most points are: no copy of a name per point).

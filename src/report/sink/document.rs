@@ -311,8 +311,9 @@ struct FileOut<'a> {
     /// Ran no tests and did not fail (only written when true).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     no_tests: bool,
-    /// Its tests counted as the summary line counts them ([`crate::event::leaves`]): node's
-    /// own counts for node:test, where `summary` has the stream's top-level points (not
+    /// Its tests counted as the summary line counts them ([`crate::event::leaves`]): the
+    /// producer's own counts in the dialect that announces every test, where `summary` has
+    /// the stream's top-level points (not
     /// written for a file that never ran).
     #[serde(skip_serializing_if = "Option::is_none")]
     tests: Option<&'a crate::event::run::Tally>,

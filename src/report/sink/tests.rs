@@ -151,7 +151,11 @@ fn result(n: usize, verdict: Verdict<'static>) -> FileResult {
         1 => vec![FailureReason::Exit { code: 3 }],
         _ => vec![
             FailureReason::Stream("planned 5, ran 3".to_owned()),
-            FailureReason::Stream("bailed out: \"quoted\" \\ tab\there ⟦TSTEST⟧".to_owned()),
+            // Quotes, backslashes, control characters and a v2 marker's brackets.
+            FailureReason::Stream(format!(
+                "bailed out: {}",
+                include_str!("../../../test-data/v2/awkward.txt")
+            )),
         ],
     };
     FileResult {

@@ -97,7 +97,7 @@ impl Script {
         let file = FileInfo {
             index,
             rel: rel.to_owned(),
-            command: format!("perl {rel}"),
+            command: format!("run {rel}"),
             log: log.map(PathBuf::from),
             attempt: 1,
             leaves: false,
@@ -731,9 +731,9 @@ fn live_region_names_the_point_just_read_not_the_one_before() {
 
 #[test]
 fn live_region_names_a_v2_test_started_and_points_inside_subtests() {
-    let tap = "⟦TSTEST:PROTOCOL:2.0.0⟧\n1..2\nok 1 - adds\n\
-        ⟦TSTEST:EVENT:{\"type\":\"test:started\",\"name\":\"waits for the server\"}⟧\n\
-        # Subtest: group\n    ok 1 - inner\n";
+    // The v2 header, `1..2`, `ok 1 - adds`, `test:started` "waits for the server", then a
+    // subtest `group` with `ok 1 - inner`.
+    let tap = include_str!("../../../test-data/v2/started-then-subtest.tap");
     let current: Vec<String> = live_region_after_each_line(tap)
         .into_iter()
         .map(|region| region.get(1).cloned().unwrap_or_default())

@@ -116,7 +116,7 @@ impl RunStamp {
                 .take(MAX_FAILING)
                 .map(str::to_owned)
                 .collect(),
-            // A node:test `describe` is no test.
+            // A suite point (the dialect that announces every test) is no test.
             tests: r.tests.iter().filter(|t| !t.suite).count() as u64,
             flaky: r.flaky,
         }
