@@ -572,7 +572,6 @@ const NOT_YET_MOVED: &[(&str, usize)] = &[
     ("src/report/sink/tests.rs", 1),
     ("src/report/stream_as_run.rs", 1),
     ("src/report/terminal/tests.rs", 3),
-    ("src/run/child_env.rs", 20),
     ("src/run/coverage/mod.rs", 7),
     ("src/run/coverage/remap.rs", 4),
     ("src/run/coverage/v8.rs", 4),

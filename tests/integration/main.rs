@@ -25,6 +25,7 @@ mod issue38_node;
 mod issue38_reader_gone;
 mod issue38_tap;
 mod issue39_ava;
+mod issue39_child_env;
 mod issue39_config_keys;
 mod issue39_init;
 mod issue39_inventory;
