@@ -582,7 +582,6 @@ const NOT_YET_MOVED: &[(&str, usize)] = &[
     ("src/run/discover/walk.rs", 1),
     ("src/run/discover/words.rs", 3),
     ("src/run/file_task.rs", 5),
-    ("src/run/init.rs", 21),
     ("src/run/mod.rs", 1),
     ("src/run/stability.rs", 1),
     ("src/run/suite.rs", 5),

@@ -28,6 +28,7 @@ mod issue39_ava;
 mod issue39_child_env;
 mod issue39_config_keys;
 mod issue39_init;
+mod issue39_init_finds;
 mod issue39_inventory;
 mod issue39_jest;
 mod issue39_mocha;
