@@ -419,4 +419,6 @@ pub(crate) trait Harness: Sync {
 }
 
 #[cfg(test)]
+mod coverage_engines_tests;
+#[cfg(test)]
 mod tests;
