@@ -1,12 +1,11 @@
 #!/bin/bash
 # Issue 39's gate: every line of src/ that names a harness outside the places allowed to
 # (src/harness/: the rooms and their registry; src/explain/failure/: the producers' failure
-# readers, #41; src/cli.rs: the user's help). Prints nothing once the move is done; until then
-# `scripts/harness-names.sh | wc -l` measures what is left. Why the boundaries are drawn so:
+# readers, #41; src/cli.rs: the user's help). Prints nothing: the move is done, and
+# tests/integration/layout.rs keeps it so. Why the boundaries are drawn so:
 # docs/harness-adapters-plan.md, section 5. With --code, only lines of code: comments, test
 # modules (a `#[cfg(test)] mod` to the end of its file) and `tests.rs`/`*_tests.rs` files
-# left out (tests/integration/layout.rs, issue39_the_generic_layers_code_names_no_harness,
-# allows the `[run] chromium` key alone).
+# left out (tests/integration/layout.rs, issue39_the_generic_layers_code_names_no_harness).
 # Usage: scripts/harness-names.sh [--code] [REPO]
 code=0
 if [ "${1:-}" = "--code" ]; then code=1; shift; fi

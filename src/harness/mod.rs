@@ -421,4 +421,6 @@ pub(crate) trait Harness: Sync {
 }
 
 #[cfg(test)]
+mod coverage_engines_tests;
+#[cfg(test)]
 mod tests;

@@ -65,6 +65,12 @@ pub(crate) fn page_command(
     super::browser::adapter::page_command(path, cx)
 }
 
+/// `tapline.toml`'s renamed keys, `(old, new)` as dotted paths (`"run.old"`): the old name
+/// still read, with a warning, by the configuration's loader.
+pub(crate) fn renamed_keys() -> &'static [(&'static str, &'static str)] {
+    super::browser::chromium::RENAMED_KEYS
+}
+
 /// The folders every harness's ecosystem fills with dependencies or caches.
 pub(crate) fn dependency_folders() -> impl Iterator<Item = &'static str> {
     HARNESSES

@@ -1,6 +1,6 @@
 //! One test file's life: spawn it supervised, archive every byte it writes, parse its stdout
-//! into TAP events (or its `go test -json` / JUnit output, or the JUnit reports a `[[suite]]`
-//! leaves), and judge it by its stream and its process together.
+//! into TAP events (or the `go-json` event stream / JUnit output its format names, or the
+//! JUnit reports a `[[suite]]` leaves), and judge it by its stream and its process together.
 use super::discover::{Host, Input, Silent};
 use super::runners::Streams;
 use crate::event::collect::Collect;
@@ -610,11 +610,12 @@ fn exit_reason(exit: Exit) -> FailureReason {
     }
 }
 
-/// A file that printed no TAP, judged as its own harness judges it ([`Silent`]): prove fails
-/// a `*.t` (`No subtests run`); node's runner and tape count a JavaScript or TypeScript file
-/// that exits 0 as a file with no tests, not a failure (`no_tests`, kept out of the passed
-/// files); a pytest module fails with a hint. Any other reason it failed (an exit code, a
-/// timeout) stands.
+/// A file that printed no TAP, judged as its own harness judges it ([`Silent`], which each
+/// room gives its files): [`Silent::NoSubtests`] fails it as `No subtests run`, as a harness
+/// that words it so does; [`Silent::NoTests`] counts a file that exits 0 as a file with no
+/// tests, not a failure (`no_tests`, kept out of the passed files), as a harness that runs
+/// files with no tests does; [`Silent::Fails`] leaves `no TAP output` (a room may add a hint
+/// of its own). Any other reason it failed (an exit code, a timeout) stands.
 pub(super) fn judge_silent(r: &mut FileResult, silent: Silent) {
     let no_tap = |x: &FailureReason| *x == FailureReason::NoTapOutput;
     let Some(at) = r.reasons.iter().position(no_tap) else {
@@ -712,7 +713,7 @@ mod tests {
         assert_eq!(
             silent(Silent::NoTests, Exit::Code(0)),
             (true, true, Vec::<FailureReason>::new()),
-            "node and tape: a file with no tests"
+            "Silent::NoTests: a file with no tests"
         );
         assert_eq!(
             silent(Silent::NoTests, Exit::Code(1)),

@@ -38,7 +38,7 @@
 //! written yet is [`FLUSH_AFTER`] old: `--format jsonl` into a pipe reaches its reader as the
 //! run goes, a quiet moment within 10 ms, and a producer that streams without pause is written
 //! in blocks (a write per read of its pipe woke the reader thousands of times a second: +7%
-//! CPU on the 200,000-point Perl run, benches/README.md).
+//! CPU on the benchmark's 200,000-point run, benches/README.md).
 pub mod child_env;
 pub mod config;
 mod decide;

@@ -41,6 +41,21 @@ pub enum OptionsError {
     Conflict(&'static str),
 }
 
+/// Prints each of the configuration's warnings on stderr, once per process: a command that
+/// reads the project again (watch, the daemon) would otherwise repeat them every run.
+fn warn_once(warnings: &[String]) {
+    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut said = SAID
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    for warning in warnings {
+        if !said.contains(warning) {
+            crate::say!("tapline: {warning}");
+            said.push(warning.clone());
+        }
+    }
+}
+
 /// The project a command works in: where it was started, its root, and its `tapline.toml`.
 #[derive(Debug, Clone)]
 pub struct Project {
@@ -55,6 +70,7 @@ impl Project {
     pub fn open(cwd: PathBuf) -> Result<Project, OptionsError> {
         let root = config::find_project_root(&cwd);
         let config = config::load(&root)?;
+        warn_once(&config.warnings);
         Ok(Project { cwd, root, config })
     }
 

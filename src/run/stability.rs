@@ -52,7 +52,8 @@ impl Analysis {
             });
             file.durations.push(r.duration.as_secs_f64() * 1000.0);
             let mut seen: HashMap<&str, u32> = HashMap::new();
-            // A node:test `describe` is no test: its tests are measured.
+            // A suite point (a group such as a `describe`, whose tests are reported as its
+            // subtests) is no test: its tests are measured.
             for t in r.tests.iter().filter(|t| !t.suite) {
                 let n = seen.entry(&t.name).or_default();
                 *n += 1;

@@ -135,33 +135,37 @@ pub(crate) fn reports(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::gojson::PackageDirs;
     use crate::protocol::InputFormat;
     use std::time::Duration;
 
+    /// A suite's entry carries the packages its harness finds for its format and folder
+    /// (how a harness finds them, its module's folder relative to the root: the room's
+    /// `a_go_suite_knows_its_modules_folder_relative_to_the_root`).
     #[test]
-    fn a_go_suite_knows_its_modules_folder_relative_to_the_root() {
+    fn a_suites_entry_carries_the_packages_the_registry_finds() {
         let tmp = tempfile::TempDir::new().expect("temp dir");
         let root = tmp.path();
-        fs::create_dir_all(root.join("go/cmp/cmpopts")).expect("mkdir");
-        fs::write(root.join("go/go.mod"), "module example.com/gonested\n").expect("write");
-        let module = Some(PackageDirs::new("example.com/gonested", "go"));
+        fs::create_dir_all(root.join("unit/cmp")).expect("mkdir");
         let suite = Suite {
-            name: "go".to_owned(),
-            dir: root.join("go"),
-            command: vec!["go".to_owned(), "test".to_owned(), "-json".to_owned()],
+            name: "unit".to_owned(),
+            dir: root.join("unit"),
+            command: vec!["tool".to_owned(), "test".to_owned(), "-json".to_owned()],
             format: InputFormat::GoJson,
             report: None,
             optional: false,
         };
-        let entry = &entries(std::slice::from_ref(&suite), root, root, None)[0];
-        assert_eq!(entry.input.go_packages, module);
-        let tap = Suite {
-            format: InputFormat::Tap,
-            ..suite
-        };
-        let entry = &entries(&[tap], root, root, None)[0];
-        assert_eq!(entry.input.go_packages, None);
+        for format in [InputFormat::GoJson, InputFormat::Tap, InputFormat::Junit] {
+            let suite = Suite {
+                format,
+                ..suite.clone()
+            };
+            let entry = &entries(std::slice::from_ref(&suite), root, root, None)[0];
+            assert_eq!(
+                entry.input.go_packages,
+                crate::harness::registry::suite_packages(format, &suite.dir, root),
+                "{format:?}"
+            );
+        }
     }
 
     #[test]

@@ -1013,7 +1013,7 @@ fn a_change_to_a_module_in_a_browser_files_bundle_reruns_that_file() {
     std::os::unix::fs::symlink(&esbuild, p.path("node_modules/.bin/esbuild")).expect("link");
     fs::write(
         p.path("tapline.toml"),
-        format!("[run]\nchromium = {:?}\n", chromium.display().to_string()),
+        format!("[run]\nbrowser = {:?}\n", chromium.display().to_string()),
     )
     .expect("write");
     let sorted = |mut files: Vec<String>| {

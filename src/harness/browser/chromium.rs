@@ -43,16 +43,21 @@ const NAMES: &[&str] = &[
 ];
 
 /// What a missing Chromium's error adds: how to get one.
-pub const INSTALL_HINT: &str = "install Chromium (Debian/Ubuntu: `apt-get install chromium`), or name its binary in $TAPLINE_CHROMIUM or `[run] chromium` in tapline.toml";
+pub const INSTALL_HINT: &str = "install Chromium (Debian/Ubuntu: `apt-get install chromium`), or name its binary in $TAPLINE_CHROMIUM or `[run] browser` in tapline.toml";
 
-/// The Chromium a run uses: `$TAPLINE_CHROMIUM`, else `[run] chromium`, else the first of
+/// `tapline.toml`'s keys this room renamed (old, new), read by the configuration through the
+/// registry: `[run] chromium` was the first name of `[run] browser`, which says what it is for
+/// rather than which browser it is today.
+pub(crate) const RENAMED_KEYS: &[(&str, &str)] = &[("run.chromium", "run.browser")];
+
+/// The Chromium a run uses: `$TAPLINE_CHROMIUM`, else `[run] browser`, else the first of
 /// `chromium`, `chromium-browser`, `google-chrome` on PATH. `Err` names what was looked for.
 pub fn find(configured: Option<&Path>) -> Result<PathBuf, String> {
     if let Some(path) = std::env::var_os("TAPLINE_CHROMIUM").filter(|p| !p.is_empty()) {
         return existing(PathBuf::from(path), "$TAPLINE_CHROMIUM");
     }
     if let Some(path) = configured {
-        return existing(path.to_path_buf(), "[run] chromium");
+        return existing(path.to_path_buf(), "[run] browser");
     }
     NAMES
         .iter()

@@ -80,7 +80,7 @@ static RUNS: AtomicU64 = AtomicU64::new(0);
 
 /// One browser file to run.
 pub(crate) struct BrowserJob {
-    /// The Chromium binary (from discovery: `$TAPLINE_CHROMIUM`, `[run] chromium`, PATH).
+    /// The Chromium binary (from discovery: `$TAPLINE_CHROMIUM`, `[run] browser`, PATH).
     pub binary: PathBuf,
     /// As given (relative to `cwd`).
     pub file: PathBuf,

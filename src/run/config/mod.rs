@@ -13,11 +13,11 @@
 //! test_dirs = ["test"]         # where to look when no PATH is given (relative to the cwd;
 //!                              # default: what package.json's test script runs, else
 //!                              # test/, tests/ and t/, whichever exist)
-//! ts_runner = ["tsx"]          # runs *.ts (default: node_modules/.bin/tsx, then tsrun,
-//!                              # then tsx or tsrun on PATH); a path is from the project root
+//! ts_runner = ["ts-run"]       # runs *.ts (default: the project's own TypeScript runner, then
+//!                              # one on PATH, docs/discovery.md); a path is from the project root
 //! env = { LANG = "C" }         # set for every test (`--env KEY=VALUE` wins, key by key)
-//! lib = ["lib"]                # prepended to PERL5LIB, PYTHONPATH, NODE_PATH (like -I DIR;
-//!                              # relative to the project root)
+//! lib = ["lib"]                # prepended to every include variable a harness names (like
+//!                              # -I DIR; relative to the project root; docs/configuration.md)
 //! retries = 2                  # run a failed file up to 2 more times (a later pass: flaky)
 //! order = "slowest-first"      # slowest-first, failed-first, declared, random, random:SEED
 //! history = true               # record every run in <log_dir>/history.jsonl
@@ -32,28 +32,29 @@
 //! sandbox = true               # run each file inside bubblewrap (docs/sandbox.md: its threat model)
 //! sandbox_write = ["target"]   # writable inside the sandbox (relative to the project root)
 //! sandbox_env_drop = ["AWS_SECRET_ACCESS_KEY"]  # variables a sandboxed test does not get
-//! chromium = "/usr/bin/chromium"  # the browser for browser tests (default: $TAPLINE_CHROMIUM,
-//!                              # then chromium, chromium-browser, google-chrome on PATH)
-//! isolate = false              # true: one process per file, even for tape files (which
-//!                              # otherwise share a warm node per job; docs/run.md)
+//! browser = "/usr/bin/browser"  # the browser for browser tests (default: the variable, then
+//!                              # the binaries on PATH that docs/browser.md names; the key
+//!                              # was first named after that browser, a name still read)
+//! isolate = false              # true: one process per file, even for the files that
+//!                              # otherwise share a warm worker per job (docs/run.md)
 //!
 //! [[runner]]                   # tried in order, before the built-in rules; first match wins
 //! glob = "*.ts"                # matched against the file name, or against the path relative
 //!                              # to the project root when the glob contains '/'
-//! command = ["tsx", "{}"]      # {} = the test file; with no {} the file is appended; or one
-//!                              # string split as a shell would: "tsx --test {}"
+//! command = ["ts-run", "{}"]   # {} = the test file; with no {} the file is appended; or one
+//!                              # string split as a shell would: "ts-run --test {}"
 //! format = "tap"               # what the command prints: tap (default), go-json, junit
-//! runtime = "chromium"         # run the matched files in headless Chromium instead (no
-//!                              # command needed; see docs/browser.md)
+//! runtime = "command"          # or the page host's word: run the matched files in the
+//!                              # headless browser instead (no command needed; docs/browser.md)
 //! merge = false                # stdout and stderr on one pipe, parsed as TAP, in the order
-//!                              # written (default: true for perl; --no-merge wins)
-//! warm = true                  # node files that run one after another in a warm node per
-//!                              # job, as tape files do (false: one process each)
+//!                              # written (default: the harness's choice; --no-merge wins)
+//! warm = true                  # files that run one after another in a warm worker per job,
+//!                              # as a warm harness's files do (false: one process each)
 //!
 //! [[suite]]                    # a whole command run once per run, one entry beside the files
-//! name = "go"                  # its name in reports and logs (unique)
-//! dir = "go"                   # where it runs, relative to the project root (default ".")
-//! command = ["go", "test", "-json", "./..."]
+//! name = "unit"                # its name in reports and logs (unique)
+//! dir = "unit"                 # where it runs, relative to the project root (default ".")
+//! command = ["make", "test-json"]
 //! format = "go-json"           # tap, go-json or junit (default tap)
 //! report = "reports/*.xml"     # junit only: read these files (relative to dir) when the
 //!                              # command ends, instead of its output
@@ -62,6 +63,7 @@
 pub mod coverage;
 mod env;
 mod kinds;
+mod renamed;
 
 pub use env::{check_var, parse_assignment, EnvError};
 pub use kinds::{Order, Partition, PartitionArg, PartitionError, Strategy};
@@ -117,13 +119,16 @@ pub struct Config {
     /// Already joined to the project root.
     pub sandbox_write: Vec<PathBuf>,
     pub sandbox_env_drop: Vec<String>,
-    /// `[run] chromium`: the browser for browser tests, already joined to the project root
+    /// `[run] browser`: the browser for browser tests, already joined to the project root
     /// when it names a path.
     pub browser: Option<PathBuf>,
     /// `[[suite]]` entries, in the order written.
     pub suites: Vec<Suite>,
     /// `[coverage]` (`tapline run --coverage`).
     pub coverage: coverage::Config,
+    /// What the file said that still works but should change (an old key's name), one line
+    /// each, for the command to print once ([`renamed`]).
+    pub warnings: Vec<String>,
 }
 
 /// A `[[suite]]`: a command run once per run as one entry, whose output (or JUnit report
@@ -168,6 +173,7 @@ impl Default for Config {
             browser: None,
             suites: Vec::new(),
             coverage: coverage::Config::default(),
+            warnings: Vec::new(),
         }
     }
 }
@@ -187,7 +193,8 @@ pub struct RunnerRule {
     /// Whether stdout and stderr are one pipe, parsed as TAP (`None`: by the program, see
     /// `runners::streams`).
     pub merge: Option<bool>,
-    /// Whether its files may share a warm node (`None`: tape files do; docs/run.md).
+    /// Whether its files may share a warm worker (`None`: as their harness's room decides;
+    /// docs/run.md says which do).
     pub warm: Option<bool>,
     matcher: GlobMatcher,
 }
@@ -416,7 +423,7 @@ struct RawRun {
     sandbox_write: Vec<PathBuf>,
     #[serde(default)]
     sandbox_env_drop: Vec<String>,
-    chromium: Option<PathBuf>,
+    browser: Option<PathBuf>,
 }
 
 /// Reads a size written as a string with its unit (`"256M"`, [`crate::supervise::limits::parse_size`]).
@@ -465,19 +472,7 @@ pub fn load(root: &Path) -> Result<Config, ConfigError> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Config::default()),
         Err(source) => return Err(ConfigError::Read { path, source }),
     };
-    let raw: RawFile = toml::from_str(&text).map_err(|e| {
-        let mut location = path.display().to_string();
-        if let Some(before) = e.span().and_then(|span| text.get(..span.start)) {
-            let line = before.matches('\n').count() + 1;
-            let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-            location = format!("{location}:{line}:{column}");
-        }
-        // Keep the error on one line: the message of a custom error may span several.
-        ConfigError::Parse {
-            location,
-            message: e.message().trim().replace('\n', " "),
-        }
-    })?;
+    let (raw, warnings) = parse(&text, &path)?;
     let suites = suites(raw.suite, root).map_err(|message| ConfigError::Parse {
         location: path.display().to_string(),
         message,
@@ -510,7 +505,7 @@ pub fn load(root: &Path) -> Result<Config, ConfigError> {
         sandbox: raw.run.sandbox,
         sandbox_write: raw.run.sandbox_write.iter().map(|p| root.join(p)).collect(),
         sandbox_env_drop: raw.run.sandbox_env_drop,
-        browser: raw.run.chromium.map(|p| {
+        browser: raw.run.browser.map(|p| {
             if p.components().count() > 1 {
                 root.join(p)
             } else {
@@ -519,10 +514,47 @@ pub fn load(root: &Path) -> Result<Config, ConfigError> {
         }),
         suites,
         coverage: raw.coverage,
+        warnings,
     })
 }
 
-/// A command whose program is a relative path (`node_modules/.bin/tsx`), placed at the
+/// Reads the file's text, its renamed keys ([`renamed`]) under their new names, with the
+/// warnings they give.
+fn parse(text: &str, path: &Path) -> Result<(RawFile, Vec<String>), ConfigError> {
+    let error = |e: toml::de::Error, located: bool| {
+        let mut location = path.display().to_string();
+        if let Some(before) = (e.span().filter(|_| located)).and_then(|span| text.get(..span.start))
+        {
+            let line = before.matches('\n').count() + 1;
+            let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            location = format!("{location}:{line}:{column}");
+        }
+        // Keep the error on one line: the message of a custom error may span several.
+        ConfigError::Parse {
+            location,
+            message: e.message().trim().replace('\n', " "),
+        }
+    };
+    // A file that is not even TOML gets its error, with its position, from the read below.
+    if let Ok(mut file) = toml::from_str::<toml::Table>(text) {
+        let warnings = renamed::apply(&mut file, registry::renamed_keys()).map_err(|message| {
+            ConfigError::Parse {
+                location: path.display().to_string(),
+                message,
+            }
+        })?;
+        if !warnings.is_empty() {
+            // Read from the moved table, an error has no position in the text to give.
+            let raw = RawFile::deserialize(file).map_err(|e| error(e, false))?;
+            return Ok((raw, warnings));
+        }
+    }
+    let raw = toml::from_str(text).map_err(|e| error(e, true))?;
+    Ok((raw, Vec::new()))
+}
+
+/// A command whose program is a relative path (a project's own runner under its dependency
+/// folder, `tools/bin/ts-run`), placed at the
 /// project root; a bare name is looked up on PATH.
 fn rooted_program(mut words: Vec<String>, root: &Path) -> Vec<String> {
     if let Some(program) = words.first_mut() {
@@ -683,7 +715,7 @@ timeout = "120s"
 grace = "5s"
 log_dir = ".nogit/testlogs"
 test_dirs = ["test"]
-ts_runner = ["node_modules/.bin/tsx"]
+ts_runner = ["tools/bin/ts-run"]
 env = { LANG = "C", DEBUG = 1 }
 lib = ["lib"]
 retries = 2
@@ -703,30 +735,30 @@ sandbox_env_drop = ["AWS_SECRET_ACCESS_KEY"]
 
 [[runner]]
 glob = "*.ts"
-command = ["tsx", "{}"]
+command = ["ts-run", "{}"]
 
 [[runner]]
 glob = "test/slow/*.t"
-command = ["perl", "-Ilib", "{}"]
+command = ["interpreter", "-Ilib", "{}"]
 merge = false
 
 [[runner]]
-glob = "*.gotest.sh"
+glob = "*.json-test.sh"
 command = ["sh", "{}"]
 format = "go-json"
 
 [[suite]]
-name = "go"
-dir = "go"
-command = ["go", "test", "-json", "./..."]
+name = "unit"
+dir = "unit"
+command = ["tool", "test", "-json", "./..."]
 format = "go-json"
 optional = true
 
 [[suite]]
-name = "pytest"
-command = ["pytest", "--junitxml=.nogit/pytest.xml"]
+name = "xml"
+command = ["tool", "--junitxml=.nogit/report.xml"]
 format = "junit"
-report = ".nogit/pytest.xml"
+report = ".nogit/report.xml"
 "#;
     use tempfile::TempDir;
 
@@ -745,41 +777,52 @@ report = ".nogit/pytest.xml"
 
     #[test]
     fn a_rules_runtime_names_the_page_host_or_the_command() {
-        let page = load_text("[[runner]]\nglob = \"*.web.js\"\nruntime = \"chromium\"\n")
-            .expect("a page rule");
+        // The page host's word is its room's (the registry's), as the user writes it.
+        let word = registry::page_runtime();
+        let page = load_text(&format!(
+            "[[runner]]\nglob = \"*.web.js\"\nruntime = \"{word}\"\n"
+        ))
+        .expect("a page rule");
         assert_eq!(page.runners[0].host, Host::Page);
         // With no command of its own, the rule keeps the host's word, as before the rooms.
-        assert_eq!(page.runners[0].command, ["chromium"]);
+        assert_eq!(page.runners[0].command, [word]);
         let process =
             load_text("[[runner]]\nglob = \"*.x\"\nruntime = \"command\"\ncommand = \"sh\"\n")
                 .expect("a process rule");
         assert_eq!(process.runners[0].host, Host::Process);
         let e = parse_error("[[runner]]\nglob = \"*.x\"\nruntime = \"firefox\"\n");
         assert!(
-            e.contains(
-                "failed to read a runner's runtime `firefox`: it is \"chromium\" or \"command\""
-            ),
+            e.contains(&format!(
+                "failed to read a runner's runtime `firefox`: it is \"{word}\" or \"command\""
+            )),
             "{e}"
         );
     }
 
     #[test]
     fn issue39_a_command_is_an_array_or_a_string_split_as_a_shell_would() {
-        let text = "[[runner]]\nglob = \"*.spec.ts\"\ncommand = \"npx tsx --test --test-name-pattern 'a b' {}\"\n\
-                    [[runner]]\nglob = \"*.t\"\ncommand = [\"perl\", \"-Ilib\"]\n\
-                    [[suite]]\nname = \"go\"\ncommand = 'go test -json \"./...\"'\nformat = \"go-json\"\n";
+        let text = "[[runner]]\nglob = \"*.spec.ts\"\ncommand = \"npx ts-run --test --test-name-pattern 'a b' {}\"\n\
+                    [[runner]]\nglob = \"*.t\"\ncommand = [\"interpreter\", \"-Ilib\"]\n\
+                    [[suite]]\nname = \"unit\"\ncommand = 'tool test -json \"./...\"'\nformat = \"go-json\"\n";
         let config = load_text(text).unwrap_or_else(|e| panic!("{e}"));
         let words = |w: &[&str]| w.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
         assert_eq!(
             config.runners[0].command,
-            words(&["npx", "tsx", "--test", "--test-name-pattern", "a b", "{}"])
+            words(&[
+                "npx",
+                "ts-run",
+                "--test",
+                "--test-name-pattern",
+                "a b",
+                "{}"
+            ])
         );
-        assert_eq!(config.runners[1].command, words(&["perl", "-Ilib"]));
+        assert_eq!(config.runners[1].command, words(&["interpreter", "-Ilib"]));
         assert_eq!(
             config.suites[0].command,
-            words(&["go", "test", "-json", "./..."])
+            words(&["tool", "test", "-json", "./..."])
         );
-        let e = parse_error("[[runner]]\nglob = \"*.t\"\ncommand = \"perl 'lib\"\n");
+        let e = parse_error("[[runner]]\nglob = \"*.t\"\ncommand = \"interpreter 'lib\"\n");
         assert!(e.contains("unterminated single quote"), "{e}");
         let e = load_text("[[runner]]\nglob = \"*.t\"\ncommand = \"  \"\n").expect_err("empty");
         assert!(e.to_string().contains("its command is empty"), "{e}");
@@ -841,7 +884,7 @@ report = ".nogit/pytest.xml"
             cfg.ts_runner,
             Some(vec![dir
                 .path()
-                .join("node_modules/.bin/tsx")
+                .join("tools/bin/ts-run")
                 .to_string_lossy()
                 .into_owned()])
         );
@@ -859,10 +902,10 @@ report = ".nogit/pytest.xml"
             [None, Some(false), None]
         );
         assert_eq!(cfg.suites.len(), 2);
-        assert_eq!(cfg.suites[0].dir, dir.path().join("go"));
+        assert_eq!(cfg.suites[0].dir, dir.path().join("unit"));
         assert_eq!(cfg.suites[0].format, InputFormat::GoJson);
         assert!(cfg.suites[0].optional);
-        assert_eq!(cfg.suites[1].report.as_deref(), Some(".nogit/pytest.xml"));
+        assert_eq!(cfg.suites[1].report.as_deref(), Some(".nogit/report.xml"));
         assert_eq!(cfg.suites[1].dir, dir.path().join(""));
         assert_eq!(cfg.retries, Some(2));
         assert_eq!(cfg.order, Some(Order::SlowestFirst));
@@ -870,7 +913,7 @@ report = ".nogit/pytest.xml"
         assert_eq!(cfg.cache_inputs, ["src/**", "lib/**"]);
         assert!(load_text("[run]\norder = \"fastest\"\n").is_err());
         assert_eq!(cfg.runners[0].glob, "*.ts");
-        assert_eq!(cfg.runners[0].command, ["tsx", "{}"]);
+        assert_eq!(cfg.runners[0].command, ["ts-run", "{}"]);
         assert_eq!(
             cfg.env,
             [("DEBUG".into(), "1".into()), ("LANG".into(), "C".into())]
@@ -998,7 +1041,7 @@ max_output = \"lots\"\n",
         let rule = |glob: &str| RunnerRule::new(glob, vec!["x".into()]).expect("valid glob");
         assert!(rule("*.ts").matches("test/deep/a.ts"));
         assert!(rule("*.ts").matches("a.ts"));
-        assert!(!rule("*.ts").matches("test/a.tsx"));
+        assert!(!rule("*.ts").matches("test/a.tsv"), "a longer extension");
         assert!(rule("test/*.t").matches("test/a.t"));
         assert!(!rule("test/*.t").matches("test/sub/a.t"));
         assert!(rule("test/**/*.t").matches("test/sub/a.t"));

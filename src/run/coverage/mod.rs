@@ -323,51 +323,101 @@ fn remove(outputs: &[PathBuf]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::harness::trace::EnvEdit;
 
-    /// The engines moved to their rooms (issue #39) set what they set before: every child gets
-    /// coverage.py's hook and the root, and Devel::Cover only in a run of Perl files.
+    /// A run with no file of any language: every child gets the edits of the engines that
+    /// measure without their files, in the registry's order, each after what the child has;
+    /// an engine that waits for its language's files adds nothing (which engine does what:
+    /// `src/harness/coverage_engines_tests.rs`).
     #[test]
     fn every_child_gets_the_engines_that_measure_in_the_run() {
         let root = tempfile::tempdir().expect("temp dir");
         let collector = Collector::new(Setup {
             root: root.path(),
             test_files: vec![],
-            languages: BTreeSet::from(["node"]),
+            languages: BTreeSet::new(),
             tests: false,
         })
         .expect("collector");
-        let mut vars = vec![("PYTHONPATH".into(), OsString::from("/mine"))];
-        collector.add_env(&mut vars, |_| None);
-        let hooks = collector.hooks.display().to_string();
-        assert_eq!(
-            vars,
-            [
-                (
-                    "PYTHONPATH".into(),
-                    OsString::from(format!("{hooks}:/mine"))
-                ),
-                (
-                    "TAPLINE_COVERAGE_ROOT".into(),
-                    root.path().as_os_str().to_owned()
-                ),
-            ]
+        let edits: Vec<(&str, EnvEdit)> = (COVERAGE_ENGINES.iter())
+            .filter(|engine| engine.available(false))
+            .flat_map(|engine| engine.run_env(&collector.hooks, root.path()))
+            .collect();
+        assert!(
+            !edits.is_empty(),
+            "some engine measures every child (the test needs one)"
         );
-        assert!(is_measured_language("lib/A.pm"));
-        assert!(is_measured_language("src/a.tsx"));
-        assert!(!is_measured_language("README.md"));
-        assert!(!is_measured_language("t/a.t"));
+        let mut vars: Vec<(OsString, OsString)> = Vec::new();
+        for (key, _) in &edits {
+            if !vars.iter().any(|(k, _)| k == key) {
+                vars.push(((*key).into(), OsString::from("/mine")));
+            }
+        }
+        collector.add_env(&mut vars, |_| None);
+        let mut expected: Vec<(OsString, OsString)> = Vec::new();
+        for (key, edit) in edits {
+            let before = (expected.iter().find(|(k, _)| k == key))
+                .map_or_else(|| OsString::from("/mine"), |(_, v)| v.clone());
+            let value = match edit {
+                EnvEdit::AppendWords(words) => format!("{} {words}", before.to_string_lossy()),
+                EnvEdit::PrependPath(first) => {
+                    format!("{}:{}", first.display(), before.to_string_lossy())
+                }
+                EnvEdit::Set(value) => value.to_string_lossy().into_owned(),
+            };
+            match expected.iter_mut().find(|(k, _)| k == key) {
+                Some((_, v)) => *v = value.into(),
+                None => expected.push((key.into(), value.into())),
+            }
+        }
+        assert_eq!(vars, expected);
     }
 
+    /// A file is measured by the extension of some engine's sources.
     #[test]
-    fn a_virtualenv_site_packages_or_node_modules_is_never_the_projects_code() {
+    fn a_file_is_measured_by_some_engines_extension() {
+        for engine in COVERAGE_ENGINES {
+            for ext in engine.extensions() {
+                assert!(is_measured_language(&format!("src/a.{ext}")), "{ext}");
+            }
+        }
+        assert!(!is_measured_language("README.md"));
+        assert!(!is_measured_language("t/a.t"));
+        assert!(!is_measured_language("Makefile"));
+    }
+
+    /// Each engine's dependency folders, at any depth, and a folder holding its mark of an
+    /// environment of installed packages, are never the project's code.
+    #[test]
+    fn an_engines_dependency_folders_are_never_the_projects_code() {
         let root = tempfile::tempdir().expect("temp dir");
-        std::fs::create_dir_all(root.path().join("env/lib")).expect("mkdir");
-        std::fs::write(root.path().join("env/pyvenv.cfg"), "home = /usr/bin\n").expect("write");
-        assert!(dependency(root.path(), "env/lib/pkg/mod.py"));
-        assert!(dependency(root.path(), "vendor/site-packages/pkg.py"));
-        assert!(dependency(root.path(), "web/node_modules/x/index.js"));
-        assert!(!dependency(root.path(), "src/pkg/mod.py"));
-        // A file named like the marker is not a virtualenv's.
-        assert!(!dependency(root.path(), "env2/pyvenv.cfg"));
+        for dir in COVERAGE_ENGINES.iter().flat_map(|e| e.dependency_dirs()) {
+            assert!(
+                dependency(root.path(), &format!("vendor/{dir}/pkg.x")),
+                "{dir}"
+            );
+            assert!(
+                dependency(root.path(), &format!("web/{dir}/x/index.x")),
+                "{dir}"
+            );
+        }
+        let marks: Vec<&str> = (COVERAGE_ENGINES.iter())
+            .filter_map(|e| e.dependency_mark())
+            .collect();
+        for (i, mark) in marks.iter().enumerate() {
+            let env = format!("env{i}");
+            std::fs::create_dir_all(root.path().join(&env).join("lib")).expect("mkdir");
+            std::fs::write(root.path().join(&env).join(mark), "").expect("write");
+            assert!(
+                dependency(root.path(), &format!("{env}/lib/pkg/mod.x")),
+                "{mark}"
+            );
+            // A file named like the mark is not an environment's.
+            assert!(
+                !dependency(root.path(), &format!("other{i}/{mark}")),
+                "{mark}"
+            );
+        }
+        assert!(!dependency(root.path(), "src/pkg/mod.x"));
     }
 }

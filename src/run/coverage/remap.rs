@@ -1,5 +1,5 @@
-//! V8's ranges of a script that has a source map (a tsx test's TypeScript, a browser page's
-//! esbuild bundle), mapped to the lines of the sources it was made from, as c8 maps them
+//! V8's ranges of a script that has a source map (a TypeScript test run by a loader, a
+//! browser page's esbuild bundle), mapped to the lines of the sources it was made from, as c8 maps them
 //! (v8-to-istanbul 9 over @jridgewell/trace-mapping), so that tapline's figures for a `.ts`
 //! file are c8's, line for line:
 //!
@@ -205,11 +205,12 @@ mod tests {
         assert_eq!(at(0, Bias::Upper), Some(0));
     }
 
-    /// What tsx 4 gives node 20 for this file (its source-map-cache entry), and the ranges
-    /// V8 reported when a test called `used` only; c8 10 (`c8 --reporter=lcovonly tsx …`)
-    /// reports lines 1-12 run and 13-15 not.
+    /// What the TypeScript loader tapline prefers (docs/discovery.md), version 4, gives node
+    /// 20 for this file (its source-map-cache entry), and the ranges V8 reported when a test
+    /// called `used` only; c8 10 (`c8 --reporter=lcovonly` over that loader) reports lines
+    /// 1-12 run and 13-15 not.
     #[test]
-    fn a_tsx_file_is_counted_as_c8_counts_it() {
+    fn a_loaded_typescript_file_is_counted_as_c8_counts_it() {
         let source = "// Adds and doubles, typed.\nexport interface Pair {\n  a: number;\n  b: number;\n}\n\nexport function used(p: Pair): number {\n  const sum: number = p.a + p.b;\n  return sum;\n}\n\nexport function unused(a: number): number {\n  const doubled: number = a * 2;\n  return doubled;\n}\n";
         let map = serde_json::json!({
             "version": 3,

@@ -1,4 +1,5 @@
-//! node's and tsx's coverage: V8 writes one JSON file per process into `NODE_V8_COVERAGE`
+//! V8's coverage, of node and of what runs over it: V8 writes one JSON file per process into
+//! the folder node's coverage variable names (the node room's engine sets it)
 //! (block coverage: per function, ranges of source offsets with their counts, innermost
 //! last). A script's lines get counts as node's `--experimental-test-coverage` gives them: a
 //! line takes the count of the last range that covers it whole, an empty line counts as run
@@ -6,10 +7,11 @@
 //! `eval`) is passed over.
 //!
 //! A script with a source map (node writes the maps it knows into the file's
-//! `source-map-cache` once they are enabled: tsx enables them, as does `--enable-source-maps`)
-//! is counted in its sources instead, as c8 counts it ([`super::remap`]): a tsx test's
-//! TypeScript gets the hits, line for line as c8 gives them, not the JavaScript tsx made of
-//! it. A page's coverage is written here in the same form, by the page host.
+//! `source-map-cache` once they are enabled: a TypeScript loader enables them, as does
+//! `--enable-source-maps`) is counted in its sources instead, as c8 counts it
+//! ([`super::remap`]): a TypeScript test gets the hits, line for line as c8 gives them, not
+//! the JavaScript its loader made of it. A page's coverage is written here in the same form,
+//! by the page host.
 use crate::coverage::Lang;
 use crate::util::paths::from_file_url;
 use serde::Deserialize;

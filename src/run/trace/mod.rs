@@ -234,7 +234,8 @@ pub struct FileTrace {
     argv: Vec<OsString>,
     cwd: PathBuf,
     /// The folder's `00init` module (relative to the root), which the file depends on
-    /// whether its hook saw it load or not ([`super::tstest`]).
+    /// whether its hook saw it load or not (its harness runs it first, outside the file's
+    /// own process; [`crate::util`] finds it).
     init: Option<String>,
 }
 
@@ -521,22 +522,22 @@ mod tests {
         };
         let a = root.join("lib/A.pm");
         let whole = format!(
-            "/usr/share/perl/Carp.pm\n{}\nlib/A.pm\n#done perl\n",
+            "/usr/share/lang/Base.pm\n{}\nlib/A.pm\n#done lang\n",
             a.display()
         );
         assert_eq!(lines(&whole), Ok(vec!["lib/A.pm".to_owned()]));
         // A subprocess's lines alone: the test's own process never said it was done.
         assert_eq!(lines(&format!("{}\n", a.display())), Err(Missing::NotEnded));
         assert_eq!(
-            lines(&format!("{whole}#partial node: no inspector\n")),
-            Err(Missing::Partial("node: no inspector".into()))
+            lines(&format!("{whole}#partial lang: no inspector\n")),
+            Err(Missing::Partial("lang: no inspector".into()))
         );
         // Relative to a folder the test left: it cannot be placed.
         assert_eq!(
-            lines("lib/Gone.pm\n#done perl\n"),
+            lines("lib/Gone.pm\n#done lang\n"),
             Err(Missing::Unplaced("lib/Gone.pm".into()))
         );
-        assert_eq!(lines("#done perl\n"), Ok(vec![]));
+        assert_eq!(lines("#done lang\n"), Ok(vec![]));
         assert_eq!(lines(""), Err(Missing::NoOutput));
         std::fs::remove_file(&out).expect("rm");
         assert_eq!(read(&out, &root, &root), Err(Missing::NoOutput));
@@ -557,7 +558,7 @@ mod tests {
             2,
             (
                 "t/b.js".into(),
-                Missing::Partial("node: no inspector".into()),
+                Missing::Partial("lang: no inspector".into()),
             ),
         );
         let note = missing_note(missing).expect("a note");
@@ -565,7 +566,7 @@ mod tests {
             note,
             "8 test files left no dependency trace (they run on any change): \
              t/1.t, t/2.t, t/3.t, t/4.t, t/5.t and 2 more: its first process did not reach its \
-             end (killed, exec'ed away or ended by _exit); t/b.js: node: no inspector"
+             end (killed, exec'ed away or ended by _exit); t/b.js: lang: no inspector"
         );
         let dir = tempfile::TempDir::new().expect("temp dir");
         let tracer = Tracer::without_hooks(dir.path(), dir.path());
@@ -579,13 +580,29 @@ mod tests {
         assert_eq!(tracer.take_missing_note(), None);
     }
 
+    /// Every language's hook variable, as the registry lists them, edited after what the
+    /// child would get: a value set here, else the inherited one (each room's `trace.rs`
+    /// tests its own edit).
     #[test]
     fn hooks_are_added_after_what_the_child_would_get() {
         let dir = tempfile::TempDir::new().expect("temp dir");
         let tracer = Tracer::new(dir.path(), dir.path()).expect("tracer");
-        let mut vars = vec![("PERL5OPT".into(), OsString::from("-MCarp"))];
+        let hooks = &tracer.hooks.as_ref().expect("hooks").dir;
+        let edits: Vec<(&str, EnvEdit)> = (TRACE_HOOKS.iter())
+            .filter_map(|hook| hook.env(hooks))
+            .collect();
+        assert!(!edits.is_empty(), "the registry has trace hooks");
+        let appended = |edit: &EnvEdit| matches!(edit, EnvEdit::AppendWords(_));
+        // What a child gets otherwise: a value set here for the variables a hook appends to,
+        // an inherited one for the others.
+        let mut vars: Vec<(OsString, OsString)> = (edits.iter())
+            .filter(|(_, edit)| appended(edit))
+            .map(|(key, _)| ((*key).into(), OsString::from("-Mine")))
+            .collect();
         tracer.add_env(&mut vars, |key| {
-            (key == "PYTHONPATH").then(|| OsString::from("/inherited"))
+            (edits.iter())
+                .any(|(k, edit)| *k == key && !appended(edit))
+                .then(|| OsString::from("/inherited"))
         });
         let get = |key: &str| {
             vars.iter()
@@ -593,18 +610,13 @@ mod tests {
                 .map(|(_, v)| v.to_string_lossy().into_owned())
                 .unwrap_or_default()
         };
-        let hooks = tracer
-            .hooks
-            .as_ref()
-            .expect("hooks")
-            .dir
-            .display()
-            .to_string();
-        assert_eq!(get("PERL5OPT"), format!("-MCarp -I{hooks} -MTaplineTrace"));
-        assert_eq!(get("PYTHONPATH"), format!("{hooks}:/inherited"));
-        assert_eq!(
-            get("NODE_OPTIONS"),
-            format!("--require {hooks}/tapline-trace.cjs")
-        );
+        for (key, edit) in &edits {
+            let expected = match edit {
+                EnvEdit::AppendWords(words) => format!("-Mine {words}"),
+                EnvEdit::PrependPath(first) => format!("{}:/inherited", first.display()),
+                EnvEdit::Set(value) => value.to_string_lossy().into_owned(),
+            };
+            assert_eq!(get(key), expected, "{key}");
+        }
     }
 }
