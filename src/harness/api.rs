@@ -137,6 +137,19 @@ pub enum Silent {
     NoTests,
 }
 
+/// Which of a TAP file's points are its tests, as its harness counts them (per-file line,
+/// summary, jsonl, history).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Counting {
+    /// Its top-level points: a subtest is one test, as prove counts (node:test's streams are
+    /// told apart and counted as node counts them).
+    #[default]
+    TopLevel,
+    /// Every assertion at every depth, a subtest's point only where it says more than its
+    /// inside does: as node-tap counts (`crate::event::leaves::AssertTally`).
+    Asserts,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("`{program}` is not installed (needed to run {file}){hint}")]
 pub struct MissingInterpreter {

@@ -10,7 +10,7 @@
 //! what its harness does. The rooms sit below the runner: they import only `util`, the
 //! protocol crate and each other's vocabulary ([`api`]).
 use crate::harness::shebang::Shebang;
-use api::{Builtin, Candidate, Cx, Hosts, Id, Made, Silent};
+use api::{Builtin, Candidate, Counting, Cx, Hosts, Id, Made, Silent};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
@@ -106,6 +106,12 @@ pub(crate) trait Harness: Sync {
     /// How a file named `name` that prints no TAP is judged, when one of its rules maps it.
     fn silent(&self, _name: &str) -> Silent {
         Silent::Fails
+    }
+
+    /// How the tests of a file it runs are counted: top-level points unless its harness
+    /// counts otherwise (node-tap counts assertions).
+    fn counts(&self) -> Counting {
+        Counting::TopLevel
     }
 
     /// Whether `program` (a command's program, its base name) writes each line whole to

@@ -13,7 +13,7 @@
 //!   tests as tap names them, minus tap's `exclude` ([`tap_config`]), each under node or the
 //!   project's TypeScript runner.
 //! - `-t` narrows with tap's `TAP_GREP`, the top level's pattern.
-use super::api::{Cx, Id, MissingInterpreter, Silent};
+use super::api::{Counting, Cx, Id, MissingInterpreter, Silent};
 use super::filter::{level, Filter, Narrow, Pattern, Probe};
 use super::follow::{self, Follows, Only, Through};
 use super::Harness;
@@ -88,6 +88,11 @@ impl Harness for Tap {
 
     fn silent(&self, _name: &str) -> Silent {
         Silent::Fails
+    }
+
+    /// tap's summary counts assertions at every depth (tap-parser's `emitAssert`, 16 and 18+).
+    fn counts(&self) -> Counting {
+        Counting::Asserts
     }
 
     fn dependency_folders(&self) -> &'static [&'static str] {

@@ -96,6 +96,8 @@ pub struct Input {
     /// How it may run beside other files: one at a time in a run that follows tstest, but
     /// for its `*.para__N.*` group ([`crate::harness::api::Lane`]).
     pub lane: crate::harness::api::Lane,
+    /// Which of its points are tests, as the harness that runs it counts them.
+    pub counting: crate::harness::api::Counting,
     /// The harness that runs it, when a built-in rule mapped it
     /// ([`crate::harness::registry::harness`]): what it runs with comes from there.
     pub harness: Option<Id>,

@@ -115,6 +115,7 @@ impl Finder<'_> {
         let input = super::Input {
             harness: Some(harness.id()),
             silent: harness.silent(rel.rsplit('/').next().unwrap_or(&rel)),
+            counting: harness.counts(),
             ..super::Input::default()
         };
         TestFile {
