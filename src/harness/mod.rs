@@ -108,6 +108,19 @@ pub(crate) trait Harness: Sync {
         Silent::Fails
     }
 
+    /// The command of a file its followed command `words` takes where it cannot list (found by
+    /// its fallback places, `walked` the walk's command), as the harness's own older runner
+    /// starts it from `cwd` (node-tap 16's options); `None` keeps the walk's.
+    fn fallback_command(
+        &self,
+        _words: &[String],
+        _path: &Path,
+        _walked: &[OsString],
+        _cwd: &Path,
+    ) -> Option<Vec<OsString>> {
+        None
+    }
+
     /// How the tests of a file it runs are counted: top-level points unless its harness
     /// counts otherwise (node-tap counts assertions).
     fn counts(&self) -> Counting {

@@ -262,12 +262,20 @@ impl Finder<'_> {
             for place in &through.fallback {
                 self.add_place(place)?;
             }
-            // Still its files: counted as it counts them (node-tap 16's assertions).
-            let counting =
-                registry::harness(through.harness).map_or_else(Default::default, |h| h.counts());
+            // Still its files: counted as it counts them (node-tap 16's assertions), and
+            // started as its older runner starts them (tap 16's options).
+            let Some(harness) = registry::harness(through.harness) else {
+                return Ok(());
+            };
             for (abs, file) in &mut self.found {
-                if !before.contains(abs) {
-                    file.input.counting = counting;
+                if before.contains(abs) {
+                    continue;
+                }
+                file.input.counting = harness.counts();
+                let walked = file.command.as_deref().unwrap_or_default();
+                let made = harness.fallback_command(&through.words, &file.path, walked, self.cwd);
+                if let Some(command) = made {
+                    file.command = Ok(command);
                 }
             }
             return Ok(());
