@@ -57,8 +57,7 @@ impl Collect {
         collect
     }
 
-    /// From now on, its tests are counted as node-tap counts assertions
-    /// ([`StreamTally::count_asserts`]).
+    /// From now on, its tests are its assertions ([`StreamTally::count_asserts`]).
     pub(crate) fn count_asserts(&mut self) {
         self.tests.count_asserts();
     }

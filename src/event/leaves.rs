@@ -212,13 +212,12 @@ impl TapTally {
     }
 }
 
-/// Counts a stream's tests as node-tap counts its assertions (`tap-parser`'s `emitAssert`,
-/// tap 16 and 18+ alike): every point at every depth, except a subtest's own point where it
-/// only sums its subtest up: the subtest printed points, its point is neither SKIP nor TODO,
-/// and its `ok` is the subtest's (no failing point at the subtest's own level). So a passing
-/// subtest is its assertions; an empty one, a skipped one or one whose point disagrees with
-/// its inside is one more. A harness whose files count so says it
-/// ([`crate::harness::Harness::counts`]).
+/// Counts a stream's assertions: every point at every depth, except a subtest's own point
+/// where it only sums its subtest up (the subtest printed points, its point is neither SKIP
+/// nor TODO, and its `ok` is the subtest's: no failing point at the subtest's own level). So a
+/// passing subtest is its assertions; an empty one, a skipped one or one whose point disagrees
+/// with its inside is one more. The rule of a harness that counts assertions (its room says
+/// so, `Counting::Asserts`).
 #[derive(Debug, Clone)]
 pub struct AssertTally {
     tally: Tally,
@@ -280,7 +279,7 @@ impl AssertTally {
 pub struct StreamTally {
     tap: TapTally,
     leaves: Option<LeafTally>,
-    /// Its tests are counted as node-tap counts assertions ([`AssertTally`]).
+    /// Its tests are its assertions ([`AssertTally`]).
     asserts: Option<AssertTally>,
 }
 
@@ -290,8 +289,8 @@ impl StreamTally {
         self.leaves = Some(LeafTally::default());
     }
 
-    /// From now on (before any event), the stream's tests are its assertions as node-tap
-    /// counts them ([`AssertTally`]).
+    /// From now on (before any event), the stream's tests are its assertions
+    /// ([`AssertTally`]).
     pub fn count_asserts(&mut self) {
         self.asserts = Some(AssertTally::default());
     }
@@ -431,8 +430,8 @@ mod tests {
     }
 
     #[test]
-    fn node_tap_counts_assertions_not_the_points_that_sum_subtests_up() {
-        // tap 21's own summary of this stream: `# { total: 7, pass: 5, todo: 1, skip: 1 }`.
+    fn assertions_count_every_depth_but_the_points_that_sum_subtests_up() {
+        // Its producer's own summary of this stream: `{ total: 7, pass: 5, todo: 1, skip: 1 }`.
         let stream = b"TAP version 14\n# Subtest: parent\n    ok 1 - one\n    # Subtest: child\n        ok 1 - two\n        ok 2 - three\n        1..2\n    ok 2 - child\n    1..2\nok 1 - parent\nok 2 - skipped # SKIP not today\nok 3 - later # TODO\n# Subtest: empty\n    1..0\nok 4 - empty\nok 5 - top level\n1..5\n";
         let mut t = AssertTally::default();
         for e in crate::protocol::parse_all(stream) {

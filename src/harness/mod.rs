@@ -10,7 +10,7 @@
 //! what its harness does. The rooms sit below the runner: they import only `util`, the
 //! protocol crate and each other's vocabulary ([`api`]).
 use crate::harness::shebang::Shebang;
-use api::{Builtin, Candidate, Counting, Cx, Hosts, Id, Made, Silent};
+use api::{Around, Builtin, Candidate, Counting, Cx, Hosts, Id, Made, Silent};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
@@ -119,6 +119,12 @@ pub(crate) trait Harness: Sync {
         _cwd: &Path,
     ) -> Option<Vec<OsString>> {
         None
+    }
+
+    /// What it runs once before and once after a run's files, for its followed command
+    /// `words` from `cwd` (node-tap's `before`/`after`); nothing by default.
+    fn around(&self, _words: &[String], _cwd: &Path) -> Around {
+        Around::default()
     }
 
     /// How the tests of a file it runs are counted: top-level points unless its harness

@@ -32,6 +32,7 @@ mod issue39_mocha;
 mod issue39_node_test_tsx;
 mod issue39_tap;
 mod issue39_tap16;
+mod issue39_tap_around;
 mod issue39_tap_counts;
 mod issue39_tap_ts;
 mod issue39_unfollowed;

@@ -13,7 +13,7 @@
 //!   tests as tap names them, minus tap's `exclude` ([`tap_config`]), each under node or the
 //!   project's TypeScript runner.
 //! - `-t` narrows with tap's `TAP_GREP`, the top level's pattern.
-use super::api::{Counting, Cx, Id, MissingInterpreter, Silent};
+use super::api::{Around, Counting, Cx, Id, MissingInterpreter, Script, Silent};
 use super::filter::{level, Filter, Narrow, Pattern, Probe};
 use super::follow::{self, Follows, Only, Through};
 use super::Harness;
@@ -131,6 +131,43 @@ impl Harness for Tap {
 
     fn silent(&self, _name: &str) -> Silent {
         Silent::Fails
+    }
+
+    /// tap's `before`/`after` programs, started as tap starts them: tap 18+ as a test file
+    /// (node with its plugins' loaders and `node-arg`s, through the driver), tap 16 as node
+    /// with its `node-arg`s (and ts-node for a `.ts` with `ts` on) and `test-env`. No tap
+    /// installed: none (nothing could start them as tap does).
+    fn around(&self, words: &[String], cwd: &Path) -> Around {
+        let Some(("tap", args)) = follow::program(words) else {
+            return Around::default();
+        };
+        let Some(major) = major(cwd) else {
+            return Around::default();
+        };
+        let [before, after] = tap_config::before_after(cwd, args);
+        let script = |file: Option<String>, what: &str| {
+            let file = PathBuf::from(file?);
+            let argv = match major >= 18 {
+                true => {
+                    let driver = DRIVER_FILES.path().ok()?;
+                    let mut argv: Vec<OsString> = vec!["node".into(), driver.into(), "run".into()];
+                    argv.push(file.as_os_str().to_owned());
+                    argv.push("--".into());
+                    argv.extend(args.iter().map(OsString::from));
+                    argv
+                }
+                false => self.fallback_command(words, &file, &["node".into()], cwd)?,
+            };
+            Some(Script {
+                what: format!("tap's {what} {}", file.display()),
+                argv,
+                file,
+            })
+        };
+        Around {
+            before: script(before, "before"),
+            after: script(after, "after"),
+        }
     }
 
     /// tap's summary counts assertions at every depth (tap-parser's `emitAssert`, 16 and 18+).

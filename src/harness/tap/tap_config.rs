@@ -96,6 +96,33 @@ pub(crate) fn tap16(cwd: &Path, args: &[String]) -> Tap16 {
     options
 }
 
+/// tap's `before` and `after` programs (paths from the project's folder): `.taprc`, then
+/// package.json `tap`, then the script's `--before`/`--after`, the last one said winning.
+pub(crate) fn before_after(cwd: &Path, args: &[String]) -> [Option<String>; 2] {
+    let mut said = [None, None];
+    for config in [taprc(cwd), package_json(cwd)].into_iter().flatten() {
+        for (at, key) in ["before", "after"].into_iter().enumerate() {
+            if let Some(v) = config.get(key).and_then(Value::as_str) {
+                said[at] = Some(v.to_owned());
+            }
+        }
+    }
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        let (flag, inline) = match word.split_once('=') {
+            Some((flag, value)) => (flag, Some(value.to_owned())),
+            None => (word.as_str(), None),
+        };
+        let at = match flag {
+            "--before" => 0,
+            "--after" => 1,
+            _ => continue,
+        };
+        said[at] = inline.or_else(|| words.next().cloned());
+    }
+    said
+}
+
 /// `.taprc`, which tap reads first.
 fn taprc(cwd: &Path) -> Option<Value> {
     let text = std::fs::read_to_string(cwd.join(".taprc")).ok()?;

@@ -193,6 +193,8 @@ pub struct Found {
     pub one_at_a_time: Option<String>,
     /// `--list`'s notes on what discovery followed or skipped (a workspace's packages).
     pub notes: Vec<String>,
+    /// What the followed harnesses run once before and after the run's files, each once.
+    pub around: Vec<crate::harness::api::Around>,
 }
 
 /// Finds the test files named by `args` (or in `cfg.test_dirs`), sorted by path, each once.
@@ -279,6 +281,7 @@ pub fn find(
         declared: finder.declared,
         one_at_a_time,
         notes: finder.notes,
+        around: finder.around,
     })
 }
 
@@ -429,6 +432,8 @@ struct Finder<'a> {
     installed: HashMap<OsString, bool>,
     /// Keyed by normalized absolute path, so `./t/a.t` and `t/a.t` are one file.
     found: BTreeMap<PathBuf, TestFile>,
+    /// What the followed harnesses run once around the run's files ([`Found::around`]).
+    around: Vec<crate::harness::api::Around>,
     /// Files a walk found that are not tests (relative to the root).
     passed_over: Vec<PassedOver>,
     /// The harness that owns the project in the cwd ([`Harness::owns_project`]): a walk
@@ -476,6 +481,7 @@ impl<'a> Finder<'a> {
             exec,
             installed: HashMap::new(),
             found: BTreeMap::new(),
+            around: Vec::new(),
             passed_over: Vec::new(),
             owner: registry::owner(cwd),
             folder: None,

@@ -262,11 +262,19 @@ impl Finder<'_> {
             for place in &through.fallback {
                 self.add_place(place)?;
             }
-            // Still its files: counted as it counts them (node-tap 16's assertions), and
-            // started as its older runner starts them (tap 16's options).
+            // Still its files: counted as it counts them, and started as its older runner
+            // starts them.
             let Some(harness) = registry::harness(through.harness) else {
                 return Ok(());
             };
+            // What it runs around the files is no test of its own.
+            let scripts: Vec<PathBuf> = (self.around.iter())
+                .flat_map(|a| [&a.before, &a.after])
+                .flatten()
+                .map(|s| normalize(&self.cwd.join(&s.file)))
+                .collect();
+            self.found
+                .retain(|abs, _| before.contains(abs) || !scripts.contains(abs));
             for (abs, file) in &mut self.found {
                 if before.contains(abs) {
                     continue;
