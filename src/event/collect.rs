@@ -57,6 +57,11 @@ impl Collect {
         collect
     }
 
+    /// From now on, its tests are its assertions ([`StreamTally::count_asserts`]).
+    pub(crate) fn count_asserts(&mut self) {
+        self.tests.count_asserts();
+    }
+
     /// A collector that keeps no `tests` (the daemon: no history to feed, and a stream may be
     /// endless).
     pub(crate) fn without_tests() -> Self {

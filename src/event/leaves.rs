@@ -132,6 +132,66 @@ impl TapTally {
     }
 }
 
+/// Counts a stream's assertions: every point at every depth, except a subtest's own point
+/// where it only sums its subtest up (the subtest printed points, its point is neither SKIP
+/// nor TODO, and its `ok` is the subtest's: no failing point at the subtest's own level). So a
+/// passing subtest is its assertions; an empty one, a skipped one or one whose point disagrees
+/// with its inside is one more. The rule of a harness that counts assertions (its room says
+/// so, `Counting::Asserts`).
+#[derive(Debug, Clone)]
+pub struct AssertTally {
+    tally: Tally,
+    /// Per open level (the top first): its points, and its failing ones.
+    levels: Vec<(u64, u64)>,
+}
+
+impl Default for AssertTally {
+    fn default() -> Self {
+        AssertTally {
+            tally: Tally::default(),
+            levels: vec![(0, 0)],
+        }
+    }
+}
+
+impl AssertTally {
+    /// Feeds the stream's next event (its subtests and points; the rest says nothing here).
+    pub fn event(&mut self, event: &Event<'_>) {
+        match event {
+            Event::SubtestStart { depth, .. } => {
+                self.levels.resize(*depth as usize, (0, 0));
+                self.levels.push((0, 0));
+            }
+            Event::Assert(a) => self.point(a),
+            _ => {}
+        }
+    }
+
+    fn point(&mut self, a: &Assert<'_>) {
+        let depth = a.depth as usize;
+        let sums_up = a.closes_subtest && {
+            let (points, failed) = self.levels.get(depth + 1).copied().unwrap_or((0, 0));
+            points > 0 && a.ok == (failed == 0) && a.skip.is_none() && a.todo.is_none()
+        };
+        if a.closes_subtest {
+            self.levels.truncate(depth + 1);
+        }
+        if self.levels.len() <= depth {
+            self.levels.resize(depth + 1, (0, 0));
+        }
+        let level = &mut self.levels[depth];
+        level.0 += 1;
+        level.1 += u64::from(a.failed_as_printed());
+        if !sums_up {
+            self.tally.add(a);
+        }
+    }
+
+    pub fn tally(&self) -> &Tally {
+        &self.tally
+    }
+}
+
 /// A stream's tests, counted as its kind counts them: a TAP stream's ([`TapTally`]), or the
 /// leaf tests of a tree of packages or suites ([`LeafTally`]) once its reader says it is one
 /// ([`crate::event::Sink::leaf_tests`]).
@@ -139,12 +199,20 @@ impl TapTally {
 pub struct StreamTally {
     tap: TapTally,
     leaves: Option<LeafTally>,
+    /// Its tests are its assertions ([`AssertTally`]).
+    asserts: Option<AssertTally>,
 }
 
 impl StreamTally {
     /// From now on (before any event), the stream's tests are leaf tests.
     pub fn count_leaves(&mut self) {
         self.leaves = Some(LeafTally::default());
+    }
+
+    /// From now on (before any event), the stream's tests are its assertions
+    /// ([`AssertTally`]).
+    pub fn count_asserts(&mut self) {
+        self.asserts = Some(AssertTally::default());
     }
 
     /// Whether it counts leaf tests.
@@ -154,6 +222,10 @@ impl StreamTally {
 
     /// Feeds the stream's next event.
     pub fn event(&mut self, event: &Event<'_>) {
+        if let Some(asserts) = &mut self.asserts {
+            asserts.event(event);
+            return;
+        }
         match &mut self.leaves {
             Some(leaves) => leaves.event(event),
             None => self.tap.event(event),
@@ -163,10 +235,13 @@ impl StreamTally {
     /// Whether the stream is in the dialect that announces every test ([`NodeTest`]), as far
     /// as it has been read.
     pub fn node(&self) -> bool {
-        self.leaves.is_none() && self.tap.node()
+        self.leaves.is_none() && self.asserts.is_none() && self.tap.node()
     }
 
     pub fn tally(&self) -> &Tally {
+        if let Some(asserts) = &self.asserts {
+            return asserts.tally();
+        }
         match &self.leaves {
             Some(leaves) => leaves.tally(),
             None => self.tap.tally(),
@@ -268,5 +343,35 @@ mod tests {
                 false
             )
         );
+    }
+
+    #[test]
+    fn assertions_count_every_depth_but_the_points_that_sum_subtests_up() {
+        // Its producer's own summary of this stream: `{ total: 7, pass: 5, todo: 1, skip: 1 }`.
+        let stream = b"TAP version 14\n# Subtest: parent\n    ok 1 - one\n    # Subtest: child\n        ok 1 - two\n        ok 2 - three\n        1..2\n    ok 2 - child\n    1..2\nok 1 - parent\nok 2 - skipped # SKIP not today\nok 3 - later # TODO\n# Subtest: empty\n    1..0\nok 4 - empty\nok 5 - top level\n1..5\n";
+        let mut t = AssertTally::default();
+        for e in crate::protocol::parse_all(stream) {
+            t.event(&e);
+        }
+        let want = Tally {
+            pass: 5,
+            skip: 1,
+            todo: 1,
+            ..Tally::default()
+        };
+        assert_eq!(*t.tally(), want);
+        // A failing assertion is one failure; a subtest whose point disagrees with its
+        // inside counts too.
+        let failing = b"# Subtest: g\n    not ok 1 - a\n    1..1\nnot ok 1 - g\n# Subtest: h\n    not ok 1 - b\n    1..1\nok 2 - h\n1..2\n";
+        let mut t = AssertTally::default();
+        for e in crate::protocol::parse_all(failing) {
+            t.event(&e);
+        }
+        let want = Tally {
+            pass: 1,
+            fail: 2,
+            ..Tally::default()
+        };
+        assert_eq!(*t.tally(), want);
     }
 }

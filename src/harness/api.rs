@@ -137,6 +137,19 @@ pub enum Silent {
     NoTests,
 }
 
+/// Which of a TAP file's points are its tests, as its harness counts them (per-file line,
+/// summary, jsonl, history).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Counting {
+    /// Its top-level points: a subtest is one test, as prove counts (node:test's streams are
+    /// told apart and counted as node counts them).
+    #[default]
+    TopLevel,
+    /// Every assertion at every depth, a subtest's point only where it says more than its
+    /// inside does: as node-tap counts (event/leaves.rs's `AssertTally`).
+    Asserts,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("`{program}` is not installed (needed to run {file}){hint}")]
 pub struct MissingInterpreter {
@@ -167,4 +180,22 @@ impl Lane {
             _ => false,
         }
     }
+}
+
+/// A program a harness runs once around a run's files (node-tap's `before`/`after`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Script {
+    /// What it is, as said in the run's report (`tap's before test/setup.js`).
+    pub what: String,
+    /// Its command, run from the project's folder.
+    pub argv: Vec<OsString>,
+    /// Its file, from the project's folder: never a test of its own.
+    pub file: PathBuf,
+}
+
+/// What a harness runs once before a run's files and once after them.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Around {
+    pub before: Option<Script>,
+    pub after: Option<Script>,
 }

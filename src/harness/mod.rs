@@ -10,7 +10,7 @@
 //! what its harness does. The rooms sit below the runner: they import only `util`, the
 //! protocol crate and each other's vocabulary ([`api`]).
 use crate::harness::shebang::Shebang;
-use api::{Builtin, Candidate, Cx, Hosts, Id, Made, Silent};
+use api::{Around, Builtin, Candidate, Counting, Cx, Hosts, Id, Made, Silent};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
@@ -108,6 +108,31 @@ pub(crate) trait Harness: Sync {
     /// How a file named `name` that prints no TAP is judged, when one of its rules maps it.
     fn silent(&self, _name: &str) -> Silent {
         Silent::Fails
+    }
+
+    /// The command of a file its followed command `words` takes where it cannot list (found by
+    /// its fallback places, `walked` the walk's command), as the harness's own older runner
+    /// starts it from `cwd` (node-tap 16's options); `None` keeps the walk's.
+    fn fallback_command(
+        &self,
+        _words: &[String],
+        _path: &Path,
+        _walked: &[OsString],
+        _cwd: &Path,
+    ) -> Option<Vec<OsString>> {
+        None
+    }
+
+    /// What it runs once before and once after a run's files, for its followed command
+    /// `words` from `cwd` (node-tap's `before`/`after`); nothing by default.
+    fn around(&self, _words: &[String], _cwd: &Path) -> Around {
+        Around::default()
+    }
+
+    /// How the tests of a file it runs are counted: top-level points unless its harness
+    /// counts otherwise (node-tap counts assertions).
+    fn counts(&self) -> Counting {
+        Counting::TopLevel
     }
 
     /// Whether `program` (a command's program, its base name) writes each line whole to

@@ -365,10 +365,16 @@ fn with_init(job: &FileJob, argv: Vec<OsString>) -> Result<crate::harness::Prelo
 /// JUnit reports (read once the command ends).
 pub(super) fn parser_of(input: &Input) -> AnyParser<Collect> {
     let collect = match input.format {
-        InputFormat::Tap => match &input.selection {
-            Some(selection) => Collect::marked(Box::new(selection.marking())),
-            None => Collect::default(),
-        },
+        InputFormat::Tap => {
+            let mut collect = match &input.selection {
+                Some(selection) => Collect::marked(Box::new(selection.marking())),
+                None => Collect::default(),
+            };
+            if input.counting == crate::harness::api::Counting::Asserts {
+                collect.count_asserts();
+            }
+            collect
+        }
         _ => Collect::counting_tests(),
     };
     match input.report {

@@ -24,6 +24,7 @@ use tapline::supervise::sandbox::Sandbox;
 use tapline::watch;
 
 mod affected;
+mod around;
 pub(crate) mod coverage;
 mod tests_filter;
 
@@ -109,6 +110,8 @@ struct Extras {
     runs: u64,
     /// `--coverage`: what the run's end does with it.
     coverage: Option<Box<coverage::After>>,
+    /// What the followed harnesses run once before and after the files.
+    around: Vec<tapline::harness::api::Around>,
 }
 
 /// The flags `tapline::run::options` resolves, from the command line.
@@ -197,6 +200,7 @@ fn prepare(
         }
     }
     plan::adapt(&mut found.files, &options.env, &inherited);
+    let around = std::mem::take(&mut found.around);
     let env = |key: &str| std::env::var(key).ok();
     let part = plan::partition_files(found.files, &options, &env).map_err(|e| usage(&e))?;
     if let Some(note) = &part.note {
@@ -276,6 +280,7 @@ fn prepare(
         shard: part.header,
         runs: options.runs,
         coverage,
+        around,
     };
     Ok(Prepared::Run(plan.files, Box::new(settings), extras))
 }
@@ -437,7 +442,18 @@ fn execute(
         runs,
         shard,
         coverage: after_coverage,
+        around: arounds,
     } = extras;
+    let logs = settings.log_dir.as_ref().map(|d| d.path().to_path_buf());
+    let cwd = settings.cwd.clone();
+    // A failing `before` fails the run before any file starts, as the harness's runner
+    // exits then.
+    if let Err(why) = around::before(&arounds, &cwd, logs.as_deref()) {
+        drop(sink);
+        let _ = opened.close();
+        tapline::say!("tapline: {why}; no test file ran");
+        return Ok(1);
+    }
     if let Some(header) = shard {
         sink.on(&RunEvent::Shard(header))
             .map_err(|e| Failure::internal(format!("failed to write the report: {e}")))?;
@@ -451,6 +467,11 @@ fn execute(
     ));
     drop(sink);
     let closed = opened.close();
+    // Its `after` runs once the files are done, a failure failing the run.
+    let failed_after = around::after(&arounds, &cwd, logs.as_deref());
+    for why in &failed_after {
+        tapline::say!("tapline: {why}");
+    }
     if let Some(f) = forward.as_mut() {
         f.finish();
     }
@@ -466,6 +487,10 @@ fn execute(
         Some(after) => code.map(|c| coverage::after(after, &tally.coverage, c)),
         None => code,
     };
+    let code = code.map(|c| match failed_after.is_empty() {
+        true => c,
+        false => c.max(1),
+    });
     outlets::exit_code(code, &closed).map_err(Failure::Internal)
 }
 

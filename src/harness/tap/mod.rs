@@ -13,7 +13,7 @@
 //!   tests as tap names them, minus tap's `exclude` ([`tap_config`]), each under node or the
 //!   project's TypeScript runner.
 //! - `-t` narrows with tap's `TAP_GREP`, the top level's pattern.
-use super::api::{Cx, Id, MissingInterpreter, Silent};
+use super::api::{Around, Counting, Cx, Id, MissingInterpreter, Script, Silent};
 use super::filter::{level, Filter, Narrow, Pattern, Probe};
 use super::follow::{self, Follows, Only, Through};
 use super::Harness;
@@ -88,8 +88,93 @@ impl Harness for Tap {
         Ok(argv)
     }
 
+    /// tap 16 (no `tap list`): a walked JavaScript file, or a TypeScript one with `ts` on and
+    /// ts-node installed, starts as tap 16's runner spawns it: `node NODE_ARGS FILE TEST_ARGS`
+    /// with its `test-env`. Absent tap, or a file tap 16 would not run under node: the walk's.
+    fn fallback_command(
+        &self,
+        words: &[String],
+        path: &Path,
+        walked: &[OsString],
+        cwd: &Path,
+    ) -> Option<Vec<OsString>> {
+        let ("tap", args) = follow::program(words)? else {
+            return None;
+        };
+        if major(cwd)? >= 18 {
+            return None;
+        }
+        let options = tap_config::tap16(cwd, args);
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        let ts = matches!(ext, "ts" | "mts" | "cts" | "tsx");
+        let ts_node = ts.then(|| ts_node(cwd)).flatten();
+        if ts && !(options.ts && ts_node.is_some()) || !ts && walked.first()? != "node" {
+            return None;
+        }
+        let mut argv: Vec<OsString> = Vec::new();
+        if !options.test_env.is_empty() {
+            argv.push("env".into());
+            for e in &options.test_env {
+                match e.split_once('=') {
+                    Some(_) => argv.push(e.into()),
+                    None => argv.extend(["-u".into(), e.into()]),
+                }
+            }
+        }
+        argv.push("node".into());
+        if let Some(register) = ts_node {
+            argv.extend(["-r".into(), register.into_os_string()]);
+        }
+        argv.extend(options.node_arg.iter().map(OsString::from));
+        argv.push(path.as_os_str().to_owned());
+        argv.extend(options.test_arg.iter().map(OsString::from));
+        Some(argv)
+    }
+
     fn silent(&self, _name: &str) -> Silent {
         Silent::Fails
+    }
+
+    /// tap's `before`/`after` programs, started as tap starts them: tap 18+ as a test file
+    /// (node with its plugins' loaders and `node-arg`s, through the driver), tap 16 as node
+    /// with its `node-arg`s (and ts-node for a `.ts` with `ts` on) and `test-env`. No tap
+    /// installed: none (nothing could start them as tap does).
+    fn around(&self, words: &[String], cwd: &Path) -> Around {
+        let Some(("tap", args)) = follow::program(words) else {
+            return Around::default();
+        };
+        let Some(major) = major(cwd) else {
+            return Around::default();
+        };
+        let [before, after] = tap_config::before_after(cwd, args);
+        let script = |file: Option<String>, what: &str| {
+            let file = PathBuf::from(file?);
+            let argv = match major >= 18 {
+                true => {
+                    let driver = DRIVER_FILES.path().ok()?;
+                    let mut argv: Vec<OsString> = vec!["node".into(), driver.into(), "run".into()];
+                    argv.push(file.as_os_str().to_owned());
+                    argv.push("--".into());
+                    argv.extend(args.iter().map(OsString::from));
+                    argv
+                }
+                false => self.fallback_command(words, &file, &["node".into()], cwd)?,
+            };
+            Some(Script {
+                what: format!("tap's {what} {}", file.display()),
+                argv,
+                file,
+            })
+        };
+        Around {
+            before: script(before, "before"),
+            after: script(after, "after"),
+        }
+    }
+
+    /// tap's summary counts assertions at every depth (tap-parser's `emitAssert`, 16 and 18+).
+    fn counts(&self) -> Counting {
+        Counting::Asserts
     }
 
     fn dependency_folders(&self) -> &'static [&'static str] {
@@ -106,6 +191,35 @@ impl Harness for Tap {
     }
 }
 
+/// The major version of the project's tap (the nearest `node_modules/tap` from `cwd` up).
+fn major(cwd: &Path) -> Option<u64> {
+    let folder = cwd
+        .ancestors()
+        .map(|dir| dir.join("node_modules/tap"))
+        .find(|dir| dir.join("package.json").is_file())?;
+    version_of(&folder)
+}
+
+/// The major version in `folder`'s `package.json`.
+fn version_of(folder: &Path) -> Option<u64> {
+    let text = std::fs::read_to_string(folder.join("package.json")).ok()?;
+    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+    json.get("version")?
+        .as_str()?
+        .split('.')
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// ts-node's `register`, as tap 16 resolves it (`ts-node/register` from tap's folder): here
+/// the nearest `node_modules/ts-node/register` from `cwd` up.
+fn ts_node(cwd: &Path) -> Option<PathBuf> {
+    cwd.ancestors()
+        .map(|dir| dir.join("node_modules/ts-node/register"))
+        .find(|dir| dir.join("index.js").is_file())
+}
+
 /// The project's tap 18 or later: its `tap` program, in the nearest `node_modules` from `cwd`
 /// up; `None` when tap is older (no `tap list`) or not installed.
 fn installed(cwd: &Path) -> Option<PathBuf> {
@@ -113,15 +227,7 @@ fn installed(cwd: &Path) -> Option<PathBuf> {
         .ancestors()
         .map(|dir| dir.join("node_modules/tap"))
         .find(|dir| dir.join("package.json").is_file())?;
-    let text = std::fs::read_to_string(folder.join("package.json")).ok()?;
-    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
-    let major: u64 = json
-        .get("version")?
-        .as_str()?
-        .split('.')
-        .next()?
-        .parse()
-        .ok()?;
+    let major = version_of(&folder)?;
     let bin = folder.parent()?.join(".bin/tap");
     (major >= 18 && bin.exists()).then_some(bin)
 }

@@ -97,6 +97,8 @@ pub struct Input {
     /// How it may run beside other files, as the harness of the script the run follows says
     /// by the file's name ([`crate::harness::api::Lane`]).
     pub lane: crate::harness::api::Lane,
+    /// Which of its points are tests, as the harness that runs it counts them.
+    pub counting: crate::harness::api::Counting,
     /// The harness that runs it, when a built-in rule mapped it
     /// ([`crate::harness::registry::harness`]): what it runs with comes from there.
     pub harness: Option<Id>,
@@ -192,6 +194,8 @@ pub struct Found {
     pub one_at_a_time: Option<String>,
     /// `--list`'s notes on what discovery followed or skipped (a workspace's packages).
     pub notes: Vec<String>,
+    /// What the followed harnesses run once before and after the run's files, each once.
+    pub around: Vec<crate::harness::api::Around>,
 }
 
 /// Finds the test files named by `args` (or in `cfg.test_dirs`), sorted by path, each once.
@@ -278,6 +282,7 @@ pub fn find(
         declared: finder.declared,
         one_at_a_time,
         notes: finder.notes,
+        around: finder.around,
     })
 }
 
@@ -428,6 +433,8 @@ struct Finder<'a> {
     installed: HashMap<OsString, bool>,
     /// Keyed by normalized absolute path, so `./t/a.t` and `t/a.t` are one file.
     found: BTreeMap<PathBuf, TestFile>,
+    /// What the followed harnesses run once around the run's files ([`Found::around`]).
+    around: Vec<crate::harness::api::Around>,
     /// Files a walk found that are not tests (relative to the root).
     passed_over: Vec<PassedOver>,
     /// The harness that owns the project in the cwd ([`Harness::owns_project`]): a walk
@@ -476,6 +483,7 @@ impl<'a> Finder<'a> {
             exec,
             installed: HashMap::new(),
             found: BTreeMap::new(),
+            around: Vec::new(),
             passed_over: Vec::new(),
             owner: registry::owner(cwd),
             folder: None,

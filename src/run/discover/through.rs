@@ -38,12 +38,18 @@ impl Finder<'_> {
     /// unless `[[runner]]` rules of the user's say how files run: then it lists none, and those
     /// rules run what the walks find.
     pub(super) fn listing(
-        &self,
+        &mut self,
         through: &project::Through,
     ) -> Result<Option<Listing>, DiscoverError> {
         let Some(harness) = registry::harness(through.harness) else {
             return Ok(None);
         };
+        // What it runs around its files, once however often its command is read.
+        let around = harness.around(&through.words, self.cwd);
+        let says = around.before.is_some() || around.after.is_some();
+        if says && !self.around.contains(&around) {
+            self.around.push(around);
+        }
         match harness.list_through(&through.words, self.cwd) {
             None => Ok(None),
             Some(Ok(files)) => Ok(Some((harness, files))),
@@ -115,6 +121,7 @@ impl Finder<'_> {
         let input = super::Input {
             harness: Some(harness.id()),
             silent: harness.silent(rel.rsplit('/').next().unwrap_or(&rel)),
+            counting: harness.counts(),
             ..super::Input::default()
         };
         TestFile {

@@ -258,8 +258,33 @@ impl Finder<'_> {
     fn add_through(&mut self, through: &project::Through) -> Result<(), DiscoverError> {
         let Some((harness, files)) = self.listing(through)? else {
             // The harness cannot list here: its files are where the fallback places say.
+            let before: std::collections::BTreeSet<PathBuf> = self.found.keys().cloned().collect();
             for place in &through.fallback {
                 self.add_place(place)?;
+            }
+            // Still its files: counted as it counts them, and started as its older runner
+            // starts them.
+            let Some(harness) = registry::harness(through.harness) else {
+                return Ok(());
+            };
+            // What it runs around the files is no test of its own.
+            let scripts: Vec<PathBuf> = (self.around.iter())
+                .flat_map(|a| [&a.before, &a.after])
+                .flatten()
+                .map(|s| normalize(&self.cwd.join(&s.file)))
+                .collect();
+            self.found
+                .retain(|abs, _| before.contains(abs) || !scripts.contains(abs));
+            for (abs, file) in &mut self.found {
+                if before.contains(abs) {
+                    continue;
+                }
+                file.input.counting = harness.counts();
+                let walked = file.command.as_deref().unwrap_or_default();
+                let made = harness.fallback_command(&through.words, &file.path, walked, self.cwd);
+                if let Some(command) = made {
+                    file.command = Ok(command);
+                }
             }
             return Ok(());
         };
