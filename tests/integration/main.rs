@@ -32,6 +32,7 @@ mod issue39_mocha;
 mod issue39_node_test_tsx;
 mod issue39_tap;
 mod issue39_tap_ts;
+mod issue39_tsx_source_maps;
 mod issue39_unfollowed;
 mod issue39_vitest;
 mod issue39_workspaces;

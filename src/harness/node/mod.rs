@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 pub(crate) mod init_module;
 pub(crate) mod naming;
 mod scan;
+mod source_maps;
 pub(crate) mod tstest;
 // trace and coverage (h39-trace): the trace hook and V8's coverage.
 pub(crate) mod coverage;
@@ -269,6 +270,18 @@ impl Harness for TypeScript {
 
     fn silent(&self, name: &str) -> Silent {
         silent(name)
+    }
+
+    // A failure's place in the TypeScript source, not the transpiled one ([`source_maps`]).
+    fn env(&self, vars: &[(OsString, OsString)]) -> Result<Vec<(OsString, OsString)>, String> {
+        Ok(source_maps::env(vars))
+    }
+
+    fn sandbox_reads(&self) -> Result<Vec<PathBuf>, String> {
+        Ok(source_maps::hook_dir()
+            .map(Path::to_path_buf)
+            .into_iter()
+            .collect())
     }
 
     fn follows(&self, words: &[String]) -> Option<Follows> {
