@@ -28,6 +28,7 @@ mod issue39_ava;
 mod issue39_init;
 mod issue39_inventory;
 mod issue39_jest;
+mod issue39_js_serial_config;
 mod issue39_mocha;
 mod issue39_node_test_tsx;
 mod issue39_tap;
