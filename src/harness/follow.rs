@@ -114,6 +114,9 @@ pub struct Workspace {
     pub source: String,
     /// The package folders, relative to the workspace's root, in the declared order.
     pub packages: Vec<PathBuf>,
+    /// Why the root's own run of the packages' tests goes one package at a time, when it says
+    /// so (a concurrency of 1: the packages share a port or a database).
+    pub one_at_a_time: Option<&'static str>,
 }
 
 /// The base name of `words`' program and the rest.

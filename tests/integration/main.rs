@@ -36,6 +36,7 @@ mod issue39_tap_ts;
 mod issue39_tsx_source_maps;
 mod issue39_unfollowed;
 mod issue39_vitest;
+mod issue39_workspace_concurrency;
 mod issue39_workspaces;
 mod issue43_help;
 mod issue43_words;
