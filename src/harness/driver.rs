@@ -5,9 +5,10 @@
 //! a test's titles joined by a space.
 use super::api::MissingInterpreter;
 use super::filter::Pattern;
+use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 /// A driver and the files it loads beside it (the driver first), written on first use.
 pub(crate) struct Driver {
@@ -58,6 +59,49 @@ impl Driver {
         // The file last: a warm worker is the command less its file.
         argv.push(path.as_os_str().to_owned());
         Ok(argv)
+    }
+
+    /// The first line `node DRIVER MODE ARGS`, run in `cwd`, prints (`None`: none, or it could
+    /// not run; what it said on stderr is dropped: the question was optional). Asked once per
+    /// process: a discovery reads the project's declaration more than once.
+    pub(crate) fn ask(&self, mode: &str, args: &[String], cwd: &Path) -> Option<String> {
+        type Asked = Mutex<HashMap<(String, Vec<String>, PathBuf), Option<String>>>;
+        static ASKED: OnceLock<Asked> = OnceLock::new();
+        let key = (
+            format!("{}/{mode}", self.kind),
+            args.to_vec(),
+            cwd.to_path_buf(),
+        );
+        let asked = ASKED.get_or_init(Asked::default);
+        if let Some(said) = asked
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&key)
+        {
+            return said.clone();
+        }
+        let said = self.ask_now(mode, args, cwd);
+        (asked.lock().unwrap_or_else(PoisonError::into_inner)).insert(key, said.clone());
+        said
+    }
+
+    fn ask_now(&self, mode: &str, args: &[String], cwd: &Path) -> Option<String> {
+        let driver = self.path().ok()?;
+        let node = crate::util::which::find("node".as_ref(), cwd)?;
+        let out = std::process::Command::new(node)
+            .arg(&driver)
+            .arg(mode)
+            .args(args)
+            .current_dir(cwd)
+            .env("TAPLINE", "1")
+            .env("NO_COLOR", "1")
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .output()
+            .ok()?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
+        (out.status.success()).then(|| line.to_owned())
     }
 
     /// The files `node DRIVER list ARGS`, run in `cwd`, prints one a line (from `cwd`); `Err`:

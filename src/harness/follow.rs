@@ -77,12 +77,19 @@ impl Through {
 /// The files a harness's own configuration in the cwd excludes (`None`: none).
 pub type Excludes = fn(&Path) -> Option<GlobSet>;
 
+/// Why a command (its words) runs its files one at a time by the harness's own configuration
+/// in the cwd (`None`: side by side, or it cannot tell).
+pub type ByConfig = fn(&[String], &Path) -> Option<&'static str>;
+
 /// What a harness takes from one command it follows.
 #[derive(Debug, Default)]
 pub struct Follows {
     pub places: Vec<Place>,
     /// Why the command runs its files one at a time, if it does.
     pub one_at_a_time: Option<&'static str>,
+    /// Why it does by the harness's own configuration in the cwd, given the command's words,
+    /// asked when the words do not say (vitest's `fileParallelism: false`, ava's `serial`).
+    pub one_at_a_time_by_config: Option<ByConfig>,
     /// What the harness's own configuration excludes, when it reads one.
     pub excludes: Option<Excludes>,
     /// How each file may run beside others, by its name, when the harness says (tstest:
@@ -107,6 +114,9 @@ pub struct Workspace {
     pub source: String,
     /// The package folders, relative to the workspace's root, in the declared order.
     pub packages: Vec<PathBuf>,
+    /// Why the root's own run of the packages' tests goes one package at a time, when it says
+    /// so (a concurrency of 1: the packages share a port or a database).
+    pub one_at_a_time: Option<&'static str>,
 }
 
 /// The base name of `words`' program and the rest.

@@ -116,6 +116,7 @@ impl Harness for Ava {
             places: vec![Through::place(ID, words)],
             one_at_a_time: serial(&options)
                 .then_some("ava runs files one after another (--serial or --concurrency=1)"),
+            one_at_a_time_by_config: Some(serial_by_config),
             ..Follows::default()
         })
     }
@@ -155,15 +156,36 @@ impl Harness for Ava {
     }
 }
 
-/// The files ava would run for the script's `options` and `patterns`, from `cwd`.
-fn list(options: &[String], patterns: &[String], cwd: &Path) -> Result<Vec<PathBuf>, String> {
-    let config = options.iter().enumerate().find_map(|(i, w)| {
+/// Why the project's ava runs files one after another by its configuration (package.json
+/// `ava`, `ava.config.*`, or the one `--config` names), as ava's own loader reads it.
+fn serial_by_config(words: &[String], cwd: &Path) -> Option<&'static str> {
+    let (options, _) = split(ava_args(words)?);
+    let said = DRIVER_FILES.ask(
+        "serial",
+        &config_word(&options).into_iter().collect::<Vec<_>>(),
+        cwd,
+    )?;
+    Some(match said.as_str() {
+        "serial" => "ava's configuration runs files one after another (serial: true)",
+        "concurrency" => "ava's configuration runs files one after another (concurrency: 1)",
+        _ => return None,
+    })
+}
+
+/// `--config=FILE` when the script's options name ava's configuration file.
+fn config_word(options: &[String]) -> Option<String> {
+    options.iter().enumerate().find_map(|(i, w)| {
         if w == "--config" {
             options.get(i + 1).map(|v| format!("--config={v}"))
         } else {
             w.starts_with("--config=").then(|| w.clone())
         }
-    });
+    })
+}
+
+/// The files ava would run for the script's `options` and `patterns`, from `cwd`.
+fn list(options: &[String], patterns: &[String], cwd: &Path) -> Result<Vec<PathBuf>, String> {
+    let config = config_word(options);
     let args = config
         .into_iter()
         .chain(["--".to_owned()])

@@ -4,6 +4,8 @@
 //
 //   node tapline-ava.mjs list [--config FILE] [-- PATTERN...]   the files ava would run, one a line
 //   node tapline-ava.mjs run FLAG... FILE                        FILE alone, as `ava --tap FILE`
+//   node tapline-ava.mjs serial [--config FILE]                  `serial` or `concurrency` when
+//                                                                 the configuration runs files one at a time
 //
 // ava has no list command: `list` asks ava's own modules (lib/load-config.js, lib/globs.js,
 // lib/extensions.js, the TypeScript provider) for its `files` globs, as ava's CLI builds them,
@@ -402,7 +404,21 @@ async function serve(flags) {
   );
 }
 
-if (mode === 'list') {
+// Whether ava's configuration, as ava's own loader reads it, runs files one after another:
+// prints `serial` (`serial: true`), `concurrency` (`concurrency: 1`) or nothing.
+async function serialByConfig(args) {
+  const at = args.findIndex((f) => f === '--config' || f.startsWith('--config='));
+  const configFile = at < 0 ? undefined : args[at].includes('=') ? args[at].slice(9) : args[at + 1];
+  const {loadConfig} = await lib('lib/load-config.js');
+  const loaded = await loadConfig({configFile});
+  const conf = loaded && loaded.config && loaded.unsupportedFiles ? loaded.config : loaded;
+  if (conf.serial === true) process.stdout.write('serial\n');
+  else if (Number(conf.concurrency) === 1) process.stdout.write('concurrency\n');
+}
+
+if (mode === 'serial') {
+  serialByConfig(rest).catch((err) => die(`failed to read ava's configuration: ${err && err.message ? err.message : err}`, 2));
+} else if (mode === 'list') {
   list(rest).catch((err) => die(`failed to read ava's configuration: ${err && err.message ? err.message : err}`, 2));
 } else if (mode === 'run' && pool.warm) {
   // The pool starts the worker as the command less its file, plus its own copy of this

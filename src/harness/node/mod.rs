@@ -14,6 +14,7 @@ pub(crate) mod discovery_cases;
 pub(crate) mod init_module;
 pub(crate) mod naming;
 mod scan;
+mod source_maps;
 pub(crate) mod tstest;
 // trace and coverage (h39-trace): the trace hook and V8's coverage.
 pub(crate) mod coverage;
@@ -271,6 +272,18 @@ impl Harness for TypeScript {
 
     fn silent(&self, name: &str) -> Silent {
         silent(name)
+    }
+
+    // A failure's place in the TypeScript source, not the transpiled one ([`source_maps`]).
+    fn env(&self, vars: &[(OsString, OsString)]) -> Result<Vec<(OsString, OsString)>, String> {
+        Ok(source_maps::env(vars))
+    }
+
+    fn sandbox_reads(&self) -> Result<Vec<PathBuf>, String> {
+        Ok(source_maps::hook_dir()
+            .map(Path::to_path_buf)
+            .into_iter()
+            .collect())
     }
 
     fn follows(&self, words: &[String]) -> Option<Follows> {

@@ -22,7 +22,12 @@ pub(crate) fn workspace(root: &Path) -> Option<Result<Workspace, String>> {
     let (source, patterns) = declared(root)?;
     Some(patterns.and_then(|patterns| {
         let packages = expand(root, &patterns)?;
-        Ok(Workspace { source, packages })
+        let one_at_a_time = one_package_at_a_time(root);
+        Ok(Workspace {
+            source,
+            packages,
+            one_at_a_time,
+        })
     }))
 }
 
@@ -37,6 +42,45 @@ fn declared(root: &Path) -> Option<(String, Result<Vec<String>, String>)> {
     }
     let patterns = json_list(&root.join("lerna.json"), "packages")?;
     Some(("lerna.json packages".to_owned(), patterns))
+}
+
+/// Why the root's test script runs the packages' tests one package at a time: `turbo run test
+/// --concurrency=1`, `lerna run test --concurrency 1`, `pnpm -r --workspace-concurrency=1
+/// test` (a simple command of `scripts.test`; `1` as its own word or after `=`).
+fn one_package_at_a_time(root: &Path) -> Option<&'static str> {
+    let text = std::fs::read_to_string(root.join("package.json")).ok()?;
+    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let line = json.get("scripts")?.get("test")?.as_str()?;
+    line.split(['&', '|', ';'])
+        .find_map(|command| concurrency_one(&command.split_whitespace().collect::<Vec<_>>()))
+}
+
+/// The reason when `words` run the packages' tests with a concurrency of 1.
+fn concurrency_one(words: &[&str]) -> Option<&'static str> {
+    let program = (words.iter().filter_map(|w| w.rsplit('/').next()))
+        .find(|p| matches!(*p, "turbo" | "lerna" | "pnpm"))?;
+    let (option, why) = match program {
+        "turbo" => (
+            "--concurrency",
+            "`turbo run test --concurrency=1` runs one package at a time",
+        ),
+        "lerna" => (
+            "--concurrency",
+            "`lerna run test --concurrency 1` runs one package at a time",
+        ),
+        "pnpm" => (
+            "--workspace-concurrency",
+            "`pnpm -r --workspace-concurrency=1` runs one package at a time",
+        ),
+        _ => return None,
+    };
+    let one = words.iter().enumerate().any(|(i, w)| {
+        w.strip_prefix(option)
+            .and_then(|rest| rest.strip_prefix('='))
+            .is_some_and(|v| v == "1")
+            || (*w == option && words.get(i + 1) == Some(&"1"))
+    });
+    one.then_some(why)
 }
 
 /// The strings of `key` in the JSON file at `path` (an array, or an object's `packages`
@@ -215,6 +259,21 @@ fn walk(root: &Path, dir: &Path, depth: usize, each: &mut dyn FnMut(&Path)) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_concurrency_of_1_runs_one_package_at_a_time() {
+        let one = |line: &str| {
+            super::concurrency_one(&line.split_whitespace().collect::<Vec<_>>()).is_some()
+        };
+        assert!(one("turbo run test --concurrency=1"));
+        assert!(one("npx turbo test --concurrency 1"));
+        assert!(one("lerna run test --stream --concurrency 1"));
+        assert!(one("pnpm -r --workspace-concurrency=1 test"));
+        assert!(!one("turbo run test"));
+        assert!(!one("turbo run test --concurrency=10"));
+        assert!(!one("lerna run test --concurrency 2"));
+        assert!(!one("mocha --concurrency=1"));
+    }
+
     use super::*;
 
     fn project(files: &[(&str, &str)]) -> tempfile::TempDir {

@@ -57,6 +57,7 @@ impl Harness for Tap {
             // tap's own configuration may exclude files it would never run.
             excludes: Some(tap_config::excludes),
             lane: None,
+            ..Follows::default()
         })
     }
 

@@ -73,6 +73,26 @@ fn serial(args: &[String]) -> bool {
     })
 }
 
+/// Why the project's vitest, as its configuration resolves (vitest.config.*, vite.config.*,
+/// its projects'), runs files one after another: the driver asks vitest itself.
+fn serial_by_config(words: &[String], cwd: &Path) -> Option<&'static str> {
+    let args: Vec<String> = words.iter().skip(1).cloned().collect();
+    let said = DRIVER_FILES.ask("serial", &args, cwd)?;
+    Some(match said.as_str() {
+        "fileParallelism" => {
+            "vitest's configuration runs files one after another (fileParallelism: false)"
+        }
+        "maxWorkers" => "vitest's configuration runs files one after another (maxWorkers: 1)",
+        "singleFork" => {
+            "vitest's configuration runs files one after another (poolOptions.forks.singleFork)"
+        }
+        "singleThread" => {
+            "vitest's configuration runs files one after another (poolOptions.threads.singleThread)"
+        }
+        _ => return None,
+    })
+}
+
 impl Harness for Vitest {
     fn id(&self) -> Id {
         ID
@@ -84,6 +104,7 @@ impl Harness for Vitest {
             places: vec![Through::place(ID, words)],
             one_at_a_time: serial(args)
                 .then_some("vitest runs files one after another (--no-file-parallelism)"),
+            one_at_a_time_by_config: Some(serial_by_config),
             ..Follows::default()
         })
     }

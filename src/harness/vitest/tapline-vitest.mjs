@@ -3,6 +3,9 @@
 // (vitest.config.*, vite.config.*, `projects`), printing TAP through tapline's reporter.
 //
 //   node tapline-vitest.mjs run FLAGS... -- FILE   FILE alone, as the script's vitest runs it
+//   node tapline-vitest.mjs serial FLAGS...        the option of the resolved configuration
+//                                                  (its projects' too) that runs files one
+//                                                  after another, if one does
 //
 // FLAGS are the script's words after `vitest` (`run --typecheck --project x`), read by
 // vitest's own parser. vitest takes files on its command line as substring filters
@@ -184,7 +187,40 @@ const fail = (err) => {
   console.error(err);
   process.exit(1);
 };
-if (mode === 'run' && pool.warm) {
+// The option that runs files one after another, as the user's configuration (vitest's
+// `test`, each project's) sets it once vitest has loaded it: `fileParallelism: false`,
+// `maxWorkers: 1` (vitest 4; `maxThreads`/`maxForks` before), `poolOptions.forks.singleFork`
+// or `poolOptions.threads.singleThread` (vitest 1-3). Set, not resolved: vitest resolves
+// `maxWorkers` from the machine's cores, which says nothing of the project.
+function serialOption(test) {
+  if (!test) return null;
+  if (test.fileParallelism === false) return 'fileParallelism';
+  const one = (v) => v === 1 || v === '1';
+  if (one(test.maxWorkers) || one(test.maxThreads) || one(test.maxForks)) return 'maxWorkers';
+  const pools = test.poolOptions || {};
+  if (pools.forks && pools.forks.singleFork) return 'singleFork';
+  if (pools.threads && pools.threads.singleThread) return 'singleThread';
+  return null;
+}
+
+async function serial() {
+  const api = await vitestNode();
+  const quiet = { write: () => true };
+  const streams = { stdout: quiet, stderr: quiet };
+  const ctx = await api.createVitest('test', options(api), {}, streams);
+  try {
+    const tests = [ctx.vite && ctx.vite.config && ctx.vite.config.test];
+    for (const p of ctx.projects || []) tests.push(p.vite && p.vite.config && p.vite.config.test);
+    const said = tests.map(serialOption).find(Boolean);
+    if (said) process.stdout.write(said + '\n');
+  } finally {
+    await ctx.close();
+  }
+}
+
+if (mode === 'serial') {
+  serial().then(() => process.exit(0), fail);
+} else if (mode === 'run' && pool.warm) {
   serve().then(() => process.exit(0), fail);
 } else if (mode === 'run') {
   runAlone().catch(fail);

@@ -14,7 +14,7 @@ use crate::harness::registry;
 use std::path::Path;
 
 use crate::harness::api::Lane;
-pub(super) use crate::harness::follow::{Excludes, Only, Place, Through};
+pub(super) use crate::harness::follow::{ByConfig, Excludes, Only, Place, Through};
 
 /// The project's own word on its tests.
 #[derive(Debug, Clone)]
@@ -41,8 +41,9 @@ struct Followed {
     places: Vec<Place>,
     /// Each script (name, line) holding a runner command that gave places, once.
     scripts: Vec<(String, String)>,
-    /// Per such runner command: why it runs files one at a time, if it does.
-    serial: Vec<Option<&'static str>>,
+    /// Per such runner command: why it runs files one at a time, if its words say it does,
+    /// else how its harness's configuration says (with the words).
+    serial: Vec<Serial>,
     /// What their harnesses' own configurations exclude.
     excludes: Vec<Excludes>,
     /// The first lane a harness gives its files.
@@ -50,6 +51,10 @@ struct Followed {
     /// The first command naming a harness tapline does not follow yet.
     unfollowed: Option<Unfollowed>,
 }
+
+/// Why a runner command runs its files one at a time: its words say, or its harness's own
+/// configuration may (read once the cwd is known).
+type Serial = (Option<&'static str>, Option<(ByConfig, Vec<String>)>);
 
 /// A test script that runs a harness tapline does not follow (yet): named, with the
 /// configuration that runs its files, instead of a guess that runs them under plain node.
@@ -131,11 +136,18 @@ pub(super) fn declared(cwd: &Path) -> Option<Declared> {
         .iter()
         .map(|(name, line)| format!("package.json scripts.{name} (`{line}`)"))
         .collect();
-    let one_at_a_time = followed
-        .serial
-        .iter()
-        .all(Option::is_some)
-        .then(|| followed.serial.first().copied().flatten())
+    // The configuration is read only when the words say nothing, and only while every command
+    // before said one at a time (one side by side decides).
+    let mut reasons = Vec::new();
+    for (said, by_config) in &followed.serial {
+        let reason = said.or_else(|| by_config.as_ref().and_then(|(f, w)| f(w, cwd)));
+        let Some(reason) = reason else {
+            break;
+        };
+        reasons.push(reason);
+    }
+    let one_at_a_time = (reasons.len() == followed.serial.len())
+        .then(|| reasons.first().copied())
         .flatten();
     (!followed.places.is_empty()).then(|| Declared {
         places: followed.places,
@@ -188,7 +200,8 @@ fn places_of<'a>(
             continue;
         };
         followed.places.extend(follows.places);
-        followed.serial.push(follows.one_at_a_time);
+        let by_config = follows.one_at_a_time_by_config.map(|f| (f, words.to_vec()));
+        followed.serial.push((follows.one_at_a_time, by_config));
         // Applied once each is enough, and again drops nothing more.
         followed.excludes.extend(follows.excludes);
         followed.lane = followed.lane.or(follows.lane);

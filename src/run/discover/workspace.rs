@@ -81,6 +81,10 @@ impl Finder<'_> {
             self.add_failing(&dir, why);
         }
         self.keep_apart(&serial);
+        // The root's own run says its packages share something: never two at once.
+        if let Some(why) = workspace.one_at_a_time {
+            self.declared_one_at_a_time = Some(why);
+        }
         self.declared = Some(format!("{source}: {}", ran.join(", ")));
         Ok(())
     }
