@@ -1,6 +1,10 @@
-//! #43: help as a newcomer meets it: a mistyped command or flag names the one meant, and the
-//! commands are listed in the order a user meets them.
+//! #43: help as a newcomer meets it: a mistyped command or flag names the one meant, the
+//! commands are listed in the order a user meets them, `-h` is a line per flag under headings
+//! and `--help` the whole text, and `-w`'s help names every key the watch bar shows.
 use assert_cmd::Command;
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
+use std::time::Duration;
 
 fn tapline(args: &[&str]) -> (i32, String) {
     let out = Command::cargo_bin("tapline")
@@ -45,8 +49,22 @@ fn issue43_commands_are_listed_in_the_order_a_user_meets_them() {
         text.find(&format!("\n  {name} "))
             .unwrap_or_else(|| panic!("{name} not listed: {text}"))
     };
+    // Running, listing and setting up first; what earlier runs left; other producers'
+    // streams (`parse`) and the daemon after; the shell helpers last.
     let order = [
-        "run", "list", "parse", "init", "report", "history", "serve", "man",
+        "run",
+        "list",
+        "init",
+        "history",
+        "report",
+        "coverage",
+        "parse",
+        "serve",
+        "send",
+        "status",
+        "events",
+        "completions",
+        "man",
     ];
     for pair in order.windows(2) {
         assert!(at(pair[0]) < at(pair[1]), "{pair:?}: {text}");
@@ -74,5 +92,93 @@ fn issue43_run_help_puts_its_flags_under_headings() {
     // Under `Options:` only help itself is left.
     let options = text.split("\nOptions:\n").nth(1).expect("Options:");
     let options = options.split("\n\n").next().unwrap_or_default();
-    assert_eq!(options.lines().count(), 1, "{options}");
+    let flags = options.lines().filter(|l| l.trim_start().starts_with('-'));
+    assert_eq!(flags.count(), 1, "{options}");
+}
+
+#[test]
+fn issue43_short_help_is_a_line_per_flag_and_long_help_the_whole_text() {
+    let (code, short) = tapline(&["run", "-h"]);
+    assert_eq!(code, 0, "{short}");
+    let (code, long) = tapline(&["run", "--help"]);
+    assert_eq!(code, 0, "{long}");
+    assert!(
+        short.lines().count() * 2 < long.lines().count(),
+        "-h:\n{short}\n--help:\n{long}"
+    );
+    // Under the headings, every line of `-h` names its flag: no flag's text runs over a line.
+    let flags = short.split("\nOptions:\n").nth(1).expect("Options:");
+    for line in flags.lines().filter(|l| !l.is_empty() && !l.ends_with(':')) {
+        assert!(line.trim_start().starts_with('-'), "{line:?} in:\n{short}");
+        assert!(line.chars().count() <= 110, "{line:?} is long");
+    }
+    // The detail is in `--help` only, and said once there.
+    for detail in ["round-robin", "Kubernetes Indexed Jobs", "RLIMIT_DATA"] {
+        assert!(!short.contains(detail), "{detail} in -h");
+        assert_eq!(
+            long.matches(detail).count(),
+            1,
+            "{detail} in --help:\n{long}"
+        );
+    }
+    // Every command's `-h` tells where the rest is.
+    for command in ["run", "list", "parse", "serve", "status", "history"] {
+        let (code, text) = tapline(&[command, "-h"]);
+        assert_eq!(code, 0, "{text}");
+        assert!(text.contains("see more with '--help'"), "{command}: {text}");
+    }
+}
+
+/// The keys of the watch bar, as a real session prints it on a piped stdin (`a all · f failing
+/// · …`), are each in `-w`'s help, and its terminal keys too (`a/Enter`).
+#[test]
+fn issue43_watch_help_names_every_key_the_watch_bar_shows() {
+    let p = crate::util::Project::new();
+    p.script("test/a.sh", "#!/bin/sh\necho 1..1\necho ok 1 - it\n");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tapline"))
+        .args(["run", "-w", "test/a.sh"])
+        .current_dir(p.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tapline run -w");
+    let stderr = child.stderr.take().expect("stderr");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if line.contains("watching · ") {
+                let _ = tx.send(line);
+                return;
+            }
+        }
+    });
+    let bar = rx.recv_timeout(Duration::from_secs(60));
+    drop(child.stdin.take());
+    let _ = child.kill();
+    let _ = child.wait();
+    let bar = bar.expect("the watch bar");
+    let keys: Vec<&str> = bar
+        .split(" · ")
+        .skip(1)
+        .filter_map(|item| item.trim_start_matches("stdin: ").split_whitespace().next())
+        .collect();
+    assert!(keys.len() >= 6, "{bar}");
+    let (code, help) = tapline(&["run", "--help"]);
+    assert_eq!(code, 0, "{help}");
+    let watch = help
+        .split("-w, --watch")
+        .nth(1)
+        .and_then(|t| t.split("\n\n      --").next())
+        .expect("-w's help");
+    for key in keys.iter().chain(&["Enter"]) {
+        assert!(
+            watch.contains(&format!("`{key}`")),
+            "{key} of {bar:?} in:\n{watch}"
+        );
+    }
+    // The terminal's own bar names `a/Enter`, `F`, `t` too.
+    for key in ["Enter", "a", "f", "F", "p", "t", "q"] {
+        assert!(watch.contains(&format!("`{key}`")), "{key} in:\n{watch}");
+    }
 }
