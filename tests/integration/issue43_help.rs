@@ -1,6 +1,8 @@
 //! #43: help as a newcomer meets it: a mistyped command or flag names the one meant, the
 //! commands are listed in the order a user meets them, `-h` is a line per flag under headings
-//! and `--help` the whole text, and `-w`'s help names every key the watch bar shows.
+//! and `--help` the whole text, `-w`'s help names every key the watch bar shows, and the
+//! daemon's `status` reads as lines.
+use crate::util::daemon::{finished, wait_for, Daemon};
 use assert_cmd::Command;
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;
@@ -181,4 +183,60 @@ fn issue43_watch_help_names_every_key_the_watch_bar_shows() {
     for key in ["Enter", "a", "f", "F", "p", "t", "q"] {
         assert!(watch.contains(&format!("`{key}`")), "{key} in:\n{watch}");
     }
+}
+
+/// `tapline status` reads as lines (`--format human`, the default on a terminal); piped, it is
+/// the JSON scripts read, as before.
+#[test]
+fn issue43_status_reads_as_lines_and_stays_json_for_scripts() {
+    let d = Daemon::start(&[]);
+    assert_eq!(
+        d.send("unit", b"1..2\nok 1 - adds\nok 2 - subtracts\n")
+            .status
+            .code(),
+        Some(0)
+    );
+    let failed = d.send("e2e", b"1..2\nok 1 - logs in\nnot ok 2 - logs out\n");
+    assert_eq!(failed.status.code(), Some(1));
+    wait_for(|| finished(&d.status()).len() == 2);
+    let out = d
+        .client(&["status", "--format", "human"])
+        .output()
+        .expect("status");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(text.starts_with("tapline daemon (pid "), "{text}");
+    assert!(text.contains("\nfinished: 2\n"), "{text}");
+    assert!(text.contains("✓ unit  2 passed, 0 failed · "), "{text}");
+    assert!(text.contains("✗ e2e   1 passed, 1 failed · "), "{text}");
+    assert!(!text.contains('{'), "{text}");
+    // Piped, with no --format: JSON, as scripts read it.
+    let out = d.client(&["status"]).output().expect("status");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(finished(&doc).len(), 2, "{doc}");
+
+    // On a terminal, lines.
+    if !crate::util::require(
+        "issue43_status_reads_as_lines_and_stays_json_for_scripts",
+        &["script"],
+    ) {
+        return;
+    }
+    let socket = d.socket();
+    let out = std::process::Command::new("script")
+        .args([
+            "-qec",
+            &format!(
+                "'{}' status --socket '{}'",
+                env!("CARGO_BIN_EXE_tapline"),
+                socket.display()
+            ),
+            "/dev/null",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .expect("script runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("finished: 2"), "{text}");
+    assert!(!text.contains("\"finished\""), "{text}");
 }
