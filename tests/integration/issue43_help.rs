@@ -240,3 +240,28 @@ fn issue43_status_reads_as_lines_and_stays_json_for_scripts() {
     assert!(text.contains("finished: 2"), "{text}");
     assert!(!text.contains("\"finished\""), "{text}");
 }
+
+/// `send` (and every client) with no daemon: one plain line naming the socket, the OS's words
+/// as a clause (not `(os error 2)`), and how to start one; exit 2.
+#[test]
+fn issue43_send_without_a_daemon_is_one_plain_line_saying_how_to_start_one() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for client in [&["send", "unit"][..], &["status"], &["events"]] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tapline"))
+            .args(client)
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .output()
+            .expect("tapline runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{client:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{client:?}: {err}");
+        assert!(
+            err.contains(
+                "tapline.sock (no such file or directory); start one with `tapline serve`"
+            ),
+            "{client:?}: {err}"
+        );
+        assert!(!err.contains("os error"), "{client:?}: {err}");
+    }
+}
