@@ -315,3 +315,37 @@ fn stream_line(s: &serde_json::Value, width: usize) -> String {
 fn seconds(ms: u64) -> String {
     tapline::report::style::duration_ms(ms as f64)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::status_text;
+    use serde_json::json;
+
+    #[test]
+    fn a_daemon_with_no_stream_says_how_to_start_one() {
+        let doc = json!({"pid": 7, "uptime_ms": 1200, "listening": ["/s.sock"],
+            "subscribers": 1, "open": [], "finished": []});
+        assert_eq!(
+            status_text(&doc),
+            "tapline daemon (pid 7, up 1.2s) listening on /s.sock; 1 events subscriber\n\
+             no streams yet (`tapline send NAME` starts one)\n"
+        );
+    }
+
+    #[test]
+    fn open_and_finished_streams_read_as_aligned_lines() {
+        let doc = json!({"pid": 7, "uptime_ms": 90, "listening": ["/s.sock", "127.0.0.1:7357"],
+            "subscribers": 0,
+            "open": [{"name": "e2e", "current": "logs in", "pass": 12, "fail": 0, "skip": 0,
+                "todo": 0, "duration_ms": 3010}],
+            "finished": [{"name": "lint-all", "ok": false, "pass": 3, "fail": 1, "skip": 2,
+                "todo": 0, "duration_ms": 412, "reasons": ["exited with code 1"]}]});
+        assert_eq!(
+            status_text(&doc),
+            "tapline daemon (pid 7, up 90ms) listening on /s.sock, 127.0.0.1:7357; \
+             0 events subscribers\n\
+             open: 1\n  \u{2026} e2e       12 passed, 0 failed · 3.0s · on logs in\n\
+             finished: 1\n  ✗ lint-all  3 passed, 1 failed, 2 skipped · 412ms — exited with code 1\n"
+        );
+    }
+}

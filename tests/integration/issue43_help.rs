@@ -265,3 +265,21 @@ fn issue43_send_without_a_daemon_is_one_plain_line_saying_how_to_start_one() {
         assert!(!err.contains("os error"), "{client:?}: {err}");
     }
 }
+
+/// The note `parse` gives on a terminal (issue43_words) is for a terminal only: a pipe, a file
+/// or `-` read as before, nothing said.
+#[test]
+fn issue43_parse_says_nothing_more_when_stdin_is_a_pipe() {
+    for args in [&["parse"][..], &["parse", "-"]] {
+        let out = Command::cargo_bin("tapline")
+            .expect("binary built")
+            .args(args)
+            .write_stdin("1..1\nok 1 - adds\n")
+            .output()
+            .expect("tapline runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{err}");
+        assert!(!err.contains("reading a stream"), "{err}");
+        assert!(!err.contains("Ctrl-D"), "{err}");
+    }
+}
