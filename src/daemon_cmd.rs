@@ -1,9 +1,11 @@
 //! `tapline serve`, `send`, `events` and `status`: command lines into the daemon and its
 //! clients (`tapline::daemon`), and their outcomes into exit codes.
-use crate::cli::{DaemonTarget, EventsArgs, RunArgs, RunFormat, SendArgs, ServeArgs, StatusArgs};
+use crate::cli::{
+    DaemonTarget, EventsArgs, HistoryFormat, RunArgs, RunFormat, SendArgs, ServeArgs, StatusArgs,
+};
 use crate::reports::stderr_terminal_options;
 use crate::{Failure, Outcome};
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use tapline::daemon::client::{self, ClientError, Target};
 use tapline::daemon::forward::{Forward, ForwardAddr};
@@ -199,13 +201,151 @@ pub fn status(args: &StatusArgs) -> u8 {
         Ok(t) => t,
         Err(e) => return usage(e),
     };
+    // Scripts pipe the JSON; a person at a terminal reads lines.
+    let human = match args.format {
+        Some(f) => f == HistoryFormat::Human,
+        None => io::stdout().is_terminal(),
+    };
     match client::status(&target) {
         Ok(doc) => {
-            let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+            let text = if human {
+                status_text(&doc)
+            } else {
+                serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+            };
             let mut out = io::stdout().lock();
-            let _ = writeln!(out, "{text}");
+            let _ = out.write_all(text.as_bytes());
             0
         }
         Err(e) => client_failure(e),
+    }
+}
+
+/// The status document as lines a person reads: the daemon, then each open stream (the test
+/// it is on) and each finished one (its verdict and reasons), with their counts.
+fn status_text(doc: &serde_json::Value) -> String {
+    let num = |v: &serde_json::Value, key: &str| v.get(key).and_then(|n| n.as_u64()).unwrap_or(0);
+    let listening: Vec<&str> = doc
+        .get("listening")
+        .and_then(|l| l.as_array())
+        .map(|l| l.iter().filter_map(|a| a.as_str()).collect())
+        .unwrap_or_default();
+    let subscribers = num(doc, "subscribers");
+    let mut out = format!(
+        "tapline daemon (pid {}, up {}) listening on {}; {subscribers} events subscriber{}\n",
+        num(doc, "pid"),
+        seconds(num(doc, "uptime_ms")),
+        listening.join(", "),
+        if subscribers == 1 { "" } else { "s" },
+    );
+    let streams = |key: &str| {
+        doc.get(key)
+            .and_then(|s| s.as_array())
+            .cloned()
+            .unwrap_or_default()
+    };
+    let (open, finished) = (streams("open"), streams("finished"));
+    if open.is_empty() && finished.is_empty() {
+        out.push_str("no streams yet (`tapline send NAME` starts one)\n");
+        return out;
+    }
+    let width = open
+        .iter()
+        .chain(&finished)
+        .map(|s| stream_name(s).chars().count())
+        .max()
+        .unwrap_or(0);
+    for (title, list) in [("open", &open), ("finished", &finished)] {
+        if list.is_empty() {
+            continue;
+        }
+        out.push_str(&format!("{title}: {}\n", list.len()));
+        for s in list {
+            out.push_str(&stream_line(s, width));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn stream_name(s: &serde_json::Value) -> &str {
+    s.get("name").and_then(|n| n.as_str()).unwrap_or("?")
+}
+
+/// One stream: mark, name, counts, duration, then the test it is on or why it failed.
+fn stream_line(s: &serde_json::Value, width: usize) -> String {
+    let num = |key: &str| s.get(key).and_then(|n| n.as_u64()).unwrap_or(0);
+    let mark = match s.get("ok").and_then(|o| o.as_bool()) {
+        Some(true) => "✓",
+        Some(false) => "✗",
+        None => "…",
+    };
+    let mut counts = format!("{} passed, {} failed", num("pass"), num("fail"));
+    for (key, word) in [("skip", "skipped"), ("todo", "todo")] {
+        if num(key) > 0 {
+            counts.push_str(&format!(", {} {word}", num(key)));
+        }
+    }
+    let name = stream_name(s);
+    let pad = width.saturating_sub(name.chars().count());
+    let mut line = format!(
+        "  {mark} {name}{}  {counts} · {}",
+        " ".repeat(pad),
+        seconds(num("duration_ms"))
+    );
+    if let Some(current) = s.get("current").and_then(|c| c.as_str()) {
+        line.push_str(&format!(" · on {current}"));
+    }
+    let reasons: Vec<String> = s
+        .get("reasons")
+        .and_then(|r| r.as_array())
+        .map(|r| {
+            r.iter()
+                .map(|x| x.as_str().map_or_else(|| x.to_string(), str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default();
+    if !reasons.is_empty() {
+        line.push_str(&format!(" — {}", reasons.join("; ")));
+    }
+    line
+}
+
+/// A duration as the terminal report writes it (one format everywhere).
+fn seconds(ms: u64) -> String {
+    tapline::report::style::duration_ms(ms as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::status_text;
+    use serde_json::json;
+
+    #[test]
+    fn a_daemon_with_no_stream_says_how_to_start_one() {
+        let doc = json!({"pid": 7, "uptime_ms": 1200, "listening": ["/s.sock"],
+            "subscribers": 1, "open": [], "finished": []});
+        assert_eq!(
+            status_text(&doc),
+            "tapline daemon (pid 7, up 1.2s) listening on /s.sock; 1 events subscriber\n\
+             no streams yet (`tapline send NAME` starts one)\n"
+        );
+    }
+
+    #[test]
+    fn open_and_finished_streams_read_as_aligned_lines() {
+        let doc = json!({"pid": 7, "uptime_ms": 90, "listening": ["/s.sock", "127.0.0.1:7357"],
+            "subscribers": 0,
+            "open": [{"name": "e2e", "current": "logs in", "pass": 12, "fail": 0, "skip": 0,
+                "todo": 0, "duration_ms": 3010}],
+            "finished": [{"name": "lint-all", "ok": false, "pass": 3, "fail": 1, "skip": 2,
+                "todo": 0, "duration_ms": 412, "reasons": ["exited with code 1"]}]});
+        assert_eq!(
+            status_text(&doc),
+            "tapline daemon (pid 7, up 90ms) listening on /s.sock, 127.0.0.1:7357; \
+             0 events subscribers\n\
+             open: 1\n  \u{2026} e2e       12 passed, 0 failed · 3.0s · on logs in\n\
+             finished: 1\n  ✗ lint-all  3 passed, 1 failed, 2 skipped · 412ms — exited with code 1\n"
+        );
     }
 }

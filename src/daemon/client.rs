@@ -44,8 +44,11 @@ impl Target {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
-    /// Nobody listens there (exit 2).
-    #[error("no tapline daemon listens on {target}: {source} (start one with `tapline serve`)")]
+    /// Nobody listens there (exit 2): one line that says how to start one.
+    #[error(
+        "no tapline daemon listens on {target} ({}); start one with `tapline serve`",
+        plain(source)
+    )]
     NoDaemon { target: String, source: io::Error },
     /// The daemon refused the request, or the exchange broke.
     #[error("{0}")]
@@ -53,6 +56,17 @@ pub enum ClientError {
     /// Reading the input failed.
     #[error("failed to read the input: {0}")]
     Input(io::Error),
+}
+
+/// `no such file or directory`: the error as a clause, without its `(os error 2)` tail.
+fn plain(e: &io::Error) -> String {
+    let text = e.to_string();
+    let text = text.find(" (os error").map_or(&text[..], |i| &text[..i]);
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_lowercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// How long a TLS reader holds the connection before letting a writer in: one TLS session
