@@ -97,3 +97,39 @@ fn issue43_parse_shows_control_characters_instead_of_obeying_them() {
         jsonl.stdout
     );
 }
+
+/// After a run, `tapline list` names what the run reported, even a run that kept no
+/// per-test records (`--no-history`): a Test::More assertion inside a subtest, which the
+/// static scan cannot see.
+#[test]
+fn issue43_list_after_a_run_names_what_the_run_reported() {
+    if !crate::util::require(
+        "issue43_list_after_a_run_names_what_the_run_reported",
+        &["perl"],
+    ) {
+        return;
+    }
+    let p = Project::new();
+    p.write(
+        "Makefile.PL",
+        "use ExtUtils::MakeMaker;\nWriteMakefile(NAME => 'Math', VERSION => '0.01');\n",
+    );
+    p.write(
+        "lib/Math.pm",
+        "package Math;\nsub add { $_[0] + $_[1] }\n1;\n",
+    );
+    p.write(
+        "t/math.t",
+        "use strict; use warnings; use Test::More; use Math;\n\
+         subtest 'adds numbers' => sub {\n    is(Math::add(1, 1), 2, 'one and one');\n};\n\
+         done_testing;\n",
+    );
+    let ran = p.run(&["--no-history", "-I", "lib", "--format", "jsonl"]);
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    let id = "t/math.t > adds numbers > one and one";
+    assert!(ran.stdout.contains(id), "{}", ran.both());
+    let listed = p.tapline(&["list"]);
+    assert_eq!(listed.code, 0, "{}", listed.both());
+    assert!(listed.stdout.contains(id), "{}", listed.both());
+    assert!(listed.stdout.contains("2 tests in 1 file\n"), "{}", listed.both());
+}
