@@ -15,7 +15,7 @@
 //! oldest (under `tests/.lock`, as two tapline processes may save at once).
 //!
 //! A cancelled or cached file adds no line: its last line stays its last run's.
-use super::logs::log_name;
+use super::logs::{log_name, record_name};
 use crate::event::run::{RunEvent, TestOutcome};
 use crate::event::sink::RunSink;
 use crate::explain::names::{test_id, SEPARATOR};
@@ -363,7 +363,7 @@ impl TestsSeen {
         }
         let mut failed = None;
         for (rel, text) in &self.lines {
-            let name = log_name(rel);
+            let name = record_name(rel);
             let path = folder.join(format!("{}.jsonl", name.trim_end_matches(".log")));
             if let Err(e) = append(&path, text) {
                 failed.get_or_insert(format!("failed to save {}: {e}", path.display()));

@@ -131,5 +131,42 @@ fn issue43_list_after_a_run_names_what_the_run_reported() {
     let listed = p.tapline(&["list"]);
     assert_eq!(listed.code, 0, "{}", listed.both());
     assert!(listed.stdout.contains(id), "{}", listed.both());
-    assert!(listed.stdout.contains("2 tests in 1 file\n"), "{}", listed.both());
+    assert!(
+        listed.stdout.contains("2 tests in 1 file\n"),
+        "{}",
+        listed.both()
+    );
+}
+
+/// A log's name shows where the path's folders were: `__tests__` keeps its underscores and
+/// the separator beside it is `--`, not `__` blurred into them.
+#[test]
+fn issue43_log_names_keep_their_separator_visible() {
+    let p = Project::new();
+    p.script(
+        "t/__tests__/sum.t",
+        "#!/bin/sh\necho 1..1\necho 'ok 1 - adds'\n",
+    );
+    p.script("t/plain.t", "#!/bin/sh\necho 1..1\necho 'ok 1 - plain'\n");
+    // `t/` runs its own `*.t` (as prove does): both are named.
+    let files = ["t/__tests__/sum.t", "t/plain.t"];
+    let ran = p.run(&[&["--no-history"][..], &files[..]].concat());
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    assert!(
+        p.join(".nogit/testlogs/t--__tests__--sum.log").is_file(),
+        "{}",
+        ran.both()
+    );
+    // The common case keeps tstest's name.
+    assert!(
+        p.join(".nogit/testlogs/t__plain.log").is_file(),
+        "{}",
+        ran.both()
+    );
+    // The next run moves the last run's logs, whatever their names, to previous/.
+    let again = p.run(&[&["--no-history"][..], &files[..]].concat());
+    assert_eq!(again.code, 0, "{}", again.both());
+    assert!(p
+        .join(".nogit/testlogs/previous/t--__tests__--sum.log")
+        .is_file());
 }
