@@ -1,7 +1,8 @@
 //! `-o report.md`: Markdown for pull-request comments and CI step summaries.
 //!
 //! A heading with the verdict, a summary table, then each failure: its file and test, location,
-//! message and the expected/actual diff in a fenced `diff` block (stack and output folded in a
+//! message and the expected/actual diff in a fenced `diff` block, its signs swapped so that
+//! expected reads green as everywhere else (stack and output folded in a
 //! `<details>`), files that failed without a failing test with their reasons and last output,
 //! files not run, and the slowest files. Text from the run is escaped: table cells (`|`,
 //! backticks, newlines), inline text (Markdown and HTML punctuation), and fenced blocks get a
