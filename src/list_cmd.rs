@@ -40,7 +40,14 @@ fn discover(args: &ListArgs) -> Result<Vec<Entry>, Failure> {
     for note in tapline::run::discover::passed_over_notes(&found.passed_over) {
         tapline::say!("tapline: {note}");
     }
-    let saved = tests::load(&project.log_dir(args.log_dir.as_deref())).map_err(Failure::usage)?;
+    let log_dir = project.log_dir(args.log_dir.as_deref());
+    let mut saved = tests::load(&log_dir).map_err(Failure::usage)?;
+    // A run that kept no records (`--no-history`, a shard) still left its logs.
+    tests::fill_from_logs(
+        &mut saved,
+        &log_dir,
+        found.files.iter().map(|f| f.rel.as_str()),
+    );
     let pick = match args.source {
         ListSource::Auto => Pick::Auto,
         ListSource::Static => Pick::Only(Source::Static),
@@ -109,5 +116,10 @@ fn human(out: &mut impl Write, entries: &[Entry]) -> io::Result<()> {
         }
     }
     let files: std::collections::BTreeSet<&str> = entries.iter().map(|e| e.file.as_str()).collect();
-    writeln!(out, "{} tests in {} files", entries.len(), files.len())
+    writeln!(
+        out,
+        "{} in {}",
+        tapline::report::counted(entries.len() as u64, "test"),
+        tapline::report::counted(files.len() as u64, "file")
+    )
 }

@@ -17,6 +17,7 @@ use tapline::report::output::{self, AtomicFile, ReportFormat, Target};
 use tapline::report::reader_gone::{Stream, UntilGone};
 use tapline::report::stream_as_run::StreamAsRun;
 use tapline::report::threaded::ReportsThread;
+use tapline::report::visible::Visible;
 use tapline::report::{human::HumanReport, jsonl::JsonlWriter, summary::SummaryWriter};
 
 /// Remembers the verdict while passing events on, to the report on stdout and to the `-o`
@@ -182,7 +183,9 @@ pub fn run(args: &ParseArgs) -> Outcome {
         Format::Human => drive(
             input,
             read,
-            HumanReport::new(out, style),
+            // The stream's own control characters are shown, not obeyed; jsonl keeps them
+            // as JSON escapes, the `-o` reports as they came.
+            HumanReport::new(Visible::new(out, style.enabled), style),
             files,
             Handlers {
                 idle: None,

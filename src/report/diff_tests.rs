@@ -101,13 +101,14 @@ fn empty_string_against_text() {
 
 #[test]
 fn single_line_styled_highlights_changed_characters() {
+    // A change inside a word marks the whole word (issue 43).
     assert_eq!(
         colored(json!("hello world"), json!("hello wurld")),
         "\x1b[32m- Expected\x1b[0m\n\
          \x1b[31m+ Received\x1b[0m\n\
          \n\
-         \x1b[32m- \"hello w\x1b[7mo\x1b[27mrld\"\x1b[0m\n\
-         \x1b[31m+ \"hello w\x1b[7mu\x1b[27mrld\"\x1b[0m\n"
+         \x1b[32m- \"hello \x1b[7mworld\x1b[27m\"\x1b[0m\n\
+         \x1b[31m+ \"hello \x1b[7mwurld\x1b[27m\"\x1b[0m\n"
     );
 }
 
@@ -142,8 +143,8 @@ fn highlighting_respects_multibyte_characters() {
         "\x1b[32m- Expected\x1b[0m\n\
          \x1b[31m+ Received\x1b[0m\n\
          \n\
-         \x1b[32m- \"h\x1b[7mé\x1b[27mllo wörld\"\x1b[0m\n\
-         \x1b[31m+ \"h\x1b[7ma\x1b[27mllo wörld\x1b[7m!\x1b[27m\"\x1b[0m\n"
+         \x1b[32m- \"\x1b[7mhéllo\x1b[27m wörld\"\x1b[0m\n\
+         \x1b[31m+ \"\x1b[7mhallo\x1b[27m wörld\x1b[7m!\x1b[27m\"\x1b[0m\n"
     );
 }
 
@@ -873,15 +874,15 @@ fn the_model_marks_sides_changes_and_hunks() {
                 sign: Sign::Expected,
                 segments: vec![
                     Segment {
-                        text: "\"hello w".into(),
+                        text: "\"hello ".into(),
                         emphasized: false
                     },
                     Segment {
-                        text: "o".into(),
+                        text: "world".into(),
                         emphasized: true
                     },
                     Segment {
-                        text: "rld\"".into(),
+                        text: "\"".into(),
                         emphasized: false
                     },
                 ],
@@ -890,15 +891,15 @@ fn the_model_marks_sides_changes_and_hunks() {
                 sign: Sign::Received,
                 segments: vec![
                     Segment {
-                        text: "\"hello w".into(),
+                        text: "\"hello ".into(),
                         emphasized: false
                     },
                     Segment {
-                        text: "u".into(),
+                        text: "wurld".into(),
                         emphasized: true
                     },
                     Segment {
-                        text: "rld\"".into(),
+                        text: "\"".into(),
                         emphasized: false
                     },
                 ],

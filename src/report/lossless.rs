@@ -280,13 +280,14 @@ fn the_colour_terminal_shows_every_character_of_the_real_cases() {
 
 #[test]
 fn changed_digits_are_marked_in_place() {
+    // A change inside a number marks the whole number, as inside a word (#43).
     assert_eq!(
         terminal(&highlighted(&json!("1.0"), &json!("100"))),
         "\x1b[32m- Expected\x1b[0m\n\
          \x1b[31m+ Received\x1b[0m\n\
          \n\
-         \x1b[32m- \"1\x1b[7m.0\x1b[27m\"\x1b[0m\n\
-         \x1b[31m+ \"1\x1b[7m00\x1b[27m\"\x1b[0m\n"
+         \x1b[32m- \"\x1b[7m1.0\x1b[27m\"\x1b[0m\n\
+         \x1b[31m+ \"\x1b[7m100\x1b[27m\"\x1b[0m\n"
     );
 }
 

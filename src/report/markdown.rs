@@ -1,7 +1,8 @@
 //! `-o report.md`: Markdown for pull-request comments and CI step summaries.
 //!
 //! A heading with the verdict, a summary table, then each failure: its file and test, location,
-//! message and the expected/actual diff in a fenced `diff` block (stack and output folded in a
+//! message and the expected/actual diff in a fenced `diff` block, its signs swapped so that
+//! expected reads green as everywhere else (stack and output folded in a
 //! `<details>`), files that failed without a failing test with their reasons and last output,
 //! files not run, and the slowest files. Text from the run is escaped: table cells (`|`,
 //! backticks, newlines), inline text (Markdown and HTML punctuation), and fenced blocks get a
@@ -311,7 +312,7 @@ fn failure_section(file: &FileView, f: &FailureView) -> String {
         s.push('\n');
     }
     if let Some(diff) = &f.diff {
-        let lines: Vec<String> = diff.lines.iter().map(DiffLine::plain_text).collect();
+        let lines: Vec<String> = diff.lines.iter().map(markdown_diff_line).collect();
         fenced(&mut s, "diff", &lines.join("\n"));
     }
     if let Some((raw, err)) = &f.raw_yaml {
@@ -468,6 +469,34 @@ fn code_text(text: &str) -> String {
         .replace(['\n', '\r'], " ")
 }
 
+/// A diff line for a ```` ```diff ```` block. Such a block is coloured by sign (`-` red, `+`
+/// green) and tapline's one rule is expected green, received red, so the signs are swapped:
+/// `+ Expected`, `- Received`, and a hunk's line ranges with them. The block reads as the
+/// change from what the test received to what it expected (docs/reports.md).
+fn markdown_diff_line(line: &DiffLine) -> String {
+    swap_signs(&line.plain_text())
+}
+
+/// `text` (a diff line as the terminal prints it) with `-` and `+` exchanged where they are
+/// signs: the first character of a line, and the ranges of a `@@ -a,b +c,d @@` header.
+fn swap_signs(text: &str) -> String {
+    if let Some(ranges) = text
+        .strip_prefix("@@ -")
+        .and_then(|t| t.strip_suffix(" @@"))
+    {
+        if let Some((old, new)) = ranges.split_once(" +") {
+            return format!("@@ -{new} +{old} @@");
+        }
+    }
+    if let Some(rest) = text.strip_prefix('-') {
+        format!("+{rest}")
+    } else if let Some(rest) = text.strip_prefix('+') {
+        format!("-{rest}")
+    } else {
+        text.to_owned()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -562,10 +591,23 @@ mod tests {
         Some(body.join("\n"))
     }
 
-    /// The plain terminal's text of the diff, as lines in a block.
+    /// The plain terminal's text of the diff, as lines in a block, its signs swapped so that
+    /// expected reads green.
     fn reference_block(expected: &serde_json::Value, actual: &serde_json::Value) -> String {
         let plain = crate::report::lossless::reference(expected, actual);
-        plain.strip_suffix('\n').unwrap_or(&plain).to_owned()
+        let plain = plain.strip_suffix('\n').unwrap_or(&plain);
+        let lines: Vec<String> = plain.split('\n').map(swap_signs).collect();
+        lines.join("\n")
+    }
+
+    #[test]
+    fn expected_reads_green_in_the_diff_block() {
+        assert_eq!(swap_signs("- Expected"), "+ Expected");
+        assert_eq!(swap_signs("+ Received"), "- Received");
+        assert_eq!(swap_signs("-"), "+");
+        assert_eq!(swap_signs("  context"), "  context");
+        assert_eq!(swap_signs("@@ -12,7 +12,8 @@"), "@@ -12,8 +12,7 @@");
+        assert_eq!(swap_signs("@@ $.users[2].name @@"), "@@ $.users[2].name @@");
     }
 
     fn section(expected: &serde_json::Value, actual: &serde_json::Value) -> String {
@@ -586,9 +628,9 @@ mod tests {
                 "{}",
                 case.name
             );
-            let lines: Vec<&str> = block.lines().collect();
+            let lines: Vec<String> = block.lines().map(str::to_owned).collect();
             assert!(
-                lines.contains(&case.minus) && lines.contains(&case.plus),
+                lines.contains(&swap_signs(case.minus)) && lines.contains(&swap_signs(case.plus)),
                 "{}: {md}",
                 case.name
             );

@@ -27,6 +27,7 @@ pub mod style;
 pub use tapline_protocol::summary;
 pub mod terminal;
 pub mod threaded;
+pub mod visible;
 
 use style::Style;
 

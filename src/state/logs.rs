@@ -186,7 +186,36 @@ const MAX_LOG_STEM: usize = 200;
 
 /// `test/unit/test.ts` → `test__unit__test.log`: a flat file name that can't leave
 /// the log folder (`..` becomes `up`, empty and `.` components go, `\` and NUL become `_`).
+/// Folders are joined by `__`, as tstest names its logs, except where a name starts or ends
+/// with `_` (`__tests__`, `_helpers`): there `--`, so the separator still shows
+/// (`__tests__/sum.test.js` → `__tests__--sum.test.log`, not `__tests____sum.test.log`).
 pub fn log_name(rel: &str) -> String {
+    flat_name(rel, true)
+}
+
+/// The name of `rel`'s per-test record (`tests/<name>.jsonl`, without `.log`): [`log_name`]'s
+/// rule before it joined `_`-edged names with `--`, kept so that a record keeps its file (two
+/// records of one test file would disagree on which is its last run).
+pub fn record_name(rel: &str) -> String {
+    flat_name(rel, false)
+}
+
+/// Joins `parts` by `__`, or by `--` next to a part that starts or ends with `_` when
+/// `readable`.
+fn join_parts(parts: &[String], readable: bool) -> String {
+    let mut joined = String::new();
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            let prev = parts.get(i - 1).map_or("", String::as_str);
+            let blurs = prev.ends_with('_') || part.starts_with('_');
+            joined.push_str(if readable && blurs { "--" } else { "__" });
+        }
+        joined.push_str(part);
+    }
+    joined
+}
+
+fn flat_name(rel: &str, readable: bool) -> String {
     // A file run in two hosts has an entry per host (`a.both.ts (HOST)`), each with its log
     // (`a.both.HOST.log`).
     let (rel, runtime) = match crate::harness::api::host_of(rel) {
@@ -214,7 +243,7 @@ pub fn log_name(rel: &str) -> String {
             last.push_str(runtime);
         }
     }
-    let mut stem = parts.join("__");
+    let mut stem = join_parts(&parts, readable);
     if stem.len() > MAX_LOG_STEM {
         // Names longer than a file name may be (255 bytes) keep their start and a hash of the
         // whole, so two long names sharing a start still get two logs.
@@ -512,6 +541,18 @@ mod tests {
             inside.iter().all(|n| !n.chars().any(|c| c.is_control())),
             "{inside:?}"
         );
+    }
+
+    /// A per-test record keeps the name it had before logs joined `_`-edged names by `--`:
+    /// one record per test file, whichever tapline wrote it.
+    #[test]
+    fn records_keep_their_names() {
+        assert_eq!(
+            record_name("__tests__/sum.test.js"),
+            "__tests____sum.test.log"
+        );
+        assert_eq!(log_name("__tests__/sum.test.js"), "__tests__--sum.test.log");
+        assert_eq!(record_name("test/a.t"), log_name("test/a.t"));
     }
 
     #[test]

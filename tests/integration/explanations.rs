@@ -329,12 +329,20 @@ fn issue23_every_report_explains_each_failure_as_the_run_did() {
                 );
             }
             for line in diff_lines(e) {
-                for (report, text) in [
-                    ("terminal", &r.plain),
-                    ("parse", &r.human),
-                    ("JUnit", &junit),
-                    ("Markdown", &r.markdown),
-                    ("HTML", &html),
+                // Markdown's ```diff block swaps the signs so expected reads green (#43).
+                let swapped = match line.strip_prefix('-') {
+                    Some(rest) => format!("+{rest}"),
+                    None => match line.strip_prefix('+') {
+                        Some(rest) => format!("-{rest}"),
+                        None => line.clone(),
+                    },
+                };
+                for (report, text, line) in [
+                    ("terminal", &r.plain, &line),
+                    ("parse", &r.human, &line),
+                    ("JUnit", &junit, &line),
+                    ("Markdown", &r.markdown, &swapped),
+                    ("HTML", &html, &line),
                 ] {
                     assert!(
                         text.contains(line.trim_end()),

@@ -142,7 +142,7 @@ fn html_report_in_headless_chromium() {
             "killed by SIGSEGV",
             "timed out after 2s",
             "database is down",
-            "not ok 2 - &lt;img src=http://127.0.0.1:",
+            "&lt;img src=http://127.0.0.1:",
             "]]&gt; &lt;/script&gt;&lt;/pre&gt;",
             "\\u{1}\\u{7}red ]]&gt;",
             "printed &lt;b&gt;bold&lt;/b&gt; &amp; &lt;script&gt;",

@@ -775,7 +775,8 @@ fn parse_writes_every_format() {
         assert_eq!(cases[2]["message"], "should be equal", "{junit:#}");
     }
     let md = read_text(&p, "p.md");
-    assert!(md.contains("```diff\n- Expected\n+ Received"), "{md}");
+    // Expected reads green in a ```diff block: its sign is `+` there (#43).
+    assert!(md.contains("```diff\n+ Expected\n- Received"), "{md}");
     let html = read_text(&p, "p.html");
     assert!(html.contains("returns the user"), "{html}");
 }

@@ -89,8 +89,8 @@ mod tests {
             "<pre class=\"diff\"><span class=\"de dl\">- Expected\n</span>\
              <span class=\"dr dl\">+ Received\n</span>\
              <span>\n</span>\
-             <span class=\"de\">- &quot;hello w<mark>o</mark>rld&quot;\n</span>\
-             <span class=\"dr\">+ &quot;hello w<mark>u</mark>rld&quot;\n</span></pre>\n"
+             <span class=\"de\">- &quot;hello <mark>world</mark>&quot;\n</span>\
+             <span class=\"dr\">+ &quot;hello <mark>wurld</mark>&quot;\n</span></pre>\n"
         );
     }
 
@@ -177,8 +177,8 @@ mod tests {
             assert!(out.contains("<mark>"), "{}: {out}", case.name);
         }
         assert!(html(json!("1.0"), json!("100")).contains(
-            "<span class=\"de\">- &quot;1<mark>.0</mark>&quot;\n</span>\
-             <span class=\"dr\">+ &quot;1<mark>00</mark>&quot;\n</span>"
+            "<span class=\"de\">- &quot;<mark>1.0</mark>&quot;\n</span>\
+             <span class=\"dr\">+ &quot;<mark>100</mark>&quot;\n</span>"
         ));
     }
 

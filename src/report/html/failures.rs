@@ -136,15 +136,11 @@ fn write_point_failure(out: &mut String, index: usize, file: &FileView, failure:
     out.push_str("</article>\n");
 }
 
-/// `not ok 3 - name` for a top-level point, as its stream said it; a nested one by its path
-/// alone (its number is its subtest's, not the file's); an unnamed one by its number only.
+/// The test's name, never its TAP line: the card is about the test, and its number is in the
+/// log. An unnamed point is known by its number alone (`test point 3`).
 fn failure_title(failure: &FailureView) -> String {
-    let unnamed = failure
-        .id
-        .is_some_and(|id| failure.name == format!("#{id}"));
-    match (failure.id, failure.depth) {
-        (Some(id), 0) if unnamed => format!("not ok {id}"),
-        (Some(id), 0) => format!("not ok {id} - {}", failure.name),
+    match failure.id {
+        Some(id) if failure.name == format!("#{id}") => format!("test point {id}"),
         _ => failure.name.clone(),
     }
 }

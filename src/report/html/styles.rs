@@ -47,8 +47,8 @@ th{font-size:12px;color:var(--muted);font-weight:600;text-transform:uppercase;le
 th[data-sort]{cursor:pointer;user-select:none}th[aria-sort=ascending]::after{content:" ▲"}th[aria-sort=descending]::after{content:" ▼"}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td.path{word-break:break-all}
-td .why{display:block;color:var(--fail);font-size:12px}
-td .note{display:block;color:var(--skip);font-size:12px}
+td .why{display:block;color:var(--fail);font-size:12px;word-break:normal;overflow-wrap:anywhere}
+td .note{display:block;color:var(--skip);font-size:12px;word-break:normal;overflow-wrap:anywhere}
 td .log{display:block;color:var(--muted);font-size:12px;word-break:break-all}
 .st{display:inline-block;min-width:64px;text-align:center;font-size:11px;font-weight:700;letter-spacing:.04em;text-transform:uppercase;padding:1px 8px;border-radius:999px}
 .st.pass{background:var(--pass-bg);color:var(--pass)}.st.fail{background:var(--fail-bg);color:var(--fail)}
@@ -57,7 +57,7 @@ td .log{display:block;color:var(--muted);font-size:12px;word-break:break-all}
 .st.notests,.st.cancelled{background:var(--skip-bg);color:var(--skip)}
 .c-pass{color:var(--pass)}.c-fail{color:var(--fail)}.c-skip{color:var(--skip)}.c-todo{color:var(--todo)}.c-zero{color:var(--muted);opacity:.6}
 .failure{background:var(--panel);border:1px solid var(--line);border-left:4px solid var(--fail);border-radius:8px;padding:12px 16px;margin-bottom:12px}
-.failure h3{margin:0;font-size:14px;font-weight:600;word-break:break-word}
+.failure h3{margin:0;font-size:14px;font-weight:600;overflow-wrap:anywhere}
 .failure .file{color:var(--muted);font-weight:400;font-size:12px;display:block;word-break:break-all}
 .failure .at{color:var(--link);font-size:12px;margin-top:4px;word-break:break-all}
 .failure .tid{color:var(--muted);font-size:12px;margin-top:4px;word-break:break-all;user-select:all}

@@ -441,6 +441,10 @@ fn fill_places_the_file() {
 #[test]
 fn log_names() {
     assert_eq!(log_name("test/support/test.ts"), "test__support__test.log");
+    // Issue 43: a name edged with `_` is joined by `--`, so the separator shows.
+    assert_eq!(log_name("__tests__/sum.test.js"), "__tests__--sum.test.log");
+    assert_eq!(log_name("tests/__sum.test.js"), "tests--__sum.test.log");
+    assert_eq!(log_name("a_/b/_c/d.t"), "a_--b--_c__d.log");
     assert_eq!(log_name("a.t"), "a.log");
     assert_eq!(log_name("test/a.test.ts"), "test__a.test.log");
     assert_eq!(log_name("test/noext"), "test__noext.log");
