@@ -1,7 +1,7 @@
-//! The documentation's links hold: every relative Markdown link in the README, `docs/`,
-//! `benches/README.md`, `protocol-spec/` and test-data's READMEs names a file of the repository
-//! that exists and, with a `#fragment`, a heading of that file as GitHub anchors it. External
-//! (http, https, mailto) links are not fetched: a test must not depend on the network.
+//! The documentation's links hold: every relative Markdown link in the README, CONTRIBUTING.md,
+//! `docs/`, `benches/README.md`, `protocol-spec/` and test-data's READMEs names a file of the
+//! repository that exists and, with a `#fragment`, a heading of that file as GitHub anchors it.
+//! External (http, https, mailto) links are not fetched: a test must not depend on the network.
 use crate::util::{files_with_ext, repo};
 use std::collections::{BTreeSet, HashMap};
 use std::fs;
@@ -11,6 +11,7 @@ use std::path::{Component, Path, PathBuf};
 fn documents(root: &Path) -> Vec<PathBuf> {
     let mut docs = vec![
         PathBuf::from("README.md"),
+        PathBuf::from("CONTRIBUTING.md"),
         PathBuf::from("benches/README.md"),
     ];
     let rel = |p: PathBuf| p.strip_prefix(root).map(Path::to_path_buf).ok();

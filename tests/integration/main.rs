@@ -45,6 +45,7 @@ mod issue39_vitest;
 mod issue39_workspace_concurrency;
 mod issue39_workspaces;
 mod issue43_help;
+mod issue43_readme;
 mod issue43_render;
 mod issue43_words;
 mod layout;
