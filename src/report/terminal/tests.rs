@@ -598,7 +598,7 @@ fn live_region_is_drawn_and_cleared_before_permanent_lines() {
         "the 3-line region is cleared first: {frame:?}"
     );
     assert!(
-        rest.starts_with("✓ test/fast.t  1 passed, 1 skipped  (20ms)\n"),
+        rest.starts_with("✓ test/fast.t  1 passed, 1 skipped  20ms\n"),
         "{frame:?}"
     );
     assert!(rest.ends_with("Running 1 of 12 files · 1 done · 1 passed · 1 skipped · 3.4s\n  test/slow.t  › uploads"), "{frame:?}");
