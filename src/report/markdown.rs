@@ -168,7 +168,10 @@ fn head(md: &mut String, run: &RunView) {
         );
     }
     if let Some(words) = super::not_selected_words(t) {
-        let _ = writeln!(md, "\nTests {words} by -t: run, not counted.");
+        let _ = writeln!(
+            md,
+            "\nTests {words} by the test filter (`-t`, `--only-failed`): not counted."
+        );
     }
 }
 
