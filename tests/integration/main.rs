@@ -39,6 +39,7 @@ mod issue39_unfollowed;
 mod issue39_vitest;
 mod issue39_workspaces;
 mod issue43_help;
+mod issue43_wording;
 mod issue43_words;
 mod layout;
 mod live;
