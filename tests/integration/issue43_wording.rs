@@ -277,3 +277,20 @@ fn issue43_coverage_of_nothing_is_no_percentage() {
     assert_eq!(doc["coverage"]["lines"], 0, "{doc:#}");
     assert!(doc["coverage"]["percent"].is_null(), "{doc:#}");
 }
+
+/// `--only-failed` in a file run whole whose failed point has no name (`not ok 2`): no name
+/// selects it apart from the others, so the file reports every test it ran and the header
+/// does not claim the others were not selected.
+#[test]
+fn issue43_only_failed_with_an_unnamed_failure_claims_no_selection() {
+    let p = Project::new();
+    p.script(
+        "t/a.t",
+        "#!/bin/sh\necho 1..3\necho 'ok 1'\necho 'not ok 2'\necho 'ok 3'\n",
+    );
+    assert_eq!(p.run(&[]).code, 1);
+    let ran = p.run(&["--only-failed"]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    assert!(ran.stderr.contains("1 failed, 2 passed"), "{}", ran.stderr);
+    assert!(!ran.stderr.contains("not selected"), "{}", ran.stderr);
+}
