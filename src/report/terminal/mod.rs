@@ -503,6 +503,8 @@ impl<W: Write> TerminalReporter<W> {
             (tally.fail, "failed", style::RED),
             (tally.skip, "skipped", style::YELLOW),
             (tally.todo, "todo", style::MAGENTA),
+            // The file's and the summary's word for what a filter left out (docs/tests.md).
+            (tally.not_selected, "not selected", style::DIM),
         ];
         for (n, word, color) in extra.into_iter().filter(|(n, ..)| *n > 0) {
             parts.push((format!(" · {n} {word}"), Some(color)));
