@@ -115,7 +115,7 @@ pub fn to_json(cov: &RunCoverage) -> Value {
         .map(|(lang, (t, h))| {
             (
                 lang.to_owned(),
-                json!({"lines": t, "hit": h, "percent": round(percent(h, t))}),
+                json!({"lines": t, "hit": h, "percent": percent_json(h, t)}),
             )
         })
         .collect();
@@ -129,7 +129,7 @@ pub fn to_json(cov: &RunCoverage) -> Value {
                 "language": s.lang.name(),
                 "lines": t,
                 "hit": h,
-                "percent": round(percent(h, t)),
+                "percent": percent_json(h, t),
                 "not_reached": unreached(&s.lines()),
                 "tests": s.by_test.keys().collect::<Vec<_>>(),
             })
@@ -138,11 +138,20 @@ pub fn to_json(cov: &RunCoverage) -> Value {
     json!({
         "lines": total,
         "hit": hit,
-        "percent": round(percent(hit, total)),
+        "percent": percent_json(hit, total),
         "languages": languages,
         "files": files,
         "missing_engines": cov.missing,
     })
+}
+
+/// A percentage as the document gives it: `null` where there were no measurable lines, as
+/// the terminal says `no measurable lines`, never 100% of nothing.
+fn percent_json(hit: u64, total: u64) -> Value {
+    match total {
+        0 => Value::Null,
+        _ => json!(round(percent(hit, total))),
+    }
 }
 
 fn round(p: f64) -> f64 {

@@ -80,6 +80,32 @@ impl FailureReason {
         out
     }
 
+    /// `reasons` as a file's headline tells them (`tapline run`'s terminal, docs/run.md): the
+    /// parser's `N test points failed: "a", "b"` is left out, since the counts beside it and the
+    /// failures listed under it already say it; the kind of reason (an exit code, a bad plan, a
+    /// signal) stays.
+    pub fn headline(reasons: &[FailureReason], sep: &str) -> String {
+        let kept: Vec<FailureReason> = (reasons.iter())
+            .filter(|r| !r.names_failed_points())
+            .cloned()
+            .collect();
+        FailureReason::join(&kept, sep)
+    }
+
+    /// Whether this is the parser's `3 test points failed: "a", …` (its
+    /// `failed_points_reason`), read back from its words alone.
+    fn names_failed_points(&self) -> bool {
+        let (FailureReason::Stream(text) | FailureReason::Other(text)) = self else {
+            return false;
+        };
+        let Some((count, rest)) = text.split_once(' ') else {
+            return false;
+        };
+        !count.is_empty()
+            && count.bytes().all(|b| b.is_ascii_digit())
+            && (rest.starts_with("test point failed: ") || rest.starts_with("test points failed: "))
+    }
+
     /// The reason `text` was written for (see the module's documentation).
     fn parse(text: &str) -> Self {
         match text {
@@ -166,6 +192,22 @@ impl<'de> Deserialize<'de> for FailureReason {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_headline_leaves_out_the_failed_points_names_and_keeps_the_kind() {
+        let reasons = [
+            FailureReason::Exit { code: 1 },
+            FailureReason::of_stream("2 test points failed: \"a\", \"b\""),
+        ];
+        assert_eq!(
+            FailureReason::headline(&reasons, "; "),
+            "exited with code 1"
+        );
+        let plan = [FailureReason::of_stream("planned 5, ran 3")];
+        assert_eq!(FailureReason::headline(&plan, "; "), "planned 5, ran 3");
+        let odd = [FailureReason::Other("12 tests failed: x".into())];
+        assert_eq!(FailureReason::headline(&odd, "; "), "12 tests failed: x");
+    }
+
     use super::*;
 
     fn every() -> Vec<FailureReason> {

@@ -111,6 +111,17 @@ impl Class {
         }
     }
 
+    /// The class as a sentence says it (the terminal's and Markdown's table): `fails every run`.
+    pub fn words(self) -> &'static str {
+        match self {
+            Class::Stable => "stable",
+            Class::MostlyStable => "mostly stable",
+            Class::Unstable => "unstable",
+            Class::HighlyUnstable => "highly unstable",
+            Class::FailsEveryRun => "fails every run",
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Class::Stable => "stable",

@@ -40,6 +40,18 @@ impl Pattern {
         })
     }
 
+    /// A pattern selecting the test named `path` (outermost first) and no other:
+    /// `--only-failed`'s choice in a file run whole.
+    pub fn exact(path: &[String]) -> Pattern {
+        let text = path.join(" > ");
+        let source = format!("^{}$", regex::escape(&text));
+        Pattern {
+            regex: Regex::new(&source).unwrap_or_else(|_| Regex::new("$^").expect("a literal")),
+            text,
+            plain: false,
+        }
+    }
+
     /// Whether a test named `path` (outermost first) matches: its names joined by ` > `, from
     /// any level down (`/^adds$/` matches `math > adds`, `/^TestAdd$/` a go package's test).
     pub fn matches(&self, path: &[String]) -> bool {
@@ -65,6 +77,13 @@ pub(crate) trait Narrow: Sync {
     /// Puts the filter on `command`: `matching` are the known tests that match `patterns`
     /// (names outermost first); `patterns` also stand for tests only known at run time.
     fn narrow(&self, command: &mut Vec<OsString>, patterns: &[Pattern], matching: &[Vec<String>]);
+
+    /// The skip reason the framework prints for a test its filter left out, when it reports
+    /// them at all: the run counts those as not selected, as every filter's leftovers
+    /// (docs/tests.md), not as skipped by the test.
+    fn left_out(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// How a file's tests are filtered: its harness's filter, or none (it runs whole).
@@ -83,6 +102,11 @@ impl Filter {
     pub fn said(self) -> &'static str {
         self.0
             .map_or("no filter of its own: runs whole", |n| n.said())
+    }
+
+    /// The skip reason the filter gives the tests it left out ([`Narrow::left_out`]).
+    pub fn left_out(self) -> Option<&'static str> {
+        self.0.and_then(|n| n.left_out())
     }
 
     /// Whether the file runs whole, its other tests marked not selected.

@@ -77,9 +77,28 @@ pub fn narrow(root: &Path, files: Vec<TestFile>, saved: &Saved, select: Select<'
             _ => filter_of(root, &f),
         };
         f.input.refilter = refilter(filter_of(root, &f), &f.command);
-        if let (Select::Patterns(p), true) = (select, filter.runs_whole()) {
-            // Run whole: the tests the patterns do not select are reported as such.
-            f.input.selection = Some(Selection::new(p));
+        if filter.runs_whole() {
+            // Run whole: the tests the patterns (or the failed tests) do not select are
+            // reported as such; a file that failed with no failing test selects all it runs.
+            f.input.selection = match select {
+                Select::Patterns(p) => Some(Selection::new(p)),
+                Select::Failed if matching.is_empty() => None,
+                // A failed point with no name (`not ok 6`) is told from the others by its
+                // number alone, which no name pattern matches: the file reports all it ran.
+                Select::Failed
+                    if matching
+                        .iter()
+                        .any(|m| m.last().is_none_or(String::is_empty)) =>
+                {
+                    None
+                }
+                Select::Failed => Some(Selection::new(
+                    &matching
+                        .iter()
+                        .map(|m| Pattern::exact(m))
+                        .collect::<Vec<_>>(),
+                )),
+            };
         }
         if let Ok(command) = &mut f.command {
             add_filter(command, filter, patterns, &matching);

@@ -151,10 +151,7 @@ impl<W: Write> HumanReport<W> {
         };
         let time = e
             .duration_ms
-            .map(|t| {
-                self.style
-                    .paint(style::DIM, format!(" ({})", style::duration_ms(t)))
-            })
+            .map(|t| format!("  {}", self.style.paint(style::DIM, style::duration_ms(t))))
             .unwrap_or_default();
         let mark = self.style.paint(style::RED, "✗");
         writeln!(
@@ -197,7 +194,7 @@ pub fn point_line(a: &Assert<'_>, s: Style) -> String {
     };
     let time = a
         .duration_ms
-        .map(|t| s.paint(style::DIM, format!(" ({})", style::duration_ms(t))))
+        .map(|t| format!("  {}", s.paint(style::DIM, style::duration_ms(t))))
         .unwrap_or_default();
     let indent = "  ".repeat(a.depth as usize);
     if a.not_selected {

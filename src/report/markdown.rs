@@ -169,7 +169,10 @@ fn head(md: &mut String, run: &RunView) {
         );
     }
     if let Some(words) = super::not_selected_words(t) {
-        let _ = writeln!(md, "\nTests {words} by -t: run, not counted.");
+        let _ = writeln!(
+            md,
+            "\nTests {words} by the test filter (`-t`, `--only-failed`): not counted."
+        );
     }
 }
 
@@ -243,14 +246,18 @@ fn stability(md: &mut String, run: &RunView) {
         let p50 = s
             .duration_ms
             .map_or_else(|| "–".to_owned(), |d| duration_ms(d.p50));
+        // A test failing every run has no consistency worth a number beside its class.
+        let consistency = match s.class {
+            Class::FailsEveryRun => "–".to_owned(),
+            _ => format!("{:.0}%", s.consistency),
+        };
         let _ = writeln!(
             md,
-            "| {} | {what} | {:.1}% ({}/{}) | {:.0}% | {p50} | {marks} |",
-            s.class.as_str().replace('_', " "),
+            "| {} | {what} | {:.1}% ({}/{}) | {consistency} | {p50} | {marks} |",
+            s.class.words(),
             s.pass_rate,
             s.passed,
             s.runs,
-            s.consistency
         );
     }
     if left > 0 {

@@ -2,6 +2,7 @@
 //! into TAP events (or the `go-json` event stream / JUnit output its format names, or the
 //! JUnit reports a `[[suite]]` leaves), and judge it by its stream and its process together.
 use super::discover::{Host, Input, Silent};
+use super::not_selected::LeftOut;
 use super::runners::Streams;
 use crate::event::collect::Collect;
 use crate::event::run::{ExitInfo, FailureReason, FileInfo, FileResult, RunEvent};
@@ -366,9 +367,13 @@ fn with_init(job: &FileJob, argv: Vec<OsString>) -> Result<crate::harness::Prelo
 pub(super) fn parser_of(input: &Input) -> AnyParser<Collect> {
     let collect = match input.format {
         InputFormat::Tap => {
-            let mut collect = match &input.selection {
-                Some(selection) => Collect::marked(Box::new(selection.marking())),
-                None => Collect::default(),
+            let mut collect = match (&input.selection, &input.refilter) {
+                (Some(selection), _) => Collect::marked(Box::new(selection.marking())),
+                (None, Some(refilter)) => match refilter.left_out() {
+                    Some(reason) => Collect::marked(Box::new(LeftOut(reason))),
+                    None => Collect::default(),
+                },
+                (None, None) => Collect::default(),
             };
             if input.counting == crate::harness::api::Counting::Asserts {
                 collect.count_asserts();

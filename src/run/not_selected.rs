@@ -139,6 +139,30 @@ impl Mark for Marking {
     }
 }
 
+/// A file its framework's filter narrowed, where the framework reports the tests it left out
+/// as skipped with its own reason ([`crate::harness::filter::Filter::left_out`]): those points
+/// are not selected, counted as `-t` counts a file run whole's leftovers, never as skipped by
+/// the test itself. Their `ok` already keeps the verdict and the exit as they were.
+pub(crate) struct LeftOut(pub(crate) &'static str);
+
+impl Mark for LeftOut {
+    fn mark(&mut self, event: &Event<'_>) -> Option<Event<'static>> {
+        let Event::Assert(a) = event else {
+            return None;
+        };
+        if a.not_selected || a.skip.as_deref().map(str::trim) != Some(self.0) {
+            return None;
+        }
+        let mut a = a.clone().into_owned();
+        a.not_selected = true;
+        Some(Event::Assert(a))
+    }
+
+    fn forgives(&self, _code: i32) -> bool {
+        false
+    }
+}
+
 impl Marking {
     /// The stream's verdict with only the selected points' failures: the parser's reason for
     /// failed points (always its first) names the selected ones, or goes.

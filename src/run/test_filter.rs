@@ -46,6 +46,11 @@ impl Refilter {
         self.filter.said()
     }
 
+    /// The skip reason the filter gives the tests it left out ([`Filter::left_out`]).
+    pub fn left_out(&self) -> Option<&'static str> {
+        self.filter.left_out()
+    }
+
     /// The command's program found as the planner finds it.
     pub fn resolve(&mut self, resolve: impl FnOnce(Vec<OsString>) -> Vec<OsString>) {
         self.base = resolve(std::mem::take(&mut self.base));

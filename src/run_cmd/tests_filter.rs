@@ -69,22 +69,19 @@ impl TestFilter {
             };
             tapline::say!("tapline:   not run ({why}): {}", n.dropped.join(", "));
         }
-        let whole = n.filtered.iter().filter(|(_, f)| f.runs_whole()).count();
+        // Run whole with a selection: its other tests are marked not selected, whichever
+        // filter chose (a file that failed with no failing test runs whole and selects all).
+        let whole = (n.files.iter())
+            .filter(|f| f.input.selection.is_some())
+            .count();
         if whole > 0 {
-            tapline::say!(
-                "tapline:   a file run whole reports its other tests {}",
-                match self.only_failed {
-                    true => "too",
-                    false => "as not selected",
-                }
-            );
+            tapline::say!("tapline:   a file run whole reports its other tests as not selected");
         }
         *self.said.borrow_mut() = Some(TestFilterInfo {
             patterns: asked.iter().map(|p| (*p).to_owned()).collect(),
             only_failed: self.only_failed,
             files_not_run: n.dropped.len(),
-            // `--only-failed` marks nothing: a file run whole reports all it ran.
-            files_run_whole: if self.only_failed { 0 } else { whole },
+            files_run_whole: whole,
         });
         n.files
     }

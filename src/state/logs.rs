@@ -186,7 +186,7 @@ const MAX_LOG_STEM: usize = 200;
 
 /// `test/unit/test.ts` → `test__unit__test.log`: a flat file name that can't leave
 /// the log folder (`..` becomes `up`, empty and `.` components go, `\` and NUL become `_`).
-/// Folders are joined by `__`, as tstest names its logs, except where a name starts or ends
+/// Folders are joined by `__`, the log names docs/run.md promises, except where a name starts or ends
 /// with `_` (`__tests__`, `_helpers`): there `--`, so the separator still shows
 /// (`__tests__/sum.test.js` → `__tests__--sum.test.log`, not `__tests____sum.test.log`).
 pub fn log_name(rel: &str) -> String {

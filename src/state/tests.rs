@@ -168,7 +168,7 @@ pub fn load(dir: &Path) -> Result<Saved, String> {
 /// Fills in, for each of `rels` without a record in `saved`, what its last run reported as
 /// its raw log in the log folder `dir` says: a run with `--no-history` (or a shard) keeps
 /// no record but still writes its logs, and `tapline list` should name what that run named
-/// (a Test::More assertion inside a subtest, which no static scan finds). A log that reads
+/// (an assertion inside a subtest, which no static scan finds). A log that reads
 /// as no test at all (another format, a crash) adds nothing.
 pub fn fill_from_logs<'a>(saved: &mut Saved, dir: &Path, rels: impl Iterator<Item = &'a str>) {
     for rel in rels {

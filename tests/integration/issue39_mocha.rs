@@ -77,7 +77,7 @@ fn issue39_mocha_runs_each_file_through_the_project_config() {
         "{out}"
     );
     assert!(
-        out.contains("math > range > keeps negative numbers  at test/math.spec.js:17:14"),
+        out.contains("test/math.spec.js:17:14 › math > range > keeps negative numbers"),
         "the failure carries mocha's location: {out}"
     );
     assert!(out.contains("deepStrictEqual"), "{out}");

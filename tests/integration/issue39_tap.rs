@@ -65,7 +65,7 @@ fn issue39_tap_lists_with_tap_list_and_runs_each_file_through_tap() {
     );
     // The failure's place is the TypeScript line tap prints (through its source maps).
     assert!(
-        out.contains("subtracts > should be equal  at test/math.test.ts:12:5"),
+        out.contains("test/math.test.ts:12:5 › subtracts > should be equal"),
         "{out}"
     );
 }

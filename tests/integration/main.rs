@@ -47,6 +47,7 @@ mod issue39_workspaces;
 mod issue43_help;
 mod issue43_readme;
 mod issue43_render;
+mod issue43_wording;
 mod issue43_words;
 mod layout;
 mod live;

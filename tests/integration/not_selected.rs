@@ -114,7 +114,7 @@ fn issue27_tests_not_selected_in_tape_and_test_more_are_neither_passed_nor_faile
     let junit = p.read_text("report.xml");
     assert_eq!(
         junit
-            .matches("<skipped message=\"not selected by -t\"/>")
+            .matches("<skipped message=\"not selected by the test filter\"/>")
             .count(),
         4,
         "split, counted, inner one, broken: {junit}"
@@ -127,7 +127,7 @@ fn issue27_tests_not_selected_in_tape_and_test_more_are_neither_passed_nor_faile
         "{md}"
     );
     assert!(
-        md.contains("Tests 3 not selected (2 of them failed) by -t: run, not counted."),
+        md.contains("Tests 3 not selected (2 of them failed) by the test filter (`-t`, `--only-failed`): not counted."),
         "{md}"
     );
     let html = p.read_text("report.html");

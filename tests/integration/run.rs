@@ -920,7 +920,7 @@ fn suite_v2() {
         "\"tls\": true",
         "test/config.ts:42",
         "AssertionError: Expected values to be strictly deep-equal",
-        "(12ms)",
+        "  12ms",
     ] {
         assert!(
             ran.stderr.contains(want),

@@ -312,7 +312,7 @@ fn a_go_suites_failures_are_located_from_the_root_and_hold_only_their_own_output
     // Each failure's block: from its line to the next point line or the recap.
     let block = |name: &str| -> &str {
         let start = report
-            .find(&format!("  ✗ {name} ("))
+            .find(&format!("  ✗ {name}  "))
             .unwrap_or_else(|| panic!("no {name:?}:\n{report}"));
         let rest = &report[start + "  ✗ ".len()..];
         let end = rest

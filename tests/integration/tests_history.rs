@@ -128,8 +128,8 @@ fn issue27_runs_n_classifies_each_test_as_stable_pass_stable_fail_or_flaky() {
     assert_eq!(kind("test/flip.sh > coin"), "flaky");
     let human = p.run(&["--runs", "2"]);
     assert!(
-        human.stderr.contains("1 flaky · 1 failing in every run")
-            || human.stdout.contains("1 flaky · 1 failing in every run"),
+        human.stderr.contains("1 flaky · 1 fails every run")
+            || human.stdout.contains("1 flaky · 1 fails every run"),
         "{}",
         human.both()
     );

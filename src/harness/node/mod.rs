@@ -227,6 +227,12 @@ impl Narrow for NamePattern {
         let own = own_level(patterns, matching);
         insert_after_program(command, vec![format!("--test-name-pattern={own}")]);
     }
+
+    /// Node 20's TAP reporter prints each test the pattern left out as
+    /// `ok 2 - subtracts # SKIP test name does not match pattern`.
+    fn left_out(&self) -> Option<&'static str> {
+        Some("test name does not match pattern")
+    }
 }
 
 impl Harness for TypeScript {

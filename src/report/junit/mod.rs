@@ -266,7 +266,7 @@ fn suite(
     let mut suite = TestSuite::new(classname.clone());
     if let Some(filter) = filter {
         // `-t 'adds' (2 files with no matching test not run)`: the suite is part of a
-        // narrowed run, and its `not selected by -t` skips say which tests were left out.
+        // narrowed run, and its `not selected by the test filter` skips say which tests were left out.
         suite.add_property(quick_junit::Property::new("test_filter", clean(filter)));
     }
     cases.clear();

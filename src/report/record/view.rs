@@ -135,7 +135,7 @@ pub enum PointStatus {
 }
 
 /// A not-selected point's reason, as JUnit's `<skipped message>` and the HTML page say it.
-pub const NOT_SELECTED: &str = "not selected by -t";
+pub const NOT_SELECTED: &str = "not selected by the test filter";
 
 #[derive(Debug, Clone)]
 pub struct PointView {

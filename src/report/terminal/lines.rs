@@ -63,7 +63,7 @@ pub(super) fn file_block(
     Ok(())
 }
 
-/// `✓ test/foo.t  12 passed, 1 skipped  (35ms)`, `✗ test/bar.t  1 failed  (1.2s)  — exited with code 3`.
+/// `✓ test/foo.t  12 passed, 1 skipped  35ms`, `✗ test/bar.t  1 failed  1.2s  — exited with code 3`.
 pub(super) fn file_line(info: &FileInfo, r: &FileResult, s: Style) -> String {
     let skipped_all = r
         .verdict
@@ -101,15 +101,13 @@ pub(super) fn file_line(info: &FileInfo, r: &FileResult, s: Style) -> String {
     } else {
         s.paint(style::BOLD, &info.rel)
     };
+    // Durations read one way across the run (docs/run.md): bare, as the summary line has it.
     let time = if r.cached {
         s.paint(style::CYAN, "(cached)")
     } else {
         s.paint(
             style::DIM,
-            format!(
-                "({})",
-                style::duration_ms(r.duration.as_secs_f64() * 1000.0)
-            ),
+            style::duration_ms(r.duration.as_secs_f64() * 1000.0),
         )
     };
     let mut line = format!("{mark} {rel}  {counts}  {time}");
@@ -120,22 +118,21 @@ pub(super) fn file_line(info: &FileInfo, r: &FileResult, s: Style) -> String {
             format!("↻ FLAKY: passed on attempt {}", r.attempts),
         ));
     }
-    if !r.reasons.is_empty() {
+    // The reason's kind only: the counts are beside it and the failing points' names under it.
+    let why = FailureReason::headline(&r.reasons, "; ");
+    if !why.is_empty() {
         let color = if r.cancelled {
             style::YELLOW
         } else {
             style::RED
         };
         line.push_str("  ");
-        line.push_str(&s.paint(
-            color,
-            format!("— {}", FailureReason::join(&r.reasons, "; ")),
-        ));
+        line.push_str(&s.paint(color, format!("— {why}")));
     }
     line
 }
 
-/// `↻ test/a.t  1 failed, 2 passed  (20ms)  — exited with code 1 · attempt 1 of 3, retrying`.
+/// `↻ test/a.t  1 failed, 2 passed  20ms  — exited with code 1 · attempt 1 of 3, retrying`.
 pub(super) fn retry_line(
     info: &FileInfo,
     r: &FileResult,
@@ -150,13 +147,10 @@ pub(super) fn retry_line(
         crate::report::render_tally(&r.tally, s),
         s.paint(
             style::DIM,
-            format!(
-                "({})",
-                style::duration_ms(r.duration.as_secs_f64() * 1000.0)
-            )
+            style::duration_ms(r.duration.as_secs_f64() * 1000.0)
         )
     );
-    let mut why = FailureReason::join(&r.reasons, "; ");
+    let mut why = FailureReason::headline(&r.reasons, "; ");
     if why.is_empty() {
         why = format!("{} failed", r.tally.fail);
     }
@@ -171,11 +165,11 @@ pub(super) fn retry_line(
 }
 
 /// One line per failing point of a failed file (or one for the file when no point failed).
-/// `✗ parent > child (3ms)`: a failing point's line, named by its whole path.
+/// `✗ parent > child  3ms`: a failing point's line, named by its whole path.
 fn failure_line(e: &Explanation, s: Style) -> String {
     let time = e
         .duration_ms
-        .map(|t| s.paint(style::DIM, format!(" ({})", style::duration_ms(t))))
+        .map(|t| format!("  {}", s.paint(style::DIM, style::duration_ms(t))))
         .unwrap_or_default();
     format!("{} {}{time}", s.paint(style::RED, "✗"), e.shown_name())
 }
@@ -194,11 +188,24 @@ pub(super) fn recap_lines(f: &FileState, s: Style) -> Vec<String> {
     let mut lines: Vec<String> = f
         .failures()
         .map(|fl| {
-            let at = (fl.location.as_ref())
-                .map(|l| format!("  {}", s.paint(style::CYAN, format!("at {l}"))))
-                .unwrap_or_default();
+            // The file named once: `t/a.t:4 › name` when the failure is in the file itself
+            // (a path an editor opens at the line), `t/a.t › name  at lib/A.pm:9` otherwise.
+            let location = fl.location.as_ref().map(ToString::to_string);
+            let (head, at) = match location {
+                Some(l)
+                    if l.strip_prefix(rel.as_str())
+                        .is_some_and(|t| t.starts_with(':')) =>
+                {
+                    (s.paint(style::CYAN, l), String::new())
+                }
+                Some(l) => (
+                    rel.clone(),
+                    format!("  {}", s.paint(style::CYAN, format!("at {l}"))),
+                ),
+                None => (rel.clone(), String::new()),
+            };
             format!(
-                "  {} {rel} › {}{at}",
+                "  {} {head} › {}{at}",
                 s.paint(style::RED, "✗"),
                 s.paint(style::RED, fl.shown_name())
             )

@@ -503,6 +503,8 @@ impl<W: Write> TerminalReporter<W> {
             (tally.fail, "failed", style::RED),
             (tally.skip, "skipped", style::YELLOW),
             (tally.todo, "todo", style::MAGENTA),
+            // The file's and the summary's word for what a filter left out (docs/tests.md).
+            (tally.not_selected, "not selected", style::DIM),
         ];
         for (n, word, color) in extra.into_iter().filter(|(n, ..)| *n > 0) {
             parts.push((format!(" · {n} {word}"), Some(color)));
@@ -517,6 +519,12 @@ impl<W: Write> TerminalReporter<W> {
 
 /// Files named in the "Not run" line before the rest are only counted.
 const NOT_RUN_NAMED: usize = 10;
+/// `Slowest:` names at most this many files, and only in a run of more files than that:
+/// with fewer, it would list every file, whose times their own lines show already.
+const SLOWEST_SHOWN: usize = 3;
+/// A file faster than this is not worth naming as slow (docs/run.md): a run of 1 ms files
+/// has no `Slowest:` line.
+const SLOWEST_WORTH_MS: u64 = 100;
 
 /// `Not run: t/c.t, t/d.t and 3 more`: which files never started, so a user can run them.
 fn not_run_line(files: &[String], s: Style) -> Option<String> {
@@ -578,18 +586,17 @@ fn changes_lines(summary: &RunSummary, s: Style) -> Vec<String> {
             summary.fixed.join(", ")
         ));
     }
-    if summary.files_total > 1 && !summary.slowest.is_empty() {
-        let slow: Vec<String> = summary
-            .slowest
-            .iter()
-            .take(3)
-            .map(|(rel, ms)| {
-                format!(
-                    "{rel} {}",
-                    s.paint(style::DIM, style::duration_ms(*ms as f64))
-                )
-            })
-            .collect();
+    let slow: Vec<String> = (summary.slowest.iter())
+        .take(SLOWEST_SHOWN)
+        .filter(|(_, ms)| summary.files_total > SLOWEST_SHOWN && *ms >= SLOWEST_WORTH_MS)
+        .map(|(rel, ms)| {
+            format!(
+                "{rel} {}",
+                s.paint(style::DIM, style::duration_ms(*ms as f64))
+            )
+        })
+        .collect();
+    if !slow.is_empty() {
         lines.push(format!(
             "{} {}",
             s.paint(style::DIM, "Slowest:"),

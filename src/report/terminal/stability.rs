@@ -43,7 +43,6 @@ pub(super) fn render(st: &Stability, quiet: bool, s: Style, text: &mut Vec<u8>) 
         }
         writeln!(text)?;
     }
-    let stable_tests = st.tests.len() - unstable_tests.len();
     let line = if st.all_stable() {
         format!(
             "{}  {} in {} passed in all {} runs",
@@ -53,31 +52,44 @@ pub(super) fn render(st: &Stability, quiet: bool, s: Style, text: &mut Vec<u8>) 
             st.runs
         )
     } else {
-        let kind = |k: Kind| st.tests.iter().filter(|t| t.kind == k).count();
-        // Unstable only where some run disagreed with another: a series whose every failure
-        // failed in every run is broken, not unstable.
-        let flaky = st
-            .files
-            .iter()
-            .chain(&st.tests)
-            .any(|t| t.kind == Kind::Flaky);
-        let headline = if flaky { "✗ UNSTABLE" } else { "✗ FAILING" };
-        format!(
-            "{}  {} of {} tests and {} of {} files not stable over {} runs · {stable_tests} stable · {} flaky · {} failing in every run",
-            s.paint(style::BOLD, s.paint(style::RED, headline)),
-            unstable_tests.len(),
-            st.tests.len(),
-            unstable_files.len(),
-            st.files.len(),
-            st.runs,
-            kind(Kind::Flaky),
-            kind(Kind::StableFail),
-        )
+        verdict_line(st, s)
     };
     writeln!(text, "{line}")
 }
 
-/// `  unstable         50.0%  3/6  consistency 50%  p50 12ms  ✓✗✓✗✓✗  test/a.t › name`.
+/// A series that was not all stable: `✗ UNSTABLE` when some test or file passed in one run and
+/// failed in another, else `✗ FAIL` (its failures failed in every run: broken, not unstable).
+/// The counts are of tests; a file is counted only where none of its tests tells its story
+/// (it crashed in some runs with every test passing), so the flaky count is the headline's.
+/// `✗ FAIL  4 tests in 1 file over 3 runs · 0 flaky · 1 fails every run · 3 stable`.
+fn verdict_line(st: &Stability, s: Style) -> String {
+    let tests_of = |k: Kind| st.tests.iter().filter(|t| t.kind == k).count();
+    let files_alone = |k: Kind| {
+        (st.files.iter())
+            .filter(|f| f.kind == k && !st.tests.iter().any(|t| t.file == f.file && t.kind == k))
+            .count()
+    };
+    let flaky = tests_of(Kind::Flaky) + files_alone(Kind::Flaky);
+    let broken = tests_of(Kind::StableFail) + files_alone(Kind::StableFail);
+    let headline = if flaky > 0 {
+        "✗ UNSTABLE"
+    } else {
+        "✗ FAIL"
+    };
+    let fail_word = if broken == 1 { "fails" } else { "fail" };
+    format!(
+        "{}  {} in {} over {} runs · {flaky} flaky · {broken} {fail_word} every run · {} stable",
+        s.paint(style::BOLD, s.paint(style::RED, headline)),
+        crate::report::counted(st.tests.len() as u64, "test"),
+        crate::report::counted(st.files.len() as u64, "file"),
+        st.runs,
+        tests_of(Kind::StablePass),
+    )
+}
+
+/// `  unstable         50.0%  3/6  consistency 50%  p50 12ms  ✓✗✓✗✓✗  test/a.t › name`;
+/// a subject that failed in every run has no rate or consistency to tell:
+/// `  fails every run                                ✗✗✗  test/a.t › name`.
 fn table(text: &mut Vec<u8>, rows: &[&Subject], s: Style) -> io::Result<()> {
     for subject in rows.iter().take(SHOWN_ROWS) {
         let color = match subject.class {
@@ -102,16 +114,23 @@ fn table(text: &mut Vec<u8>, rows: &[&Subject], s: Style) -> io::Result<()> {
             Some(name) => format!("{} › {name}", subject.file),
             None => subject.file.clone(),
         };
+        let class = s.paint(color, format!("{:<15}", subject.class.words()));
+        let rates = match subject.class {
+            // 0% passed with its runs agreeing 100%: numbers that only contradict the class.
+            Class::FailsEveryRun => String::new(),
+            _ => format!(
+                "  {:>6}  {}  {}",
+                format!("{:.1}%", subject.pass_rate),
+                s.paint(style::DIM, format!("{}/{}", subject.passed, subject.runs)),
+                s.paint(
+                    style::DIM,
+                    format!("consistency {:.0}%", subject.consistency)
+                ),
+            ),
+        };
         writeln!(
             text,
-            "  {}  {:>6}  {}  {}{}  {marks}  {name}",
-            s.paint(color, format!("{:<15}", subject.class.as_str())),
-            format!("{:.1}%", subject.pass_rate),
-            s.paint(style::DIM, format!("{}/{}", subject.passed, subject.runs)),
-            s.paint(
-                style::DIM,
-                format!("consistency {:.0}%", subject.consistency)
-            ),
+            "  {class}{rates}{}  {marks}  {name}",
             s.paint(style::DIM, p50),
         )?;
     }

@@ -549,6 +549,40 @@ fn a_stopped_file_reads_as_cancelled_not_failed() {
     assert!(out.contains("⊘ test/slow.t  1 passed"), "{out}");
 }
 
+/// The live line counts what a filter left out as the file's and the summary's lines do.
+#[test]
+fn live_region_counts_not_selected_points_as_not_selected() {
+    let mut r = Explaining::new(TerminalReporter::new(
+        Vec::new(),
+        TerminalOptions {
+            live: true,
+            ..opts(Verbosity::Normal)
+        },
+    ));
+    let mut s = Script::new(1);
+    s.start(0, "test/fast.t")
+        .assert(0, point(true, "quick"))
+        .assert(
+            0,
+            Assert {
+                not_selected: true,
+                ..point(true, "other")
+            },
+        );
+    for ev in &s.events {
+        r.on(ev).expect("writing to a Vec");
+    }
+    let start = Instant::now();
+    r.inner_mut().started = Some(start);
+    r.tick(start + Duration::from_millis(1000))
+        .expect("writing to a Vec");
+    let frame = String::from_utf8(std::mem::take(&mut r.inner_mut().out)).expect("utf-8");
+    assert!(
+        frame.starts_with("Running 1 of 1 file · 0 done · 1 passed · 1 not selected · 1.0s"),
+        "{frame:?}"
+    );
+}
+
 #[test]
 fn live_region_is_drawn_and_cleared_before_permanent_lines() {
     let mut r = Explaining::new(TerminalReporter::new(
@@ -598,7 +632,7 @@ fn live_region_is_drawn_and_cleared_before_permanent_lines() {
         "the 3-line region is cleared first: {frame:?}"
     );
     assert!(
-        rest.starts_with("✓ test/fast.t  1 passed, 1 skipped  (20ms)\n"),
+        rest.starts_with("✓ test/fast.t  1 passed, 1 skipped  20ms\n"),
         "{frame:?}"
     );
     assert!(rest.ends_with("Running 1 of 12 files · 1 done · 1 passed · 1 skipped · 3.4s\n  test/slow.t  › uploads"), "{frame:?}");
