@@ -101,20 +101,25 @@ fn processes_under(dir: &Path) -> Vec<(i32, String)> {
     found
 }
 
-/// Chromium browsers among `processes`: the process groups of Chromium processes (each
-/// browser leads a group of its own, which its helpers share; a helper between fork and exec
-/// still wears the browser's command line, so processes alone would count it twice).
-/// Crashpad's handlers make groups of their own, and are not browsers.
+/// Chromium browsers among `processes`: their profiles. Every process a browser starts (its
+/// zygotes, GPU, utilities, renderers) carries the browser's `--user-data-dir`, and a helper
+/// between fork and exec still wears the browser's command line, so processes alone would
+/// count it twice; nor is the process group enough: under load a forked helper was seen in a
+/// group of its own with the browser's profile. The group counts only for a process without a
+/// profile. Crashpad's handlers are not browsers.
 fn browsers(processes: &[(i32, String)]) -> usize {
-    let groups: std::collections::BTreeSet<&str> = processes
+    let browsers: std::collections::BTreeSet<&str> = processes
         .iter()
         .filter(|(_, cmd)| {
             let exe = cmd.split(']').next().unwrap_or("");
             exe.contains("chrom") && !exe.contains("crashpad")
         })
-        .filter_map(|(_, cmd)| cmd.split("pgrp=").nth(1)?.split(']').next())
+        .filter_map(|(_, cmd)| match cmd.split("--user-data-dir=").nth(1) {
+            Some(rest) => rest.split(' ').next(),
+            None => cmd.split("pgrp=").nth(1)?.split(']').next(),
+        })
         .collect();
-    groups.len()
+    browsers.len()
 }
 
 /// Starts a run of pages that say `# ready` and never end (`test/NAME.browser.js` each), and
