@@ -376,12 +376,7 @@ fn init(p: &Project, args: &[&str]) -> Ran {
         .args(args)
         .output()
         .expect("tapline runs");
-    Ran {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        took: std::time::Duration::ZERO,
-    }
+    Ran::of(out, std::time::Duration::ZERO)
 }
 
 #[test]

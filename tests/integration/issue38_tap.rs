@@ -19,12 +19,7 @@ fn parse(stdin: &str, args: &[&str]) -> (Project, Ran) {
         .timeout(Duration::from_secs(120))
         .output()
         .expect("tapline runs");
-    let ran = Ran {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        took: Duration::ZERO,
-    };
+    let ran = Ran::of(out, Duration::ZERO);
     (p, ran)
 }
 

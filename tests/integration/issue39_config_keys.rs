@@ -12,12 +12,7 @@ fn run_with(config: &str) -> Ran {
         .env_remove("TAPLINE_CHROMIUM")
         .output()
         .expect("tapline runs");
-    Ran {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        took: std::time::Duration::ZERO,
-    }
+    Ran::of(out, std::time::Duration::ZERO)
 }
 
 const WARNING: &str = "tapline: [run] chromium is now [run] browser (tapline.toml)";

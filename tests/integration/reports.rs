@@ -62,12 +62,7 @@ fn tapline(p: &Project, args: &[&str]) -> assert_cmd::Command {
 fn ran(cmd: &mut assert_cmd::Command) -> Ran {
     let started = std::time::Instant::now();
     let out = cmd.output().expect("tapline runs");
-    Ran {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        took: started.elapsed(),
-    }
+    Ran::of(out, started.elapsed())
 }
 
 /// `tapline run test --timeout 2s --no-history` plus `extra`.

@@ -36,12 +36,7 @@ fn issue11_polyglot_suite_runs_with_a_bare_run() {
         .env("GOFLAGS", "-mod=mod")
         .output();
     let out = ran.expect("tapline runs");
-    let ran = Ran {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        took: std::time::Duration::ZERO,
-    };
+    let ran = Ran::of(out, std::time::Duration::ZERO);
     assert_eq!(ran.code, 0, "{}", ran.both());
     let doc = ran.summary_doc();
     let paths: Vec<&str> = doc["files"]

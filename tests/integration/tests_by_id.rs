@@ -136,12 +136,7 @@ fn run_logged(p: &Project, args: &[&str], fail: bool) -> (crate::util::Ran, Vec<
         cmd.env_remove("FAIL");
     }
     let out = cmd.output().expect("tapline runs");
-    let ran = crate::util::Ran {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        took: std::time::Duration::ZERO,
-    };
+    let ran = crate::util::Ran::of(out, std::time::Duration::ZERO);
     let log = std::fs::read_to_string(p.join("ran.txt")).unwrap_or_default();
     let mut names: Vec<String> = log.lines().map(str::to_owned).collect();
     names.sort();

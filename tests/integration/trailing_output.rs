@@ -38,12 +38,7 @@ fn tapline(p: &Project, args: &[&str]) -> Ran {
         .timeout(std::time::Duration::from_secs(120))
         .output()
         .expect("tapline runs");
-    Ran {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        took: started.elapsed(),
-    }
+    Ran::of(out, started.elapsed())
 }
 
 /// The text under each point line (`✗ name`, `✓ name`) of a terminal or human report, by name

@@ -26,6 +26,17 @@ pub(crate) struct Ran {
 }
 
 impl Ran {
+    /// What a finished `tapline` process did, `took` its wall time (zero where the test does
+    /// not time it).
+    pub(crate) fn of(out: std::process::Output, took: Duration) -> Ran {
+        Ran {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            took,
+        }
+    }
+
     /// Both streams, for assertion messages.
     pub(crate) fn both(&self) -> String {
         format!(
@@ -121,12 +132,7 @@ impl Project {
             .timeout(HANG)
             .output()
             .expect("tapline runs");
-        Ran {
-            code: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-            took: started.elapsed(),
-        }
+        Ran::of(out, started.elapsed())
     }
 
     pub(crate) fn read_text(&self, rel: &str) -> String {
@@ -143,12 +149,7 @@ impl Project {
         let mut command = self.command(args);
         command.envs(env.iter().copied());
         let out = command.output().expect("tapline runs");
-        Ran {
-            code: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-            took: started.elapsed(),
-        }
+        Ran::of(out, started.elapsed())
     }
 
     /// The pid a script wrote to `rel`, once it has written it.
