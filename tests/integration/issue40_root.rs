@@ -79,6 +79,8 @@ fn issue40_root_from_tests_sub_of_a_pytest_project() {
         return;
     }
     let p = Project::new();
+    // A project not (yet) in a repository: only its pytest configuration marks its root.
+    std::fs::remove_dir(p.join(".git")).expect("rmdir .git");
     p.write("pyproject.toml", "[tool.pytest.ini_options]\n")
         .write(
             "conftest.py",
