@@ -160,6 +160,13 @@ pub(crate) trait Harness: Sync {
     }
 
     // --- the project's folders ---
+    /// The files whose folder its ecosystem takes for a project's root (`package.json`,
+    /// `go.mod`): a bare run in a subfolder runs from the nearest folder holding one, as the
+    /// harness itself finds its root from anywhere below it.
+    fn project_markers(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Folders its ecosystem fills with dependencies or caches, never a test's source: a
     /// walk passes over them and watch mode watches none of them.
     fn dependency_folders(&self) -> &'static [&'static str] {

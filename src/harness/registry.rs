@@ -71,6 +71,14 @@ pub(crate) fn renamed_keys() -> &'static [(&'static str, &'static str)] {
     super::browser::chromium::RENAMED_KEYS
 }
 
+/// The files that mark a project's root, by every harness's word
+/// ([`Harness::project_markers`]).
+pub(crate) fn project_markers() -> impl Iterator<Item = &'static str> {
+    HARNESSES
+        .iter()
+        .flat_map(|h| h.project_markers().iter().copied())
+}
+
 /// The folders every harness's ecosystem fills with dependencies or caches.
 pub(crate) fn dependency_folders() -> impl Iterator<Item = &'static str> {
     HARNESSES

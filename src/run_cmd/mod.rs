@@ -38,6 +38,12 @@ pub fn run(args: &RunArgs) -> Outcome {
         None => (None, None),
     };
     let args = bazel.as_ref().unwrap_or(args);
+    // From a subfolder, a bare run runs that subfolder's tests from its project's folder.
+    let moved = match bazel {
+        Some(_) => None,
+        None => move_to_project(args)?,
+    };
+    let args = moved.as_ref().unwrap_or(args);
     // Report paths are checked before anything runs or is touched.
     let targets = output::targets(&args.output).map_err(Failure::usage)?;
     let machine_on_stdout = args.format != RunFormat::Human;
@@ -94,6 +100,32 @@ pub fn run(args: &RunArgs) -> Outcome {
         }
         Err(failure) => Err(failure),
     }
+}
+
+/// A bare run started in a subfolder of a project ([`tapline::run::start::moved`]): the
+/// process moves to the project's folder and the run names the subfolder, as
+/// `tapline run <subfolder>` there would; report paths keep naming what they named.
+fn move_to_project(args: &RunArgs) -> Result<Option<RunArgs>, Failure> {
+    if !args.paths.is_empty() {
+        return Ok(None);
+    }
+    let cwd = std::env::current_dir()
+        .map_err(|e| Failure::Internal(format!("failed to read the current folder: {e}")))?;
+    let Some(moved) = tapline::run::start::moved(&cwd) else {
+        return Ok(None);
+    };
+    std::env::set_current_dir(&moved.dir).map_err(|e| {
+        Failure::Internal(format!(
+            "failed to enter the project folder `{}`: {e}",
+            moved.dir.display()
+        ))
+    })?;
+    // The files' processes start there: a shell's `pwd` reads PWD when it names the folder.
+    std::env::set_var("PWD", &moved.dir);
+    let mut args = args.clone();
+    args.paths = vec![moved.subfolder];
+    args.output = args.output.iter().map(|path| cwd.join(path)).collect();
+    Ok(Some(args))
 }
 
 enum Prepared {

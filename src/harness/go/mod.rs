@@ -27,6 +27,11 @@ impl Harness for Go {
         "go"
     }
 
+    // A module's root, as go finds it.
+    fn project_markers(&self) -> &'static [&'static str] {
+        &["go.mod"]
+    }
+
     // --- inventory (h39-inv) ---
     fn scanner(&self, path: &str) -> Option<crate::harness::scan::Scanner> {
         scan::reads(path).then_some(scan::scan as crate::harness::scan::Scanner)

@@ -59,6 +59,11 @@ impl Harness for Node {
         "node"
     }
 
+    // As npm finds its project: the nearest `package.json`.
+    fn project_markers(&self) -> &'static [&'static str] {
+        &["package.json"]
+    }
+
     // --- inventory (h39-inv) ---
     fn scanner(&self, path: &str) -> Option<crate::harness::scan::Scanner> {
         scan::reads(path).then_some(scan::scan as crate::harness::scan::Scanner)

@@ -29,6 +29,18 @@ impl Harness for Prove {
         "prove"
     }
 
+    // A distribution's root: where `prove -l` finds `lib/` and `t/`.
+    fn project_markers(&self) -> &'static [&'static str] {
+        &[
+            "Makefile.PL",
+            "Build.PL",
+            "dist.ini",
+            "cpanfile",
+            "META.json",
+            "META.yml",
+        ]
+    }
+
     // --- inventory (h39-inv) ---
     fn scanner(&self, path: &str) -> Option<crate::harness::scan::Scanner> {
         scan::reads(path).then_some(scan::scan as crate::harness::scan::Scanner)

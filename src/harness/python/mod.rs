@@ -133,6 +133,17 @@ impl Harness for Pytest {
         PYTEST_ID
     }
 
+    // As pytest's rootdir: the nearest folder with one of its configuration files.
+    fn project_markers(&self) -> &'static [&'static str] {
+        &[
+            "pyproject.toml",
+            "pytest.ini",
+            "tox.ini",
+            "setup.cfg",
+            "setup.py",
+        ]
+    }
+
     // --- inventory (h39-inv) ---
     fn scanned_name(&self, file: &Listable<'_>, name: &[String]) -> Option<Vec<String>> {
         list::scanned_name(file, name)
