@@ -6,8 +6,11 @@
 # with protocol v2 markers, one point per test, live: `Class.test_method`, skips `# SKIP`,
 # expected failures and unexpected successes `# TODO`, failures and errors `not ok` with an
 # ERROR block (message, place in the test file, assertEqual's values as Python reprs, the
-# traceback). A subTest that fails is a failing point of its own. Exit status: 0 when
-# unittest's result is successful, 1 otherwise.
+# traceback). A subTest that fails is a failing point of its own. stdout is the TAP stream:
+# what a test prints there is held and shown as `#` lines after its failure, and anything
+# else written to fd 1 goes to stderr. Exit status: 0 when unittest's result is successful,
+# 1 otherwise.
+import io
 import json
 import os
 import sys
@@ -27,6 +30,18 @@ _EQUAL_METHODS = {
 }
 _MAX_REPR = 100_000
 _out = sys.stdout
+
+
+def _take_stdout():
+    # The TAP stream gets a copy of fd 1; fd 1 itself (prints at import, child processes) then
+    # points at stderr, where no line is read as TAP.
+    global _out
+    try:
+        _out = os.fdopen(os.dup(1), "w", encoding="utf-8", errors="replace", buffering=1)
+        sys.stdout.flush()
+        os.dup2(2, 1)
+    except OSError:
+        _out = sys.__stdout__
 
 
 def _emit(text):
@@ -75,11 +90,16 @@ class TapResult(unittest.TestResult):
         self.number = 0
         self.started_at = None
         self.outcome = None
+        self.held = io.StringIO()
+        self.stdout = sys.stdout
 
     def startTest(self, test):
         super().startTest(test)
         self.started_at = time.perf_counter()
         self.outcome = None
+        self.held = io.StringIO()
+        self.stdout = sys.stdout
+        sys.stdout = self.held
 
     def _timing(self):
         started = self.started_at or time.perf_counter()
@@ -94,8 +114,14 @@ class TapResult(unittest.TestResult):
 
     def stopTest(self, test):
         super().stopTest(test)
+        sys.stdout = self.stdout
         if self.outcome is None:
             self._point(True, _name(test))
+        printed = self.held.getvalue()
+        if self.outcome == "failed" and printed.strip():
+            _emit("# --- captured stdout ---")
+            for line in printed.rstrip("\n").splitlines():
+                _emit("# " + line)
 
     def addSuccess(self, test):
         super().addSuccess(test)
@@ -271,6 +297,7 @@ def main(argv):
         sys.stderr.write("usage: tapline_unittest.py FILE\n")
         return 2
     path = argv[1]
+    _take_stdout()
     _emit("\u27e6TSTEST:PROTOCOL:2.0.0\u27e7")
     _emit("TAP version 14")
     try:
