@@ -147,3 +147,29 @@ fn issue40_unittest_a_file_of_pytest_keeps_the_project_on_pytest() {
         listed.both()
     );
 }
+
+#[test]
+fn issue40_unittest_list_names_tests_as_the_run_does() {
+    if !require(
+        "issue40_unittest_list_names_tests_as_the_run_does",
+        &["python3"],
+    ) {
+        return;
+    }
+    let p = project();
+    let listed = p.tapline(&["list"]);
+    assert!(
+        listed
+            .stdout
+            .contains("tests/test_calc.py > TestAdd.test_adds  (tests/test_calc.py:9)"),
+        "{}",
+        listed.both()
+    );
+    p.run(&[]);
+    let after = p.tapline(&["list"]);
+    assert!(
+        !after.stdout.contains("TestAdd > test_adds"),
+        "a test listed twice: {}",
+        after.both()
+    );
+}

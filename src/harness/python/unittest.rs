@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use super::super::api::Id;
+use super::super::list::Listable;
 use super::super::Harness;
 
 /// The harness of files run under unittest with tapline's result class.
@@ -47,6 +48,14 @@ impl Harness for Unittest {
 
     fn sandbox_reads(&self) -> Result<Vec<PathBuf>, String> {
         Ok(vec![runner_dir()?])
+    }
+
+    // --- inventory ---
+    fn scanned_name(&self, file: &Listable<'_>, name: &[String]) -> Option<Vec<String>> {
+        // The runner names a test `Class.test_method`, as unittest does without the module.
+        let command = file.command.filter(|_| !file.suite)?;
+        let ours = (command.windows(2)).any(|w| w[0] == "-m" && w[1] == MODULE);
+        ours.then(|| vec![name.join(".")])
     }
 }
 
