@@ -8,19 +8,20 @@ use std::path::{Path, PathBuf};
 
 /// Every harness, in the order their rules are tried (the first rule that matches a file wins).
 pub(crate) static HARNESSES: &[&dyn Harness] = &[
-    &super::perl::PROVE,      // *.{t,pl}
-    &super::python::PYTHON,   // *.py, under pytest in a pytest project
-    &super::python::PYTEST,   // (files PYTHON hands to pytest)
-    &super::node::NODE,       // *.{js,mjs,cjs}
-    &super::node::TYPESCRIPT, // *.ts, by the project's TypeScript runner
-    &super::shell::SH,        // *.sh
-    &super::bats::BATS,       // *.bats
-    &super::go::GO,           // [[suite]]s of go's JSON
-    &super::mocha::MOCHA,     // a script's `mocha`: its own files, through it
-    &super::vitest::VITEST,   // a script's `vitest`: its own files, through it
-    &super::jest::JEST,       // a script's `jest`: its own files, through it
-    &super::ava::AVA,         // a script's `ava`: its own files, through it
-    &super::tap::TAP,         // a script's `tap`: its own files, through tap 18+
+    &super::perl::PROVE,                // *.{t,pl}
+    &super::python::PYTHON,             // *.py, under pytest in a pytest project
+    &super::python::PYTEST,             // (files PYTHON hands to pytest)
+    &super::python::unittest::UNITTEST, // (files PYTHON hands to unittest)
+    &super::node::NODE,                 // *.{js,mjs,cjs}
+    &super::node::TYPESCRIPT,           // *.ts, by the project's TypeScript runner
+    &super::shell::SH,                  // *.sh
+    &super::bats::BATS,                 // *.bats
+    &super::go::GO,                     // [[suite]]s of go's JSON
+    &super::mocha::MOCHA,               // a script's `mocha`: its own files, through it
+    &super::vitest::VITEST,             // a script's `vitest`: its own files, through it
+    &super::jest::JEST,                 // a script's `jest`: its own files, through it
+    &super::ava::AVA,                   // a script's `ava`: its own files, through it
+    &super::tap::TAP,                   // a script's `tap`: its own files, through tap 18+
 ];
 
 /// The harness named `id`.

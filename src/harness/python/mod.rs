@@ -31,6 +31,7 @@ use std::collections::BTreeSet;
 
 mod list;
 mod scan;
+pub(crate) mod unittest;
 
 /// Python files: as pytest runs them in a project of pytest's or a file written for it, else as
 /// a program (`python3 FILE`, which prints its own TAP).
@@ -109,6 +110,11 @@ impl Harness for Python {
         });
         if !(project || reads_as_test_module(abs)) {
             return None;
+        }
+        if !project {
+            if let Some(made) = unittest_command(path, abs, cx) {
+                return Some(made);
+            }
         }
         let found = cx
             .memo
@@ -271,6 +277,41 @@ fn pytest_args(patterns: &[Pattern], matching: &[Vec<String>]) -> Vec<String> {
     }
 }
 
+/// A file of a project with no pytest configuration, written for unittest only, whose
+/// interpreter has no pytest: run under unittest ([`unittest`]).
+fn unittest_command(path: &Path, abs: &Path, cx: &mut Cx<'_>) -> Option<Made> {
+    if !reads_as(abs, unittest::is_unittest_only) {
+        return None;
+    }
+    let (cwd, root) = (cx.cwd, cx.root);
+    let python = cx.memo.get_or_insert_with(("unittest", "python"), || {
+        if !unittest_project(cwd) {
+            return None;
+        }
+        let python = unittest::interpreter(cwd, root);
+        let pytest = unittest::has_pytest(&python, cwd);
+        (!pytest).then_some(python)
+    })?;
+    Some(Made {
+        command: Ok(unittest::command(&python, path)),
+        harness: unittest::UNITTEST_ID,
+    })
+}
+
+/// Whether the test files pytest would find from `cwd` down are unittest's only: none imports
+/// pytest or holds pytest-style `test_` functions with no `TestCase` ([`unittest::is_unittest_only`]).
+/// Files that are no test module (scripts printing their own TAP) do not count.
+fn unittest_project(cwd: &Path) -> bool {
+    let Ok(files) = root::files(cwd) else {
+        return false;
+    };
+    let unittest_or_other = |text: &str| !is_test_module(text) || unittest::is_unittest_only(text);
+    files.iter().all(|file| {
+        let abs = cwd.join(file);
+        !abs.is_file() || reads_as(&abs, unittest_or_other)
+    })
+}
+
 /// The plugin's module name, as `-p` loads it.
 pub(crate) const MODULE: &str = "tapline_pytest";
 const PLUGIN: &str = include_str!("tapline_pytest.py");
@@ -325,10 +366,16 @@ fn imports_unittest(code: &str) -> bool {
 /// Whether the file at `abs` is written for pytest ([`is_test_module`]); a file that cannot be
 /// read is not.
 pub(crate) fn reads_as_test_module(abs: &Path) -> bool {
+    reads_as(abs, is_test_module)
+}
+
+/// Whether the file at `abs` reads as `kind` says (its first 256 KiB); one that cannot be read
+/// does not.
+fn reads_as(abs: &Path, kind: fn(&str) -> bool) -> bool {
     use std::io::Read;
     let mut text = String::new();
     let read = std::fs::File::open(abs).and_then(|f| f.take(256 * 1024).read_to_string(&mut text));
-    read.is_ok() && is_test_module(&text)
+    read.is_ok() && kind(&text)
 }
 
 /// The pytest a project's files run with, first found: the project's venv (`.venv/bin/pytest`,

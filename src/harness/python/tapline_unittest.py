@@ -1,0 +1,330 @@
+# tapline's unittest runner, run by `tapline run` as `python tapline_unittest.py FILE` for one
+# test file of a project with no pytest (docs/discovery.md#unittest). It loads the file as
+# `python -m unittest discover` would (module named from the current folder through its
+# packages, else from the file's own folder as `discover -s DIR` does; `load_tests` honoured,
+# so a TestCase a module imports from another runs where it is defined only) and prints TAP 14
+# with protocol v2 markers, one point per test, live: `Class.test_method`, skips `# SKIP`,
+# expected failures and unexpected successes `# TODO`, failures and errors `not ok` with an
+# ERROR block (message, place in the test file, assertEqual's values as Python reprs, the
+# traceback). A subTest that fails is a failing point of its own. stdout is the TAP stream:
+# what a test prints there is held and shown as `#` lines after its failure, and anything
+# else written to fd 1 goes to stderr. Exit status: 0 when unittest's result is successful,
+# 1 otherwise.
+import io
+import json
+import os
+import sys
+import time
+import traceback
+import unittest
+
+_EQUAL_METHODS = {
+    "assertEqual": ("first", "second"),
+    "assertMultiLineEqual": ("first", "second"),
+    "assertListEqual": ("list1", "list2"),
+    "assertTupleEqual": ("tuple1", "tuple2"),
+    "assertDictEqual": ("d1", "d2"),
+    "assertSetEqual": ("set1", "set2"),
+    "assertSequenceEqual": ("seq1", "seq2"),
+    "assertCountEqual": ("first", "second"),
+}
+_MAX_REPR = 100_000
+_out = sys.stdout
+
+
+def _take_stdout():
+    # The TAP stream gets a copy of fd 1; fd 1 itself (prints at import, child processes) then
+    # points at stderr, where no line is read as TAP.
+    global _out
+    try:
+        _out = os.fdopen(os.dup(1), "w", encoding="utf-8", errors="replace", buffering=1)
+        sys.stdout.flush()
+        os.dup2(2, 1)
+    except OSError:
+        _out = sys.__stdout__
+
+
+def _emit(text):
+    try:
+        _out.write(text + "\n")
+        _out.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _escape(text):
+    one_line = " ".join(str(text).split("\n"))
+    return one_line.replace("\\", "\\\\").replace("#", "\\#")
+
+
+def _rel(path):
+    path = str(path)
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel
+
+
+def _repr(value):
+    try:
+        text = repr(value)
+    except Exception:
+        return None
+    return text if len(text) <= _MAX_REPR else None
+
+
+def _name(test):
+    # As unittest's verbose output names it, less the module: `Class.test_method`.
+    test_id = test.id()
+    module = type(test).__module__
+    if test_id.startswith(module + "."):
+        return test_id[len(module) + 1 :]
+    return test_id
+
+
+class TapResult(unittest.TestResult):
+    def __init__(self, test_file):
+        super().__init__()
+        self.test_file = os.path.abspath(test_file)
+        self.number = 0
+        self.started_at = None
+        self.outcome = None
+        self.held = io.StringIO()
+        self.stdout = sys.stdout
+
+    def startTest(self, test):
+        super().startTest(test)
+        self.started_at = time.perf_counter()
+        self.outcome = None
+        self.held = io.StringIO()
+        self.stdout = sys.stdout
+        sys.stdout = self.held
+
+    def _timing(self):
+        started = self.started_at or time.perf_counter()
+        return " \u27e6TSTEST:time:%.3f\u27e7" % ((time.perf_counter() - started) * 1000.0)
+
+    def _point(self, ok, name, directive=""):
+        self.number += 1
+        line = "%s %d - %s" % ("ok" if ok else "not ok", self.number, _escape(name))
+        if directive:
+            line += " # " + directive
+        _emit(line + self._timing())
+
+    def stopTest(self, test):
+        super().stopTest(test)
+        sys.stdout = self.stdout
+        if self.outcome is None:
+            self._point(True, _name(test))
+        printed = self.held.getvalue()
+        if self.outcome == "failed" and printed.strip():
+            _emit("# --- captured stdout ---")
+            for line in printed.rstrip("\n").splitlines():
+                _emit("# " + line)
+
+    def addSuccess(self, test):
+        super().addSuccess(test)
+
+    # Explained before unittest's own record: that cuts unittest's frames off the traceback
+    # in place, assertEqual's among them.
+    def addFailure(self, test, err):
+        self._failed(test, err, "")
+        super().addFailure(test, err)
+
+    def addError(self, test, err):
+        # A class or module fixture (`setUpClass`, `setUpModule`) that raised is no TestCase.
+        self._failed(test, err, "" if isinstance(test, unittest.TestCase) else "error in ")
+        super().addError(test, err)
+
+    def _failed(self, test, err, prefix, suffix=""):
+        self.outcome = "failed"
+        name = _name(test) if isinstance(test, unittest.TestCase) else str(test)
+        if not isinstance(test, unittest.TestCase):
+            self.started_at = time.perf_counter()
+        self._point(False, prefix + name + suffix)
+        try:
+            error = self._explain(err)
+        except Exception as e:  # the explanation never fails the run
+            error = {"error": {"message": "%s (tapline: %r)" % (err[1], e)}}
+        _emit("\u27e6TSTEST:ERROR\u27e7")
+        _emit(json.dumps(error, ensure_ascii=False, default=str))
+        _emit("\u27e6TSTEST:/ERROR\u27e7")
+
+    def addSkip(self, test, reason):
+        super().addSkip(test, reason)
+        if not isinstance(test, unittest.TestCase):
+            self.started_at = time.perf_counter()
+        self.outcome = "skipped"
+        name = _name(test) if isinstance(test, unittest.TestCase) else str(test)
+        self._point(True, name, "SKIP " + _escape(reason or "skipped"))
+
+    def addExpectedFailure(self, test, err):
+        super().addExpectedFailure(test, err)
+        self.outcome = "xfail"
+        reason = "expected failure: %s" % (traceback.format_exception_only(err[0], err[1])[-1].strip())
+        self._point(False, _name(test), "TODO " + _escape(reason))
+
+    def addUnexpectedSuccess(self, test):
+        super().addUnexpectedSuccess(test)
+        self.outcome = "xpass"
+        # unittest fails the run for it (wasSuccessful is False): so does the point.
+        self._point(False, _name(test), "")
+        _emit("\u27e6TSTEST:ERROR\u27e7")
+        _emit(json.dumps({"error": {"message": "unexpected success of an expectedFailure test"}}))
+        _emit("\u27e6TSTEST:/ERROR\u27e7")
+
+    def addSubTest(self, test, subtest, err):
+        if err is not None:
+            self._failed(test, err, "", " " + subtest._subDescription())
+        super().addSubTest(test, subtest, err)
+
+    def _explain(self, err):
+        kind, value, tb = err
+        message = traceback.format_exception_only(kind, value)[-1].strip()
+        error = {"message": message}
+        if issubclass(kind, AssertionError):
+            values = _equal_values(tb)
+            if values is not None:
+                error["operator"] = "=="
+                error["actual"], error["expected"] = values
+                error["repr"] = "python"
+        frames = self._frames(tb)
+        error["stack"] = _stack(frames)
+        out = {"error": error}
+        place = self._place(frames)
+        if place:
+            out["file"], out["line"] = place
+        return out
+
+    def _frames(self, tb):
+        # From the test file's first frame on, less unittest's own (its `__unittest` modules).
+        entries = []
+        while tb is not None:
+            entries.append(tb)
+            tb = tb.tb_next
+        start = next(
+            (i for i, t in enumerate(entries) if os.path.abspath(t.tb_frame.f_code.co_filename) == self.test_file),
+            0,
+        )
+        frames = []
+        for t in entries[start:]:
+            if t.tb_frame.f_globals.get("__unittest", False):
+                continue
+            code = t.tb_frame.f_code
+            frames.append((code.co_filename, t.tb_lineno, code.co_name))
+        return frames
+
+    def _place(self, frames):
+        # The deepest frame in the test file, else the deepest under the cwd.
+        here = os.getcwd()
+        for want in (
+            lambda p: os.path.abspath(p) == self.test_file,
+            lambda p: os.path.abspath(p).startswith(here + os.sep) and "site-packages" not in p,
+        ):
+            for path, line, _ in reversed(frames):
+                if want(path):
+                    return _rel(path), line
+        return None
+
+
+def _stack(frames):
+    import linecache
+
+    lines = ["Traceback (most recent call last):"]
+    for path, line, name in frames:
+        lines.append('  File "%s", line %d, in %s' % (_rel(path), line, name))
+        source = linecache.getline(path, line).strip()
+        if source:
+            lines.append("    " + source)
+    return "\n".join(lines)
+
+
+def _equal_values(tb):
+    # assertEqual and kin: the two arguments of its outermost frame in unittest/case.py.
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        names = _EQUAL_METHODS.get(code.co_name)
+        if names and code.co_filename.replace("\\", "/").endswith("unittest/case.py"):
+            local = tb.tb_frame.f_locals
+            if names[0] in local and names[1] in local:
+                actual, expected = _repr(local[names[0]]), _repr(local[names[1]])
+                if actual is None or expected is None:
+                    return None
+                return actual, expected
+        tb = tb.tb_next
+    return None
+
+
+def _module_name(path):
+    # As `discover` from the current folder names it: through packages (folders with an
+    # `__init__.py`) up to the cwd. A file outside that is loaded from its own folder, as
+    # `discover -s ITS_FOLDER` would.
+    here = os.getcwd()
+    absolute = os.path.abspath(path)
+    folder, base = os.path.split(absolute)
+    parts = [os.path.splitext(base)[0]]
+    while folder != here:
+        if not os.path.isfile(os.path.join(folder, "__init__.py")):
+            return os.path.dirname(absolute), parts[0]
+        folder, name = os.path.split(folder)
+        if not name:
+            return os.path.dirname(absolute), parts[0]
+        parts.insert(0, name)
+    return here, ".".join(parts)
+
+
+def _count(suite):
+    if isinstance(suite, unittest.TestCase):
+        return 1
+    return sum(_count(t) for t in suite)
+
+
+def _load(path):
+    import importlib
+
+    top, name = _module_name(path)
+    if top not in sys.path:
+        sys.path.insert(0, top)
+    loader = unittest.TestLoader()
+    module = importlib.import_module(name)
+    # `pattern` is what discovery hands `load_tests`.
+    return loader.loadTestsFromModule(module, pattern="test*.py")
+
+
+def main(argv):
+    if len(argv) != 2:
+        sys.stderr.write("usage: tapline_unittest.py FILE\n")
+        return 2
+    path = argv[1]
+    _take_stdout()
+    _emit("\u27e6TSTEST:PROTOCOL:2.0.0\u27e7")
+    _emit("TAP version 14")
+    try:
+        suite = _load(path)
+    except unittest.SkipTest as e:
+        _emit("1..0 # SKIP %s" % _escape(e))
+        return 0
+    except BaseException:
+        err = sys.exc_info()
+        if isinstance(err[1], KeyboardInterrupt):
+            raise
+        result = TapResult(path)
+        result.number = 0
+        _emit("1..1")
+        result.started_at = time.perf_counter()
+        result._failed("importing " + _rel(path), err, "")
+        return 1
+    count = _count(suite)
+    if count == 0:
+        _emit("1..0 # SKIP unittest found no tests in this file")
+        return 0
+    result = TapResult(path)
+    suite(result)
+    # Fixture errors and failing subtests add points: the plan comes last.
+    _emit("1..%d" % result.number)
+    return 0 if result.wasSuccessful() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
