@@ -106,6 +106,8 @@ pub struct Implied {
     pub name: String,
     /// The folder it tests, relative to the cwd (empty: the cwd itself).
     pub folder: String,
+    /// The folder its command runs in, relative to the cwd (a `go.work`'s module's).
+    pub run_in: String,
     pub command: Vec<String>,
     pub format: crate::protocol::InputFormat,
 }
@@ -240,6 +242,7 @@ mod tests {
         let at = |folder: &str| Implied {
             name: folder.to_owned(),
             folder: folder.to_owned(),
+            run_in: String::new(),
             command: Vec::new(),
             format: crate::protocol::InputFormat::GoJson,
         };

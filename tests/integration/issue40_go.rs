@@ -15,11 +15,16 @@ fn module() -> Project {
 
 /// `tapline run ARGS --format summary` in `p`, offline: (exit, the report, the summary).
 fn run(p: &Project, args: &[&str]) -> (Option<i32>, String, Value) {
+    run_with(p, args, "-mod=mod")
+}
+
+/// [`run`] with `GOFLAGS` (a workspace refuses `-mod=mod`).
+fn run_with(p: &Project, args: &[&str], goflags: &str) -> (Option<i32>, String, Value) {
     let mut argv = vec!["--no-history", "--format", "summary"];
     argv.extend_from_slice(args);
     let out = p
         .command(&argv)
-        .env("GOFLAGS", "-mod=mod")
+        .env("GOFLAGS", goflags)
         .env("GOPROXY", "off")
         .output()
         .expect("tapline runs");
@@ -108,7 +113,7 @@ fn issue40_go_init_writes_no_suite_a_bare_run_does_not_need() {
     let (code, report, doc) = run(&p, &[]);
     assert_eq!(code, Some(1), "{report}");
     assert_eq!(paths(&doc), ["calc", "strs"], "{report}");
-    // A nested module a bare run leaves out gets a suite (named `go`, its only one), and the
+    // A nested module a bare run leaves out gets a suite (named by its folder: the root's module is another), and the
     // root's packages still run beside it.
     std::fs::remove_file(p.join("tapline.toml")).expect("remove tapline.toml");
     p.write("tools/go.mod", "module example.com/tools\n\ngo 1.19\n");
@@ -123,5 +128,40 @@ fn issue40_go_init_writes_no_suite_a_bare_run_does_not_need() {
     assert_eq!(code, Some(1), "{report}");
     let mut files = paths(&doc);
     files.sort();
-    assert_eq!(files, ["calc", "go", "strs"], "{report}");
+    assert_eq!(files, ["calc", "go-tools", "strs"], "{report}");
+}
+
+/// A `go.work` with no module of its own: `./...` matches nothing there, so each module the
+/// workspace uses gives its packages, each run from its module's folder (failures located
+/// from the root).
+#[test]
+fn issue40_go_a_workspace_tests_the_packages_of_each_module() {
+    if !require(
+        "issue40_go_a_workspace_tests_the_packages_of_each_module",
+        &["go"],
+    ) {
+        return;
+    }
+    let p = Project::new();
+    p.write("go.work", "go 1.19\n\nuse (\n\t./a\n\t./b\n)\n");
+    for m in ["a", "b"] {
+        p.write(
+            &format!("{m}/go.mod"),
+            format!("module ex.com/{m}\n\ngo 1.19\n"),
+        );
+        let test = format!("package {m}\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) {{}}\n");
+        p.write(&format!("{m}/{m}_test.go"), test);
+    }
+    let failing =
+        "package sub\n\nimport \"testing\"\n\nfunc TestSub(t *testing.T) { t.Fatal(\"sub\") }\n";
+    p.write("b/sub/sub_test.go", failing);
+    let (code, report, doc) = run_with(&p, &[], "");
+    assert_eq!(code, Some(1), "{report}");
+    assert_eq!(paths(&doc), ["a", "b", "b/sub"], "{report}");
+    assert_eq!(counts(&doc, "a"), (Some(1), Some(0)), "{report}");
+    let failure = &file_doc(&doc, "b/sub")["failures"][0];
+    assert_eq!(failure["location"], "b/sub/sub_test.go:5", "{failure:#}");
+    let (code, report, doc) = run_with(&p, &["./b"], "");
+    assert_eq!(code, Some(1), "{report}");
+    assert_eq!(paths(&doc), ["b", "b/sub"], "{report}");
 }

@@ -114,7 +114,7 @@ fn suites_of<'c>(
     let mut suites = cfg.suites.clone();
     suites.extend(implied.iter().map(|i| crate::run::config::Suite {
         name: i.name.clone(),
-        dir: cwd.to_path_buf(),
+        dir: cwd.join(&i.run_in),
         command: i.command.clone(),
         format: i.format,
         report: None,
