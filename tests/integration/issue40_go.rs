@@ -165,3 +165,30 @@ fn issue40_go_a_workspace_tests_the_packages_of_each_module() {
     assert_eq!(code, Some(1), "{report}");
     assert_eq!(paths(&doc), ["b", "b/sub"], "{report}");
 }
+
+/// Before any run, `tapline list` names each package's tests under its entry by a scan of that
+/// package's folder alone: not the other packages', nor `_examples`'.
+#[test]
+fn issue40_go_list_names_each_packages_own_tests() {
+    if !require("issue40_go_list_names_each_packages_own_tests", &["go"]) {
+        return;
+    }
+    let p = module();
+    let listed = p.tapline(&["list"]);
+    assert_eq!(listed.code, 0, "{}", listed.both());
+    let names: Vec<&str> = (listed.stdout.lines())
+        .filter_map(|l| l.split("  (").next())
+        .filter(|l| l.contains(" > "))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "calc > example.com/gomodule/calc > TestAdd",
+            "calc > example.com/gomodule/calc > TestTable",
+            "strs > example.com/gomodule/strs > TestShout",
+            "strs > example.com/gomodule/strs > TestShoutTwice",
+        ],
+        "{}",
+        listed.both()
+    );
+}
