@@ -97,13 +97,31 @@ pub struct Follows {
     pub lane: Option<fn(&str) -> Lane>,
 }
 
-/// The `[[suite]]` a project implies when a run with no PATH has none
-/// ([`super::Harness::implied_suite`]): run from the cwd, not optional.
+/// One of the `[[suite]]`s a project implies when its configuration names none
+/// ([`super::Harness::implied_suite`]): run from the cwd, not optional. A bare run runs them
+/// all; a PATH naming its `folder` (or a folder above it) selects it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Implied {
-    pub name: &'static str,
-    pub command: &'static [&'static str],
+    /// Its name in reports: its folder relative to the cwd, as a file's would be.
+    pub name: String,
+    /// The folder it tests, relative to the cwd (empty: the cwd itself).
+    pub folder: String,
+    /// The folder its command runs in, relative to the cwd (a `go.work`'s module's).
+    pub run_in: String,
+    pub command: Vec<String>,
     pub format: crate::protocol::InputFormat,
+}
+
+impl Implied {
+    /// Whether a PATH argument `path` (relative to the cwd) names this suite: its folder, a
+    /// folder above it, or the cwd.
+    pub fn selected_by(&self, path: &str) -> bool {
+        let path = path.trim_start_matches("./").trim_end_matches('/');
+        let path = if path == "." { "" } else { path };
+        path.is_empty()
+            || self.folder == path
+            || (self.folder.strip_prefix(path)).is_some_and(|rest| rest.starts_with('/'))
+    }
 }
 
 /// A monorepo's packages, as its package manager declares them
@@ -213,4 +231,27 @@ pub(crate) fn folders_or_files(
             only: Only::Names(names),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_selects_the_implied_suites_at_or_below_it() {
+        let at = |folder: &str| Implied {
+            name: folder.to_owned(),
+            folder: folder.to_owned(),
+            run_in: String::new(),
+            command: Vec::new(),
+            format: crate::protocol::InputFormat::GoJson,
+        };
+        assert!(at("a/x").selected_by("./a"));
+        assert!(at("a/x").selected_by("a/x/"));
+        assert!(at("a/x").selected_by("."));
+        assert!(at("").selected_by("./"));
+        assert!(!at("a/xy").selected_by("a/x"));
+        assert!(!at("a/x").selected_by("b"));
+        assert!(!at("").selected_by("a"));
+    }
 }

@@ -314,9 +314,10 @@ pub(crate) trait Harness: Sync {
         "the project has no test folder and no test file"
     }
 
-    /// The `[[suite]]` the project in `cwd` implies for a run with no PATH whose
-    /// configuration names none (go's module: `go test -json ./...`).
-    fn implied_suite(&self, _cwd: &Path) -> Option<follow::Implied> {
+    /// The `[[suite]]`s the project in `cwd` implies when its configuration names none (go's
+    /// module: `go test -json` for each package `go list ./...` gives). `None`: no project of
+    /// this harness's here.
+    fn implied_suite(&self, _cwd: &Path) -> Option<Vec<follow::Implied>> {
         None
     }
 
@@ -404,6 +405,14 @@ pub(crate) trait Harness: Sync {
     /// that a `[[suite]]` runs (a go module, pytest's configuration).
     fn init_marks(&self, _dir: &Path) -> bool {
         false
+    }
+
+    /// `tapline init`: why a project [`Harness::init_marks`] found at `rel` (relative to the
+    /// root, `""` for the root) needs no `[[suite]]`, as the comment written instead: a bare run
+    /// at the root runs it by itself ([`Harness::implied_suite`]), or the harness's own run
+    /// never does (go's `_examples`). `None`: it needs one.
+    fn init_no_suite(&self, _rel: &str) -> Option<String> {
+        None
     }
 
     /// `tapline init`: whether its project inside another of its own, or inside a folder a

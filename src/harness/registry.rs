@@ -242,9 +242,9 @@ pub(crate) fn suite_packages(
         .find_map(|h| h.suite_packages(format, dir, root))
 }
 
-/// The `[[suite]]` the project in `cwd` implies, as the first harness that implies one says
+/// The `[[suite]]`s the project in `cwd` implies, as the first harness that implies any says
 /// ([`Harness::implied_suite`]).
-pub(crate) fn implied_suite(cwd: &Path) -> Option<super::follow::Implied> {
+pub(crate) fn implied_suite(cwd: &Path) -> Option<Vec<super::follow::Implied>> {
     HARNESSES.iter().find_map(|h| h.implied_suite(cwd))
 }
 

@@ -32,6 +32,9 @@ pub struct Findings {
     pub owner: Option<&'static str>,
     /// Which of `test/`, `tests/`, `t/` exist.
     pub test_dirs: Vec<String>,
+    /// The projects found that need no suite, by harness, each with the comment saying why
+    /// ([`Harness::init_no_suite`]).
+    pub notes: Vec<(&'static str, String)>,
 }
 
 impl Findings {
@@ -56,8 +59,12 @@ pub fn look(root: &Path) -> Findings {
         let rel = rel_dir(root, &dir);
         for (h, places) in &mut found {
             let inside = h.init_nests() && places.iter().any(|p| is_within(&rel, p));
-            if h.init_marks(&dir) && !inside {
-                places.push(rel.clone());
+            if !h.init_marks(&dir) || inside {
+                continue;
+            }
+            match h.init_no_suite(&rel) {
+                Some(note) => findings.notes.push((h.id(), note)),
+                None => places.push(rel.clone()),
             }
         }
         if depth < MAX_DEPTH {
@@ -152,11 +159,17 @@ pub fn render(f: &Findings) -> String {
          # Every key is optional; `tapline run --list` shows the files a run takes.\n\n",
     );
     render_run(&mut out, f);
+    for (_, note) in &f.notes {
+        out.push('\n');
+        out.push_str(note);
+    }
     for (id, dirs) in &f.suites {
         let Some(h) = registry::harness(id) else {
             continue;
         };
-        let several = dirs.len() > 1;
+        // Named by folder when the harness has several projects here, suites or not.
+        let others = f.notes.iter().filter(|(n, _)| n == id).count();
+        let several = dirs.len() + others > 1;
         for dir in dirs {
             out.push_str(&h.init_suite(
                 if dir.is_empty() { "the root" } else { dir },

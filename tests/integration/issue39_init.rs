@@ -44,13 +44,8 @@ const EXPECTED: &str = r#"# tapline.toml, written by `tapline init`: what a plai
 # jobs = 4
 # timeout = "120s"
 
-# The go module in the root: `go test -json` is read test by test.
-[[suite]]
-name = "go"
-dir = "."
-command = ["go", "test", "-json", "./..."]
-format = "go-json"
-optional = true                 # no `go` installed: skipped, saying so
+# The go module in the root: a plain run tests its packages as `go test ./...`
+# selects them, each package an entry (no suite needed).
 
 # The go module in svc/api: `go test -json` is read test by test.
 [[suite]]

@@ -1,7 +1,7 @@
 //! Issue 39: what `tapline init` finds in a project, per harness, seen as the user sees it
 //! (the file it writes, and that file read back by a run). Moved from `src/run/init.rs`'s unit
 //! tests, which name no harness now.
-use crate::util::Project;
+use crate::util::{require, Project};
 
 /// `tapline init` in `p`, and the file it wrote.
 fn init(p: &Project) -> String {
@@ -21,9 +21,13 @@ fn issue39_init_finds_go_modules_and_pytest_folders() {
         .write("other/pyproject.toml", "[project]\nname = \"x\"\n")
         .write("t/a.t", "");
     let text = init(&p);
-    // The root's module and tools/'s, not the one among the dependencies.
-    assert_eq!(text.matches("format = \"go-json\"").count(), 2, "{text}");
-    assert!(text.contains("name = \"go\"\ndir = \".\""), "{text}");
+    // tools/'s module, not the one among the dependencies; the root's is a plain run's own
+    // (issue 40).
+    assert_eq!(text.matches("format = \"go-json\"").count(), 1, "{text}");
+    assert!(
+        text.contains("# The go module in the root: a plain run"),
+        "{text}"
+    );
     assert!(
         text.contains("name = \"go-tools\"\ndir = \"tools\""),
         "{text}"
@@ -36,8 +40,15 @@ fn issue39_init_finds_go_modules_and_pytest_folders() {
 
 #[test]
 fn issue39_what_init_writes_loads() {
+    if !require("issue39_what_init_writes_loads", &["go"]) {
+        return;
+    }
     let p = Project::new();
     p.write("go.mod", "module x\n")
+        .write(
+            "a/a_test.go",
+            "package a\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n",
+        )
         .write("pytest.ini", "[pytest]\n")
         .write("package.json", r#"{"scripts": {"test": "mocha \"a b\""}}"#);
     let text = init(&p);
@@ -47,15 +58,15 @@ fn issue39_what_init_writes_loads() {
     );
     assert!(text.contains("\"mocha \\\"a b\\\"\""), "{text}");
     // Read back by a run (without the script, which would need mocha installed to list):
-    // the root's pytest tests run under pytest in a plain run, mocha's through mocha, so the
-    // only suite is go's.
+    // the root's pytest tests run under pytest in a plain run, mocha's through mocha, the go
+    // module's packages by themselves (issue 40), so the only suite is go's package.
     std::fs::remove_file(p.join("package.json")).expect("remove");
     let listed = p.run(&["--list"]);
     assert_eq!(listed.code, 0, "{}", listed.both());
     let suites: Vec<&str> = (listed.stdout.lines())
-        .filter(|l| l.ends_with("test -json ./..."))
+        .filter(|l| l.contains("go test -json"))
         .collect();
-    assert_eq!(suites, ["go\tgo test -json ./..."], "{}", listed.both());
+    assert_eq!(suites, ["a\tgo test -json ./a"], "{}", listed.both());
 }
 
 /// Issue 25: pytest's tests in the folders a plain run walks run under pytest there; a suite

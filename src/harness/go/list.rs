@@ -43,7 +43,7 @@ pub(super) fn suite_tests(file: &Listable<'_>) -> Option<Vec<Scanned>> {
     let dir = file.dir.as_path();
     let module = go_module(dir);
     let mut out = Vec::new();
-    for path in source_files(dir) {
+    for path in test_files(dir, file.command) {
         let name = (path.file_name())
             .map(|n| n.to_string_lossy())
             .unwrap_or_default();
@@ -70,6 +70,46 @@ pub(super) fn suite_tests(file: &Listable<'_>) -> Option<Vec<Scanned>> {
         }
     }
     Some(out)
+}
+
+/// The files a suite's `go test … TARGET` builds, as far as a scan can tell: one package's
+/// folder (`./calc`, `.`), or for `DIR/...` (and a command naming no target) the folders below
+/// as go walks them (no `_`- or `.`-folder, no `testdata`, no nested module).
+fn test_files(dir: &Path, command: Option<&[std::ffi::OsString]>) -> Vec<PathBuf> {
+    let target = (command.and_then(|c| c.last()))
+        .map(|w| w.to_string_lossy().into_owned())
+        .filter(|w| w.starts_with('.'))
+        .unwrap_or_else(|| "./...".to_owned());
+    let Some(base) = target.strip_suffix("...") else {
+        let folder = dir.join(&target);
+        let mut files: Vec<PathBuf> = (std::fs::read_dir(&folder).into_iter().flatten())
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.is_file())
+            .collect();
+        files.sort();
+        return files;
+    };
+    let start = dir.join(base.trim_end_matches('/'));
+    (source_files(&start).into_iter())
+        .filter(|p| {
+            let Ok(rel) = p.strip_prefix(&start) else {
+                return false;
+            };
+            let mut folder = start.clone();
+            let parents: Vec<_> = rel
+                .parent()
+                .map(|d| d.components().collect())
+                .unwrap_or_default();
+            parents.iter().all(|c| {
+                let name = c.as_os_str().to_string_lossy();
+                folder.push(c);
+                !name.starts_with(['_', '.'])
+                    && name != "testdata"
+                    && !folder.join("go.mod").is_file()
+            })
+        })
+        .collect()
 }
 
 /// The module path of the nearest `go.mod` at or above `dir`, and its folder.
@@ -116,6 +156,43 @@ fn go_tests(text: &str) -> Vec<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_scan_takes_the_files_go_test_builds() {
+        let tmp = tempfile::TempDir::new().expect("temp dir");
+        let dir = tmp.path();
+        for f in [
+            "go.mod",
+            "a_test.go",
+            "p/p_test.go",
+            "p/q/q_test.go",
+            "_x/x_test.go",
+            "testdata/t_test.go",
+            "n/go.mod",
+            "n/n_test.go",
+        ] {
+            let path = dir.join(f);
+            std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
+            std::fs::write(path, "").expect("write");
+        }
+        let took = |words: &[&str]| -> Vec<String> {
+            let command: Vec<std::ffi::OsString> = words.iter().map(|w| w.into()).collect();
+            (test_files(dir, Some(&command)).iter())
+                .filter_map(|p| p.strip_prefix(dir).ok())
+                .map(|p| p.to_string_lossy().into_owned())
+                .filter(|p| p.ends_with("_test.go"))
+                .collect()
+        };
+        assert_eq!(took(&["go", "test", "-json", "./p"]), ["p/p_test.go"]);
+        assert_eq!(took(&["go", "test", "-json", "."]), ["a_test.go"]);
+        let all = ["a_test.go", "p/p_test.go", "p/q/q_test.go"];
+        assert_eq!(took(&["go", "test", "-json", "./..."]), all);
+        assert_eq!(took(&["go", "test", "-json"]), all);
+        assert_eq!(
+            took(&["go", "test", "-json", "./p/..."]),
+            ["p/p_test.go", "p/q/q_test.go"]
+        );
+    }
 
     #[test]
     fn go_lists_tests_by_package_without_benchmarks() {

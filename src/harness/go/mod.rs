@@ -13,6 +13,7 @@ use std::fs;
 use std::path::Path;
 
 mod list;
+mod packages;
 mod scan;
 
 // trace and coverage (h39-trace): `go list` and `-coverprofile`.
@@ -56,14 +57,11 @@ impl Harness for Go {
 
     // --- disc (#39 §2 E) ---
 
-    fn implied_suite(&self, cwd: &Path) -> Option<Implied> {
-        // `go test -json ./...` from a module's folder runs the packages go itself selects (no
-        // `testdata`, `_`/`.` folders or nested modules), every test a point.
-        cwd.join("go.mod").is_file().then_some(Implied {
-            name: "go",
-            command: &["go", "test", "-json", "./..."],
-            format: InputFormat::GoJson,
-        })
+    fn implied_suite(&self, cwd: &Path) -> Option<Vec<Implied>> {
+        // A module's (or a workspace's) packages as `go test ./...` selects them, each run by
+        // `go test -json` on its own, every test a point.
+        let module = cwd.join("go.mod").is_file() || cwd.join("go.work").is_file();
+        module.then(|| packages::implied(cwd))
     }
 
     fn suite_packages(&self, format: InputFormat, dir: &Path, root: &Path) -> Option<PackageDirs> {
@@ -76,6 +74,23 @@ impl Harness for Go {
 
     fn init_marks(&self, dir: &Path) -> bool {
         dir.join("go.mod").is_file()
+    }
+
+    fn init_no_suite(&self, rel: &str) -> Option<String> {
+        // The root's module is a bare run's own (its packages as `go list ./...` gives them); a
+        // module under a `_`/`.` folder or `testdata` is one go itself never runs (examples
+        // with dependencies of their own, fixtures).
+        if rel.is_empty() {
+            return Some(
+                "# The go module in the root: a plain run tests its packages as `go test ./...`\n\
+                 # selects them, each package an entry (no suite needed).\n"
+                    .to_owned(),
+            );
+        }
+        let skipped = (rel.split('/')).any(|c| c.starts_with(['_', '.']) || c == "testdata");
+        skipped.then(|| {
+            format!("# The go module in {rel}: `go test ./...` never runs it (a `_`, `.` or testdata folder).\n")
+        })
     }
 
     fn init_suite(&self, where_: &str, name: &str, dir: &str) -> String {

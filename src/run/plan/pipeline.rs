@@ -41,12 +41,26 @@ pub fn discover(
     exec: Option<&str>,
 ) -> Result<Found, PlanError> {
     let (cwd, root, cfg) = (&project.cwd, &project.root, &project.config);
-    let suites = suites_of(cfg, cwd, paths.is_empty());
-    // A PATH argument naming a `[[suite]]` (and no file) selects that suite.
-    let (suite_args, file_args): (Vec<String>, Vec<String>) = paths
-        .iter()
-        .cloned()
-        .partition(|p| suites.iter().any(|s| s.name == *p) && !cwd.join(p).exists());
+    let (suites, implied) = suites_of(cfg, cwd);
+    // A PATH argument naming a `[[suite]]` (and no file) selects that suite; one naming the
+    // folder of a suite the project implies (a go package), or a folder above it, selects it.
+    let mut selected: Vec<String> = Vec::new();
+    let mut file_args: Vec<String> = Vec::new();
+    for p in paths {
+        let by_name = suites.iter().any(|s| s.name == *p) && !cwd.join(p).exists();
+        let by_folder: Vec<String> = (implied.iter())
+            .filter(|i| i.selected_by(p))
+            .map(|i| i.name.clone())
+            .collect();
+        if by_name {
+            selected.push(p.clone());
+        } else if !by_folder.is_empty() {
+            selected.extend(by_folder);
+        } else {
+            file_args.push(p.clone());
+        }
+    }
+    let suite_args = selected;
     let mut found = if file_args.is_empty() && !suite_args.is_empty() {
         Found::default()
     } else {
@@ -77,28 +91,36 @@ pub fn discover(
     Ok(found)
 }
 
-/// The run's `[[suite]]`s: `tapline.toml`'s, or, in a run with no PATH (`bare`) where it names
-/// none, the one the project's own harness implies, from here
-/// ([`crate::harness::Harness::implied_suite`]). Written down in docs/discovery.md.
+/// The run's `[[suite]]`s: `tapline.toml`'s, and, unless one of them runs from here, the ones
+/// the project's own harness implies from here ([`crate::harness::Harness::implied_suite`]), with what
+/// implied them (empty for `tapline.toml`'s). A run with PATHs asks too: a PATH may name an
+/// implied suite's folder. Written down in docs/discovery.md.
 fn suites_of<'c>(
     cfg: &'c crate::run::config::Config,
     cwd: &Path,
-    bare: bool,
-) -> std::borrow::Cow<'c, [crate::run::config::Suite]> {
-    let implied = (bare && cfg.suites.is_empty())
+) -> (
+    std::borrow::Cow<'c, [crate::run::config::Suite]>,
+    Vec<crate::harness::follow::Implied>,
+) {
+    // A `[[suite]]` of the project's own run from here replaces what the harness implies.
+    let replaced = cfg.suites.iter().any(|s| s.dir == cwd);
+    let implied = (!replaced)
         .then(|| crate::harness::registry::implied_suite(cwd))
-        .flatten();
-    let Some(implied) = implied else {
-        return std::borrow::Cow::Borrowed(&cfg.suites);
-    };
-    std::borrow::Cow::Owned(vec![crate::run::config::Suite {
-        name: implied.name.to_owned(),
-        dir: cwd.to_path_buf(),
-        command: implied.command.iter().map(|&w| w.to_owned()).collect(),
-        format: implied.format,
+        .flatten()
+        .unwrap_or_default();
+    if implied.is_empty() {
+        return (std::borrow::Cow::Borrowed(&cfg.suites), implied);
+    }
+    let mut suites = cfg.suites.clone();
+    suites.extend(implied.iter().map(|i| crate::run::config::Suite {
+        name: i.name.clone(),
+        dir: cwd.join(&i.run_in),
+        command: i.command.clone(),
+        format: i.format,
         report: None,
         optional: false,
-    }])
+    }));
+    (std::borrow::Cow::Owned(suites), implied)
 }
 
 /// Each file's command as the environment its child gets needs it (an interpreter that ignores

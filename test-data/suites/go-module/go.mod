@@ -1,0 +1,3 @@
+module example.com/gomodule
+
+go 1.19
