@@ -163,7 +163,7 @@ pub enum CoverageAction {
     },
 }
 
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct ListArgs {
     /// Files, folders, globs or suite names, as `tapline run` takes them [default: what
     /// it runs].

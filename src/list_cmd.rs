@@ -9,6 +9,20 @@ use tapline::run::plan;
 use tapline::state::tests;
 
 pub fn run(args: &ListArgs) -> Outcome {
+    // From a subfolder, a bare list names that subfolder's tests as a bare run there runs them:
+    // from the project's folder.
+    let bare = args.paths.is_empty() && args.from.is_none();
+    let moved = if bare {
+        crate::run_cmd::enter_project()?
+    } else {
+        None
+    };
+    let moved = moved.map(|(started, subfolder)| ListArgs {
+        paths: vec![subfolder],
+        write: args.write.as_ref().map(|w| started.join(w)),
+        ..args.clone()
+    });
+    let args = moved.as_ref().unwrap_or(args);
     let entries = match &args.from {
         Some(file) => read(file, &args.paths)?,
         None => discover(args)?,

@@ -109,6 +109,19 @@ fn move_to_project(args: &RunArgs) -> Result<Option<RunArgs>, Failure> {
     if !args.paths.is_empty() {
         return Ok(None);
     }
+    let Some((started, subfolder)) = enter_project()? else {
+        return Ok(None);
+    };
+    let mut args = args.clone();
+    args.paths = vec![subfolder];
+    args.output = args.output.iter().map(|path| started.join(path)).collect();
+    Ok(Some(args))
+}
+
+/// A bare command (`run`, `list`) started in a subfolder of a project enters the project's
+/// folder ([`tapline::run::start::moved`]): the folder it started in, to read its own relative
+/// paths (`-o`, `--write`) from, and that folder from the project's, the command's PATH now.
+pub(crate) fn enter_project() -> Result<Option<(std::path::PathBuf, String)>, Failure> {
     let cwd = std::env::current_dir()
         .map_err(|e| Failure::Internal(format!("failed to read the current folder: {e}")))?;
     let Some(moved) = tapline::run::start::moved(&cwd) else {
@@ -122,10 +135,7 @@ fn move_to_project(args: &RunArgs) -> Result<Option<RunArgs>, Failure> {
     })?;
     // The files' processes start there: a shell's `pwd` reads PWD when it names the folder.
     std::env::set_var("PWD", &moved.dir);
-    let mut args = args.clone();
-    args.paths = vec![moved.subfolder];
-    args.output = args.output.iter().map(|path| cwd.join(path)).collect();
-    Ok(Some(args))
+    Ok(Some((cwd, moved.subfolder)))
 }
 
 enum Prepared {

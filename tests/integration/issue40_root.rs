@@ -102,3 +102,51 @@ fn issue40_root_from_tests_sub_of_a_pytest_project() {
         "a .nogit/ in tests/sub/"
     );
 }
+
+/// `tapline list` from a subfolder lists what a bare run there runs: the subfolder's tests,
+/// named from the project's folder, as `tapline list <subfolder>` there names them.
+#[test]
+fn issue40_list_from_a_subfolder_lists_what_a_run_there_runs() {
+    let p = Project::new();
+    std::fs::remove_dir(p.join(".git")).expect("rmdir .git");
+    p.write("package.json", "{\"scripts\": {\"test\": \"node --test\"}}\n")
+        .write("test/top.test.js", "const test = require('node:test');\ntest('top', () => {});\n")
+        .write(
+            "test/sub/deep.test.js",
+            "const test = require('node:test');\ntest('deep one', () => {});\ntest('deep two', () => {});\n",
+        );
+    let list = |from: &str, args: &[&str]| {
+        let mut all = vec!["list", "--format", "json"];
+        all.extend(args);
+        let mut command = assert_cmd::Command::new(env!("CARGO_BIN_EXE_tapline"));
+        command
+            .current_dir(p.join(from))
+            .env("NO_COLOR", "1")
+            .args(&all);
+        let out = command.output().expect("tapline runs");
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+        let mut ids: Vec<String> = (stdout.lines())
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter_map(|v| v["id"].as_str().map(str::to_owned))
+            .collect();
+        ids.sort();
+        ids
+    };
+    let from_root = list(".", &["test/sub"]);
+    assert_eq!(
+        from_root,
+        [
+            "test/sub/deep.test.js > deep one",
+            "test/sub/deep.test.js > deep two"
+        ],
+    );
+    assert_eq!(list("test/sub", &[]), from_root);
+    // `--write` is read from where the command started.
+    list("test/sub", &["--write", "ids.jsonl"]);
+    assert!(
+        p.join("test/sub/ids.jsonl").exists(),
+        "--write from the subfolder"
+    );
+}
