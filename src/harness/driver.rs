@@ -61,6 +61,17 @@ impl Driver {
         Ok(argv)
     }
 
+    /// [`Self::run_command`] for a script's words (`mocha --require x test/`): its flags, the
+    /// program left out, then `--`, where the driver stops reading options.
+    pub(crate) fn script_command(
+        &self,
+        words: &[String],
+        path: &Path,
+    ) -> Result<Vec<OsString>, MissingInterpreter> {
+        let flags = words.iter().skip(1).map(OsString::from);
+        self.run_command(flags.chain(["--".into()]), path)
+    }
+
     /// The first line `node DRIVER MODE ARGS`, run in `cwd`, prints (`None`: none, or it could
     /// not run; what it said on stderr is dropped: the question was optional). Asked once per
     /// process: a discovery reads the project's declaration more than once.

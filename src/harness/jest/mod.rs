@@ -85,8 +85,7 @@ impl Harness for Jest {
         path: &Path,
         _cx: &mut Cx<'_>,
     ) -> Result<Vec<OsString>, MissingInterpreter> {
-        let words = (words.iter().skip(1).map(OsString::from)).chain(["--".into()]);
-        DRIVER_FILES.run_command(words, path)
+        DRIVER_FILES.script_command(words, path)
     }
 
     fn silent(&self, _name: &str) -> Silent {

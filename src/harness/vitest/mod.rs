@@ -121,8 +121,7 @@ impl Harness for Vitest {
         _cx: &mut Cx<'_>,
     ) -> Result<Vec<OsString>, MissingInterpreter> {
         // The script's file filters stay: the driver reads its options only.
-        let words = (words.iter().skip(1).map(OsString::from)).chain(["--".into()]);
-        DRIVER_FILES.run_command(words, path)
+        DRIVER_FILES.script_command(words, path)
     }
 
     fn silent(&self, _name: &str) -> Silent {
