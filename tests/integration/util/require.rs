@@ -73,6 +73,7 @@ const TOOLS: &[Tool] = &[
         works: None,
     },
     debian("git", "git"),
+    debian("cargo", "cargo"),
     debian("go", "golang-go"),
     debian("node", "nodejs"),
     debian("npm", "npm"),
