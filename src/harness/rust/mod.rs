@@ -1,7 +1,7 @@
 //! Rust: a crate or workspace runs through `cargo test`, one entry per test binary as cargo
 //! builds them (a lib's unit tests, each bin's, each `tests/*.rs`, examples and benches that
 //! ask to be tested, the doc tests), each read from libtest's plain output, every test a
-//! point. docs/rust.md says how and why.
+//! point. docs/discovery.md (Rust) says how and why.
 use super::api::Id;
 use super::filter::{Filter, Narrow, Pattern, Probe};
 use super::follow::Implied;
