@@ -648,7 +648,9 @@ fn old_value_and_message(v: &str) -> (&str, Option<&str>) {
 }
 
 /// A doc test's location: its file and line (`src/lib.rs - add (line 5)` → `src/lib.rs:5`),
-/// when the panic's is in rustdoc's temporary bundle.
+/// when the panic's is in rustdoc's temporary bundle (edition 2024's merged doc tests) or is
+/// a line of the wrapper rustdoc compiles it in (before 2024: `src/lib.rs:12:1` for a doc test
+/// at line 654), which says the file but not where in it.
 fn doc_location(name: &str, at: &str) -> String {
     let Some((file, rest)) = name.split_once(" - ") else {
         return at.to_owned();
@@ -659,10 +661,16 @@ fn doc_location(name: &str, at: &str) -> String {
     else {
         return at.to_owned();
     };
-    if at.starts_with(file) {
-        return at.to_owned();
+    let start: u64 = line.parse().unwrap_or(0);
+    let in_file = at
+        .strip_prefix(file)
+        .and_then(|rest| rest.strip_prefix(':'))
+        .and_then(|rest| rest.split(':').next())
+        .and_then(|l| l.parse::<u64>().ok());
+    match in_file {
+        Some(n) if n >= start => at.to_owned(),
+        _ => format!("{file}:{line}"),
     }
-    format!("{file}:{line}")
 }
 
 #[cfg(test)]

@@ -165,6 +165,19 @@ fn doc_tests_are_located_in_their_source() {
     assert_eq!(f("src/lib.rs - double (line 3)", "found"), "4");
     assert_eq!(f("src/lib.rs - double (line 3)", "wanted"), "5");
     assert_eq!(f("src/lib.rs - double (line 11)", "at"), "src/lib.rs:11:0");
+    // Before edition 2024 the line is the wrapper's: the doc test's own line says where.
+    assert_eq!(
+        doc_location("src/lib.rs - take (line 654)", "src/lib.rs:12:1"),
+        "src/lib.rs:654"
+    );
+    assert_eq!(
+        doc_location("src/lib.rs - take (line 654)", "src/lib.rs:660:5"),
+        "src/lib.rs:660:5"
+    );
+    assert_eq!(
+        doc_location("tests::x", "src/lib.rs:12:1"),
+        "src/lib.rs:12:1"
+    );
 }
 
 #[test]
