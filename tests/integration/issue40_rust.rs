@@ -299,3 +299,34 @@ fn issue40_rust_list_lists_what_libtest_lists() {
         );
     }
 }
+
+#[test]
+fn issue40_rust_a_dependency_named_as_the_crate_selects_no_other() {
+    if !require(
+        "issue40_rust_a_dependency_named_as_the_crate_selects_no_other",
+        &["cargo"],
+    ) {
+        return;
+    }
+    // As in dtolnay/itoa, whose dev-dependencies pull in an itoa of the registry: `-p itoa`
+    // is ambiguous there, and cargo refuses it.
+    let p = Project::new();
+    p.write(
+        "Cargo.toml",
+        "[package]\nname = \"twin\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+         [dev-dependencies]\nold = { package = \"twin\", path = \"vendor/twin\" }\n\n\
+         [workspace]\nexclude = [\"vendor\"]\n",
+    );
+    p.write(
+        "vendor/twin/Cargo.toml",
+        "[package]\nname = \"twin\"\nversion = \"0.2.0\"\nedition = \"2021\"\n",
+    );
+    p.write("vendor/twin/src/lib.rs", "pub fn one() -> u8 {\n    1\n}\n");
+    p.write(
+        "src/lib.rs",
+        "#[test]\nfn uses_the_other_twin() {\n    assert_eq!(old::one(), 1);\n}\n",
+    );
+    let (ran, doc) = run(&p, &[]);
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    assert_eq!(counts(&doc, "src/lib.rs"), (1, 0, 0), "{}", ran.both());
+}

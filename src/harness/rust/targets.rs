@@ -2,7 +2,7 @@
 //! metadata --no-deps` (no build, no network): each package cargo selects from here (the
 //! package in this folder, or at a workspace's root its default members), each of its targets
 //! cargo tests (a lib's unit tests, bins, `tests/*.rs`, examples and benches whose `test` is
-//! on, the doc tests of a lib), each a `[[suite]]` of its own run as `cargo test -p PKG
+//! on, the doc tests of a lib), each a `[[suite]]` of its own run as `cargo test
 //! --lib|--bin N|--test N|--example N|--bench N|--doc` from the package's folder.
 use crate::harness::follow::Implied;
 use crate::protocol::InputFormat;
@@ -113,6 +113,7 @@ fn binaries(m: &Metadata, cwd: &Path) -> Vec<Implied> {
     for p in selected(m, cwd) {
         let dir = p.manifest_path.parent().unwrap_or(Path::new(""));
         let run_in = rel(&here, dir);
+        let pick = package_word(m, p, dir);
         let defaults: BTreeSet<&str> = (p.features.get("default").into_iter().flatten())
             .map(String::as_str)
             .collect();
@@ -129,7 +130,7 @@ fn binaries(m: &Metadata, cwd: &Path) -> Vec<Implied> {
                         "lib" => vec!["--lib".to_owned()],
                         k => vec![format!("--{k}"), t.name.clone()],
                     };
-                    push(&mut out, p, &run_in, &src, src.clone(), flag);
+                    push(&mut out, (p, &pick), &run_in, &src, src.clone(), flag);
                 }
                 if kind == "lib" && t.doctest && documented(t) {
                     doc.push((src.clone(), format!("{src} (doc tests)")));
@@ -138,16 +139,24 @@ fn binaries(m: &Metadata, cwd: &Path) -> Vec<Implied> {
         }
         // cargo runs the doc tests last.
         for (src, name) in doc {
-            push(&mut out, p, &run_in, &src, name, vec!["--doc".to_owned()]);
+            push(
+                &mut out,
+                (p, &pick),
+                &run_in,
+                &src,
+                name,
+                vec!["--doc".to_owned()],
+            );
         }
     }
     out
 }
 
-/// Adds one binary's suite; a name taken already gets its package's name.
+/// Adds one binary's suite; a name taken already gets its package's name. `pick`: the words
+/// that select its package ([`package_word`]).
 fn push(
     out: &mut Vec<Implied>,
-    p: &Package,
+    (p, pick): (&Package, &[String]),
     run_in: &str,
     src: &str,
     name: String,
@@ -158,7 +167,8 @@ fn push(
     } else {
         name
     };
-    let mut command: Vec<String> = ["cargo", "test", "-p", &p.name].map(str::to_owned).to_vec();
+    let mut command: Vec<String> = ["cargo", "test"].map(str::to_owned).to_vec();
+    command.extend(pick.iter().cloned());
     command.extend(flag);
     out.push(Implied {
         name,
@@ -167,6 +177,21 @@ fn push(
         command,
         format: InputFormat::Libtest,
     });
+}
+
+/// How `cargo test`, run in the package's folder `dir`, selects package `p`: by nothing, as
+/// cargo takes the package whose folder it runs in; by `-p ID` (its package ID spec) where
+/// that folder is a workspace's root whose `default-members` say otherwise. Never `-p NAME`: a
+/// dependency may bear the crate's own name (itoa's dev-dependencies pull in itoa), and cargo
+/// then refuses the name as ambiguous.
+fn package_word(m: &Metadata, p: &Package, dir: &Path) -> Vec<String> {
+    let at_root = canonical(dir) == canonical(&m.workspace_root);
+    let others = (m.workspace_default_members.as_ref()).is_some_and(|d| d != &[p.id.clone()]);
+    if at_root && others {
+        vec!["-p".to_owned(), p.id.clone()]
+    } else {
+        Vec::new()
+    }
 }
 
 /// Which of cargo's test flags a target is built under (`None`: no test binary: a build
@@ -259,7 +284,7 @@ mod tests {
     fn said(suites: Vec<Implied>) -> Vec<(String, String, String)> {
         suites
             .into_iter()
-            .map(|i| (i.name, i.run_in, i.command[3..].join(" ")))
+            .map(|i| (i.name, i.run_in, i.command[2..].join(" ")))
             .collect()
     }
 
@@ -273,12 +298,25 @@ mod tests {
         assert_eq!(
             said(binaries(&m, Path::new("/w"))),
             [
-                s("src/lib.rs", "", "root --lib"),
-                s("src/main.rs", "", "root --bin root"),
-                s("tests/api.rs", "", "root --test api"),
-                s("examples/checked.rs", "", "root --example checked"),
-                s("src/lib.rs (doc tests)", "", "root --doc"),
+                s("src/lib.rs", "", "--lib"),
+                s("src/main.rs", "", "--bin root"),
+                s("tests/api.rs", "", "--test api"),
+                s("examples/checked.rs", "", "--example checked"),
+                s("src/lib.rs (doc tests)", "", "--doc"),
             ]
+        );
+        // default-members naming more than the root package: cargo at the root would test
+        // them all, so each names its package by its ID.
+        let m = workspace(Some(&["root-id", "member-id"]));
+        let suites = binaries(&m, Path::new("/w"));
+        assert_eq!(
+            suites[0].command,
+            ["cargo", "test", "-p", "root-id", "--lib"]
+        );
+        let member = suites.iter().find(|i| i.name == "crates/member/src/lib.rs");
+        assert_eq!(
+            member.map(|i| (i.run_in.as_str(), i.command.join(" "))),
+            Some(("crates/member", "cargo test --lib".to_owned()))
         );
         // A virtual manifest's default: every member.
         let m = workspace(None);
@@ -295,8 +333,8 @@ mod tests {
         assert_eq!(
             said(binaries(&m, Path::new("/w/crates/member"))),
             [
-                s("src/lib.rs", "", "member --lib"),
-                s("src/lib.rs (doc tests)", "", "member --doc"),
+                s("src/lib.rs", "", "--lib"),
+                s("src/lib.rs (doc tests)", "", "--doc"),
             ]
         );
     }
