@@ -13,6 +13,7 @@
 use super::build::{yaml_map, Builder, Point};
 use super::frame::Framer;
 use crate::event::{ProblemKind, Sink};
+use serde::Deserialize;
 
 /// Where a run is: its tests, the failures' blocks, or the list of failed names.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -137,6 +138,11 @@ impl<S: Sink> LibtestParser<S> {
         self.line_no += 1;
         let line = self.line_no;
         let text = text.trim_end_matches('\r');
+        if text.starts_with("{\"type\":") {
+            if let Ok(event) = serde_json::from_str::<JsonEvent>(text) {
+                return self.json(line, text, event);
+            }
+        }
         if let Some(n) = running(text) {
             if let Some(run) = self.run.take() {
                 self.crashed(line, run);
@@ -161,6 +167,55 @@ impl<S: Sink> LibtestParser<S> {
             Phase::Tests => self.in_tests(line, text),
             Phase::Blocks => self.in_blocks(line, text),
             Phase::List => self.framing(line, text),
+        }
+    }
+
+    /// One event of libtest's JSON form (nextest's `--message-format libtest-json`): the same
+    /// runs and points as the plain form, a failure's captured output (its panic) inline.
+    fn json(&mut self, line: u64, text: &str, e: JsonEvent) {
+        match (e.kind.as_str(), e.event.as_str()) {
+            ("suite", "started") => {
+                if let Some(run) = self.run.take() {
+                    self.close(line, run);
+                }
+                self.runs += 1;
+                self.run = Some(Run::new(e.test_count.unwrap_or(0)));
+            }
+            ("suite", _) => {
+                if let Some(run) = self.run.take() {
+                    self.close(line, run);
+                }
+            }
+            ("test", "started") => {}
+            ("test", result) => {
+                // nextest names a test `binary-id$name`.
+                let name = e.name.split_once('$').map_or(e.name.as_str(), |(_, n)| n);
+                let name = plain_name(name).to_owned();
+                if let Some(run) = self.run.as_mut() {
+                    run.reported += 1;
+                }
+                let duration_ms = e.exec_time.map(|s| s * 1000.0);
+                match result {
+                    "ok" | "ignored" => {
+                        let skip = (result == "ignored").then(|| "ignored".to_owned());
+                        let point = Point {
+                            name,
+                            ok: true,
+                            skip,
+                            duration_ms,
+                            ..Point::default()
+                        };
+                        self.builder.point(&mut self.sink, line, point);
+                    }
+                    _ => {
+                        let stdout = e.stdout.unwrap_or_default();
+                        let lines: Vec<String> = stdout.lines().map(str::to_owned).collect();
+                        let note = (result != "failed").then(|| format!("libtest said {result}"));
+                        self.failed_point(line, &name, &lines, note.as_deref());
+                    }
+                }
+            }
+            _ => self.output(line, text),
         }
     }
 
@@ -389,6 +444,22 @@ impl<S: Sink> LibtestParser<S> {
         ]);
         self.builder.point(&mut self.sink, line, point);
     }
+}
+
+/// One line of libtest's JSON form: `{"type":"test","event":"failed","name":…,"stdout":…}`.
+#[derive(Debug, Deserialize)]
+struct JsonEvent {
+    #[serde(rename = "type")]
+    kind: String,
+    event: String,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    stdout: Option<String>,
+    #[serde(default)]
+    exec_time: Option<f64>,
+    #[serde(default)]
+    test_count: Option<u64>,
 }
 
 /// How a test ended.

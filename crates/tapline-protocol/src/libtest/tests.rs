@@ -289,3 +289,27 @@ fn an_empty_stream_fails() {
     let events = parse(b"running 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n");
     assert!(end(&events).ok);
 }
+
+/// nextest's `--message-format libtest-json` (NEXTEST_EXPERIMENTAL_LIBTEST_JSON=1) of the
+/// fixture's lib, its own lines on stderr beside (VERSIONS.txt).
+const NEXTEST: &[u8] = include_bytes!("../../../../test-data/formats/libtest-nextest.txt");
+
+#[test]
+fn libtests_json_form_reads_alike() {
+    let events = parse(NEXTEST);
+    assert_eq!(
+        points(&events),
+        [
+            "skip tests::slow (ignored)",
+            "ok tests::overflows",
+            "ok tests::adds",
+            "not ok tests::subtracts",
+        ]
+    );
+    let v = end(&events);
+    assert_eq!((v.ok, v.count, v.pass, v.fail, v.skip), (false, 4, 2, 1, 1));
+    let f = |key| field(&events, "tests::subtracts", key);
+    assert_eq!(f("message"), "assertion `left == right` failed");
+    assert_eq!((f("found"), f("wanted")), ("8".to_owned(), "2".to_owned()));
+    assert_eq!(f("at"), "src/lib.rs:28:9");
+}
