@@ -330,3 +330,48 @@ fn issue40_rust_a_dependency_named_as_the_crate_selects_no_other() {
     assert_eq!(ran.code, 0, "{}", ran.both());
     assert_eq!(counts(&doc, "src/lib.rs"), (1, 0, 0), "{}", ran.both());
 }
+
+#[test]
+fn issue40_rust_a_nextest_project_runs_through_nextest() {
+    if !require(
+        "issue40_rust_a_nextest_project_runs_through_nextest",
+        &["cargo", "cargo-nextest"],
+    ) {
+        return;
+    }
+    let p = crate_copy();
+    p.write(
+        ".config/nextest.toml",
+        "[profile.default]\nslow-timeout = \"60s\"\n",
+    );
+    // cargo-nextest where .ci/run put it (after PATH), on the child's PATH.
+    let nextest = crate::util::tool("cargo-nextest");
+    let dir = nextest.parent().expect("a folder").to_owned();
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut dirs: Vec<std::path::PathBuf> = std::env::split_paths(&path).collect();
+    dirs.push(dir);
+    let path = std::env::join_paths(dirs).expect("a PATH");
+    let path = path.to_string_lossy().into_owned();
+    let listed = p
+        .command(&["--list"])
+        .env("PATH", &path)
+        .output()
+        .expect("tapline runs");
+    let listed = String::from_utf8_lossy(&listed.stdout).into_owned();
+    assert!(listed.contains("cargo nextest run"), "{listed}");
+    let (ran, doc) = run_env(&p, &[], &[("PATH", &path)]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    assert_eq!(
+        paths(&doc),
+        ["src/lib.rs", "src/lib.rs (doc tests)", "tests/api.rs"],
+        "{}",
+        ran.both()
+    );
+    // nextest's counts are cargo test's; the doc tests still run through cargo test.
+    assert_eq!(counts(&doc, "src/lib.rs"), (2, 1, 1), "{}", ran.both());
+    assert_eq!(counts(&doc, "tests/api.rs"), (1, 0, 0), "{}", ran.both());
+    assert_eq!(counts(&doc, "src/lib.rs (doc tests)"), (1, 0, 0));
+    let failure = &file_doc(&doc, "src/lib.rs")["failures"][0];
+    assert_eq!(failure["location"], "src/lib.rs:28:9", "{failure:#}");
+    assert_eq!(failure["actual"], "8", "{failure:#}");
+}

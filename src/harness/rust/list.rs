@@ -11,12 +11,13 @@ use std::path::Path;
 pub(super) fn lister(file: &Listable<'_>) -> Option<Lister> {
     let command = file.command?;
     let is_cargo = |w: &std::ffi::OsString| Path::new(w).file_name().is_some_and(|n| n == "cargo");
-    (file.suite && file.format == InputFormat::Libtest && command.first().is_some_and(is_cargo))
-        .then(|| Lister {
+    (file.suite && file.format == InputFormat::Libtest && command.iter().any(is_cargo)).then(|| {
+        Lister {
             harness: super::CARGO.id(),
             batch: None,
             refines: true,
-        })
+        }
+    })
 }
 
 /// What is known of a test binary's tests without building it: nothing by name, so one
@@ -40,14 +41,48 @@ pub(super) fn list(files: &[&Listable<'_>], out: &mut Listing) {
         let Some(command) = file.command else {
             continue;
         };
-        let mut argv = command.to_vec();
-        if !argv.iter().any(|w| w == "--") {
-            argv.push("--".into());
-        }
-        argv.extend(["--list".into(), "--format".into(), "terse".into()]);
-        let listed = output(&argv, &file.dir, &[0]).map(|text| terse(&text));
+        let listed = match nextest_list(command) {
+            Some(argv) => output(&argv, &file.dir, &[0]).map(|text| oneline(&text)),
+            None => {
+                let mut argv = command.to_vec();
+                if !argv.iter().any(|w| w == "--") {
+                    argv.push("--".into());
+                }
+                argv.extend(["--list".into(), "--format".into(), "terse".into()]);
+                output(&argv, &file.dir, &[0]).map(|text| terse(&text))
+            }
+        };
         out.take(file.rel, listed);
     }
+}
+
+/// A nextest entry's listing: `cargo nextest list --message-format oneline` with the
+/// entry's package and target words (`None`: not nextest's).
+fn nextest_list(command: &[std::ffi::OsString]) -> Option<Vec<std::ffi::OsString>> {
+    let words: Vec<String> = command
+        .iter()
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect();
+    let prefix = super::targets::NEXTEST;
+    if words.len() < prefix.len() || words[..prefix.len()] != prefix[..] {
+        return None;
+    }
+    let mut argv: Vec<std::ffi::OsString> =
+        ["cargo", "nextest", "list", "--message-format", "oneline"]
+            .iter()
+            .map(Into::into)
+            .collect();
+    argv.extend(command[prefix.len()..].iter().cloned());
+    Some(argv)
+}
+
+/// `binary-id test-name` lines, each a test.
+fn oneline(text: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .filter_map(|l| l.split_once(' ').map(|(_, name)| name.trim()))
+        .filter(|name| !name.is_empty())
+        .map(|name| vec![name.to_owned()])
+        .collect()
 }
 
 /// `NAME: test` lines (benches say `NAME: bench`), each a test.

@@ -3,7 +3,8 @@
 //! package in this folder, or at a workspace's root its default members), each of its targets
 //! cargo tests (a lib's unit tests, bins, `tests/*.rs`, examples and benches whose `test` is
 //! on, the doc tests of a lib), each a `[[suite]]` of its own run as `cargo test
-//! --lib|--bin N|--test N|--example N|--bench N|--doc` from the package's folder.
+//! --lib|--bin N|--test N|--example N|--bench N|--doc` from the package's folder (through
+//! `cargo nextest run` where the project uses nextest, but for the doc tests).
 use crate::harness::follow::Implied;
 use crate::protocol::InputFormat;
 use serde::Deserialize;
@@ -108,12 +109,22 @@ fn selected<'m>(m: &'m Metadata, cwd: &Path) -> Vec<&'m Package> {
 
 /// Each selected package's test binaries, named by their source from `cwd`.
 fn binaries(m: &Metadata, cwd: &Path) -> Vec<Implied> {
+    binaries_with(m, cwd, uses_nextest(&m.workspace_root, cwd))
+}
+
+/// [`binaries`], through nextest (`nextest`) or `cargo test`.
+fn binaries_with(m: &Metadata, cwd: &Path, nextest: bool) -> Vec<Implied> {
     let here = canonical(cwd);
     let mut out: Vec<Implied> = Vec::new();
     for p in selected(m, cwd) {
         let dir = p.manifest_path.parent().unwrap_or(Path::new(""));
         let run_in = rel(&here, dir);
         let pick = package_word(m, p, dir);
+        let runner = if nextest {
+            &NEXTEST[..]
+        } else {
+            &CARGO_TEST[..]
+        };
         let defaults: BTreeSet<&str> = (p.features.get("default").into_iter().flatten())
             .map(String::as_str)
             .collect();
@@ -130,7 +141,14 @@ fn binaries(m: &Metadata, cwd: &Path) -> Vec<Implied> {
                         "lib" => vec!["--lib".to_owned()],
                         k => vec![format!("--{k}"), t.name.clone()],
                     };
-                    push(&mut out, (p, &pick), &run_in, &src, src.clone(), flag);
+                    push(
+                        &mut out,
+                        (runner, p, &pick),
+                        &run_in,
+                        &src,
+                        src.clone(),
+                        flag,
+                    );
                 }
                 if kind == "lib" && t.doctest && documented(t) {
                     doc.push((src.clone(), format!("{src} (doc tests)")));
@@ -138,15 +156,10 @@ fn binaries(m: &Metadata, cwd: &Path) -> Vec<Implied> {
             }
         }
         // cargo runs the doc tests last.
+        // nextest runs no doc tests: cargo test does, as a nextest project's CI does.
         for (src, name) in doc {
-            push(
-                &mut out,
-                (p, &pick),
-                &run_in,
-                &src,
-                name,
-                vec!["--doc".to_owned()],
-            );
+            let flag = vec!["--doc".to_owned()];
+            push(&mut out, (&CARGO_TEST, p, &pick), &run_in, &src, name, flag);
         }
     }
     out
@@ -156,7 +169,7 @@ fn binaries(m: &Metadata, cwd: &Path) -> Vec<Implied> {
 /// that select its package ([`package_word`]).
 fn push(
     out: &mut Vec<Implied>,
-    (p, pick): (&Package, &[String]),
+    (runner, p, pick): (&[&str], &Package, &[String]),
     run_in: &str,
     src: &str,
     name: String,
@@ -167,7 +180,7 @@ fn push(
     } else {
         name
     };
-    let mut command: Vec<String> = ["cargo", "test"].map(str::to_owned).to_vec();
+    let mut command: Vec<String> = runner.iter().map(|w| (*w).to_owned()).collect();
     command.extend(pick.iter().cloned());
     command.extend(flag);
     out.push(Implied {
@@ -177,6 +190,35 @@ fn push(
         command,
         format: InputFormat::Libtest,
     });
+}
+
+/// A binary's command before its package and target words.
+const CARGO_TEST: [&str; 2] = ["cargo", "test"];
+
+/// The same through nextest: its libtest JSON (which it gives on stable only with the
+/// variable set), none of its own reporting on stderr, every test run.
+pub(super) const NEXTEST: [&str; 14] = [
+    "env",
+    "NEXTEST_EXPERIMENTAL_LIBTEST_JSON=1",
+    "cargo",
+    "nextest",
+    "run",
+    "--no-fail-fast",
+    "--message-format",
+    "libtest-json",
+    "--status-level",
+    "none",
+    "--final-status-level",
+    "none",
+    "--failure-output",
+    "never",
+];
+
+/// Whether the project runs its tests through nextest: its configuration
+/// (`.config/nextest.toml` at the workspace's root) and `cargo-nextest` installed.
+fn uses_nextest(workspace_root: &Path, cwd: &Path) -> bool {
+    workspace_root.join(".config/nextest.toml").is_file()
+        && crate::util::which::find(std::ffi::OsStr::new("cargo-nextest"), cwd).is_some()
 }
 
 /// How `cargo test`, run in the package's folder `dir`, selects package `p`: by nothing, as
@@ -329,6 +371,11 @@ mod tests {
             "{names:?}"
         );
         assert!(names.contains(&"crates/member/src/lib.rs (doc tests)".to_owned()));
+        // Through nextest: every binary but the doc tests, which nextest does not run.
+        let next = binaries_with(&m, Path::new("/w/crates/member"), true);
+        assert_eq!(next[0].command[..5], NEXTEST[..5]);
+        assert_eq!(next[0].command.last().map(String::as_str), Some("--lib"));
+        assert_eq!(next[1].command, ["cargo", "test", "--doc"]);
         // In a member's folder: that member alone, from its folder.
         assert_eq!(
             said(binaries(&m, Path::new("/w/crates/member"))),
