@@ -228,7 +228,8 @@ fn uses_nextest(workspace_root: &Path, cwd: &Path) -> bool {
 /// then refuses the name as ambiguous.
 fn package_word(m: &Metadata, p: &Package, dir: &Path) -> Vec<String> {
     let at_root = canonical(dir) == canonical(&m.workspace_root);
-    let others = (m.workspace_default_members.as_ref()).is_some_and(|d| d != &[p.id.clone()]);
+    let others =
+        (m.workspace_default_members.as_ref()).is_some_and(|d| d != std::slice::from_ref(&p.id));
     if at_root && others {
         vec!["-p".to_owned(), p.id.clone()]
     } else {
