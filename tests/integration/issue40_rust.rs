@@ -298,6 +298,9 @@ fn issue40_rust_list_lists_what_libtest_lists() {
             ran.both()
         );
     }
+    // What stands for a binary's tests before it is built gives way to libtest's names.
+    assert!(!ran.stdout.contains("once built"), "{}", ran.both());
+    assert!(ran.stdout.contains("6 tests in 3 files"), "{}", ran.both());
 }
 
 #[test]
