@@ -21,7 +21,7 @@ for w in $short; do
   cap="$(tr '[:lower:]' '[:upper:]' <<<"${w:0:1}")${w:1}"
   alt+=("(?:(?<![A-Za-z])(?i:$w)|(?<=[a-z])$cap)(?![A-Za-z])")
 done
-alt+=('(?i:go test|cargo test|Test::More|Test2\b|Test::Harness|Devel::Cover|coverage\.py)' 'NODE_OPTIONS|NODE_PATH|NODE_V8_COVERAGE|node_modules' '"node"|"nodejs"|"go"|\bgo\.(mod|sum|work)\b' 'crate::browser|(?<![A-Za-z_])browser::')
+alt+=('(?i:go test|cargo test|cargo\.toml|cargo metadata|cargo[ -]nextest|rustdoc|Test::More|Test2\b|Test::Harness|Devel::Cover|coverage\.py)' 'NODE_OPTIONS|NODE_PATH|NODE_V8_COVERAGE|node_modules' '"node"|"nodejs"|"go"|\bgo\.(mod|sum|work)\b' 'crate::browser|(?<![A-Za-z_])browser::')
 re=$(IFS='|'; echo "${alt[*]}")
 grep -rnIP "$re" src --exclude-dir=harness \
   | grep -v '^src/explain/failure/' \

@@ -914,6 +914,8 @@ pub enum InputFormatArg {
     Tap,
     GoJson,
     Junit,
+    /// libtest's plain output (`cargo test`), with cargo's messages around it.
+    Libtest,
 }
 
 impl From<InputFormatArg> for tapline::protocol::InputFormat {
@@ -922,6 +924,7 @@ impl From<InputFormatArg> for tapline::protocol::InputFormat {
             InputFormatArg::Tap => Self::Tap,
             InputFormatArg::GoJson => Self::GoJson,
             InputFormatArg::Junit => Self::Junit,
+            InputFormatArg::Libtest => Self::Libtest,
         }
     }
 }

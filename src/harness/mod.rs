@@ -43,6 +43,8 @@ pub(crate) mod node;
 pub(crate) mod perl;
 pub(crate) mod python;
 pub(crate) mod reporters;
+// rust (h48-rust): a crate's or workspace's test binaries through `cargo test`.
+mod rust;
 mod shell;
 // tap (h39-tap): a script's `tap`, its files through tap 18+.
 mod tap;

@@ -17,6 +17,7 @@ pub(crate) static HARNESSES: &[&dyn Harness] = &[
     &super::shell::SH,                  // *.sh
     &super::bats::BATS,                 // *.bats
     &super::go::GO,                     // [[suite]]s of go's JSON
+    &super::rust::CARGO,                // [[suite]]s of cargo test's binaries
     &super::mocha::MOCHA,               // a script's `mocha`: its own files, through it
     &super::vitest::VITEST,             // a script's `vitest`: its own files, through it
     &super::jest::JEST,                 // a script's `jest`: its own files, through it

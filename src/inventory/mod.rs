@@ -135,8 +135,14 @@ fn unparametrized(id: &str) -> &str {
 
 /// `auto`'s list of a file that never ran: its static scan, each test the framework knows
 /// only by its parameters (`test_x` → `test_x[1]`, `test_x[2]`) replaced by those, and the
-/// tests only the framework found (generated, inherited) after them.
+/// tests only the framework found (generated, inherited) after them. A test the scan could
+/// only name by its source (a name known at run time) gives way to what the framework
+/// listed, which names it.
 fn refined(listed: &[Entry], found: Vec<Entry>) -> Vec<Entry> {
+    let found: Vec<Entry> = match listed.is_empty() {
+        true => found,
+        false => found.into_iter().filter(|e| !e.dynamic).collect(),
+    };
     let listed = with_locations(listed, &found);
     let known: HashSet<&str> = found.iter().map(|e| e.id.as_str()).collect();
     let mut placed: HashSet<&str> = HashSet::new();

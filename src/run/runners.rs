@@ -47,8 +47,10 @@ pub(crate) fn streams(
 /// not.
 fn streams_of(flag: Option<bool>, input: &Input, flushes: bool) -> Streams {
     let one_pipe = input.merge.unwrap_or_else(|| {
-        // JUnit XML or a JSON stream would not survive a warning among it.
-        input.format == InputFormat::Tap && input.report.is_none() && flushes
+        // JUnit XML or a JSON stream would not survive a warning among it; a format read
+        // with its stderr takes one pipe whatever runs it.
+        (input.format == InputFormat::Tap && input.report.is_none() && flushes)
+            || input.format.reads_stderr()
     });
     match (flag, one_pipe) {
         (Some(false), _) => Streams::Apart,

@@ -234,8 +234,10 @@ fn flat_name(rel: &str, readable: bool) -> String {
         })
         .collect();
     if let Some(last) = parts.last_mut() {
-        // A leading dot starts a hidden name, not an extension.
-        if let Some(dot) = last.rfind('.').filter(|&dot| dot > 0) {
+        // A leading dot starts a hidden name, not an extension; nor is a dot followed by a
+        // space one (`lib.rs (doc tests)`, a suite named after a file: stripped, it would
+        // share `lib.rs`'s record).
+        if let Some(dot) = (last.rfind('.')).filter(|&dot| dot > 0 && !last[dot..].contains(' ')) {
             last.truncate(dot);
         }
         if let Some(runtime) = runtime {
@@ -545,6 +547,19 @@ mod tests {
 
     /// A per-test record keeps the name it had before logs joined `_`-edged names by `--`:
     /// one record per test file, whichever tapline wrote it.
+    #[test]
+    fn a_suite_named_after_a_file_keeps_a_record_of_its_own() {
+        assert_eq!(record_name("src/lib.rs"), "src__lib.log");
+        assert_eq!(
+            record_name("src/lib.rs (doc tests)"),
+            "src__lib.rs (doc tests).log"
+        );
+        assert_eq!(
+            log_name("src/lib.rs (doc tests)"),
+            "src__lib.rs (doc tests).log"
+        );
+    }
+
     #[test]
     fn records_keep_their_names() {
         assert_eq!(

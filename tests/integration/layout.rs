@@ -490,6 +490,11 @@ const SHORT_NAMES: &[&str] = &[
 const PHRASES: &[&str] = &[
     "go test",
     "cargo test",
+    "cargo.toml",
+    "cargo metadata",
+    "cargo nextest",
+    "cargo-nextest",
+    "rustdoc",
     "test::more",
     "test::harness",
     "devel::cover",
@@ -655,4 +660,7 @@ fn issue39_the_gate_reads_words_as_the_script_does() {
     assert!(!names_a_harness("the browser's pages"));
     assert!(!names_a_harness("let go = 1; // go on"));
     assert!(names_a_harness("Test2::V0 and Test2"));
+    assert!(names_a_harness("the nearest Cargo.toml"));
+    assert!(names_a_harness("run through cargo nextest"));
+    assert!(!names_a_harness("env!(\"CARGO_MANIFEST_DIR\")"));
 }

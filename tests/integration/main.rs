@@ -46,6 +46,7 @@ mod issue39_workspace_concurrency;
 mod issue39_workspaces;
 mod issue40_go;
 mod issue40_root;
+mod issue40_rust;
 mod issue40_unittest;
 mod issue43_help;
 mod issue43_readme;

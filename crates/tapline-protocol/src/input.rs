@@ -1,7 +1,9 @@
 //! Which format a stream is in (TAP, `go test -json`, JUnit XML), told from its first bytes,
-//! and one parser that reads any of them into the same events.
+//! and one parser that reads any of them into the same events (libtest's plain output too,
+//! which is never told from its bytes: only named).
 use super::gojson::{GoJsonParser, PackageDirs};
 use super::junit::JunitParser;
+use super::libtest::LibtestParser;
 use super::Parser;
 use crate::event::Sink;
 use std::fmt;
@@ -14,6 +16,8 @@ pub enum InputFormat {
     Tap,
     GoJson,
     Junit,
+    /// libtest's plain (human) output, with cargo's and the compiler's messages around it.
+    Libtest,
 }
 
 impl InputFormat {
@@ -22,7 +26,15 @@ impl InputFormat {
             InputFormat::Tap => "tap",
             InputFormat::GoJson => "go-json",
             InputFormat::Junit => "junit",
+            InputFormat::Libtest => "libtest",
         }
+    }
+
+    /// Whether a stream of this format is read from stdout and stderr as one pipe: what
+    /// explains its failures comes on stderr between its lines (a build's compiler errors, a
+    /// crash's cause), and its producers write each line whole.
+    pub fn reads_stderr(self) -> bool {
+        self == InputFormat::Libtest
     }
 }
 
@@ -33,7 +45,7 @@ impl fmt::Display for InputFormat {
 }
 
 #[derive(Debug, thiserror::Error)]
-#[error("failed to read format `{0}`: expected tap, go-json or junit")]
+#[error("failed to read format `{0}`: expected tap, go-json, junit or libtest")]
 pub struct UnknownFormat(String);
 
 impl FromStr for InputFormat {
@@ -44,6 +56,7 @@ impl FromStr for InputFormat {
             "tap" => Ok(InputFormat::Tap),
             "go-json" => Ok(InputFormat::GoJson),
             "junit" => Ok(InputFormat::Junit),
+            "libtest" => Ok(InputFormat::Libtest),
             other => Err(UnknownFormat(other.to_owned())),
         }
     }
@@ -129,6 +142,7 @@ enum Inner<S: Sink> {
     Tap(Parser<S>),
     GoJson(GoJsonParser<S>),
     Junit(JunitParser<S>),
+    Libtest(LibtestParser<S>),
     /// Only while switching.
     Gone,
 }
@@ -194,6 +208,7 @@ impl<S: Sink> AnyParser<S> {
             Inner::Tap(_) => Some(InputFormat::Tap),
             Inner::GoJson(_) => Some(InputFormat::GoJson),
             Inner::Junit(_) => Some(InputFormat::Junit),
+            Inner::Libtest(_) => Some(InputFormat::Libtest),
             _ => None,
         }
     }
@@ -209,6 +224,7 @@ impl<S: Sink> AnyParser<S> {
             Inner::Tap(p) => p.feed(bytes),
             Inner::GoJson(p) => p.feed(bytes),
             Inner::Junit(p) => p.feed(bytes),
+            Inner::Libtest(p) => p.feed(bytes),
             Inner::Gone => {}
         }
     }
@@ -236,6 +252,7 @@ impl<S: Sink> AnyParser<S> {
             Inner::Tap(p) => p.finish(),
             Inner::GoJson(p) => p.finish(),
             Inner::Junit(p) => p.finish(),
+            Inner::Libtest(p) => p.finish(),
             Inner::Detecting(_, s) => s,
             Inner::Gone => unreachable!("a switch always leaves a parser"),
         }
@@ -261,6 +278,7 @@ impl<S: Sink> AnyParser<S> {
             Inner::Tap(p) => p.sink_mut(),
             Inner::GoJson(p) => p.sink_mut(),
             Inner::Junit(p) => p.sink_mut(),
+            Inner::Libtest(p) => p.sink_mut(),
             Inner::Gone => unreachable!("a switch always leaves a parser"),
         }
     }
@@ -282,6 +300,7 @@ fn start<S: Sink>(
             None => GoJsonParser::new(sink),
         }),
         InputFormat::Junit => Inner::Junit(JunitParser::new(sink)),
+        InputFormat::Libtest => Inner::Libtest(LibtestParser::new(sink)),
     }
 }
 

@@ -55,7 +55,7 @@
 //! name = "unit"                # its name in reports and logs (unique)
 //! dir = "unit"                 # where it runs, relative to the project root (default ".")
 //! command = ["make", "test-json"]
-//! format = "go-json"           # tap, go-json or junit (default tap)
+//! format = "go-json"           # tap (default), go-json, junit, … (docs/suites.md)
 //! report = "reports/*.xml"     # junit only: read these files (relative to dir) when the
 //!                              # command ends, instead of its output
 //! optional = true              # a missing program skips the suite (default: it fails)

