@@ -866,7 +866,8 @@ pub struct ParseArgs {
     pub format: Format,
     /// The input's format [default: told from its first bytes].
     ///
-    /// XML is JUnit, test2json records are go's, anything else TAP.
+    /// XML is JUnit, test2json records are go's, anything else TAP; `json-result` (a
+    /// runner's one JSON result line at the end) is never told, only given.
     #[arg(long, value_enum, value_name = "FORMAT", help_heading = "Input")]
     pub input_format: Option<InputFormatArg>,
     /// When to use colour.
@@ -914,6 +915,8 @@ pub enum InputFormatArg {
     Tap,
     GoJson,
     Junit,
+    /// One JSON result line at the end (`{"success": …, "result": {…}}`).
+    JsonResult,
 }
 
 impl From<InputFormatArg> for tapline::protocol::InputFormat {
@@ -922,6 +925,7 @@ impl From<InputFormatArg> for tapline::protocol::InputFormat {
             InputFormatArg::Tap => Self::Tap,
             InputFormatArg::GoJson => Self::GoJson,
             InputFormatArg::Junit => Self::Junit,
+            InputFormatArg::JsonResult => Self::JsonResult,
         }
     }
 }

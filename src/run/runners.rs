@@ -47,8 +47,11 @@ pub(crate) fn streams(
 /// not.
 fn streams_of(flag: Option<bool>, input: &Input, flushes: bool) -> Streams {
     let one_pipe = input.merge.unwrap_or_else(|| {
-        // JUnit XML or a JSON stream would not survive a warning among it.
-        input.format == InputFormat::Tap && input.report.is_none() && flushes
+        // JUnit XML or a JSON stream would not survive a warning among it (nor a JSON result
+        // line a warning after it); a file judged by its exit status keeps its lines in order.
+        matches!(input.format, InputFormat::Tap | InputFormat::ExitStatus)
+            && input.report.is_none()
+            && flushes
     });
     match (flag, one_pipe) {
         (Some(false), _) => Streams::Apart,

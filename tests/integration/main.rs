@@ -44,6 +44,7 @@ mod issue39_unfollowed;
 mod issue39_vitest;
 mod issue39_workspace_concurrency;
 mod issue39_workspaces;
+mod issue40_formats;
 mod issue40_go;
 mod issue40_root;
 mod issue40_unittest;

@@ -1,7 +1,8 @@
-//! Which format a stream is in (TAP, `go test -json`, JUnit XML), told from its first bytes,
-//! and one parser that reads any of them into the same events.
+//! Which format a stream is in (TAP, `go test -json`, JUnit XML, told from its first bytes;
+//! a verdict format only when given), and one parser that reads any of them into the same events.
 use super::gojson::{GoJsonParser, PackageDirs};
 use super::junit::JunitParser;
+use super::result::{Ended, ResultKind, ResultParser};
 use super::Parser;
 use crate::event::Sink;
 use std::fmt;
@@ -14,6 +15,10 @@ pub enum InputFormat {
     Tap,
     GoJson,
     Junit,
+    /// No TAP: the exit status is the verdict ([`ResultKind::ExitStatus`]).
+    ExitStatus,
+    /// One JSON result line at the end ([`ResultKind::JsonResult`]).
+    JsonResult,
 }
 
 impl InputFormat {
@@ -22,6 +27,8 @@ impl InputFormat {
             InputFormat::Tap => "tap",
             InputFormat::GoJson => "go-json",
             InputFormat::Junit => "junit",
+            InputFormat::ExitStatus => "exit-status",
+            InputFormat::JsonResult => "json-result",
         }
     }
 }
@@ -33,7 +40,7 @@ impl fmt::Display for InputFormat {
 }
 
 #[derive(Debug, thiserror::Error)]
-#[error("failed to read format `{0}`: expected tap, go-json or junit")]
+#[error("failed to read format `{0}`: expected tap, go-json, junit, exit-status or json-result")]
 pub struct UnknownFormat(String);
 
 impl FromStr for InputFormat {
@@ -44,6 +51,8 @@ impl FromStr for InputFormat {
             "tap" => Ok(InputFormat::Tap),
             "go-json" => Ok(InputFormat::GoJson),
             "junit" => Ok(InputFormat::Junit),
+            "exit-status" => Ok(InputFormat::ExitStatus),
+            "json-result" => Ok(InputFormat::JsonResult),
             other => Err(UnknownFormat(other.to_owned())),
         }
     }
@@ -129,6 +138,7 @@ enum Inner<S: Sink> {
     Tap(Parser<S>),
     GoJson(GoJsonParser<S>),
     Junit(JunitParser<S>),
+    Result(ResultParser<S>),
     /// Only while switching.
     Gone,
 }
@@ -140,6 +150,8 @@ pub struct AnyParser<S: Sink> {
     allow_empty: bool,
     /// Passed on to a `go test -json` reader ([`GoJsonParser::with_package_dirs`]).
     go_dirs: Option<PackageDirs>,
+    /// The format given, when it was (never detected: a verdict format says nothing first).
+    fixed: Option<InputFormat>,
 }
 
 impl<S: Sink> AnyParser<S> {
@@ -153,6 +165,7 @@ impl<S: Sink> AnyParser<S> {
             inner,
             allow_empty: false,
             go_dirs: None,
+            fixed: format,
         }
     }
 
@@ -178,6 +191,24 @@ impl<S: Sink> AnyParser<S> {
         self
     }
 
+    /// The name an `exit-status` or `json-result` file's tests take (its path as the run
+    /// shows it); other formats take no notice.
+    pub fn named(mut self, name: &str) -> Self {
+        self.inner = match self.inner {
+            Inner::Result(p) => Inner::Result(p.named(name)),
+            other => other,
+        };
+        self
+    }
+
+    /// How the process ended, for a format whose verdict that is (`exit-status`); the
+    /// others take no notice (their exit status is judged beside their stream).
+    pub fn ended(&mut self, ended: Ended) {
+        if let Inner::Result(p) = &mut self.inner {
+            p.ended(ended);
+        }
+    }
+
     /// JUnit from report files: fed bytes are the command's console output.
     pub fn for_junit_reports(mut sink: S) -> Self {
         sink.leaf_tests();
@@ -185,6 +216,7 @@ impl<S: Sink> AnyParser<S> {
             inner: Inner::Junit(JunitParser::for_reports(sink)),
             allow_empty: false,
             go_dirs: None,
+            fixed: Some(InputFormat::Junit),
         }
     }
 
@@ -194,6 +226,7 @@ impl<S: Sink> AnyParser<S> {
             Inner::Tap(_) => Some(InputFormat::Tap),
             Inner::GoJson(_) => Some(InputFormat::GoJson),
             Inner::Junit(_) => Some(InputFormat::Junit),
+            Inner::Result(_) => self.fixed,
             _ => None,
         }
     }
@@ -209,6 +242,7 @@ impl<S: Sink> AnyParser<S> {
             Inner::Tap(p) => p.feed(bytes),
             Inner::GoJson(p) => p.feed(bytes),
             Inner::Junit(p) => p.feed(bytes),
+            Inner::Result(p) => p.feed(bytes),
             Inner::Gone => {}
         }
     }
@@ -236,6 +270,7 @@ impl<S: Sink> AnyParser<S> {
             Inner::Tap(p) => p.finish(),
             Inner::GoJson(p) => p.finish(),
             Inner::Junit(p) => p.finish(),
+            Inner::Result(p) => p.finish(),
             Inner::Detecting(_, s) => s,
             Inner::Gone => unreachable!("a switch always leaves a parser"),
         }
@@ -261,6 +296,7 @@ impl<S: Sink> AnyParser<S> {
             Inner::Tap(p) => p.sink_mut(),
             Inner::GoJson(p) => p.sink_mut(),
             Inner::Junit(p) => p.sink_mut(),
+            Inner::Result(p) => p.sink_mut(),
             Inner::Gone => unreachable!("a switch always leaves a parser"),
         }
     }
@@ -282,6 +318,8 @@ fn start<S: Sink>(
             None => GoJsonParser::new(sink),
         }),
         InputFormat::Junit => Inner::Junit(JunitParser::new(sink)),
+        InputFormat::ExitStatus => Inner::Result(ResultParser::new(sink, ResultKind::ExitStatus)),
+        InputFormat::JsonResult => Inner::Result(ResultParser::new(sink, ResultKind::JsonResult)),
     }
 }
 
