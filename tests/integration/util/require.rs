@@ -47,6 +47,8 @@ const fn debian(name: &'static str, package: &'static str) -> Tool {
 const TOOLS: &[Tool] = &[
     debian("bash", "bash"),
     debian("bats", "bats"),
+    debian("busted", "lua-busted"),
+    debian("cc", "gcc"),
     debian("bazel", "bazel-bootstrap"),
     Tool {
         name: "c8",
@@ -73,6 +75,7 @@ const TOOLS: &[Tool] = &[
         works: None,
     },
     debian("git", "git"),
+    debian("g++", "g++"),
     debian("go", "golang-go"),
     debian("node", "nodejs"),
     debian("npm", "npm"),
