@@ -1,7 +1,7 @@
 //! Issue 40, item 6: a `[[runner]]` rule's `format = "exit-status"` (no TAP: the exit status
 //! is the verdict, one test named after the file) and `format = "json-result"` (one JSON
 //! result line at the end, counted and explained), seen by every sink as a TAP file is.
-use crate::util::{file_doc, Project};
+use crate::util::{file_doc, require, unmet, Project};
 use serde_json::{json, Value};
 
 const RULES: &str = r#"
@@ -172,5 +172,148 @@ fn issue40_an_unknown_runner_format_is_one_line_config_error() {
     assert!(
         said.contains("failed to read format `exitstatus`: expected tap, go-json, junit, exit-status or json-result"),
         "{said}"
+    );
+}
+
+// --- test binaries named by a `[[runner]]` (docs/configuration.md, "Test binaries") ---
+
+/// Compiles `source` (written to `src_rel`) into `bin/NAME` with `compiler` and `libs`; false
+/// (the test then returns) when the header `header` is missing.
+fn built(p: &Project, test: &str, compiler: &str, header: &str, package: &str) -> bool {
+    if !require(test, &[compiler]) {
+        return false;
+    }
+    if !std::path::Path::new(header).is_file() {
+        unmet(
+            test,
+            &format!("{header} (Debian {package}, which .ci/run installs)"),
+        );
+        return false;
+    }
+    std::fs::create_dir_all(p.join("bin")).expect("bin/");
+    true
+}
+
+fn compile(p: &Project, compiler: &str, args: &[&str]) {
+    let out = std::process::Command::new(compiler)
+        .args(args)
+        .current_dir(p.path())
+        .output()
+        .expect("the compiler runs");
+    assert!(out.status.success(), "{compiler} {args:?}: {out:?}");
+}
+
+#[test]
+fn issue40_a_criterion_binary_runs_by_a_runner_rule() {
+    let test = "issue40_a_criterion_binary_runs_by_a_runner_rule";
+    let p = Project::new();
+    if !built(
+        &p,
+        test,
+        "cc",
+        "/usr/include/criterion/criterion.h",
+        "libcriterion-dev",
+    ) {
+        return;
+    }
+    p.write(
+        "math.c",
+        "#include <criterion/criterion.h>\nTest(math, adds) { cr_assert_eq(2 + 2, 4); }\nTest(math, fails) { cr_assert_eq(2 + 2, 5, \"two and two\"); }\n",
+    );
+    compile(&p, "cc", &["math.c", "-o", "bin/math_test", "-lcriterion"]);
+    p.write(
+        "tapline.toml",
+        "[[runner]]\nglob = \"bin/*_test\"\ncommand = \"{} --tap=-\"\n",
+    );
+    let ran = p.run(&["--format", "summary", "bin/math_test"]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let doc = ran.summary_doc();
+    let file = file_doc(&doc, "bin/math_test");
+    assert_eq!(
+        file["tests"],
+        json!({"pass": 1, "fail": 1, "skip": 0, "todo": 0})
+    );
+    let f = &file["failures"][0];
+    assert!(f["path"].to_string().contains("math::fails"), "{f:#}");
+}
+
+#[test]
+fn issue40_a_catch2_binary_runs_by_a_runner_rule() {
+    let test = "issue40_a_catch2_binary_runs_by_a_runner_rule";
+    let p = Project::new();
+    if !built(&p, test, "g++", "/usr/include/catch2/catch.hpp", "catch2") {
+        return;
+    }
+    p.write(
+        "math.cpp",
+        "#define CATCH_CONFIG_MAIN\n#include <catch2/catch.hpp>\n#include <catch2/catch_reporter_tap.hpp>\nTEST_CASE(\"adds\") { REQUIRE(2 + 2 == 4); }\nTEST_CASE(\"fails\") { int four = 2 + 2; REQUIRE(four == 5); }\n",
+    );
+    compile(&p, "g++", &["-O0", "math.cpp", "-o", "bin/math_test"]);
+    p.write(
+        "tapline.toml",
+        "[[runner]]\nglob = \"bin/*_test\"\ncommand = \"{} --reporter tap\"\n",
+    );
+    let ran = p.run(&["--format", "summary", "bin/math_test"]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let doc = ran.summary_doc();
+    let file = file_doc(&doc, "bin/math_test");
+    assert_eq!(
+        file["tests"],
+        json!({"pass": 1, "fail": 1, "skip": 0, "todo": 0})
+    );
+    let f = &file["failures"][0];
+    assert_eq!(
+        f["path"],
+        json!(["fails", "four == 5 for: 4 == 5"]),
+        "{f:#}"
+    );
+}
+
+#[test]
+fn issue40_a_googletest_binary_is_judged_by_its_exit_status() {
+    let test = "issue40_a_googletest_binary_is_judged_by_its_exit_status";
+    let p = Project::new();
+    if !built(
+        &p,
+        test,
+        "g++",
+        "/usr/include/gtest/gtest.h",
+        "libgtest-dev",
+    ) {
+        return;
+    }
+    p.write(
+        "math.cpp",
+        "#include <gtest/gtest.h>\nTEST(Math, Adds) { EXPECT_EQ(2 + 2, 4); }\nTEST(Math, Fails) { EXPECT_EQ(2 + 2, 5); }\n",
+    );
+    compile(
+        &p,
+        "g++",
+        &[
+            "math.cpp",
+            "-o",
+            "bin/math_test",
+            "-lgtest",
+            "-lgtest_main",
+            "-pthread",
+        ],
+    );
+    p.write(
+        "tapline.toml",
+        "[[runner]]\nglob = \"bin/*_test\"\ncommand = \"{}\"\nformat = \"exit-status\"\n",
+    );
+    let ran = p.run(&["--format", "summary", "bin/math_test"]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let doc = ran.summary_doc();
+    let file = file_doc(&doc, "bin/math_test");
+    assert_eq!(
+        file["tests"],
+        json!({"pass": 0, "fail": 1, "skip": 0, "todo": 0})
+    );
+    let f = &file["failures"][0];
+    assert_eq!(f["message"], "exited with code 1");
+    assert!(
+        f["output"].to_string().contains("[  FAILED  ] Math.Fails"),
+        "googletest's own report under the failure: {f:#}"
     );
 }
