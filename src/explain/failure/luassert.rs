@@ -10,7 +10,7 @@
 //! # (table: 0x55…) {
 //! #  *[2] = 'world' }
 //! # stack traceback:                         the stack (busted's --verbose)
-//! # 	spec/a_spec.lua:10: in function <spec/a_spec.lua:4>
+//! #     spec/a_spec.lua:10: in function <spec/a_spec.lua:4>
 //! ```
 //!
 //! The location is the failure message's `FILE:LINE:` (where the assertion failed), else the
