@@ -110,3 +110,37 @@ fn issue40_busted_failures_are_named_once_and_diffed() {
     assert!(junit.contains(r#"<testcase name="calc adds""#), "{junit}");
     assert!(!ran.stderr.contains("@ 3: calc adds >"), "{}", ran.stderr);
 }
+
+/// From the `ROOT` folder, or naming it, a run takes the same files as from the root: busted's
+/// pattern, not the walk's `*_spec.lua`.
+#[test]
+fn issue40_busted_from_its_root_folder_or_naming_it_runs_the_same_files() {
+    if !require(
+        "issue40_busted_from_its_root_folder_or_naming_it_runs_the_same_files",
+        &["busted"],
+    ) {
+        return;
+    }
+    let p = project();
+    let paths = |stdout: &[u8]| -> Vec<String> {
+        let doc: serde_json::Value = serde_json::from_slice(stdout).expect("summary JSON");
+        doc["files"]
+            .as_array()
+            .expect("files")
+            .iter()
+            .filter_map(|f| f["path"].as_str().map(str::to_owned))
+            .collect()
+    };
+    let want = ["tests/add_check.lua", "tests/more_check.lua"];
+    let named = p.run(&["--format", "summary", "tests"]);
+    assert_eq!(named.code, 0, "{}", named.both());
+    assert_eq!(paths(named.stdout.as_bytes()), want);
+    let inside = assert_cmd::Command::new(env!("CARGO_BIN_EXE_tapline"))
+        .current_dir(p.join("tests"))
+        .env("NO_COLOR", "1")
+        .args(["run", "--format", "summary"])
+        .output()
+        .expect("tapline runs");
+    assert_eq!(inside.status.code(), Some(0), "{inside:?}");
+    assert_eq!(paths(&inside.stdout), want);
+}

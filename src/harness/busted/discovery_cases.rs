@@ -40,11 +40,22 @@ pub(crate) static PROJECTS: &[Case] = &[
             ("tests/unit/x_test.lua", ""),
             ("tests/unit/helpers.lua", ""),
         ],
-        runs: &[Run {
-            why: "tests/ is walked by busted's pattern (no test/, tests/ or t/ rule takes them)",
-            expect: &[Expect::Files(&["tests/unit/x_test.lua"])],
-            ..Run::BARE
-        }],
+        runs: &[
+            Run {
+                why: "tests/ is walked by busted's pattern (no test/, tests/ or t/ rule takes them)",
+                expect: &[Expect::Files(&["tests/unit/x_test.lua"])],
+                ..Run::BARE
+            },
+            Run {
+                why: "a folder under ROOT named: busted's pattern, not the walk's *_spec.lua",
+                args: &["tests/unit"],
+                expect: &[
+                    Expect::Files(&["tests/unit/x_test.lua"]),
+                    Expect::PassedOverHas(&[("tests/unit/helpers.lua", "not a test")]),
+                ],
+                ..Run::BARE
+            },
+        ],
     },
     Case {
         why: "a Makefile whose test recipe runs busted, no .busted",

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 mod config;
 #[cfg(test)]
 pub(crate) mod discovery_cases;
+mod folder;
 mod pattern;
 
 pub(crate) struct Busted;
@@ -52,6 +53,21 @@ impl Harness for Busted {
 
     fn no_project_files(&self) -> &'static str {
         "no file under busted's ROOT (`.busted`, else `spec/`) matches its pattern (else `_spec`)"
+    }
+
+    fn folder(
+        &self,
+        cwd: &Path,
+        dir: &Path,
+        _owned: bool,
+        _bare: bool,
+        _another_test: &dyn Fn(&str) -> bool,
+    ) -> Option<Box<dyn super::folder::Folder>> {
+        if !cwd.join(".busted").is_file() {
+            return None;
+        }
+        let selection = config::selection(cwd);
+        folder::of(cwd, dir, &selection).map(|f| Box::new(f) as Box<dyn super::folder::Folder>)
     }
 
     fn one_at_a_time(&self, _cwd: &Path, programs: &[Option<String>]) -> Option<String> {

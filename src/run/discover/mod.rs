@@ -696,7 +696,11 @@ impl Finder<'_> {
                 rule,
             }) => {
                 let harness = *harness;
-                if origin == Origin::Walk && !self.walk_takes(path, name, walk.as_ref(), harness) {
+                // A folder a harness took over names its own files (a configured pattern of its own).
+                if origin == Origin::Walk
+                    && !self.folder_owns(rel)
+                    && !self.walk_takes(path, name, walk.as_ref(), harness)
+                {
                     return None;
                 }
                 let template = rule.command.clone();
