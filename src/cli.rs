@@ -866,7 +866,9 @@ pub struct ParseArgs {
     pub format: Format,
     /// The input's format [default: told from its first bytes].
     ///
-    /// XML is JUnit, test2json records are go's, anything else TAP.
+    /// XML is JUnit, test2json records are go's, anything else TAP; `libtest` (cargo
+    /// test's plain output) and `json-result` (a runner's one JSON result line at the
+    /// end) are never told, only given.
     #[arg(long, value_enum, value_name = "FORMAT", help_heading = "Input")]
     pub input_format: Option<InputFormatArg>,
     /// When to use colour.
@@ -916,6 +918,8 @@ pub enum InputFormatArg {
     Junit,
     /// libtest's plain output (`cargo test`), with cargo's messages around it.
     Libtest,
+    /// One JSON result line at the end (`{"success": …, "result": {…}}`).
+    JsonResult,
 }
 
 impl From<InputFormatArg> for tapline::protocol::InputFormat {
@@ -925,6 +929,7 @@ impl From<InputFormatArg> for tapline::protocol::InputFormat {
             InputFormatArg::GoJson => Self::GoJson,
             InputFormatArg::Junit => Self::Junit,
             InputFormatArg::Libtest => Self::Libtest,
+            InputFormatArg::JsonResult => Self::JsonResult,
         }
     }
 }

@@ -15,6 +15,9 @@
 //!   heading, once a point follows it;
 //! - `# Subtest: name` is a subtest's announcement, never a heading; comments before it were
 //!   the announced test's console output;
+//! - `# FILE @ LINE: name`, a test's announcement of where it is defined, is never a heading
+//!   (the point after it has the same name: it would name it twice) nor that test's output: it
+//!   is the file's, and a level that opens with one has no headings;
 //! - a point named as its heading (an assertion named as the test it is in) is not
 //!   named twice; a point in a subtest is named `subtest > heading > point`;
 //! - a heading is not shown again as the first point's output, since it names it.
@@ -156,6 +159,13 @@ impl Headings {
                 heading: false,
             };
         }
+        if is_definition_announcement(text) {
+            level.on.get_or_insert(false);
+            return Held {
+                released: None,
+                heading: true,
+            };
+        }
         if !*level.on.get_or_insert(true) {
             return Held::default();
         }
@@ -292,6 +302,20 @@ fn holds_separator(name: &str) -> bool {
 fn names_itself(path: &str, heading: &str) -> bool {
     path.strip_prefix(heading)
         .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
+}
+
+/// `spec/a_spec.lua @ 4: adds`: where the test about to run is defined, and its name.
+pub(crate) fn is_definition_announcement(text: &str) -> bool {
+    let Some((file, rest)) = text.trim().split_once(" @ ") else {
+        return false;
+    };
+    let Some((line, _name)) = rest.split_once(": ") else {
+        return false;
+    };
+    !file.is_empty()
+        && !file.contains(' ')
+        && !line.is_empty()
+        && line.bytes().all(|b| b.is_ascii_digit())
 }
 
 fn is_subtest_announcement(text: &str) -> bool {
@@ -450,6 +474,30 @@ mod tests {
         let p = place(&[comment("empty"), comment("full"), point("a")]);
         assert_eq!(p.named, ["full > a"]);
         assert_eq!((p.output[0].len(), p.files.len()), (0, 2));
+    }
+
+    #[test]
+    fn a_definition_announcement_is_no_heading_and_no_points_output() {
+        let mut h = Headings::default();
+        let said = h.event(&comment(" spec/a_spec.lua @ 4: math adds"));
+        assert_eq!(
+            said,
+            Held {
+                released: None,
+                heading: true
+            },
+            "the file's line"
+        );
+        h.event(&point("math adds"));
+        assert_eq!(h.name("math adds".into()), "math adds");
+        h.event(&comment(" spec/a_spec.lua @ 9: math subtracts"));
+        h.event(&point("math subtracts"));
+        assert_eq!(h.name("math subtracts".into()), "math subtracts");
+        // A heading that merely holds an `@` is still one.
+        let mut h = Headings::default();
+        h.event(&comment(" mail me @ home: later"));
+        h.event(&point("x"));
+        assert_eq!(h.name("x".into()), "mail me @ home: later > x");
     }
 
     #[test]

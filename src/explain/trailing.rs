@@ -16,8 +16,11 @@
 //! - a v2 `test:started` or `suite:started` event read after the failing point (it is emitted
 //!   at once, before the point and its lines, so it is placed by its line number);
 //! - an `output` or `comment` line at another depth;
-//! - a comment that announces the next test: `# Subtest: name`, or `# TAP results for Class`
-//!   (it names the tests of the next class);
+//! - an output line that announces the next test's commands (a shell test library's verbose
+//!   `expecting success: …`, printed before that test's output and its point);
+//! - a comment that announces the next test: `# Subtest: name`, `# TAP results for Class`
+//!   (it names the tests of the next class), or `# FILE @ LINE: name` (where the next test is
+//!   defined);
 //! - after a point whose diagnostics came as a YAML block (its producer says everything
 //!   there), a `#` comment: the producer's narration, such as a `# test name` heading of the
 //!   next test or a `# tests 4` trailer. Output lines after such a point are
@@ -176,7 +179,9 @@ impl<T> Trailing<T> {
     /// What `ev` is to the open failure.
     fn keeps<'e>(&self, open: &Open<T>, ev: &'e Event<'_>) -> Keep<'e> {
         match ev {
-            Event::Output { depth, line, text } if self.belongs(open, *depth, *line) => {
+            Event::Output { depth, line, text }
+                if self.belongs(open, *depth, *line) && !starts_next_test(text) =>
+            {
                 Keep::Line(text, false)
             }
             Event::Comment { depth, line, text }
@@ -236,7 +241,17 @@ fn push_capped<T>(open: &mut Open<T>, line: String, cap: usize) {
 /// A comment that says the tests after it begin: `# Subtest: name`, `# TAP results for Class`
 /// (protocol-spec/producers.md).
 fn announces_tests(text: &str) -> bool {
-    text.starts_with("Subtest:") || text.starts_with("TAP results for ")
+    text.starts_with("Subtest:")
+        || text.starts_with("TAP results for ")
+        || super::headings::is_definition_announcement(text)
+}
+
+/// An output line that says the next test has begun: a shell test library's verbose
+/// `expecting success: …` / `expecting failure: …` (protocol-spec/producers.md): what follows
+/// it, up to that test's point, is the next test's.
+fn starts_next_test(text: &str) -> bool {
+    let t = text.trim_start();
+    t.starts_with("expecting success") || t.starts_with("expecting failure")
 }
 
 /// A v2 lifecycle event that says a test (or a suite) has begun.
@@ -400,6 +415,35 @@ mod tests {
         );
         assert_eq!(t.event(&comment(1, 10, "a later line")), Step::Passed);
         assert_eq!(t.close(), None);
+    }
+
+    #[test]
+    fn a_verbose_shell_librarys_next_test_ends_it() {
+        let (lines, closed) = run(
+            &failing(0, 2),
+            &[
+                comment(0, 3, "\t    test_cmp expected actual"),
+                output(0, 4, ""),
+                output(0, 5, "expecting success: "),
+                output(0, 6, "--- expected"),
+            ],
+        );
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert_eq!(closed, Some(2));
+    }
+
+    #[test]
+    fn the_next_tests_definition_announcement_ends_it() {
+        let (lines, closed) = run(
+            &failing(0, 2),
+            &[
+                comment(0, 3, " spec/a_spec.lua @ 2"),
+                comment(0, 4, " Failure message: spec/a_spec.lua:3: boom"),
+                comment(0, 5, " spec/a_spec.lua @ 5: math tables"),
+            ],
+        );
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert_eq!(closed, Some(2));
     }
 
     #[test]

@@ -79,6 +79,9 @@ impl Memo {
 pub struct Made {
     pub command: Result<Vec<OsString>, MissingInterpreter>,
     pub harness: Id,
+    /// Where the file runs when not from the run's folder (a shell test library's `t/`, as its
+    /// `cd t && make` runs it); absolute. The command's words are then from there.
+    pub cwd: Option<PathBuf>,
 }
 
 /// What a test file runs in: the host a harness gives it.

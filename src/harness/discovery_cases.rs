@@ -158,6 +158,7 @@ pub(crate) fn projects() -> impl Iterator<Item = &'static Case> {
         super::python::discovery_cases::PROJECTS,
         super::node::discovery_cases::PROJECTS,
         super::bats::discovery_cases::PROJECTS,
+        super::busted::discovery_cases::PROJECTS,
         super::tap::discovery_cases::PROJECTS,
         super::browser::discovery_cases::PROJECTS,
     ]
@@ -193,7 +194,7 @@ pub(crate) fn declared() -> impl Iterator<Item = &'static DeclaredCase> {
 
 /// The names a walk takes by the built-in rules, in the registry's order.
 pub(crate) const WALK_GLOBS: &str =
-    "*.t test*.py *_test.py *.{js,mjs,cjs} test*.ts *.test.ts *.test.*.ts *.sh *.bats";
+    "*.t test*.py *_test.py *.{js,mjs,cjs} test*.ts *.test.ts *.test.*.ts *.sh *.bats *_spec.lua";
 
 static MIXED: &[Case] = &[
     Case {

@@ -35,6 +35,7 @@ pub(crate) mod folder;
 mod ava;
 mod bats;
 pub mod browser;
+mod busted;
 pub(crate) mod driver;
 mod go;
 mod jest;
@@ -46,6 +47,7 @@ pub(crate) mod reporters;
 // rust (h48-rust): a crate's or workspace's test binaries through `cargo test`.
 mod rust;
 mod shell;
+mod shell_tap;
 // tap (h39-tap): a script's `tap`, its files through tap 18+.
 mod tap;
 // vitest (h39-vitest): a script's `vitest`, its files through it.
@@ -309,6 +311,20 @@ pub(crate) trait Harness: Sync {
         _root: &Path,
     ) -> Option<Result<Vec<PathBuf>, ignore::Error>> {
         None
+    }
+
+    /// Whether this harness runs the file at `abs`, which another harness's built-in rule
+    /// maps, by what the file says (a `*.t` whose `#!` names a shell): its
+    /// [`Harness::command`] then makes the file's command.
+    fn claims(&self, _abs: &Path) -> bool {
+        false
+    }
+
+    /// Whether the project in `cwd` names its test files in this harness's own configuration
+    /// (busted's `.busted`): a run with no PATH then takes [`Harness::project_files`] even
+    /// where a default test folder exists.
+    fn configures_files(&self, _cwd: &Path) -> bool {
+        false
     }
 
     /// Why [`Harness::project_files`] found none (after "failed to find test files: ").

@@ -8,21 +8,23 @@ use std::path::{Path, PathBuf};
 
 /// Every harness, in the order their rules are tried (the first rule that matches a file wins).
 pub(crate) static HARNESSES: &[&dyn Harness] = &[
-    &super::perl::PROVE,                // *.{t,pl}
-    &super::python::PYTHON,             // *.py, under pytest in a pytest project
-    &super::python::PYTEST,             // (files PYTHON hands to pytest)
+    &super::shell_tap::SHELL_TAP, // (a *.t whose #! names a shell; a Makefile's t/)
+    &super::perl::PROVE,          // *.{t,pl}
+    &super::python::PYTHON,       // *.py, under pytest in a pytest project
+    &super::python::PYTEST,       // (files PYTHON hands to pytest)
     &super::python::unittest::UNITTEST, // (files PYTHON hands to unittest)
-    &super::node::NODE,                 // *.{js,mjs,cjs}
-    &super::node::TYPESCRIPT,           // *.ts, by the project's TypeScript runner
-    &super::shell::SH,                  // *.sh
-    &super::bats::BATS,                 // *.bats
-    &super::go::GO,                     // [[suite]]s of go's JSON
-    &super::rust::CARGO,                // [[suite]]s of cargo test's binaries
-    &super::mocha::MOCHA,               // a script's `mocha`: its own files, through it
-    &super::vitest::VITEST,             // a script's `vitest`: its own files, through it
-    &super::jest::JEST,                 // a script's `jest`: its own files, through it
-    &super::ava::AVA,                   // a script's `ava`: its own files, through it
-    &super::tap::TAP,                   // a script's `tap`: its own files, through tap 18+
+    &super::node::NODE,           // *.{js,mjs,cjs}
+    &super::node::TYPESCRIPT,     // *.ts, by the project's TypeScript runner
+    &super::shell::SH,            // *.sh
+    &super::bats::BATS,           // *.bats
+    &super::busted::BUSTED,       // *.lua, busted's specs
+    &super::go::GO,               // [[suite]]s of go's JSON
+    &super::rust::CARGO,          // [[suite]]s of cargo test's binaries
+    &super::mocha::MOCHA,         // a script's `mocha`: its own files, through it
+    &super::vitest::VITEST,       // a script's `vitest`: its own files, through it
+    &super::jest::JEST,           // a script's `jest`: its own files, through it
+    &super::ava::AVA,             // a script's `ava`: its own files, through it
+    &super::tap::TAP,             // a script's `tap`: its own files, through tap 18+
 ];
 
 /// The harness named `id`.
@@ -250,6 +252,12 @@ pub(crate) fn implied_suite(cwd: &Path) -> Option<Vec<super::follow::Implied>> {
 }
 
 // --- dsc2: a project a harness owns and a folder's walk it takes over ---
+
+/// The harness that runs the file at `abs` though another's rule maps it
+/// ([`Harness::claims`]).
+pub(crate) fn claimant(abs: &std::path::Path) -> Option<&'static dyn Harness> {
+    HARNESSES.iter().copied().find(|h| h.claims(abs))
+}
 
 /// The harness that owns the project in `cwd`, if one does ([`Harness::owns_project`]).
 pub(crate) fn owner(cwd: &Path) -> Option<&'static dyn Harness> {

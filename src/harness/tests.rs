@@ -115,6 +115,7 @@ fn the_rules_in_their_order() {
             ("typescript", "*.ts"),
             ("sh", "*.sh"),
             ("bats", "*.bats"),
+            ("busted", "*.lua"),
         ]
     );
     let mut ids: Vec<&str> = HARNESSES.iter().map(|h| h.id()).collect();

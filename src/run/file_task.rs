@@ -200,7 +200,8 @@ pub(crate) async fn run_file(
         }),
     };
 
-    let mut feed = Feed::new(run, file, &tx, job.streams, parser_of(&job.input));
+    let parser = parser_of(&job.input).named(&job.info.rel);
+    let mut feed = Feed::new(run, file, &tx, job.streams, parser);
     let mut log = job.log;
     let mut log_error = None;
     while let Some(chunk) = chunk_rx.recv().await {
@@ -229,6 +230,10 @@ pub(crate) async fn run_file(
         Ok(o) => limits::broken(&job.limits, &evidence(o, allocation.and_then(|w| w.found))),
         Err(_) => Vec::new(),
     };
+    if let Ok(o) = &outcome {
+        // The verdict of a file judged by its exit status (other formats take no notice).
+        parser.ended(ended(o));
+    }
     if let Some(glob) = &job.input.report {
         // The reports are complete once the command has ended.
         read_reports(&mut parser, &job.cwd, glob, started_at);
@@ -608,6 +613,19 @@ fn forgiven(c: &Collect, exit: Exit) -> bool {
         Exit::Code(code) => c.forgives(code),
         Exit::Signal(_) => false,
     }
+}
+
+/// How a child ended, as an `exit-status` file's verdict says it.
+fn ended(o: &Outcome) -> crate::protocol::result::Ended {
+    let ok = o.exit.success() && !o.timed_out && !o.cancelled;
+    let how = if o.timed_out {
+        "timed out".to_owned()
+    } else if o.cancelled {
+        "interrupted".to_owned()
+    } else {
+        exit_reason(o.exit).to_string()
+    };
+    crate::protocol::result::Ended { ok, how }
 }
 
 /// How a child that did not succeed ended, as a reason.

@@ -47,9 +47,12 @@ pub(crate) fn streams(
 /// not.
 fn streams_of(flag: Option<bool>, input: &Input, flushes: bool) -> Streams {
     let one_pipe = input.merge.unwrap_or_else(|| {
-        // JUnit XML or a JSON stream would not survive a warning among it; a format read
-        // with its stderr takes one pipe whatever runs it.
-        (input.format == InputFormat::Tap && input.report.is_none() && flushes)
+        // JUnit XML or a JSON stream would not survive a warning among it (nor a JSON result
+        // line a warning after it); a file judged by its exit status keeps its lines in order;
+        // a format read with its stderr takes one pipe whatever runs it.
+        (matches!(input.format, InputFormat::Tap | InputFormat::ExitStatus)
+            && input.report.is_none()
+            && flushes)
             || input.format.reads_stderr()
     });
     match (flag, one_pipe) {

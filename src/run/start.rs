@@ -17,8 +17,8 @@ pub struct Moved {
 /// a project (a harness's project file or `tapline.toml`, whichever is nearest), never past a
 /// repository's top. `None` when `cwd` marks a project or a repository's top itself, or none
 /// does up to the top: a folder of tests in a repository with no project file then runs from
-/// where it is, as sharness's `cd t && make` runs its tests (its names and logs are still the
-/// repository's, [`config::find_project_root`]).
+/// where it is, as a shell test library's `cd t && make` runs its tests (its names and logs
+/// are still the repository's, [`config::find_project_root`]).
 pub fn moved(cwd: &Path) -> Option<Moved> {
     if marks_project(cwd) || repository_top(cwd) {
         return None;

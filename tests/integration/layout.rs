@@ -482,6 +482,8 @@ const LONG_NAMES: &[&str] = &[
     "@tapjs",
     "libtest",
     "gotest",
+    "busted",
+    "sharness",
 ];
 const SHORT_NAMES: &[&str] = &[
     "tape", "ava", "jest", "bats", "bun", "deno", "prove", "tsx", "tsrun",

@@ -249,7 +249,7 @@ command = ["sh", "-c", "echo 1..1; echo not ok 1 - two"]
         ),
         (
             "[[suite]]\nname = \"x\"\ncommand = [\"true\"]\nformat = \"yaml\"\n",
-            "expected tap, go-json, junit or libtest",
+            "expected tap, go-json, junit, libtest, exit-status or json-result",
         ),
         (
             "[[suite]]\nname = \"x\"\ncommand = []\n",

@@ -1,9 +1,10 @@
-//! Which format a stream is in (TAP, `go test -json`, JUnit XML), told from its first bytes,
-//! and one parser that reads any of them into the same events (libtest's plain output too,
-//! which is never told from its bytes: only named).
+//! Which format a stream is in (TAP, `go test -json`, JUnit XML, told from its first bytes;
+//! libtest's plain output and the verdict formats only when named), and one parser that reads
+//! any of them into the same events.
 use super::gojson::{GoJsonParser, PackageDirs};
 use super::junit::JunitParser;
 use super::libtest::LibtestParser;
+use super::result::{Ended, ResultKind, ResultParser};
 use super::Parser;
 use crate::event::Sink;
 use std::fmt;
@@ -18,6 +19,10 @@ pub enum InputFormat {
     Junit,
     /// libtest's plain (human) output, with cargo's and the compiler's messages around it.
     Libtest,
+    /// No TAP: the exit status is the verdict ([`ResultKind::ExitStatus`]).
+    ExitStatus,
+    /// One JSON result line at the end ([`ResultKind::JsonResult`]).
+    JsonResult,
 }
 
 impl InputFormat {
@@ -27,6 +32,8 @@ impl InputFormat {
             InputFormat::GoJson => "go-json",
             InputFormat::Junit => "junit",
             InputFormat::Libtest => "libtest",
+            InputFormat::ExitStatus => "exit-status",
+            InputFormat::JsonResult => "json-result",
         }
     }
 
@@ -45,7 +52,9 @@ impl fmt::Display for InputFormat {
 }
 
 #[derive(Debug, thiserror::Error)]
-#[error("failed to read format `{0}`: expected tap, go-json, junit or libtest")]
+#[error(
+    "failed to read format `{0}`: expected tap, go-json, junit, libtest, exit-status or json-result"
+)]
 pub struct UnknownFormat(String);
 
 impl FromStr for InputFormat {
@@ -57,6 +66,8 @@ impl FromStr for InputFormat {
             "go-json" => Ok(InputFormat::GoJson),
             "junit" => Ok(InputFormat::Junit),
             "libtest" => Ok(InputFormat::Libtest),
+            "exit-status" => Ok(InputFormat::ExitStatus),
+            "json-result" => Ok(InputFormat::JsonResult),
             other => Err(UnknownFormat(other.to_owned())),
         }
     }
@@ -143,6 +154,7 @@ enum Inner<S: Sink> {
     GoJson(GoJsonParser<S>),
     Junit(JunitParser<S>),
     Libtest(LibtestParser<S>),
+    Result(ResultParser<S>),
     /// Only while switching.
     Gone,
 }
@@ -154,6 +166,8 @@ pub struct AnyParser<S: Sink> {
     allow_empty: bool,
     /// Passed on to a `go test -json` reader ([`GoJsonParser::with_package_dirs`]).
     go_dirs: Option<PackageDirs>,
+    /// The format given, when it was (never detected: a verdict format says nothing first).
+    fixed: Option<InputFormat>,
 }
 
 impl<S: Sink> AnyParser<S> {
@@ -167,6 +181,7 @@ impl<S: Sink> AnyParser<S> {
             inner,
             allow_empty: false,
             go_dirs: None,
+            fixed: format,
         }
     }
 
@@ -192,6 +207,24 @@ impl<S: Sink> AnyParser<S> {
         self
     }
 
+    /// The name an `exit-status` or `json-result` file's tests take (its path as the run
+    /// shows it); other formats take no notice.
+    pub fn named(mut self, name: &str) -> Self {
+        self.inner = match self.inner {
+            Inner::Result(p) => Inner::Result(p.named(name)),
+            other => other,
+        };
+        self
+    }
+
+    /// How the process ended, for a format whose verdict that is (`exit-status`); the
+    /// others take no notice (their exit status is judged beside their stream).
+    pub fn ended(&mut self, ended: Ended) {
+        if let Inner::Result(p) = &mut self.inner {
+            p.ended(ended);
+        }
+    }
+
     /// JUnit from report files: fed bytes are the command's console output.
     pub fn for_junit_reports(mut sink: S) -> Self {
         sink.leaf_tests();
@@ -199,6 +232,7 @@ impl<S: Sink> AnyParser<S> {
             inner: Inner::Junit(JunitParser::for_reports(sink)),
             allow_empty: false,
             go_dirs: None,
+            fixed: Some(InputFormat::Junit),
         }
     }
 
@@ -209,6 +243,7 @@ impl<S: Sink> AnyParser<S> {
             Inner::GoJson(_) => Some(InputFormat::GoJson),
             Inner::Junit(_) => Some(InputFormat::Junit),
             Inner::Libtest(_) => Some(InputFormat::Libtest),
+            Inner::Result(_) => self.fixed,
             _ => None,
         }
     }
@@ -225,6 +260,7 @@ impl<S: Sink> AnyParser<S> {
             Inner::GoJson(p) => p.feed(bytes),
             Inner::Junit(p) => p.feed(bytes),
             Inner::Libtest(p) => p.feed(bytes),
+            Inner::Result(p) => p.feed(bytes),
             Inner::Gone => {}
         }
     }
@@ -253,6 +289,7 @@ impl<S: Sink> AnyParser<S> {
             Inner::GoJson(p) => p.finish(),
             Inner::Junit(p) => p.finish(),
             Inner::Libtest(p) => p.finish(),
+            Inner::Result(p) => p.finish(),
             Inner::Detecting(_, s) => s,
             Inner::Gone => unreachable!("a switch always leaves a parser"),
         }
@@ -279,6 +316,7 @@ impl<S: Sink> AnyParser<S> {
             Inner::GoJson(p) => p.sink_mut(),
             Inner::Junit(p) => p.sink_mut(),
             Inner::Libtest(p) => p.sink_mut(),
+            Inner::Result(p) => p.sink_mut(),
             Inner::Gone => unreachable!("a switch always leaves a parser"),
         }
     }
@@ -301,6 +339,8 @@ fn start<S: Sink>(
         }),
         InputFormat::Junit => Inner::Junit(JunitParser::new(sink)),
         InputFormat::Libtest => Inner::Libtest(LibtestParser::new(sink)),
+        InputFormat::ExitStatus => Inner::Result(ResultParser::new(sink, ResultKind::ExitStatus)),
+        InputFormat::JsonResult => Inner::Result(ResultParser::new(sink, ResultKind::JsonResult)),
     }
 }
 

@@ -22,7 +22,8 @@
 //! Rooms, each on its own (imports point down this list): [`event`] (the model), [`frame`]
 //! (lines, with a cap), [`line`] (each line's nom parser), [`machine`] (the TAP state machine:
 //! YAML, subtests, v2 blocks, plans), [`build`] (events from other formats), [`gojson`] and
-//! [`junit`] and [`libtest`] (those formats), [`parser`] and [`input`] (the readers), [`json`] and
+//! [`junit`] and [`libtest`] (those formats), [`result`] (output judged by its exit status or
+//! one JSON result line), [`parser`] and [`input`] (the readers), [`json`] and
 //! [`summary`] (the `--format summary` document the conformance check compares); [`dialect`]
 //! (what a producer's points mean where it is not what TAP says: which are tests).
 mod build;
@@ -37,6 +38,7 @@ pub mod libtest;
 mod line;
 mod machine;
 mod parser;
+pub mod result;
 pub mod summary;
 
 pub use frame::{Framer, Line, DEFAULT_MAX_LINE};

@@ -14,6 +14,8 @@
 //! * bats: `(in test file FILE, line N)` (the location; bats-assert's `(from function …`
 //!   lines above it are its internals) and the failed command under it (the message), and
 //!   bats-assert's `-- values do not equal --` block (a diff);
+//! * busted: `FILE @ LINE`, `Failure message: FILE:LINE: message`, `Passed in:` /
+//!   `Expected:` and `stack traceback:` ([`super::luassert`]);
 //! * a Python traceback (`Traceback (most recent call last):`, as tap.py prints it): the stack
 //!   (whose standard-library frames are then left out like any runtime's) and the exception
 //!   line under it (the message);
@@ -77,6 +79,7 @@ pub(super) fn read(lines: &[String], commented: bool) -> Read {
                 .or_else(|| r.pytest_error(&bodies[i..], pytest))
                 .or_else(|| r.bats_location(&bodies[i..]))
                 .or_else(|| r.bats_assert(&bodies[i..]))
+                .or_else(|| r.busted(&bodies[i..]))
                 .or_else(|| r.traceback(&bodies[i..])),
             None => None,
         };

@@ -26,6 +26,7 @@ use tapline_protocol::event::Assert;
 
 pub(crate) mod comments;
 mod literal;
+mod luassert;
 mod node_error;
 pub mod stack;
 mod values;

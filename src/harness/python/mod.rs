@@ -130,6 +130,7 @@ impl Harness for Python {
         Some(Made {
             command,
             harness: PYTEST.id(),
+            cwd: None,
         })
     }
 }
@@ -295,6 +296,7 @@ fn unittest_command(path: &Path, abs: &Path, cx: &mut Cx<'_>) -> Option<Made> {
     Some(Made {
         command: Ok(unittest::command(&python, path)),
         harness: unittest::UNITTEST_ID,
+        cwd: None,
     })
 }
 

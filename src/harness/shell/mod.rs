@@ -8,7 +8,7 @@ pub(crate) struct Sh;
 pub(crate) static SH: Sh = Sh;
 
 /// The shells a `*.sh` file's `#!` line may ask for instead of `sh`.
-const SHELLS: &[&str] = &["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox"];
+pub(crate) const SHELLS: &[&str] = &["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox"];
 
 impl Harness for Sh {
     fn id(&self) -> Id {

@@ -43,7 +43,9 @@
 //!                              # to the project root when the glob contains '/'
 //! command = ["ts-run", "{}"]   # {} = the test file; with no {} the file is appended; or one
 //!                              # string split as a shell would: "ts-run --test {}"
-//! format = "tap"               # what the command prints: tap (default), go-json, junit
+//! format = "tap"               # what the command prints: tap (default), go-json, junit,
+//!                              # exit-status (no TAP: its exit status is its one test),
+//!                              # json-result (ends with one JSON result line)
 //! runtime = "command"          # or the page host's word: run the matched files in the
 //!                              # headless browser instead (no command needed; docs/browser.md)
 //! merge = false                # stdout and stderr on one pipe, parsed as TAP, in the order
@@ -55,7 +57,7 @@
 //! name = "unit"                # its name in reports and logs (unique)
 //! dir = "unit"                 # where it runs, relative to the project root (default ".")
 //! command = ["make", "test-json"]
-//! format = "go-json"           # tap (default), go-json, junit, … (docs/suites.md)
+//! format = "go-json"           # tap (default), go-json, junit, libtest, exit-status, json-result
 //! report = "reports/*.xml"     # junit only: read these files (relative to dir) when the
 //!                              # command ends, instead of its output
 //! optional = true              # a missing program skips the suite (default: it fails)

