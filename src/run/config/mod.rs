@@ -57,7 +57,7 @@
 //! name = "unit"                # its name in reports and logs (unique)
 //! dir = "unit"                 # where it runs, relative to the project root (default ".")
 //! command = ["make", "test-json"]
-//! format = "go-json"           # tap (default), go-json, junit, libtest, exit-status, json-result
+//! format = "go-json"           # tap (default), go-json, junit, exit-status, json-result, … (docs/suites.md)
 //! report = "reports/*.xml"     # junit only: read these files (relative to dir) when the
 //!                              # command ends, instead of its output
 //! optional = true              # a missing program skips the suite (default: it fails)
