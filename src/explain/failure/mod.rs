@@ -27,7 +27,9 @@ use tapline_protocol::event::Assert;
 pub(crate) mod comments;
 mod literal;
 mod node_error;
+mod pgtap;
 pub mod stack;
+mod test2;
 mod values;
 
 /// What a failing point's attachments say, normalised across producers.
