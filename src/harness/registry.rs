@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 /// Every harness, in the order their rules are tried (the first rule that matches a file wins).
 pub(crate) static HARNESSES: &[&dyn Harness] = &[
-    &super::perl::PROVE,                // *.{t,pl}
+    &super::perl::PROVE,                // *.{t,t2,pl}
+    &super::perl::yath::YATH,           // (files PROVE hands to yath, in a yath project)
     &super::python::PYTHON,             // *.py, under pytest in a pytest project
     &super::python::PYTEST,             // (files PYTHON hands to pytest)
     &super::python::unittest::UNITTEST, // (files PYTHON hands to unittest)
@@ -16,6 +17,7 @@ pub(crate) static HARNESSES: &[&dyn Harness] = &[
     &super::node::TYPESCRIPT,           // *.ts, by the project's TypeScript runner
     &super::shell::SH,                  // *.sh
     &super::bats::BATS,                 // *.bats
+    &super::pgtap::PGTAP,               // *.{pg,sql} declaring a pgTAP plan, through psql
     &super::go::GO,                     // [[suite]]s of go's JSON
     &super::mocha::MOCHA,               // a script's `mocha`: its own files, through it
     &super::vitest::VITEST,             // a script's `vitest`: its own files, through it

@@ -17,6 +17,8 @@ pub(crate) struct ProveFolder {
     dir: PathBuf,
     /// Which of its `*.t` the harness runs.
     depth: Depth,
+    /// The project uses yath, which runs `*.t2` too.
+    yath: bool,
 }
 
 /// Which `*.t` of a folder of them the harness runs.
@@ -47,17 +49,24 @@ pub(crate) fn of(
     if !(perl_dist || holds_dot_t_only(&abs, another_test)) {
         return None;
     }
+    let yath = super::yath::uses_yath(cwd).is_some();
     let depth = match (bare, perl_dist) {
         (false, _) => Depth::Deep,
+        // yath searches its folders recursively.
+        (true, _) if yath => Depth::Deep,
         (true, false) => Depth::Flat,
         (true, true) => dist_depth(cwd),
     };
-    Some(ProveFolder { dir: abs, depth })
+    Some(ProveFolder {
+        dir: abs,
+        depth,
+        yath,
+    })
 }
 
 impl Folder for ProveFolder {
     fn is_own(&self, rel: &str) -> bool {
-        rel.ends_with(".t")
+        rel.ends_with(".t") || (self.yath && rel.ends_with(".t2"))
     }
 
     fn runs(&self, cwd: &Path, path: &Path) -> bool {
