@@ -4,7 +4,8 @@
 #
 # Writes test-data/producers/test2/<case>.tap: `perl src/<case>.t` as a harness runs it
 # (HARNESS_ACTIVE=1, so Test2 prints no `# Seeded srand` note), stderr joined to stdout on one
-# pipe as tapline runs a perl file, byte for byte; and VERSIONS.txt (perl, Test2::Suite, the
+# pipe as tapline runs a perl file, byte for byte (perl's hash order fixed, PERL_HASH_SEED=0,
+# so a table's rows come in the same order each time); and VERSIONS.txt (perl, Test2::Suite, the
 # exit codes). Needs perl with Test2::Suite (Debian: libtest2-suite-perl).
 # Usage (from anywhere): bash scripts/record-test2.sh
 set -euo pipefail
@@ -18,7 +19,7 @@ versions=VERSIONS.txt
 for src in src/*.t; do
   case=$(basename "$src" .t)
   set +e
-  (cd src && HARNESS_ACTIVE=1 perl "$case.t" >"../$case.tap" 2>&1)
+  (cd src && HARNESS_ACTIVE=1 PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0 perl "$case.t" >"../$case.tap" 2>&1)
   code=$?
   set -e
   echo "$case.tap exit=$code" >>"$versions"

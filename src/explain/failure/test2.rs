@@ -287,19 +287,20 @@ fn split(row: &str, bounds: &[usize]) -> Option<Vec<String>> {
         return Some(
             bounds
                 .windows(2)
-                .map(|w| {
-                    chars[w[0] + 1..w[1]]
-                        .iter()
-                        .collect::<String>()
-                        .trim()
-                        .to_owned()
-                })
+                .map(|w| cell(&chars[w[0] + 1..w[1]].iter().collect::<String>()))
                 .collect(),
         );
     }
     let inner = row.strip_prefix('|')?.strip_suffix('|')?;
-    let cells: Vec<String> = inner.split('|').map(|c| c.trim().to_owned()).collect();
+    let cells: Vec<String> = inner.split('|').map(cell).collect();
     (cells.len() + 1 == bounds.len()).then_some(cells)
+}
+
+/// A cell's text without the table's padding: the one space after the `|`, and the spaces
+/// that fill it out. A value's own leading spaces stay (Term::Table escapes only trailing
+/// ones, as `\N{U+20}`).
+fn cell(text: &str) -> String {
+    text.strip_prefix(' ').unwrap_or(text).trim_end().to_owned()
 }
 
 /// Rows joined where Term::Table wrapped a cell: a row after the first whose `PATH`, `OP` and
@@ -427,6 +428,11 @@ mod tests {
             "+-----+----+----------+\n| GOT | OP | CHECK    |\n+-----+----+----------+\n| a|b | eq | \\N{U+20} |\n+-----+----+----------+",
         );
         assert_eq!(t.expected_actual, (json!(" "), json!("a|b")));
+        // Two spaces against one: the first is the value's, the last escaped.
+        let t = table(
+            "+-----------+----+----------+\n| GOT       | OP | CHECK    |\n+-----------+----+----------+\n|  \\N{U+20} | eq | \\N{U+20} |\n+-----------+----+----------+",
+        );
+        assert_eq!(t.expected_actual, (json!(" "), json!("  ")));
     }
 
     #[test]

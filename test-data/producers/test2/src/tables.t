@@ -5,6 +5,7 @@ use Test2::V0;
 is(1, 2, 'scalar eq');
 is("a\nb", "a\nc", 'multi-line string');
 is('a|b', 'a|c', 'a pipe in a value');
+is('  ', ' ', 'leading space kept, trailing escaped');
 like('abc', qr/z/, 'like');
 is({a => 1, b => [1, 2, 3], c => 'x'}, {a => 2, b => [1, 2], d => 'y'}, 'deep, absent on both sides');
 is({x => 0}, {x => T()}, 'TRUE check');
