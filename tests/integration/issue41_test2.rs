@@ -41,7 +41,8 @@ fn issue41_test2_tables_read_the_same_in_every_sink() {
             "Markdown",
             p.read_text("out.md")
                 .replace("\\[", "[")
-                .replace("\\]", "]"),
+                .replace("\\]", "]")
+                .replace("\\_", "_"),
         ),
     ] {
         for fact in [
@@ -53,6 +54,7 @@ fn issue41_test2_tables_read_the_same_in_every_sink() {
             "Expected: =~ (?^:z)",
             "Comparison matched (it should not)",
             "Structures differ at [1]",
+            "Structures differ at {a}, {a_long_key_a_long_key_a_long_key_}, {b}",
         ] {
             assert!(text.contains(fact), "{sink} lacks {fact:?}:\n{text}");
         }

@@ -197,10 +197,11 @@ fn without_containers(diffs: Vec<Difference>) -> Vec<Difference> {
         .collect()
 }
 
-/// A check of a structure's type: `<HASH>`, `<ARRAY>`, `<BAG>`, `<OBJECT>`.
+/// A check of a structure's type: `<HASH>`, `<ARRAY>`, `<BAG>`, `<OBJECT>`, `<EVENT: Fail>`.
 fn is_type_check(text: &str) -> bool {
     text.strip_prefix('<')
         .and_then(|t| t.strip_suffix('>'))
+        .map(|t| t.split_once(": ").map_or(t, |(kind, _)| kind))
         .is_some_and(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_uppercase() || b == b'_'))
 }
 
@@ -303,32 +304,46 @@ fn cell(text: &str) -> String {
     text.strip_prefix(' ').unwrap_or(text).trim_end().to_owned()
 }
 
-/// Rows joined where Term::Table wrapped a cell: a row after the first whose `PATH`, `OP` and
-/// `LNs` cells (those the table has) are empty goes on the row above. A line of a value that
-/// ends with `\n` goes on after a line break; a cell wrapped for width goes straight on.
-fn join_wrapped(rows: Vec<Vec<String>>, keys: &[Option<usize>]) -> Vec<Vec<String>> {
+/// Rows joined where Term::Table wrapped a cell. When any row takes more than one line,
+/// Term::Table puts an empty line between rows: each stretch between them is one row, its
+/// `PATH` wrapped too. Without them, a line after the first whose `PATH`, `OP` and `LNs`
+/// cells (those the table has) are empty goes on the row above. A line of a value that ends
+/// with `\n` goes on after a line break; a cell wrapped for width goes straight on.
+fn join_wrapped(lines: Vec<Vec<String>>, keys: &[Option<usize>]) -> Vec<Vec<String>> {
+    let blank = |line: &Vec<String>| line.iter().all(String::is_empty);
+    let separated = lines.iter().any(blank);
     let mut joined: Vec<Vec<String>> = Vec::new();
-    for row in rows {
-        let goes_on = keys.iter().flatten().all(|&k| row[k].is_empty());
+    let mut open = false;
+    for line in lines {
+        if separated && blank(&line) {
+            open = false;
+            continue;
+        }
+        let goes_on = if separated {
+            open
+        } else {
+            keys.iter().flatten().all(|&k| line[k].is_empty())
+        };
+        open = true;
         match joined.last_mut() {
             Some(above) if goes_on => {
-                for (cell, more) in above.iter_mut().zip(row) {
+                for (cell, more) in above.iter_mut().zip(line) {
                     if more.is_empty() {
                         continue;
                     }
-                    if let Some(line) = cell.strip_suffix("\\n") {
-                        *cell = format!("{line}\n");
+                    if let Some(text) = cell.strip_suffix("\\n") {
+                        *cell = format!("{text}\n");
                     }
                     cell.push_str(&more);
                 }
             }
-            _ => joined.push(row),
+            _ => joined.push(line),
         }
     }
     for row in &mut joined {
         for cell in row.iter_mut() {
-            if let Some(line) = cell.strip_suffix("\\n") {
-                *cell = format!("{line}\n");
+            if let Some(text) = cell.strip_suffix("\\n") {
+                *cell = format!("{text}\n");
             }
         }
     }
@@ -420,6 +435,32 @@ mod tests {
             "+-----+----+-------+\n| GOT | OP | CHECK |\n+-----+----+-------+\n| xxx | eq | yyy   |\n| xx  |    | y     |\n+-----+----+-------+",
         );
         assert_eq!(wide.expected_actual, (json!("yyyy"), json!("xxxxx")));
+    }
+
+    #[test]
+    fn rows_of_many_lines_are_told_apart_by_blank_lines() {
+        let t = table(
+            "+------+-------+----+-------+\n\
+             | PATH | GOT   | OP | CHECK |\n\
+             +------+-------+----+-------+\n\
+             | {a}  | x\\n   | eq | x\\n   |\n\
+             |      | y     |    | z     |\n\
+             |      |       |    |       |\n\
+             | [1]- | kkkkk | eq | jjjjj |\n\
+             | >{b} | kk    |    | j     |\n\
+             +------+-------+----+-------+",
+        );
+        assert_eq!(
+            t.message.as_deref(),
+            Some("Structures differ at {a}, [1]->{b}")
+        );
+        assert_eq!(
+            t.expected_actual,
+            (
+                json!({"{a}": "x\nz", "[1]->{b}": "jjjjjj"}),
+                json!({"{a}": "x\ny", "[1]->{b}": "kkkkkkk"})
+            )
+        );
     }
 
     #[test]

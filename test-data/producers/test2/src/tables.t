@@ -14,6 +14,11 @@ is([1], [1, 2], 'short array');
 is({a => {b => [{c => 1}]}}, {a => {b => [{c => 2}]}}, 'one nested difference');
 is({a => 1}, hash { field a => 1; field b => 2; end }, 'hash builder');
 is(undef, 1, 'undef got');
+is(
+    {a => "x\ny", b => 1, 'a_long_key_' x 3 => 'k' x 50},
+    {a => "x\nz", b => 2, 'a_long_key_' x 3 => 'j' x 50},
+    'rows of many lines, blank lines between them',
+);
 isnt('a', 'a', 'isnt');
 subtest 'buffered outer' => sub {
     ok(1, 'inner passes');
