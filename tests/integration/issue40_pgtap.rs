@@ -209,7 +209,7 @@ fn issue40_pgtap_files_run_through_psql_as_pg_prove_runs_them() {
             1,
             vec![
                 "test/sql/pets.sql ok=true pass=3 fail=0".to_owned(),
-                "test/sql/sums.sql ok=false pass=1 fail=3".to_owned(),
+                "test/sql/sums.sql ok=false pass=1 fail=4".to_owned(),
             ]
         ),
         "the schema file is no test: {}",
@@ -226,7 +226,7 @@ fn issue40_pgtap_files_run_through_psql_as_pg_prove_runs_them() {
     assert_eq!(prove.status.code(), Some(1), "{said}");
     assert!(said.contains("test/sql/pets.sql .. ok"), "{said}");
     assert!(
-        said.contains("test/sql/sums.sql (Wstat: 0 Tests: 4 Failed: 3)"),
+        said.contains("test/sql/sums.sql (Wstat: 0 Tests: 5 Failed: 4)"),
         "{said}"
     );
 }
@@ -267,6 +267,12 @@ fn issue40_pgtap_have_and_want_are_a_diff_with_want_expected() {
     assert!(
         out[set..].contains("-   \"(3)\",\n    +   \"(2)\","),
         "{}",
+        ran.both()
+    );
+    let tables = out.find("✗ the tables").unwrap_or_else(|| panic!("{}", ran.both()));
+    assert!(
+        out[tables..].contains("Tables differ") && out[tables..].contains("-   \"owners\","),
+        "a *_are test's missing names: {}",
         ran.both()
     );
     assert!(

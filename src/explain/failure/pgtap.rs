@@ -1,8 +1,9 @@
 //! pgTAP's diagnostics (`# Failed test 2: "name"`, `have:`/`want:`, `Extra records:` /
 //! `Missing records:`), read as pgTAP means them: `want` is what was expected and `have` what
 //! the database gave; a value's later lines (pgTAP prefixes each line of a multi-line value
-//! with `# ` alone) belong to it; `NULL` is SQL's null. `set_eq`'s and `bag_eq`'s records
-//! are a diff of the rows one side lacks: the missing ones expected, the extra ones had.
+//! with `# ` alone) belong to it; `NULL` is SQL's null. `set_eq`'s and `bag_eq`'s records,
+//! and what a `*_are` test lists (`Extra functions:`), are a diff of the rows one side lacks:
+//! the missing ones expected, the extra ones had.
 use crate::explain::diff;
 use serde_json::Value;
 
@@ -84,19 +85,26 @@ fn value_after(bodies: &[Option<&str>], key: &str) -> Option<(Value, usize)> {
     Some((value, used))
 }
 
-/// `Extra records:` and/or `Missing records:`, each followed by its rows.
+/// `Extra records:` and/or `Missing records:` (`set_eq`, `bag_eq`), or the same of what a
+/// `*_are` test lists (`Extra functions:`, `Missing tables:`), each followed by its rows.
 fn records(bodies: &[Option<&str>]) -> Option<Said> {
     let mut extra = Vec::new();
     let mut missing = Vec::new();
+    let mut noun: Option<String> = None;
     let mut at = 0;
-    let mut seen = false;
     while let Some(body) = bodies.get(at).copied().flatten() {
-        let list = match body.trim() {
-            "Extra records:" => &mut extra,
-            "Missing records:" => &mut missing,
-            _ => break,
+        let Some((side, what)) = list_heading(body) else {
+            break;
         };
-        seen = true;
+        if noun.as_deref().is_some_and(|n| n != what) {
+            break;
+        }
+        noun = Some(what.to_owned());
+        let list = if side == "Extra" {
+            &mut extra
+        } else {
+            &mut missing
+        };
         at += 1;
         while let Some(row) = bodies.get(at).copied().flatten() {
             let indent = row.len() - row.trim_start().len();
@@ -107,11 +115,24 @@ fn records(bodies: &[Option<&str>]) -> Option<Said> {
             at += 1;
         }
     }
-    seen.then(|| Said {
+    let noun = noun?;
+    let mut message = noun.clone();
+    if let Some(first) = message.get_mut(..1) {
+        first.make_ascii_uppercase();
+    }
+    Some(Said {
         used: at,
-        message: Some("Records differ".to_owned()),
+        message: Some(format!("{message} differ")),
         expected_actual: Some((Value::Array(missing), Value::Array(extra))),
     })
+}
+
+/// `Extra functions:` as `("Extra", "functions")`: a side and one lowercase word.
+fn list_heading(body: &str) -> Option<(&str, &str)> {
+    let text = body.trim().strip_suffix(':')?;
+    let (side, what) = text.split_once(' ')?;
+    let lower = !what.is_empty() && what.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
+    (matches!(side, "Extra" | "Missing") && lower).then_some((side, what))
 }
 
 #[cfg(test)]
@@ -164,6 +185,21 @@ mod tests {
             said.expected_actual,
             Some((json!(["(3)", "(4)"]), json!(["(2)"])))
         );
+    }
+
+    #[test]
+    fn what_a_schema_test_lists() {
+        let b = bodies(
+            "#     Extra functions:\n#         normalize_kind\n# Looks like you failed 1 test of 1",
+        );
+        let said = read(&b).expect("read");
+        assert_eq!(said.used, 2);
+        assert_eq!(said.message.as_deref(), Some("Functions differ"));
+        assert_eq!(
+            said.expected_actual,
+            Some((json!([]), json!(["normalize_kind"])))
+        );
+        assert_eq!(read(&bodies("#     Extra ones here: x")), None);
     }
 
     #[test]
