@@ -110,11 +110,13 @@ fn the_rules_in_their_order() {
         rules,
         [
             ("prove", "*.{t,pl}"),
+            ("prove", "*.t2"),
             ("python", "*.py"),
             ("node", "*.{js,mjs,cjs}"),
             ("typescript", "*.ts"),
             ("sh", "*.sh"),
             ("bats", "*.bats"),
+            ("pgtap", "*.{pg,sql}"),
         ]
     );
     let mut ids: Vec<&str> = HARNESSES.iter().map(|h| h.id()).collect();

@@ -40,7 +40,7 @@ fn run(script: &Script, when: &str, cwd: &Path, logs: Option<&Path>) -> Result<(
         return Ok(());
     }
     let text = String::from_utf8_lossy(&said);
-    // The line that says `error:` (a hint may follow it, as psql's does), else the last.
+    // The line that says `error:` (a hint may follow it, as a database client's does), else the last.
     let last = text
         .lines()
         .find(|l| l.contains("error:"))

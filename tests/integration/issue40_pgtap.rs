@@ -269,7 +269,9 @@ fn issue40_pgtap_have_and_want_are_a_diff_with_want_expected() {
         "{}",
         ran.both()
     );
-    let tables = out.find("✗ the tables").unwrap_or_else(|| panic!("{}", ran.both()));
+    let tables = out
+        .find("✗ the tables")
+        .unwrap_or_else(|| panic!("{}", ran.both()));
     assert!(
         out[tables..].contains("Tables differ") && out[tables..].contains("-   \"owners\","),
         "a *_are test's missing names: {}",

@@ -482,6 +482,9 @@ const LONG_NAMES: &[&str] = &[
     "@tapjs",
     "libtest",
     "gotest",
+    "pgtap",
+    "pg_prove",
+    "psql",
 ];
 const SHORT_NAMES: &[&str] = &[
     "tape", "ava", "jest", "bats", "bun", "deno", "prove", "tsx", "tsrun",

@@ -50,12 +50,19 @@ impl Harness for Prove {
 
     fn rules(&self) -> &'static [Builtin] {
         // prove runs `*.t`; a `.pl` beside them is a helper script (run when named); yath
-        // runs `*.t2` too, where a project uses it.
-        &[Builtin {
-            glob: "*.{t,t2,pl}",
-            walk: &["*.t", "*.t2"],
-            command: &["perl", "{}"],
-        }]
+        // runs `*.t2` too, where a project uses it (`takes`).
+        &[
+            Builtin {
+                glob: "*.{t,pl}",
+                walk: &["*.t"],
+                command: &["perl", "{}"],
+            },
+            Builtin {
+                glob: "*.t2",
+                walk: &[],
+                command: &["perl", "{}"],
+            },
+        ]
     }
 
     fn takes(&self, file: &Candidate<'_>) -> bool {
