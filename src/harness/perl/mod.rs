@@ -40,6 +40,8 @@ impl Harness for Prove {
             "cpanfile",
             "META.json",
             "META.yml",
+            // yath looks for its configuration from the cwd up, as its project's root.
+            ".yath.rc",
         ]
     }
 
