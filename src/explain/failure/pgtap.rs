@@ -18,9 +18,13 @@ pub(super) struct Said {
 /// Most lines read for one value.
 const MAX_VALUE_LINES: usize = 1000;
 
-/// `Failed test 2: "name"`: pgTAP's heading of a failure (it has no source location to give).
+/// `Failed test 2: "name"` (`Failed (TODO) test 3: …`): pgTAP's heading of a failure (it has no source location to give).
 pub(super) fn is_heading(body: &str) -> bool {
-    let Some(rest) = body.trim().strip_prefix("Failed test ") else {
+    let body = body.trim();
+    let Some(rest) = body
+        .strip_prefix("Failed test ")
+        .or_else(|| body.strip_prefix("Failed (TODO) test "))
+    else {
         return false;
     };
     let (number, name) = rest.split_once(':').unwrap_or((rest, ""));
@@ -206,6 +210,7 @@ mod tests {
     fn the_heading() {
         assert!(is_heading(" Failed test 1: \"sum\""));
         assert!(is_heading(" Failed test 12"));
+        assert!(is_heading(" Failed (TODO) test 3: \"later\""));
         assert!(!is_heading(" Failed test 'x'"));
         assert!(!is_heading(" Failed test at t/a.t line 3."));
     }

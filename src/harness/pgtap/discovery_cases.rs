@@ -34,10 +34,18 @@ pub(crate) static PROJECTS: &[Case] = &[Case {
 }];
 
 pub(crate) fn scripts() -> Vec<ScriptCase> {
-    vec![ScriptCase {
-        why: "pg_prove's folder, recursively with -r, its database options skipped",
-        test: "pg_prove -d mydb -U postgres -r test",
-        others: &[],
-        places: vec![place("test", true, Only::Names(&["*.pg"]))],
-    }]
+    vec![
+        ScriptCase {
+            why: "pg_prove's folder, recursively with -r, its database options skipped",
+            test: "pg_prove -d mydb -U postgres -r test",
+            others: &[],
+            places: vec![place("test", true, Only::Names(&["*.pg"]))],
+        },
+        ScriptCase {
+            why: "pg_prove's --ext says which files a folder holds",
+            test: "pg_prove -U postgres --ext .sql --recurse test/",
+            others: &[],
+            places: vec![place("test/", true, Only::Names(&["*.sql"]))],
+        },
+    ]
 }

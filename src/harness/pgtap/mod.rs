@@ -97,7 +97,7 @@ impl Harness for PgTap {
             "-b",
         ];
         Some(Follows {
-            places: follow::folders_or_files(args, &with_value, "test", recursive, &["*.pg"]),
+            places: follow::folders_or_files(args, &with_value, "test", recursive, names(args)),
             one_at_a_time: (!follow::jobs_given(args))
                 .then_some("pg_prove runs files one at a time"),
             ..Follows::default()
@@ -124,6 +124,24 @@ impl Harness for PgTap {
             }),
             after: None,
         }
+    }
+}
+
+/// The names pg_prove takes from a folder: `*.pg` unless `--ext` says (`--ext .sql`, `--ext
+/// sql`); both for another extension, of which the walk still takes only a file that plans.
+fn names(args: &[String]) -> &'static [&'static str] {
+    let ext = args
+        .iter()
+        .enumerate()
+        .find_map(|(k, a)| match a.strip_prefix("--ext") {
+            Some("") => args.get(k + 1).map(String::as_str),
+            Some(rest) => rest.strip_prefix('='),
+            None => None,
+        });
+    match ext.map(|e| e.trim_start_matches('.')) {
+        None | Some("pg") => &["*.pg"],
+        Some("sql") => &["*.sql"],
+        Some(_) => &["*.pg", "*.sql"],
     }
 }
 
