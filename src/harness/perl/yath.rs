@@ -23,6 +23,9 @@ use std::path::Path;
 pub(crate) struct Yath;
 pub(crate) static YATH: Yath = Yath;
 
+/// The folders yath puts on `@INC` unless told not to (`--no-lib`, `--no-blib`).
+const DEFAULT_LIBS: &[&str] = &["lib", "blib/lib", "blib/arch"];
+
 /// The folders a yath project's plain run searches, as yath's `--default-search`.
 pub(crate) const SEARCH: &[&str] = &["t", "t2"];
 
@@ -108,6 +111,10 @@ pub(crate) struct Rc {
     pub(crate) tlib: bool,
     /// `--unsafe-inc`: `.` on `@INC`.
     pub(crate) unsafe_inc: bool,
+    /// `--no-lib`: no `lib` on `@INC`.
+    pub(crate) no_lib: bool,
+    /// `--no-blib`: no `blib/lib`, `blib/arch` on `@INC`.
+    pub(crate) no_blib: bool,
 }
 
 impl Rc {
@@ -163,6 +170,10 @@ impl Rc {
             }
             "--tlib" => self.tlib = true,
             "--no-tlib" => self.tlib = false,
+            "--no-lib" => self.no_lib = true,
+            "-l" | "--lib" => self.no_lib = false,
+            "--no-blib" => self.no_blib = true,
+            "-b" | "--blib" => self.no_blib = false,
             "--unsafe-inc" => self.unsafe_inc = true,
             "--no-unsafe-inc" => self.unsafe_inc = false,
             _ => {}
@@ -209,6 +220,21 @@ impl Rc {
         if self.tlib {
             includes.push("t/lib");
         }
+        // yath's `--lib` and `--blib`, on by default: a project with no Makefile.PL (whose
+        // folders no PERL5LIB names) still sees them.
+        includes.extend(
+            DEFAULT_LIBS
+                .iter()
+                .copied()
+                .filter(|lib| {
+                    if *lib == "lib" {
+                        !self.no_lib
+                    } else {
+                        !self.no_blib
+                    }
+                })
+                .filter(|lib| dir.join(lib).is_dir()),
+        );
         for dir in includes {
             argv.push(format!("-I{dir}").into());
         }
@@ -267,6 +293,9 @@ mod tests {
         )
         .expect("write");
         fs::write(root.join(".yath.user.rc"), "[test]\n--tlib\n").expect("write");
+        let mut no_blib = Rc::read(root);
+        no_blib.take("--no-blib", None);
+        assert!(no_blib.no_blib && !no_blib.no_lib);
         let rc = Rc::read(root);
         let inc = root.join("inc").to_string_lossy().into_owned();
         assert_eq!(rc.includes, ["early", "lib", "t/lib", inc.as_str()]);
@@ -281,11 +310,16 @@ mod tests {
             ]
         );
         fs::create_dir(root.join("t")).expect("mkdir");
+        for lib in ["lib", "blib/lib"] {
+            fs::create_dir_all(root.join(lib)).expect("mkdir");
+        }
         fs::write(root.join("t/a.t"), "#!perl -T\nuse Test2::V0;\n").expect("write");
         let mut want = argv(&["perl", "-T", "-w", "-Iearly", "-Ilib", "-It/lib"]);
         want.push(format!("-I{inc}").into());
         want.extend(argv(&[
             "-It/lib",
+            "-Ilib",
+            "-Iblib/lib",
             "-mMy::Preload",
             "-mCarp",
             "-MData::Dumper",
