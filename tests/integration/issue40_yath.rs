@@ -175,3 +175,57 @@ fn issue40_yath_list_shows_yaths_files_and_why() {
         ran.both()
     );
 }
+
+#[test]
+fn issue40_yath_a_file_that_says_no_preload_runs_without_them() {
+    if !require(
+        "issue40_yath_a_file_that_says_no_preload_runs_without_them",
+        &["perl", "yath"],
+    ) {
+        return;
+    }
+    let p = project();
+    // As Catalyst's t/unit_stats.t: it replaces Time::HiRes before anything loads it.
+    p.write(
+        "t/no_preload.t",
+        "# HARNESS-NO-PRELOAD\nuse Test2::V0;\nok(!$INC{'My/Preload.pm'}, 'not preloaded');\ndone_testing;\n",
+    );
+    let ran = p.run(&["t/no_preload.t", "--no-cache", "--no-history"]);
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    let yath = Command::new("yath")
+        .args(["test", "--no-color", "t/no_preload.t"])
+        .current_dir(p.path())
+        .env_remove("HARNESS_ACTIVE")
+        .output()
+        .expect("yath runs");
+    assert!(yath.status.success(), "yath agrees");
+}
+
+#[test]
+fn issue40_yath_jobs_in_yath_rc_run_files_side_by_side() {
+    if !require(
+        "issue40_yath_jobs_in_yath_rc_run_files_side_by_side",
+        &["perl"],
+    ) {
+        return;
+    }
+    let p = project();
+    let listed = p.run(&["--list"]);
+    assert!(
+        listed
+            .stderr
+            .contains("-j1: a yath project (.yath.rc): yath runs files one at a time"),
+        "yath's default is one job: {}",
+        listed.both()
+    );
+    let rc = p
+        .read_text(".yath.rc")
+        .replace("[test]\n", "[test]\n-j 4\n");
+    p.write(".yath.rc", rc);
+    let listed = p.run(&["--list"]);
+    assert!(
+        !listed.stderr.contains("one at a time") && !listed.stderr.contains("-j1"),
+        "-j 4 in .yath.rc: side by side, as many as tapline's jobs: {}",
+        listed.both()
+    );
+}

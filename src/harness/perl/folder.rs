@@ -19,6 +19,8 @@ pub(crate) struct ProveFolder {
     depth: Depth,
     /// The project uses yath, which runs `*.t2` too.
     yath: bool,
+    /// Its harness runs the files side by side (yath with `-j N`, N > 1, in `.yath.rc`).
+    side_by_side: bool,
 }
 
 /// Which `*.t` of a folder of them the harness runs.
@@ -57,10 +59,12 @@ pub(crate) fn of(
         (true, false) => Depth::Flat,
         (true, true) => dist_depth(cwd),
     };
+    let side_by_side = yath && !super::yath::Rc::read(cwd).one_at_a_time();
     Some(ProveFolder {
         dir: abs,
         depth,
         yath,
+        side_by_side,
     })
 }
 
@@ -77,8 +81,8 @@ impl Folder for ProveFolder {
         }
     }
 
-    fn one_at_a_time(&self) -> &'static str {
-        "prove runs a folder of *.t tests one file at a time"
+    fn one_at_a_time(&self) -> Option<&'static str> {
+        (!self.side_by_side).then_some("prove runs a folder of *.t tests one file at a time")
     }
 
     fn helper(&self) -> &'static str {

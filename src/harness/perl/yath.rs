@@ -238,7 +238,16 @@ impl Rc {
         for dir in includes {
             argv.push(format!("-I{dir}").into());
         }
-        for module in self.preloads.iter().chain(&self.loads) {
+        // A file whose header says `# HARNESS-NO-PRELOAD` runs without yath's preloads.
+        let preloads = if directives(&dir.join(file))
+            .iter()
+            .any(|d| d == "NO-PRELOAD")
+        {
+            &[][..]
+        } else {
+            &self.preloads[..]
+        };
+        for module in preloads.iter().chain(&self.loads) {
             argv.push(format!("-m{module}").into());
         }
         for module in &self.imports {
@@ -247,6 +256,36 @@ impl Rc {
         argv.push(file.into());
         argv
     }
+}
+
+/// Most lines of a file's header read for yath's directives.
+const HEADER_LINES: usize = 200;
+
+/// The `# HARNESS-…` directives of a test file's header (`NO-PRELOAD`, `CAT-LONG`), read as
+/// yath reads them: from the top, past blank lines, comments and `use`/`require`/`BEGIN`/
+/// `package` lines, up to the first other line.
+fn directives(path: &Path) -> Vec<String> {
+    let Ok(text) = fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for line in text.lines().take(HEADER_LINES) {
+        let line = line.trim();
+        if let Some(rest) = line.strip_prefix('#') {
+            if let Some(directive) = rest.trim_start().strip_prefix("HARNESS-") {
+                found.push(directive.trim().to_owned());
+            }
+            continue;
+        }
+        let header = line.is_empty()
+            || ["use ", "use\t", "require ", "BEGIN", "package "]
+                .iter()
+                .any(|w| line.starts_with(w));
+        if !header {
+            break;
+        }
+    }
+    found
 }
 
 /// A line of `.yath.rc` as an option and its value: `-I lib`, `--include=lib`, `-Ilib`,
@@ -330,6 +369,36 @@ mod tests {
         assert!(env.contains(&("TEST2_HARNESS_ACTIVE".into(), "1".into())));
         assert!(env.contains(&("PERL_USE_UNSAFE_INC".into(), "0".into())));
         assert!(env.contains(&("FOO".into(), "bar".into())));
+    }
+
+    #[test]
+    fn a_file_that_says_no_preload_runs_without_them() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        fs::write(
+            root.join("a.t"),
+            "#!perl\n# HARNESS-NO-PRELOAD\nuse strict;\n\n# HARNESS-CAT-LONG\nok();\n# HARNESS-LATE\n",
+        )
+        .expect("write");
+        assert_eq!(directives(&root.join("a.t")), ["NO-PRELOAD", "CAT-LONG"]);
+        let rc = Rc {
+            preloads: vec!["Big::App".to_owned()],
+            loads: vec!["Carp".to_owned()],
+            ..Rc::default()
+        };
+        assert_eq!(
+            rc.command(root, Path::new("a.t")),
+            argv(&["perl", "-mCarp", "a.t"])
+        );
+        fs::write(
+            root.join("b.t"),
+            "use strict;\nok();\n# HARNESS-NO-PRELOAD\n",
+        )
+        .expect("write");
+        assert_eq!(
+            rc.command(root, Path::new("b.t")),
+            argv(&["perl", "-mBig::App", "-mCarp", "b.t"])
+        );
     }
 
     #[test]
