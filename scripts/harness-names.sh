@@ -10,7 +10,7 @@
 code=0
 if [ "${1:-}" = "--code" ]; then code=1; shift; fi
 cd "${1:-$(dirname "$0")/..}" || exit 2
-long='pytest unittest tstest tapbundle perl python chromium mocha vitest yath node:test node-tap @tapjs libtest gotest busted sharness'
+long='pytest unittest tstest tapbundle perl python chromium mocha vitest yath node:test node-tap @tapjs libtest gotest busted sharness pgtap pg_prove psql'
 short='tape ava jest bats bun deno prove tsx tsrun'
 alt=()
 for w in $long; do

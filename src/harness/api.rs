@@ -26,6 +26,8 @@ pub struct Builtin {
 pub struct Candidate<'a> {
     /// As found (relative to the cwd, or absolute).
     pub path: &'a Path,
+    /// The cwd `path` is relative to, for a harness that reads the file (pgTAP's plan).
+    pub cwd: &'a Path,
     /// Its file name.
     pub name: &'a str,
     /// The folder walked was named as holding tests (by the project or the user).

@@ -159,6 +159,7 @@ pub(crate) fn projects() -> impl Iterator<Item = &'static Case> {
         super::node::discovery_cases::PROJECTS,
         super::bats::discovery_cases::PROJECTS,
         super::busted::discovery_cases::PROJECTS,
+        super::pgtap::discovery_cases::PROJECTS,
         super::tap::discovery_cases::PROJECTS,
         super::browser::discovery_cases::PROJECTS,
     ]
@@ -172,6 +173,7 @@ pub(crate) fn scripts() -> Vec<ScriptCase> {
     cases.extend(super::perl::discovery_cases::scripts());
     cases.extend(super::node::discovery_cases::scripts());
     cases.extend(super::bats::discovery_cases::scripts());
+    cases.extend(super::pgtap::discovery_cases::scripts());
     cases.extend(super::tap::discovery_cases::scripts());
     cases.extend(super::mocha::discovery_cases::scripts());
     cases
@@ -194,7 +196,7 @@ pub(crate) fn declared() -> impl Iterator<Item = &'static DeclaredCase> {
 
 /// The names a walk takes by the built-in rules, in the registry's order.
 pub(crate) const WALK_GLOBS: &str =
-    "*.t test*.py *_test.py *.{js,mjs,cjs} test*.ts *.test.ts *.test.*.ts *.sh *.bats *_spec.lua";
+    "*.t *.t2 test*.py *_test.py *.{js,mjs,cjs} test*.ts *.test.ts *.test.*.ts *.sh *.bats *_spec.lua *.{pg,sql}";
 
 static MIXED: &[Case] = &[
     Case {

@@ -15,8 +15,8 @@ pub(crate) trait Folder: Debug {
     fn runs(&self, cwd: &Path, path: &Path) -> bool;
 
     /// Why a run with no PATH that walked this folder runs its files one at a time, as the
-    /// harness runs them.
-    fn one_at_a_time(&self) -> &'static str;
+    /// harness runs them (`None`: the harness runs them side by side, as yath with `-j N`).
+    fn one_at_a_time(&self) -> Option<&'static str>;
 
     /// Why a walk passed over a file beside its tests (`--list` says it after the file).
     fn helper(&self) -> &'static str;

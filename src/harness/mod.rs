@@ -42,6 +42,7 @@ mod jest;
 mod mocha;
 pub(crate) mod node;
 pub(crate) mod perl;
+mod pgtap;
 pub(crate) mod python;
 pub(crate) mod reporters;
 // rust (h48-rust): a crate's or workspace's test binaries through `cargo test`.
@@ -130,6 +131,13 @@ pub(crate) trait Harness: Sync {
     /// What it runs once before and once after a run's files, for its followed command
     /// `words` from `cwd` (node-tap's `before`/`after`); nothing by default.
     fn around(&self, _words: &[String], _cwd: &Path) -> Around {
+        Around::default()
+    }
+
+    /// What it runs once before and once after a run that holds any of its files, however
+    /// they were found (pgTAP's check that the database answers, so that a run that cannot
+    /// connect says so once, not once per file); nothing by default.
+    fn around_files(&self, _cwd: &Path) -> Around {
         Around::default()
     }
 

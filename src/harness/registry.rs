@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 /// Every harness, in the order their rules are tried (the first rule that matches a file wins).
 pub(crate) static HARNESSES: &[&dyn Harness] = &[
     &super::shell_tap::SHELL_TAP, // (a *.t whose #! names a shell; a Makefile's t/)
-    &super::perl::PROVE,          // *.{t,pl}
+    &super::perl::PROVE,          // *.{t,t2,pl}
+    &super::perl::yath::YATH,     // (files PROVE hands to yath, in a yath project)
     &super::python::PYTHON,       // *.py, under pytest in a pytest project
     &super::python::PYTEST,       // (files PYTHON hands to pytest)
     &super::python::unittest::UNITTEST, // (files PYTHON hands to unittest)
@@ -18,6 +19,7 @@ pub(crate) static HARNESSES: &[&dyn Harness] = &[
     &super::shell::SH,            // *.sh
     &super::bats::BATS,           // *.bats
     &super::busted::BUSTED,       // *.lua, busted's specs
+    &super::pgtap::PGTAP,         // *.{pg,sql} declaring a pgTAP plan, through psql
     &super::go::GO,               // [[suite]]s of go's JSON
     &super::rust::CARGO,          // [[suite]]s of cargo test's binaries
     &super::mocha::MOCHA,         // a script's `mocha`: its own files, through it

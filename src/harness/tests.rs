@@ -110,12 +110,14 @@ fn the_rules_in_their_order() {
         rules,
         [
             ("prove", "*.{t,pl}"),
+            ("prove", "*.t2"),
             ("python", "*.py"),
             ("node", "*.{js,mjs,cjs}"),
             ("typescript", "*.ts"),
             ("sh", "*.sh"),
             ("bats", "*.bats"),
             ("busted", "*.lua"),
+            ("pgtap", "*.{pg,sql}"),
         ]
     );
     let mut ids: Vec<&str> = HARNESSES.iter().map(|h| h.id()).collect();

@@ -40,10 +40,11 @@ fn run(script: &Script, when: &str, cwd: &Path, logs: Option<&Path>) -> Result<(
         return Ok(());
     }
     let text = String::from_utf8_lossy(&said);
+    // The line that says `error:` (a hint may follow it, as a database client's does), else the last.
     let last = text
         .lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
+        .find(|l| l.contains("error:"))
+        .or_else(|| text.lines().rev().find(|l| !l.trim().is_empty()))
         .unwrap_or("");
     let ended = match out.status.code() {
         Some(code) => format!("exit {code}"),

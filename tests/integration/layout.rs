@@ -484,6 +484,9 @@ const LONG_NAMES: &[&str] = &[
     "gotest",
     "busted",
     "sharness",
+    "pgtap",
+    "pg_prove",
+    "psql",
 ];
 const SHORT_NAMES: &[&str] = &[
     "tape", "ava", "jest", "bats", "bun", "deno", "prove", "tsx", "tsrun",

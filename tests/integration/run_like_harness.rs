@@ -126,7 +126,7 @@ fn issue7_directory_runs_only_test_files() {
     assert!(
         listed
             .stderr
-            .contains("tapline: a directory yields files matching *.t test*.py *_test.py"),
+            .contains("tapline: a directory yields files matching *.t *.t2 test*.py *_test.py"),
         "--list says what a directory yields:\n{}",
         listed.both()
     );

@@ -5,8 +5,10 @@
 //!   `expected: 'y'` (a diff), and is_deeply's `Structures begin differing at:` with its
 //!   `$got->…` / `$expected->…` lines (a message naming the place, and a diff of the values
 //!   there);
-//! * Test2: the same location lines, and its `+---+` table when it has one row with `GOT` and
-//!   `CHECK` (a diff; with a `PATH` column, a message naming the place);
+//! * Test2: the same location lines, and its `+---+` table ([`super::test2`]: each row a
+//!   difference at its path, by its check);
+//! * pgTAP: `Failed test N: "name"`, and `have:`/`want:` (`want` expected) or `Extra
+//!   records:`/`Missing records:` ([`super::pgtap`]);
 //! * pytest-tap: the `FILE.py:N: ErrorName` line closing the test's own frame (the location),
 //!   the empty `--- Captured Log/Out/Err ---` headings, and the `E` lines (the message), whose
 //!   `assert X == Y` (or unittest's `X != Y`), when both sides read as values
@@ -75,6 +77,7 @@ pub(super) fn read(lines: &[String], commented: bool) -> Read {
                 .or_else(|| r.got_expected(&bodies[i..]))
                 .or_else(|| r.structures(&bodies[i..]))
                 .or_else(|| r.test2_table(&bodies[i..]))
+                .or_else(|| r.pgtap(&bodies[i..]))
                 .or_else(|| r.pytest(&bodies[i..]))
                 .or_else(|| r.pytest_error(&bodies[i..], pytest))
                 .or_else(|| r.bats_location(&bodies[i..]))
@@ -231,44 +234,40 @@ impl Read {
         }
     }
 
-    /// Test2's table (`| GOT | OP | CHECK |`) with one row: a diff of that row's values.
+    /// pgTAP's `Failed test N: "name"` and its `have:`/`want:` or records ([`super::pgtap`]).
+    fn pgtap(&mut self, bodies: &[Option<&str>]) -> Option<usize> {
+        if super::pgtap::is_heading(bodies.first().copied().flatten()?) {
+            return Some(1);
+        }
+        if self.expected_actual.is_some() {
+            return None;
+        }
+        let said = super::pgtap::read(bodies)?;
+        if let Some(message) = said.message {
+            self.message.get_or_insert(message);
+        }
+        self.expected_actual = said.expected_actual;
+        Some(said.used)
+    }
+
+    /// Test2's table (`| GOT | OP | CHECK |`), read as Test2 means it ([`super::test2`]), and
+    /// `isnt`'s `Comparison matched (it should not).`
     fn test2_table(&mut self, bodies: &[Option<&str>]) -> Option<usize> {
         if self.expected_actual.is_some() {
             return None;
         }
-        let mut rows: Vec<Vec<&str>> = Vec::new();
-        let mut used = 0;
-        for body in bodies.iter().take(100) {
-            let Some(b) = body.map(str::trim) else { break };
-            let rule = b.starts_with("+-") && b.ends_with('+');
-            match b.strip_prefix('|').and_then(|r| r.strip_suffix('|')) {
-                Some(inner) => rows.push(inner.split('|').map(str::trim).collect()),
-                None if rule => {}
-                None => break,
-            }
-            used += 1;
-        }
-        let [header, row] = rows.as_slice() else {
-            return None;
-        };
-        if header.len() != row.len() || used < 3 {
-            return None;
-        }
-        let cell = |name: &str| Some(row[header.iter().position(|h| *h == name)?]);
-        let value = |v: &str| {
-            if v == "<UNDEF>" {
-                diff::bare("undef")
-            } else {
-                Value::String(v.to_owned())
-            }
-        };
-        let (got, check) = (cell("GOT")?, cell("CHECK")?);
-        if let Some(path) = cell("PATH") {
+        if bodies.first().copied().flatten()?.trim() == "Comparison matched (it should not)." {
+            // Test2's `isnt`: no table, the sentence is what failed.
             self.message
-                .get_or_insert_with(|| format!("Structures begin differing at {path}"));
+                .get_or_insert_with(|| "Comparison matched (it should not)".to_owned());
+            return Some(1);
         }
-        self.expected_actual = Some((value(check), value(got)));
-        Some(used)
+        let table = super::test2::read(bodies)?;
+        if let Some(message) = table.message {
+            self.message.get_or_insert(message);
+        }
+        self.expected_actual = Some(table.expected_actual);
+        Some(table.used)
     }
 
     /// pytest's `E` lines, the error it reports: the message, and the values when they claim

@@ -28,7 +28,9 @@ pub(crate) mod comments;
 mod literal;
 mod luassert;
 mod node_error;
+mod pgtap;
 pub mod stack;
+mod test2;
 mod values;
 
 /// What a failing point's attachments say, normalised across producers.

@@ -152,6 +152,34 @@ pub(crate) static PROJECTS: &[Case] = &[
             },
         ],
     },
+    Case {
+        why: "a yath project runs t/ and t2/ as yath does",
+        files: &[
+            ("Makefile.PL", ""),
+            (".yath.rc", "[test]\n-I t/inc\n-P My::Preload\n"),
+            ("t/a.t", ""),
+            ("t/deep/b.t", ""),
+            ("t/inc/My/Preload.pm", ""),
+            ("t2/c.t2", ""),
+        ],
+        runs: &[Run {
+            why: "recursively, *.t2 too, each by perl with .yath.rc's [test] options",
+            expect: &[
+                Expect::Files(&["t/a.t", "t/deep/b.t", "t2/c.t2"]),
+                Expect::CommandsOf(&[("t2/c.t2", "perl -It/inc -mMy::Preload t2/c.t2")]),
+            ],
+            ..Run::BARE
+        }],
+    },
+    Case {
+        why: "a *.t2 outside a yath project is no test of prove's",
+        files: &[("Makefile.PL", ""), ("t/a.t", ""), ("t/b.t2", "")],
+        runs: &[Run {
+            why: "make test runs t/*.t",
+            expect: &[Expect::Files(&["t/a.t"])],
+            ..Run::BARE
+        }],
+    },
 ];
 
 pub(crate) static DECLARED: &[DeclaredCase] = &[

@@ -17,6 +17,10 @@ pub(crate) struct ProveFolder {
     dir: PathBuf,
     /// Which of its `*.t` the harness runs.
     depth: Depth,
+    /// The project uses yath, which runs `*.t2` too.
+    yath: bool,
+    /// Its harness runs the files side by side (yath with `-j N`, N > 1, in `.yath.rc`).
+    side_by_side: bool,
 }
 
 /// Which `*.t` of a folder of them the harness runs.
@@ -47,17 +51,26 @@ pub(crate) fn of(
     if !(perl_dist || holds_dot_t_only(&abs, another_test)) {
         return None;
     }
+    let yath = super::yath::uses_yath(cwd).is_some();
     let depth = match (bare, perl_dist) {
         (false, _) => Depth::Deep,
+        // yath searches its folders recursively.
+        (true, _) if yath => Depth::Deep,
         (true, false) => Depth::Flat,
         (true, true) => dist_depth(cwd),
     };
-    Some(ProveFolder { dir: abs, depth })
+    let side_by_side = yath && !super::yath::Rc::read(cwd).one_at_a_time();
+    Some(ProveFolder {
+        dir: abs,
+        depth,
+        yath,
+        side_by_side,
+    })
 }
 
 impl Folder for ProveFolder {
     fn is_own(&self, rel: &str) -> bool {
-        rel.ends_with(".t")
+        rel.ends_with(".t") || (self.yath && rel.ends_with(".t2"))
     }
 
     fn runs(&self, cwd: &Path, path: &Path) -> bool {
@@ -68,8 +81,8 @@ impl Folder for ProveFolder {
         }
     }
 
-    fn one_at_a_time(&self) -> &'static str {
-        "prove runs a folder of *.t tests one file at a time"
+    fn one_at_a_time(&self) -> Option<&'static str> {
+        (!self.side_by_side).then_some("prove runs a folder of *.t tests one file at a time")
     }
 
     fn helper(&self) -> &'static str {

@@ -1,7 +1,7 @@
 //! Perl's harness, prove: the files it runs (`*.t`; a `*.pl` beside them runs when named),
 //! how a `#!` line shapes perl's command (the switches perl insists on seeing there too), and
 //! how a silent file is judged (`No subtests run`).
-use super::api::{insert_after_program, Builtin, Id, Silent};
+use super::api::{insert_after_program, Builtin, Candidate, Cx, Id, Made, Silent};
 use super::follow::{self, Follows};
 use super::Harness;
 use crate::harness::shebang::Shebang;
@@ -15,6 +15,8 @@ pub(crate) mod dist;
 mod folder;
 
 mod scan;
+// #40 item 3: yath (Test2::Harness) where a project uses it.
+pub(crate) mod yath;
 
 // trace and coverage (h39-trace): the trace hook and Devel::Cover.
 pub(crate) mod coverage;
@@ -38,6 +40,8 @@ impl Harness for Prove {
             "cpanfile",
             "META.json",
             "META.yml",
+            // yath looks for its configuration from the cwd up, as its project's root.
+            ".yath.rc",
         ]
     }
 
@@ -47,12 +51,46 @@ impl Harness for Prove {
     }
 
     fn rules(&self) -> &'static [Builtin] {
-        // prove runs `*.t`; a `.pl` beside them is a helper script (run when named).
-        &[Builtin {
-            glob: "*.{t,pl}",
-            walk: &["*.t"],
-            command: &["perl", "{}"],
-        }]
+        // prove runs `*.t`; a `.pl` beside them is a helper script (run when named); yath
+        // runs `*.t2` too, where a project uses it (`takes`).
+        &[
+            Builtin {
+                glob: "*.{t,pl}",
+                walk: &["*.t"],
+                command: &["perl", "{}"],
+            },
+            Builtin {
+                glob: "*.t2",
+                walk: &[],
+                command: &["perl", "{}"],
+            },
+        ]
+    }
+
+    fn takes(&self, file: &Candidate<'_>) -> bool {
+        !file.name.ends_with(".t2") || yath::uses_yath(file.cwd).is_some()
+    }
+
+    fn command(&self, path: &Path, _abs: &Path, cx: &mut Cx<'_>) -> Option<Made> {
+        // In a yath project its test files run as yath runs them.
+        let name = path.to_string_lossy();
+        if !(name.ends_with(".t") || name.ends_with(".t2")) {
+            return None;
+        }
+        let cwd = cx.cwd.to_path_buf();
+        let uses = cx
+            .memo
+            .get_or_insert_with(("prove", "yath"), || yath::uses_yath(&cwd).is_some());
+        if !uses {
+            return None;
+        }
+        let rc = cx
+            .memo
+            .get_or_insert_with(("prove", "yath.rc"), || yath::Rc::read(&cwd));
+        Some(Made {
+            command: Ok(rc.command(&cwd, path)),
+            harness: yath::YATH.id(),
+        })
     }
 
     fn by_line(&self, mut command: Vec<OsString>, line: &Shebang) -> Vec<OsString> {
@@ -94,11 +132,22 @@ impl Harness for Prove {
     }
 
     fn one_at_a_time(&self, cwd: &Path, _programs: &[Option<String>]) -> Option<String> {
+        if let Some(why) = yath::uses_yath(cwd) {
+            return yath::Rc::read(cwd).one_at_a_time().then(|| {
+                format!("a yath project ({why}): yath runs files one at a time unless -j N")
+            });
+        }
         dist::one_at_a_time(cwd)
     }
 
     fn notes(&self, cwd: &Path) -> Vec<String> {
-        dist::notes(cwd)
+        let mut notes = dist::notes(cwd);
+        if let Some(why) = yath::uses_yath(cwd) {
+            notes.push(format!(
+                "a yath project ({why}): t/ and t2/ searched for *.t and *.t2 as yath searches them, each run by perl with .yath.rc's [test] options"
+            ));
+        }
+        notes
     }
 
     fn lib_var(&self) -> Option<&'static str> {
@@ -137,11 +186,12 @@ impl Harness for Prove {
     // --- dsc2: a Perl distribution's walk, a folder of `*.t` ---
 
     fn owns_project(&self, cwd: &Path) -> bool {
-        dist::dist_marker(cwd).is_some()
+        dist::dist_marker(cwd).is_some() || yath::uses_yath(cwd).is_some()
     }
 
     fn owned_dirs(&self) -> &'static [&'static str] {
-        &["t"]
+        // `t2/` is yath's: a folder a project has only where it uses yath.
+        yath::SEARCH
     }
 
     fn holds_own_only(&self, dir: &Path, another_test: &dyn Fn(&str) -> bool) -> bool {

@@ -3,7 +3,7 @@ use crate::harness::scan::{extension, tokens, Callee, Found, Syntax};
 
 /// Whether a file named `path` is read as Perl.
 pub(crate) fn reads(path: &str) -> bool {
-    matches!(extension(path), Some("t" | "pl"))
+    matches!(extension(path), Some("t" | "t2" | "pl"))
 }
 
 /// The tests of a Perl source.

@@ -75,7 +75,7 @@ impl Finder<'_> {
     pub(super) fn enter(&mut self, dir: &Path) {
         self.folder = registry::folder(self.cwd, dir, self.owner, self.bare);
         if self.bare && self.followed.is_none() {
-            self.followed = self.folder.as_ref().map(|f| f.one_at_a_time());
+            self.followed = self.folder.as_ref().and_then(|f| f.one_at_a_time());
         }
     }
 

@@ -276,14 +276,39 @@ pub fn find(
             .filter(|_| declared.is_none())
             .map(str::to_owned)
     });
+    let around = around_files(finder.around, cwd, &files);
     Ok(Found {
         files,
         passed_over,
         declared: finder.declared,
         one_at_a_time,
         notes: finder.notes,
-        around: finder.around,
+        around,
     })
+}
+
+/// `around` and what the harness of each file runs around a run holding its files
+/// ([`crate::harness::Harness::around_files`]), each once, in the files' order.
+fn around_files(
+    mut around: Vec<crate::harness::api::Around>,
+    cwd: &Path,
+    files: &[TestFile],
+) -> Vec<crate::harness::api::Around> {
+    let mut asked: Vec<crate::harness::api::Id> = Vec::new();
+    for id in files.iter().filter_map(|f| f.input.harness) {
+        if asked.contains(&id) {
+            continue;
+        }
+        asked.push(id);
+        let Some(harness) = crate::harness::registry::harness(id) else {
+            continue;
+        };
+        let more = harness.around_files(cwd);
+        if (more.before.is_some() || more.after.is_some()) && !around.contains(&more) {
+            around.push(more);
+        }
+    }
+    around
 }
 
 /// Why the files run one at a time (then `-j1` unless `-j`/`[run] jobs` say otherwise): the
@@ -760,6 +785,7 @@ impl Finder<'_> {
         }
         harness.takes(&Candidate {
             path,
+            cwd: self.cwd,
             name,
             in_test_folder: self.test_folder,
         })

@@ -91,7 +91,13 @@ const TOOLS: &[Tool] = &[
     debian("npm", "npm"),
     debian("openssl", "openssl"),
     debian("perl", "perl"),
+    // PostgreSQL's server programs (not on Debian's PATH: .ci/run links them) and pgTAP's
+    // pg_prove, for the pgTAP room's throwaway cluster (issue40_pgtap.rs).
+    debian("pg_ctl", "postgresql"),
+    debian("initdb", "postgresql"),
+    debian("pg_prove", "libtap-parser-sourcehandler-pgtap-perl"),
     debian("prove", "perl"),
+    debian("psql", "postgresql-client"),
     debian("pytest", "python3-pytest"),
     debian("python3", "python3"),
     debian("python3-coverage", "python3-coverage"),
@@ -102,6 +108,7 @@ const TOOLS: &[Tool] = &[
         source: Source::Npm("tsx"),
         works: None,
     },
+    debian("yath", "libtest2-harness-perl"),
 ];
 
 /// Whether `test` can go on: every tool in `tools` is here (and works). When one is not, the

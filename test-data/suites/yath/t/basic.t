@@ -1,0 +1,10 @@
+use Test2::V0;
+use My::Thing;
+use Helper;
+is(My::Thing::answer(), 42, 'lib/ is on @INC');
+is(Helper::greet('yath'), 'hello yath', '.yath.rc -I t/inc');
+is($ENV{MY_SETTING}, 'from-yath-rc', '.yath.rc --env-var');
+ok($INC{'My/Preload.pm'}, '.yath.rc -P preloads');
+is($ENV{TEST2_HARNESS_ACTIVE}, 1, 'under a Test2 harness');
+is($ENV{PERL_USE_UNSAFE_INC}, 0, 'no . on @INC');
+done_testing;
