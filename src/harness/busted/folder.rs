@@ -44,8 +44,8 @@ impl Folder for BustedFolder {
         self.recursive || normalize(&cwd.join(path)).parent() == Some(self.root.as_path())
     }
 
-    fn one_at_a_time(&self) -> &'static str {
-        "busted runs files one at a time"
+    fn one_at_a_time(&self) -> Option<&'static str> {
+        Some("busted runs files one at a time")
     }
 
     fn helper(&self) -> &'static str {

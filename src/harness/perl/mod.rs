@@ -90,6 +90,7 @@ impl Harness for Prove {
         Some(Made {
             command: Ok(rc.command(&cwd, path)),
             harness: yath::YATH.id(),
+            cwd: None,
         })
     }
 

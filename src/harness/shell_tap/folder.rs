@@ -23,8 +23,8 @@ impl Folder for MakeFolder {
         !self.bare || normalize(&cwd.join(path)).parent() == Some(self.dir.as_path())
     }
 
-    fn one_at_a_time(&self) -> &'static str {
-        "the folder's Makefile runs its *.t one at a time"
+    fn one_at_a_time(&self) -> Option<&'static str> {
+        Some("the folder's Makefile runs its *.t one at a time")
     }
 
     fn helper(&self) -> &'static str {
