@@ -12,8 +12,17 @@ import json
 import os
 import sys
 import textwrap
+import time
 
 import pytest
+
+# Set by tapline's warm pool (src/run/worker): this pytest serves file after file. Taken out
+# of the environment so that a test and what it starts never see them.
+_SERVE = os.environ.pop("TAPLINE_WARM_NONCE", None)
+_MERGED = os.environ.pop("TAPLINE_WARM_MERGED", "0") == "1"
+for _name in ("TAPLINE_WARM_TRACE", "TAPLINE_WARM_PRELOAD", "TAPLINE_WARM_MEMO"):
+    os.environ.pop(_name, None)
+_FILES = os.environ.pop("TAPLINE_PYTEST_FILES", None)
 
 _EQUAL_METHODS = {
     "assertEqual": ("first", "second"),
@@ -36,7 +45,20 @@ def _open_stdout():
         return sys.__stdout__
 
 
+def _open_fd(fd, mode):
+    # A copy of a stream pytest started with, taken before its capture moves the fd (a warm
+    # worker's stdin is /dev/null while capture is on).
+    try:
+        if "b" in mode:
+            return os.fdopen(os.dup(fd), mode)
+        return os.fdopen(os.dup(fd), mode, encoding="utf-8", errors="replace", buffering=1)
+    except OSError:
+        return None
+
+
 _out = _open_stdout()
+_err = _open_fd(2, "w") if _SERVE else None
+_in = _open_fd(0, "rb") if _SERVE else None
 _state = {
     "started": False,
     "errors": [],
@@ -83,11 +105,15 @@ def pytest_configure(config):
     reporter = config.pluginmanager.getplugin("terminalreporter")
     if reporter is not None:
         config.pluginmanager.unregister(reporter)
-    _start()
+    if not (_SERVE or _FILES):
+        _start()
 
 
 def pytest_deselected(items):
     _state["deselected"] += len(items)
+    for item in items:
+        path = _item_path(item)
+        _session["deselected"][path] = _session["deselected"].get(path, 0) + 1
 
 
 def _none_reason():
@@ -102,6 +128,8 @@ def pytest_collectreport(report):
 
 
 def pytest_collection_finish(session):
+    if _SERVE or _FILES:
+        return _session_collected(session)
     errors = _state["errors"]
     run_tests = not errors or session.config.getoption("continue_on_collection_errors", False)
     planned = len(errors) + (len(session.items) if run_tests else 0)
@@ -396,14 +424,135 @@ def pytest_keyboard_interrupt(excinfo):
         if not _state["errors"]:
             _emit("# %s" % _escape(excinfo.exconly()))
         return
-    _emit("Bail out! %s" % _escape(excinfo.exconly()))
+    # A KeyboardInterrupt a test raised (tapline's own Ctrl-C stops the run by itself): it
+    # ends this file's pytest, which fails this file alone (its plan unmet, exit 2), not the run.
+    _emit("# pytest stopped: %s" % _escape(excinfo.exconly()))
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session, exitstatus):
+    if _FILES:
+        return
     if int(exitstatus) == 5 and not _state["errors"]:
         # No tests collected (or all deselected) in this one file: a skip, not a failure.
         if _state["planned"] is None:
             _start()
             _emit("1..0 # SKIP " + _none_reason())
         session.exitstatus = 0
+
+
+# --- the session's files: the listing and the warm worker ---
+
+# What the session collected, by file (absolute path): its items, its collection errors, how
+# many of its tests were deselected.
+_session = {"items": {}, "errors": {}, "deselected": {}, "order": []}
+
+
+def _item_path(item):
+    return os.path.abspath(str(getattr(item, "path", None) or item.fspath))
+
+
+def _report_path(session, report):
+    return os.path.abspath(os.path.join(str(session.config.rootpath), report.nodeid.split("::")[0]))
+
+
+def _session_collected(session):
+    for item in session.items:
+        path = _item_path(item)
+        if path not in _session["items"]:
+            _session["items"][path] = []
+            _session["order"].append(path)
+        _session["items"][path].append(item)
+    for report in _state["errors"]:
+        path = _report_path(session, report)
+        if path not in _session["errors"]:
+            _session["errors"][path] = []
+            if path not in _session["items"]:
+                _session["order"].append(path)
+        _session["errors"][path].append(report)
+    _state["errors"] = []
+    if _FILES:
+        for path in _session["order"]:
+            _emit("\u27e6tapline-file\u27e7 " + path)
+        _emit("\u27e6tapline-files-end\u27e7")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session):
+    if not _SERVE:
+        return None
+    while True:
+        line = _in.readline() if _in is not None else b""
+        if not line:
+            return True
+        try:
+            command = json.loads(line.decode("utf-8", "replace"))
+        except ValueError:
+            continue
+        started = time.monotonic()
+        code = _serve_file(session, os.path.abspath(str(command.get("file") or "")))
+        _write_trace(command.get("trace"))
+        micros = int((time.monotonic() - started) * 1_000_000)
+        marker = "\u27e6tapline-warm %s end %d %d\u27e7" % (_SERVE, code, micros)
+        _emit(marker)
+        if not _MERGED and _err is not None:
+            try:
+                _err.write(marker + "\n")
+                _err.flush()
+            except (OSError, ValueError):
+                pass
+
+
+def _serve_file(session, path):
+    # One file's run, as `pytest FILE` prints it: its TAP stream; its exit code.
+    _state.update(started=False, number=0, planned=None, compare=None, reports=[])
+    _state["deselected"] = _session["deselected"].get(path, 0)
+    _start()
+    items = _session["items"].get(path, [])
+    errors = _session["errors"].get(path, [])
+    if errors and not session.config.getoption("continue_on_collection_errors", False):
+        items = []
+    planned = len(errors) + len(items)
+    _state["planned"] = planned
+    if planned == 0:
+        if path in _session["items"] or path in _session["errors"] or _state["deselected"]:
+            _emit("1..0 # SKIP " + _none_reason())
+        else:
+            _emit(
+                "1..0 # SKIP pytest does not collect this file (its session leaves it out: "
+                "testpaths, collect_ignore, --ignore or python_files)"
+            )
+        return 0
+    _emit("1..%d" % planned)
+    for report in errors:
+        _collection_error(report)
+    session.testsfailed = 0
+    session.shouldstop = False
+    session.shouldfail = False
+    hook = session.config.hook
+    for i, item in enumerate(items):
+        # The file's last test tears everything down, session fixtures too, as its own
+        # pytest would at its end: the next file may come from another worker's start.
+        nextitem = items[i + 1] if i + 1 < len(items) else None
+        hook.pytest_runtest_protocol(item=item, nextitem=nextitem)
+        if session.shouldfail or session.shouldstop:
+            break
+    return 1 if (errors or session.testsfailed) else 0
+
+
+def _write_trace(out):
+    # The modules this process loaded (the whole session's, collected before the first file):
+    # the file's trace, as tapline's trace hook writes it.
+    if not out:
+        return
+    try:
+        lines = []
+        for m in list(sys.modules.values()):
+            f = getattr(m, "__file__", None)
+            if isinstance(f, str):
+                lines.append(f + "\n")
+        lines.append("#done python\n")
+        with open(out, "a") as fh:
+            fh.write("".join(lines))
+    except Exception:
+        pass
