@@ -45,6 +45,7 @@ mod issue39_vitest;
 mod issue39_workspace_concurrency;
 mod issue39_workspaces;
 mod issue40_go;
+mod issue40_pytest_session;
 mod issue40_root;
 mod issue40_unittest;
 mod issue43_help;
