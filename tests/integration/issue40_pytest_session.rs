@@ -45,10 +45,7 @@ fn issue40_collect_ignore_testpaths_and_ignore_are_honoured_by_run_and_list() {
         ["tests/unit/test_a.py", "tests/unit/test_b.py"],
         "{doc:#}"
     );
-    assert_eq!(
-        file_doc(&doc, "tests/unit/test_a.py")["summary"]["pass"],
-        2
-    );
+    assert_eq!(file_doc(&doc, "tests/unit/test_a.py")["summary"]["pass"], 2);
 
     let listed = p.tapline(&["list"]);
     assert_eq!(listed.code, 0, "{}", listed.both());

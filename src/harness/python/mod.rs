@@ -180,7 +180,7 @@ impl Harness for Pytest {
                 .get_or_insert_with(("pytest", "has"), || interpreter::has_pytest(&python_, cwd));
             return Some(match has {
                 true => Ok(None),
-                false => Err(missing(&python)),
+                false => Err(missing(&python, cx.cwd)),
             });
         }
         Some(session::collected(&python, cx.cwd, cx.root).map(Some))
@@ -409,12 +409,13 @@ fn pytest_program(python: &OsStr) -> Vec<OsString> {
     vec![python.to_owned(), "-m".into(), "pytest".into()]
 }
 
-/// The run's one error when the project's interpreter has no pytest.
-fn missing(python: &OsStr) -> String {
-    format!(
-        "the project's interpreter `{}` has no pytest{INSTALL_HINT}",
-        python.to_string_lossy()
-    )
+/// The run's one error when the project's interpreter (run from `cwd`) has no pytest.
+pub(crate) fn missing(python: &OsStr, cwd: &Path) -> String {
+    let shown = python.to_string_lossy();
+    match crate::util::which::find(python, cwd) {
+        Some(_) => format!("the project's interpreter `{shown}` has no pytest{INSTALL_HINT}"),
+        None => format!("the interpreter `{shown}` is not installed, nor is pytest{INSTALL_HINT}"),
+    }
 }
 
 /// The command that runs one file: `pytest` (as [`find`] gave it), the plugin, the file.

@@ -45,17 +45,8 @@ pub(crate) fn collected(
 /// Runs pytest's collection with the plugin's listing mode.
 fn ask(python: &OsString, cwd: &Path) -> Result<Vec<PathBuf>, String> {
     let shown = python.to_string_lossy();
-    if crate::util::which::find(python, cwd).is_none() {
-        return Err(format!(
-            "the interpreter `{shown}` is not there{}",
-            super::INSTALL_HINT
-        ));
-    }
     if !super::interpreter::has_pytest(python, cwd) {
-        return Err(format!(
-            "the project's interpreter `{shown}` has no pytest{}",
-            super::INSTALL_HINT
-        ));
+        return Err(super::missing(python, cwd));
     }
     let vars = super::env(&[])?;
     let out = std::process::Command::new(python)

@@ -20,6 +20,7 @@ import pytest
 # of the environment so that a test and what it starts never see them.
 _SERVE = os.environ.pop("TAPLINE_WARM_NONCE", None)
 _MERGED = os.environ.pop("TAPLINE_WARM_MERGED", "0") == "1"
+_TRACE = os.environ.get("TAPLINE_WARM_TRACE") == "1"
 for _name in ("TAPLINE_WARM_TRACE", "TAPLINE_WARM_PRELOAD", "TAPLINE_WARM_MEMO"):
     os.environ.pop(_name, None)
 _FILES = os.environ.pop("TAPLINE_PYTEST_FILES", None)
@@ -125,6 +126,11 @@ def _none_reason():
 def pytest_collectreport(report):
     if report.failed:
         _state["errors"].append(report)
+    elif (_SERVE or _FILES) and "::" not in report.nodeid and report.nodeid.endswith(".py"):
+        # A test module pytest collected, with tests or none (a file of no tests, or all of
+        # them deselected, still runs, as `1..0 # SKIP`).
+        if os.path.basename(report.nodeid) not in ("__init__.py", "conftest.py"):
+            _session["modules"].append(report.nodeid)
 
 
 def pytest_collection_finish(session):
@@ -445,7 +451,7 @@ def pytest_sessionfinish(session, exitstatus):
 
 # What the session collected, by file (absolute path): its items, its collection errors, how
 # many of its tests were deselected.
-_session = {"items": {}, "errors": {}, "deselected": {}, "order": []}
+_session = {"items": {}, "errors": {}, "deselected": {}, "order": [], "modules": [], "modules_of": {}}
 
 
 def _item_path(item):
@@ -457,12 +463,18 @@ def _report_path(session, report):
 
 
 def _session_collected(session):
+    for nodeid in _session["modules"]:
+        path = os.path.abspath(os.path.join(str(session.config.rootpath), nodeid))
+        if path not in _session["items"]:
+            _session["items"][path] = []
+            _session["order"].append(path)
     for item in session.items:
         path = _item_path(item)
         if path not in _session["items"]:
             _session["items"][path] = []
             _session["order"].append(path)
         _session["items"][path].append(item)
+        _session["modules_of"].setdefault(path, set()).add(getattr(getattr(item, "module", None), "__name__", None))
     for report in _state["errors"]:
         path = _report_path(session, report)
         if path not in _session["errors"]:
@@ -490,8 +502,9 @@ def pytest_runtestloop(session):
         except ValueError:
             continue
         started = time.monotonic()
-        code = _serve_file(session, os.path.abspath(str(command.get("file") or "")))
-        _write_trace(command.get("trace"))
+        path = os.path.abspath(str(command.get("file") or ""))
+        code = _serve_file(session, path)
+        _write_trace(command.get("trace"), path)
         micros = int((time.monotonic() - started) * 1_000_000)
         marker = "\u27e6tapline-warm %s end %d %d\u27e7" % (_SERVE, code, micros)
         _emit(marker)
@@ -540,15 +553,70 @@ def _serve_file(session, path):
     return 1 if (errors or session.testsfailed) else 0
 
 
-def _write_trace(out):
-    # The modules this process loaded (the whole session's, collected before the first file):
-    # the file's trace, as tapline's trace hook writes it.
+# A warm file's trace (TAPLINE_WARM_TRACE): the worker imported every test module when it
+# collected the session, so what sys.modules holds is no one file's. Every import statement
+# that runs is recorded instead, cached or not (importer -> imported), and a file's trace is
+# what its test modules and the conftests reach through those edges, the file itself too.
+_edges = {}
+
+
+def _record_imports():
+    import builtins
+    import importlib.util
+
+    real = builtins.__import__
+
+    def tracking(name, globals=None, locals=None, fromlist=(), level=0):
+        module = real(name, globals, locals, fromlist, level)
+        try:
+            importer = globals.get("__name__") if globals else None
+            if importer:
+                full = name
+                if level:
+                    package = globals.get("__package__") or ""
+                    full = importlib.util.resolve_name("." * level + name, package)
+                found = _edges.setdefault(importer, set())
+                parts = full.split(".")
+                for i in range(1, len(parts) + 1):
+                    found.add(".".join(parts[:i]))
+                for item in fromlist or ():
+                    if isinstance(item, str) and (full + "." + item) in sys.modules:
+                        found.add(full + "." + item)
+        except Exception:
+            pass
+        return module
+
+    builtins.__import__ = tracking
+
+
+if _SERVE and _TRACE:
+    _record_imports()
+
+
+def _reached(roots):
+    seen, todo = set(), [r for r in roots if r]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        todo.extend(_edges.get(name, ()))
+    return seen
+
+
+def _write_trace(out, path=None):
+    # The file's trace, as tapline's trace hook writes it: the files of the modules it reached.
     if not out:
         return
     try:
-        lines = []
-        for m in list(sys.modules.values()):
-            f = getattr(m, "__file__", None)
+        roots = set(_session["modules_of"].get(path, ()))
+        roots.update(
+            name for name, m in list(sys.modules.items())
+            if os.path.basename(str(getattr(m, "__file__", "") or "")) == "conftest.py"
+        )
+        lines = [path + "\n"] if path else []
+        for name in _reached(roots):
+            f = getattr(sys.modules.get(name), "__file__", None)
             if isinstance(f, str):
                 lines.append(f + "\n")
         lines.append("#done python\n")

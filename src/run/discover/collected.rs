@@ -26,8 +26,8 @@ impl Finder<'_> {
                 None | Some(Ok(None)) => continue,
                 Some(Ok(Some(files))) => files,
                 Some(Err(why)) => {
-                    return Err(DiscoverError::Listed {
-                        command: id.to_owned(),
+                    return Err(DiscoverError::Collects {
+                        harness: id.to_owned(),
                         why,
                     });
                 }
