@@ -25,6 +25,13 @@ fn configured() -> Project {
     p
 }
 
+/// A conftest that writes a line to `configured.txt` for each pytest that runs tests (the
+/// listing collects too, with `--collect-only`: not counted).
+const CONFIGURED: &str = "import os\n\ndef pytest_configure(config):\n\
+    \x20   if not config.option.collectonly:\n\
+    \x20       with open(os.path.join(str(config.rootpath), 'configured.txt'), 'a') as f:\n\
+    \x20           f.write('%d\\n' % os.getpid())\n";
+
 #[test]
 fn issue40_collect_ignore_testpaths_and_ignore_are_honoured_by_run_and_list() {
     if !require(
@@ -69,6 +76,7 @@ fn issue40_a_crashing_pytest_file_fails_alone_and_keeps_its_output() {
     }
     let p = Project::new();
     p.write("pytest.ini", "[pytest]\n");
+    p.write("conftest.py", CONFIGURED);
     let passing = "def test_one():\n    assert 1\n";
     p.write("tests/test_a.py", passing);
     p.write(
@@ -105,6 +113,13 @@ fn issue40_a_crashing_pytest_file_fails_alone_and_keeps_its_output() {
         log.contains("Segmentation fault"),
         "faulthandler's words kept: {log}"
     );
+    // Files share a worker; each crash replaced its worker (two crashes, four files: two
+    // pytest processes if a crash came last, else three).
+    let configured = p.read_text("configured.txt").lines().count();
+    assert!(
+        (2..=3).contains(&configured),
+        "{configured} pytest processes"
+    );
 }
 
 #[test]
@@ -114,14 +129,7 @@ fn issue40_one_pytest_process_per_worker() {
     }
     let p = Project::new();
     p.write("pytest.ini", "[pytest]\n");
-    // The listing collects too (--collect-only): only the runs that run tests are counted.
-    p.write(
-        "conftest.py",
-        "import os\n\ndef pytest_configure(config):\n\
-         \x20   if not config.option.collectonly:\n\
-         \x20       with open(os.path.join(str(config.rootpath), 'configured.txt'), 'a') as f:\n\
-         \x20           f.write('%d\\n' % os.getpid())\n",
-    );
+    p.write("conftest.py", CONFIGURED);
     for name in ["a", "b", "c", "d", "e"] {
         p.write(
             &format!("tests/test_{name}.py"),
