@@ -335,6 +335,12 @@ fn unittest_project(cwd: &Path) -> bool {
 pub(crate) const MODULE: &str = "tapline_pytest";
 pub(crate) const PLUGIN: &str = include_str!("tapline_pytest.py");
 
+/// The helpers the plugin and the unittest runner share, written beside each.
+pub(crate) const COMMON: (&str, &str) = (
+    "tapline_python_common.py",
+    include_str!("tapline_python_common.py"),
+);
+
 /// How to get pytest, for the error when it is missing.
 pub(crate) const INSTALL_HINT: &str = ": install it in the project's venv (`python3 -m venv .venv && .venv/bin/pip install pytest`) or system-wide (Debian: apt-get install python3-pytest)";
 
@@ -436,7 +442,7 @@ pub(crate) fn plugin_dir() -> Result<PathBuf, String> {
 
 fn write_plugin() -> std::io::Result<PathBuf> {
     // Not the trace hooks' folder itself: their sitecustomize takes that one off sys.path.
-    super::hooks::versioned_hooks("pytest", &[(&format!("{MODULE}.py"), PLUGIN)])
+    super::hooks::versioned_hooks("pytest", &[(&format!("{MODULE}.py"), PLUGIN), COMMON])
 }
 
 /// The `PYTHONPATH` a pytest file's child gets: the plugin's folder first, then what it would

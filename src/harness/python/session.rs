@@ -181,7 +181,7 @@ pub(crate) static PYTEST_WORKER: PytestWorker = PytestWorker;
 
 /// The plugin, as the worker's "driver": written to the workers' folder, which then goes first
 /// on `PYTHONPATH` ([`Worker::start_env`]); `-p tapline_pytest` loads it.
-const FILES: &[(&str, &str)] = &[("tapline_pytest.py", super::PLUGIN)];
+const FILES: &[(&str, &str)] = &[("tapline_pytest.py", super::PLUGIN), super::COMMON];
 
 impl Worker for PytestWorker {
     fn runs(&self, program: &str) -> bool {

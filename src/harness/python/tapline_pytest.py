@@ -15,6 +15,14 @@ import textwrap
 import time
 
 import pytest
+from tapline_python_common import EQUAL_METHODS as _EQUAL_METHODS
+from tapline_python_common import equal_locals as _equal_locals
+from tapline_python_common import error_block
+from tapline_python_common import escape as _escape
+from tapline_python_common import place as _place_in
+from tapline_python_common import rel as _rel
+from tapline_python_common import safe_repr as _repr
+from tapline_python_common import stack as _stack
 
 # Set by tapline's warm pool (src/run/worker): this pytest serves file after file. Taken out
 # of the environment so that a test and what it starts never see them.
@@ -25,17 +33,6 @@ for _name in ("TAPLINE_WARM_TRACE", "TAPLINE_WARM_PRELOAD", "TAPLINE_WARM_MEMO")
     os.environ.pop(_name, None)
 _FILES = os.environ.pop("TAPLINE_PYTEST_FILES", None)
 
-_EQUAL_METHODS = {
-    "assertEqual": ("first", "second"),
-    "assertMultiLineEqual": ("first", "second"),
-    "assertListEqual": ("list1", "list2"),
-    "assertTupleEqual": ("tuple1", "tuple2"),
-    "assertDictEqual": ("d1", "d2"),
-    "assertSetEqual": ("set1", "set2"),
-    "assertSequenceEqual": ("seq1", "seq2"),
-}
-# A value whose repr is longer than this is left to pytest's words.
-_MAX_REPR = 100_000
 
 
 def _open_stdout():
@@ -77,20 +74,6 @@ def _emit(text):
         _out.flush()
     except (OSError, ValueError):
         pass
-
-
-def _escape(text):
-    one_line = " ".join(str(text).split("\n"))
-    return one_line.replace("\\", "\\\\").replace("#", "\\#")
-
-
-def _rel(path):
-    path = str(path)
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return path
-    return path if rel.startswith("..") else rel
 
 
 def _start():
@@ -191,9 +174,7 @@ def _file_line_in(text):
 
 
 def _error_block(error):
-    _emit("\u27e6TSTEST:ERROR\u27e7")
-    _emit(json.dumps(error, ensure_ascii=False, default=str))
-    _emit("\u27e6TSTEST:/ERROR\u27e7")
+    error_block(_emit, error)
 
 
 def pytest_assertrepr_compare(config, op, left, right):
@@ -333,31 +314,15 @@ def _compared(message):
 
 def _unittest_values(excinfo):
     # unittest's assertEqual and kin: the two arguments of its outermost frame.
-    tb = excinfo.tb
-    while tb is not None:
-        code = tb.tb_frame.f_code
-        names = _EQUAL_METHODS.get(code.co_name)
-        if names and code.co_filename.replace("\\", "/").endswith("unittest/case.py"):
-            local = tb.tb_frame.f_locals
-            if names[0] in local and names[1] in local:
-                actual, expected = _repr(local[names[0]]), _repr(local[names[1]])
-                if actual is None or expected is None:
-                    return None
-                message = excinfo.exconly(tryshort=True).splitlines()[0]
-                msg = local.get("msg")
-                if msg is not None:
-                    message += "\n" + str(msg)
-                return actual, expected, message
-        tb = tb.tb_next
-    return None
-
-
-def _repr(value):
-    try:
-        text = repr(value)
-    except Exception:
+    found = _equal_locals(excinfo.tb, _EQUAL_METHODS)
+    if found is None:
         return None
-    return text if len(text) <= _MAX_REPR else None
+    actual, expected, local = found
+    message = excinfo.exconly(tryshort=True).splitlines()[0]
+    msg = local.get("msg")
+    if msg is not None:
+        message += "\n" + str(msg)
+    return actual, expected, message
 
 
 def _frames(item, tb):
@@ -389,32 +354,14 @@ def _frames(item, tb):
     return frames
 
 
-def _stack(frames):
-    import linecache
-
-    lines = ["Traceback (most recent call last):"]
-    for path, line, name in frames:
-        lines.append('  File "%s", line %d, in %s' % (_rel(path), line, name))
-        source = linecache.getline(path, line).strip()
-        if source:
-            lines.append("    " + source)
-    return "\n".join(lines)
-
-
 def _place(item, frames):
-    # The deepest frame in the test's own file, else the deepest one under the cwd.
+    # The deepest frame in the test's own file, else the deepest one under the cwd, else the
+    # last.
     test_file = os.path.abspath(str(getattr(item, "path", None) or item.fspath))
-    here = os.getcwd()
-    for want in (
-        lambda p: os.path.abspath(p) == test_file,
-        lambda p: os.path.abspath(p).startswith(here + os.sep) and "site-packages" not in p,
-    ):
-        for path, line, _ in reversed(frames):
-            if want(path):
-                return _rel(path), line
-    if frames:
+    found = _place_in(frames, test_file)
+    if found is None and frames:
         return _rel(frames[-1][0]), frames[-1][1]
-    return None
+    return found
 
 
 def pytest_internalerror(excrepr, excinfo):

@@ -91,8 +91,11 @@ pub(crate) fn command(python: &OsStr, file: &Path) -> Vec<OsString> {
 fn runner_dir() -> Result<PathBuf, String> {
     static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     DIR.get_or_init(|| {
-        super::super::hooks::versioned_hooks("unittest", &[(&format!("{MODULE}.py"), RUNNER)])
-            .map_err(|e| format!("failed to write tapline's unittest runner: {e}"))
+        super::super::hooks::versioned_hooks(
+            "unittest",
+            &[(&format!("{MODULE}.py"), RUNNER), super::COMMON],
+        )
+        .map_err(|e| format!("failed to write tapline's unittest runner: {e}"))
     })
     .clone()
 }

@@ -1,5 +1,5 @@
-//! A harness whose own session decides which files run ([`crate::harness::Harness::collects`],
-//! pytest's): in a run with no PATH, its files are the ones it collects (a walked file it
+//! A harness whose own session decides which files run ([`crate::harness::Harness::collects`]):
+//! in a run with no PATH, its files are the ones it collects (a walked file it
 //! leaves out is passed over, a file it collects outside the walked folders is added); with
 //! PATHs, its files run as named, but a harness that cannot run at all is one error.
 use super::{DiscoverError, Finder, Origin, PassedOverWhy};

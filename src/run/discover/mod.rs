@@ -160,8 +160,8 @@ pub enum DiscoverError {
     /// The harness of the project's test command could not list the files it runs.
     #[error("failed to list the test files of `{command}`: {why}")]
     Listed { command: String, why: String },
-    /// A harness whose own session decides its files cannot run them at all (pytest missing
-    /// from the project's interpreter, a usage error in its configuration): one error.
+    /// A harness whose own session decides its files cannot run them at all (the harness
+    /// missing from the project's interpreter, a usage error in its configuration): one error.
     #[error("failed to run {harness}'s files: {why}")]
     Collects { harness: String, why: String },
     #[error("failed to parse glob `{pattern}`: {kind}")]
