@@ -101,6 +101,8 @@ def pytest_deselected(items):
 
 
 def _none_reason():
+    if _state.get("module_skip"):
+        return _state["module_skip"]
     if _state["deselected"]:
         return "pytest deselected all %d tests of this file" % _state["deselected"]
     return "pytest collected no tests in this file"
@@ -109,6 +111,15 @@ def _none_reason():
 def pytest_collectreport(report):
     if report.failed:
         _state["errors"].append(report)
+    elif report.skipped and "::" not in report.nodeid:
+        # A module that skips itself (`pytest.skip(allow_module_level=True)`, importorskip):
+        # its reason is the file's.
+        reason = _skip_reason(report)
+        if reason in ("Skipped", "skipped"):
+            reason = "the module skips itself (pytest.skip at module level), no reason given"
+        _state["module_skip"] = reason
+        if _SERVE or _FILES:
+            _session["module_skip"][report.nodeid] = _state["module_skip"]
     elif (_SERVE or _FILES) and "::" not in report.nodeid and report.nodeid.endswith(".py"):
         # A test module pytest collected, with tests or none (a file of no tests, or all of
         # them deselected, still runs, as `1..0 # SKIP`).
@@ -398,7 +409,7 @@ def pytest_sessionfinish(session, exitstatus):
 
 # What the session collected, by file (absolute path): its items, its collection errors, how
 # many of its tests were deselected.
-_session = {"items": {}, "errors": {}, "deselected": {}, "order": [], "modules": [], "modules_of": {}}
+_session = {"items": {}, "errors": {}, "deselected": {}, "order": [], "modules": [], "modules_of": {}, "module_skip": {}}
 
 
 def _item_path(item):
@@ -410,6 +421,10 @@ def _report_path(session, report):
 
 
 def _session_collected(session):
+    for nodeid in list(_session["module_skip"]):
+        path = os.path.abspath(os.path.join(str(session.config.rootpath), nodeid))
+        _session["module_skip"][path] = _session["module_skip"].pop(nodeid)
+        _session["modules"].append(nodeid)
     for nodeid in _session["modules"]:
         path = os.path.abspath(os.path.join(str(session.config.rootpath), nodeid))
         if path not in _session["items"]:
@@ -467,6 +482,7 @@ def _serve_file(session, path):
     # One file's run, as `pytest FILE` prints it: its TAP stream; its exit code.
     _state.update(started=False, number=0, planned=None, compare=None, reports=[])
     _state["deselected"] = _session["deselected"].get(path, 0)
+    _state["module_skip"] = _session["module_skip"].get(path)
     _start()
     items = _session["items"].get(path, [])
     errors = _session["errors"].get(path, [])
