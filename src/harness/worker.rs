@@ -28,6 +28,14 @@ pub(crate) trait Worker: Sync {
         true
     }
 
+    /// Whether a worker of this harness started at a run's end may wait for watch mode's next
+    /// cycle (`run/worker/spares.rs`): it loads only its harness before its first file. One
+    /// that loads the project's tests as it starts (pytest's collects the session) would run
+    /// the next cycle's files as they were before the edit: none is kept.
+    fn spares(&self) -> bool {
+        true
+    }
+
     /// The worker's arguments after its interpreter, given `argv` (a file's command less the
     /// file) and `driver` (its first file's path): by default its command's with the driver in
     /// place of the file; a harness whose own program serves the files (pytest with its

@@ -179,3 +179,33 @@ fn issue40_a_missing_pytest_is_one_error_naming_the_interpreter() {
         ran.both()
     );
 }
+
+/// Watch mode keeps no pytest worker for the next edit: one would have collected (imported) the
+/// project's tests and modules before the edit and run the next cycle's file as it was.
+#[test]
+fn issue40_watch_runs_an_edit_in_a_pytest_that_sees_it() {
+    if !require(
+        "issue40_watch_runs_an_edit_in_a_pytest_that_sees_it",
+        &["pytest"],
+    ) {
+        return;
+    }
+    let p = crate::watch::Project::new(&[
+        ("pytest.ini", "[pytest]\npythonpath = .\n"),
+        ("val.py", "v = 1\n"),
+        (
+            "tests/test_val.py",
+            "import val\n\ndef test_v():\n    assert val.v == 1\n",
+        ),
+    ]);
+    let mut s = crate::watch::Session::start(&p, &[]);
+    let first = s.wait_finished(1);
+    assert_eq!(first["summary"]["ok"], true, "{first}\n{}", s.stderr());
+    // An editor's pause: a worker kept for the next edit would have collected by now.
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    p.write("val.py", "v = 2\n");
+    let second = s.wait_finished(2);
+    assert_eq!(second["summary"]["ok"], false, "the edit is seen: {second}");
+    s.quit();
+    s.assert_nothing_left(&p);
+}

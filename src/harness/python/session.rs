@@ -200,6 +200,12 @@ impl Worker for PytestWorker {
         false
     }
 
+    fn spares(&self) -> bool {
+        // It imports every test module as it collects: a spare would run the next cycle's
+        // files as they were before the edit.
+        false
+    }
+
     fn start_args(&self, argv: &[OsString], _driver: &Path) -> Vec<OsString> {
         // `PYTHON -m pytest -p tapline_pytest` and no file: pytest collects the session as a
         // bare `pytest` would, and the plugin serves the files from stdin.

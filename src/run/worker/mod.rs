@@ -458,7 +458,8 @@ impl Pool {
     pub(crate) async fn shutdown(&mut self, settings: &Settings) {
         if let Some(spares) = &settings.warm_spares {
             for key in std::mem::take(&mut self.served) {
-                if spares.holds(&key) {
+                let kept = registry::worker(key.harness).is_none_or(|w| w.spares());
+                if !kept || spares.holds(&key) {
                     continue;
                 }
                 if let Some(driver) = self.driver(key.harness) {
