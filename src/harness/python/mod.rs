@@ -173,7 +173,10 @@ impl Harness for Pytest {
         cx: &mut Cx<'_>,
     ) -> Option<Result<Option<Vec<PathBuf>>, String>> {
         let python = pytest_python(cx);
-        if !bare {
+        // pytest's session decides a bare run's files in a project of its own; elsewhere (files
+        // written for pytest in a project without its configuration) the walk does.
+        let project = is_project(cx.cwd) || is_project(cx.root);
+        if !(bare && project) {
             let (cwd, python_) = (cx.cwd, python.clone());
             let has = cx
                 .memo
