@@ -83,15 +83,98 @@ pub(crate) fn python(cwd: &Path, root: &Path) -> OsString {
 
 /// pytest's interpreter: the project's environment, else the `python3` on PATH when it has
 /// pytest, else the interpreter the `pytest` on PATH names on its `#!` line, else `python3`.
+/// Without a project environment the choice costs a python's start (through pyenv's shims,
+/// about 0.3 s here), so it is kept per folder ([`kept_file`]) while what decides it holds
+/// ([`choice_key`]); a listing that then finds no pytest forgets it ([`forget`]).
 pub(crate) fn for_pytest(cwd: &Path, root: &Path) -> OsString {
     if let Some(found) = project_env(cwd, root) {
         return found;
     }
-    let python3 = OsString::from("python3");
-    if has_pytest(&python3, cwd) {
-        return python3;
+    let key = choice_key(cwd);
+    let kept = kept_file(cwd);
+    if let Some(file) = &kept {
+        if let Some(python) = read_kept(file, &key) {
+            return python;
+        }
     }
-    pytest_on_path(cwd).unwrap_or(python3)
+    let python3 = OsString::from("python3");
+    let chosen = match has_pytest(&python3, cwd) {
+        true => python3,
+        false => pytest_on_path(cwd).unwrap_or(python3),
+    };
+    if let Some(file) = &kept {
+        let doc = serde_json::json!({ "key": key, "python": chosen.to_string_lossy() });
+        let tmp = file.with_extension(format!("{}.tmp", std::process::id()));
+        if std::fs::write(&tmp, doc.to_string()).is_ok() && std::fs::rename(&tmp, file).is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+    }
+    chosen
+}
+
+/// Drops the kept choice of the folder `cwd` (its python had no pytest after all).
+pub(crate) fn forget(cwd: &Path) {
+    if let Some(file) = kept_file(cwd) {
+        let _ = std::fs::remove_file(file);
+    }
+}
+
+/// Where the choice for the folder `cwd` is kept: in the plugin's folder.
+fn kept_file(cwd: &Path) -> Option<PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = super::plugin_dir().ok()?;
+    let hash = crate::util::fnv1a(cwd.as_os_str().as_bytes());
+    Some(dir.join(format!("python-{hash:016x}.json")))
+}
+
+fn read_kept(file: &Path, key: &str) -> Option<OsString> {
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(file).ok()?).ok()?;
+    (doc["key"] == key).then(|| doc["python"].as_str().map(OsString::from))?
+}
+
+/// What decides the choice: the variables that pick a python (`PATH`, pyenv's, a virtual
+/// environment's, conda's), the `python3` and `pytest` PATH finds (path, size, modification
+/// time), and pyenv's version files (`.python-version` from `cwd` up, its global `version`).
+fn choice_key(cwd: &Path) -> String {
+    use std::fmt::Write;
+    use std::os::unix::fs::MetadataExt;
+    let mut text = String::new();
+    let mut stamp = |path: &Path| {
+        let meta = std::fs::metadata(path).ok();
+        let (len, mtime) = meta.map_or((0, 0), |m| {
+            (m.len(), m.mtime_nsec() + m.mtime() * 1_000_000_000)
+        });
+        let _ = write!(text, "{}\0{len}\0{mtime}\0", path.display());
+    };
+    for program in ["python3", "pytest"] {
+        if let Some(found) = crate::util::which::find(OsStr::new(program), cwd) {
+            stamp(&found);
+        }
+    }
+    for dir in cwd.ancestors() {
+        stamp(&dir.join(".python-version"));
+    }
+    let pyenv_root = std::env::var_os("PYENV_ROOT")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".pyenv")));
+    if let Some(root) = pyenv_root {
+        stamp(&root.join("version"));
+    }
+    for var in [
+        "PATH",
+        "PYENV_VERSION",
+        "VIRTUAL_ENV",
+        "CONDA_PREFIX",
+        "UV_PROJECT_ENVIRONMENT",
+    ] {
+        let value = std::env::var_os(var).unwrap_or_default();
+        let _ = write!(text, "{var}={}\0", value.to_string_lossy());
+    }
+    format!(
+        "{:016x}:{}",
+        crate::util::fnv1a(text.as_bytes()),
+        text.len()
+    )
 }
 
 /// The interpreter the `pytest` program on PATH runs under, by its `#!` line, when that

@@ -181,12 +181,20 @@ impl Harness for Pytest {
             let has = cx
                 .memo
                 .get_or_insert_with(("pytest", "has"), || interpreter::has_pytest(&python_, cwd));
+            if !has {
+                interpreter::forget(cx.cwd);
+            }
             return Some(match has {
                 true => Ok(None),
                 false => Err(missing(&python, cx.cwd)),
             });
         }
-        Some(session::collected(&python, cx.cwd, cx.root).map(Some))
+        let collected = session::collected(&python, cx.cwd, cx.root);
+        if collected.is_err() {
+            // The next run chooses the interpreter afresh.
+            interpreter::forget(cx.cwd);
+        }
+        Some(collected.map(Some))
     }
 
     fn worker(&self) -> Option<&'static dyn super::worker::Worker> {
