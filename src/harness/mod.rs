@@ -335,6 +335,20 @@ pub(crate) trait Harness: Sync {
         false
     }
 
+    /// The files its own collection takes, when the files a run found include some it runs
+    /// (`input.harness` is its id) and the project's session decides which (pytest's:
+    /// `testpaths`, `collect_ignore`, `--ignore` in `addopts`). `bare`: a run with no PATH,
+    /// whose files of this harness are then exactly these (relative to the cwd); with PATHs
+    /// only whether its files can run at all is asked (`Ok(None)`). `Err`: why not, after
+    /// "failed to list the test files of `ID`: " (one error for the run, exit 2).
+    fn collects(
+        &self,
+        _bare: bool,
+        _cx: &mut Cx<'_>,
+    ) -> Option<Result<Option<Vec<PathBuf>>, String>> {
+        None
+    }
+
     /// Why [`Harness::project_files`] found none (after "failed to find test files: ").
     fn no_project_files(&self) -> &'static str {
         "the project has no test folder and no test file"

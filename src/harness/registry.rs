@@ -347,9 +347,12 @@ pub(crate) fn traced_by(
 
 /// The harness whose worker runs in `program` (a base name), with that worker.
 pub(crate) fn worker_for(program: &str) -> Option<(Id, &'static dyn super::worker::Worker)> {
-    HARNESSES
-        .iter()
-        .find_map(|h| h.worker().filter(|w| w.runs(program)).map(|w| (h.id(), w)))
+    HARNESSES.iter().find_map(|h| {
+        let worker = h
+            .worker()
+            .filter(|w| w.serves_others() && w.runs(program))?;
+        Some((h.id(), worker))
+    })
 }
 
 /// The worker of the harness named `id`.

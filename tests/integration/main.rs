@@ -48,6 +48,7 @@ mod issue40_busted;
 mod issue40_formats;
 mod issue40_go;
 mod issue40_pgtap;
+mod issue40_pytest_session;
 mod issue40_root;
 mod issue40_rust;
 mod issue40_shell_tap;

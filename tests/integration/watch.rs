@@ -30,14 +30,14 @@ fn script(ok: bool, sleep: Option<&str>) -> String {
 
 /// The run tests' project (`crate::util::Project`), with a `tapline.toml`, and a folder beside
 /// it that is never watched.
-struct Project {
+pub(crate) struct Project {
     inner: crate::util::Project,
     /// Outside the project, so writing it changes nothing watched.
     aux: TempDir,
 }
 
 impl Project {
-    fn new(files: &[(&str, &str)]) -> Project {
+    pub(crate) fn new(files: &[(&str, &str)]) -> Project {
         let inner = crate::util::Project::new();
         inner.write("tapline.toml", "");
         let aux = TempDir::new().expect("temp dir");
@@ -56,7 +56,7 @@ impl Project {
         self.inner.join(rel)
     }
 
-    fn write(&self, rel: &str, text: &str) {
+    pub(crate) fn write(&self, rel: &str, text: &str) {
         self.inner.write(rel, text);
     }
 
@@ -86,7 +86,7 @@ impl Project {
 static SESSIONS: AtomicUsize = AtomicUsize::new(0);
 
 /// A running `tapline run --watch`.
-struct Session {
+pub(crate) struct Session {
     child: Child,
     stdin: Option<ChildStdin>,
     events: Arc<Mutex<Vec<Value>>>,
@@ -96,7 +96,7 @@ struct Session {
 }
 
 impl Session {
-    fn start(project: &Project, args: &[&str]) -> Session {
+    pub(crate) fn start(project: &Project, args: &[&str]) -> Session {
         Session::start_with(project, args, Stdio::piped())
     }
 
@@ -170,7 +170,7 @@ impl Session {
         self.child.id() as i32
     }
 
-    fn stderr(&self) -> String {
+    pub(crate) fn stderr(&self) -> String {
         self.stderr.lock().expect("lock").clone()
     }
 
@@ -219,7 +219,7 @@ impl Session {
             .find(|e| e["run"] == run)
     }
 
-    fn wait_finished(&self, run: u64) -> Value {
+    pub(crate) fn wait_finished(&self, run: u64) -> Value {
         self.wait(&format!("run {run} to finish"), |s| {
             s.finished(run).is_some()
         });
@@ -266,7 +266,7 @@ impl Session {
         }
     }
 
-    fn quit(&mut self) -> i32 {
+    pub(crate) fn quit(&mut self) -> i32 {
         self.send("q");
         self.wait_exit()
     }
@@ -316,7 +316,7 @@ impl Session {
         found
     }
 
-    fn assert_nothing_left(&self, project: &Project) {
+    pub(crate) fn assert_nothing_left(&self, project: &Project) {
         // A killed process can take a moment to disappear from /proc.
         let start = Instant::now();
         while !self.leftovers().is_empty() && start.elapsed() < Duration::from_secs(5) {

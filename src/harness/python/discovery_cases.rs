@@ -2,9 +2,20 @@
 //! test files run under the project's pytest, and a pytest project's own walk.
 use crate::harness::discovery_cases::{Case, Expect, Run};
 
+/// The project's venv python, standing in for one with pytest: it answers the question
+/// whether it has pytest (`-c …`: yes), and its `--collect-only` session holds every file named
+/// as pytest names tests, from the cwd down, past the venv and `build/`, as pytest's default
+/// `norecursedirs` does.
+const STAND_IN: &str = "#!/bin/sh\n\
+case \"$*\" in *--collect-only*)\n\
+  find . -name .venv -prune -o -name build -prune -o -name env -prune -o \\( -name 'test_*.py' -o -name '*_test.py' \\) -print |\n\
+  sed \"s|^\\./|\u{27e6}tapline-file\u{27e7} $PWD/|\"\n\
+  echo \"\u{27e6}tapline-files-end\u{27e7}\";;\n\
+esac\n";
+
 pub(crate) static PROJECTS: &[Case] = &[
     Case {
-        why: "issue 25: Python test files written for pytest (or unittest) run under pytest, found in the project's venv first, with tapline's plugin; a script printing its own TAP runs with python3; in a pytest project every Python test file is pytest's",
+        why: "issue 25: Python test files written for pytest (or unittest) run under pytest, the project's venv's python first (`-m pytest`), with tapline's plugin; a script printing its own TAP runs with python3; in a pytest project every Python test file is pytest's",
         files: &[
             ("tests/test_plain.py", "print('1..0')\n"),
             ("tests/test_pytest.py", "import pytest\n"),
@@ -12,7 +23,7 @@ pub(crate) static PROJECTS: &[Case] = &[
                 "tests/test_unit.py",
                 "import unittest\n\nclass T(unittest.TestCase):\n    pass\n",
             ),
-            (".venv/bin/pytest*", "#!/bin/sh\n"),
+            (".venv/bin/python*", STAND_IN),
         ],
         runs: &[
             Run {
@@ -22,11 +33,11 @@ pub(crate) static PROJECTS: &[Case] = &[
                         ("tests/test_plain.py", "python3 tests/test_plain.py"),
                         (
                             "tests/test_pytest.py",
-                            "{dir}/.venv/bin/pytest -p tapline_pytest tests/test_pytest.py",
+                            "{dir}/.venv/bin/python -m pytest -p tapline_pytest tests/test_pytest.py",
                         ),
                         (
                             "tests/test_unit.py",
-                            "{dir}/.venv/bin/pytest -p tapline_pytest tests/test_unit.py",
+                            "{dir}/.venv/bin/python -m pytest -p tapline_pytest tests/test_unit.py",
                         ),
                     ]),
                     Expect::Harnesses(&[
@@ -43,7 +54,7 @@ pub(crate) static PROJECTS: &[Case] = &[
                 expect: &[
                     Expect::CommandsOf(&[(
                         "tests/test_plain.py",
-                        "{dir}/.venv/bin/pytest -p tapline_pytest tests/test_plain.py",
+                        "{dir}/.venv/bin/python -m pytest -p tapline_pytest tests/test_plain.py",
                     )]),
                     Expect::Harnesses(&[
                         ("tests/test_plain.py", Some("pytest")),
@@ -70,6 +81,7 @@ pub(crate) static PROJECTS: &[Case] = &[
         why: "issue 25: a pytest project with no test folder has its tests where pytest looks with no argument: from the cwd down, past a virtual environment and pytest's other skipped folders",
         files: &[
             ("pytest.ini", "[pytest]\n"),
+            (".venv/bin/python*", STAND_IN),
             ("test_top.py", "def test_a():\n    pass\n"),
             ("pkg/sub/thing_test.py", ""),
             ("pkg/helpers.py", ""),

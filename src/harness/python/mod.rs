@@ -5,9 +5,12 @@
 //! `pytest.ini`, `[tool.pytest…]` in `pyproject.toml`, `[tool:pytest]` in `setup.cfg`,
 //! `[pytest]` in `tox.ini`, a `conftest.py`), or when the file itself is written for it
 //! ([`is_test_module`]: it imports pytest, defines a `unittest.TestCase`, or defines `test_`
-//! functions and runs nothing itself). One pytest process runs one file (`pytest -p
-//! tapline_pytest FILE`), so each file is a tapline file with its own log, and `-j N` runs N
-//! of them at once.
+//! functions and runs nothing itself). A run with no PATH takes the files pytest's own session
+//! collects, and each `-j` worker is one pytest that collected the session once and runs the
+//! files tapline hands it ([`session`]); a file that cannot share a worker (`-t`, a retry's
+//! node IDs, coverage, `--isolate`) runs alone as `PYTHON -m pytest -p tapline_pytest FILE`.
+//! Each file is a tapline file with its own log and verdict. The interpreter is the project's
+//! ([`interpreter`]).
 //!
 //! The plugin (`tapline_pytest.py`, in the binary) is written to tapline's folder in the temp
 //! folder, as the trace hooks are ([`super::hooks`]), in a subfolder of its own that goes
@@ -21,7 +24,7 @@ use std::sync::OnceLock;
 pub(crate) mod discovery_cases;
 mod root;
 
-use super::api::{insert_after_program, Builtin, Cx, Id, Made, MissingInterpreter};
+use super::api::{insert_after_program, Builtin, Cx, Id, Made};
 use super::filter::{Filter, Narrow, Pattern, Probe};
 use super::list::{Listable, Lister, Listing, Scanned};
 use super::Harness;
@@ -29,8 +32,10 @@ use crate::harness::shebang::Shebang;
 use crate::protocol::InputFormat;
 use std::collections::BTreeSet;
 
+pub(crate) mod interpreter;
 mod list;
 mod scan;
+pub(crate) mod session;
 pub(crate) mod unittest;
 
 /// Python files: as pytest runs them in a project of pytest's or a file written for it, else as
@@ -116,19 +121,10 @@ impl Harness for Python {
                 return Some(made);
             }
         }
-        let found = cx
-            .memo
-            .get_or_insert_with(("pytest", "found"), || find(cwd, root));
-        let command = match found {
-            Ok(program) => Ok(command(&program, path)),
-            Err(()) => Err(MissingInterpreter {
-                program: "pytest".to_owned(),
-                file: path.to_path_buf(),
-                hint: INSTALL_HINT.to_owned(),
-            }),
-        };
+        // Whether this python has pytest is the run's one question ([`Pytest::collects`]).
+        let python = pytest_python(cx);
         Some(Made {
-            command,
+            command: Ok(command(&pytest_program(&python), path)),
             harness: PYTEST.id(),
             cwd: None,
         })
@@ -170,6 +166,40 @@ impl Harness for Pytest {
 
     fn env(&self, vars: &[(OsString, OsString)]) -> Result<Vec<(OsString, OsString)>, String> {
         env(vars)
+    }
+
+    fn collects(
+        &self,
+        bare: bool,
+        cx: &mut Cx<'_>,
+    ) -> Option<Result<Option<Vec<PathBuf>>, String>> {
+        let python = pytest_python(cx);
+        // pytest's session decides a bare run's files in a project of its own; elsewhere (files
+        // written for pytest in a project without its configuration) the walk does.
+        let project = is_project(cx.cwd) || is_project(cx.root);
+        if !(bare && project) {
+            let (cwd, python_) = (cx.cwd, python.clone());
+            let has = cx
+                .memo
+                .get_or_insert_with(("pytest", "has"), || interpreter::has_pytest(&python_, cwd));
+            if !has {
+                interpreter::forget(cx.cwd);
+            }
+            return Some(match has {
+                true => Ok(None),
+                false => Err(missing(&python, cx.cwd)),
+            });
+        }
+        let collected = session::collected(&python, cx.cwd, cx.root);
+        if collected.is_err() {
+            // The next run chooses the interpreter afresh.
+            interpreter::forget(cx.cwd);
+        }
+        Some(collected.map(Some))
+    }
+
+    fn worker(&self) -> Option<&'static dyn super::worker::Worker> {
+        Some(&session::PYTEST_WORKER)
     }
 
     fn sandbox_reads(&self) -> Result<Vec<PathBuf>, String> {
@@ -289,8 +319,8 @@ fn unittest_command(path: &Path, abs: &Path, cx: &mut Cx<'_>) -> Option<Made> {
         if !unittest_project(cwd) {
             return None;
         }
-        let python = unittest::interpreter(cwd, root);
-        let pytest = unittest::has_pytest(&python, cwd);
+        let python = interpreter::python(cwd, root);
+        let pytest = interpreter::has_pytest(&python, cwd);
         (!pytest).then_some(python)
     })?;
     Some(Made {
@@ -316,7 +346,13 @@ fn unittest_project(cwd: &Path) -> bool {
 
 /// The plugin's module name, as `-p` loads it.
 pub(crate) const MODULE: &str = "tapline_pytest";
-const PLUGIN: &str = include_str!("tapline_pytest.py");
+pub(crate) const PLUGIN: &str = include_str!("tapline_pytest.py");
+
+/// The helpers the plugin and the unittest runner share, written beside each.
+pub(crate) const COMMON: (&str, &str) = (
+    "tapline_python_common.py",
+    include_str!("tapline_python_common.py"),
+);
 
 /// How to get pytest, for the error when it is missing.
 pub(crate) const INSTALL_HINT: &str = ": install it in the project's venv (`python3 -m venv .venv && .venv/bin/pip install pytest`) or system-wide (Debian: apt-get install python3-pytest)";
@@ -380,43 +416,25 @@ fn reads_as(abs: &Path, kind: fn(&str) -> bool) -> bool {
     read.is_ok() && kind(&text)
 }
 
-/// The pytest a project's files run with, first found: the project's venv (`.venv/bin/pytest`,
-/// `venv/bin/pytest`, in the cwd, then the root), `python3 -m pytest` when that python3 has
-/// pytest, then `pytest` on PATH. `Err` when none is there.
-pub(crate) fn find(cwd: &Path, root: &Path) -> Result<Vec<OsString>, ()> {
-    for dir in [cwd, root] {
-        for venv in [".venv", "venv"] {
-            let program = dir.join(venv).join("bin/pytest");
-            if crate::util::which::find(program.as_os_str(), cwd).is_some() {
-                return Ok(vec![program.into_os_string()]);
-            }
-        }
-    }
-    if python_has_pytest(cwd) {
-        return Ok(["python3", "-m", "pytest"].map(OsString::from).to_vec());
-    }
-    if crate::util::which::find(OsStr::new("pytest"), cwd).is_some() {
-        return Ok(vec!["pytest".into()]);
-    }
-    Err(())
+/// The interpreter pytest's files run with, once per discovery ([`interpreter::for_pytest`]).
+fn pytest_python(cx: &mut Cx<'_>) -> OsString {
+    let (cwd, root) = (cx.cwd, cx.root);
+    cx.memo
+        .get_or_insert_with(("pytest", "python"), || interpreter::for_pytest(cwd, root))
 }
 
-/// Whether `python3` on PATH can import pytest (asked without importing it).
-fn python_has_pytest(cwd: &Path) -> bool {
-    if crate::util::which::find(OsStr::new("python3"), cwd).is_none() {
-        return false;
+/// `PYTHON -m pytest`: pytest as the project's interpreter runs it.
+fn pytest_program(python: &OsStr) -> Vec<OsString> {
+    vec![python.to_owned(), "-m".into(), "pytest".into()]
+}
+
+/// The run's one error when the project's interpreter (run from `cwd`) has no pytest.
+pub(crate) fn missing(python: &OsStr, cwd: &Path) -> String {
+    let shown = python.to_string_lossy();
+    match crate::util::which::find(python, cwd) {
+        Some(_) => format!("the project's interpreter `{shown}` has no pytest{INSTALL_HINT}"),
+        None => format!("the interpreter `{shown}` is not installed, nor is pytest{INSTALL_HINT}"),
     }
-    std::process::Command::new("python3")
-        .args([
-            "-c",
-            "import importlib.util, sys; sys.exit(importlib.util.find_spec('pytest') is None)",
-        ])
-        .current_dir(cwd)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
 }
 
 /// The command that runs one file: `pytest` (as [`find`] gave it), the plugin, the file.
@@ -437,7 +455,7 @@ pub(crate) fn plugin_dir() -> Result<PathBuf, String> {
 
 fn write_plugin() -> std::io::Result<PathBuf> {
     // Not the trace hooks' folder itself: their sitecustomize takes that one off sys.path.
-    super::hooks::versioned_hooks("pytest", &[(&format!("{MODULE}.py"), PLUGIN)])
+    super::hooks::versioned_hooks("pytest", &[(&format!("{MODULE}.py"), PLUGIN), COMMON])
 }
 
 /// The `PYTHONPATH` a pytest file's child gets: the plugin's folder first, then what it would

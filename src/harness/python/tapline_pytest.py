@@ -12,20 +12,27 @@ import json
 import os
 import sys
 import textwrap
+import time
 
 import pytest
+from tapline_python_common import EQUAL_METHODS as _EQUAL_METHODS
+from tapline_python_common import equal_locals as _equal_locals
+from tapline_python_common import error_block
+from tapline_python_common import escape as _escape
+from tapline_python_common import place as _place_in
+from tapline_python_common import rel as _rel
+from tapline_python_common import safe_repr as _repr
+from tapline_python_common import stack as _stack
 
-_EQUAL_METHODS = {
-    "assertEqual": ("first", "second"),
-    "assertMultiLineEqual": ("first", "second"),
-    "assertListEqual": ("list1", "list2"),
-    "assertTupleEqual": ("tuple1", "tuple2"),
-    "assertDictEqual": ("d1", "d2"),
-    "assertSetEqual": ("set1", "set2"),
-    "assertSequenceEqual": ("seq1", "seq2"),
-}
-# A value whose repr is longer than this is left to pytest's words.
-_MAX_REPR = 100_000
+# Set by tapline's warm pool (src/run/worker): this pytest serves file after file. Taken out
+# of the environment so that a test and what it starts never see them.
+_SERVE = os.environ.pop("TAPLINE_WARM_NONCE", None)
+_MERGED = os.environ.pop("TAPLINE_WARM_MERGED", "0") == "1"
+_TRACE = os.environ.get("TAPLINE_WARM_TRACE") == "1"
+for _name in ("TAPLINE_WARM_TRACE", "TAPLINE_WARM_PRELOAD", "TAPLINE_WARM_MEMO"):
+    os.environ.pop(_name, None)
+_FILES = os.environ.pop("TAPLINE_PYTEST_FILES", None)
+
 
 
 def _open_stdout():
@@ -36,7 +43,20 @@ def _open_stdout():
         return sys.__stdout__
 
 
+def _open_fd(fd, mode):
+    # A copy of a stream pytest started with, taken before its capture moves the fd (a warm
+    # worker's stdin is /dev/null while capture is on).
+    try:
+        if "b" in mode:
+            return os.fdopen(os.dup(fd), mode)
+        return os.fdopen(os.dup(fd), mode, encoding="utf-8", errors="replace", buffering=1)
+    except OSError:
+        return None
+
+
 _out = _open_stdout()
+_err = _open_fd(2, "w") if _SERVE else None
+_in = _open_fd(0, "rb") if _SERVE else None
 _state = {
     "started": False,
     "errors": [],
@@ -56,20 +76,6 @@ def _emit(text):
         pass
 
 
-def _escape(text):
-    one_line = " ".join(str(text).split("\n"))
-    return one_line.replace("\\", "\\\\").replace("#", "\\#")
-
-
-def _rel(path):
-    path = str(path)
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return path
-    return path if rel.startswith("..") else rel
-
-
 def _start():
     if not _state["started"]:
         _state["started"] = True
@@ -83,14 +89,20 @@ def pytest_configure(config):
     reporter = config.pluginmanager.getplugin("terminalreporter")
     if reporter is not None:
         config.pluginmanager.unregister(reporter)
-    _start()
+    if not (_SERVE or _FILES):
+        _start()
 
 
 def pytest_deselected(items):
     _state["deselected"] += len(items)
+    for item in items:
+        path = _item_path(item)
+        _session["deselected"][path] = _session["deselected"].get(path, 0) + 1
 
 
 def _none_reason():
+    if _state.get("module_skip"):
+        return _state["module_skip"]
     if _state["deselected"]:
         return "pytest deselected all %d tests of this file" % _state["deselected"]
     return "pytest collected no tests in this file"
@@ -99,9 +111,25 @@ def _none_reason():
 def pytest_collectreport(report):
     if report.failed:
         _state["errors"].append(report)
+    elif report.skipped and "::" not in report.nodeid:
+        # A module that skips itself (`pytest.skip(allow_module_level=True)`, importorskip):
+        # its reason is the file's.
+        reason = _skip_reason(report)
+        if reason in ("Skipped", "skipped"):
+            reason = "the module skips itself (pytest.skip at module level), no reason given"
+        _state["module_skip"] = reason
+        if _SERVE or _FILES:
+            _session["module_skip"][report.nodeid] = _state["module_skip"]
+    elif (_SERVE or _FILES) and "::" not in report.nodeid and report.nodeid.endswith(".py"):
+        # A test module pytest collected, with tests or none (a file of no tests, or all of
+        # them deselected, still runs, as `1..0 # SKIP`).
+        if os.path.basename(report.nodeid) not in ("__init__.py", "conftest.py"):
+            _session["modules"].append(report.nodeid)
 
 
 def pytest_collection_finish(session):
+    if _SERVE or _FILES:
+        return _session_collected(session)
     errors = _state["errors"]
     run_tests = not errors or session.config.getoption("continue_on_collection_errors", False)
     planned = len(errors) + (len(session.items) if run_tests else 0)
@@ -157,9 +185,7 @@ def _file_line_in(text):
 
 
 def _error_block(error):
-    _emit("\u27e6TSTEST:ERROR\u27e7")
-    _emit(json.dumps(error, ensure_ascii=False, default=str))
-    _emit("\u27e6TSTEST:/ERROR\u27e7")
+    error_block(_emit, error)
 
 
 def pytest_assertrepr_compare(config, op, left, right):
@@ -299,31 +325,15 @@ def _compared(message):
 
 def _unittest_values(excinfo):
     # unittest's assertEqual and kin: the two arguments of its outermost frame.
-    tb = excinfo.tb
-    while tb is not None:
-        code = tb.tb_frame.f_code
-        names = _EQUAL_METHODS.get(code.co_name)
-        if names and code.co_filename.replace("\\", "/").endswith("unittest/case.py"):
-            local = tb.tb_frame.f_locals
-            if names[0] in local and names[1] in local:
-                actual, expected = _repr(local[names[0]]), _repr(local[names[1]])
-                if actual is None or expected is None:
-                    return None
-                message = excinfo.exconly(tryshort=True).splitlines()[0]
-                msg = local.get("msg")
-                if msg is not None:
-                    message += "\n" + str(msg)
-                return actual, expected, message
-        tb = tb.tb_next
-    return None
-
-
-def _repr(value):
-    try:
-        text = repr(value)
-    except Exception:
+    found = _equal_locals(excinfo.tb, _EQUAL_METHODS)
+    if found is None:
         return None
-    return text if len(text) <= _MAX_REPR else None
+    actual, expected, local = found
+    message = excinfo.exconly(tryshort=True).splitlines()[0]
+    msg = local.get("msg")
+    if msg is not None:
+        message += "\n" + str(msg)
+    return actual, expected, message
 
 
 def _frames(item, tb):
@@ -355,32 +365,14 @@ def _frames(item, tb):
     return frames
 
 
-def _stack(frames):
-    import linecache
-
-    lines = ["Traceback (most recent call last):"]
-    for path, line, name in frames:
-        lines.append('  File "%s", line %d, in %s' % (_rel(path), line, name))
-        source = linecache.getline(path, line).strip()
-        if source:
-            lines.append("    " + source)
-    return "\n".join(lines)
-
-
 def _place(item, frames):
-    # The deepest frame in the test's own file, else the deepest one under the cwd.
+    # The deepest frame in the test's own file, else the deepest one under the cwd, else the
+    # last.
     test_file = os.path.abspath(str(getattr(item, "path", None) or item.fspath))
-    here = os.getcwd()
-    for want in (
-        lambda p: os.path.abspath(p) == test_file,
-        lambda p: os.path.abspath(p).startswith(here + os.sep) and "site-packages" not in p,
-    ):
-        for path, line, _ in reversed(frames):
-            if want(path):
-                return _rel(path), line
-    if frames:
+    found = _place_in(frames, test_file)
+    if found is None and frames:
         return _rel(frames[-1][0]), frames[-1][1]
-    return None
+    return found
 
 
 def pytest_internalerror(excrepr, excinfo):
@@ -396,14 +388,202 @@ def pytest_keyboard_interrupt(excinfo):
         if not _state["errors"]:
             _emit("# %s" % _escape(excinfo.exconly()))
         return
-    _emit("Bail out! %s" % _escape(excinfo.exconly()))
+    # A KeyboardInterrupt a test raised (tapline's own Ctrl-C stops the run by itself): it
+    # ends this file's pytest, which fails this file alone (its plan unmet, exit 2), not the run.
+    _emit("# pytest stopped: %s" % _escape(excinfo.exconly()))
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session, exitstatus):
+    if _FILES:
+        return
     if int(exitstatus) == 5 and not _state["errors"]:
         # No tests collected (or all deselected) in this one file: a skip, not a failure.
         if _state["planned"] is None:
             _start()
             _emit("1..0 # SKIP " + _none_reason())
         session.exitstatus = 0
+
+
+# --- the session's files: the listing and the warm worker ---
+
+# What the session collected, by file (absolute path): its items, its collection errors, how
+# many of its tests were deselected.
+_session = {"items": {}, "errors": {}, "deselected": {}, "order": [], "modules": [], "modules_of": {}, "module_skip": {}}
+
+
+def _item_path(item):
+    return os.path.abspath(str(getattr(item, "path", None) or item.fspath))
+
+
+def _report_path(session, report):
+    return os.path.abspath(os.path.join(str(session.config.rootpath), report.nodeid.split("::")[0]))
+
+
+def _session_collected(session):
+    for nodeid in list(_session["module_skip"]):
+        path = os.path.abspath(os.path.join(str(session.config.rootpath), nodeid))
+        _session["module_skip"][path] = _session["module_skip"].pop(nodeid)
+        _session["modules"].append(nodeid)
+    for nodeid in _session["modules"]:
+        path = os.path.abspath(os.path.join(str(session.config.rootpath), nodeid))
+        if path not in _session["items"]:
+            _session["items"][path] = []
+            _session["order"].append(path)
+    for item in session.items:
+        path = _item_path(item)
+        if path not in _session["items"]:
+            _session["items"][path] = []
+            _session["order"].append(path)
+        _session["items"][path].append(item)
+        _session["modules_of"].setdefault(path, set()).add(getattr(getattr(item, "module", None), "__name__", None))
+    for report in _state["errors"]:
+        path = _report_path(session, report)
+        if path not in _session["errors"]:
+            _session["errors"][path] = []
+            if path not in _session["items"]:
+                _session["order"].append(path)
+        _session["errors"][path].append(report)
+    _state["errors"] = []
+    if _FILES:
+        for path in _session["order"]:
+            _emit("\u27e6tapline-file\u27e7 " + path)
+        _emit("\u27e6tapline-files-end\u27e7")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session):
+    if not _SERVE:
+        return None
+    while True:
+        line = _in.readline() if _in is not None else b""
+        if not line:
+            return True
+        try:
+            command = json.loads(line.decode("utf-8", "replace"))
+        except ValueError:
+            continue
+        started = time.monotonic()
+        path = os.path.abspath(str(command.get("file") or ""))
+        code = _serve_file(session, path)
+        _write_trace(command.get("trace"), path)
+        micros = int((time.monotonic() - started) * 1_000_000)
+        marker = "\u27e6tapline-warm %s end %d %d\u27e7" % (_SERVE, code, micros)
+        _emit(marker)
+        if not _MERGED and _err is not None:
+            try:
+                _err.write(marker + "\n")
+                _err.flush()
+            except (OSError, ValueError):
+                pass
+
+
+def _serve_file(session, path):
+    # One file's run, as `pytest FILE` prints it: its TAP stream; its exit code.
+    _state.update(started=False, number=0, planned=None, compare=None, reports=[])
+    _state["deselected"] = _session["deselected"].get(path, 0)
+    _state["module_skip"] = _session["module_skip"].get(path)
+    _start()
+    items = _session["items"].get(path, [])
+    errors = _session["errors"].get(path, [])
+    if errors and not session.config.getoption("continue_on_collection_errors", False):
+        items = []
+    planned = len(errors) + len(items)
+    _state["planned"] = planned
+    if planned == 0:
+        if path in _session["items"] or path in _session["errors"] or _state["deselected"]:
+            _emit("1..0 # SKIP " + _none_reason())
+        else:
+            _emit(
+                "1..0 # SKIP pytest does not collect this file (its session leaves it out: "
+                "testpaths, collect_ignore, --ignore or python_files)"
+            )
+        return 0
+    _emit("1..%d" % planned)
+    for report in errors:
+        _collection_error(report)
+    session.testsfailed = 0
+    session.shouldstop = False
+    session.shouldfail = False
+    hook = session.config.hook
+    for i, item in enumerate(items):
+        # The file's last test tears everything down, session fixtures too, as its own
+        # pytest would at its end: the next file may come from another worker's start.
+        nextitem = items[i + 1] if i + 1 < len(items) else None
+        hook.pytest_runtest_protocol(item=item, nextitem=nextitem)
+        if session.shouldfail or session.shouldstop:
+            break
+    return 1 if (errors or session.testsfailed) else 0
+
+
+# A warm file's trace (TAPLINE_WARM_TRACE): the worker imported every test module when it
+# collected the session, so what sys.modules holds is no one file's. Every import statement
+# that runs is recorded instead, cached or not (importer -> imported), and a file's trace is
+# what its test modules and the conftests reach through those edges, the file itself too.
+_edges = {}
+
+
+def _record_imports():
+    import builtins
+    import importlib.util
+
+    real = builtins.__import__
+
+    def tracking(name, globals=None, locals=None, fromlist=(), level=0):
+        module = real(name, globals, locals, fromlist, level)
+        try:
+            importer = globals.get("__name__") if globals else None
+            if importer:
+                full = name
+                if level:
+                    package = globals.get("__package__") or ""
+                    full = importlib.util.resolve_name("." * level + name, package)
+                found = _edges.setdefault(importer, set())
+                parts = full.split(".")
+                for i in range(1, len(parts) + 1):
+                    found.add(".".join(parts[:i]))
+                for item in fromlist or ():
+                    if isinstance(item, str) and (full + "." + item) in sys.modules:
+                        found.add(full + "." + item)
+        except Exception:
+            pass
+        return module
+
+    builtins.__import__ = tracking
+
+
+if _SERVE and _TRACE:
+    _record_imports()
+
+
+def _reached(roots):
+    seen, todo = set(), [r for r in roots if r]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        todo.extend(_edges.get(name, ()))
+    return seen
+
+
+def _write_trace(out, path=None):
+    # The file's trace, as tapline's trace hook writes it: the files of the modules it reached.
+    if not out:
+        return
+    try:
+        roots = set(_session["modules_of"].get(path, ()))
+        roots.update(
+            name for name, m in list(sys.modules.items())
+            if os.path.basename(str(getattr(m, "__file__", "") or "")) == "conftest.py"
+        )
+        lines = [path + "\n"] if path else []
+        for name in _reached(roots):
+            f = getattr(sys.modules.get(name), "__file__", None)
+            if isinstance(f, str):
+                lines.append(f + "\n")
+        lines.append("#done python\n")
+        with open(out, "a") as fh:
+            fh.write("".join(lines))
+    except Exception:
+        pass

@@ -11,24 +11,21 @@
 # else written to fd 1 goes to stderr. Exit status: 0 when unittest's result is successful,
 # 1 otherwise.
 import io
-import json
 import os
 import sys
 import time
 import traceback
 import unittest
 
-_EQUAL_METHODS = {
-    "assertEqual": ("first", "second"),
-    "assertMultiLineEqual": ("first", "second"),
-    "assertListEqual": ("list1", "list2"),
-    "assertTupleEqual": ("tuple1", "tuple2"),
-    "assertDictEqual": ("d1", "d2"),
-    "assertSetEqual": ("set1", "set2"),
-    "assertSequenceEqual": ("seq1", "seq2"),
-    "assertCountEqual": ("first", "second"),
-}
-_MAX_REPR = 100_000
+from tapline_python_common import EQUAL_METHODS
+from tapline_python_common import equal_locals, error_block
+from tapline_python_common import escape as _escape
+from tapline_python_common import place as _place_in
+from tapline_python_common import rel as _rel
+from tapline_python_common import stack as _stack
+
+# assertCountEqual's two values too: their diff shows what differs.
+_EQUAL_METHODS = dict(EQUAL_METHODS, assertCountEqual=("first", "second"))
 _out = sys.stdout
 
 
@@ -50,28 +47,6 @@ def _emit(text):
         _out.flush()
     except (OSError, ValueError):
         pass
-
-
-def _escape(text):
-    one_line = " ".join(str(text).split("\n"))
-    return one_line.replace("\\", "\\\\").replace("#", "\\#")
-
-
-def _rel(path):
-    path = str(path)
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return path
-    return path if rel.startswith("..") else rel
-
-
-def _repr(value):
-    try:
-        text = repr(value)
-    except Exception:
-        return None
-    return text if len(text) <= _MAX_REPR else None
 
 
 def _name(test):
@@ -147,9 +122,7 @@ class TapResult(unittest.TestResult):
             error = self._explain(err)
         except Exception as e:  # the explanation never fails the run
             error = {"error": {"message": "%s (tapline: %r)" % (err[1], e)}}
-        _emit("\u27e6TSTEST:ERROR\u27e7")
-        _emit(json.dumps(error, ensure_ascii=False, default=str))
-        _emit("\u27e6TSTEST:/ERROR\u27e7")
+        error_block(_emit, error)
 
     def addSkip(self, test, reason):
         super().addSkip(test, reason)
@@ -170,9 +143,7 @@ class TapResult(unittest.TestResult):
         self.outcome = "xpass"
         # unittest fails the run for it (wasSuccessful is False): so does the point.
         self._point(False, _name(test), "")
-        _emit("\u27e6TSTEST:ERROR\u27e7")
-        _emit(json.dumps({"error": {"message": "unexpected success of an expectedFailure test"}}))
-        _emit("\u27e6TSTEST:/ERROR\u27e7")
+        error_block(_emit, {"error": {"message": "unexpected success of an expectedFailure test"}})
 
     def addSubTest(self, test, subtest, err):
         if err is not None:
@@ -217,43 +188,13 @@ class TapResult(unittest.TestResult):
 
     def _place(self, frames):
         # The deepest frame in the test file, else the deepest under the cwd.
-        here = os.getcwd()
-        for want in (
-            lambda p: os.path.abspath(p) == self.test_file,
-            lambda p: os.path.abspath(p).startswith(here + os.sep) and "site-packages" not in p,
-        ):
-            for path, line, _ in reversed(frames):
-                if want(path):
-                    return _rel(path), line
-        return None
-
-
-def _stack(frames):
-    import linecache
-
-    lines = ["Traceback (most recent call last):"]
-    for path, line, name in frames:
-        lines.append('  File "%s", line %d, in %s' % (_rel(path), line, name))
-        source = linecache.getline(path, line).strip()
-        if source:
-            lines.append("    " + source)
-    return "\n".join(lines)
+        return _place_in(frames, self.test_file)
 
 
 def _equal_values(tb):
     # assertEqual and kin: the two arguments of its outermost frame in unittest/case.py.
-    while tb is not None:
-        code = tb.tb_frame.f_code
-        names = _EQUAL_METHODS.get(code.co_name)
-        if names and code.co_filename.replace("\\", "/").endswith("unittest/case.py"):
-            local = tb.tb_frame.f_locals
-            if names[0] in local and names[1] in local:
-                actual, expected = _repr(local[names[0]]), _repr(local[names[1]])
-                if actual is None or expected is None:
-                    return None
-                return actual, expected
-        tb = tb.tb_next
-    return None
+    found = equal_locals(tb, _EQUAL_METHODS)
+    return None if found is None else found[:2]
 
 
 def _module_name(path):

@@ -5,7 +5,7 @@
 //! `[tool.pytest…]`, `[tool:pytest]`, `[pytest]` in `tox.ini`, `conftest.py`: see
 //! [`super::is_project`]), the file is written for unittest only (it imports unittest or
 //! defines a `TestCase` class, and imports no pytest), and the project's interpreter
-//! ([`interpreter`]) cannot import pytest. The runner is written to tapline's folder in the
+//! ([`super::interpreter::python`]) cannot import pytest. The runner is written to tapline's folder in the
 //! temp folder as the pytest plugin is, goes first on `PYTHONPATH`, and runs as
 //! `PYTHON -m tapline_unittest FILE` (docs/discovery.md#unittest).
 use std::ffi::{OsStr, OsString};
@@ -59,39 +59,6 @@ impl Harness for Unittest {
     }
 }
 
-/// The project's interpreter: its virtualenv's (`.venv/bin/python`, `venv/bin/python`, in the
-/// cwd, then the root), else `python3` on PATH.
-pub(crate) fn interpreter(cwd: &Path, root: &Path) -> OsString {
-    for dir in [cwd, root] {
-        for venv in [".venv", "venv"] {
-            let program = dir.join(venv).join("bin/python");
-            if crate::util::which::find(program.as_os_str(), cwd).is_some() {
-                return program.into_os_string();
-            }
-        }
-    }
-    "python3".into()
-}
-
-/// Whether `python` can import pytest (asked without importing it); `false` when it cannot
-/// be run at all.
-pub(crate) fn has_pytest(python: &OsStr, cwd: &Path) -> bool {
-    if crate::util::which::find(python, cwd).is_none() {
-        return false;
-    }
-    std::process::Command::new(python)
-        .args([
-            "-c",
-            "import importlib.util, sys; sys.exit(importlib.util.find_spec('pytest') is None)",
-        ])
-        .current_dir(cwd)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
 /// Whether a Python file's text is unittest's only: it imports unittest (more than its `mock`)
 /// or defines a `TestCase` class, and imports no pytest.
 pub(crate) fn is_unittest_only(text: &str) -> bool {
@@ -124,8 +91,11 @@ pub(crate) fn command(python: &OsStr, file: &Path) -> Vec<OsString> {
 fn runner_dir() -> Result<PathBuf, String> {
     static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     DIR.get_or_init(|| {
-        super::super::hooks::versioned_hooks("unittest", &[(&format!("{MODULE}.py"), RUNNER)])
-            .map_err(|e| format!("failed to write tapline's unittest runner: {e}"))
+        super::super::hooks::versioned_hooks(
+            "unittest",
+            &[(&format!("{MODULE}.py"), RUNNER), super::COMMON],
+        )
+        .map_err(|e| format!("failed to write tapline's unittest runner: {e}"))
     })
     .clone()
 }

@@ -41,6 +41,7 @@ use crate::util::which::{self, is_executable_file};
 use words::{fill, program_path, split_words};
 pub use words::{list_line, log_name};
 
+mod collected;
 mod folder;
 mod naming;
 mod passed_over;
@@ -159,6 +160,10 @@ pub enum DiscoverError {
     /// The harness of the project's test command could not list the files it runs.
     #[error("failed to list the test files of `{command}`: {why}")]
     Listed { command: String, why: String },
+    /// A harness whose own session decides its files cannot run them at all (the harness
+    /// missing from the project's interpreter, a usage error in its configuration): one error.
+    #[error("failed to run {harness}'s files: {why}")]
+    Collects { harness: String, why: String },
     #[error("failed to parse glob `{pattern}`: {kind}")]
     Glob {
         pattern: String,
@@ -224,6 +229,8 @@ pub fn find(
     let workspace = (cfg.test_dirs.is_none() && finder.exec.is_none())
         .then(|| registry::workspace(cwd))
         .flatten();
+    let bare =
+        args.is_empty() && workspace.is_none() && cfg.test_dirs.is_none() && finder.exec.is_none();
     match workspace {
         Some(workspace) if args.is_empty() => finder.add_workspace(workspace, cfg)?,
         _ if args.is_empty() => finder.add_defaults(cfg.test_dirs.as_deref())?,
@@ -252,6 +259,7 @@ pub fn find(
             return Err(DiscoverError::NoMatch(arg.clone()));
         }
     }
+    finder.keep_collected(bare)?;
     let mut files: Vec<TestFile> = finder.found.into_values().collect();
     // A workspace's packages in their declared order (the root's own files first); within
     // one, by path.

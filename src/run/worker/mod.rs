@@ -141,14 +141,21 @@ pub(crate) struct Worker {
 }
 
 impl Worker {
-    /// Starts `node [flags] tapline-warm.cjs` for `key`, with the run's environment.
+    /// Starts `node [flags] tapline-warm.cjs` for `key` (the arguments as its harness's worker
+    /// says, [`crate::harness::worker::Worker::start_args`]), with the run's environment.
     fn spawn(key: Key, driver: &Path, settings: &Settings) -> Worker {
         let nonce = nonce();
         let (commands, rx) = mpsc::channel::<Vec<u8>>(4);
         let (chunk_tx, chunks) = mpsc::channel::<Chunk>(64);
         let (cancel, cancel_rx) = watch::channel(None::<Cancel>);
-        let mut args: Vec<OsString> = key.argv[1..].to_vec();
-        args.push(driver.as_os_str().to_owned());
+        let args = match registry::worker(key.harness) {
+            Some(worker) => worker.start_args(&key.argv, driver),
+            None => {
+                let mut args: Vec<OsString> = key.argv[1..].to_vec();
+                args.push(driver.as_os_str().to_owned());
+                args
+            }
+        };
         let env = std::iter::once(("TAPLINE".into(), "1".into()))
             .chain(settings.env.iter().cloned())
             .chain([
@@ -451,7 +458,8 @@ impl Pool {
     pub(crate) async fn shutdown(&mut self, settings: &Settings) {
         if let Some(spares) = &settings.warm_spares {
             for key in std::mem::take(&mut self.served) {
-                if spares.holds(&key) {
+                let kept = registry::worker(key.harness).is_none_or(|w| w.spares());
+                if !kept || spares.holds(&key) {
                     continue;
                 }
                 if let Some(driver) = self.driver(key.harness) {
