@@ -68,11 +68,60 @@ pub struct FileResult {
     /// (which do: protocol-spec/producers.md, Counting tests): not failed (`ok`), and not counted as passed either.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_tests: bool,
-    /// Every test point at every depth, in stream order (a suite point marked as such,
-    /// [`TestOutcome::suite`]): what history and stability analysis need. Not serialized: the `Tap` events already carry them. Shared, not copied: a result
-    /// is cloned for the sinks and the summary, and a 1,000-point file's names are 1,000 strings.
+    /// Its test points at every depth, in stream order (a suite point marked as such,
+    /// [`TestOutcome::suite`]): what history and stability analysis need; past
+    /// [`KEPT_POINTS`] of them, only its failing and slowest ([`Points`]). Not serialized: the
+    /// `Tap` events already carry them. Shared, not copied: a result is cloned for the sinks
+    /// and the summary, and a 1,000-point file's names are 1,000 strings.
     #[serde(skip)]
-    pub tests: Arc<[TestOutcome]>,
+    pub tests: Points,
+}
+
+/// Test points a file's result keeps whole: past this many, it keeps its failing points and
+/// its slowest [`KEPT_POINTS`] (of those with a duration), and says how many it had
+/// (docs/history.md, "Bounds"): a file printing a million points costs no more memory than one
+/// printing this many.
+pub const KEPT_POINTS: usize = 10_000;
+
+/// A file's test points as its result keeps them: every one up to [`KEPT_POINTS`], past that
+/// its failing and slowest, in stream order either way.
+#[derive(Debug, Clone, Default)]
+pub struct Points {
+    kept: Arc<[TestOutcome]>,
+    /// Points judged (all depths, no suite point), kept or not.
+    judged: u64,
+    /// Points seen (suite points too), when more than were kept.
+    capped: Option<u64>,
+}
+
+impl Points {
+    /// Test points judged (all depths, a suite point is none), kept or not.
+    pub fn judged(&self) -> u64 {
+        self.judged
+    }
+
+    /// How many points the file had, when more than [`KEPT_POINTS`] (only the failing and
+    /// slowest are kept).
+    pub fn capped(&self) -> Option<u64> {
+        self.capped
+    }
+}
+
+impl std::ops::Deref for Points {
+    type Target = [TestOutcome];
+    fn deref(&self) -> &[TestOutcome] {
+        &self.kept
+    }
+}
+
+impl From<Vec<TestOutcome>> for Points {
+    fn from(kept: Vec<TestOutcome>) -> Points {
+        Points {
+            judged: kept.iter().filter(|t| !t.suite).count() as u64,
+            kept: kept.into(),
+            capped: None,
+        }
+    }
 }
 
 /// One test point's outcome, named by its stable ID's names ([`crate::explain::names`]).
@@ -163,6 +212,14 @@ pub struct TestNames {
     wants_error: Option<usize>,
     /// Tells the suite points of the dialect that announces every test: no test of their own.
     node: super::leaves::NodeTest,
+    /// Points named (suite points too) and judged (not), kept or not.
+    seen: u64,
+    judged: u64,
+    /// Some points were let go ([`KEPT_POINTS`]).
+    thinned: bool,
+    /// The length at which the points are thinned next: twice what the last thinning kept,
+    /// so that a file of many failures is not thinned at every point.
+    thin_at: usize,
 }
 
 impl TestNames {
@@ -191,6 +248,13 @@ impl TestNames {
             }
             _ => None,
         };
+        let suite = self.node.owns(a) && super::leaves::is_suite(a);
+        self.seen += 1;
+        self.judged += u64::from(!suite);
+        if self.thinned && status != TestStatus::Failed && a.duration_ms.is_none() {
+            // Past the bound, a point that neither failed nor took a time is not kept.
+            return;
+        }
         self.tests.push(TestOutcome {
             name: name.path,
             parts: name.parts,
@@ -199,16 +263,63 @@ impl TestNames {
             status,
             duration_ms: a.duration_ms,
             error,
-            suite: self.node.owns(a) && super::leaves::is_suite(a),
+            suite,
         });
+        // Thinned in bulk, once twice the bound is held: a constant cost per point.
+        if self.tests.len() >= self.thin_at.max(2 * KEPT_POINTS) {
+            self.thin();
+            self.thin_at = 2 * self.tests.len();
+        }
     }
 
-    /// The points named so far, in stream order; the names start afresh.
-    pub fn take(&mut self) -> Vec<TestOutcome> {
-        self.names = PointNames::default();
-        self.wants_error = None;
-        self.node = Default::default();
-        std::mem::take(&mut self.tests)
+    /// Keeps the failing points and the slowest [`KEPT_POINTS`] with a duration, in stream
+    /// order (the point waiting for its error line among them: it failed).
+    fn thin(&mut self) {
+        self.thinned = true;
+        let mut slow: Vec<f64> = (self.tests.iter())
+            .filter(|t| t.ok)
+            .filter_map(|t| t.duration_ms.filter(|ms| ms.is_finite()))
+            .collect();
+        // The slowest KEPT_POINTS durations: a point at least as slow as the last of them stays.
+        let floor = match slow.len().checked_sub(KEPT_POINTS) {
+            None => f64::NEG_INFINITY,
+            Some(at) => *slow.select_nth_unstable_by(at, f64::total_cmp).1,
+        };
+        // Of the points as slow as the floor, as many as the bound has room for, first first.
+        let above = slow.iter().filter(|ms| **ms > floor).count();
+        let mut at_floor = KEPT_POINTS.min(slow.len()).saturating_sub(above);
+        let wanted = self.wants_error.and_then(|i| self.tests.get(i)).is_some();
+        self.tests.retain(|t| {
+            let ms = t.duration_ms.filter(|ms| ms.is_finite());
+            match ms {
+                _ if !t.ok => true,
+                Some(ms) if ms > floor => true,
+                Some(ms) if ms == floor && at_floor > 0 => {
+                    at_floor -= 1;
+                    true
+                }
+                _ => false,
+            }
+        });
+        // Still the last failing point: every failing one stayed, in order.
+        self.wants_error = wanted
+            .then(|| self.tests.iter().rposition(|t| !t.ok))
+            .flatten();
+    }
+
+    /// The points named so far, in stream order (past [`KEPT_POINTS`], the failing and
+    /// slowest); the names start afresh.
+    pub fn take(&mut self) -> Points {
+        if self.thinned || self.tests.len() > KEPT_POINTS {
+            self.thin();
+        }
+        let points = Points {
+            kept: std::mem::take(&mut self.tests).into(),
+            judged: self.judged,
+            capped: self.thinned.then_some(self.seen),
+        };
+        *self = TestNames::default();
+        points
     }
 }
 

@@ -47,6 +47,7 @@ mod issue39_workspaces;
 mod issue40_go;
 mod issue40_root;
 mod issue40_unittest;
+mod issue42_bounds;
 mod issue43_help;
 mod issue43_readme;
 mod issue43_render;
