@@ -114,6 +114,12 @@ impl std::ops::Deref for Points {
     }
 }
 
+impl FromIterator<TestOutcome> for Points {
+    fn from_iter<I: IntoIterator<Item = TestOutcome>>(points: I) -> Points {
+        Points::from(points.into_iter().collect::<Vec<_>>())
+    }
+}
+
 impl From<Vec<TestOutcome>> for Points {
     fn from(kept: Vec<TestOutcome>) -> Points {
         Points {
@@ -220,11 +226,29 @@ pub struct TestNames {
     /// The length at which the points are thinned next: twice what the last thinning kept,
     /// so that a file of many failures is not thinned at every point.
     thin_at: usize,
+    /// Never thinned: every point is kept, whatever their number (`tapline list` naming the
+    /// tests of a log).
+    keep_all: bool,
 }
 
 impl TestNames {
+    /// Names that keep every point, past [`KEPT_POINTS`] too.
+    pub fn keeping_all() -> Self {
+        TestNames {
+            keep_all: true,
+            ..TestNames::default()
+        }
+    }
+
     pub fn event(&mut self, event: &super::Event<'_>) {
-        let named = self.names.event(event);
+        // Past the bound, a point that neither failed nor took a time is not kept: not named.
+        let kept = match event {
+            super::Event::Assert(a) if self.thinned => {
+                TestStatus::of(a) == TestStatus::Failed || a.duration_ms.is_some()
+            }
+            _ => true,
+        };
+        let named = self.names.follow(event, kept);
         self.node.event(event);
         if let Some(line) = self.names.take_trailing_line() {
             if let Some(t) = self.wants_error.take().and_then(|i| self.tests.get_mut(i)) {
@@ -251,8 +275,7 @@ impl TestNames {
         let suite = self.node.owns(a) && super::leaves::is_suite(a);
         self.seen += 1;
         self.judged += u64::from(!suite);
-        if self.thinned && status != TestStatus::Failed && a.duration_ms.is_none() {
-            // Past the bound, a point that neither failed nor took a time is not kept.
+        if !kept {
             return;
         }
         self.tests.push(TestOutcome {
@@ -266,7 +289,7 @@ impl TestNames {
             suite,
         });
         // Thinned in bulk, once twice the bound is held: a constant cost per point.
-        if self.tests.len() >= self.thin_at.max(2 * KEPT_POINTS) {
+        if !self.keep_all && self.tests.len() >= self.thin_at.max(2 * KEPT_POINTS) {
             self.thin();
             self.thin_at = 2 * self.tests.len();
         }
@@ -310,7 +333,7 @@ impl TestNames {
     /// The points named so far, in stream order (past [`KEPT_POINTS`], the failing and
     /// slowest); the names start afresh.
     pub fn take(&mut self) -> Points {
-        if self.thinned || self.tests.len() > KEPT_POINTS {
+        if !self.keep_all && (self.thinned || self.tests.len() > KEPT_POINTS) {
             self.thin();
         }
         let points = Points {
@@ -318,8 +341,65 @@ impl TestNames {
             judged: self.judged,
             capped: self.thinned.then_some(self.seen),
         };
-        *self = TestNames::default();
+        *self = TestNames {
+            keep_all: self.keep_all,
+            ..TestNames::default()
+        };
         points
+    }
+}
+
+#[cfg(test)]
+mod bounded {
+    use super::*;
+    use crate::event::Event;
+
+    fn point(n: u64, ok: bool, ms: Option<f64>) -> Event<'static> {
+        let mut a = Assert::plain(ok, &format!("p{n}"));
+        (a.id, a.duration_ms) = (Some(n), ms);
+        Event::Assert(a)
+    }
+
+    /// Past the bound: every failure (with its error), the slowest points, in stream order,
+    /// and the count of every point.
+    #[test]
+    fn past_the_bound_the_failing_and_slowest_points_are_kept_in_order() {
+        let mut names = TestNames::default();
+        let total = 5 * KEPT_POINTS as u64 + 3;
+        for n in 1..=total {
+            let ok = n % 20_000 != 0;
+            // Every third point is timed, n ms: the slowest are the last ones.
+            let ms = (n % 3 == 0).then_some(n as f64);
+            names.event(&point(n, ok, ms));
+        }
+        let points = names.take();
+        assert_eq!(points.judged(), total);
+        assert_eq!(points.capped(), Some(total));
+        let failing: Vec<u64> = (points.iter().filter(|t| !t.ok))
+            .filter_map(|t| t.number)
+            .collect();
+        assert_eq!(failing, [20_000, 40_000]);
+        assert!(points.iter().filter(|t| !t.ok).all(|t| t.error.is_some()));
+        let slow = points.iter().filter(|t| t.ok).count();
+        assert_eq!(slow, KEPT_POINTS);
+        let numbers: Vec<u64> = points.iter().filter_map(|t| t.number).collect();
+        assert!(numbers.windows(2).all(|w| w[0] < w[1]), "stream order");
+        // The slowest: the last timed points.
+        let first_slow = (points.iter().filter(|t| t.ok))
+            .filter_map(|t| t.number)
+            .next();
+        assert_eq!(first_slow, Some(3 * (total / 3 - KEPT_POINTS as u64 + 1)));
+    }
+
+    #[test]
+    fn under_the_bound_every_point_is_kept_and_keeping_all_keeps_all() {
+        let mut names = TestNames::default();
+        (1..=KEPT_POINTS as u64).for_each(|n| names.event(&point(n, true, None)));
+        let points = names.take();
+        assert_eq!((points.len(), points.capped()), (KEPT_POINTS, None));
+        let mut all = TestNames::keeping_all();
+        (1..=3 * KEPT_POINTS as u64).for_each(|n| all.event(&point(n, true, None)));
+        assert_eq!(all.take().len(), 3 * KEPT_POINTS);
     }
 }
 

@@ -198,7 +198,8 @@ fn from_log(path: &Path, rel: &str) -> Option<FileTests> {
     }
     let bytes = fs::read(path).ok()?;
     let modified = fs::metadata(path).and_then(|m| m.modified()).ok()?;
-    let mut parser = tapline_protocol::AnyParser::new(Names(Default::default()), None);
+    let names = Names(crate::event::run::TestNames::keeping_all());
+    let mut parser = tapline_protocol::AnyParser::new(names, None);
     parser.feed(&bytes);
     parser.settle();
     let tests = parser.finish().0.take();

@@ -77,6 +77,18 @@ fn issue42_a_file_over_the_bound_keeps_its_failing_and_slowest_tests_and_says_so
     let slow = row(&doc, "test/big.sh > slow");
     assert_eq!(slow["duration_ms"]["p50"], 500.0, "{slow:#}");
 
+    // `tapline list` names every test the last run reported (from its log, the record
+    // naming too few).
+    let list = p.tapline(&["list", "--format", "json"]);
+    assert_eq!(list.code, 0, "{}", list.both());
+    assert_eq!(
+        list.stdout.lines().count(),
+        POINTS as usize,
+        "{}",
+        list.stderr
+    );
+    assert!(list.stdout.contains("\"test/big.sh > point 24999\""));
+
     // What failed last is what --only-failed runs again: the file, with its failure.
     let only = p.run(&["--only-failed", "--format", "summary"]);
     assert_eq!(only.code, 1, "{}", only.both());
