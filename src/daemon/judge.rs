@@ -74,7 +74,7 @@ pub(crate) fn judge(
         ok: reasons.is_empty(),
         tally: c.tally,
         verdict,
-        tests: c.names.take().into(),
+        tests: c.names.take(),
         ..FileResult::failed(reasons, started.elapsed())
     }
 }

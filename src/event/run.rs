@@ -68,11 +68,66 @@ pub struct FileResult {
     /// (which do: protocol-spec/producers.md, Counting tests): not failed (`ok`), and not counted as passed either.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_tests: bool,
-    /// Every test point at every depth, in stream order (a suite point marked as such,
-    /// [`TestOutcome::suite`]): what history and stability analysis need. Not serialized: the `Tap` events already carry them. Shared, not copied: a result
-    /// is cloned for the sinks and the summary, and a 1,000-point file's names are 1,000 strings.
+    /// Its test points at every depth, in stream order (a suite point marked as such,
+    /// [`TestOutcome::suite`]): what history and stability analysis need; past
+    /// [`KEPT_POINTS`] of them, only its failing and slowest ([`Points`]). Not serialized: the
+    /// `Tap` events already carry them. Shared, not copied: a result is cloned for the sinks
+    /// and the summary, and a 1,000-point file's names are 1,000 strings.
     #[serde(skip)]
-    pub tests: Arc<[TestOutcome]>,
+    pub tests: Points,
+}
+
+/// Test points a file's result keeps whole: past this many, it keeps its failing points and
+/// its slowest [`KEPT_POINTS`] (of those with a duration), and says how many it had
+/// (docs/history.md, "Bounds"): a file printing a million points costs no more memory than one
+/// printing this many.
+pub const KEPT_POINTS: usize = 10_000;
+
+/// A file's test points as its result keeps them: every one up to [`KEPT_POINTS`], past that
+/// its failing and slowest, in stream order either way.
+#[derive(Debug, Clone, Default)]
+pub struct Points {
+    kept: Arc<[TestOutcome]>,
+    /// Points judged (all depths, no suite point), kept or not.
+    judged: u64,
+    /// Points seen (suite points too), when more than were kept.
+    capped: Option<u64>,
+}
+
+impl Points {
+    /// Test points judged (all depths, a suite point is none), kept or not.
+    pub fn judged(&self) -> u64 {
+        self.judged
+    }
+
+    /// How many points the file had, when more than [`KEPT_POINTS`] (only the failing and
+    /// slowest are kept).
+    pub fn capped(&self) -> Option<u64> {
+        self.capped
+    }
+}
+
+impl std::ops::Deref for Points {
+    type Target = [TestOutcome];
+    fn deref(&self) -> &[TestOutcome] {
+        &self.kept
+    }
+}
+
+impl FromIterator<TestOutcome> for Points {
+    fn from_iter<I: IntoIterator<Item = TestOutcome>>(points: I) -> Points {
+        Points::from(points.into_iter().collect::<Vec<_>>())
+    }
+}
+
+impl From<Vec<TestOutcome>> for Points {
+    fn from(kept: Vec<TestOutcome>) -> Points {
+        Points {
+            judged: kept.iter().filter(|t| !t.suite).count() as u64,
+            kept: kept.into(),
+            capped: None,
+        }
+    }
 }
 
 /// One test point's outcome, named by its stable ID's names ([`crate::explain::names`]).
@@ -163,11 +218,37 @@ pub struct TestNames {
     wants_error: Option<usize>,
     /// Tells the suite points of the dialect that announces every test: no test of their own.
     node: super::leaves::NodeTest,
+    /// Points named (suite points too) and judged (not), kept or not.
+    seen: u64,
+    judged: u64,
+    /// Some points were let go ([`KEPT_POINTS`]).
+    thinned: bool,
+    /// The length at which the points are thinned next: twice what the last thinning kept,
+    /// so that a file of many failures is not thinned at every point.
+    thin_at: usize,
+    /// Never thinned: every point is kept, whatever their number (`tapline list` naming the
+    /// tests of a log).
+    keep_all: bool,
 }
 
 impl TestNames {
+    /// Names that keep every point, past [`KEPT_POINTS`] too.
+    pub fn keeping_all() -> Self {
+        TestNames {
+            keep_all: true,
+            ..TestNames::default()
+        }
+    }
+
     pub fn event(&mut self, event: &super::Event<'_>) {
-        let named = self.names.event(event);
+        // Past the bound, a point that neither failed nor took a time is not kept: not named.
+        let kept = match event {
+            super::Event::Assert(a) if self.thinned => {
+                TestStatus::of(a) == TestStatus::Failed || a.duration_ms.is_some()
+            }
+            _ => true,
+        };
+        let named = self.names.follow(event, kept);
         self.node.event(event);
         if let Some(line) = self.names.take_trailing_line() {
             if let Some(t) = self.wants_error.take().and_then(|i| self.tests.get_mut(i)) {
@@ -191,6 +272,12 @@ impl TestNames {
             }
             _ => None,
         };
+        let suite = self.node.owns(a) && super::leaves::is_suite(a);
+        self.seen += 1;
+        self.judged += u64::from(!suite);
+        if !kept {
+            return;
+        }
         self.tests.push(TestOutcome {
             name: name.path,
             parts: name.parts,
@@ -199,16 +286,120 @@ impl TestNames {
             status,
             duration_ms: a.duration_ms,
             error,
-            suite: self.node.owns(a) && super::leaves::is_suite(a),
+            suite,
         });
+        // Thinned in bulk, once twice the bound is held: a constant cost per point.
+        if !self.keep_all && self.tests.len() >= self.thin_at.max(2 * KEPT_POINTS) {
+            self.thin();
+            self.thin_at = 2 * self.tests.len();
+        }
     }
 
-    /// The points named so far, in stream order; the names start afresh.
-    pub fn take(&mut self) -> Vec<TestOutcome> {
-        self.names = PointNames::default();
-        self.wants_error = None;
-        self.node = Default::default();
-        std::mem::take(&mut self.tests)
+    /// Keeps the failing points and the slowest [`KEPT_POINTS`] with a duration, in stream
+    /// order (the point waiting for its error line among them: it failed).
+    fn thin(&mut self) {
+        self.thinned = true;
+        let mut slow: Vec<f64> = (self.tests.iter())
+            .filter(|t| t.ok)
+            .filter_map(|t| t.duration_ms.filter(|ms| ms.is_finite()))
+            .collect();
+        // The slowest KEPT_POINTS durations: a point at least as slow as the last of them stays.
+        let floor = match slow.len().checked_sub(KEPT_POINTS) {
+            None => f64::NEG_INFINITY,
+            Some(at) => *slow.select_nth_unstable_by(at, f64::total_cmp).1,
+        };
+        // Of the points as slow as the floor, as many as the bound has room for, first first.
+        let above = slow.iter().filter(|ms| **ms > floor).count();
+        let mut at_floor = KEPT_POINTS.min(slow.len()).saturating_sub(above);
+        let wanted = self.wants_error.and_then(|i| self.tests.get(i)).is_some();
+        self.tests.retain(|t| {
+            let ms = t.duration_ms.filter(|ms| ms.is_finite());
+            match ms {
+                _ if !t.ok => true,
+                Some(ms) if ms > floor => true,
+                Some(ms) if ms == floor && at_floor > 0 => {
+                    at_floor -= 1;
+                    true
+                }
+                _ => false,
+            }
+        });
+        // Still the last failing point: every failing one stayed, in order.
+        self.wants_error = wanted
+            .then(|| self.tests.iter().rposition(|t| !t.ok))
+            .flatten();
+    }
+
+    /// The points named so far, in stream order (past [`KEPT_POINTS`], the failing and
+    /// slowest); the names start afresh.
+    pub fn take(&mut self) -> Points {
+        if !self.keep_all && (self.thinned || self.tests.len() > KEPT_POINTS) {
+            self.thin();
+        }
+        let points = Points {
+            kept: std::mem::take(&mut self.tests).into(),
+            judged: self.judged,
+            capped: self.thinned.then_some(self.seen),
+        };
+        *self = TestNames {
+            keep_all: self.keep_all,
+            ..TestNames::default()
+        };
+        points
+    }
+}
+
+#[cfg(test)]
+mod bounded {
+    use super::*;
+    use crate::event::Event;
+
+    fn point(n: u64, ok: bool, ms: Option<f64>) -> Event<'static> {
+        let mut a = Assert::plain(ok, &format!("p{n}"));
+        (a.id, a.duration_ms) = (Some(n), ms);
+        Event::Assert(a)
+    }
+
+    /// Past the bound: every failure (with its error), the slowest points, in stream order,
+    /// and the count of every point.
+    #[test]
+    fn past_the_bound_the_failing_and_slowest_points_are_kept_in_order() {
+        let mut names = TestNames::default();
+        let total = 5 * KEPT_POINTS as u64 + 3;
+        for n in 1..=total {
+            let ok = n % 20_000 != 0;
+            // Every third point is timed, n ms: the slowest are the last ones.
+            let ms = (n % 3 == 0).then_some(n as f64);
+            names.event(&point(n, ok, ms));
+        }
+        let points = names.take();
+        assert_eq!(points.judged(), total);
+        assert_eq!(points.capped(), Some(total));
+        let failing: Vec<u64> = (points.iter().filter(|t| !t.ok))
+            .filter_map(|t| t.number)
+            .collect();
+        assert_eq!(failing, [20_000, 40_000]);
+        assert!(points.iter().filter(|t| !t.ok).all(|t| t.error.is_some()));
+        let slow = points.iter().filter(|t| t.ok).count();
+        assert_eq!(slow, KEPT_POINTS);
+        let numbers: Vec<u64> = points.iter().filter_map(|t| t.number).collect();
+        assert!(numbers.windows(2).all(|w| w[0] < w[1]), "stream order");
+        // The slowest: the last timed points.
+        let first_slow = (points.iter().filter(|t| t.ok))
+            .filter_map(|t| t.number)
+            .next();
+        assert_eq!(first_slow, Some(3 * (total / 3 - KEPT_POINTS as u64 + 1)));
+    }
+
+    #[test]
+    fn under_the_bound_every_point_is_kept_and_keeping_all_keeps_all() {
+        let mut names = TestNames::default();
+        (1..=KEPT_POINTS as u64).for_each(|n| names.event(&point(n, true, None)));
+        let points = names.take();
+        assert_eq!((points.len(), points.capped()), (KEPT_POINTS, None));
+        let mut all = TestNames::keeping_all();
+        (1..=3 * KEPT_POINTS as u64).for_each(|n| all.event(&point(n, true, None)));
+        assert_eq!(all.take().len(), 3 * KEPT_POINTS);
     }
 }
 

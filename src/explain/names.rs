@@ -90,6 +90,12 @@ impl Default for PointNames {
 impl PointNames {
     /// One event; for a test point, its names.
     pub fn event(&mut self, event: &Event<'_>) -> Option<PointName> {
+        self.follow(event, true)
+    }
+
+    /// One event, followed as [`Self::event`] follows it; a test point is named only when
+    /// `name`, else its name is empty (a point whose name is not wanted costs no allocation).
+    pub fn follow(&mut self, event: &Event<'_>, name: bool) -> Option<PointName> {
         match self.trailing.event(event) {
             Step::Kept => return None,
             Step::Closed((), lines) => self.closed = lines.into_iter().next(),
@@ -101,9 +107,24 @@ impl PointNames {
                 self.subtests.start(*depth, name);
                 None
             }
-            Event::Assert(a) => Some(self.point(a)),
+            Event::Assert(a) if name => Some(self.point(a)),
+            Event::Assert(a) => {
+                self.unnamed(a);
+                Some(PointName {
+                    path: String::new(),
+                    parts: None,
+                })
+            }
             _ => None,
         }
+    }
+
+    /// A point not named: what naming it changes, without the name.
+    fn unnamed(&mut self, a: &Assert<'_>) {
+        if a.failed_as_printed() || (!a.ok && a.todo.is_some()) {
+            self.trailing.open(a, ());
+        }
+        self.subtests.after(a);
     }
 
     /// The first line printed after the failing point before this one (a `#` diagnostic, a

@@ -601,7 +601,7 @@ pub(super) fn judge(
         leaked: outcome.leaked,
         tally: c.tally,
         verdict,
-        tests: c.names.take().into(),
+        tests: c.names.take(),
         ..FileResult::failed(reasons, outcome.duration)
     }
 }

@@ -61,6 +61,10 @@ pub struct FileTests {
     pub when: String,
     /// The attempt's verdict.
     pub ok: bool,
+    /// How many points it had, when more than a record keeps
+    /// ([`crate::event::run::KEPT_POINTS`]): `tests` are then its failing and slowest, and a
+    /// test of the file not among them did not fail.
+    pub capped: Option<u64>,
     pub tests: Vec<SeenTest>,
 }
 
@@ -84,6 +88,8 @@ struct Line {
     attempt: u32,
     when: String,
     ok: bool,
+    #[serde(default)]
+    capped: Option<u64>,
     tests: Vec<Row>,
 }
 
@@ -126,6 +132,7 @@ impl Line {
             attempt: line.attempt,
             when: line.when,
             ok: line.ok,
+            capped: line.capped,
         })
     }
 }
@@ -191,7 +198,8 @@ fn from_log(path: &Path, rel: &str) -> Option<FileTests> {
     }
     let bytes = fs::read(path).ok()?;
     let modified = fs::metadata(path).and_then(|m| m.modified()).ok()?;
-    let mut parser = tapline_protocol::AnyParser::new(Names(Default::default()), None);
+    let names = Names(crate::event::run::TestNames::keeping_all());
+    let mut parser = tapline_protocol::AnyParser::new(names, None);
     parser.feed(&bytes);
     parser.settle();
     let tests = parser.finish().0.take();
@@ -203,7 +211,7 @@ fn from_log(path: &Path, rel: &str) -> Option<FileTests> {
     let stamp = Stamp {
         run: "log".to_owned(),
     };
-    write_line(&mut line, rel, &stamp, 1, ok, &tests);
+    write_line(&mut line, rel, &stamp, 1, ok, &tests, tests.capped());
     let mut file = Line::parse(line.strip_suffix(b"\n").unwrap_or(&line)).ok()?;
     let ms = modified
         .duration_since(std::time::UNIX_EPOCH)
@@ -277,6 +285,7 @@ fn write_line(
     attempt: u32,
     ok: bool,
     tests: &[TestOutcome],
+    capped: Option<u64>,
 ) {
     out.extend_from_slice(b"{\"file\":");
     push_str(out, file);
@@ -287,10 +296,15 @@ fn write_line(
     out.extend_from_slice(b",\"when\":");
     push_str(out, &rfc3339(now_ms()));
     out.extend_from_slice(if ok {
-        b",\"ok\":true,\"tests\":["
+        b",\"ok\":true"
     } else {
-        b",\"ok\":false,\"tests\":["
+        b",\"ok\":false"
     });
+    if let Some(n) = capped {
+        out.extend_from_slice(b",\"capped\":");
+        push_int(out, n);
+    }
+    out.extend_from_slice(b",\"tests\":[");
     for (i, t) in tests.iter().enumerate() {
         if i > 0 {
             out.push(b',');
@@ -330,6 +344,8 @@ pub struct TestsSeen {
     attempts: crate::state::Attempts,
     /// Lines to append, by file path, in the order their attempts ended.
     lines: BTreeMap<String, Vec<u8>>,
+    /// The files whose last attempt had more points than a record keeps, and how many.
+    capped: BTreeMap<String, u64>,
 }
 
 impl TestsSeen {
@@ -339,18 +355,20 @@ impl TestsSeen {
             stamp: Stamp { run },
             attempts: Default::default(),
             lines: BTreeMap::new(),
+            capped: BTreeMap::new(),
         }
     }
 
     /// Appends each attempt's line to its file's record in `dir`; the warning when one could
-    /// not be.
-    pub fn save(self, dir: &Path) -> Option<String> {
+    /// not be, and for each file that has just gone over the bound of a record
+    /// ([`crate::event::run::KEPT_POINTS`]), a note saying so (once: not while it stays over).
+    pub fn save(self, dir: &Path) -> Vec<String> {
         if self.lines.is_empty() {
-            return None;
+            return Vec::new();
         }
         let folder = dir.join(DIR_NAME);
         if let Err(e) = fs::create_dir_all(&folder) {
-            return Some(format!("failed to save {}: {e}", folder.display()));
+            return vec![format!("failed to save {}: {e}", folder.display())];
         }
         let lock = OpenOptions::new()
             .create(true)
@@ -359,18 +377,42 @@ impl TestsSeen {
             .open(folder.join(".lock"))
             .and_then(|f| f.lock().map(|()| f));
         if let Err(e) = lock {
-            return Some(format!("failed to lock {}: {e}", folder.display()));
+            return vec![format!("failed to lock {}: {e}", folder.display())];
         }
+        let mut notes = Vec::new();
         let mut failed = None;
         for (rel, text) in &self.lines {
             let name = record_name(rel);
             let path = folder.join(format!("{}.jsonl", name.trim_end_matches(".log")));
+            if let Some(n) = self.capped.get(rel) {
+                if !was_capped(&path) {
+                    notes.push(capped_note(rel, *n));
+                }
+            }
             if let Err(e) = append(&path, text) {
                 failed.get_or_insert(format!("failed to save {}: {e}", path.display()));
             }
         }
-        failed
+        notes.extend(failed);
+        notes
     }
+}
+
+/// Whether the record at `path` ends with an attempt that had more points than it keeps.
+fn was_capped(path: &Path) -> bool {
+    // Its members before the tests: no need to parse a whole attempt.
+    let last = last_line(path).ok().flatten().unwrap_or_default();
+    let head = memchr::memmem::find(&last, b"\"tests\":[").map_or(&last[..], |at| &last[..at]);
+    memchr::memmem::find(head, b"\"capped\":").is_some()
+}
+
+/// The note for a file that has gone over the bound of its record.
+fn capped_note(rel: &str, points: u64) -> String {
+    format!(
+        "{rel} reported {points} test points, more than the {} a test history keeps of a file: \
+         its failing and slowest tests are kept (docs/history.md, Bounds)",
+        crate::event::run::KEPT_POINTS
+    )
 }
 
 /// Appends `text` (whole lines) to `path`, then keeps its last [`KEEP_ATTEMPTS`] lines once
@@ -406,7 +448,12 @@ impl RunSink for TestsSeen {
             let out = self.lines.entry(rel.to_owned()).or_default();
             // A flaky file's last attempt passed, even when `--flaky-fails` failed the file.
             let ok = result.ok || result.flaky;
-            write_line(out, rel, &self.stamp, attempt, ok, &result.tests);
+            let capped = result.tests.capped();
+            write_line(out, rel, &self.stamp, attempt, ok, &result.tests, capped);
+            match capped {
+                Some(n) => self.capped.insert(rel.to_owned(), n),
+                None => self.capped.remove(rel),
+            };
         }
         Ok(())
     }
@@ -476,7 +523,7 @@ mod tests {
             let mut last = result(run % 2 == 0, tests);
             last.attempts = 1 + (run % 2) as u32;
             seen.on(&finished(0, last)).expect("on");
-            assert_eq!(seen.save(dir.path()), None);
+            assert_eq!(seen.save(dir.path()), Vec::<String>::new());
         }
         let saved = load(dir.path()).expect("load");
         let a = &saved["t/a.t"];

@@ -44,7 +44,7 @@ pub fn records(events: impl IntoIterator<Item = RunEvent>, commit: Option<String
                 // The next attempt starts with a fresh `FileStarted`, which resets the names.
                 result.tests = names
                     .remove(&file)
-                    .map(|mut n| n.take().into())
+                    .map(|mut n| n.take())
                     .unwrap_or_default();
                 if let (Some(stamp), Some(path)) = (&stamp, paths.get(&file)) {
                     out.push(stamp.record(path, attempt, &result));
@@ -55,7 +55,7 @@ pub fn records(events: impl IntoIterator<Item = RunEvent>, commit: Option<String
             } if !result.cached => {
                 result.tests = names
                     .remove(&file)
-                    .map(|mut n| n.take().into())
+                    .map(|mut n| n.take())
                     .unwrap_or_default();
                 if let (Some(stamp), Some(path)) = (&stamp, paths.get(&file)) {
                     out.push(stamp.record(path, result.attempts.max(1), &result));

@@ -117,7 +117,7 @@ impl RunStamp {
                 .map(str::to_owned)
                 .collect(),
             // A suite point (the dialect that announces every test) is no test.
-            tests: r.tests.iter().filter(|t| !t.suite).count() as u64,
+            tests: r.tests.judged(),
             flaky: r.flaky,
         }
     }

@@ -208,10 +208,17 @@ struct Seen<'a> {
 }
 
 /// Every test of the per-test records, by ID: a run is its attempts with one run id (in
-/// order), judged by the last.
+/// order), judged by the last. An attempt that had more points than its record keeps lists
+/// its failing and slowest ([`FileTests::capped`]): a test of the file it does not list did
+/// not fail in it, and passed as far as history can tell.
 fn per_test(attempts: &BTreeMap<String, Vec<FileTests>>) -> Vec<TestRow> {
     let mut seen: BTreeMap<&str, Seen<'_>> = BTreeMap::new();
     for (file, list) in attempts {
+        let known: BTreeSet<&str> = (list.iter())
+            .flat_map(|a| a.tests.iter())
+            .filter(|t| !matches!(t.status, Status::Skipped | Status::Todo))
+            .map(|t| t.id.as_str())
+            .collect();
         // An attempt's run: consecutive attempts of one run id (a record from before run ids
         // were kept has none, and is a run of its own).
         let mut i = 0;
@@ -239,6 +246,20 @@ fn per_test(attempts: &BTreeMap<String, Vec<FileTests>>) -> Vec<TestRow> {
                 });
                 s.outcomes.push(outcome);
                 s.durations.extend(t.duration_ms);
+            }
+            if last[0].capped.is_some() {
+                let listed: BTreeSet<&str> = last[0].tests.iter().map(|t| t.id.as_str()).collect();
+                for id in known.iter().filter(|id| !listed.contains(*id)) {
+                    let s = seen.entry(id).or_insert_with(|| Seen {
+                        file: file.as_str(),
+                        name: id.get(file.len() + 3..).unwrap_or(""),
+                        ..Seen::default()
+                    });
+                    s.outcomes.push(match failed_before.contains(id) {
+                        true => RunOutcome::Flaky,
+                        false => RunOutcome::Passed,
+                    });
+                }
             }
             for t in list[i..j].iter().flat_map(|a| a.failed()) {
                 if let (Some(s), Some(e)) = (seen.get_mut(t.id.as_str()), &t.error) {
