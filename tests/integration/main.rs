@@ -51,6 +51,7 @@ mod issue40_root;
 mod issue40_rust;
 mod issue40_shell_tap;
 mod issue40_unittest;
+mod issue41_junit;
 mod issue43_help;
 mod issue43_readme;
 mod issue43_render;
