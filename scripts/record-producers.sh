@@ -252,6 +252,8 @@ for c in mixed merged bailout skip-all plan-mismatch failures explain json-pp pl
 done
 # The same file with stderr joined to stdout by the shell (one pipe, as `prove --merge`).
 record perl-explain-merged sh -c 'exec perl "$1" 2>&1' sh "$SRC/perl/explain.t"
+# Output before a failure, tab-indented and in ANSI colour (the JUnit bodies, issue 41).
+record perl-junit-output sh -c 'exec perl "$1" 2>&1' sh "$SRC/perl/junit-output.t"
 
 log "Perl Test2::V0 (perl FILE.t, no prove)"
 record perl-test2-failures perl "$SRC/perl/test2-failures.t"

@@ -4,7 +4,7 @@
 //! JUnit parsed back by a real XML parser and checked test for test against the summary,
 //! Markdown and GitHub annotations snapshot-tested, `--max-fail`, the step summary,
 //! completions, the man page and the colour environment.
-use crate::util::{repo, require, Project, Ran};
+use crate::util::{Project, Ran, repo, require};
 use serde_json::Value;
 use std::fs;
 use std::path::Path;
@@ -344,11 +344,12 @@ fn junit_is_well_formed_and_agrees_with_the_summary_test_for_test() {
             .is_some_and(|m| m.starts_with("</failure>]]><script>")),
         "{hostile:#}"
     );
-    // The failure's text carries the diff and the location, without colour.
+    // The failure's text carries the message, the diff, then the location, without colour.
     assert!(
-        text.contains("at test/diffs.sh:12:3\nshould be deeply equal"),
+        text.contains(">should be deeply equal\n\n- Expected\n"),
         "{text}"
     );
+    assert!(text.contains("\n\nat test/diffs.sh:12:3"), "{text}");
     assert!(
         text.contains("-   &quot;name&quot;: &quot;ada&quot;,"),
         "{text}"

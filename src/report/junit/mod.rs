@@ -11,8 +11,8 @@
 //!   test, one per test its producer counts: a test with subtests is a case too, a suite
 //!   never is;
 //! - a failing test has `<failure message="…">`: the first line of its message (else its name)
-//!   and as text the run's one explanation of it (the terminal's, without colour: location,
-//!   message, the expected/actual diff, stack, output), matched by its place in the stream,
+//!   and as text the run's one explanation of it in plain text (message, the expected/actual
+//!   diff, location and stack, the test's own output: see `explain`), matched by its place in the stream,
 //!   never by name, so two failures with one name are two cases with their own explanations;
 //!   a subtest whose own failure was explained (not only its children's) is a case too;
 //! - SKIP and TODO points are `<skipped message="…">` (`TODO: …` for TODO);
@@ -22,8 +22,10 @@
 //! - a flaky file (failed, then passed on a retry) keeps its failed attempts as
 //!   `<flakyFailure>` on its test case, as nextest does.
 //!
-//! XML 1.0 forbids most control characters: quick-junit strips ANSI escapes and C0 controls;
-//! the non-characters U+FFFE and U+FFFF are replaced here.
+//! XML 1.0 forbids most control characters: in names and `<system-out>`/`<system-err>`
+//! quick-junit strips ANSI escapes and C0 controls (tabs too) and the non-characters U+FFFE
+//! and U+FFFF are replaced here; a failure's message and body keep every character as the
+//! child printed it, tabs included, those XML cannot carry made visible (`\u{1b}`: `kept`).
 //!
 //! A run's `.xml` is written in pieces (`Suites`): each file's suite serialized by quick-junit
 //! as the file ends, the document joined when the run ends. Plain cases (passing or skipped,
@@ -74,7 +76,10 @@ fn write_whole(out: &mut dyn Write, run: &RunView) -> io::Result<()> {
     for file in &run.files {
         report.add_test_suite(suite(file, Vec::new(), None, filter.as_deref()));
     }
-    report.serialize(out).map_err(io::Error::other)
+    let mut xml = Vec::new();
+    report.serialize(&mut xml).map_err(io::Error::other)?;
+    restore_kept(&mut xml);
+    out.write_all(&xml)
 }
 
 /// The JUnit document of a run written in pieces, byte for byte what [`write_whole()`] makes of it:
@@ -229,6 +234,7 @@ impl Suites {
             self.cases.clear();
         }
         serialized.ok()?;
+        restore_kept(&mut self.scratch);
         body(&self.scratch)
     }
 }
@@ -388,7 +394,7 @@ fn file_error(file: &FileView, classname: &XmlString) -> TestCase {
     if let Some(log) = &file.log {
         text.push_str(&format!("\n(log: {log})"));
     }
-    status.set_description(clean(&text));
+    status.set_description(kept(&text, false));
     case(classname, "(file)", status, file.duration)
 }
 
@@ -477,12 +483,12 @@ fn add_reruns(suite: &mut TestSuite, file: &FileView) {
             .find_map(|f| f.message.as_deref())
             .map(|m| m.lines().next().unwrap_or("").to_owned())
             .unwrap_or_else(|| a.reasons.join("; "));
-        rerun.set_message(clean(&format!("attempt {}: {message}", a.attempt)));
+        rerun.set_message(kept(&format!("attempt {}: {message}", a.attempt), true));
         rerun.set_type(if file.flaky { "flaky" } else { "rerun" });
         rerun.set_time(a.duration);
         let text: Vec<String> = a.failures.iter().map(|f| explain(f, true)).collect();
         if !text.is_empty() {
-            rerun.set_description(clean(&text.join("\n\n")));
+            rerun.set_description(kept(&text.join("\n\n"), false));
         }
         if !a.output_tail.is_empty() {
             rerun.set_system_out(clean(&a.output_tail.join("\n")));
@@ -529,54 +535,114 @@ fn failure_status(name: &str, failure: Option<&FailureView>) -> TestCaseStatus {
                 .map(|at| format!("failed at {at}"))
         })
         .unwrap_or_else(|| "failed".to_owned());
-    status.set_message(clean(&message));
+    status.set_message(kept(&message, true));
     if let Some(f) = failure {
         let text = explain(f, false);
         if !text.is_empty() {
-            status.set_description(clean(&text));
+            status.set_description(kept(&text, false));
         }
     }
     status
 }
 
-/// A failure as plain text: what the terminal shows under a failing point, without colour.
+/// A failure as plain text, in the order a CI viewer's reader wants it (docs/reports.md,
+/// "Failure bodies"): the message (with the producer's machine fields and other
+/// diagnostics), the expected/actual diff, the location and stack, the test's own output;
+/// a blank line between them, no heading, gutter or colour. `with_name` heads it with the
+/// test's name (an earlier attempt's failures share one body).
 pub(crate) fn explain(f: &FailureView, with_name: bool) -> String {
-    let mut lines = Vec::new();
+    let mut sections: Vec<Vec<String>> = Vec::new();
+    let mut said = Vec::new();
     if with_name {
-        lines.push(format!("{}:", f.name));
-    }
-    if let Some(loc) = &f.location {
-        lines.push(format!("at {loc}"));
+        said.push(format!("{}:", f.name));
     }
     if let Some(m) = &f.message {
-        lines.extend(m.lines().map(str::to_owned));
+        said.extend(m.trim_end().lines().map(str::to_owned));
     }
-    lines.extend(f.machine.clone());
-    for (k, v) in &f.other {
-        lines.push(format!("{k}: {v}"));
-    }
-    if let Some(diff) = &f.diff {
-        lines.push(String::new());
-        lines.extend(diff.lines.iter().map(DiffLine::plain_text));
-    }
+    said.extend(f.machine.clone());
+    said.extend(f.other.iter().map(|(k, v)| format!("{k}: {v}")));
     if let Some((raw, err)) = &f.raw_yaml {
-        lines.push(format!("diagnostics are not valid YAML ({err}):"));
-        lines.extend(raw.lines().take(20).map(|l| format!("  {l}")));
+        said.push(format!("diagnostics are not valid YAML ({err}):"));
+        said.extend(raw.lines().take(20).map(|l| format!("  {l}")));
     }
+    sections.push(said);
+    if let Some(diff) = &f.diff {
+        sections.push(diff.lines.iter().map(DiffLine::plain_text).collect());
+    }
+    let mut place: Vec<String> = f.location.iter().map(|at| format!("at {at}")).collect();
     if let Some(stack) = &f.stack {
-        lines.push(String::new());
-        lines.extend(
+        place.extend(
             stack
                 .lines()
                 .filter(|l| !l.trim().is_empty())
                 .map(str::to_owned),
         );
     }
-    if !f.output.is_empty() {
-        lines.push("output:".to_owned());
-        lines.extend(f.output.iter().map(|l| format!("│ {l}")));
+    sections.push(place);
+    // The output as printed: a viewer shows the body in a monospace block, where the blank
+    // line before it is the separation (a heading would read as one of its lines).
+    sections.push(f.output.clone());
+    sections.retain(|s| !s.is_empty());
+    let sections: Vec<String> = sections.iter().map(|s| s.join("\n")).collect();
+    sections.join("\n\n")
+}
+
+/// Stands before `t`, `T` or `r` for a tab or carriage return that quick-junit would
+/// drop (its `XmlString` strips them with ANSI escapes) until [`restore_kept`] puts them back
+/// in the serialized bytes. `clean` keeps U+FFFF out of every other text, and the plain
+/// cases' marker is U+FFFF followed by `"`.
+const KEEP: char = '\u{FFFF}';
+
+/// A body or message as the child printed it, ready for quick-junit: tabs and carriage
+/// returns kept (see [`KEEP`]), every other control character (C0 but the line break, DEL,
+/// C1, so the escapes of ANSI colour too) and the non-characters XML 1.0 cannot carry
+/// made visible as `\u{1b}`. `attribute`: for an attribute value, where a tab must be a
+/// reference to survive the reader's attribute normalization.
+fn kept(text: &str, attribute: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' => out.push(c),
+            '\t' => {
+                out.push(KEEP);
+                out.push(if attribute { 'T' } else { 't' });
+            }
+            '\r' => {
+                out.push(KEEP);
+                out.push('r');
+            }
+            c if c.is_control() || matches!(c, '\u{FFFE}' | '\u{FFFF}') => {
+                out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+            }
+            c => out.push(c),
+        }
     }
-    lines.join("\n")
+    out
+}
+
+/// `xml` as serialized, each [`KEEP`] pair replaced by the character it stands for.
+fn restore_kept(xml: &mut Vec<u8>) {
+    const MARK: &[u8] = "\u{FFFF}".as_bytes();
+    let at: Vec<usize> = memchr::memmem::find_iter(xml, MARK).collect();
+    if at.is_empty() {
+        return;
+    }
+    let mut out = Vec::with_capacity(xml.len());
+    let mut last = 0;
+    for i in at {
+        let kept: &[u8] = match xml.get(i + MARK.len()) {
+            Some(b't') => b"\t",
+            Some(b'T') => b"&#9;",
+            Some(b'r') => b"&#13;",
+            // A marker of `plain.rs`: not ours.
+            _ => continue,
+        };
+        out.extend_from_slice(&xml[last..i]);
+        out.extend_from_slice(kept);
+        last = i + MARK.len() + 1;
+    }
+    out.extend_from_slice(&xml[last..]);
+    *xml = out;
 }
 
 /// Text XML 1.0 accepts: quick-junit strips ANSI escapes and C0 controls; the two

@@ -122,8 +122,8 @@ fn leaf_cases_skips_failures_and_crashes() {
     );
     assert!(!x.contains(r#"<testcase name="group""#), "{x}");
     assert!(
-        x.contains("boom ]]&gt; red bell"),
-        "control bytes and ANSI stripped: {x}"
+        x.contains(r#"message="boom ]]&gt; \u{1b}[31mred\u{1b}[0m \u{7}bell""#),
+        "control bytes and ANSI made visible, not lost: {x}"
     );
     assert!(x.contains(r#"<skipped message="TODO"/>"#), "{x}");
     assert!(
@@ -722,7 +722,95 @@ mod generated {
     }
 }
 
-/// A failure's JUnit text when it has only a diff: a blank line, then the diff's lines.
+/// A run of one file whose one failing point has `message` and printed `output`, with a
+/// passing point after it (a plain case, so a marker of `plain.rs` shares the suite).
+fn failing_with(message: &str, output: Vec<String>) -> RunView {
+    let mut f = file("t/a.t", FileStatus::Fail);
+    set_points(
+        &mut f,
+        vec![
+            point("fails", PointStatus::Fail),
+            point("passes", PointStatus::Pass),
+        ],
+    );
+    f.failures = vec![FailureView {
+        point: 0,
+        name: "fails".into(),
+        message: Some(message.into()),
+        location: Some("t/a.t:3".into()),
+        output,
+        ..FailureView::default()
+    }];
+    RunView {
+        files: vec![f],
+        ..RunView::default()
+    }
+}
+
+/// The message and the text an XML reader gets from the one `<failure>` of `doc`, which
+/// parses to its end.
+fn failure_read_back(doc: &str) -> (String, String) {
+    let mut reader = quick_xml::Reader::from_str(doc);
+    while !matches!(
+        reader.read_event().expect("well-formed"),
+        quick_xml::events::Event::Eof
+    ) {}
+    let unescape = |s: &str| {
+        quick_xml::escape::unescape(s)
+            .expect("references")
+            .into_owned()
+    };
+    let start = doc.find("<failure message=\"").expect("a failure") + "<failure message=\"".len();
+    let quote = start + doc[start..].find('"').expect("the message's end");
+    let end = doc.find("</failure>").expect("its end");
+    (unescape(&doc[start..quote]), unescape(&doc[quote + 2..end]))
+}
+
+#[test]
+fn a_failure_keeps_every_character_its_test_printed() {
+    let run = failing_with(
+        "wanted\tone tab \u{1b}[31mred\u{1b}[0m",
+        vec![
+            "\tindented".into(),
+            "cr\rhere, C1 \u{9b}, DEL \u{7f}, NUL \u{0}, \u{FFFF} \u{FFFE}".into(),
+        ],
+    );
+    let doc = xml(&run);
+    assert_eq!(doc, whole_xml(&run));
+    assert!(
+        doc.contains(r#"<failure message="wanted&#9;one tab \u{1b}[31mred\u{1b}[0m">"#),
+        "{doc}"
+    );
+    let (message, body) = failure_read_back(&doc);
+    assert_eq!(message, "wanted\tone tab \\u{1b}[31mred\\u{1b}[0m");
+    assert_eq!(
+        body,
+        "wanted\tone tab \\u{1b}[31mred\\u{1b}[0m\n\nat t/a.t:3\n\n\tindented\n\
+         cr\rhere, C1 \\u{9b}, DEL \\u{7f}, NUL \\u{0}, \\u{ffff} \\u{fffe}"
+    );
+    // The passing case is still written by `plain.rs`, its marker not taken for a kept tab.
+    assert!(
+        doc.contains(r#"<testcase name="passes" classname="t/a.t""#),
+        "{doc}"
+    );
+}
+
+#[test]
+fn a_failure_reads_message_diff_location_then_output_with_no_heading() {
+    let run = failing_with("boom\nsecond line", vec!["printed".into(), String::new()]);
+    let mut f = run.files[0].failures[0].clone();
+    f.stack = Some("at f (t/a.t:3:1)\n\nat g (t/a.t:9:1)\n".into());
+    assert_eq!(
+        explain(&f, false),
+        "boom\nsecond line\n\nat t/a.t:3\nat f (t/a.t:3:1)\nat g (t/a.t:9:1)\n\nprinted\n"
+    );
+    assert_eq!(
+        explain(&f, true),
+        "fails:\nboom\nsecond line\n\nat t/a.t:3\nat f (t/a.t:3:1)\nat g (t/a.t:9:1)\n\nprinted\n"
+    );
+}
+
+/// A failure's JUnit text when it has only a diff: the diff's lines.
 fn diff_text(expected: &serde_json::Value, actual: &serde_json::Value) -> String {
     let (_, failure) = lossless::failing_file(lossless::highlighted(expected, actual));
     explain(&failure, false)
@@ -730,7 +818,7 @@ fn diff_text(expected: &serde_json::Value, actual: &serde_json::Value) -> String
 
 fn reference_text(expected: &serde_json::Value, actual: &serde_json::Value) -> String {
     let plain = lossless::reference(expected, actual);
-    format!("\n{}", plain.strip_suffix('\n').unwrap_or(&plain))
+    plain.strip_suffix('\n').unwrap_or(&plain).to_owned()
 }
 
 #[test]
