@@ -64,6 +64,7 @@ fn issue41_pytest_compare_reads_the_same_in_every_sink() {
             "compare.py:6",
             "compare.py:10",
             "compare.py:14",
+            "container=tuple,",
         ] {
             assert!(text.contains(fact), "{sink} lacks {fact:?}:\n{text}");
         }
@@ -71,5 +72,33 @@ fn issue41_pytest_compare_reads_the_same_in_every_sink() {
             !text.contains("no visual difference"),
             "{sink}: the values differ:\n{text}"
         );
+    }
+}
+
+/// The same source run through real pytest: the plugin writes what the recording holds, an
+/// exception's notes (hypothesis's `Failing test case:` with its arguments) kept whole after
+/// pytest's explanation of the values is dropped for the diff.
+#[test]
+fn issue41_pytest_live_run_keeps_notes_and_diffs_what_json_cannot_tell() {
+    if !require(
+        "issue41_pytest_live_run_keeps_notes_and_diffs_what_json_cannot_tell",
+        &["pytest"],
+    ) {
+        return;
+    }
+    let source = std::fs::read(repo().join("test-data/producers/pytest/src/test_compare.py"))
+        .expect("source");
+    let p = Project::new();
+    p.write("test_compare.py", source);
+    let ran = p.run(&["test_compare.py", "--color", "never", "--no-cache"]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    for fact in [
+        "- Expected: {'1': 'a'}",
+        "+ Received: {1: 'a'}",
+        "+ Received: (1, 2)",
+        "Failing test case: test_noted(\n        container=tuple,\n    )",
+        "at test_compare.py:20",
+    ] {
+        assert!(ran.stderr.contains(fact), "lacks {fact:?}:\n{}", ran.both());
     }
 }

@@ -12,3 +12,12 @@ def test_tuple_list():
 
 def test_literal_left():
     assert "hello there" == compute()
+
+
+def test_noted():
+    # A note on the failure (PEP 678), as hypothesis writes its falsifying example.
+    try:
+        assert (1, 2) == [1, 2]
+    except AssertionError as e:
+        e.add_note("Failing test case: test_noted(\n    container=tuple,\n)")
+        raise
