@@ -630,7 +630,7 @@ fn ended(o: &Outcome) -> crate::protocol::result::Ended {
 }
 
 /// A failing stream that ran fewer or more points than it planned: `planned 4, ran 2`, as
-/// prove and pg_prove say it. The parser checks the plan's count only of a stream with no
+/// TAP's own harnesses say it. The parser checks the plan's count only of a stream with no
 /// failure; a file that died after a failure still did not run what it planned.
 fn plan_shortfall(verdict: &Verdict<'_>) -> Option<FailureReason> {
     let plan = verdict.plan.as_ref()?;
