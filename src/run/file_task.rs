@@ -639,9 +639,8 @@ fn plan_shortfall(verdict: &Verdict<'_>) -> Option<FailureReason> {
     }
     let planned = (plan.end + 1).saturating_sub(plan.start);
     let said = verdict.reasons.iter().any(|r| r.contains("planned "));
-    (planned != verdict.count && !said).then(|| {
-        FailureReason::of_stream(&format!("planned {planned}, ran {}", verdict.count))
-    })
+    (planned != verdict.count && !said)
+        .then(|| FailureReason::of_stream(&format!("planned {planned}, ran {}", verdict.count)))
 }
 
 /// How a child that did not succeed ended, as a reason.
