@@ -247,7 +247,8 @@ cp "$SRC/node-test/trailer.test.mjs" "$TAP_PROJ/node-test-trailer.test.mjs"
 )
 
 log "Perl Test::More (perl FILE.t, no prove)"
-for c in mixed merged bailout skip-all plan-mismatch failures explain json-pp plan-first values; do
+for c in mixed merged bailout skip-all plan-mismatch failures explain json-pp plan-first values \
+  plan-short; do
   record "perl-$c" perl "$SRC/perl/$c.t"
 done
 # The same file with stderr joined to stdout by the shell (one pipe, as `prove --merge`).

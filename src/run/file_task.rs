@@ -572,6 +572,7 @@ pub(super) fn judge(
     } else if !outcome.exit.success() && !forgiven(c, outcome.exit) {
         reasons.push(exit_reason(outcome.exit));
     }
+    reasons.extend(plan_shortfall(&verdict));
     // The stream's reasons, `no TAP output` among them (one rule, in the protocol).
     reasons.extend(verdict.reasons.iter().map(|r| FailureReason::of_stream(r)));
     if !verdict.ok && reasons.is_empty() {
@@ -626,6 +627,20 @@ fn ended(o: &Outcome) -> crate::protocol::result::Ended {
         exit_reason(o.exit).to_string()
     };
     crate::protocol::result::Ended { ok, how }
+}
+
+/// A failing stream that ran fewer or more points than it planned: `planned 4, ran 2`, as
+/// TAP's own harnesses say it. The parser checks the plan's count only of a stream with no
+/// failure; a file that died after a failure still did not run what it planned.
+fn plan_shortfall(verdict: &Verdict<'_>) -> Option<FailureReason> {
+    let plan = verdict.plan.as_ref()?;
+    if verdict.ok || plan.skip_all || verdict.bailout.is_some() {
+        return None;
+    }
+    let planned = (plan.end + 1).saturating_sub(plan.start);
+    let said = verdict.reasons.iter().any(|r| r.contains("planned "));
+    (planned != verdict.count && !said)
+        .then(|| FailureReason::of_stream(&format!("planned {planned}, ran {}", verdict.count)))
 }
 
 /// How a child that did not succeed ended, as a reason.

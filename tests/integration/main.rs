@@ -54,6 +54,8 @@ mod issue40_rust;
 mod issue40_shell_tap;
 mod issue40_unittest;
 mod issue40_yath;
+mod issue41_process_death;
+mod issue41_pytest;
 mod issue41_test2;
 mod issue42_bounds;
 mod issue41_junit;

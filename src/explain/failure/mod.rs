@@ -156,13 +156,20 @@ pub fn details(a: &Assert<'_>, output: &[String]) -> Details {
 /// An ERROR block whose `expected` and `actual` are Python reprs (`"repr": "python"`, as
 /// tapline's pytest plugin writes them): the values they denote ([`literal`]), so the diff
 /// compares them as the test did; a repr no value reads (`<object at 0x…>`) is shown as written.
+/// Two reprs that differ where JSON cannot (`{1: 'a'}` against `{'1': 'a'}`, a tuple against a
+/// list) are diffed as written, as pytest's `Full diff` does, never "no visual difference".
 fn python_reprs(map: &Map<String, Value>, d: &mut Details) {
     if map.get("repr").and_then(Value::as_str) != Some("python") {
         return;
     }
     if let Some((Value::String(e), Value::String(a))) = &d.expected_actual {
         if pair(map).as_ref() == d.expected_actual.as_ref() {
-            d.expected_actual = Some((literal::read(e), literal::read(a)));
+            let (expected, actual) = (literal::read(e), literal::read(a));
+            d.expected_actual = Some(if e != a && diff::same(&expected, &actual) {
+                (diff::bare(e), diff::bare(a))
+            } else {
+                (expected, actual)
+            });
         }
     }
 }

@@ -283,7 +283,7 @@ def _explain(item, excinfo, when):
     message = excinfo.exconly(tryshort=True)
     values = None
     if excinfo.errisinstance(AssertionError):
-        values = _compared(message) or _unittest_values(excinfo)
+        values = _compared(message, _notes(excinfo)) or _unittest_values(excinfo)
     if values is not None:
         actual, expected, message = values
         error["operator"] = "=="
@@ -300,10 +300,23 @@ def _explain(item, excinfo, when):
     return out
 
 
-def _compared(message):
+def _notes(excinfo):
+    # The exception's notes (PEP 678: hypothesis's `Failing test case: …` and its arguments),
+    # which exconly() writes after pytest's explanation: the test's words, never dropped.
+    notes = getattr(excinfo.value, "__notes__", None)
+    if not isinstance(notes, (list, tuple)):
+        return ""
+    return "\n".join(str(n) for n in notes)
+
+
+def _compared(message, notes=""):
     # The values of the failed `==` a rewritten assert compared, when the failure is that
     # comparison's (pytest's summary line says `assert … == …`).
     compare = _state["compare"]
+    if notes and message.endswith("\n" + notes):
+        message = message[: -len(notes) - 1]
+    else:
+        notes = ""
     # pytest writes `AssertionError: assert …` when it explains more than one line.
     if message.startswith("AssertionError: assert "):
         message = message[len("AssertionError: ") :]
@@ -320,6 +333,8 @@ def _compared(message):
         body = line.strip()
         if line[:1] not in (" ", "\t") or body.startswith("+  where ") or body.startswith("+  and "):
             kept.append(line)
+    if notes:
+        kept.append(notes)
     return actual, expected, "\n".join(kept)
 
 
