@@ -56,6 +56,7 @@ mod issue40_unittest;
 mod issue40_yath;
 mod issue41_test2;
 mod issue42_bounds;
+mod issue42_junit_spool;
 mod issue43_help;
 mod issue43_readme;
 mod issue43_render;

@@ -26,6 +26,8 @@ fn file(rel: &str, status: FileStatus) -> FileView {
         stderr: Vec::new(),
         stream_lines_dropped: (0, 0),
         warnings: Vec::new(),
+        points_dropped: 0,
+        spooled: Vec::new(),
     }
 }
 
