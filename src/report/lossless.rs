@@ -157,6 +157,8 @@ pub(crate) fn failing_file(diff: Diff) -> (FileView, FailureView) {
         stderr: Vec::new(),
         stream_lines_dropped: (0, 0),
         warnings: Vec::new(),
+        points_dropped: 0,
+        spooled: Vec::new(),
     };
     (file, failure)
 }

@@ -336,7 +336,11 @@ impl Reports {
             .any(|t| matches!(t.format, ReportFormat::Lcov | ReportFormat::Cobertura));
         Reports {
             targets,
-            collector: needs_record.then(|| Collector::new(meta)),
+            // JUnit's plain cases go to a spool as they arrive (a file of a million points).
+            collector: needs_record.then(|| match needs_junit {
+                true => Collector::new(meta).with_spool(),
+                false => Collector::new(meta),
+            }),
             junit: needs_junit.then(junit::Suites::default),
             summary: needs_summary.then(|| SummaryRun::new(JsonFiles::new(json_paths))),
             jsonl: None,

@@ -199,11 +199,12 @@ pub(crate) fn write_file_tests(out: &mut String, index: usize, file: &FileView) 
             "<div class=\"more\">No test points.</div>"
         });
     } else {
-        let everything = file.points.len() <= LISTED_POINTS;
+        // Points past the record's bound that passed were counted, not kept: left out here too.
+        let everything = file.points.len() + file.points_dropped <= LISTED_POINTS;
         out.push_str("<ol>");
         let mut position = 0u64;
         let mut counter = 1u64;
-        let mut left_out = 0usize;
+        let mut left_out = file.points_dropped;
         for point in &file.points {
             position += 1;
             let quiet = matches!(point.status, PointStatus::Pass | PointStatus::NotSelected);

@@ -33,7 +33,8 @@
 //! them, in quick-junit's own bytes: every document equals `write_whole()`'s, quick-junit
 //! writing every case (tests, and a property test over generated runs).
 use super::record::{
-    CaseView, Collector, FailureView, FileStatus, FileView, Pieces, PointStatus, PointView, RunView,
+    CaseView, Collector, FailureView, FileStatus, FileView, Pieces, PointStatus, PointView,
+    RunView, SpooledRun,
 };
 use crate::event::run::RunEvent;
 use crate::explain::diff::DiffLine;
@@ -59,7 +60,7 @@ pub fn write(out: &mut dyn Write, run: &RunView) -> io::Result<()> {
     let mut suites = Suites::default();
     let rendered: Option<Vec<Suite>> = run.files.iter().map(|f| suites.render(f)).collect();
     match rendered {
-        Some(rendered) => suites.join(out, run, &rendered),
+        Some(rendered) => suites.join(out, run, &rendered, None),
         None => write_whole(out, run),
     }
 }
@@ -105,7 +106,7 @@ pub(crate) struct Suites {
 /// One `<testsuite>` element as the whole document holds it (its line break and indentation
 /// first), with the counts the root element adds up.
 struct Suite {
-    xml: Vec<u8>,
+    parts: Vec<plain::Part>,
     counts: Counts,
 }
 
@@ -164,14 +165,20 @@ impl Suites {
             })
             .flatten();
         match suites {
-            Some(suites) => self.join(out, run, &suites),
+            Some(suites) => self.join(out, run, &suites, record.spool()),
             // Not expected; the whole document is still right.
             None => write_whole(out, run),
         }
     }
 
     /// The document of `run` around its rendered `suites`.
-    fn join(&mut self, out: &mut dyn Write, run: &RunView, suites: &[Suite]) -> io::Result<()> {
+    fn join(
+        &mut self,
+        out: &mut dyn Write,
+        run: &RunView,
+        suites: &[Suite],
+        spool: Option<&std::fs::File>,
+    ) -> io::Result<()> {
         let mut root = Report::new(NAME);
         root.set_time(run.duration);
         for s in suites {
@@ -188,7 +195,12 @@ impl Suites {
         };
         out.write_all(&self.scratch[..body.start])?;
         for s in suites {
-            out.write_all(&s.xml)?;
+            for part in &s.parts {
+                match part {
+                    plain::Part::Text(text) => out.write_all(text)?,
+                    plain::Part::Spool(bytes) => copy_spooled(out, spool, bytes)?,
+                }
+            }
         }
         out.write_all(&self.scratch[body.end..])
     }
@@ -198,19 +210,19 @@ impl Suites {
     fn render(&mut self, file: &FileView) -> Option<Suite> {
         let rendered = self.serialize(file, true)?;
         let rendered = self.scratch.get(rendered)?;
-        let xml = if self.plain.is_empty() {
-            rendered.to_vec()
+        let parts = if self.plain.is_empty() {
+            vec![plain::Part::Text(rendered.to_vec())]
         } else {
-            let mut xml = Vec::new();
-            if self.plain.splice(rendered, &mut xml) {
-                xml
+            let mut parts = Vec::new();
+            if self.plain.splice(rendered, &mut parts) {
+                parts
             } else {
                 let whole = self.serialize(file, false)?;
-                self.scratch.get(whole)?.to_vec()
+                vec![plain::Part::Text(self.scratch.get(whole)?.to_vec())]
             }
         };
         Some(Suite {
-            xml,
+            parts,
             counts: self.last,
         })
     }
@@ -290,7 +302,9 @@ fn suite(
     let explained: std::collections::HashMap<usize, &FailureView> =
         file.failures.iter().map(|f| (f.point, f)).collect();
     let mut any_failing_point = false;
-    for c in &file.cases {
+    let mut spooled = file.spooled.iter().peekable();
+    for (at, c) in file.cases.iter().enumerate() {
+        add_spooled(&mut suite, &mut spooled, at, plain.as_deref_mut());
         let failure = explained.get(&c.point).copied();
         if !c.test && failure.is_none() {
             // A subtest that failed through its children: they are its cases.
@@ -328,6 +342,12 @@ fn suite(
         with_id(&mut case, &classname, &id);
         suite.add_test_case(case);
     }
+    add_spooled(
+        &mut suite,
+        &mut spooled,
+        file.cases.len(),
+        plain.as_deref_mut(),
+    );
     if let Some(runs) = &plain {
         let (tests, skipped) = runs.counts();
         suite.tests += tests;
@@ -347,6 +367,69 @@ fn suite(
     }
     set_streams(&mut suite, file);
     suite
+}
+
+/// The runs of spooled cases that come before `file.cases[at]`, as markers (spooled cases
+/// are only made where plain cases are written: without `runs` there are none).
+fn add_spooled(
+    suite: &mut TestSuite,
+    spooled: &mut std::iter::Peekable<std::slice::Iter<'_, SpooledRun>>,
+    at: usize,
+    mut runs: Option<&mut plain::Runs>,
+) {
+    while let Some(run) = spooled.next_if(|r| r.before <= at) {
+        if let Some(runs) = runs.as_deref_mut() {
+            suite.add_test_case(runs.push_spooled(run));
+        }
+    }
+}
+
+/// Copies a run of spooled cases from the spool to `out`.
+fn copy_spooled(
+    out: &mut dyn Write,
+    spool: Option<&std::fs::File>,
+    bytes: &Range<u64>,
+) -> io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut spool = spool.ok_or_else(|| io::Error::other("its spool of test cases is gone"))?;
+    spool.seek(SeekFrom::Start(bytes.start))?;
+    let len = bytes.end.saturating_sub(bytes.start);
+    let copied = io::copy(&mut spool.take(len), out)?;
+    match copied == len {
+        true => Ok(()),
+        false => Err(io::Error::other("its spool of test cases was cut short")),
+    }
+}
+
+/// The classname of `rel`'s cases as a plain case's attribute holds it (for [`spool_case`]).
+pub(crate) fn spool_classname(rel: &str) -> String {
+    quick_xml::escape::escape(&*XmlString::new(clean(rel))).into_owned()
+}
+
+/// Appends `c`'s element to `out` when it is a plain case (passing or skipped, printable
+/// ASCII), the bytes the document gives it among the cases of `rel` (`classname` from
+/// [`spool_classname`]): `Some(skipped)`; `None` (nothing written) for any other case.
+pub(crate) fn spool_case(
+    c: &CaseView,
+    rel: &str,
+    classname: &str,
+    out: &mut Vec<u8>,
+) -> Option<bool> {
+    if !c.test {
+        return None;
+    }
+    let point = &c.point_view;
+    let name = case_name(c);
+    let time = point
+        .duration_ms
+        .and_then(|ms| Duration::try_from_secs_f64(ms.max(0.0) / 1000.0).ok());
+    let case = plain_case(point, &name, time)?;
+    let id = c.test_id(rel);
+    if !plain::is_plain(&id) {
+        return None;
+    }
+    plain::write_case(out, classname, &name, &id, &case);
+    Some(case.skipped.is_some())
 }
 
 /// A case's name: its subtest path, a point with no name standing as its number.

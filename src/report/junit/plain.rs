@@ -12,7 +12,10 @@
 use quick_junit::{TestCase, TestCaseStatus};
 use std::borrow::Cow;
 use std::io::Write;
+use std::ops::Range;
 use std::time::Duration;
+
+use crate::report::record::SpooledRun;
 
 /// The marker case's name: U+FFFF never reaches the document otherwise (`clean` replaces it),
 /// so the marker's element cannot be mistaken for a real case's.
@@ -32,13 +35,27 @@ pub(super) struct Runs {
     classname: String,
     /// Every plain case's element, in order.
     text: Vec<u8>,
-    /// Where each run's text ends in `text`.
-    ends: Vec<usize>,
+    /// Each run: where its text ends in `text`, or where the spool holds it.
+    ends: Vec<Run>,
     /// The last case pushed was plain: the next one continues its run.
     open: bool,
     /// Plain cases, and how many of them are skipped.
     cases: usize,
     skipped: usize,
+}
+
+/// Where a run of plain cases is.
+enum Run {
+    /// In [`Runs::text`], up to this end (from the previous run's).
+    Text(usize),
+    /// In the run's spool file.
+    Spool(Range<u64>),
+}
+
+/// A rendered suite's bytes: its own, and runs of cases the spool holds.
+pub(super) enum Part {
+    Text(Vec<u8>),
+    Spool(Range<u64>),
 }
 
 /// What a plain case shows besides its name.
@@ -69,39 +86,27 @@ impl Runs {
     /// Adds a plain case; the suite gets a marker when it starts a new run.
     /// `id` is its stable ID (`file` and `test_id`: see `with_id`).
     pub(super) fn push(&mut self, name: &str, id: &str, case: &Plain<'_>) -> Option<TestCase> {
-        let t = &mut self.text;
-        t.extend_from_slice(CASE_START);
-        t.extend_from_slice(quick_xml::escape::escape(name).as_bytes());
-        t.extend_from_slice(b"\" classname=\"");
-        t.extend_from_slice(self.classname.as_bytes());
-        t.push(b'"');
-        if let Some(time) = case.time {
-            // quick-junit's own format for `time`.
-            let _ = write!(t, " time=\"{:.3}\"", time.as_secs_f64());
-        }
-        t.extend_from_slice(b" file=\"");
-        t.extend_from_slice(self.classname.as_bytes());
-        t.extend_from_slice(
-            b"\">\n            <properties>\n                <property name=\"test_id\" value=\"",
-        );
-        t.extend_from_slice(quick_xml::escape::escape(id).as_bytes());
-        t.extend_from_slice(b"\"/>\n            </properties>");
-        if let Some(message) = &case.skipped {
-            t.extend_from_slice(b"\n            <skipped message=\"");
-            t.extend_from_slice(quick_xml::escape::escape(message.as_ref()).as_bytes());
-            t.extend_from_slice(b"\"/>");
-            self.skipped += 1;
-        }
-        t.extend_from_slice(b"\n        </testcase>");
+        write_case(&mut self.text, &self.classname, name, id, case);
+        self.skipped += usize::from(case.skipped.is_some());
         self.cases += 1;
         let starts = !self.open;
         self.open = true;
         if starts {
-            self.ends.push(self.text.len());
-        } else if let Some(end) = self.ends.last_mut() {
+            self.ends.push(Run::Text(self.text.len()));
+        } else if let Some(Run::Text(end)) = self.ends.last_mut() {
             *end = self.text.len();
         }
         starts.then(|| TestCase::new(MARKER_NAME, TestCaseStatus::success()))
+    }
+
+    /// Adds a run of plain cases that the spool holds (`bytes`, written by [`write_case`]):
+    /// a marker of its own.
+    pub(super) fn push_spooled(&mut self, run: &SpooledRun) -> TestCase {
+        self.cases += run.cases;
+        self.skipped += run.skipped;
+        self.open = false;
+        self.ends.push(Run::Spool(run.bytes.clone()));
+        TestCase::new(MARKER_NAME, TestCaseStatus::success())
     }
 
     /// A case of quick-junit's comes next: the next plain case starts a new run.
@@ -120,23 +125,59 @@ impl Runs {
     }
 
     /// `suite` (a serialized `<testsuite>` holding the markers) with each marker replaced by
-    /// its run of cases, appended to `out`; false (and `out` unspecified) when the markers
-    /// found are not the runs.
-    pub(super) fn splice(&self, suite: &[u8], out: &mut Vec<u8>) -> bool {
-        out.reserve(suite.len() + self.text.len());
+    /// its run of cases, appended to `out` (a spooled run as a part of its own); false (and
+    /// `out` unspecified) when the markers found are not the runs.
+    pub(super) fn splice(&self, suite: &[u8], out: &mut Vec<Part>) -> bool {
+        let mut text = Vec::with_capacity(suite.len() + self.text.len());
         let mut last = 0;
         let mut start = 0;
         let mut runs = self.ends.iter();
         for at in memchr::memmem::find_iter(suite, MARKER_ELEMENT) {
-            let Some(&end) = runs.next() else {
+            let Some(run) = runs.next() else {
                 return false;
             };
-            out.extend_from_slice(&suite[last..at]);
-            out.extend_from_slice(&self.text[start..end]);
-            start = end;
+            text.extend_from_slice(&suite[last..at]);
+            match run {
+                Run::Text(end) => {
+                    text.extend_from_slice(&self.text[start..*end]);
+                    start = *end;
+                }
+                Run::Spool(bytes) => {
+                    out.push(Part::Text(std::mem::take(&mut text)));
+                    out.push(Part::Spool(bytes.clone()));
+                }
+            }
             last = at + MARKER_ELEMENT.len();
         }
-        out.extend_from_slice(&suite[last..]);
+        text.extend_from_slice(&suite[last..]);
+        out.push(Part::Text(text));
         runs.next().is_none()
     }
+}
+
+/// Appends a plain case's element to `t`, as quick-junit writes it in a one-suite document;
+/// `classname` is escaped already.
+pub(super) fn write_case(t: &mut Vec<u8>, classname: &str, name: &str, id: &str, case: &Plain<'_>) {
+    t.extend_from_slice(CASE_START);
+    t.extend_from_slice(quick_xml::escape::escape(name).as_bytes());
+    t.extend_from_slice(b"\" classname=\"");
+    t.extend_from_slice(classname.as_bytes());
+    t.push(b'"');
+    if let Some(time) = case.time {
+        // quick-junit's own format for `time`.
+        let _ = write!(t, " time=\"{:.3}\"", time.as_secs_f64());
+    }
+    t.extend_from_slice(b" file=\"");
+    t.extend_from_slice(classname.as_bytes());
+    t.extend_from_slice(
+        b"\">\n            <properties>\n                <property name=\"test_id\" value=\"",
+    );
+    t.extend_from_slice(quick_xml::escape::escape(id).as_bytes());
+    t.extend_from_slice(b"\"/>\n            </properties>");
+    if let Some(message) = &case.skipped {
+        t.extend_from_slice(b"\n            <skipped message=\"");
+        t.extend_from_slice(quick_xml::escape::escape(message.as_ref()).as_bytes());
+        t.extend_from_slice(b"\"/>");
+    }
+    t.extend_from_slice(b"\n        </testcase>");
 }

@@ -26,6 +26,8 @@ fn file(rel: &str, status: FileStatus) -> FileView {
         stderr: Vec::new(),
         stream_lines_dropped: (0, 0),
         warnings: Vec::new(),
+        points_dropped: 0,
+        spooled: Vec::new(),
     }
 }
 
@@ -489,6 +491,16 @@ mod pieces {
         let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
         let (whole, pieces) = (text(whole), text(pieces));
         assert_eq!(super::xml(record.view()), whole, "write() differs");
+        // With the plain cases spooled as they arrive (as a run with `-o r.xml` has it).
+        let mut spooled = Collector::new(Meta::default()).with_spool();
+        let mut suites = Suites::default();
+        for ev in events {
+            spooled.on(ev);
+            suites.on(ev, &spooled);
+        }
+        let mut from_spool = Vec::new();
+        suites.write(&mut from_spool, &spooled).unwrap();
+        assert_eq!(text(from_spool), whole, "the spooled document differs");
         (whole, pieces)
     }
 

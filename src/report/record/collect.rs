@@ -9,9 +9,12 @@
 use std::collections::VecDeque;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use super::view::{AttemptView, CaseView, FailureView, FileStatus, FileView, PointView, RunView};
+use super::view::{
+    AttemptView, CaseView, FailureView, FileStatus, FileView, PointStatus, PointView, RunView,
+    SpooledRun,
+};
 use crate::event::meta::Meta;
-use crate::event::run::{FileInfo, FileResult, OpenSubtests, RunEvent, RunSummary};
+use crate::event::run::{FileInfo, FileResult, OpenSubtests, RunEvent, RunSummary, KEPT_POINTS};
 use crate::event::{Assert, Event};
 use crate::explain::headings::with_headings;
 use crate::explain::held::{cut_line, LINE_BYTES};
@@ -38,6 +41,12 @@ struct Building {
     cases: Cases,
     /// Its output that no failure owns, told at its end.
     rest: Vec<String>,
+    /// Its top-level points so far.
+    top_points: usize,
+    /// With a spool: its plain cases go there, and this is their classname (escaped).
+    classname: Option<String>,
+    /// A plain case's bytes, before they go to the spool.
+    case_bytes: Vec<u8>,
 }
 
 /// Durations as the run's events record them (whole milliseconds), so that a report replayed
@@ -68,11 +77,28 @@ pub struct Collector {
     /// Each file of `view` by its index in the run (`view.files[k]` is file `indices[k]`).
     indices: Vec<usize>,
     expanded: usize,
+    /// Where plain JUnit cases go as they arrive, when a JUnit report is written.
+    spool: Option<super::spool::Spool>,
 }
 
 impl Collector {
+    /// A collector that writes the plain JUnit cases of each file's first attempt to a spool
+    /// file (unnamed, in the temporary directory: gone with the process whatever happens), so
+    /// that a file's record holds its other cases only. Without a spool file, they are kept.
+    pub(crate) fn with_spool(mut self) -> Self {
+        self.spool = super::spool::Spool::create();
+        self
+    }
+
+    /// The spool file the plain cases of [`FileView::spooled`] are in, written out up to the
+    /// last file that finished; `None` when there is none or writing it failed.
+    pub(crate) fn spool(&self) -> Option<&std::fs::File> {
+        self.spool.as_ref().and_then(super::spool::Spool::file)
+    }
+
     pub fn new(meta: Meta) -> Self {
         Collector {
+            spool: None,
             run: 0,
             view: RunView {
                 host: meta.host.clone(),
@@ -136,7 +162,7 @@ impl Collector {
             }
             RunEvent::Tap { run, file, event } if *run == self.run => {
                 if let Some(Some(b)) = self.building.get_mut(*file) {
-                    b.tap(event);
+                    b.tap(event, self.spool.as_mut());
                 }
             }
             RunEvent::Explained {
@@ -181,6 +207,10 @@ impl Collector {
                 if let Some(Some(b)) = self.building.get_mut(*file) {
                     b.finish(result);
                 }
+                // The JUnit suite of the file is rendered now and may read the spool.
+                if let Some(spool) = &mut self.spool {
+                    spool.flush();
+                }
             }
             RunEvent::RunFinished { run, summary } if *run == self.run => {
                 self.run_finished(summary)
@@ -214,6 +244,9 @@ impl Collector {
         self.building.clear();
         self.indices.clear();
         self.expanded = 0;
+        if let Some(spool) = &mut self.spool {
+            spool.clear();
+        }
     }
 
     fn file_started(&mut self, file: &FileInfo) {
@@ -229,7 +262,12 @@ impl Collector {
             .map(|b| b.view.earlier_attempts)
             .unwrap_or_default();
         let log = file.log.as_deref().map(|p| self.shown_path(p));
-        self.building[file.index] = Some(Building::new(file, log, earlier_attempts));
+        let mut b = Building::new(file, log, earlier_attempts);
+        // A retried file's cases are all quick-junit's (its earlier attempts go on one).
+        if self.spool.is_some() && file.attempt <= 1 {
+            b.classname = Some(crate::report::junit::spool_classname(&file.rel));
+        }
+        self.building[file.index] = Some(b);
     }
 
     fn attempt_failed(&mut self, file: usize, attempt: u32, result: &FileResult) {
@@ -248,6 +286,9 @@ impl Collector {
     }
 
     fn run_finished(&mut self, summary: &RunSummary) {
+        if let Some(spool) = &mut self.spool {
+            spool.flush();
+        }
         self.view.ok = summary.ok;
         self.view.interrupted = summary.interrupted;
         self.view.duration = whole_ms(summary.duration);
@@ -285,6 +326,8 @@ impl Building {
                 stderr: Vec::new(),
                 stream_lines_dropped: (0, 0),
                 warnings: Vec::new(),
+                points_dropped: 0,
+                spooled: Vec::new(),
             },
             stdout: VecDeque::new(),
             stderr: VecDeque::new(),
@@ -294,6 +337,9 @@ impl Building {
                 ..Cases::default()
             },
             rest: Vec::new(),
+            top_points: 0,
+            classname: None,
+            case_bytes: Vec::new(),
         }
     }
 
@@ -303,13 +349,15 @@ impl Building {
         push_bounded(&mut self.stdout, text.to_owned(), FILE_STREAM_LINES);
     }
 
-    fn tap(&mut self, event: &Event<'static>) {
+    fn tap(&mut self, event: &Event<'static>, spool: Option<&mut super::spool::Spool>) {
         self.cases.node.event(event);
         match event {
             Event::Assert(a) => {
-                self.cases.point(a, &mut self.view.cases);
+                if let Some(case) = self.cases.point(a) {
+                    self.case(case, spool);
+                }
                 if a.depth == 0 {
-                    self.view.points.push(PointView::of(a));
+                    self.top_point(a);
                 }
             }
             Event::Output { text, .. } => self.stdout_line(text),
@@ -321,6 +369,52 @@ impl Building {
             Event::SubtestStart { depth, name, .. } => self.cases.subtest_start(*depth, name),
             _ => {}
         }
+    }
+
+    /// A case of the file: to the spool when it is plain and there is one, else kept.
+    fn case(&mut self, case: CaseView, spool: Option<&mut super::spool::Spool>) {
+        if let (Some(spool), Some(classname)) = (spool, &self.classname) {
+            self.case_bytes.clear();
+            let bytes = &mut self.case_bytes;
+            if let Some(skipped) =
+                crate::report::junit::spool_case(&case, &self.view.rel, classname, bytes)
+            {
+                let bytes = spool.write(bytes);
+                let before = self.view.cases.len();
+                match self.view.spooled.last_mut() {
+                    // Continues the run the spool's last bytes are.
+                    Some(run) if run.before == before && run.bytes.end == bytes.start => {
+                        run.bytes.end = bytes.end;
+                        run.cases += 1;
+                        run.skipped += usize::from(skipped);
+                    }
+                    _ => self.view.spooled.push(SpooledRun {
+                        before,
+                        bytes,
+                        cases: 1,
+                        skipped: usize::from(skipped),
+                    }),
+                }
+                return;
+            }
+        }
+        self.view.cases.push(case);
+    }
+
+    /// A top-level point: kept up to [`KEPT_POINTS`], past that only one that did not pass
+    /// (numbered by its place when it has no number: the page numbers it so), the others
+    /// counted.
+    fn top_point(&mut self, a: &Assert<'_>) {
+        self.top_points += 1;
+        let mut point = PointView::of(a);
+        if self.top_points > KEPT_POINTS {
+            if matches!(point.status, PointStatus::Pass | PointStatus::NotSelected) {
+                self.view.points_dropped += 1;
+                return;
+            }
+            point.id = point.id.or(Some(self.top_points as u64));
+        }
+        self.view.points.push(point);
     }
 
     /// What the explaining stage says of this file; returns whether a failure was explained
@@ -453,7 +547,7 @@ impl Cases {
         self.inside.resize(d + 1, 0);
     }
 
-    fn point(&mut self, a: &Assert<'_>, cases: &mut Vec<CaseView>) {
+    fn point(&mut self, a: &Assert<'_>) -> Option<CaseView> {
         let point = self.points;
         self.points += 1;
         let d = a.depth as usize;
@@ -485,15 +579,14 @@ impl Cases {
             }
             false => (children == 0 || a.is_failure(), children == 0),
         };
-        if case {
-            cases.push(CaseView {
-                point,
-                test,
-                parents: self.parents(a),
-                point_view: PointView::of(a),
-            });
-        }
+        let case = case.then(|| CaseView {
+            point,
+            test,
+            parents: self.parents(a),
+            point_view: PointView::of(a),
+        });
         self.subtests.after(a);
+        case
     }
 }
 

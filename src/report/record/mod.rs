@@ -3,6 +3,7 @@
 //! explained (location, message, diff, stack, output), collected from the run's events.
 mod collect;
 mod pieces;
+mod spool;
 mod view;
 
 pub use crate::event::meta::{unix_ms, Meta};
@@ -10,4 +11,5 @@ pub use collect::{Collector, EXPANDED_FAILURES};
 pub(crate) use pieces::Pieces;
 pub use view::{
     AttemptView, CaseView, FailureView, FileStatus, FileView, PointStatus, PointView, RunView,
+    SpooledRun,
 };

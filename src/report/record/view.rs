@@ -108,6 +108,25 @@ pub struct FileView {
     pub stream_lines_dropped: (usize, usize),
     /// Warnings that did not fail it: a leaked process, parse problems that do not fail.
     pub warnings: Vec<String>,
+    /// Top-level points past [`crate::event::run::KEPT_POINTS`] that passed (or were not
+    /// selected): counted, not kept in `points` (which keeps the others).
+    pub points_dropped: usize,
+    /// Its plain JUnit cases written to the run's spool as they arrived, each run of them by
+    /// the place in `cases` it comes before (see [`SpooledRun`]).
+    pub spooled: Vec<SpooledRun>,
+}
+
+/// Plain JUnit cases (passing or skipped, printable ASCII) written to the run's spool file in
+/// the bytes the JUnit report gives them, instead of kept in `cases`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpooledRun {
+    /// Their place: before `cases[before]` (after the last case when it is `cases.len()`).
+    pub before: usize,
+    /// Their bytes in the spool.
+    pub bytes: std::ops::Range<u64>,
+    /// How many cases, and how many of them skipped.
+    pub cases: usize,
+    pub skipped: usize,
 }
 
 /// A failed attempt of a retried file.
