@@ -54,6 +54,7 @@ mod issue40_rust;
 mod issue40_shell_tap;
 mod issue40_unittest;
 mod issue40_yath;
+mod issue41_mocha;
 mod issue41_test2;
 mod issue42_bounds;
 mod issue43_help;

@@ -1,0 +1,81 @@
+//! Issue 41's mocha reader: `mocha --reporter tap` writes a failure as the error's message and
+//! then its stack, indented under the `not ok` line, recorded from real mocha
+//! (scripts/record-mocha.sh, test-data/producers/mocha/). The error's message is the failure's
+//! (said once, not once as the message and again as the stack's first line), the first frame
+//! in the project its location, node's `+ actual - expected` block its diff. The known answer
+//! of the terminal's explanation (explain.explained.txt), and the same facts in JUnit (whose
+//! message is the error's, not the test's name) and Markdown.
+use crate::util::{parse_cli, repo, require, Project};
+
+fn recording() -> Vec<u8> {
+    std::fs::read(repo().join("test-data/producers/mocha/explain.tap")).expect("recording")
+}
+
+#[test]
+fn issue41_mocha_tap_failures_explained_as_mocha_means_them() {
+    let (_, stdout, stderr) = parse_cli(&["--color", "never"], &recording());
+    let known =
+        std::fs::read_to_string(repo().join("test-data/producers/mocha/explain.explained.txt"))
+            .expect("known answer");
+    assert_eq!(format!("{stdout}{stderr}"), known);
+}
+
+#[test]
+fn issue41_mocha_tap_failures_read_the_same_in_every_sink() {
+    if !require(
+        "issue41_mocha_tap_failures_read_the_same_in_every_sink",
+        &["bash"],
+    ) {
+        return;
+    }
+    let p = Project::new();
+    p.write("explain.tap", recording())
+        .write("explain.sh", "cat explain.tap\nexit 4\n");
+    let ran = p.run(&["explain.sh", "-o", "out.xml", "-o", "out.md", "--no-cache"]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let junit = p.read_text("out.xml").replace("&quot;", "\"");
+    for (sink, text) in [
+        ("terminal", ran.stderr.clone()),
+        ("JUnit", junit.clone()),
+        (
+            "Markdown",
+            p.read_text("out.md")
+                .replace("\\[", "[")
+                .replace("\\]", "]")
+                .replace("\\_", "_")
+                .replace("\\<", "<")
+                .replace("\\>", ">"),
+        ),
+    ] {
+        for fact in [
+            "test/explain.js:7:12",
+            "test/explain.js:10:11",
+            "test/explain.js:12:35",
+            "expected 200 got 404",
+            "AssertionError [ERR_ASSERTION]",
+            // Ours, drawn from node's block (which spells `a: 1,`); each sink marks its
+            // sides its own way.
+            "\"a\": 1,",
+            "     2,",
+            "     3,",
+        ] {
+            assert!(text.contains(fact), "{sink} lacks {fact:?}:\n{text}");
+        }
+        // JUnit says it twice by design, the `message` attribute and the body, and keeps the
+        // file's whole stream in `<system-out>`.
+        let once = if sink == "JUnit" { 2 } else { 1 };
+        let explained = text.split("<system-out>").next().unwrap_or_default();
+        assert_eq!(
+            explained.matches("expected 200 got 404").count(),
+            once,
+            "{sink}: the message once:\n{text}"
+        );
+    }
+    for message in [
+        "message=\"Expected values to be strictly equal:",
+        "message=\"expected 200 got 404\"",
+        "message=\"expected 200 \"OK\", got 404 \"Not Found\"\"",
+    ] {
+        assert!(junit.contains(message), "JUnit lacks {message:?}:\n{junit}");
+    }
+}
