@@ -79,3 +79,31 @@ fn issue41_mocha_tap_failures_read_the_same_in_every_sink() {
         assert!(junit.contains(message), "JUnit lacks {message:?}:\n{junit}");
     }
 }
+
+/// expressjs/body-parser b1f3d58 with a planted bug (urlencoded's `parameterLimit` default
+/// 1000 → 100), `mocha --reporter tap --check-leaks test/urlencoded.js`: supertest joins the
+/// error's stack and its `.expect()` call's with `----`; both are the stack, none is output,
+/// and the message and location are the ones mocha's spec reporter prints.
+#[test]
+fn issue41_mocha_tap_supertests_joined_stack_is_the_stack() {
+    let tap = std::fs::read(repo().join("test-data/producers/mocha/body-parser-urlencoded.tap"))
+        .expect("recording");
+    let (_, stdout, stderr) = parse_cli(&["--color", "never"], &tap);
+    let text = format!("{stdout}{stderr}");
+    let failure = text
+        .split("✗ bodyParser.urlencoded() with extended option when true should parse array index notation with large array\n")
+        .nth(1)
+        .and_then(|t| t.split("\n✓").next())
+        .expect("the failure");
+    assert!(
+        failure.starts_with(
+            "    at test/urlencoded.js:252:12\n    Unexpected token 'p', \"[parameters\"... is not valid JSON\n    SyntaxError\n"
+        ),
+        "{failure}"
+    );
+    assert!(
+        failure.contains("    ----\n    at JSON.parse (<anonymous>)\n"),
+        "{failure}"
+    );
+    assert!(!failure.contains("output:"), "{failure}");
+}

@@ -101,7 +101,7 @@ fn read_flush(lines: &[String]) -> Option<Dump> {
     let (start, first_frame) = find(lines)?;
     let (name, code, headline) = header(&lines[start])?;
     let mut end = first_frame;
-    while end < lines.len() && is_frame(&lines[end]) {
+    while end < lines.len() && (is_frame(&lines[end]) || joins_stacks(lines, end)) {
         end += 1;
         if lines[end - 1].ends_with(" {") {
             break;
@@ -176,6 +176,12 @@ fn drop_echo(before: &mut Vec<String>, headline: &str, under: &[String]) {
     if same && !headline.is_empty() {
         before.truncate(start);
     }
+}
+
+/// supertest joins the error's stack and its `.expect()` call's with a `----` line; the
+/// frames after it are the same stack's.
+fn joins_stacks(lines: &[String], at: usize) -> bool {
+    lines[at].trim() == "----" && lines.get(at + 1).is_some_and(|l| is_frame(l))
 }
 
 /// Where a frame points: `Fn (place)` or a bare `place`.
@@ -421,6 +427,47 @@ mod tests {
 
     fn lines(text: &str) -> Vec<String> {
         text.lines().map(str::to_owned).collect()
+    }
+
+    /// mocha's `--reporter tap` under body-parser's failing test (supertest's joined stack).
+    const MOCHA_SUPERTEST: &str = "  Unexpected token 'p', \"[parameters\"... is not valid JSON
+  SyntaxError: Unexpected token 'p', \"[parameters\"... is not valid JSON
+      at Context.<anonymous> (test/urlencoded.js:252:12)
+      at process.processImmediate (node:internal/timers:483:21)
+  ----
+      at JSON.parse (<anonymous>)
+      at /w/body-parser/node_modules/supertest/lib/test.js:591:13
+# pass 90";
+
+    #[test]
+    fn mochas_indented_dump_is_read_its_message_once_supertests_stack_joined() {
+        let d = read(&lines(MOCHA_SUPERTEST)).expect("a dump");
+        assert_eq!(
+            d.message.as_deref(),
+            Some("Unexpected token 'p', \"[parameters\"... is not valid JSON")
+        );
+        assert_eq!(d.location.as_deref(), Some("test/urlencoded.js:252:12"));
+        assert_eq!(
+            d.machine,
+            vec![("name".to_owned(), "SyntaxError".to_owned())]
+        );
+        assert!(d
+            .stack
+            .ends_with("at /w/body-parser/node_modules/supertest/lib/test.js:591:13"));
+        assert_eq!(d.rest, vec!["# pass 90".to_owned()]);
+    }
+
+    #[test]
+    fn a_library_frame_is_the_location_only_when_no_frame_is_the_projects() {
+        let d = read(&lines(
+            "Error: expected 200 \"OK\", got 404 \"Not Found\"
+    at Test._assertStatus (node_modules/supertest/lib/test.js:309:14)
+    at Context.<anonymous> (test/app.js:12:8)",
+        ))
+        .expect("a dump");
+        assert_eq!(d.location.as_deref(), Some("test/app.js:12:8"));
+        let d = read(&lines("Error: x\n    at f (node_modules/lib/a.js:1:2)")).expect("a dump");
+        assert_eq!(d.location.as_deref(), Some("node_modules/lib/a.js:1:2"));
     }
 
     const STRICT: &str = "before
