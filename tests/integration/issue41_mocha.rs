@@ -107,3 +107,39 @@ fn issue41_mocha_tap_supertests_joined_stack_is_the_stack() {
     );
     assert!(!failure.contains("output:"), "{failure}");
 }
+
+/// A test's `console.error` before its failing point (mocha writes it to stderr while the
+/// test runs, then `not ok` to stdout) is that failure's on every run: it reached tapline while
+/// the parser still held the point before (which waits for the next line), and so went to
+/// that passing point, or after `not ok`'s line and went to the failure, by which pipe was
+/// read first. The sleeps make the first order (seen most often) certain; and a line written
+/// after a `not ok` stays that failure's.
+#[test]
+fn issue41_mocha_stderr_before_a_failure_is_the_failures_on_every_run() {
+    if !require(
+        "issue41_mocha_stderr_before_a_failure_is_the_failures_on_every_run",
+        &["bash"],
+    ) {
+        return;
+    }
+    let p = Project::new();
+    p.write(
+        "t.sh",
+        "echo 1..3\necho 'ok 1 - adds'\nsleep 0.2\necho 'debug: about to compare' >&2\nsleep 0.2\n\
+         echo 'not ok 2 - fails'\nsleep 0.2\necho 'after the failure' >&2\nsleep 0.2\necho 'ok 3 - later'\n",
+    );
+    let ran = p.run(&["t.sh", "--color", "never", "--no-cache", "-o", "out.xml"]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    assert!(
+        ran.stderr.contains(
+            "  ✗ fails\n    output:\n    │ debug: about to compare\n    │ after the failure\n"
+        ),
+        "{}",
+        ran.stderr
+    );
+    let junit = p.read_text("out.xml");
+    let failure = junit.split("<failure").nth(1).unwrap_or_default();
+    let failure = failure.split("</failure>").next().unwrap_or_default();
+    assert!(failure.contains("debug: about to compare"), "{junit}");
+    assert!(failure.contains("after the failure"), "{junit}");
+}
