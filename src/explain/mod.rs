@@ -259,8 +259,16 @@ impl FileExplainer {
     }
 
     /// A line the file wrote to stderr: output of the test in progress.
+    /// Written after a failing point's line, it is that failure's (read as its output line
+    /// at its depth, under the same rule as stdout's); else the next point's.
     pub fn stderr(&mut self, text: &str) {
-        self.output(text, None);
+        match self.trailing.open_at() {
+            Some((depth, line)) => {
+                let text = std::borrow::Cow::Borrowed(text);
+                self.event(&Event::Output { depth, line, text });
+            }
+            None => self.output(text, None),
+        }
     }
 
     /// One event of the file's TAP stream. Returns whether it is a line of a failure's own

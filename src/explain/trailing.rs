@@ -48,7 +48,10 @@
 //! once the next TAP line is read, so a stderr line that arrives after a failing point's
 //! event was written after the line that ended the failure; it is the next point's, as output
 //! before a point always is (and stderr written after a `not ok` line but before the next one
-//! arrives before the failing point's event, so it is that failure's already).
+//! arrives before the failing point's event, so it is that failure's already). A stderr
+//! line that arrives while the parser holds a point read before it is sent after that point
+//! (`run::file_task`), and one after a failing point is read as its output line here
+//! ([`Trailing::open_at`]).
 use tapline_protocol::event::{Assert, Event};
 
 /// Where one event of the stream goes, as far as the failure whose output is open is concerned.
@@ -131,6 +134,11 @@ impl<T> Trailing<T> {
     /// The consumer's entry for the point whose trailing output is open, if it keeps one.
     pub(crate) fn item(&self) -> Option<&T> {
         self.open.as_ref().and_then(|o| o.item.as_ref())
+    }
+
+    /// The open failure's depth and line: where a line it printed to stderr is read as its own.
+    pub(crate) fn open_at(&self) -> Option<(u32, u64)> {
+        self.open.as_ref().map(|o| (o.depth, o.line))
     }
 
     /// The open failure, if any, with its trailing output: at the end of a stream that ended

@@ -16,6 +16,7 @@ use std::fs::File;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
+use tapline_protocol::event::Event;
 use tokio::sync::{mpsc, watch};
 
 /// Everything a file task needs, decided by the scheduler.
@@ -96,6 +97,58 @@ pub(super) struct Feed<'a> {
     held_out: Held,
     held_err: Held,
     batch: Vec<RunEvent>,
+    /// Where stdout's reading is, for stderr lines that arrive while a point is unfinished.
+    stdout_at: StdoutAt,
+    /// stderr lines that arrived after a point's line was read but before the parser gave the
+    /// point (it waits for the next line, which may open its YAML): they go after it.
+    late_err: Vec<RunEvent>,
+    /// The stdout lines read when the first of `late_err` arrived.
+    late_at: u64,
+}
+
+/// How many stdout lines were read, and whether the last was a test point's (`ok`/`not ok`,
+/// indented or not), whose event the parser gives only once the next line is read.
+#[derive(Default)]
+struct StdoutAt {
+    lines: u64,
+    /// The current line's first bytes, past its indent.
+    head: Vec<u8>,
+    last_was_point: bool,
+}
+
+impl StdoutAt {
+    fn feed(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            if b == b'\n' {
+                self.lines += 1;
+                let h = &self.head;
+                self.last_was_point = h.starts_with(b"ok") || h.starts_with(b"not ok");
+                self.head.clear();
+            } else if self.head.len() < 6 && !(self.head.is_empty() && (b == b' ' || b == b'\t')) {
+                self.head.push(b);
+            }
+        }
+    }
+
+    /// Whether the parser may be holding a point read before now.
+    fn point_unfinished(&self) -> bool {
+        self.last_was_point && self.head.is_empty()
+    }
+}
+
+/// The stream line an event was read from, where it says one.
+fn line_of(event: &Event<'_>) -> Option<u64> {
+    match event {
+        Event::Assert(a) => Some(a.line),
+        Event::AssertBegin { line, .. } => Some(*line),
+        Event::Comment { line, .. }
+        | Event::Output { line, .. }
+        | Event::BailOut { line, .. }
+        | Event::V2Event { line, .. }
+        | Event::V2Block { line, .. }
+        | Event::Marker { line, .. } => Some(*line),
+        _ => None,
+    }
 }
 
 impl<'a> Feed<'a> {
@@ -117,6 +170,9 @@ impl<'a> Feed<'a> {
             held_out: Held::default(),
             held_err: Held::default(),
             batch: Vec::new(),
+            stdout_at: StdoutAt::default(),
+            late_err: Vec::new(),
+            late_at: 0,
         }
     }
 
@@ -126,10 +182,24 @@ impl<'a> Feed<'a> {
             let (run, file) = (self.run, self.file);
             match (stdout, self.merge) {
                 (true, true) => self.held_out.feed(piece, &mut self.parser),
-                (true, false) => self.parser.feed(piece),
+                (true, false) => {
+                    self.stdout_at.feed(piece);
+                    self.parser.feed(piece);
+                }
                 (false, true) => self.held_err.feed(piece, &mut self.parser),
                 (false, false) => {
-                    let batch = &mut self.batch;
+                    // A line written after a point's line that arrives before the parser gave
+                    // the point is placed after the point, however the pipes' reads interleave:
+                    // a test's `console.error` is the same test's on every run.
+                    let late = self.stdout_at.point_unfinished();
+                    if late && self.late_err.is_empty() {
+                        self.late_at = self.stdout_at.lines;
+                    }
+                    let batch = if late || !self.late_err.is_empty() {
+                        &mut self.late_err
+                    } else {
+                        &mut self.batch
+                    };
                     self.stderr_lines.feed(piece, |l| {
                         let text = l.text.to_owned();
                         batch.push(RunEvent::Stderr { run, file, text });
@@ -143,9 +213,12 @@ impl<'a> Feed<'a> {
     /// The parser's events so far after what is batched, to the dispatcher.
     async fn send(&mut self) {
         let (run, file) = (self.run, self.file);
-        let events = self.parser.sink_mut().events.drain(..);
-        self.batch
-            .extend(events.map(|event| RunEvent::Tap { run, file, event }));
+        for event in self.parser.sink_mut().events.drain(..) {
+            if !self.late_err.is_empty() && line_of(&event).is_some_and(|l| l > self.late_at) {
+                self.batch.append(&mut self.late_err);
+            }
+            self.batch.push(RunEvent::Tap { run, file, event });
+        }
         if !self.batch.is_empty() {
             let batch = std::mem::take(&mut self.batch);
             // The dispatcher gone means the run is over: nothing left to tell.
@@ -156,13 +229,22 @@ impl<'a> Feed<'a> {
     /// The streams' unterminated last lines, then the parser, finished.
     pub(super) async fn finish(mut self) -> AnyParser<Collect> {
         let (run, file) = (self.run, self.file);
-        let batch = &mut self.batch;
+        let batch = if self.late_err.is_empty() {
+            &mut self.batch
+        } else {
+            &mut self.late_err
+        };
         self.stderr_lines.finish(|l| {
             let text = l.text.to_owned();
             batch.push(RunEvent::Stderr { run, file, text });
         });
         self.held_out.finish(&mut self.parser);
         self.held_err.finish(&mut self.parser);
+        let late = std::mem::take(&mut self.late_err);
+        let parsed = self.parser.sink_mut().events.drain(..);
+        self.batch
+            .extend(parsed.map(|event| RunEvent::Tap { run, file, event }));
+        self.batch.extend(late);
         self.send().await;
         self.parser
     }

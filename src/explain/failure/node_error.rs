@@ -61,12 +61,47 @@ const LEGENDS: [&str; 2] = ["+ actual - expected", "- expected + actual"];
 /// `showDiff`.
 const NOISE: [&str; 2] = ["generatedMessage", "showDiff"];
 
-/// The first Node error dump in `lines`, or `None` when there is none.
+/// The first Node error dump in `lines`, or `None` when there is none: at the margin, or
+/// indented under the point as mocha's TAP reporter writes `err.message` then `err.stack`
+/// ([`read_indented`]).
 pub(super) fn read(lines: &[String]) -> Option<Dump> {
+    read_flush(lines).or_else(|| read_indented(lines))
+}
+
+/// mocha's `--reporter tap` writes a failure as the error's message and then its stack, each
+/// line indented by two spaces, straight after the `not ok` line:
+///
+/// ```text
+///   expected 200 got 404
+///   Error: expected 200 got 404
+///       at Context.<anonymous> (test/x.js:9:11)
+/// ```
+///
+/// The indented lines from the top are read as a dump without their indent; the lines after
+/// them (the test's later output, the run's `#` counts) stay output as they were.
+fn read_indented(lines: &[String]) -> Option<Dump> {
+    let n = lines
+        .iter()
+        .take_while(|l| l.starts_with(INDENT) || l.trim().is_empty())
+        .count();
+    let block: Vec<String> = lines[..n]
+        .iter()
+        .map(|l| l.strip_prefix(INDENT).unwrap_or(l.trim_start()).to_owned())
+        .collect();
+    let mut d = read_flush(&block)?;
+    d.rest.extend_from_slice(&lines[n..]);
+    Some(d)
+}
+
+/// The indent of mocha's TAP reporter under a point.
+const INDENT: &str = "  ";
+
+/// A dump whose header starts at the margin.
+fn read_flush(lines: &[String]) -> Option<Dump> {
     let (start, first_frame) = find(lines)?;
     let (name, code, headline) = header(&lines[start])?;
     let mut end = first_frame;
-    while end < lines.len() && is_frame(&lines[end]) {
+    while end < lines.len() && (is_frame(&lines[end]) || joins_stacks(lines, end)) {
         end += 1;
         if lines[end - 1].ends_with(" {") {
             break;
@@ -88,12 +123,16 @@ pub(super) fn read(lines: &[String]) -> Option<Dump> {
             }
         }
     }
+    let outside = frames.iter().filter(|f| !stack::is_internal(f));
+    // The project's own frame first: a library's (`node_modules/supertest/…`) only when no
+    // frame is the project's.
+    let location = outside
+        .clone()
+        .filter(|f| !f.contains("node_modules/"))
+        .find_map(place)
+        .or_else(|| outside.clone().find_map(place));
     let mut d = Dump {
-        location: frames
-            .iter()
-            .filter(|f| !stack::is_internal(f))
-            .find_map(|f| frame_location(f).or_else(|| bare_place(f)))
-            .map(str::to_owned),
+        location: location.map(str::to_owned),
         stack: frames.join("\n"),
         ..Dump::default()
     };
@@ -109,8 +148,45 @@ pub(super) fn read(lines: &[String]) -> Option<Dump> {
     }
     d.read_message(headline, &lines[start + 1..first_frame]);
     d.rest = lines[..start].to_vec();
+    drop_echo(&mut d.rest, headline, &lines[start + 1..first_frame]);
     d.rest.extend_from_slice(&lines[end..]);
     Some(d)
+}
+
+/// The error's message printed just before its stack (mocha writes `err.message`, then
+/// `err.stack`, which starts with the same message): said once, as the dump's.
+fn drop_echo(before: &mut Vec<String>, headline: &str, under: &[String]) {
+    let blank = |l: &String| l.trim().is_empty();
+    let mut message: Vec<String> = vec![headline.to_owned()];
+    message.extend_from_slice(under);
+    while message.last().is_some_and(blank) {
+        message.pop();
+    }
+    let mut end = before.len();
+    while end > 0 && blank(&before[end - 1]) {
+        end -= 1;
+    }
+    let Some(start) = end.checked_sub(message.len()) else {
+        return;
+    };
+    let same = before[start..end]
+        .iter()
+        .zip(&message)
+        .all(|(a, b)| a.trim_end() == b.trim_end());
+    if same && !headline.is_empty() {
+        before.truncate(start);
+    }
+}
+
+/// supertest joins the error's stack and its `.expect()` call's with a `----` line; the
+/// frames after it are the same stack's.
+fn joins_stacks(lines: &[String], at: usize) -> bool {
+    lines[at].trim() == "----" && lines.get(at + 1).is_some_and(|l| is_frame(l))
+}
+
+/// Where a frame points: `Fn (place)` or a bare `place`.
+fn place<'a>(frame: &&'a str) -> Option<&'a str> {
+    frame_location(frame).or_else(|| bare_place(frame))
 }
 
 /// The first header line with a frame under its message: its index and the first frame's.
@@ -353,6 +429,47 @@ mod tests {
         text.lines().map(str::to_owned).collect()
     }
 
+    /// mocha's `--reporter tap` under body-parser's failing test (supertest's joined stack).
+    const MOCHA_SUPERTEST: &str = "  Unexpected token 'p', \"[parameters\"... is not valid JSON
+  SyntaxError: Unexpected token 'p', \"[parameters\"... is not valid JSON
+      at Context.<anonymous> (test/urlencoded.js:252:12)
+      at process.processImmediate (node:internal/timers:483:21)
+  ----
+      at JSON.parse (<anonymous>)
+      at /w/body-parser/node_modules/supertest/lib/test.js:591:13
+# pass 90";
+
+    #[test]
+    fn mochas_indented_dump_is_read_its_message_once_supertests_stack_joined() {
+        let d = read(&lines(MOCHA_SUPERTEST)).expect("a dump");
+        assert_eq!(
+            d.message.as_deref(),
+            Some("Unexpected token 'p', \"[parameters\"... is not valid JSON")
+        );
+        assert_eq!(d.location.as_deref(), Some("test/urlencoded.js:252:12"));
+        assert_eq!(
+            d.machine,
+            vec![("name".to_owned(), "SyntaxError".to_owned())]
+        );
+        assert!(d
+            .stack
+            .ends_with("at /w/body-parser/node_modules/supertest/lib/test.js:591:13"));
+        assert_eq!(d.rest, vec!["# pass 90".to_owned()]);
+    }
+
+    #[test]
+    fn a_library_frame_is_the_location_only_when_no_frame_is_the_projects() {
+        let d = read(&lines(
+            "Error: expected 200 \"OK\", got 404 \"Not Found\"
+    at Test._assertStatus (node_modules/supertest/lib/test.js:309:14)
+    at Context.<anonymous> (test/app.js:12:8)",
+        ))
+        .expect("a dump");
+        assert_eq!(d.location.as_deref(), Some("test/app.js:12:8"));
+        let d = read(&lines("Error: x\n    at f (node_modules/lib/a.js:1:2)")).expect("a dump");
+        assert_eq!(d.location.as_deref(), Some("node_modules/lib/a.js:1:2"));
+    }
+
     const STRICT: &str = "before
 AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:
 + actual - expected
@@ -445,7 +562,9 @@ after";
         assert_eq!(d.expected_actual, None);
         assert_eq!(
             d.text_diff.as_deref(),
-            Some("--- expected\n+++ actual\n {\n+  n: 1,\n-  n: 2,\n ...\n   tags: [\n     'a'\n   ]\n }")
+            Some(
+                "--- expected\n+++ actual\n {\n+  n: 1,\n-  n: 2,\n ...\n   tags: [\n     'a'\n   ]\n }"
+            )
         );
     }
 
