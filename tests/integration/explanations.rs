@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex};
 
 use crate::util::{one_file_run, repo};
 use serde_json::Value;
-use tapline::event::Event;
 use tapline::event::run::RunEvent;
+use tapline::event::Event;
 use tapline::explain::diff::{DiffLine, Sign};
 use tapline::explain::{Explained, Explanation};
 use tapline::protocol::AnyParser;

@@ -3,7 +3,7 @@
 //! own output after a blank line, with no terminal gutter or heading, tabs kept and ANSI
 //! escapes made visible (docs/reports.md, "Failure bodies"). Known answers from recorded
 //! streams of the real producers (`test-data/producers/`).
-use crate::util::{Project, repo};
+use crate::util::{repo, Project};
 
 /// The JUnit document `tapline parse` writes for a recorded stream.
 fn junit_of(recording: &str) -> String {

@@ -4,7 +4,7 @@
 //! JUnit parsed back by a real XML parser and checked test for test against the summary,
 //! Markdown and GitHub annotations snapshot-tested, `--max-fail`, the step summary,
 //! completions, the man page and the colour environment.
-use crate::util::{Project, Ran, repo, require};
+use crate::util::{repo, require, Project, Ran};
 use serde_json::Value;
 use std::fs;
 use std::path::Path;
