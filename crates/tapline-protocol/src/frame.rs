@@ -89,6 +89,24 @@ impl Framer {
         }
     }
 
+    /// Frames `chunk` (`None`: ends the stream) with the framer `owner` keeps at `framer`,
+    /// handing each line's text to `on_line` together with the owner: a reader whose line
+    /// handler needs `&mut self` reads each line as it is framed, with no copy of it. The
+    /// framer is taken out of the owner for the call (the stand-in allocates nothing).
+    pub(crate) fn frame_through<T>(
+        owner: &mut T,
+        framer: fn(&mut T) -> &mut Framer,
+        chunk: Option<&[u8]>,
+        mut on_line: impl FnMut(&mut T, &str),
+    ) {
+        let mut taken = std::mem::replace(framer(owner), Framer::new(0));
+        match chunk {
+            Some(bytes) => taken.feed(bytes, |l| on_line(owner, l.text)),
+            None => taken.finish(|l| on_line(owner, l.text)),
+        }
+        *framer(owner) = taken;
+    }
+
     fn push(&mut self, bytes: &[u8]) {
         let room = self.max_line.saturating_sub(self.partial.len());
         let take = room.min(bytes.len());

@@ -273,19 +273,11 @@ impl<S: Sink> GoJsonParser<S> {
     }
 
     pub fn feed(&mut self, bytes: &[u8]) {
-        let mut lines = Vec::new();
-        self.framer.feed(bytes, |l| lines.push(l.text.to_owned()));
-        for l in lines {
-            self.line(&l);
-        }
+        Framer::frame_through(self, |p| &mut p.framer, Some(bytes), Self::line);
     }
 
     pub fn finish(mut self) -> S {
-        let mut lines = Vec::new();
-        self.framer.finish(|l| lines.push(l.text.to_owned()));
-        for l in lines {
-            self.line(&l);
-        }
+        Framer::frame_through(&mut self, |p| &mut p.framer, None, Self::line);
         let line = self.line_no;
         while let Some(name) = self.next_package() {
             // The streaming package is open already: opening it again would nest it in itself.

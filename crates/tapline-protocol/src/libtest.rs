@@ -91,19 +91,11 @@ impl<S: Sink> LibtestParser<S> {
     }
 
     pub fn feed(&mut self, bytes: &[u8]) {
-        let mut lines = Vec::new();
-        self.framer.feed(bytes, |l| lines.push(l.text.to_owned()));
-        for l in lines {
-            self.line(&l);
-        }
+        Framer::frame_through(self, |p| &mut p.framer, Some(bytes), Self::line);
     }
 
     pub fn finish(mut self) -> S {
-        let mut lines = Vec::new();
-        self.framer.finish(|l| lines.push(l.text.to_owned()));
-        for l in lines {
-            self.line(&l);
-        }
+        Framer::frame_through(&mut self, |p| &mut p.framer, None, Self::line);
         let line = self.line_no;
         if let Some(run) = self.run.take() {
             self.crashed(line, run);

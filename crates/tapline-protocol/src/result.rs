@@ -69,14 +69,10 @@ impl<S: Sink> ResultParser<S> {
     }
 
     pub fn feed(&mut self, bytes: &[u8]) {
-        let mut lines = Vec::new();
-        self.framer.feed(bytes, |l| lines.push(l.text.to_owned()));
-        for l in lines {
-            self.line(l);
-        }
+        Framer::frame_through(self, |p| &mut p.framer, Some(bytes), Self::line);
     }
 
-    fn line(&mut self, text: String) {
+    fn line(&mut self, text: &str) {
         self.line_no += 1;
         let n = self.line_no;
         if self.kind == ResultKind::JsonResult {
@@ -85,12 +81,12 @@ impl<S: Sink> ResultParser<S> {
                 return;
             }
             self.release();
-            if looks_like_result(&text) {
-                self.held = Some((n, text));
+            if looks_like_result(text) {
+                self.held = Some((n, text.to_owned()));
                 return;
             }
         }
-        self.builder.output(&mut self.sink, n, &text);
+        self.builder.output(&mut self.sink, n, text);
     }
 
     /// Passes the held line and the blanks after it on as output: another line came.
@@ -104,11 +100,7 @@ impl<S: Sink> ResultParser<S> {
     }
 
     pub fn finish(mut self) -> S {
-        let mut lines = Vec::new();
-        self.framer.finish(|l| lines.push(l.text.to_owned()));
-        for l in lines {
-            self.line(l);
-        }
+        Framer::frame_through(&mut self, |p| &mut p.framer, None, Self::line);
         let line = self.line_no;
         match self.kind {
             ResultKind::ExitStatus => self.exit_point(line),
