@@ -116,18 +116,38 @@ struct StdoutAt {
     last_was_point: bool,
 }
 
+/// How many bytes of a line's head past its indent say whether it is a point (`not ok`).
+const HEAD: usize = 6;
+
 impl StdoutAt {
+    /// Line ends are found with memchr and only each line's head is looked at: this runs on
+    /// every byte of a file's stdout beside the parser, so it must not walk them one by one.
     fn feed(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            if b == b'\n' {
-                self.lines += 1;
-                let h = &self.head;
-                self.last_was_point = h.starts_with(b"ok") || h.starts_with(b"not ok");
-                self.head.clear();
-            } else if self.head.len() < 6 && !(self.head.is_empty() && (b == b' ' || b == b'\t')) {
-                self.head.push(b);
-            }
+        let mut rest = bytes;
+        while let Some(end) = memchr::memchr(b'\n', rest) {
+            self.take_head(&rest[..end]);
+            self.lines += 1;
+            let h = &self.head;
+            self.last_was_point = h.starts_with(b"ok") || h.starts_with(b"not ok");
+            self.head.clear();
+            rest = &rest[end + 1..];
         }
+        self.take_head(rest);
+    }
+
+    /// Adds the part of a line `part` holds to its head: the indent skipped, `HEAD` bytes kept.
+    fn take_head(&mut self, part: &[u8]) {
+        let part = if self.head.is_empty() {
+            let indent = part
+                .iter()
+                .take_while(|&&b| b == b' ' || b == b'\t')
+                .count();
+            &part[indent..]
+        } else {
+            part
+        };
+        let room = HEAD.saturating_sub(self.head.len()).min(part.len());
+        self.head.extend_from_slice(&part[..room]);
     }
 
     /// Whether the parser may be holding a point read before now.
@@ -768,6 +788,40 @@ pub(super) fn judge_silent(r: &mut FileResult, silent: Silent) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Where stdout's reading is, byte by byte: the rule [`StdoutAt`] keeps with memchr.
+    fn at_by_bytes(bytes: &[u8]) -> (u64, bool) {
+        let (mut lines, mut head, mut last) = (0, Vec::new(), false);
+        for &b in bytes {
+            if b == b'\n' {
+                lines += 1;
+                last = head.starts_with(b"ok") || head.starts_with(b"not ok");
+                head.clear();
+            } else if head.len() < HEAD && !(head.is_empty() && (b == b' ' || b == b'\t')) {
+                head.push(b);
+            }
+        }
+        (lines, last && head.is_empty())
+    }
+
+    #[test]
+    fn stdout_at_reads_as_the_bytes_say_however_the_stream_is_cut() {
+        let stream: &[u8] = b"TAP version 14\n  \t not ok 1 - a\n# x\nok 2\n    ok 3 - b\r\n\
+            not ok\n  \n  o\nok 4\nok";
+        for len in 0..=stream.len() {
+            let whole = &stream[..len];
+            for cut in 0..=len {
+                let mut at = StdoutAt::default();
+                at.feed(&whole[..cut]);
+                at.feed(&whole[cut..]);
+                assert_eq!(
+                    (at.lines, at.point_unfinished()),
+                    at_by_bytes(whole),
+                    "{len} bytes cut at {cut}"
+                );
+            }
+        }
+    }
 
     fn judged(bytes: &[u8], exit: Exit) -> FileResult {
         let mut parser = AnyParser::new(Collect::default(), Some(InputFormat::Tap));
