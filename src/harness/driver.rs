@@ -99,20 +99,15 @@ impl Driver {
     fn ask_now(&self, mode: &str, args: &[String], cwd: &Path) -> Option<String> {
         let driver = self.path().ok()?;
         let node = crate::util::which::find("node".as_ref(), cwd)?;
-        let out = std::process::Command::new(node)
-            .arg(&driver)
-            .arg(mode)
-            .args(args)
-            .current_dir(cwd)
-            .env("TAPLINE", "1")
-            .env("NO_COLOR", "1")
-            .stdin(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .output()
-            .ok()?;
-        let text = String::from_utf8_lossy(&out.stdout);
-        let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
-        (out.status.success()).then(|| line.to_owned())
+        crate::util::quiet::first_line_of(
+            std::process::Command::new(node)
+                .arg(&driver)
+                .arg(mode)
+                .args(args)
+                .current_dir(cwd)
+                .env("TAPLINE", "1")
+                .env("NO_COLOR", "1"),
+        )
     }
 
     /// The files `node DRIVER list ARGS`, run in `cwd`, prints one a line (from `cwd`); `Err`:

@@ -1,6 +1,8 @@
 //! Small things several rooms need, written once: finding a program on PATH, paths resolved
-//! by name, dates as reports print them, a folder's `00init` module, command lines split.
+//! by name, dates as reports print them, a folder's `00init` module, command lines split,
+//! a tool asked a question quietly.
 pub(crate) mod paths;
+pub(crate) mod quiet;
 pub(crate) mod shell;
 pub(crate) mod source_map;
 pub(crate) mod time;

@@ -5,7 +5,7 @@
 use crate::harness::follow::Implied;
 use crate::protocol::InputFormat;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 /// What `go list` prints for each package: its import path, folder and module's folder,
 /// tab-separated, for the packages with test files only (`go test` reports the others
@@ -87,16 +87,8 @@ fn listed(cwd: &Path) -> Option<Vec<Package>> {
 
 /// What `go ARGS` run in `cwd` prints, when it succeeds.
 fn go(cwd: &Path, args: &[&str]) -> Option<String> {
-    let out = Command::new("go")
-        .args(args)
-        .current_dir(cwd)
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+    let out = crate::util::quiet::stdout_of(Command::new("go").args(args).current_dir(cwd))?;
+    Some(String::from_utf8_lossy(&out).into_owned())
 }
 
 /// Reads `go list`'s lines (`import\tdir\tmodule dir`); a folder outside `cwd` (a

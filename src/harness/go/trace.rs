@@ -6,7 +6,7 @@ use crate::harness::api::Id;
 use crate::harness::trace::TraceHook;
 use std::ffi::OsString;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 pub(crate) struct GoTrace;
 pub(crate) static GO_TRACE: GoTrace = GoTrace;
@@ -146,19 +146,14 @@ fn split_args(argv: &[OsString]) -> (Vec<String>, Vec<String>) {
 /// The project files the suite's packages are built from; `None` when go cannot say.
 pub(crate) fn trace(argv: &[OsString], cwd: &Path, root: &Path) -> Option<Vec<String>> {
     let (patterns, flags) = split_args(argv);
-    let out = Command::new(argv.first()?)
-        .args(["list", "-deps", "-test", "-f", TEMPLATE])
-        .args(&flags)
-        .args(&patterns)
-        .current_dir(cwd)
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .ok()?;
-    if !out.status.success() {
-        return None;
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
+    let out = crate::util::quiet::stdout_of(
+        Command::new(argv.first()?)
+            .args(["list", "-deps", "-test", "-f", TEMPLATE])
+            .args(&flags)
+            .args(&patterns)
+            .current_dir(cwd),
+    )?;
+    let text = String::from_utf8_lossy(&out);
     let roots = crate::harness::trace::Roots::of(root);
     let mut files = std::collections::BTreeSet::new();
     for line in text.lines() {

@@ -9,7 +9,7 @@ use crate::harness::trace::{CoverageEngine, EnvEdit, Measured, Reading};
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 pub(crate) struct DevelCover;
 pub(crate) static DEVEL_COVER: DevelCover = DevelCover;
@@ -77,13 +77,7 @@ const MISSING: &str = "perl: Devel::Cover is not installed, so no Perl line was 
 /// Whether the `perl` on PATH has Devel::Cover (its database module loads without starting
 /// a measurement).
 fn installed() -> bool {
-    Command::new("perl")
-        .args(["-MDevel::Cover::DB", "-e1"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
+    crate::util::quiet::succeeds(Command::new("perl").args(["-MDevel::Cover::DB", "-e1"]))
 }
 
 /// The lines the database `db` holds; paths relative to `cwd` are as Devel::Cover names
@@ -92,19 +86,15 @@ fn read(hooks: &Path, db: &Path, cwd: &Path) -> Vec<Measured> {
     if !db.is_dir() {
         return Vec::new();
     }
-    let output = Command::new("perl")
-        .arg(hooks.join("tapline-cover-db.pl"))
-        .arg(db)
-        .current_dir(cwd)
-        .env_remove("PERL5OPT")
-        .env_remove(OPTIONS_VAR)
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output();
-    match output {
-        Ok(o) if o.status.success() => parse(&String::from_utf8_lossy(&o.stdout)),
-        _ => Vec::new(),
-    }
+    let output = crate::util::quiet::stdout_of(
+        Command::new("perl")
+            .arg(hooks.join("tapline-cover-db.pl"))
+            .arg(db)
+            .current_dir(cwd)
+            .env_remove("PERL5OPT")
+            .env_remove(OPTIONS_VAR),
+    );
+    output.map_or_else(Vec::new, |o| parse(&String::from_utf8_lossy(&o)))
 }
 
 /// The reader's `F <path>` / `L <line> <count>` lines.

@@ -89,19 +89,18 @@ fn harness_version() -> Option<&'static str> {
     static VERSION: OnceLock<Option<String>> = OnceLock::new();
     VERSION
         .get_or_init(|| {
-            let out = std::process::Command::new("perl")
-                .args(["-MTAP::Harness", "-e", "print $TAP::Harness::VERSION"])
-                .stdin(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .output()
-                .ok()?;
-            let version = String::from_utf8(out.stdout).ok()?;
+            let out = crate::util::quiet::stdout_of(std::process::Command::new("perl").args([
+                "-MTAP::Harness",
+                "-e",
+                "print $TAP::Harness::VERSION",
+            ]))?;
+            let version = String::from_utf8(out).ok()?;
             let version = version.trim();
             let plausible = !version.is_empty()
                 && version
                     .chars()
                     .all(|c| c.is_ascii_digit() || c == '.' || c == '_');
-            (out.status.success() && plausible).then(|| version.to_owned())
+            plausible.then(|| version.to_owned())
         })
         .as_deref()
 }

@@ -16,7 +16,7 @@
 //! `python3` on PATH.
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 /// The interpreter of the project's own environment, if it has one.
 pub(crate) fn project_env(cwd: &Path, root: &Path) -> Option<OsString> {
@@ -64,16 +64,9 @@ pub(crate) fn project_env(cwd: &Path, root: &Path) -> Option<OsString> {
 /// PATH and says one.
 fn asked_env(dir: &Path, tool: &str, args: &[&str]) -> Option<PathBuf> {
     let program = crate::util::which::find(OsStr::new(tool), dir)?;
-    let out = Command::new(program)
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .ok()?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
-    (out.status.success() && Path::new(line).is_absolute()).then(|| PathBuf::from(line))
+    let line =
+        crate::util::quiet::first_line_of(Command::new(program).args(args).current_dir(dir))?;
+    Path::new(&line).is_absolute().then(|| PathBuf::from(line))
 }
 
 /// unittest's interpreter: the project's environment, else `python3`.
@@ -203,17 +196,14 @@ pub(crate) fn has_pytest(python: &OsStr, cwd: &Path) -> bool {
     if crate::util::which::find(python, cwd).is_none() {
         return false;
     }
-    Command::new(python)
-        .args([
-            "-c",
-            "import importlib.util, sys; sys.exit(importlib.util.find_spec('pytest') is None)",
-        ])
-        .current_dir(cwd)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
+    crate::util::quiet::succeeds(
+        Command::new(python)
+            .args([
+                "-c",
+                "import importlib.util, sys; sys.exit(importlib.util.find_spec('pytest') is None)",
+            ])
+            .current_dir(cwd),
+    )
 }
 
 #[cfg(test)]

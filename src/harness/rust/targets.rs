@@ -10,7 +10,7 @@ use crate::protocol::InputFormat;
 use serde::Deserialize;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 #[derive(Debug, Deserialize)]
 struct Metadata {
@@ -67,17 +67,12 @@ pub(super) fn implied(cwd: &Path) -> Vec<Implied> {
 }
 
 fn metadata(cwd: &Path) -> Option<Metadata> {
-    let out = Command::new("cargo")
-        .args(["metadata", "--no-deps", "--format-version", "1"])
-        .current_dir(cwd)
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .ok()?;
-    out.status
-        .success()
-        .then(|| serde_json::from_slice(&out.stdout).ok())
-        .flatten()
+    let out = crate::util::quiet::stdout_of(
+        Command::new("cargo")
+            .args(["metadata", "--no-deps", "--format-version", "1"])
+            .current_dir(cwd),
+    )?;
+    serde_json::from_slice(&out).ok()
 }
 
 /// The packages a bare `cargo test` in `cwd` tests: at the workspace's root its default
