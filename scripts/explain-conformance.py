@@ -479,14 +479,14 @@ def main(argv=None):
             except Unrunnable as e:
                 print(str(e), file=sys.stderr)
                 return 2
+            divergences += bool(wrong)
             for w in wrong:
-                divergences += 1
                 print(f"{rec}: known wrong: {w}")
             for s in said:
                 print(f"{rec}: {s}")
             agree += not said
     verb = "written" if args.update else "agree"
-    print(f"{agree}/{len(chosen)} recordings {verb}" + (f" ({divergences} known wrong)" if divergences else ""))
+    print(f"{agree}/{len(chosen)} recordings {verb}" + (f", {divergences} with known-wrong notes" if divergences else ""))
     return 0 if agree == len(chosen) else 1
 
 
