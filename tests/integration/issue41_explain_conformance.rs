@@ -94,3 +94,30 @@ fn issue41_explain_conformance_a_mutated_answer_is_a_disagreement() {
     );
     assert!(text.ends_with("0/2 recordings agree\n"), "{text}");
 }
+
+/// pytest's JUnit XML (`--junitxml`) of the tests its `--tap-stream` recording explains: the
+/// failure's text is pytest's own report, read as the stream's comments are, so the known
+/// answer has the test's line (`test_explain.py:13`, from `FILE.py:13: AssertionError`) and the
+/// values of `assert 3 == 4` and of unittest's `'hello world' != 'hello, world'`.
+#[test]
+fn issue41_explain_conformance_pytest_junit_failures_read_as_pytests_stream() {
+    if !require(
+        "issue41_explain_conformance_pytest_junit_failures_read_as_pytests_stream",
+        &["python3"],
+    ) {
+        return;
+    }
+    let (code, text) = suite(&["pytest-explain.junit.xml"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(!text.contains("known wrong"), "{text}");
+    let answer =
+        std::fs::read_to_string(repo().join("test-data/producers/pytest-explain.answer.txt"))
+            .expect("the known answer");
+    for fact in [
+        "location: test-data/producers/src/pytest-tap/test_explain.py:13\n",
+        "expected: 4\nactual: 3\n",
+        "expected: \"hello, world\"\nactual: \"hello world\"\n",
+    ] {
+        assert!(answer.contains(fact), "{fact:?}:\n{answer}");
+    }
+}
