@@ -126,6 +126,8 @@ class Run:
 
 
 def run_once(tapline, project, rec):
+    """Runs the recording once in `project`, from a clean slate: no log, history or cached
+    result of an earlier run (each would change what the next run says)."""
     for stale in (".nogit", "out.xml", "out.md"):
         p = project / stale
         shutil.rmtree(p, ignore_errors=True) if p.is_dir() else p.unlink(missing_ok=True)
