@@ -139,6 +139,7 @@ pub fn details(a: &Assert<'_>, output: &[String]) -> Details {
             d.location = file_line(&v);
         }
     }
+    read_pytest_text(&mut d);
     read_comments(&mut d, output);
     read_node_error(&mut d, &mut machine);
     d.machine = machine_line(&machine);
@@ -216,6 +217,33 @@ fn read_own_diff(d: &mut Details) {
     let kept = lines[..at].join("\n");
     let kept = kept.trim_end();
     d.message = (!kept.is_empty()).then(|| kept.to_owned());
+}
+
+/// pytest's JUnit XML gives a failure's text as its own report of it (the test's source, its
+/// `E` lines, `FILE.py:N: Error` closing the test's frame), which the reader keeps as the
+/// stack: it is read as pytest-tap's comments of the same failure are (the location, the
+/// values of `assert X == Y` or unittest's `X != Y`, the message pytest's `E` lines say), so a
+/// JUnit report of a test explains it as a pytest stream does. The text stays the stack.
+fn read_pytest_text(d: &mut Details) {
+    let Some(stack) = &d.stack else {
+        return;
+    };
+    let lines: Vec<String> = stack.lines().map(str::to_owned).collect();
+    // pytest's only: its `E` lines and the location line that says pytest wrote them.
+    if !lines.iter().any(|l| l.starts_with("E ")) {
+        return;
+    }
+    let read = comments::read(&lines, false);
+    let Some(location) = read.location else {
+        return;
+    };
+    d.location.get_or_insert(location);
+    if d.expected_actual.is_none() {
+        d.expected_actual = read.expected_actual;
+    }
+    if read.message.is_some() {
+        d.message = read.message;
+    }
 }
 
 /// The `#` diagnostics in the output, and a message that is bats' own (`(in test file …)`).
