@@ -11,7 +11,8 @@
 //! * Python's standard library: a `File "…/lib/pythonX.Y/…"` frame outside `site-packages` /
 //!   `dist-packages` (with the source line under it), as in unittest's tracebacks.
 //!
-//! * V8's frames that name no file: `at async Promise.all (index 1)`, `(native)`.
+//! * V8's frames that name no file: `at async Promise.all (index 1)`, `(native)`,
+//!   `JSON.parse (<anonymous>)` (with or without the `at `, which node:test's YAML leaves off).
 //! * tapline's own hooks and warm driver, in its temp folder (`…/tapline-trace-UID/…/
 //!   tapline-warm.cjs`): a warm file's `exit` listeners (tape's "test exited without
 //!   ending") run from the driver, where under `node FILE` they run from node's own code.
@@ -77,11 +78,20 @@ pub(super) fn is_internal(line: &str) -> bool {
         (Some(open), true) => (t.get(open + 1..t.len() - 1).unwrap_or(t), true),
         _ => (t, false),
     };
-    // V8's frames without a file: `Promise.all (index 1)`, `Array.map (native)`.
+    // V8's frames without a file: `Promise.all (index 1)`, `Array.map (native)`,
+    // `JSON.parse (<anonymous>)`; node:test's YAML writes its frames without the `at `, so a
+    // line whose part before the parenthesis is a function's name (no spaces but `async`'s and
+    // `new`'s, no `:`) is a frame too.
     let index = location
         .strip_prefix("index ")
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
-    if frame.is_some() && in_parens && (location == "native" || index) {
+    let function_like = || {
+        let callee = t.get(..t.rfind('(').unwrap_or(0)).unwrap_or("").trim();
+        let callee = callee.strip_prefix("new ").unwrap_or(callee);
+        !callee.is_empty() && !callee.contains([' ', ':'])
+    };
+    let no_file = location == "native" || location == "<anonymous>" || index;
+    if in_parens && no_file && (frame.is_some() || function_like()) {
         return true;
     }
     let location = location.replace('\\', "/");
