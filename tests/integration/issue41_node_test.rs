@@ -7,7 +7,7 @@
 //! summary (`# tests 8` … `# duration_ms`) is no one's output. The known answers of the
 //! terminal's explanation (`<case>.explained.txt`), and the same facts in the terminal, the
 //! file's log, JUnit and Markdown of a `tapline run`.
-use crate::util::{parse_cli, repo};
+use crate::util::{parse_cli, repo, require, Project};
 
 /// Where scripts/record-node-test.sh ran the sources: node's paths in the recordings.
 const RECORDED_IN: &str = "/tmp/tapline-record-node-test";
@@ -197,4 +197,75 @@ fn issue41_node_test_the_location_is_the_assertions_line() {
         "{tsx}"
     );
     assert!(!tsx.contains(".ts:2:"), "{tsx}");
+}
+
+/// The same facts in every sink of a `tapline run` (the recording put under the project, as
+/// node run there would write it): terminal, the file's log, JUnit and Markdown; node's run
+/// summary under no failure and not as the file's output, while the log keeps every line.
+#[test]
+fn issue41_node_test_failures_read_the_same_in_every_sink() {
+    if !require(
+        "issue41_node_test_failures_read_the_same_in_every_sink",
+        &["bash"],
+    ) {
+        return;
+    }
+    let p = Project::new();
+    let root = p.path().to_str().expect("a UTF-8 path").to_owned();
+    p.write(
+        "explain.tap",
+        recording("explain").replace(RECORDED_IN, &root),
+    )
+    .write("explain.sh", "cat explain.tap\nexit 1\n");
+    let ran = p.run(&["explain.sh", "-o", "out.xml", "-o", "out.md", "--no-cache"]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let junit = p.read_text("out.xml").replace("&quot;", "\"");
+    let log = p.read_text(".nogit/testlogs/explain.log");
+    let markdown = p
+        .read_text("out.md")
+        .replace("\\[", "[")
+        .replace("\\]", "]")
+        .replace("\\_", "_")
+        .replace("\\<", "<")
+        .replace("\\>", ">");
+    for (sink, text) in [
+        ("terminal", ran.stderr.clone()),
+        ("JUnit", junit.clone()),
+        ("Markdown", markdown.clone()),
+    ] {
+        for fact in [
+            "test/explain.test.mjs:15:10",
+            "TypeError: runner.run is not a function",
+            "Error: boom",
+            "test/explain.test.mjs:24:10",
+            "Expected values to be strictly equal:",
+            "test/explain.test.mjs:39:10",
+            "\"message\": /never matches/,",
+            "\"message\": \"Unexpected end of JSON input\",",
+        ] {
+            assert!(text.contains(fact), "{sink} lacks {fact:?}:\n{text}");
+        }
+        let explained = text.split("<system-out>").next().unwrap_or_default();
+        for gone in [
+            "ERR_TEST_FAILURE",
+            "testCodeFailure",
+            "not valid YAML",
+            "3 !== 4",
+            "should loosely deep-equal",
+            "# tests 10",
+            "# duration_ms",
+        ] {
+            assert!(!explained.contains(gone), "{sink} has {gone:?}:\n{text}");
+        }
+    }
+    assert!(!ran.stderr.contains("output:"), "{}", ran.stderr);
+    for line in ["# tests 10", "# fail 9", "# todo 0", "# duration_ms"] {
+        assert!(log.contains(line), "the log keeps {line:?}:\n{log}");
+    }
+    for message in [
+        "message=\"TypeError: runner.run is not a function\"",
+        "message=\"Expected values to be loosely deep-equal:\"",
+    ] {
+        assert!(junit.contains(message), "JUnit lacks {message:?}:\n{junit}");
+    }
 }

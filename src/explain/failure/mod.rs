@@ -30,6 +30,7 @@ mod literal;
 mod luassert;
 mod node_error;
 mod node_test;
+pub(crate) use node_test::strip_run_summary;
 mod pgtap;
 pub mod stack;
 mod test2;

@@ -10,7 +10,9 @@
 //!   line, before the `test()` call's `location:` ([`locate`]);
 //! * node 20 writes a nested error's fields at its parent's indent (`assert.throws(fn,
 //!   { message: /re/ })`: the thrown error is `actual:`), a YAML mapping with duplicate keys
-//!   that is read with them back under their key ([`repair`]).
+//!   that is read with them back under their key ([`repair`]);
+//! * node's run summary (`# tests 4` … `# duration_ms 12.5`) is the run's, no test's output
+//!   ([`strip_run_summary`]).
 use super::{stack, Details};
 use crate::explain::diff;
 use serde_json::Value;
@@ -29,6 +31,18 @@ const WRAPPER: &str = "ERR_TEST_FAILURE";
 const ERROR_FIELDS: [&str; 7] = [
     "error", "code", "name", "expected", "actual", "operator", "stack",
 ];
+/// node's run summary, in its order: `# tests 4` … `# duration_ms 12.5`.
+const SUMMARY: [&str; 8] = [
+    "tests",
+    "suites",
+    "pass",
+    "fail",
+    "cancelled",
+    "skipped",
+    "todo",
+    "duration_ms",
+];
+
 /// Whether a YAML mapping is node:test's.
 pub(super) fn is_node_test(map: &serde_json::Map<String, serde_json::Value>) -> bool {
     map.get("failureType").is_some_and(|v| v.is_string())
@@ -212,6 +226,41 @@ pub(super) fn repair(yaml: &str) -> Option<String> {
     Some(out.join("\n") + "\n")
 }
 
+/// `lines` without node's run summary at their end (`# tests 4`, `# suites 0`, `# pass 3`,
+/// `# fail 1`, `# cancelled 0`, `# skipped 0`, `# todo 0`, `# duration_ms 12.5`, each once,
+/// in node's order, `# tests` first and `# duration_ms` last): the run's counts, which tapline
+/// says itself, never a test's or a file's output. The file's log keeps them, as every byte.
+pub(crate) fn strip_run_summary(lines: &mut Vec<String>) {
+    let mut end = lines.len();
+    while end > 0 && lines[end - 1].trim().is_empty() {
+        end -= 1;
+    }
+    let mut start = end;
+    let mut next = SUMMARY.len();
+    while start > 0 {
+        let Some(at) = summary_key(&lines[start - 1]) else {
+            break;
+        };
+        if at >= next {
+            break;
+        }
+        next = at;
+        start -= 1;
+    }
+    let whole = next == 0 && end > start && summary_key(&lines[end - 1]) == Some(SUMMARY.len() - 1);
+    if whole {
+        lines.truncate(start);
+    }
+}
+
+/// Which of node's summary lines `line` is (`# pass 3` is 2), if any.
+fn summary_key(line: &str) -> Option<usize> {
+    let rest = line.trim_end().strip_prefix("# ")?;
+    let (key, value) = rest.split_once(' ')?;
+    let number = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+    SUMMARY.iter().position(|k| *k == key).filter(|_| number)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,5 +277,20 @@ mod tests {
         assert!(fixed.ends_with("operator: 'throws'\nstack: |-\n  TestContext.<anonymous> (file:///w/t.mjs:38:10)\n"), "{fixed}");
         // Valid YAML is no repair's business.
         assert_eq!(repair("error: 'x'\ncode: 'ERR_ASSERTION'\n"), None);
+    }
+
+    #[test]
+    fn the_run_summary_goes_only_whole_and_at_the_end() {
+        let summary = "# tests 4\n# suites 0\n# pass 3\n# fail 1\n# cancelled 0\n# skipped 0\n# todo 0\n# duration_ms 84.9";
+        let mut lines: Vec<String> = format!("printed\n{summary}\n")
+            .lines()
+            .map(str::to_owned)
+            .collect();
+        strip_run_summary(&mut lines);
+        assert_eq!(lines, ["printed"]);
+        // Part of it, or a test's own `# pass 3`, stays.
+        let mut lines: Vec<String> = vec!["# pass 3".into(), "# fail 1".into()];
+        strip_run_summary(&mut lines);
+        assert_eq!(lines.len(), 2);
     }
 }
