@@ -269,3 +269,28 @@ fn issue41_node_test_failures_read_the_same_in_every_sink() {
         assert!(junit.contains(message), "JUnit lacks {message:?}:\n{junit}");
     }
 }
+
+/// node 22 (22.23.3) appends its one-line comparison to a message the test gave
+/// (`assert.strictEqual('got', 'wanted', 'the greeting')`): the message is the test's, the
+/// values the diff's, said once. The stream is node 22's own, cut to that failure.
+#[test]
+fn issue41_node_test_node_22s_comparison_after_a_custom_message_is_the_diffs() {
+    let tap = "TAP version 13\n# Subtest: custom message\nnot ok 1 - custom message\n  ---\n  \
+        duration_ms: 0.707365\n  type: 'test'\n  \
+        location: '/tmp/real49/n22/test/explain.test.mjs:54:1'\n  \
+        failureType: 'testCodeFailure'\n  error: |-\n    the greeting\n    \n    \
+        'got' !== 'wanted'\n    \n  code: 'ERR_ASSERTION'\n  name: 'AssertionError'\n  \
+        expected: 'wanted'\n  actual: 'got'\n  operator: 'strictEqual'\n  stack: |-\n    \
+        TestContext.<anonymous> (file:///tmp/real49/n22/test/explain.test.mjs:55:10)\n    \
+        Test.runInAsyncScope (node:async_hooks:214:14)\n  ...\n1..1\n";
+    let (_, stdout, stderr) = parse_cli(&["--color", "never"], tap.as_bytes());
+    let text = format!("{stdout}{stderr}");
+    let f = failure(&text, "custom message");
+    assert!(
+        f.starts_with(
+            "    at /tmp/real49/n22/test/explain.test.mjs:55:10\n    the greeting\n    operator strictEqual · AssertionError [ERR_ASSERTION]\n\n    - Expected\n    + Received\n\n    - \"wanted\"\n    + \"got\"\n"
+        ),
+        "{f}"
+    );
+    assert!(!f.contains("!=="), "{f}");
+}

@@ -109,7 +109,7 @@ pub(super) fn label(d: &mut Details, machine: &mut Vec<(String, String)>) {
 /// node's generated message of a comparison (`Expected values to be strictly equal:`, then
 /// the two values, `3 !== 4`, or both values in full for a loose one) is its first line when
 /// the values are diffed. A message the test gave (`assert.equal(a, b, 'the greeting')`) is
-/// kept whole.
+/// kept, less the `'got' !== 'wanted'` node 22 appends to it.
 pub(super) fn headline(d: &mut Details) {
     if d.expected_actual.is_none() && d.text_diff.is_none() {
         return;
@@ -122,6 +122,14 @@ pub(super) fn headline(d: &mut Details) {
     };
     if first.starts_with("Expected values to be ") && first.ends_with(':') {
         d.message = Some(first.to_owned());
+        return;
+    }
+    // node 22 puts its one-line comparison after a message the test gave (`the greeting` /
+    // `` / `'got' !== 'wanted'`): the diff says it.
+    if let Some((own, last)) = message.trim_end().rsplit_once("\n\n") {
+        if !last.contains('\n') && last.contains(" !== ") && !own.trim().is_empty() {
+            d.message = Some(own.trim_end().to_owned());
+        }
     }
 }
 
