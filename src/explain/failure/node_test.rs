@@ -109,7 +109,7 @@ pub(super) fn label(d: &mut Details, machine: &mut Vec<(String, String)>) {
 /// node's generated message of a comparison (`Expected values to be strictly equal:`, then
 /// the two values, `3 !== 4`, or both values in full for a loose one) is its first line when
 /// the values are diffed. A message the test gave (`assert.equal(a, b, 'the greeting')`) is
-/// kept, less the `'got' !== 'wanted'` node 22 appends to it.
+/// kept, less the one-line comparison node appends to it (`41 !== 42`).
 pub(super) fn headline(d: &mut Details) {
     if d.expected_actual.is_none() && d.text_diff.is_none() {
         return;
@@ -124,8 +124,8 @@ pub(super) fn headline(d: &mut Details) {
         d.message = Some(first.to_owned());
         return;
     }
-    // node 22 puts its one-line comparison after a message the test gave (`the greeting` /
-    // `` / `'got' !== 'wanted'`): the diff says it.
+    // node puts its one-line comparison after a message the test gave (`the answer`, a blank
+    // line, `41 !== 42`: node 20 for numbers, node 22 for strings too): the diff says it.
     if let Some((own, last)) = message.trim_end().rsplit_once("\n\n") {
         if !last.contains('\n') && last.contains(" !== ") && !own.trim().is_empty() {
             d.message = Some(own.trim_end().to_owned());
