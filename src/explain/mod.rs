@@ -327,9 +327,14 @@ impl FileExplainer {
             self.pending.push_tagged(format!("# {unused}"), None);
         }
         let mut out: Vec<Explained> = self.ready.drain(..).collect();
+        // A producer's run summary is the run's, no file's output (the log keeps it).
+        let mut after_last_point = self.pending.take();
+        failure::strip_run_summary(&mut after_last_point);
+        let mut tail = self.tail.take();
+        failure::strip_run_summary(&mut tail);
         out.push(Explained::Rest {
-            after_last_point: newest(self.pending.take(), REST_LINES),
-            tail: self.tail.take(),
+            after_last_point: newest(after_last_point, REST_LINES),
+            tail,
         });
         out
     }

@@ -19,8 +19,9 @@ fn issue39_node_import_tsx_places_a_failure_in_the_typescript_source() {
     assert_eq!(file["tests"]["fail"], 1, "{file:#}");
     assert_eq!(file["tests"]["pass"], 1, "{file:#}");
     let failure = &file["failures"][0];
-    // node's `location:` is the test's call, as for a JavaScript file; was `src/sum.test.ts:1:123`.
-    assert_eq!(failure["location"], "src/sum.test.ts:10:1", "{failure:#}");
+    // The assertion's line in the source, the stack's first frame in the project (#41; node's
+    // `location:`, the test's call, is `src/sum.test.ts:10:1`); was `src/sum.test.ts:1:123`.
+    assert_eq!(failure["location"], "src/sum.test.ts:12:12", "{failure:#}");
     // The stack too names the source's line: the assertion.
     let stack = failure["stack"].as_str().unwrap_or("");
     assert!(stack.contains("src/sum.test.ts:12:12)"), "{failure:#}");

@@ -77,11 +77,11 @@ fn issue41_junit_node_test_deep_equal_reads_message_diff_location_stack() {
         got[0],
         "<failure message=\"Expected values to be strictly deep-equal:\">\
          Expected values to be strictly deep-equal:\n\
-         operator deepStrictEqual · AssertionError [ERR_ASSERTION] · testCodeFailure\n\n\
+         operator deepStrictEqual · AssertionError [ERR_ASSERTION]\n\n\
          - Expected\n+ Received\n\n  {\n\
          -   &quot;d&quot;: &quot;1970-01-01T00:00:00.000Z&quot;,\n\
          +   &quot;d&quot;: 1970-01-01T00:00:00.000Z,\n  }\n\n\
-         at /work/wt/values/test-data/producers/src/node-test/values.test.mjs:22:1\n\
+         at /work/wt/values/test-data/producers/src/node-test/values.test.mjs:23:10\n\
          TestContext.&lt;anonymous&gt; (file:///work/wt/values/test-data/producers/src/node-test/values.test.mjs:23:10)\n\
          Test.runInAsyncScope (node:async_hooks:206:9)\n\
          Test.run (node:internal/test_runner/test:796:25)\n\

@@ -9,7 +9,8 @@
 //!   not (node-tap's `diff:`, node's block when it skipped lines);
 //! * the producer's **machine fields** (`operator`/`compare`, `name`, `code`, `failureType`)
 //!   on one quiet line: `operator deepStrictEqual · AssertionError [ERR_ASSERTION] ·
-//!   testCodeFailure`;
+//!   hookFailed`; node:test's own ([`node_test`]: a thrown error is `TypeError: message`,
+//!   node's wrapper and default kind say nothing);
 //! * **runtime-internal stack frames** left out unless `-v` (see [`stack`] for which);
 //! * the values as the test wrote them ([`values`]: arrays, `Infinity`, `NaN`; tape's and
 //!   node:test's read from their YAML's text; [`literal`]: a Date, `undefined`, a Symbol, a
@@ -28,6 +29,8 @@ pub(crate) mod comments;
 mod literal;
 mod luassert;
 mod node_error;
+mod node_test;
+pub(crate) use node_test::strip_run_summary;
 mod pgtap;
 pub mod stack;
 mod test2;
@@ -44,7 +47,7 @@ pub struct Details {
     pub text_diff: Option<String>,
     pub stack: Option<String>,
     /// The producer's machine fields on one line (`operator deepStrictEqual · AssertionError
-    /// [ERR_ASSERTION] · testCodeFailure`).
+    /// [ERR_ASSERTION]`).
     pub machine: Option<String>,
     /// Other diagnostics worth a line each (`source: …`).
     pub other: Vec<(String, String)>,
@@ -98,17 +101,24 @@ const CONSUMED: [&str; 15] = [
 pub fn details(a: &Assert<'_>, output: &[String]) -> Details {
     let mut d = Details::default();
     let mut machine = Vec::new();
+    let mut node_test = false;
     if let Some(yaml) = a.diagnostics.as_deref() {
-        match serde_saphyr::from_str::<Value>(yaml) {
-            Ok(Value::Object(map)) => read_yaml(yaml, &map, &mut d, &mut machine),
-            Ok(Value::Null) => {}
-            Ok(other) => d.message = Some(scalar(&other)),
+        match read_diagnostics(yaml) {
+            Ok((yaml, Value::Object(map))) => {
+                read_yaml(&yaml, &map, &mut d, &mut machine);
+                node_test = node_test::is_node_test(&map);
+            }
+            Ok((_, Value::Null)) => {}
+            Ok((_, other)) => d.message = Some(scalar(&other)),
             // tape writes JavaScript no YAML reader takes (`actual: 'it\'s'`).
             Err(e) => match values::tape_fields(yaml) {
                 Some(map) => read_yaml(yaml, &map, &mut d, &mut machine),
                 None => d.raw_yaml = Some((yaml.to_owned(), first_line(&e.to_string()))),
             },
         }
+    }
+    if node_test {
+        node_test::locate(&mut d);
     }
     if let Some(meta) = a
         .meta
@@ -142,16 +152,40 @@ pub fn details(a: &Assert<'_>, output: &[String]) -> Details {
     read_pytest_text(&mut d);
     read_comments(&mut d, output);
     read_node_error(&mut d, &mut machine);
+    if node_test {
+        node_test::label(&mut d, &mut machine);
+    }
     d.machine = machine_line(&machine);
+    if node_test {
+        node_test::errors_as_values(&mut d, &machine);
+    }
     if let Some((expected, actual)) = &mut d.expected_actual {
         values::normalise(expected, actual);
     }
     read_own_diff(&mut d);
+    if node_test {
+        node_test::headline(&mut d);
+    }
     if d.expected_actual.is_some() {
         // One diff: ours replaces the producer's.
         d.text_diff = None;
     }
     d
+}
+
+/// A YAML block's text and value; node 20's duplicate keys of a nested error put back under
+/// their key first ([`node_test::repair`]), the text then being the repaired one.
+fn read_diagnostics(yaml: &str) -> Result<(std::borrow::Cow<'_, str>, Value), serde_saphyr::Error> {
+    match serde_saphyr::from_str::<Value>(yaml) {
+        Ok(v) => Ok((yaml.into(), v)),
+        Err(e) => match node_test::repair(yaml) {
+            Some(fixed) => match serde_saphyr::from_str::<Value>(&fixed) {
+                Ok(v) => Ok((fixed.into(), v)),
+                Err(_) => Err(e),
+            },
+            None => Err(e),
+        },
+    }
 }
 
 /// An ERROR block whose `expected` and `actual` are Python reprs (`"repr": "python"`, as
@@ -305,7 +339,7 @@ fn read_node_error(d: &mut Details, machine: &mut Vec<(String, String)>) {
     d.other.extend(dump.other);
 }
 
-/// `operator deepStrictEqual · AssertionError [ERR_ASSERTION] · testCodeFailure`; a code
+/// `operator deepStrictEqual · AssertionError [ERR_ASSERTION] · hookFailed`; a code
 /// without a class is `code EACCES`.
 fn machine_line(fields: &[(String, String)]) -> Option<String> {
     let get = |key: &str| {
@@ -471,7 +505,8 @@ mod tests {
         );
         assert_eq!(
             d.machine.as_deref(),
-            Some("operator deepStrictEqual · AssertionError [ERR_ASSERTION] · testCodeFailure")
+            // node:test's default kind of failure (the test's code threw) says nothing.
+            Some("operator deepStrictEqual · AssertionError [ERR_ASSERTION]")
         );
         assert_eq!(d.expected_actual, Some((json!([3]), json!([2]))));
         assert!(d.other.is_empty(), "{:?}", d.other);

@@ -11,7 +11,9 @@
 //! * Python's standard library: a `File "…/lib/pythonX.Y/…"` frame outside `site-packages` /
 //!   `dist-packages` (with the source line under it), as in unittest's tracebacks.
 //!
-//! * V8's frames that name no file: `at async Promise.all (index 1)`, `(native)`.
+//! * V8's frames that name no file: `at async Promise.all (index 1)`, `(native)` (with or
+//!   without the `at `, which node:test's YAML leaves off), and an `(<anonymous>)` one right
+//!   after a frame left out (`new Promise (<anonymous>)` among node's test runner's frames).
 //! * tapline's own hooks and warm driver, in its temp folder (`…/tapline-trace-UID/…/
 //!   tapline-warm.cjs`): a warm file's `exit` listeners (tape's "test exited without
 //!   ending") run from the driver, where under `node FILE` they run from node's own code.
@@ -44,18 +46,21 @@ pub(crate) fn frames(stack: &str, verbose: bool) -> (Vec<&str>, usize) {
     // The indentation of a dropped Python frame: the source lines under it (more indented)
     // go with it.
     let mut python_frame: Option<usize> = None;
+    let mut previous_internal = false;
     for line in lines {
         let indent = line.len() - line.trim_start().len();
         if python_frame.is_some_and(|frame| indent > frame) {
             continue;
         }
         python_frame = None;
-        if is_internal(line) {
+        if is_internal(line) || (previous_internal && is_anonymous(line)) {
+            previous_internal = true;
             dropped += 1;
             if line.trim_start().starts_with("File \"") {
                 python_frame = Some(indent);
             }
         } else {
+            previous_internal = false;
             kept.push(line);
         }
     }
@@ -77,17 +82,34 @@ pub(super) fn is_internal(line: &str) -> bool {
         (Some(open), true) => (t.get(open + 1..t.len() - 1).unwrap_or(t), true),
         _ => (t, false),
     };
-    // V8's frames without a file: `Promise.all (index 1)`, `Array.map (native)`.
+    // V8's frames without a file: `Promise.all (index 1)`, `Array.map (native)`,
+    // `JSON.parse (<anonymous>)`; node:test's YAML writes its frames without the `at `, so a
+    // line whose part before the parenthesis is a function's name (no spaces but `async`'s and
+    // `new`'s, no `:`) is a frame too.
     let index = location
         .strip_prefix("index ")
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
-    if frame.is_some() && in_parens && (location == "native" || index) {
+    let function_like = || {
+        let callee = t.get(..t.rfind('(').unwrap_or(0)).unwrap_or("").trim();
+        let callee = callee.strip_prefix("new ").unwrap_or(callee);
+        !callee.is_empty() && !callee.contains([' ', ':'])
+    };
+    let no_file = location == "native" || index;
+    if in_parens && no_file && (frame.is_some() || function_like()) {
         return true;
     }
     let location = location.replace('\\', "/");
     NODE_BUILTINS.iter().any(|p| location.starts_with(p))
         || FRAMEWORKS.iter().any(|f| location.contains(f))
         || is_tapline_own(&location)
+}
+
+/// A V8 frame of no file, `new Promise (<anonymous>)`, `Array.map (<anonymous>)`: the
+/// runtime's own when it sits among the runtime's frames (node:test's runner builds its
+/// promises so), where it is left out with them; at the top of a stack, or after the test's
+/// frame, it says where an error came from (`JSON.parse (<anonymous>)`) and stays.
+fn is_anonymous(line: &str) -> bool {
+    line.trim_end().ends_with(" (<anonymous>)")
 }
 
 /// Whether a frame's location (`/tmp/tapline-trace-0/warm-…/tapline-warm.cjs:353:32`) is in
