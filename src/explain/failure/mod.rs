@@ -136,7 +136,7 @@ pub fn details(a: &Assert<'_>, output: &[String]) -> Details {
         let err = v.get("error").unwrap_or(&v);
         if let Value::Object(map) = err {
             read_map(map, &mut d, &mut machine);
-            python_reprs(map, &mut d);
+            printed_values(map, &mut d);
             if let Some(Value::Object(diffmap)) = map.get("diff") {
                 if d.expected_actual.is_none() {
                     d.expected_actual = pair(diffmap);
@@ -161,13 +161,18 @@ pub fn details(a: &Assert<'_>, output: &[String]) -> Details {
     d
 }
 
-/// An ERROR block whose `expected` and `actual` are Python reprs (`"repr": "python"`, as
-/// tapline's pytest plugin writes them): the values they denote ([`literal`]), so the diff
-/// compares them as the test did; a repr no value reads (`<object at 0x…>`) is shown as written.
-/// Two reprs that differ where JSON cannot (`{1: 'a'}` against `{'1': 'a'}`, a tuple against a
-/// list) are diffed as written, as pytest's `Full diff` does, never "no visual difference".
-fn python_reprs(map: &Map<String, Value>, d: &mut Details) {
-    if map.get("repr").and_then(Value::as_str) != Some("python") {
+/// Expected and actual values printed as code, as the field `repr` says: Python reprs in an
+/// ERROR block (`"repr": "python"`, tapline's pytest plugin), JavaScript's (`repr: js`, the
+/// YAML of tapline's harness reporters: util.inspect's literal, vitest's printing). The values
+/// they denote ([`literal`]), so the diff compares them as the test did (`2` a number, `'2'` a
+/// string); a repr no value reads (`<object at 0x…>`) is shown as written. Two reprs that
+/// differ where JSON cannot (`{1: 'a'}` against `{'1': 'a'}`, a tuple against a list) are
+/// diffed as written, as pytest's `Full diff` does, never "no visual difference".
+fn printed_values(map: &Map<String, Value>, d: &mut Details) {
+    if !matches!(
+        map.get("repr").and_then(Value::as_str),
+        Some("python" | "js")
+    ) {
         return;
     }
     if let Some((Value::String(e), Value::String(a))) = &d.expected_actual {
@@ -192,6 +197,7 @@ fn read_yaml(
 ) {
     d.expected_actual = values::from_text(yaml, map);
     read_map(map, d, machine);
+    printed_values(map, d);
     ava::read(map, d);
 }
 
