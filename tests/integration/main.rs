@@ -57,6 +57,7 @@ mod issue40_yath;
 mod issue41_ava;
 mod issue41_junit;
 mod issue41_mocha;
+mod issue41_mocha_leftovers;
 mod issue41_process_death;
 mod issue41_pytest;
 mod issue41_test2;
