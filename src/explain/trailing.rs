@@ -28,8 +28,9 @@
 //! - a harness's closing line where nothing in the stream's shape tells it from the failure's
 //!   diagnostics: `# Looks like you failed 1 test of 2.` (and `… planned 3 tests but ran
 //!   2.`, `… your test exited with 255 …`) under a plan given first, where no plan follows the
-//!   last point, and `# … warning: Executed 2 instead of expected 3 tests`. The harness sums
-//!   up the file there, not the failure.
+//!   last point, `# … warning: Executed 2 instead of expected 3 tests`, and a totals comment
+//!   (`# tests 5`, `# pass 1`, `# fail 4`: a producer may print them under its last
+//!   failure's stack, before its plan). The harness sums up the file there, not the failure.
 //!
 //! A failing point's lines are its own whether or not the consumer keeps an entry for it: those
 //! of one it does not (a subtest said by its failing children, a failure past the ones it

@@ -30,10 +30,34 @@ use serde_json::Value;
 
 /// A producer's summing up of the file (or of a subtest) after its last point: Test::More's
 /// and Test2's `Looks like you …`, bats' `bats warning: Executed 2 instead of expected 3
-/// tests`.
+/// tests`, and the totals mocha, ava, tape and node:test print (`# tests 5`, `# pass 1`,
+/// `# fail 4`, `# duration_ms 12.5`): mocha prints them right under its last failure's stack,
+/// before its plan.
 pub(crate) fn is_closing_line(comment: &str) -> bool {
     let c = comment.trim_start();
-    c.starts_with("Looks like you") || c.starts_with("bats warning: ")
+    c.starts_with("Looks like you") || c.starts_with("bats warning: ") || is_total(c)
+}
+
+/// A totals line: `tests 5`, `pass 1`, `fail 4`, `skip 0`, `duration_ms 12.5`…
+fn is_total(comment: &str) -> bool {
+    const TOTALS: [&str; 9] = [
+        "tests",
+        "pass",
+        "fail",
+        "skip",
+        "todo",
+        "pending",
+        "suites",
+        "cancelled",
+        "duration_ms",
+    ];
+    let mut words = comment.split_whitespace();
+    let (Some(word), Some(count), None) = (words.next(), words.next(), words.next()) else {
+        return false;
+    };
+    TOTALS.contains(&word)
+        && !count.is_empty()
+        && count.bytes().all(|b| b.is_ascii_digit() || b == b'.')
 }
 
 /// What the comments said, and the lines they did not explain.

@@ -25,6 +25,7 @@ use super::diff::{self, Budget, Diff};
 use serde_json::{Map, Value};
 use tapline_protocol::event::Assert;
 
+mod ava;
 pub(crate) mod comments;
 mod literal;
 mod luassert;
@@ -76,7 +77,14 @@ const PAIRS: [(&str, &str); 3] = [
 ];
 /// The producer's machine fields, in the order the quiet line gives them: the comparison,
 /// the error's class and code, node:test's kind of failure.
-const MACHINE: [&str; 5] = ["operator", "compare", "name", "code", "failureType"];
+const MACHINE: [&str; 6] = [
+    "operator",
+    "compare",
+    "assertion",
+    "name",
+    "code",
+    "failureType",
+];
 /// Keys that are shown elsewhere or are noise in a failure report.
 const CONSUMED: [&str; 15] = [
     "diff",
@@ -138,7 +146,7 @@ pub fn details(a: &Assert<'_>, output: &[String]) -> Details {
         let err = v.get("error").unwrap_or(&v);
         if let Value::Object(map) = err {
             read_map(map, &mut d, &mut machine);
-            python_reprs(map, &mut d);
+            printed_values(map, &mut d);
             if let Some(Value::Object(diffmap)) = map.get("diff") {
                 if d.expected_actual.is_none() {
                     d.expected_actual = pair(diffmap);
@@ -188,13 +196,18 @@ fn read_diagnostics(yaml: &str) -> Result<(std::borrow::Cow<'_, str>, Value), se
     }
 }
 
-/// An ERROR block whose `expected` and `actual` are Python reprs (`"repr": "python"`, as
-/// tapline's pytest plugin writes them): the values they denote ([`literal`]), so the diff
-/// compares them as the test did; a repr no value reads (`<object at 0x…>`) is shown as written.
-/// Two reprs that differ where JSON cannot (`{1: 'a'}` against `{'1': 'a'}`, a tuple against a
-/// list) are diffed as written, as pytest's `Full diff` does, never "no visual difference".
-fn python_reprs(map: &Map<String, Value>, d: &mut Details) {
-    if map.get("repr").and_then(Value::as_str) != Some("python") {
+/// Expected and actual values printed as code, as the field `repr` says: Python reprs in an
+/// ERROR block (`"repr": "python"`, tapline's pytest plugin), JavaScript's (`repr: js`, the
+/// YAML of tapline's harness reporters: util.inspect's literal, vitest's printing). The values
+/// they denote ([`literal`]), so the diff compares them as the test did (`2` a number, `'2'` a
+/// string); a repr no value reads (`<object at 0x…>`) is shown as written. Two reprs that
+/// differ where JSON cannot (`{1: 'a'}` against `{'1': 'a'}`, a tuple against a list) are
+/// diffed as written, as pytest's `Full diff` does, never "no visual difference".
+fn printed_values(map: &Map<String, Value>, d: &mut Details) {
+    if !matches!(
+        map.get("repr").and_then(Value::as_str),
+        Some("python" | "js")
+    ) {
         return;
     }
     if let Some((Value::String(e), Value::String(a))) = &d.expected_actual {
@@ -219,6 +232,8 @@ fn read_yaml(
 ) {
     d.expected_actual = values::from_text(yaml, map);
     read_map(map, d, machine);
+    printed_values(map, d);
+    ava::read(map, d);
 }
 
 /// Node's own diff in the message (node:test's `error:`, from its `+ actual - expected` legend
@@ -349,7 +364,7 @@ fn machine_line(fields: &[(String, String)]) -> Option<String> {
             .map(|(_, v)| v.as_str())
     };
     let mut parts = Vec::new();
-    for key in ["operator", "compare"] {
+    for key in ["operator", "compare", "assertion"] {
         if let Some(v) = get(key) {
             parts.push(format!("{key} {v}"));
         }
@@ -368,7 +383,10 @@ fn machine_line(fields: &[(String, String)]) -> Option<String> {
 
 fn read_map(map: &Map<String, Value>, d: &mut Details, machine: &mut Vec<(String, String)>) {
     if d.message.is_none() {
-        d.message = map.get("message").or_else(|| map.get("error")).map(scalar);
+        // ava 6 writes `message: ''` for an assertion given none: no message.
+        d.message = (map.get("message").or_else(|| map.get("error")))
+            .map(scalar)
+            .filter(|m| !m.trim().is_empty());
     }
     if d.expected_actual.is_none() {
         d.expected_actual = pair(map);
@@ -407,9 +425,14 @@ fn pair(map: &Map<String, Value>) -> Option<(Value, Value)> {
 
 fn location(v: &Value) -> Option<String> {
     match v {
-        // A warm file's exit listeners run from tapline's driver: `node FILE` names no place.
-        Value::String(s) if stack::is_tapline_own(frame_location(s).unwrap_or(s)) => None,
-        Value::String(s) => Some(frame_location(s).unwrap_or(s).to_owned()),
+        // A warm file's exit listeners run from tapline's driver: `node FILE` names no place;
+        // ava 6's `at:` is its own assert.js, never the test's place.
+        Value::String(s) if stack::is_internal(frame_location(s).unwrap_or(s)) => None,
+        // A file URL (ava's, ES modules') is its path.
+        Value::String(s) => {
+            let place = frame_location(s).unwrap_or(s);
+            Some(place.strip_prefix("file://").unwrap_or(place).to_owned())
+        }
         Value::Object(_) => file_line(v),
         _ => None,
     }
@@ -580,7 +603,9 @@ mod tests {
         let head = "failureType: 'testCodeFailure'\nerror: |-\n  Expected values to be strictly deep-equal:\n  + actual - expected\n  \n";
         let tail = "code: 'ERR_ASSERTION'\nname: 'AssertionError'\n";
         // deepStrictEqual({ d: new Date(0) }, { d: '1970-01-01T00:00:00.000Z' })
-        let yaml = format!("{head}    {{\n  +   d: 1970-01-01T00:00:00.000Z\n  -   d: '1970-01-01T00:00:00.000Z'\n    }}\n{tail}expected:\n  d: '1970-01-01T00:00:00.000Z'\nactual:\n  d: 1970-01-01T00:00:00.000Z\noperator: 'deepStrictEqual'\n");
+        let yaml = format!(
+            "{head}    {{\n  +   d: 1970-01-01T00:00:00.000Z\n  -   d: '1970-01-01T00:00:00.000Z'\n    }}\n{tail}expected:\n  d: '1970-01-01T00:00:00.000Z'\nactual:\n  d: 1970-01-01T00:00:00.000Z\noperator: 'deepStrictEqual'\n"
+        );
         let d = details(&failing(&yaml), &[]);
         assert_eq!(
             diff_lines(&d)[3..],
@@ -596,7 +621,9 @@ mod tests {
             Some("Expected values to be strictly deep-equal:")
         );
         // deepStrictEqual({ u: undefined }, { u: null }): node's YAML has no `u` in actual.
-        let yaml = format!("{head}    {{\n  +   u: undefined\n  -   u: null\n    }}\n{tail}expected:\n  u: ~\nactual:\noperator: 'deepStrictEqual'\n");
+        let yaml = format!(
+            "{head}    {{\n  +   u: undefined\n  -   u: null\n    }}\n{tail}expected:\n  u: ~\nactual:\noperator: 'deepStrictEqual'\n"
+        );
         let d = details(&failing(&yaml), &[]);
         assert_eq!(
             d.expected_actual,
@@ -625,7 +652,9 @@ mod tests {
             Some((json!("undefined"), diff::typed("undefined", "undefined")))
         );
         // deepStrictEqual(new Foo(), { a: 1 }): the YAML has the same `a: 1` on both sides.
-        let yaml = format!("{head}  + Foo {{\n  - {{\n      a: 1\n    }}\n{tail}expected:\n  a: 1\nactual:\n  a: 1\noperator: 'deepStrictEqual'\n");
+        let yaml = format!(
+            "{head}  + Foo {{\n  - {{\n      a: 1\n    }}\n{tail}expected:\n  a: 1\nactual:\n  a: 1\noperator: 'deepStrictEqual'\n"
+        );
         let d = details(&failing(&yaml), &[]);
         assert_eq!(
             diff_lines(&d)[3..],

@@ -4,7 +4,8 @@
 //! A frame is internal when it is in
 //! * node's built-in modules: `node:internal/…`, `node:events`, any `(node:…)` location, and
 //!   node < 16's bare `internal/…` paths;
-//! * a JavaScript TAP framework's own code: `node_modules/mocha/`, `node_modules/tape/`, `node_modules/tap/`,
+//! * a JavaScript TAP framework's own code: `node_modules/mocha/`, `node_modules/ava/`,
+//!   `node_modules/tape/`, `node_modules/tap/`,
 //!   `node_modules/@tapjs/`, tapbundle's `node_modules/@push.rocks/tapbundle/` and the
 //!   `expect` it ships, `node_modules/@push.rocks/smartexpect/` (or unscoped, as older
 //!   releases were; its frames sit above the test's own in every failed expectation);
@@ -24,8 +25,9 @@
 /// Node's built-ins, by how the frame's location starts.
 const NODE_BUILTINS: [&str; 2] = ["node:", "internal/"];
 /// The JS TAP frameworks' own files, by a folder in the frame's location (`/`-separated).
-const FRAMEWORKS: [&str; 7] = [
+const FRAMEWORKS: [&str; 8] = [
     "/node_modules/mocha/",
+    "/node_modules/ava/",
     "/node_modules/tape/",
     "/node_modules/tap/",
     "/node_modules/@tapjs/",

@@ -15,10 +15,11 @@
 //
 // `run` is ava's own CLI with `--tap`, FILE and the script's FLAGs (its patterns dropped): one
 // file, so no title prefix. Only the TAP reporter's points are rewritten: ava 6's `at:` names
-// ava's own assert.js and its diff hides under `details`, so a failure's YAML is written as
-// tapline's other reporters write it (tap-common.cjs): `message`, `name`, `assertion`, `diff`
-// (ava's `- actual`/`+ expected` lines under `--- actual`/`+++ expected` headers), `at` (the
-// test file's frame of the stack), `stack`. ava's exit code is kept.
+// ava's own assert.js, so a failure's YAML is written as tapline's other reporters write it
+// (tap-common.cjs): `message` (ava's, none when the assertion had none), `name`, `assertion`,
+// `at` (the test file's frame of the stack), `stack`, and ava's labelled values as its own TAP
+// reporter writes them (`details:`, its `Difference (- actual, + expected):` block with ava's
+// sides). ava's exit code is kept.
 import fs from 'node:fs';
 import path from 'node:path';
 import module, {createRequire} from 'node:module';
@@ -225,28 +226,32 @@ function detailsOf(err) {
   return all.map(({label, formatted}) => ({label: plain(label).trim(), formatted: plain(formatted)}));
 }
 
-const DIFF = /^Difference/;
-
-// A failure's fields, the same for ava 5 and 6, and for a crash (a plain error).
+// A failure's fields, the same for ava 5 and 6, and for a crash (a plain error): ava's message
+// (none when the assertion was given none, as ava's reporter says none), and its labelled
+// values under `details:` as ava's own TAP reporter writes them (the `Difference (- actual, +
+// expected):` block with ava's sides), which tapline reads as it reads `ava --tap`.
 function failure(err, testFile) {
   const e = err || {};
   const original = e.originalError && typeof e.originalError === 'object' ? e.originalError : {};
   const details = detailsOf(e);
-  const diff = details.find((d) => DIFF.test(d.label));
-  const others = details.filter((d) => d !== diff);
   const said = String(e.message ?? original.message ?? '');
-  const shown = others.map((d) => `${d.label.replace(/:$/, '')}: ${d.formatted}`).join('\n');
-  const message = said || shown || (e.assertion ? `${e.assertion} failed` : e.type === 'unknown' ? 'Non-error thrown' : '');
+  const message = said || (details.length || e.assertion ? '' : e.type === 'unknown' ? 'Non-error thrown' : '');
   const extra = {};
   if (e.assertion) extra.assertion = e.assertion;
-  if (said && shown) extra.details = shown;
-  if (diff) extra.diff = `--- actual\n+++ expected\n${diff.formatted.replace(/\n$/, '')}`;
   if (e.type === 'unknown' && e.formattedError) extra.thrown = String(e.formattedError).replace(/\u001b\[[0-9;]*m/g, '');
   const stack = e.stack || original.stack || '';
   const name = e.name || original.name;
   const fields = {message, name: name === 'AssertionError' && e.type === 'ava' ? undefined : name, stack};
   // ava's own stack frames sit in node_modules: the test file's frame is the place.
-  return yaml(fields, testFile || '', extra);
+  const block = yaml(fields, testFile || '', extra);
+  return details.length ? block.replace(/\n  \.\.\.$/, () => `\n${detailsYaml(details)}\n  ...`) : block;
+}
+
+// ava's map of label to formatted value, as its TAP reporter writes it: keys and values as JSON
+// strings (YAML's double-quoted scalars).
+function detailsYaml(details) {
+  const line = ({label, formatted}) => `    ${JSON.stringify(label)}: ${JSON.stringify(formatted.replace(/\n$/, ''))}`;
+  return ['  details:', ...details.map(line)].join('\n');
 }
 
 function logs(evt) {

@@ -13,6 +13,40 @@ const { FileTap, rel } = require('./tap-common.cjs');
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 const clean = (s) => (typeof s === 'string' ? s.replace(ANSI, '') : s);
 
+// A frame of no file (`new Promise (<anonymous>)`, jest-circus's wrapper round each test).
+const NO_FILE = /^\s*at .*\(<anonymous>\)$/;
+const FRAME = /^\s*at /;
+
+// jest's matcher message is its hint, then its printing of the values (`Expected: 3` /
+// `Received: 2`, or its diff under a `- Expected` / `+ Received` legend): tapline diffs the
+// values themselves, so the hint and any other paragraph stay and jest's diff goes (the diff
+// once).
+function withoutValues(message) {
+  const paragraphs = message.split(/\n[ \t]*\n/);
+  const kept = [];
+  for (let i = 0; i < paragraphs.length; i++) {
+    const lines = paragraphs[i].split('\n');
+    if (/^- Expected\b/.test(lines[0]) && /^\+ Received\b/.test(lines[1] || '')) {
+      i += 1; // the legend, and the diff under it
+      continue;
+    }
+    if (lines.every((l) => /^(Expected|Received): /.test(l))) continue;
+    kept.push(paragraphs[i]);
+  }
+  return kept.join('\n\n');
+}
+
+// The error's stack as its class and first line over its frames: jest's stack repeats the
+// whole message (values, diff) before them.
+function stackOf(d, message) {
+  const text = clean(d.stack || message || '');
+  const lines = text.split('\n');
+  const frames = lines.filter((l) => FRAME.test(l) && !NO_FILE.test(l));
+  if (!frames.length) return text;
+  const head = lines.find((l) => l.trim()) || '';
+  return [FRAME.test(head) ? `${d.name || 'Error'}` : head, ...frames].join('\n');
+}
+
 // A failure as tap-common's YAML reads it. failureDetails[i] is the thrown error; expect()'s
 // carries matcherResult (actual, expected, the matcher's name); jest maps its stack through
 // the transform's source maps (TypeScript, babel).
@@ -21,15 +55,19 @@ function errOf(detail, message) {
   const first = String(message || 'failed').split('\n')[0];
   const out = {
     message: clean(d.message !== undefined ? String(d.message) : first),
-    stack: clean(d.stack || message || ''),
+    stack: stackOf(d, message),
   };
-  if (d.name && d.name !== 'Error') out.name = d.name;
+  // A thrown error's class: its `name`, or its stack's head (jest sends the error without
+  // its prototype's `name`).
+  const named = d.name || (/^([A-Za-z_$][\w$]*(?:Error|Exception))\b/.exec(out.stack) || [])[1];
+  if (named && named !== 'Error') out.name = named;
   if (d.code) out.code = d.code;
   const m = d.matcherResult;
   if (m && typeof m === 'object' && ('actual' in m || 'expected' in m)) {
     out.actual = m.actual;
     out.expected = m.expected;
     if (m.name) out.operator = m.name;
+    out.message = withoutValues(out.message);
   } else if ('actual' in d || 'expected' in d) {
     out.actual = d.actual;
     out.expected = d.expected;

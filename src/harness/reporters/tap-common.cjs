@@ -4,7 +4,9 @@
 // folder into the project's own harness.
 //
 // A failure's YAML: `message`, `name` (the error's class or code), `found`/`wanted` (the
-// error's `actual`/`expected`, unless it says `showDiff: false`), `compare` (assert's
+// error's `actual`/`expected` as JavaScript prints them, util.inspect's literal or the
+// harness's own printing, with `repr: js` saying so: `2` is a number and `'2'` a string,
+// which a YAML scalar could not tell; unless the error says `showDiff: false`), `compare` (assert's
 // operator), `at` (absolute file:line:column: the first stack frame in the test file itself, else the
 // first outside node's internals and node_modules) and `stack` (without those frames).
 'use strict';
@@ -37,6 +39,21 @@ function scalar(v) {
   const s = typeof v === 'string' ? v : util.inspect(v, { depth: 6, breakLength: Infinity });
   if (s.includes('\n')) return '|-\n' + s.split('\n').map((l) => '  ' + l).join('\n');
   return JSON.stringify(s);
+}
+
+// A value the harness printed already (vitest's serializer sends its text, not the value):
+// written as that text.
+class Printed {
+  constructor(text) {
+    this.text = String(text);
+  }
+}
+
+// A compared value as JavaScript prints it, whole: nothing cut at a depth or a length, so the
+// text reads back as the value.
+function printed(v) {
+  if (v instanceof Printed) return v.text;
+  return util.inspect(v, { depth: 20, breakLength: Infinity, maxArrayLength: Infinity, maxStringLength: Infinity });
 }
 
 const FRAME = /^\s*at (?:.*? \()?(.+?):(\d+):(\d+)\)?$/;
@@ -78,8 +95,9 @@ function yaml(err, file, extra) {
   if (e.name || e.code) put('name', e.code && e.name === 'Error' ? e.code : e.name || e.code);
   if (typeof e === 'object' && ('actual' in e || 'expected' in e)) {
     if (e.showDiff !== false) {
-      put('found', e.actual);
-      put('wanted', e.expected);
+      put('found', printed(e.actual));
+      put('wanted', printed(e.expected));
+      put('repr', 'js');
     }
     if (e.operator) put('compare', e.operator);
   }
@@ -126,4 +144,4 @@ class FileTap {
   }
 }
 
-module.exports = { rel, desc, yaml, location, FileTap };
+module.exports = { rel, desc, yaml, location, FileTap, Printed };

@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 
 const require = createRequire(import.meta.url);
-const { FileTap, rel } = require('./tap-common.cjs');
+const { FileTap, Printed, rel } = require('./tap-common.cjs');
 
 // The driver's stdout, where only TAP goes (its own process.stdout is sent to stderr).
 const out = (text) => (globalThis.__taplineVitestOut || ((t) => process.stdout.write(t)))(text);
@@ -22,8 +22,29 @@ const out = (text) => (globalThis.__taplineVitestOut || ((t) => process.stdout.w
 const ANSI = /\u001b\[[0-9;]*m/g;
 const plain = (s) => (typeof s === 'string' ? s.replace(ANSI, '') : s);
 
-// vitest's serialized error: message, name, actual/expected (strings of its own
-// serializer), and its stack already mapped to the source (TypeScript) in `stacks`.
+// vitest prints a compared value with pretty-format, which names a plain object and array
+// (`Object {`, `Array [`) where JavaScript's literal does not: those names go (outside
+// strings), so the text reads as the value it prints.
+const PRETTY = /"(?:[^"\\]|\\.)*"|\b(?:Object|Array) (?=[{[])/g;
+const literal = (text) => String(text).replace(PRETTY, (m) => (m.startsWith('"') ? m : ''));
+
+// One compared value as vitest printed it. vitest sends a string as the string itself and any
+// other value as its printing, so `'3'` and `3` both come as `3`: its diff tells them apart,
+// quoting a string on its `Expected: "…"` / `Received: "…"` line.
+function printedSide(value, diff, side) {
+  const text = plain(value);
+  if (typeof text !== 'string') return new Printed(String(text));
+  const line = new RegExp(`^${side}: (.*)$`, 'm').exec(diff);
+  if (line && line[1] === JSON.stringify(text)) return new Printed(line[1]);
+  return new Printed(literal(text));
+}
+
+// A frame of no file (`new Promise (<anonymous>)`, the runner's wrapper round each test).
+const NO_FILE = /^\s*at .*\(<anonymous>\)$/;
+
+// vitest's serialized error: message, name, actual/expected (the texts of its own
+// serializer: the values as printed), and its stack already mapped to the source
+// (TypeScript) in `stacks`.
 function errOf(e) {
   if (!e) return { message: 'failed' };
   const out = { message: plain(e.message), name: e.name };
@@ -32,10 +53,11 @@ function errOf(e) {
     const frames = e.stacks.map((f) => `    at ${f.method || '<anonymous>'} (${f.file}:${f.line}:${f.column})`);
     stack = `${e.name || 'Error'}: ${out.message}\n${frames.join('\n')}`;
   }
-  if (stack) out.stack = plain(stack);
+  if (stack) out.stack = plain(stack).split('\n').filter((l) => !NO_FILE.test(l)).join('\n');
   if ('actual' in e || 'expected' in e) {
-    out.actual = plain(e.actual);
-    out.expected = plain(e.expected);
+    const diff = plain(e.diff || '');
+    out.actual = printedSide(e.actual, diff, 'Received');
+    out.expected = printedSide(e.expected, diff, 'Expected');
   }
   if (e.showDiff === false) out.showDiff = false;
   return out;
