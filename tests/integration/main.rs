@@ -57,8 +57,6 @@ mod issue40_yath;
 mod issue41_ava;
 mod issue41_explain_conformance;
 mod issue41_junit;
-mod issue41_junit;
-mod issue41_mocha;
 mod issue41_mocha;
 mod issue41_mocha_leftovers;
 mod issue41_node_test;
