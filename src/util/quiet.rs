@@ -1,8 +1,8 @@
 //! Asking a tool a question: run it with no input and its errors unread, and take what it
 //! printed only when it succeeded.
 //!
-//! The rooms ask tools many small questions (`cargo metadata`, `go list`, a version, an
-//! environment's folder) whose failure only means "no answer": the caller falls back to
+//! The rooms ask tools many small questions (a package list, a version, an environment's
+//! folder) whose failure only means "no answer": the caller falls back to
 //! something else. One home keeps the rule the same everywhere: stdin is closed (a tool that
 //! prompts must not wait on tapline's terminal), stderr is discarded (its complaint is not the
 //! user's concern when there is a fallback), and a failed or unstartable command is `None`.
