@@ -41,6 +41,7 @@ RUNS = 3
 
 def suite():
     """scripts/explain-conformance.py as a module: its answer text and sink checks."""
+    sys.dont_write_bytecode = True  # no scripts/__pycache__ left in the repository
     spec = importlib.util.spec_from_file_location("explain_conformance", REPO / "scripts" / "explain-conformance.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
