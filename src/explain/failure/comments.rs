@@ -2,9 +2,10 @@
 //! read into the failure's fields so they render like everyone else's:
 //!
 //! * Test::More: `Failed test 'name'` / `at FILE line N.` (the location), `got: 'x'` /
-//!   `expected: 'y'` (a diff), and is_deeply's `Structures begin differing at:` with its
+//!   `expected: 'y'` (a diff), is_deeply's `Structures begin differing at:` with its
 //!   `$got->…` / `$expected->…` lines (a message naming the place, and a diff of the values
-//!   there);
+//!   there), and `like`'s `'x'` / `doesn't match '(?^:re)'` (`unlike`'s `matches`): the value
+//!   received against the check, `=~ (?^:re)` (`!~`), as Test2's `like` reads;
 //! * Test2: the same location lines, and its `+---+` table ([`super::test2`]: each row a
 //!   difference at its path, by its check);
 //! * pgTAP: `Failed test N: "name"`, and `have:`/`want:` (`want` expected) or `Extra
@@ -100,6 +101,7 @@ pub(super) fn read(lines: &[String], commented: bool) -> Read {
                 .test_more_location(body, bodies.get(i + 1).copied().flatten())
                 .or_else(|| r.got_expected(&bodies[i..]))
                 .or_else(|| r.structures(&bodies[i..]))
+                .or_else(|| r.like(&bodies[i..]))
                 .or_else(|| r.test2_table(&bodies[i..]))
                 .or_else(|| r.pgtap(&bodies[i..]))
                 .or_else(|| r.pytest(&bodies[i..]))
@@ -191,6 +193,32 @@ impl Read {
         });
         self.expected_actual.get_or_insert((expected, got));
         Some(3)
+    }
+
+    /// `like`'s (Test::Builder's `_regex_ok`) two lines, the value then the pattern it was held
+    /// to: `'x'` / `doesn't match '(?^:re)'`, or `unlike`'s `'x'` / `matches '(?^:re)'`. The
+    /// check is the expected side, unquoted (`=~ (?^:re)`, `!~ (?^:re)`), as a Test2 `like`.
+    fn like(&mut self, bodies: &[Option<&str>]) -> Option<usize> {
+        if self.expected_actual.is_some() {
+            return None;
+        }
+        let first = bodies.first().copied().flatten()?.trim_start();
+        // The value is `'…'` or `undef`; a bare word here is no `like` diagnostic.
+        if !first.starts_with('\'') && first.trim_end() != "undef" {
+            return None;
+        }
+        let (got, got_lines) = perl_value(first, &bodies[1..])?;
+        let next = bodies.get(got_lines).copied().flatten()?.trim_start();
+        let (op, pattern) = if let Some(p) = next.strip_prefix("doesn't match ") {
+            ("=~", p)
+        } else if let Some(p) = next.strip_prefix("matches ") {
+            ("!~", p)
+        } else {
+            return None;
+        };
+        let pattern = pattern.trim_end().strip_prefix('\'')?.strip_suffix('\'')?;
+        self.expected_actual = Some((diff::bare(&format!("{op} {pattern}")), got));
+        Some(got_lines + 1)
     }
 
     /// pytest's `path.py:N: ErrorName` line closing the test's frame (`path.py:N: ` when the
@@ -774,6 +802,34 @@ mod tests {
             Some("Traceback (most recent call last):\n  File \"/usr/lib/python3.11/unittest/case.py\", line 57, in run\n    yield\n  File \"/w/t.py\", line 43, in test_raises\n    raise RuntimeError(\"boom\")")
         );
         assert_eq!(r.rest, ["# after"]);
+    }
+
+    #[test]
+    fn test_more_like_and_unlike_are_the_value_against_the_check() {
+        let text = "#   Failed test at t/h.t line 54.\n#                   'https://x/a.gif'\n#     doesn't match '(?^:^http://x/)'";
+        let r = read(&lines(text), true);
+        assert_eq!(r.location.as_deref(), Some("t/h.t:54"));
+        assert_eq!(
+            r.expected_actual,
+            Some((diff::bare("=~ (?^:^http://x/)"), json!("https://x/a.gif")))
+        );
+        assert!(r.rest.is_empty(), "{:?}", r.rest);
+        let text = "#                   'a\n# b'\n#           matches '(?^:b)'";
+        let r = read(&lines(text), true);
+        assert_eq!(
+            r.expected_actual,
+            Some((diff::bare("!~ (?^:b)"), json!("a\nb")))
+        );
+        let text = "#                   undef\n#     doesn't match '(?^:x)'";
+        let r = read(&lines(text), true);
+        assert_eq!(
+            r.expected_actual,
+            Some((diff::bare("=~ (?^:x)"), diff::bare("undef")))
+        );
+        // A note that only looks like a value stays output.
+        let r = read(&lines("# 'quoted'\n# and more"), true);
+        assert_eq!(r.expected_actual, None);
+        assert_eq!(r.rest.len(), 2);
     }
 
     #[test]

@@ -100,7 +100,10 @@ impl Cell {
         match self {
             Cell::Absent => None,
             Cell::Undef => Some(diff::bare("undef")),
-            Cell::Text(t) if is_word(t) => Some(diff::bare(t)),
+            // `eq` compares strings: a reference there was stringified, so `Foo=HASH(0x…)` is
+            // the string it printed, compared as the other side is (Test2::Util::Ref's own test
+            // `is(render_ref($ref), "$ref")`).
+            Cell::Text(t) if is_word(t) && op != "eq" => Some(diff::bare(t)),
             Cell::Text(t) if op == "==" => Some(
                 t.parse::<f64>()
                     .ok()
@@ -422,6 +425,24 @@ mod tests {
         assert_eq!(
             like.expected_actual,
             (diff::bare("=~ (?^:z)"), json!("abc"))
+        );
+    }
+
+    #[test]
+    fn a_reference_compared_by_eq_is_the_string_it_printed() {
+        let t = table(
+            "+-------------------------------+----+------------------------------+\n\
+             | GOT                           | OP | CHECK                        |\n\
+             +-------------------------------+----+------------------------------+\n\
+             | Test::A->HASH(0x5637b0963760) | eq | Test::A=HASH(0x5637b0963760) |\n\
+             +-------------------------------+----+------------------------------+",
+        );
+        assert_eq!(
+            t.expected_actual,
+            (
+                json!("Test::A=HASH(0x5637b0963760)"),
+                json!("Test::A->HASH(0x5637b0963760)")
+            )
         );
     }
 

@@ -70,4 +70,23 @@ pub(crate) static PROJECTS: &[Case] = &[
             ..Run::BARE
         }],
     },
+    Case {
+        why: "a spec/ folder of *_spec.lua files and nothing else (kikito/middleclass): busted's defaults",
+        files: &[
+            ("middleclass.lua", ""),
+            ("spec/classes_spec.lua", ""),
+            ("spec/metamethods_lua_5_3.lua", ""),
+        ],
+        runs: &[Run {
+            why: "a bare run takes what a bare busted runs",
+            expect: &[
+                Expect::Files(&["spec/classes_spec.lua"]),
+                Expect::CommandsOf(&[(
+                    "spec/classes_spec.lua",
+                    "busted -o TAP spec/classes_spec.lua",
+                )]),
+            ],
+            ..Run::BARE
+        }],
+    },
 ];

@@ -80,9 +80,11 @@ impl Harness for Busted {
 }
 
 /// Whether the project in `dir` runs busted: a `.busted` file, a rockspec whose `test` says
-/// `type = "busted"`, or a Makefile recipe that runs `busted`.
+/// `type = "busted"`, a Makefile recipe that runs `busted`, or a `spec/` folder holding a
+/// `*_spec.lua` file (busted's defaults, `ROOT` `spec` and pattern `_spec`: a bare `busted`
+/// there runs them, with no file of its own, as kikito/middleclass is tested).
 pub(crate) fn is_project(dir: &Path) -> bool {
-    if dir.join(".busted").is_file() {
+    if dir.join(".busted").is_file() || holds_a_spec(&dir.join("spec"), SPEC_DEPTH) {
         return true;
     }
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -97,6 +99,29 @@ pub(crate) fn is_project(dir: &Path) -> bool {
             makefile_runs_busted(&read())
         } else {
             false
+        }
+    })
+}
+
+/// How deep under `spec/` a `*_spec.lua` file is looked for (busted's walk is recursive; a
+/// project's specs sit a level or two down).
+const SPEC_DEPTH: usize = 3;
+
+/// Whether `dir`, or a folder `depth` levels under it, holds a `*_spec.lua` file (hidden
+/// folders passed over, as busted passes them over).
+fn holds_a_spec(dir: &Path, depth: usize) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    entries.flatten().any(|e| {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Ok(kind) = e.file_type() else {
+            return false;
+        };
+        if kind.is_dir() {
+            depth > 0 && !name.starts_with('.') && holds_a_spec(&e.path(), depth - 1)
+        } else {
+            name.ends_with("_spec.lua")
         }
     })
 }
