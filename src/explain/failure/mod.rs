@@ -25,6 +25,7 @@ use serde_json::{Map, Value};
 use tapline_protocol::event::Assert;
 
 pub(crate) mod comments;
+pub(crate) mod crash;
 mod literal;
 mod luassert;
 mod node_error;

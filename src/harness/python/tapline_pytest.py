@@ -23,6 +23,7 @@ from tapline_python_common import place as _place_in
 from tapline_python_common import rel as _rel
 from tapline_python_common import safe_repr as _repr
 from tapline_python_common import stack as _stack
+from tapline_python_common import started as _started
 
 # Set by tapline's warm pool (src/run/worker): this pytest serves file after file. Taken out
 # of the environment so that a test and what it starts never see them.
@@ -198,6 +199,7 @@ def pytest_assertrepr_compare(config, op, left, right):
 def pytest_runtest_logstart(nodeid, location):
     _state["reports"] = []
     _state["compare"] = None
+    _started(_emit, nodeid.split("::", 1)[1] if "::" in nodeid else nodeid)
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -88,6 +88,12 @@ def place(frames, test_file):
     return None
 
 
+def started(emit, name):
+    # Protocol v2's `test:started` as a test's body begins: a file that dies in it (a
+    # segfault, os._exit, a hang tapline kills) names it (docs/failures.md, process deaths).
+    emit("\u27e6TSTEST:EVENT:%s\u27e7" % json.dumps({"type": "test:started", "name": name}, ensure_ascii=False))
+
+
 def error_block(emit, error):
     # A failure's explanation after its point: protocol v2's ERROR block.
     emit("\u27e6TSTEST:ERROR\u27e7")

@@ -23,6 +23,7 @@ from tapline_python_common import escape as _escape
 from tapline_python_common import place as _place_in
 from tapline_python_common import rel as _rel
 from tapline_python_common import stack as _stack
+from tapline_python_common import started as _started
 
 # assertCountEqual's two values too: their diff shows what differs.
 _EQUAL_METHODS = dict(EQUAL_METHODS, assertCountEqual=("first", "second"))
@@ -70,6 +71,7 @@ class TapResult(unittest.TestResult):
 
     def startTest(self, test):
         super().startTest(test)
+        _started(_emit, _name(test))
         self.started_at = time.perf_counter()
         self.outcome = None
         self.held = io.StringIO()
