@@ -54,6 +54,7 @@ mod issue40_rust;
 mod issue40_shell_tap;
 mod issue40_unittest;
 mod issue40_yath;
+mod issue41_go;
 mod issue41_junit;
 mod issue41_mocha;
 mod issue41_process_death;

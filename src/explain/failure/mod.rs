@@ -26,6 +26,7 @@ use tapline_protocol::event::Assert;
 
 pub(crate) mod comments;
 pub(crate) mod crash;
+mod gobuild;
 mod literal;
 mod luassert;
 mod node_error;
@@ -141,6 +142,7 @@ pub fn details(a: &Assert<'_>, output: &[String]) -> Details {
         }
     }
     read_comments(&mut d, output);
+    gobuild::read(&mut d);
     read_node_error(&mut d, &mut machine);
     d.machine = machine_line(&machine);
     if let Some((expected, actual)) = &mut d.expected_actual {
