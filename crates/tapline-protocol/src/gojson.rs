@@ -737,8 +737,15 @@ fn failure(text: &str) -> Failed {
         return read;
     }
     // The entries: (first line's index, end) of each located line and the lines under it.
-    let starts: Vec<usize> = (0..lines.len())
-        .filter(|&i| strip_location(lines[i]).0.is_some() && !lines[i].starts_with([' ', '\t']))
+    // Entries are the located lines least indented (a crash dump at the margin leaves the
+    // test's entries indented as go printed them).
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let located: Vec<usize> = (0..lines.len())
+        .filter(|&i| strip_location(lines[i]).0.is_some())
+        .collect();
+    let margin = located.iter().map(|&i| indent(lines[i])).min().unwrap_or(0);
+    let starts: Vec<usize> = (located.into_iter())
+        .filter(|&i| indent(lines[i]) == margin)
         .collect();
     let Some(&last) = starts.last() else {
         return Failed {
@@ -747,16 +754,21 @@ fn failure(text: &str) -> Failed {
         };
     };
     let (at, first) = strip_location(lines[last]);
-    let under: Vec<&str> = lines[last + 1..].to_vec();
+    let first = first.trim_start();
+    // Its later lines are indented under it; what follows at the margin is no part of it.
+    let end = (last + 1..lines.len())
+        .find(|&i| !lines[i].trim().is_empty() && indent(lines[i]) <= margin)
+        .unwrap_or(lines.len());
     let mut message = vec![first.to_owned()];
-    message.extend(dedent(&under).lines().map(str::to_owned));
+    message.extend(dedent(&lines[last + 1..end]).lines().map(str::to_owned));
     while message.last().is_some_and(|l| l.trim().is_empty()) {
         message.pop();
     }
+    let rest = lines[..last].iter().chain(&lines[end..]);
     Failed {
         message: message.join("\n"),
         at: at.map(str::to_owned),
-        rest: lines[..last].iter().map(|l| l.to_string()).collect(),
+        rest: rest.map(|l| l.to_string()).collect(),
     }
 }
 
@@ -765,7 +777,10 @@ fn failure(text: &str) -> Failed {
 fn panicked(lines: &[&str]) -> Option<Failed> {
     let fatal = |l: &str| {
         let t = l.trim_start();
-        t.starts_with("panic: ") || t.starts_with("fatal error: ") || t.starts_with("[signal ")
+        t.starts_with("panic: ")
+            || t.starts_with("fatal error: ")
+            || t.starts_with("[signal ")
+            || is_signal_line(t)
     };
     let first = lines.iter().position(|l| fatal(l))?;
     let mut message = Vec::new();
@@ -793,6 +808,13 @@ fn panicked(lines: &[&str]) -> Option<Failed> {
         message: message.join("\n"),
         at: in_tests.or_else(outside_go).map(|f| f.to_string()),
         rest,
+    })
+}
+
+/// The runtime's line for a signal it did not handle: `SIGSEGV: segmentation violation`.
+fn is_signal_line(t: &str) -> bool {
+    t.split_once(": ").is_some_and(|(sig, _)| {
+        sig.len() > 3 && sig.starts_with("SIG") && sig.bytes().all(|b| b.is_ascii_uppercase())
     })
 }
 
