@@ -60,6 +60,7 @@ mod issue41_mocha;
 mod issue41_process_death;
 mod issue41_pytest;
 mod issue41_test2;
+mod issue41_unittest;
 mod issue42_bounds;
 mod issue42_junit_spool;
 mod issue43_help;
