@@ -187,6 +187,18 @@ fn read_yaml(
 ) {
     d.expected_actual = values::from_text(yaml, map);
     read_map(map, d, machine);
+    rust_debug(map, d);
+}
+
+/// libtest's `left`/`right` (`"repr": "rust"`): each side's `Debug` text, shown as Rust prints
+/// it (`3`, `"a1"`, `Point { x: 1, y: 2 }`), never re-quoted as a string of its text.
+fn rust_debug(map: &Map<String, Value>, d: &mut Details) {
+    if map.get("repr").and_then(Value::as_str) != Some("rust") {
+        return;
+    }
+    if let (Some(wanted), Some(found)) = (map.get("wanted"), map.get("found")) {
+        d.expected_actual = Some((diff::bare(&scalar(wanted)), diff::bare(&scalar(found))));
+    }
 }
 
 /// Node's own diff in the message (node:test's `error:`, from its `+ actual - expected` legend
