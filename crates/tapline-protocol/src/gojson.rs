@@ -764,6 +764,10 @@ fn failure(text: &str) -> Failed {
     while message.last().is_some_and(|l| l.trim().is_empty()) {
         message.pop();
     }
+    // `x_test.go:358: ` with the text on the lines under it (`t.Errorf("\n…")`).
+    while message.len() > 1 && message[0].trim().is_empty() {
+        message.remove(0);
+    }
     let rest = lines[..last].iter().chain(&lines[end..]);
     Failed {
         message: message.join("\n"),
@@ -1069,5 +1073,17 @@ mod tests {
             let events = parse(bytes);
             assert!(!end(&events).ok, "{bytes:?} passed");
         }
+    }
+
+    #[test]
+    fn the_last_entry_is_the_failure_and_the_earlier_ones_its_output() {
+        let read = failure("x_test.go:8: computing\nx_test.go:11: got 2, want 3");
+        assert_eq!(read.message, "got 2, want 3");
+        assert_eq!(read.at.as_deref(), Some("x_test.go:11"));
+        assert_eq!(read.rest, ["x_test.go:8: computing"]);
+        // `t.Errorf("\n…")`: the text on the lines under the entry.
+        let read = failure("x_test.go:358: \n    Error:\n      detail");
+        assert_eq!(read.message, "Error:\n  detail");
+        assert_eq!(read.at.as_deref(), Some("x_test.go:358"));
     }
 }
