@@ -19,10 +19,11 @@ impl Running {
     pub(crate) fn event(&mut self, ev: &Event<'_>) {
         match ev {
             Event::SubtestStart { depth, name, .. } => self.subtests.start(*depth, name),
-            Event::AssertBegin { depth, .. } => {
-                if self.started.as_ref().is_some_and(|(d, _)| d >= depth) {
-                    self.started = None;
-                }
+            // The test it started reports: it is no longer running.
+            Event::AssertBegin { depth, .. }
+                if self.started.as_ref().is_some_and(|(d, _)| d >= depth) =>
+            {
+                self.started = None;
             }
             Event::Assert(a) => self.subtests.after(a),
             Event::V2Event { depth, json, .. } => match lifecycle(json) {
