@@ -104,6 +104,7 @@ fn issue41_libtest_failures_read_the_same_in_every_sink() {
                         "time=",
                         "timestamp=",
                         "passed ·",
+                        " passed  ",
                         "Finished",
                         "Compiling",
                         "Running",

@@ -94,7 +94,7 @@ fn live(pytest_too: bool) {
         let steady = |t: &str| -> Vec<String> {
             (t.lines())
                 .filter(|l| {
-                    !["ms", "s |", "time=", "timestamp=", "passed ·"]
+                    !["ms", "s |", "time=", "timestamp=", "passed ·", " passed  "]
                         .iter()
                         .any(|v| l.contains(v))
                 })
