@@ -26,6 +26,8 @@ pub(crate) struct Collect {
     skip_tests: bool,
     /// `-t` in a file run whole: its points the patterns do not select are marked as such.
     marking: Option<Box<dyn Mark>>,
+    /// The test running when the stream stopped, for a file that died ([`super::running`]).
+    running: super::running::Running,
 }
 
 /// Rewrites a stream's events before they are counted, named and sent on: `-t`'s marking of
@@ -62,6 +64,11 @@ impl Collect {
         self.tests.count_asserts();
     }
 
+    /// The test that was running when the stream stopped ([`super::running`]).
+    pub(crate) fn running(&self) -> Option<String> {
+        self.running.test()
+    }
+
     /// A collector that keeps no `tests` (the daemon: no history to feed, and a stream may be
     /// endless).
     pub(crate) fn without_tests() -> Self {
@@ -77,6 +84,7 @@ impl Sink for Collect {
         let marked = self.marking.as_mut().and_then(|m| m.mark(event));
         let event = marked.as_ref().unwrap_or(event);
         self.tests.event(event);
+        self.running.event(event);
         if matches!(event, Event::Assert(_)) {
             self.tally = *self.tests.tally();
         }

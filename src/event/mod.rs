@@ -8,5 +8,6 @@ pub mod leaves;
 pub mod meta;
 pub mod reason;
 pub mod run;
+pub mod running;
 pub mod sink;
 pub mod stability;

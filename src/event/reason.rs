@@ -29,6 +29,9 @@ pub enum FailureReason {
     Timeout { after: String },
     /// `exited with code 3`.
     Exit { code: i32 },
+    /// `while running "test_crash"`: the test a file was in when its process died or was
+    /// killed (`super::running`), told after how it ended.
+    Running { test: String },
     /// `killed by SIGSEGV`, or `killed by signal 99` for a signal without a name here.
     Signal {
         signal: i32,
@@ -135,6 +138,7 @@ impl fmt::Display for FailureReason {
             StoppedByBailOut { file } => write!(f, "stopped: {file} bailed out"),
             Timeout { after } => write!(f, "timed out after {after}"),
             Exit { code } => write!(f, "exited with code {code}"),
+            Running { test } => write!(f, "while running {test:?}"),
             Signal {
                 name: Some(name), ..
             } => write!(f, "killed by {name}"),

@@ -227,13 +227,16 @@ pub struct FileExplainer {
     points: usize,
     /// Failures explained in full so far.
     explained: usize,
+    /// A process death its output told (issue 41 item 3): its rest reads fatal lines first.
+    crash: failure::crash::Crash,
+    /// `root` as text, `/`-ended, cut off a death's frame paths.
+    root_prefix: Option<String>,
 }
 
 impl FileExplainer {
     /// Explains one file's stream; locations under `root` are made relative to it.
     pub fn new(root: Option<Arc<Path>>) -> Self {
         FileExplainer {
-            root,
             budget: Budget::default(),
             pending: HeldLines::new(OUTPUT_LINES),
             tail: HeldLines::new(REST_LINES),
@@ -245,6 +248,11 @@ impl FileExplainer {
             headings_said: Vec::new(),
             points: 0,
             explained: 0,
+            crash: failure::crash::Crash::default(),
+            root_prefix: (root.as_deref())
+                .and_then(Path::to_str)
+                .map(|r| format!("{}/", r.trim_end_matches('/'))),
+            root,
         }
     }
 
@@ -279,7 +287,10 @@ impl FileExplainer {
             Step::Kept => {
                 // The failure's line: in the file's output, not the next point's.
                 match event {
-                    Event::Output { text, .. } => self.tail.push(text),
+                    Event::Output { text, .. } => {
+                        self.crash.line(text, self.root_prefix.as_deref());
+                        self.tail.push(text)
+                    }
                     Event::Comment { text, .. } => self.tail.push(&format!("# {text}")),
                     _ => {}
                 }
@@ -333,14 +344,17 @@ impl FileExplainer {
         let mut tail = self.tail.take();
         failure::strip_run_summary(&mut tail);
         out.push(Explained::Rest {
-            after_last_point: newest(after_last_point, REST_LINES),
-            tail,
+            after_last_point: newest(self.crash.reshape(after_last_point), REST_LINES),
+            tail: newest(self.crash.reshape(tail), REST_LINES),
         });
         out
     }
 
     /// An output line (`comment`: a comment's depth) of the test in progress.
     fn output(&mut self, text: &str, comment: Option<u32>) {
+        if comment.is_none() {
+            self.crash.line(text, self.root_prefix.as_deref());
+        }
         self.pending.push_tagged(text.to_owned(), comment);
         self.tail.push(text);
     }

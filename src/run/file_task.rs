@@ -674,6 +674,10 @@ pub(super) fn judge(
     } else if !outcome.exit.success() && !forgiven(c, outcome.exit) {
         reasons.push(exit_reason(outcome.exit));
     }
+    // A process that died (or was killed) in a test names it, beside how it ended.
+    if !reasons.is_empty() {
+        reasons.extend(c.running().map(|test| FailureReason::Running { test }));
+    }
     reasons.extend(plan_shortfall(&verdict));
     // The stream's reasons, `no TAP output` among them (one rule, in the protocol).
     reasons.extend(verdict.reasons.iter().map(|r| FailureReason::of_stream(r)));

@@ -6,7 +6,7 @@
 //! 2 pass, 1 fails an `assert_eq!`, 1 ignored; tests/api.rs: 1 pass; 1 doc test), run from a
 //! temporary copy so that cargo's target/ stays out of the repository.
 use crate::util::{copy_dir, file_doc, repo, require, Project, Ran};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// A copy of the fixture, a project of its own.
 fn crate_copy() -> Project {
@@ -101,8 +101,12 @@ fn issue40_rust_a_bare_run_runs_each_test_binary_as_cargo_test_does() {
     assert_eq!(failure["path"][0], "tests::subtracts", "{failure:#}");
     assert_eq!(failure["location"], "src/lib.rs:28:9", "{failure:#}");
     assert_eq!(failure["message"], "assertion `left == right` failed");
-    assert_eq!(failure["expected"], "2", "{failure:#}");
-    assert_eq!(failure["actual"], "8", "{failure:#}");
+    // libtest's `Debug` text, shown as Rust printed it (issue 41): `2`, not `"2"`.
+    assert_eq!(
+        failure["diff"],
+        json!(["- Expected: 2", "+ Received: 8"]),
+        "{failure:#}"
+    );
     // cargo test's own count is tapline's.
     let total = |k: &str| -> u64 {
         (doc["files"].as_array().into_iter().flatten())
@@ -376,5 +380,5 @@ fn issue40_rust_a_nextest_project_runs_through_nextest() {
     assert_eq!(counts(&doc, "src/lib.rs (doc tests)"), (1, 0, 0));
     let failure = &file_doc(&doc, "src/lib.rs")["failures"][0];
     assert_eq!(failure["location"], "src/lib.rs:28:9", "{failure:#}");
-    assert_eq!(failure["actual"], "8", "{failure:#}");
+    assert_eq!(failure["diff"][1], "+ Received: 8", "{failure:#}");
 }

@@ -530,12 +530,16 @@ impl<S: Sink> GoJsonParser<S> {
             .and_then(|s| s.strip_prefix('/'))
             .unwrap_or(name);
         let dir = self.dirs.as_ref().and_then(|d| d.dir_of(package));
-        let point = test_point(short, &t, dir.as_deref());
+        let (point, rest) = test_point(short, &t, dir.as_deref());
         if t.children.is_empty() {
             // Said before its output: a failure just before it keeps none of it.
             self.builder
                 .begin_point(&mut self.sink, t.line.max(line), &point);
             self.emit_output(line, &t, point.ok && point.skip.is_none());
+            // A failure's lines that are not its message: its output.
+            for text in &rest {
+                self.builder.output(&mut self.sink, line, text);
+            }
             self.builder.point(&mut self.sink, t.line.max(line), point);
             return;
         }
@@ -544,6 +548,9 @@ impl<S: Sink> GoJsonParser<S> {
             self.emit_tree(line, package, child, name);
         }
         self.emit_output(line, &t, point.ok && point.skip.is_none());
+        for text in &rest {
+            self.builder.output(&mut self.sink, line, text);
+        }
         self.builder
             .end_subtest(&mut self.sink, t.line.max(line), point);
     }
@@ -664,9 +671,10 @@ fn is_go_summary(text: &str) -> bool {
         || text.starts_with("testing: warning: no tests to run")
 }
 
-/// A finished test as a point: a failure's output is its message, a skip's its reason. `dir`:
-/// its package's folder relative to the project root, when known.
-fn test_point(name: &str, t: &Test, dir: Option<&str>) -> Point {
+/// A finished test as a point, and the lines of a failure's output that are not its message:
+/// a skip's output is its reason, a failure's its message ([`failure`]). `dir`: its package's
+/// folder relative to the project root, when known.
+fn test_point(name: &str, t: &Test, dir: Option<&str>) -> (Point, Vec<String>) {
     let result = t.result.as_deref().unwrap_or("unfinished");
     let mut p = Point {
         name: name.to_owned(),
@@ -676,6 +684,7 @@ fn test_point(name: &str, t: &Test, dir: Option<&str>) -> Point {
     };
     let lines: Vec<&str> = t.output.iter().map(String::as_str).collect();
     let text = dedent(&lines);
+    let mut rest = Vec::new();
     match result {
         "skip" if t.note.is_some() => p.skip = t.note.clone(),
         "skip" => {
@@ -687,24 +696,130 @@ fn test_point(name: &str, t: &Test, dir: Option<&str>) -> Point {
             p.skip = Some(reason.trim().to_owned());
         }
         "fail" | "unfinished" => {
-            let at = text
-                .lines()
-                .find_map(|l| strip_location(l).0)
-                .map(|at| located(at, dir));
-            let message = match (&t.note, text.is_empty()) {
+            let read = failure(&text);
+            rest = read.rest;
+            let at = read.at.map(|at| located(&at, dir));
+            let message = match (&t.note, read.message.is_empty()) {
                 (Some(note), true) => note.clone(),
-                (Some(note), false) => format!("{note}\n{text}"),
+                (Some(note), false) => format!("{note}\n{}", read.message),
                 (None, true) if result == "unfinished" => {
                     "no result: it was still running when its package ended".to_owned()
                 }
-                (None, _) => text.clone(),
+                (None, _) => read.message,
             };
             let at = at.unwrap_or_default();
             p.diagnostics = yaml_map(&[("message", &message), ("at", &at)]);
         }
         _ => {}
     }
-    p
+    (p, rest)
+}
+
+/// A failed test's output read as go's own report means it.
+#[derive(Debug, Default, PartialEq)]
+struct Failed {
+    message: String,
+    at: Option<String>,
+    /// Its other lines, in order: the test's logs, earlier `t.Error`s, a panic's goroutines.
+    rest: Vec<String>,
+}
+
+/// A failed test's output (dedented): go prints each `t.Log`/`t.Error` call as an entry
+/// `x_test.go:31: text` (later lines of a multi-line text indented under it). A panic's
+/// `panic: …` lines (and a runtime `fatal error: …`, `[signal SIGSEGV: …]`) are the message,
+/// located at the goroutine stack's first frame in a `_test.go` file or, without one, the
+/// first outside the go installation; else the last entry is the failure (`t.Fatal` ends the
+/// test, and a test logs before it asserts), its text the message and its place the location.
+/// Output with neither is the message whole.
+fn failure(text: &str) -> Failed {
+    let lines: Vec<&str> = text.lines().collect();
+    if let Some(read) = panicked(&lines) {
+        return read;
+    }
+    // The entries: (first line's index, end) of each located line and the lines under it.
+    // Entries are the located lines least indented (a crash dump at the margin leaves the
+    // test's entries indented as go printed them).
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let located: Vec<usize> = (0..lines.len())
+        .filter(|&i| strip_location(lines[i]).0.is_some())
+        .collect();
+    let margin = located.iter().map(|&i| indent(lines[i])).min().unwrap_or(0);
+    let starts: Vec<usize> = (located.into_iter())
+        .filter(|&i| indent(lines[i]) == margin)
+        .collect();
+    let Some(&last) = starts.last() else {
+        return Failed {
+            message: text.to_owned(),
+            ..Failed::default()
+        };
+    };
+    let (at, first) = strip_location(lines[last]);
+    let first = first.trim_start();
+    // Its later lines are indented under it; what follows at the margin is no part of it.
+    let end = (last + 1..lines.len())
+        .find(|&i| !lines[i].trim().is_empty() && indent(lines[i]) <= margin)
+        .unwrap_or(lines.len());
+    let mut message = vec![first.to_owned()];
+    message.extend(dedent(&lines[last + 1..end]).lines().map(str::to_owned));
+    while message.last().is_some_and(|l| l.trim().is_empty()) {
+        message.pop();
+    }
+    // `x_test.go:358: ` with the text on the lines under it (`t.Errorf("\n…")`).
+    while message.len() > 1 && message[0].trim().is_empty() {
+        message.remove(0);
+    }
+    let rest = lines[..last].iter().chain(&lines[end..]);
+    Failed {
+        message: message.join("\n"),
+        at: at.map(str::to_owned),
+        rest: rest.map(|l| l.to_string()).collect(),
+    }
+}
+
+/// A panic's (or the runtime's fatal error's) lines as the failure, its frame in the tests as
+/// the place; `None` without a `panic: ` line.
+fn panicked(lines: &[&str]) -> Option<Failed> {
+    let fatal = |l: &str| {
+        let t = l.trim_start();
+        t.starts_with("panic: ")
+            || t.starts_with("fatal error: ")
+            || t.starts_with("[signal ")
+            || is_signal_line(t)
+    };
+    let first = lines.iter().position(|l| fatal(l))?;
+    let mut message = Vec::new();
+    let mut rest: Vec<String> = lines[..first].iter().map(|l| l.to_string()).collect();
+    for (i, l) in lines.iter().enumerate().skip(first) {
+        if fatal(l) && message.len() < 4 && i < first + 6 {
+            message.push(l.trim().to_owned());
+        } else {
+            rest.push(l.to_string());
+        }
+    }
+    // Frames: `\t/w/x_test.go:13 +0x65` under each function's line.
+    let frames: Vec<&str> = (lines.iter().skip(first))
+        .filter_map(|l| l.strip_prefix('\t'))
+        .filter_map(|l| l.split(" +0x").next())
+        .filter(|l| l.starts_with('/') && l.contains(".go:"))
+        .collect();
+    let in_tests = frames.iter().find(|f| f.contains("_test.go:"));
+    let outside_go = || {
+        frames
+            .iter()
+            .find(|f| !f.contains("/src/runtime/") && !f.contains("/src/testing/"))
+    };
+    Some(Failed {
+        message: message.join("\n"),
+        at: in_tests.or_else(outside_go).map(|f| f.to_string()),
+        rest,
+    })
+}
+
+/// The runtime's line for a signal it did not handle: `SIGSEGV: segmentation violation`.
+fn is_signal_line(t: &str) -> bool {
+    t.split_once(": ").is_some_and(|(sig, _)| {
+        sig.len() > 3 && sig.starts_with("SIG") && sig.bytes().all(|b| b.is_ascii_uppercase())
+    })
 }
 
 /// `x_test.go:12` in the package's folder `dir`: `pkg/x_test.go:12`. A location with a folder
@@ -958,5 +1073,17 @@ mod tests {
             let events = parse(bytes);
             assert!(!end(&events).ok, "{bytes:?} passed");
         }
+    }
+
+    #[test]
+    fn the_last_entry_is_the_failure_and_the_earlier_ones_its_output() {
+        let read = failure("x_test.go:8: computing\nx_test.go:11: got 2, want 3");
+        assert_eq!(read.message, "got 2, want 3");
+        assert_eq!(read.at.as_deref(), Some("x_test.go:11"));
+        assert_eq!(read.rest, ["x_test.go:8: computing"]);
+        // `t.Errorf("\n…")`: the text on the lines under the entry.
+        let read = failure("x_test.go:358: \n    Error:\n      detail");
+        assert_eq!(read.message, "Error:\n  detail");
+        assert_eq!(read.at.as_deref(), Some("x_test.go:358"));
     }
 }

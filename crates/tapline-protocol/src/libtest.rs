@@ -342,7 +342,10 @@ impl<S: Sink> LibtestParser<S> {
     /// The run's `test result:` line: its failed tests go out with their blocks.
     fn close(&mut self, line: u64, mut run: Run) {
         let blocks = std::mem::take(&mut run.blocks);
-        let failed = std::mem::take(&mut run.failed);
+        let mut failed = std::mem::take(&mut run.failed);
+        // In libtest's order, by name (its `failures:` blocks and list): the order its threads
+        // finished in differs from run to run.
+        failed.sort();
         for name in &failed {
             let lines = blocks
                 .iter()
@@ -431,6 +434,15 @@ impl<S: Sink> LibtestParser<S> {
             ("operator", failure.operator),
             ("wanted", &failure.wanted),
             ("found", &failure.found),
+            // The values are `Debug` text, as Rust wrote them.
+            (
+                "repr",
+                if failure.operator.is_empty() {
+                    ""
+                } else {
+                    "rust"
+                },
+            ),
             ("at", &failure.at),
             ("stack", &failure.stack),
         ]);

@@ -27,6 +27,8 @@ use tapline_protocol::event::Assert;
 
 mod ava;
 pub(crate) mod comments;
+pub(crate) mod crash;
+mod gobuild;
 mod literal;
 mod luassert;
 mod node_error;
@@ -159,6 +161,7 @@ pub fn details(a: &Assert<'_>, output: &[String]) -> Details {
     }
     read_pytest_text(&mut d);
     read_comments(&mut d, output);
+    gobuild::read(&mut d);
     read_node_error(&mut d, &mut machine);
     if node_test {
         node_test::label(&mut d, &mut machine);
@@ -234,6 +237,18 @@ fn read_yaml(
     read_map(map, d, machine);
     printed_values(map, d);
     ava::read(map, d);
+    rust_debug(map, d);
+}
+
+/// libtest's `left`/`right` (`"repr": "rust"`): each side's `Debug` text, shown as Rust prints
+/// it (`3`, `"a1"`, `Point { x: 1, y: 2 }`), never re-quoted as a string of its text.
+fn rust_debug(map: &Map<String, Value>, d: &mut Details) {
+    if map.get("repr").and_then(Value::as_str) != Some("rust") {
+        return;
+    }
+    if let (Some(wanted), Some(found)) = (map.get("wanted"), map.get("found")) {
+        d.expected_actual = Some((diff::bare(&scalar(wanted)), diff::bare(&scalar(found))));
+    }
 }
 
 /// Node's own diff in the message (node:test's `error:`, from its `+ actual - expected` legend

@@ -16,6 +16,7 @@ import time
 
 import pytest
 from tapline_python_common import EQUAL_METHODS as _EQUAL_METHODS
+from tapline_python_common import code_file as _code_file
 from tapline_python_common import equal_locals as _equal_locals
 from tapline_python_common import error_block
 from tapline_python_common import escape as _escape
@@ -23,6 +24,7 @@ from tapline_python_common import place as _place_in
 from tapline_python_common import rel as _rel
 from tapline_python_common import safe_repr as _repr
 from tapline_python_common import stack as _stack
+from tapline_python_common import started as _started
 
 # Set by tapline's warm pool (src/run/worker): this pytest serves file after file. Taken out
 # of the environment so that a test and what it starts never see them.
@@ -198,6 +200,7 @@ def pytest_assertrepr_compare(config, op, left, right):
 def pytest_runtest_logstart(nodeid, location):
     _state["reports"] = []
     _state["compare"] = None
+    _started(_emit, nodeid.split("::", 1)[1] if "::" in nodeid else nodeid)
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -356,12 +359,13 @@ def _frames(item, tb):
     # go), less the frames that ask to be hidden (pytest's `__tracebackhide__`, unittest's own
     # `__unittest` module).
     test_file = os.path.abspath(str(getattr(item, "path", None) or item.fspath))
+    ours = {test_file, _own_file(item)}
     entries = []
     while tb is not None:
         entries.append(tb)
         tb = tb.tb_next
     start = next(
-        (i for i, t in enumerate(entries) if os.path.abspath(t.tb_frame.f_code.co_filename) == test_file),
+        (i for i, t in enumerate(entries) if os.path.abspath(t.tb_frame.f_code.co_filename) in ours),
         0,
     )
     frames = []
@@ -380,11 +384,19 @@ def _frames(item, tb):
     return frames
 
 
+def _own_file(item):
+    # The file that defines the test's function: an inherited test's base class's module.
+    try:
+        return _code_file(getattr(item, "obj", None) or getattr(item, "function", None))
+    except Exception:  # an item's object that cannot be had names no file
+        return None
+
+
 def _place(item, frames):
-    # The deepest frame in the test's own file, else the deepest one under the cwd, else the
-    # last.
+    # The deepest frame in the file of the test's function (an inherited test's base class),
+    # else in the test's own file, else the deepest one under the cwd, else the last.
     test_file = os.path.abspath(str(getattr(item, "path", None) or item.fspath))
-    found = _place_in(frames, test_file)
+    found = _place_in(frames, test_file, _own_file(item))
     if found is None and frames:
         return _rel(frames[-1][0]), frames[-1][1]
     return found

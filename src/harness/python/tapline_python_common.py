@@ -74,18 +74,39 @@ def stack(frames):
     return "\n".join(lines)
 
 
-def place(frames, test_file):
-    # The deepest frame in the test file, else the deepest under the cwd outside installed
-    # packages; None when neither is there.
+def place(frames, test_file, own_file=None):
+    # The deepest frame in the file that defines the test's function (`own_file`: an
+    # inherited test's base class, in another module), else in the test file, else the
+    # deepest under the cwd outside installed packages; None when none is there. An assertion
+    # helper a library defines (a package's `test_tools.py`) is deeper, and not the test's.
     here = os.getcwd()
-    for want in (
-        lambda p: os.path.abspath(p) == test_file,
-        lambda p: os.path.abspath(p).startswith(here + os.sep) and "site-packages" not in p,
-    ):
+    wants = [lambda p: os.path.abspath(p) == test_file]
+    if own_file and own_file != test_file:
+        wants.insert(0, lambda p: os.path.abspath(p) == own_file)
+    wants.append(lambda p: os.path.abspath(p).startswith(here + os.sep) and "site-packages" not in p)
+    for want in wants:
         for path, line, _ in reversed(frames):
             if want(path):
                 return rel(path), line
     return None
+
+
+def code_file(function):
+    # The absolute path of the file that defines `function` (a method, a decorated
+    # function), or None.
+    try:
+        import inspect
+
+        function = inspect.unwrap(getattr(function, "__func__", function))
+        return os.path.abspath(function.__code__.co_filename)
+    except Exception:
+        return None
+
+
+def started(emit, name):
+    # Protocol v2's `test:started` as a test's body begins: a file that dies in it (a
+    # segfault, os._exit, a hang tapline kills) names it (docs/failures.md, process deaths).
+    emit("\u27e6TSTEST:EVENT:%s\u27e7" % json.dumps({"type": "test:started", "name": name}, ensure_ascii=False))
 
 
 def error_block(emit, error):

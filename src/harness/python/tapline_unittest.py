@@ -18,11 +18,13 @@ import traceback
 import unittest
 
 from tapline_python_common import EQUAL_METHODS
+from tapline_python_common import code_file
 from tapline_python_common import equal_locals, error_block
 from tapline_python_common import escape as _escape
 from tapline_python_common import place as _place_in
 from tapline_python_common import rel as _rel
 from tapline_python_common import stack as _stack
+from tapline_python_common import started as _started
 
 # assertCountEqual's two values too: their diff shows what differs.
 _EQUAL_METHODS = dict(EQUAL_METHODS, assertCountEqual=("first", "second"))
@@ -67,9 +69,12 @@ class TapResult(unittest.TestResult):
         self.outcome = None
         self.held = io.StringIO()
         self.stdout = sys.stdout
+        self.current = None
 
     def startTest(self, test):
         super().startTest(test)
+        self.current = test
+        _started(_emit, _name(test))
         self.started_at = time.perf_counter()
         self.outcome = None
         self.held = io.StringIO()
@@ -160,22 +165,32 @@ class TapResult(unittest.TestResult):
                 error["operator"] = "=="
                 error["actual"], error["expected"] = values
                 error["repr"] = "python"
-        frames = self._frames(tb)
+        own = self._own_file()
+        frames = self._frames(tb, own)
         error["stack"] = _stack(frames)
         out = {"error": error}
-        place = self._place(frames)
+        place = _place_in(frames, self.test_file, own)
         if place:
             out["file"], out["line"] = place
         return out
 
-    def _frames(self, tb):
-        # From the test file's first frame on, less unittest's own (its `__unittest` modules).
+    def _own_file(self):
+        # The file that defines the running test's method (a base class's, for an inherited
+        # test).
+        test = self.current
+        name = getattr(test, "_testMethodName", None)
+        return code_file(getattr(test, name, None)) if name else None
+
+    def _frames(self, tb, own=None):
+        # From the test's first frame (in the file of its method, or the test file) on, less
+        # unittest's own (its `__unittest` modules).
         entries = []
         while tb is not None:
             entries.append(tb)
             tb = tb.tb_next
+        ours = {self.test_file, own}
         start = next(
-            (i for i, t in enumerate(entries) if os.path.abspath(t.tb_frame.f_code.co_filename) == self.test_file),
+            (i for i, t in enumerate(entries) if os.path.abspath(t.tb_frame.f_code.co_filename) in ours),
             0,
         )
         frames = []
@@ -185,10 +200,6 @@ class TapResult(unittest.TestResult):
             code = t.tb_frame.f_code
             frames.append((code.co_filename, t.tb_lineno, code.co_name))
         return frames
-
-    def _place(self, frames):
-        # The deepest frame in the test file, else the deepest under the cwd.
-        return _place_in(frames, self.test_file)
 
 
 def _equal_values(tb):

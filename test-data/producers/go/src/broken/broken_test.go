@@ -1,0 +1,8 @@
+package broken
+
+import "testing"
+
+func TestBroken(t *testing.T) {
+	x := 1
+	undefinedHelper(x)
+}

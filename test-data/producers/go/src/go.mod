@@ -1,0 +1,3 @@
+module example.com/recorded
+
+go 1.19

@@ -1,0 +1,2 @@
+def render(text):
+    return "<p>%s</p>" % text.upper()
