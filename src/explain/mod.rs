@@ -290,7 +290,7 @@ impl FileExplainer {
             Step::Passed => {}
         }
         let held = self.headings.event(event);
-        if let Some(earlier) = held.released {
+        for earlier in held.released {
             // In `tail` already, from when it was held.
             self.pending.push_tagged(format!("# {earlier}"), None);
         }

@@ -56,6 +56,7 @@ mod issue40_unittest;
 mod issue40_yath;
 mod issue41_junit;
 mod issue41_mocha;
+mod issue41_node_tap;
 mod issue41_process_death;
 mod issue41_pytest;
 mod issue41_test2;

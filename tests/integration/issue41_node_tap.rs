@@ -1,0 +1,83 @@
+//! Issue 41's node-tap reader, on node-tap's own streams recorded from real tap 21 and tap 16
+//! (scripts/record-node-tap.sh, test-data/producers/node-tap/): a test's logs and comments
+//! before its subtests are its output, never parts of their names; tap's value fields read
+//! as tap means them; places in built JavaScript mapped through the map beside it. Each in
+//! the terminal, the file's log under `.nogit/testlogs/`, JUnit and Markdown.
+use crate::util::{parse_cli, repo, require, Project};
+
+fn recording(name: &str) -> Vec<u8> {
+    std::fs::read(repo().join("test-data/producers/node-tap").join(name)).expect("recording")
+}
+
+/// Markdown's escapes undone, so that a fact reads the same in every sink.
+fn unescaped(md: &str) -> String {
+    md.replace("\\[", "[")
+        .replace("\\]", "]")
+        .replace("\\_", "_")
+        .replace("\\<", "<")
+        .replace("\\>", ">")
+        .replace("\\*", "*")
+        .replace("&gt;", ">")
+}
+
+/// The recording run as a file of a project: (terminal, log, JUnit, Markdown). The log is the
+/// file's bytes (checked whole here) and its tests' record under `.nogit/testlogs/tests/`.
+fn sinks(tap: &str) -> [(&'static str, String); 4] {
+    let p = Project::new();
+    p.write("explain.tap", recording(tap))
+        .write("explain.sh", "cat explain.tap\nexit 1\n");
+    let ran = p.run(&[
+        "explain.sh",
+        "--color",
+        "never",
+        "-o",
+        "out.xml",
+        "-o",
+        "out.md",
+        "--no-cache",
+    ]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let junit = p
+        .read_text("out.xml")
+        .replace("&quot;", "\"")
+        .replace("&gt;", ">");
+    [
+        ("terminal", ran.stderr.clone()),
+        ("log", {
+            let log = p.read_text(".nogit/testlogs/explain.log");
+            assert_eq!(log.as_bytes(), recording(tap), "the log keeps every byte");
+            p.read_text(".nogit/testlogs/tests/explain.jsonl")
+        }),
+        ("JUnit", junit),
+        ("Markdown", unescaped(&p.read_text("out.md"))),
+    ]
+}
+
+/// `✗ outer > } > inner` was the name: tap prints a test's `console.log` as it is and its
+/// `t.comment` as `#` lines in the test's body before its subtest's `# Subtest:`, and the last
+/// such comment headed the subtest's closing point. Names come from the points and the
+/// subtests' heads only; the comments stay the test's output.
+#[test]
+fn issue41_node_tap_logs_and_comments_are_never_parts_of_names() {
+    if !require(
+        "issue41_node_tap_logs_and_comments_are_never_parts_of_names",
+        &["bash"],
+    ) {
+        return;
+    }
+    for (sink, text) in sinks("explain.tap") {
+        for name in ["outer > inner > fails", "outer > inner"] {
+            assert!(text.contains(name), "{sink} lacks {name:?}:\n{text}");
+        }
+        for wrong in ["} >", "commented", "logged\" >"] {
+            let names: Vec<&str> = (text.lines())
+                .filter(|l| l.contains("outer >") || l.contains("name=\""))
+                .filter(|l| l.contains(wrong))
+                .collect();
+            assert!(
+                names.is_empty(),
+                "{sink}: {wrong:?} in a name: {names:?}\n{text}"
+            );
+        }
+    }
+}
