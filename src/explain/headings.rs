@@ -109,7 +109,7 @@ impl Headings {
             Event::SubtestStart { depth, .. } => {
                 // As its `# Subtest:` comment says (producers.md, Headings): the level holding
                 // it is not one of headings, and its comments before it were the test's
-                // output (node-tap's `t.comment`, a logged `{`), never the subtest's name.
+                // output (a test's comment, a logged `{`), never the subtest's name.
                 let parent = self.level(depth.saturating_sub(1));
                 parent.on = Some(false);
                 parent.current = None;

@@ -535,17 +535,32 @@ fn explain(f: &Unfinished, trailing: Vec<String>, root: Option<&Path>, b: &Budge
     let d = failure::details(&f.assert, &output);
     let diff = d.diff(b, true);
     let (expected, actual) = d.expected_actual.unzip();
+    // Places in built JavaScript, the source's as node's `--enable-source-maps` gives them.
+    let mut maps = failure::source_mapped::Maps::new(root);
+    let mut other = d.other;
+    let location = (d.location).map(|l| {
+        let l = placed::placed(l, d.stack.as_deref());
+        let Some(mapped) = maps.place(&l) else {
+            return l;
+        };
+        // The producer's excerpt was of the built file: the source's, as tap shows it mapped.
+        let source = other.iter_mut().find(|(k, _)| k == "source");
+        if let (Some((_, text)), Some(excerpt)) = (source, maps.excerpt(&mapped)) {
+            *text = excerpt;
+        }
+        mapped
+    });
+    let stack = d.stack.map(|s| maps.stack(&s));
     Explanation {
-        location: (d.location)
-            .map(|l| project_relative(placed::placed(l, d.stack.as_deref()), root)),
+        location: location.map(|l| project_relative(l, root)),
         message: d.message,
         machine: d.machine,
-        other: d.other,
+        other,
         expected,
         actual,
         diff,
         raw_yaml: d.raw_yaml,
-        stack: d.stack,
+        stack,
         output: d.output,
         full: true,
         ..named_only(f)

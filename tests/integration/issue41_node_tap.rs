@@ -81,3 +81,60 @@ fn issue41_node_tap_logs_and_comments_are_never_parts_of_names() {
         }
     }
 }
+
+/// `node dist/maps.js` without `--enable-source-maps` (tsc's build of src/maps.ts, its map
+/// beside it): tap's `at:` and `stack:` name the built file. tapline follows the file's
+/// `//# sourceMappingURL=` and says what tap says when node maps them: `src/maps.ts:17:5`,
+/// the frames in the source, and tap's excerpt of the source, not of the built file.
+#[test]
+fn issue41_node_tap_built_places_follow_the_source_map_beside_them() {
+    if !require(
+        "issue41_node_tap_built_places_follow_the_source_map_beside_them",
+        &["bash"],
+    ) {
+        return;
+    }
+    let dir = repo().join("test-data/producers/node-tap");
+    let p = Project::new();
+    for file in ["dist/maps.js", "dist/maps.js.map", "src/maps.ts"] {
+        p.write(file, std::fs::read(dir.join(file)).expect("recorded build"));
+    }
+    p.write("maps.tap", recording("maps.tap"))
+        .write("maps.sh", "cat maps.tap\nexit 1\n");
+    let ran = p.run(&[
+        "maps.sh",
+        "--color",
+        "never",
+        "-o",
+        "out.xml",
+        "-o",
+        "out.md",
+        "--no-cache",
+    ]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let junit = (p.read_text("out.xml"))
+        .replace("&apos;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">");
+    for (sink, text) in [
+        ("terminal", ran.stderr.clone()),
+        ("JUnit", junit),
+        ("Markdown", unescaped(&p.read_text("out.md"))),
+    ] {
+        for fact in [
+            "src/maps.ts:17:5",
+            "Test.<anonymous> (src/maps.ts:17:5)",
+            "Object.<anonymous> (src/maps.ts:15:3)",
+            "  t.same(moved(p, 1), { x: 2, y: 3 }, 'moves both')",
+        ] {
+            assert!(text.contains(fact), "{sink} lacks {fact:?}:\n{text}");
+        }
+        let explained = text.split("<system-out>").next().unwrap_or_default();
+        assert!(!explained.contains("dist/maps.js:"), "{sink}:\n{text}");
+    }
+    // The log keeps what the file wrote.
+    assert_eq!(
+        p.read_text(".nogit/testlogs/maps.log").as_bytes(),
+        recording("maps.tap")
+    );
+}

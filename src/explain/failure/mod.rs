@@ -29,6 +29,7 @@ mod literal;
 mod luassert;
 mod node_error;
 mod pgtap;
+pub(crate) mod source_mapped;
 pub mod stack;
 mod test2;
 mod values;
