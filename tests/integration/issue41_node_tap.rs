@@ -138,3 +138,48 @@ fn issue41_node_tap_built_places_follow_the_source_map_beside_them() {
         recording("maps.tap")
     );
 }
+
+/// The terminal's explanation of tap 21's and tap 16's streams (`parse`), known answers.
+#[test]
+fn issue41_node_tap_failures_explained_as_tap_means_them() {
+    for (tap, known) in [
+        ("explain.tap", "explain.explained.txt"),
+        ("explain16.tap", "explain16.explained.txt"),
+    ] {
+        let (_, stdout, stderr) = parse_cli(&["--color", "never"], &recording(tap));
+        let known = String::from_utf8(recording(known)).expect("UTF-8");
+        assert_eq!(format!("{stdout}{stderr}"), known, "{tap}");
+    }
+}
+
+/// tap's fields with tap's meaning in every sink: `t.notSame`'s `found` and `doNotWant` (the
+/// value it found is the one it did not want: both shown, no diff, where they were lost),
+/// a thrown error's class from tap's `type`, `diff:` drawn as ours, each at its line.
+#[test]
+fn issue41_node_tap_values_read_the_same_in_every_sink() {
+    if !require(
+        "issue41_node_tap_values_read_the_same_in_every_sink",
+        &["bash"],
+    ) {
+        return;
+    }
+    for tap in ["explain.tap", "explain16.tap"] {
+        for (sink, text) in sinks(tap) {
+            if sink == "log" {
+                continue;
+            }
+            for fact in [
+                "found: [1]",
+                "doNotWant: [1]",
+                "TypeError",
+                "test/explain.js:21:5",
+                "test/explain.js:26:9",
+                "hello world",
+                "hello there",
+                "test/explain.js:18:5",
+            ] {
+                assert!(text.contains(fact), "{tap}: {sink} lacks {fact:?}:\n{text}");
+            }
+        }
+    }
+}
