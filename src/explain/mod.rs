@@ -570,11 +570,15 @@ fn explain(f: &Unfinished, trailing: Vec<String>, root: Option<&Path>, b: &Budge
 /// A location made relative to the project root when it names a file under it
 /// (`/w/proj/t/a.js:14:5` → `t/a.js:14:5`, `file:///w/proj/t/a.js:3` too).
 pub fn project_relative(location: String, root: Option<&Path>) -> String {
+    // A place, not a URL: an ES module's `file:///w/t/a.mjs:4:5` is `/w/t/a.mjs:4:5`.
+    let location = match crate::util::paths::from_file_url(&location) {
+        Some(path) => path.to_string_lossy().into_owned(),
+        None => location,
+    };
     let Some(root) = root.and_then(Path::to_str) else {
         return location;
     };
-    let path = location.strip_prefix("file://").unwrap_or(&location);
-    match path
+    match location
         .strip_prefix(root.trim_end_matches('/'))
         .and_then(|rest| rest.strip_prefix('/'))
     {

@@ -59,6 +59,7 @@ mod issue41_mocha;
 mod issue41_node_tap;
 mod issue41_process_death;
 mod issue41_pytest;
+mod issue41_tape;
 mod issue41_test2;
 mod issue42_bounds;
 mod issue42_junit_spool;
