@@ -88,3 +88,48 @@ fn issue41_tape_locations_are_places_not_urls_in_every_sink() {
         );
     }
 }
+
+/// tape prints the next test's `# name` and then dies of an error thrown in it: node writes
+/// the stack to stderr after that heading. The stack is kept, as the file's output, and is not
+/// the failure before it (whose message, class and location it took: `boom`, `TypeError`,
+/// the crash's frame), though the parser gives the heading only at the end of the stream.
+#[test]
+fn issue41_tape_a_crash_after_the_next_heading_is_not_the_failure_before_it() {
+    if !require(
+        "issue41_tape_a_crash_after_the_next_heading_is_not_the_failure_before_it",
+        &["bash"],
+    ) {
+        return;
+    }
+    let p = Project::new();
+    p.write(
+        "a.tap",
+        "TAP version 13\n# first\nnot ok 1 fails\n  ---\n    operator: equal\n    expected: 1\n    \
+         actual:   2\n    at: Test.<anonymous> (/x/t.js:2:5)\n  ...\n# thrown\n",
+    )
+    .write(
+        "t.sh",
+        "cat a.tap\nsleep 0.3\necho 'TypeError: boom' >&2\n\
+         echo '    at Test.<anonymous> (/x/t.js:3:5)' >&2\nexit 1\n",
+    );
+    let ran = p.run(&["t.sh", "--color", "never", "--no-cache", "-o", "out.xml"]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let failure = ran
+        .stderr
+        .split("✗ first > fails")
+        .nth(1)
+        .unwrap_or_default();
+    let failure = failure.split("\n  output:").next().unwrap_or_default();
+    assert!(failure.contains("at /x/t.js:2:5"), "{}", ran.stderr);
+    assert!(!failure.contains("boom"), "{}", ran.stderr);
+    assert!(!failure.contains("TypeError"), "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("  │ TypeError: boom\n"),
+        "{}",
+        ran.stderr
+    );
+    let junit = p.read_text("out.xml");
+    let body = junit.split("<failure").nth(1).unwrap_or_default();
+    let body = body.split("</failure>").next().unwrap_or_default();
+    assert!(!body.contains("boom"), "{junit}");
+}
