@@ -130,7 +130,7 @@ impl StdoutAt {
             self.lines += 1;
             let h = &self.head;
             // A comment too: after a point the parser gives it only once the next line is
-            // read (tape's `# next test` heading, then a crash's stack on stderr).
+            // read (a `# next test` heading, then a crash's stack on stderr).
             self.last_was_point =
                 h.starts_with(b"ok") || h.starts_with(b"not ok") || h.starts_with(b"#");
             self.head.clear();
