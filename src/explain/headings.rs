@@ -44,7 +44,7 @@ pub(crate) struct Held {
     /// An earlier comment that turned out to head nothing in a level that has no headings
     /// after all (a test's console output before its `# Subtest:`): the caller keeps it as
     /// output now, before the event.
-    pub(crate) released: Option<String>,
+    pub(crate) released: Vec<String>,
     /// The event is a comment that is no point's output: a heading held for the points after
     /// it (it names them), or a line of the file's (see the module doc). The caller keeps it
     /// in the file's output only.
@@ -58,6 +58,10 @@ struct Level {
     on: Option<bool>,
     /// A comment waiting for a point to head.
     candidate: Option<String>,
+    /// Comments a later one replaced as the candidate before the level's first point: if a
+    /// `# Subtest:` then says the level has no headings, they were output as much as the
+    /// candidate.
+    unheaded: Vec<String>,
     /// The heading of the points being read.
     current: Option<String>,
     /// Points read at this level.
@@ -67,6 +71,15 @@ struct Level {
     /// Its plan was read after its points, or its last planned point was: what follows at this
     /// depth is its closing lines.
     done: bool,
+}
+
+impl Level {
+    /// The level turned out to have no headings: the comments it held are output, in order.
+    fn release(&mut self) -> Vec<String> {
+        let mut released = std::mem::take(&mut self.unheaded);
+        released.extend(self.candidate.take());
+        released
+    }
 }
 
 /// The heading state of one stream.
@@ -94,10 +107,18 @@ impl Headings {
             | Event::AssertBegin { .. }
             | Event::Output { .. } => Held::default(),
             Event::SubtestStart { depth, .. } => {
-                // A level that opens with a subtest is not one of headings.
-                self.level(depth.saturating_sub(1)).on.get_or_insert(false);
+                // As its `# Subtest:` comment says (producers.md, Headings): the level holding
+                // it is not one of headings, and its comments before it were the test's
+                // output (a test's comment, a logged `{`), never the subtest's name.
+                let parent = self.level(depth.saturating_sub(1));
+                parent.on = Some(false);
+                parent.current = None;
+                let released = parent.release();
                 *self.level(*depth) = Level::default();
-                Held::default()
+                Held {
+                    released,
+                    heading: false,
+                }
             }
             Event::Comment { depth, text, .. } => self.comment(*depth, text),
             Event::Plan { depth, plan, .. } => {
@@ -119,8 +140,9 @@ impl Headings {
                 if level.planned.is_some_and(|n| level.points >= n) {
                     level.done = true;
                 }
+                level.unheaded.clear();
                 if let Some(heading) = level.candidate.take() {
-                    level.current = Some(heading);
+                    level.current = Some(heading.trim().to_owned());
                 }
                 Held::default()
             }
@@ -146,7 +168,7 @@ impl Headings {
         if level.done {
             // A closing line: after the last point nothing at the top is a point's anyway.
             return Held {
-                released: None,
+                released: Vec::new(),
                 heading: depth > 0,
             };
         }
@@ -155,24 +177,29 @@ impl Headings {
             level.on = Some(false);
             level.current = None;
             return Held {
-                released: level.candidate.take(),
+                released: level.release(),
                 heading: false,
             };
         }
         if is_definition_announcement(text) {
             level.on.get_or_insert(false);
             return Held {
-                released: None,
+                released: Vec::new(),
                 heading: true,
             };
         }
         if !*level.on.get_or_insert(true) {
             return Held::default();
         }
-        // A comment it replaces headed nothing: a notice, the file's (in its output already).
-        level.candidate = Some(text.trim().to_owned());
+        // A comment it replaces headed nothing: a notice, the file's (in its output already),
+        // or, before the level's first point, output a `# Subtest:` may yet release.
+        // As written: trimmed once it names points, whole when it turns out to be output.
+        let replaced = level.candidate.replace(text.to_owned());
+        if let Some(replaced) = replaced.filter(|_| level.points == 0) {
+            level.unheaded.push(replaced);
+        }
         Held {
-            released: None,
+            released: Vec::new(),
             heading: true,
         }
     }
@@ -483,7 +510,7 @@ mod tests {
         assert_eq!(
             said,
             Held {
-                released: None,
+                released: Vec::new(),
                 heading: true
             },
             "the file's line"

@@ -301,7 +301,7 @@ impl FileExplainer {
             Step::Passed => {}
         }
         let held = self.headings.event(event);
-        if let Some(earlier) = held.released {
+        for earlier in held.released {
             // In `tail` already, from when it was held.
             self.pending.push_tagged(format!("# {earlier}"), None);
         }
@@ -554,17 +554,32 @@ fn explain(f: &Unfinished, trailing: Vec<String>, root: Option<&Path>, b: &Budge
     let d = failure::details(&f.assert, &output);
     let diff = d.diff(b, true);
     let (expected, actual) = d.expected_actual.unzip();
+    // Places in built JavaScript, the source's as node's `--enable-source-maps` gives them.
+    let mut maps = failure::source_mapped::Maps::new(root);
+    let mut other = d.other;
+    let location = (d.location).map(|l| {
+        let l = placed::placed(l, d.stack.as_deref());
+        let Some(mapped) = maps.place(&l) else {
+            return l;
+        };
+        // The producer's excerpt was of the built file: the source's, as tap shows it mapped.
+        let source = other.iter_mut().find(|(k, _)| k == "source");
+        if let (Some((_, text)), Some(excerpt)) = (source, maps.excerpt(&mapped)) {
+            *text = excerpt;
+        }
+        mapped
+    });
+    let stack = d.stack.map(|s| maps.stack(&s));
     Explanation {
-        location: (d.location)
-            .map(|l| project_relative(placed::placed(l, d.stack.as_deref()), root)),
+        location: location.map(|l| project_relative(l, root)),
         message: d.message,
         machine: d.machine,
-        other: d.other,
+        other,
         expected,
         actual,
         diff,
         raw_yaml: d.raw_yaml,
-        stack: d.stack,
+        stack,
         output: d.output,
         full: true,
         ..named_only(f)
@@ -574,11 +589,15 @@ fn explain(f: &Unfinished, trailing: Vec<String>, root: Option<&Path>, b: &Budge
 /// A location made relative to the project root when it names a file under it
 /// (`/w/proj/t/a.js:14:5` → `t/a.js:14:5`, `file:///w/proj/t/a.js:3` too).
 pub fn project_relative(location: String, root: Option<&Path>) -> String {
+    // A place, not a URL: an ES module's `file:///w/t/a.mjs:4:5` is `/w/t/a.mjs:4:5`.
+    let location = match crate::util::paths::from_file_url(&location) {
+        Some(path) => path.to_string_lossy().into_owned(),
+        None => location,
+    };
     let Some(root) = root.and_then(Path::to_str) else {
         return location;
     };
-    let path = location.strip_prefix("file://").unwrap_or(&location);
-    match path
+    match location
         .strip_prefix(root.trim_end_matches('/'))
         .and_then(|rest| rest.strip_prefix('/'))
     {

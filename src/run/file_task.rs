@@ -107,7 +107,8 @@ pub(super) struct Feed<'a> {
 }
 
 /// How many stdout lines were read, and whether the last was a test point's (`ok`/`not ok`,
-/// indented or not), whose event the parser gives only once the next line is read.
+/// indented or not) or a comment, whose event the parser gives only once the next line is
+/// read.
 #[derive(Default)]
 struct StdoutAt {
     lines: u64,
@@ -128,7 +129,10 @@ impl StdoutAt {
             self.take_head(&rest[..end]);
             self.lines += 1;
             let h = &self.head;
-            self.last_was_point = h.starts_with(b"ok") || h.starts_with(b"not ok");
+            // A comment too: after a point the parser gives it only once the next line is
+            // read (a `# next test` heading, then a crash's stack on stderr).
+            self.last_was_point =
+                h.starts_with(b"ok") || h.starts_with(b"not ok") || h.starts_with(b"#");
             self.head.clear();
             rest = &rest[end + 1..];
         }
@@ -246,8 +250,10 @@ impl<'a> Feed<'a> {
         }
     }
 
-    /// The streams' unterminated last lines, then the parser, finished.
-    pub(super) async fn finish(mut self) -> AnyParser<Collect> {
+    /// The streams' unterminated last lines, then the parser, to be finished, and the stderr
+    /// lines that arrived after a line it still holds: they go after the events its finish
+    /// gives (a comment it held at the end of the stream, then a crash's stack on stderr).
+    pub(super) async fn finish(mut self) -> (AnyParser<Collect>, Vec<RunEvent>) {
         let (run, file) = (self.run, self.file);
         let batch = if self.late_err.is_empty() {
             &mut self.batch
@@ -264,9 +270,8 @@ impl<'a> Feed<'a> {
         let parsed = self.parser.sink_mut().events.drain(..);
         self.batch
             .extend(parsed.map(|event| RunEvent::Tap { run, file, event }));
-        self.batch.extend(late);
         self.send().await;
-        self.parser
+        (self.parser, late)
     }
 }
 
@@ -319,7 +324,7 @@ pub(crate) async fn run_file(
         }
         feed.chunk(&chunk).await;
     }
-    let mut parser = feed.finish().await;
+    let (mut parser, late) = feed.finish().await;
     let (outcome, page_reasons) = match child.await {
         Ok(ended) => ended,
         Err(e) => (
@@ -341,9 +346,10 @@ pub(crate) async fn run_file(
         read_reports(&mut parser, &job.cwd, glob, started_at);
     }
     let mut collected = parser.finish();
-    let events: Vec<RunEvent> = (collected.events.drain(..))
+    let mut events: Vec<RunEvent> = (collected.events.drain(..))
         .map(|event| RunEvent::Tap { run, file, event })
         .collect();
+    events.extend(late);
     if !events.is_empty() {
         let _ = tx.send(events).await;
     }
@@ -799,7 +805,9 @@ mod tests {
         for &b in bytes {
             if b == b'\n' {
                 lines += 1;
-                last = head.starts_with(b"ok") || head.starts_with(b"not ok");
+                last = head.starts_with(b"ok")
+                    || head.starts_with(b"not ok")
+                    || head.starts_with(b"#");
                 head.clear();
             } else if head.len() < HEAD && !(head.is_empty() && (b == b' ' || b == b'\t')) {
                 head.push(b);

@@ -35,6 +35,7 @@ mod node_error;
 mod node_test;
 pub(crate) use node_test::strip_run_summary;
 mod pgtap;
+pub(crate) mod source_mapped;
 pub mod stack;
 mod test2;
 mod values;
@@ -418,7 +419,24 @@ fn read_map(map: &Map<String, Value>, d: &mut Details, machine: &mut Vec<(String
             .or_else(|| map.get("location"))
             .and_then(location);
     }
+    // node-tap names a thrown error's class `type` (node:test's `type` is `test`/`suite`).
+    if let Some(class) = map.get("type").and_then(Value::as_str) {
+        if is_error_class(class) && !machine.iter().any(|(m, _)| m == "name") {
+            machine.push(("name".to_owned(), class.to_owned()));
+        }
+    }
+    // node-tap's `t.notSame`/`t.notMatch`: what it found is what it did not want; no diff.
+    if d.expected_actual.is_none() && map.contains_key("doNotWant") {
+        for key in ["found", "doNotWant"] {
+            if let Some(v) = map.get(key) {
+                d.other.push((key.to_owned(), scalar(v)));
+            }
+        }
+    }
     for (k, v) in map {
+        if k == "doNotWant" {
+            continue;
+        }
         if matches!(v, Value::Object(_) | Value::Array(_)) || CONSUMED.contains(&k.as_str()) {
             continue;
         }
@@ -430,6 +448,13 @@ fn read_map(map: &Map<String, Value>, d: &mut Details, machine: &mut Vec<(String
             d.other.push((k.clone(), scalar(v)));
         }
     }
+}
+
+/// `TypeError`, `AssertionError`, `DOMException`: a JavaScript error's class.
+fn is_error_class(s: &str) -> bool {
+    (s.ends_with("Error") || s.ends_with("Exception"))
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
 }
 
 fn pair(map: &Map<String, Value>) -> Option<(Value, Value)> {

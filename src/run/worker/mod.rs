@@ -629,11 +629,12 @@ pub(crate) async fn run_file(
         }
     };
     let log_error = output.log_error.take();
-    let parser = output.feed.finish().await;
+    let (parser, late) = output.feed.finish().await;
     let mut collected = parser.finish();
-    let events: Vec<RunEvent> = (collected.events.drain(..))
+    let mut events: Vec<RunEvent> = (collected.events.drain(..))
         .map(|event| RunEvent::Tap { run, file, event })
         .collect();
+    events.extend(late);
     if !events.is_empty() {
         let _ = tx.send(events).await;
     }
