@@ -61,6 +61,7 @@ mod issue41_pytest;
 mod issue41_test2;
 mod issue42_bounds;
 mod issue42_junit_spool;
+mod issue42_summary_spool;
 mod issue43_help;
 mod issue43_readme;
 mod issue43_render;
