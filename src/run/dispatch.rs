@@ -357,7 +357,7 @@ impl<'a, 's> Dispatch<'a, 's> {
             self.sink.on(&RunEvent::FileFinished {
                 run,
                 file: idx,
-                result: result.clone(),
+                result: Box::new(result.clone()),
             });
             self.infos[idx] = Some(p.info);
             self.results[idx] = Some(result);
@@ -445,7 +445,7 @@ impl<'a, 's> Dispatch<'a, 's> {
                     file: idx,
                     attempt,
                     of,
-                    result,
+                    result: Box::new(result),
                 });
                 if let Some(mut p) = self.plans[idx].take() {
                     self.only_failed(&mut p);
@@ -460,7 +460,7 @@ impl<'a, 's> Dispatch<'a, 's> {
                 self.sink.on(&RunEvent::FileFinished {
                     run,
                     file: idx,
-                    result: result.clone(),
+                    result: Box::new(result.clone()),
                 });
                 self.results[idx] = Some(result);
             }
@@ -537,7 +537,7 @@ impl<'a, 's> Dispatch<'a, 's> {
         summary.max_fail_reached = self.state.max_fail_reached;
         self.sink.on(&RunEvent::RunFinished {
             run,
-            summary: summary.clone(),
+            summary: Box::new(summary.clone()),
         });
         match self.sink.failed.take() {
             Some(e) => Err(e),

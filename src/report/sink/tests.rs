@@ -96,7 +96,7 @@ impl Run {
         self.events.push(RunEvent::FileFinished {
             run: RUN,
             file: index,
-            result,
+            result: Box::new(result),
         });
         self
     }
@@ -112,7 +112,7 @@ impl Run {
     fn end(&mut self, ok: bool) -> Vec<RunEvent> {
         self.events.push(RunEvent::RunFinished {
             run: RUN,
-            summary: run_summary(ok),
+            summary: Box::new(run_summary(ok)),
         });
         std::mem::take(&mut self.events)
     }
@@ -296,7 +296,7 @@ fn interleaved_files_retries_cached_not_run_and_gaps() {
         file: 3,
         attempt: 1,
         of: 2,
-        result: result(3, verdict_of(a)),
+        result: Box::new(result(3, verdict_of(a))),
     });
     run.start(3, "t/retried.t", Some("/logs/retried.2.log"))
         .tap(3, c)

@@ -210,7 +210,7 @@ impl Script {
         self.events.push(RunEvent::FileFinished {
             run: RUN,
             file,
-            result,
+            result: Box::new(result),
         });
         self
     }
@@ -252,7 +252,7 @@ impl Script {
             ..RunSummary::default()
         };
         self.events
-            .push(RunEvent::RunFinished { run: RUN, summary });
+            .push(RunEvent::RunFinished { run: RUN, summary: Box::new(summary) });
         std::mem::take(&mut self.events)
     }
 }
