@@ -40,13 +40,10 @@ impl Guarded<'_> {
         let r = self.inner.on(ev);
         self.keep(r);
     }
-    fn on_owned(&mut self, ev: RunEvent) {
-        let r = self.inner.on_owned(ev);
-        self.keep(r);
-    }
     /// One batch of a file's events, in order.
     fn give(&mut self, batch: Vec<RunEvent>) {
-        batch.into_iter().for_each(|ev| self.on_owned(ev));
+        let r = self.inner.give(batch);
+        self.keep(r);
     }
 }
 
