@@ -986,7 +986,12 @@ mod tests {
             RunEvent::FileFinished {
                 run: 1,
                 file: 1,
-                result: Box::new(result(false, Tally::default(), &["killed by SIGSEGV"], Some(139))),
+                result: Box::new(result(
+                    false,
+                    Tally::default(),
+                    &["killed by SIGSEGV"],
+                    Some(139),
+                )),
             },
             // A stale event of another run is ignored.
             RunEvent::Stderr {

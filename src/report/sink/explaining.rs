@@ -155,7 +155,14 @@ impl<S: RunSink> RunSink for Explaining<S> {
             let (run, file) = run_file(ev);
             inserted.extend(done.into_iter().map(|explained| {
                 let explained = Arc::new(explained);
-                (i, RunEvent::Explained { run, file, explained })
+                (
+                    i,
+                    RunEvent::Explained {
+                        run,
+                        file,
+                        explained,
+                    },
+                )
             }));
         }
         if inserted.is_empty() && !dropped {

@@ -251,8 +251,10 @@ impl Script {
             fixed: fixed.iter().map(|s| (*s).to_owned()).collect(),
             ..RunSummary::default()
         };
-        self.events
-            .push(RunEvent::RunFinished { run: RUN, summary: Box::new(summary) });
+        self.events.push(RunEvent::RunFinished {
+            run: RUN,
+            summary: Box::new(summary),
+        });
         std::mem::take(&mut self.events)
     }
 }

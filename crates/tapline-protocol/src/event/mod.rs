@@ -139,11 +139,11 @@ impl Assert<'_> {
             ok: self.ok,
             id: self.id,
             name: copied(&self.name),
-            skip: self.skip.as_ref().map(copied),
-            todo: self.todo.as_ref().map(copied),
+            skip: self.skip.as_deref().map(copied),
+            todo: self.todo.as_deref().map(copied),
             duration_ms: self.duration_ms,
-            diagnostics: self.diagnostics.as_ref().map(copied),
-            meta: self.meta.as_ref().map(copied),
+            diagnostics: self.diagnostics.as_deref().map(copied),
+            meta: self.meta.as_deref().map(copied),
             blocks: self.blocks.iter().map(|b| b.clone().into_owned()).collect(),
             closes_subtest: self.closes_subtest,
             not_selected: self.not_selected,
@@ -387,8 +387,8 @@ impl Event<'_> {
                 ok: *ok,
                 id: *id,
                 name: copied(name),
-                skip: skip.as_ref().map(copied),
-                todo: todo.as_ref().map(copied),
+                skip: skip.as_deref().map(copied),
+                todo: todo.as_deref().map(copied),
             },
             other => other.clone().into_owned(),
         }
@@ -510,8 +510,8 @@ fn own(c: Cow<'_, str>) -> Cow<'static, str> {
     Cow::Owned(c.into_owned())
 }
 
-fn copied(c: &Cow<'_, str>) -> Cow<'static, str> {
-    Cow::Owned(String::from(&**c))
+fn copied(c: &str) -> Cow<'static, str> {
+    Cow::Owned(String::from(c))
 }
 
 /// A consumer of events: reporters, collectors, the runner's bus. The ripgrep-style seam between
