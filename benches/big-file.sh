@@ -3,7 +3,7 @@
 # test points (benches/gen-big-file.sh, default 1,000,000, three failing `is()`s), its stream
 # recorded once; then, in a project replaying that recording (a shell test file that cats
 # it: the producer costs next to nothing, so the CPU is tapline's), the peak memory and CPU
-# of `run -q`, `-o junit.xml` and `--format jsonl`, against `parse --format summary` of the
+# of `run -q`, `-o junit.xml`, `--format jsonl` and `--format summary`, against `parse --format summary` of the
 # same stream, and the size of `.nogit/` after 13 runs against the file's log.
 # Usage: benches/big-file.sh TAPLINE DIR [POINTS]
 set -eu
@@ -17,7 +17,7 @@ mkdir -p "$dir/replay/test" "$dir/replay/.git"
 printf 'cat %s/big.tap\ncat %s/big.err >&2\n' "$(realpath "$dir")" "$(realpath "$dir")" \
   > "$dir/replay/test/big.sh"
 cd "$dir/replay"
-for args in "" "-o r.xml" "--format jsonl"; do
+for args in "" "-o r.xml" "--format jsonl" "--format summary"; do
   rm -rf .nogit r.xml
   # shellcheck disable=SC2086
   /usr/bin/time -f "run -q $args: %M KiB peak, %U+%S s CPU" "$tapline" run -q $args test/big.sh \

@@ -229,7 +229,7 @@ impl<'a> Dispatcher<'a> {
         self.emit(RunEvent::FileFinished {
             run: RUN,
             file: id,
-            result: result.clone(),
+            result: Box::new(result.clone()),
         })?;
         // Sinks have seen every point; what stays for `status` and the summary is the verdict.
         result.tests = Default::default();
@@ -264,7 +264,7 @@ impl<'a> Dispatcher<'a> {
         let summary = self.summary(interrupted);
         self.emit(RunEvent::RunFinished {
             run: RUN,
-            summary: summary.clone(),
+            summary: Box::new(summary.clone()),
         })?;
         self.subscribers.clear();
         Ok(summary)

@@ -94,6 +94,6 @@ impl Sink for Collect {
         if !self.skip_tests {
             self.names.event(event);
         }
-        self.events.push(event.clone().into_owned());
+        self.events.push(event.to_static());
     }
 }

@@ -401,6 +401,14 @@ mod bounded {
         (1..=3 * KEPT_POINTS as u64).for_each(|n| all.event(&point(n, true, None)));
         assert_eq!(all.take().len(), 3 * KEPT_POINTS);
     }
+
+    #[test]
+    fn a_point_s_run_event_is_the_size_of_its_tap_event() {
+        // What each point's event costs to move through the dispatcher and every sink layer:
+        // the big variants are boxed (a file's result, the run's summary).
+        let tap = std::mem::size_of::<crate::event::Event<'static>>();
+        assert!(std::mem::size_of::<RunEvent>() <= tap + 16);
+    }
 }
 
 /// Run events tests build: a file's start and its end.
@@ -426,7 +434,7 @@ pub(crate) mod test_events {
         RunEvent::FileFinished {
             run: 1,
             file,
-            result,
+            result: Box::new(result),
         }
     }
 }
@@ -544,12 +552,15 @@ pub enum RunEvent {
         attempt: u32,
         /// Attempts allowed in all (`--retries` + 1).
         of: u32,
-        result: FileResult,
+        /// Boxed, as `FileFinished`'s and `RunFinished`'s: a point's event (`Tap`), moved
+        /// through every sink layer a million times in a big file, stays the size of its
+        /// TAP event.
+        result: Box<FileResult>,
     },
     FileFinished {
         run: u64,
         file: usize,
-        result: FileResult,
+        result: Box<FileResult>,
     },
     /// A failing point of a file explained (after the events that completed it, before the
     /// file's `FileFinished` or `AttemptFailed`), and at its end the output no failure owns:
@@ -577,7 +588,7 @@ pub enum RunEvent {
     },
     RunFinished {
         run: u64,
-        summary: RunSummary,
+        summary: Box<RunSummary>,
     },
     /// Ctrl-C (or SIGTERM) asked the run to stop: no new file starts, and the `running` files
     /// are terminated gracefully (`immediate: false`, the first signal) or killed at once

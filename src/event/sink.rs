@@ -19,6 +19,16 @@ pub trait RunSink {
     fn on_owned(&mut self, ev: RunEvent) -> io::Result<()> {
         self.on(&ev)
     }
+    /// A batch of events, in order, given away: as [`RunSink::on_owned`] for each (every one
+    /// delivered, the first error the answer). The layers in front of the sinks pass the
+    /// batch on whole, so that a point's event is not copied once per layer.
+    fn give(&mut self, batch: Vec<RunEvent>) -> io::Result<()> {
+        let mut result = Ok(());
+        for ev in batch {
+            result = result.and(self.on_owned(ev));
+        }
+        result
+    }
     fn tick(&mut self, _now: Instant) -> io::Result<()> {
         Ok(())
     }
@@ -72,6 +82,12 @@ impl<S: RunSink> RunSink for Unflushed<S> {
         self.arrived();
         self.inner.on_owned(ev)
     }
+    fn give(&mut self, batch: Vec<RunEvent>) -> io::Result<()> {
+        if !batch.is_empty() {
+            self.arrived();
+        }
+        self.inner.give(batch)
+    }
     fn tick(&mut self, now: Instant) -> io::Result<()> {
         self.inner.tick(now)
     }
@@ -88,6 +104,9 @@ impl<S: RunSink + ?Sized> RunSink for &mut S {
     }
     fn on_owned(&mut self, ev: RunEvent) -> io::Result<()> {
         (**self).on_owned(ev)
+    }
+    fn give(&mut self, batch: Vec<RunEvent>) -> io::Result<()> {
+        (**self).give(batch)
     }
     fn tick(&mut self, now: Instant) -> io::Result<()> {
         (**self).tick(now)
@@ -118,6 +137,19 @@ impl RunSink for Fanout<'_> {
         let before = first_error(first.iter_mut().map(|s| s.on(&ev)));
         let after = last.on_owned(ev);
         before.and(after)
+    }
+    /// Event by event, as [`Fanout::on_owned`]: each sink sees the events in the order the
+    /// others do.
+    fn give(&mut self, batch: Vec<RunEvent>) -> io::Result<()> {
+        let Some((last, first)) = self.0.split_last_mut() else {
+            return Ok(());
+        };
+        let mut result = Ok(());
+        for ev in batch {
+            result = result.and(first_error(first.iter_mut().map(|s| s.on(&ev))));
+            result = result.and(last.on_owned(ev));
+        }
+        result
     }
     fn tick(&mut self, now: Instant) -> io::Result<()> {
         first_error(self.0.iter_mut().map(|s| s.tick(now)))

@@ -215,7 +215,9 @@ pub struct FileExplainer {
     tail: HeldLines,
     subtests: OpenSubtests,
     headings: Headings,
-    trailing: Trailing<Unfinished>,
+    /// Boxed: what `Trailing::event` returns for every event of the stream (`Step`) then
+    /// stays a few words, not a whole failing point copied per event.
+    trailing: Trailing<Box<Unfinished>>,
     /// Failures per open nesting level (`[0]`: the file's own), held until their subtest
     /// closes so that the parent goes first.
     levels: Vec<Vec<Slot>>,
@@ -297,7 +299,7 @@ impl FileExplainer {
                 // A TODO point's lines explain no failure: such a report still shows them.
                 return !todo;
             }
-            Step::Closed(f, trailing) => self.finish(f, trailing),
+            Step::Closed(f, trailing) => self.finish(*f, trailing),
             Step::Passed => {}
         }
         let held = self.headings.event(event);
@@ -326,7 +328,7 @@ impl FileExplainer {
     /// then what is no failure's. Returns everything not taken yet, in order.
     pub fn end(&mut self) -> Vec<Explained> {
         if let Some((f, trailing)) = self.trailing.close() {
-            self.finish(f, trailing);
+            self.finish(*f, trailing);
         }
         // Subtests the stream never closed still hold failures: the file's, in order.
         while self.levels.len() > 1 {
@@ -398,7 +400,7 @@ impl FileExplainer {
             };
             self.levels[d].push(Slot::Open);
             self.levels[d].extend(inner);
-            self.trailing.open(a, f);
+            self.trailing.open(a, Box::new(f));
         } else {
             self.levels[d].extend(inner);
             if (!a.ok && a.todo.is_some()) || a.failed_as_printed() {
@@ -413,7 +415,7 @@ impl FileExplainer {
                     children_failed: false,
                     expected: true,
                 };
-                self.trailing.open(a, f);
+                self.trailing.open(a, Box::new(f));
             }
         }
         self.subtests.after(a);

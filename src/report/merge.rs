@@ -154,7 +154,7 @@ where
             }
         }
         match finished {
-            Some(s) => summaries.push(s),
+            Some(s) => summaries.push(*s),
             None => return Ok(Err(MergeError::Unfinished { name: name.clone() })),
         }
     }
@@ -182,7 +182,7 @@ where
     );
     emit(RunEvent::RunFinished {
         run: 1,
-        summary: summary.clone(),
+        summary: Box::new(summary.clone()),
     })?;
     Ok(Ok(Merged { missing, summary }))
 }

@@ -102,7 +102,7 @@ impl StreamAsRun {
         self.send(RunEvent::FileFinished {
             run: 1,
             file: 0,
-            result,
+            result: Box::new(result),
         });
         let summary = RunSummary {
             ok: verdict.ok,
@@ -113,7 +113,10 @@ impl StreamAsRun {
             duration,
             ..RunSummary::default()
         };
-        self.send(RunEvent::RunFinished { run: 1, summary });
+        self.send(RunEvent::RunFinished {
+            run: 1,
+            summary: Box::new(summary),
+        });
     }
 }
 

@@ -329,7 +329,7 @@ mod tests {
             events.push(RunEvent::FileFinished {
                 run: 1,
                 file: index,
-                result: FileResult {
+                result: Box::new(FileResult {
                     ok: verdict.ok,
                     reasons: verdict
                         .reasons
@@ -351,12 +351,12 @@ mod tests {
                     cached: false,
                     no_tests: false,
                     tests: Default::default(),
-                },
+                }),
             });
         }
         events.push(RunEvent::RunFinished {
             run: 1,
-            summary: RunSummary {
+            summary: Box::new(RunSummary {
                 ok: false,
                 files_total: 3,
                 files_passed: 1,
@@ -364,7 +364,7 @@ mod tests {
                 tests,
                 duration: Duration::from_millis(40),
                 ..RunSummary::default()
-            },
+            }),
         });
         events
     }

@@ -40,13 +40,10 @@ impl Guarded<'_> {
         let r = self.inner.on(ev);
         self.keep(r);
     }
-    fn on_owned(&mut self, ev: RunEvent) {
-        let r = self.inner.on_owned(ev);
-        self.keep(r);
-    }
     /// One batch of a file's events, in order.
     fn give(&mut self, batch: Vec<RunEvent>) {
-        batch.into_iter().for_each(|ev| self.on_owned(ev));
+        let r = self.inner.give(batch);
+        self.keep(r);
     }
 }
 
@@ -357,7 +354,7 @@ impl<'a, 's> Dispatch<'a, 's> {
             self.sink.on(&RunEvent::FileFinished {
                 run,
                 file: idx,
-                result: result.clone(),
+                result: Box::new(result.clone()),
             });
             self.infos[idx] = Some(p.info);
             self.results[idx] = Some(result);
@@ -445,7 +442,7 @@ impl<'a, 's> Dispatch<'a, 's> {
                     file: idx,
                     attempt,
                     of,
-                    result,
+                    result: Box::new(result),
                 });
                 if let Some(mut p) = self.plans[idx].take() {
                     self.only_failed(&mut p);
@@ -460,7 +457,7 @@ impl<'a, 's> Dispatch<'a, 's> {
                 self.sink.on(&RunEvent::FileFinished {
                     run,
                     file: idx,
-                    result: result.clone(),
+                    result: Box::new(result.clone()),
                 });
                 self.results[idx] = Some(result);
             }
@@ -537,7 +534,7 @@ impl<'a, 's> Dispatch<'a, 's> {
         summary.max_fail_reached = self.state.max_fail_reached;
         self.sink.on(&RunEvent::RunFinished {
             run,
-            summary: summary.clone(),
+            summary: Box::new(summary.clone()),
         });
         match self.sink.failed.take() {
             Some(e) => Err(e),

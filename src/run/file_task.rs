@@ -237,6 +237,8 @@ impl<'a> Feed<'a> {
     /// The parser's events so far after what is batched, to the dispatcher.
     async fn send(&mut self) {
         let (run, file) = (self.run, self.file);
+        // Room for them at once: grown a push at a time, the batch was copied over and over.
+        self.batch.reserve(self.parser.sink_mut().events.len());
         for event in self.parser.sink_mut().events.drain(..) {
             if !self.late_err.is_empty() && line_of(&event).is_some_and(|l| l > self.late_at) {
                 self.batch.append(&mut self.late_err);

@@ -157,7 +157,7 @@ mod tests {
                 .on(&RunEvent::FileFinished {
                     run: 1,
                     file: index,
-                    result,
+                    result: Box::new(result),
                 })
                 .expect("on");
         }

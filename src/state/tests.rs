@@ -516,7 +516,7 @@ mod tests {
                     file: 0,
                     attempt: 1,
                     of: 2,
-                    result: result(false, tests.clone()),
+                    result: Box::new(result(false, tests.clone())),
                 };
                 seen.on(&failed).expect("on");
             }

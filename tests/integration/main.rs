@@ -74,6 +74,7 @@ mod issue41_unittest;
 mod issue41_vitest_jest;
 mod issue42_bounds;
 mod issue42_junit_spool;
+mod issue42_summary_spool;
 mod issue43_help;
 mod issue43_readme;
 mod issue43_render;

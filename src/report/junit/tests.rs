@@ -332,7 +332,7 @@ mod pieces {
             self.events.push(RunEvent::FileFinished {
                 run: self.run,
                 file,
-                result,
+                result: Box::new(result),
             });
             self
         }
@@ -344,7 +344,7 @@ mod pieces {
                 file,
                 attempt,
                 of: 3,
-                result,
+                result: Box::new(result),
             });
             self
         }
@@ -363,14 +363,14 @@ mod pieces {
             self.tallies.iter().for_each(|t| tests.merge(t));
             self.events.push(RunEvent::RunFinished {
                 run: self.run,
-                summary: RunSummary {
+                summary: Box::new(RunSummary {
                     ok: tests.fail == 0,
                     files_total: self.tallies.len(),
                     tests,
                     duration: Duration::from_millis(1234),
                     interrupted,
                     ..RunSummary::default()
-                },
+                }),
             });
             std::mem::take(&mut self.events)
         }

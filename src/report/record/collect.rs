@@ -726,7 +726,7 @@ mod tests {
             c.on(&RunEvent::FileFinished {
                 run: 1,
                 file: index,
-                result: end,
+                result: Box::new(end),
             });
         }
         let statuses: Vec<FileStatus> = (0..4)
@@ -792,18 +792,18 @@ mod tests {
                 file: 0,
                 attempt: 1,
                 of: 2,
-                result: failed,
+                result: Box::new(failed),
             },
             retry,
             tap(0, point(0, 1, true, "coin")),
             RunEvent::FileFinished {
                 run: 1,
                 file: 0,
-                result: passed,
+                result: Box::new(passed),
             },
             RunEvent::RunFinished {
                 run: 1,
-                summary: RunSummary {
+                summary: Box::new(RunSummary {
                     ok: true,
                     files_total: 1,
                     files_passed: 1,
@@ -811,7 +811,7 @@ mod tests {
                     duration: Duration::from_millis(20),
                     flaky: vec![("t/flip.sh".into(), 2)],
                     ..RunSummary::default()
-                },
+                }),
             },
             RunEvent::SeriesFinished {
                 stability: crate::event::stability::Stability {
@@ -966,7 +966,7 @@ mod tests {
             RunEvent::FileFinished {
                 run: 1,
                 file: 0,
-                result: result(
+                result: Box::new(result(
                     false,
                     Tally {
                         pass: 1,
@@ -975,7 +975,7 @@ mod tests {
                     },
                     &["2 failed"],
                     Some(1),
-                ),
+                )),
             },
             started(1, "t/crash.sh"),
             RunEvent::Stderr {
@@ -986,7 +986,12 @@ mod tests {
             RunEvent::FileFinished {
                 run: 1,
                 file: 1,
-                result: result(false, Tally::default(), &["killed by SIGSEGV"], Some(139)),
+                result: Box::new(result(
+                    false,
+                    Tally::default(),
+                    &["killed by SIGSEGV"],
+                    Some(139),
+                )),
             },
             // A stale event of another run is ignored.
             RunEvent::Stderr {
@@ -996,7 +1001,7 @@ mod tests {
             },
             RunEvent::RunFinished {
                 run: 1,
-                summary: RunSummary {
+                summary: Box::new(RunSummary {
                     ok: false,
                     files_total: 3,
                     files_failed: 2,
@@ -1008,7 +1013,7 @@ mod tests {
                     },
                     duration: Duration::from_millis(40),
                     ..RunSummary::default()
-                },
+                }),
             },
         ];
         for ev in &events {

@@ -3,7 +3,7 @@
 //! explained (location, message, diff, stack, output), collected from the run's events.
 mod collect;
 mod pieces;
-mod spool;
+pub(crate) mod spool;
 mod view;
 
 pub use crate::event::meta::{unix_ms, Meta};

@@ -2,20 +2,28 @@
 //! (pretty, at its final depth) while the file runs and as it ends, so that the end of the run
 //! only writes the outer lines around ready entries. Not generic over the writer: the
 //! per-point work is compiled once, here, whatever `SummaryRun` writes to.
+//!
+//! Memory stays bounded whatever the point count: a running file's summary past
+//! [`SPILL_AT`] bytes, and finished files' summaries past [`KEPT_AT`] in all, go to the run's
+//! spool (an unnamed temporary file, as JUnit's cases do) and are copied from it into the
+//! document at the end: the same bytes either way.
 use crate::event::run::{ExitInfo, FailureReason, FileInfo, FileResult, RunSummary};
 use crate::event::{Event, Sink};
 use crate::explain::{Explained, Explanation};
+use crate::report::record::spool::Spool;
 use crate::report::summary::SummaryWriter;
 use serde::Serialize;
 use std::io::{self, Write};
-use std::sync::Arc;
+use std::ops::Range;
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// The run's files by index, as far as each has got.
-#[derive(Default)]
 pub(super) struct Entries {
     files: Vec<Entry>,
-    /// The finished files' parse summaries.
+    /// The finished files' parse summaries kept in memory.
     store: Store,
+    /// The run's spool: summaries, or their parts, past the bounds.
+    spill: Arc<Spill>,
     /// Buffers of finished files' summaries, emptied, for the next files' (a big file's
     /// summary grows to hundreds of kilobytes: fresh memory for each would be page faults
     /// all over again).
@@ -29,6 +37,8 @@ pub(super) struct Entries {
 #[derive(Default)]
 struct Store {
     blocks: Vec<Block>,
+    /// Bytes of the summaries in it not written yet.
+    held: usize,
 }
 
 struct Block {
@@ -49,6 +59,138 @@ struct Span {
 /// tests, so that their runs fill many blocks).
 const BLOCK: usize = if cfg!(test) { 4 << 10 } else { 4 << 20 };
 
+/// Bytes of a running file's summary held in memory; past them, the summary goes to the
+/// spool (a file of a million points writes 221 MB of it).
+pub(super) const SPILL_AT: usize = 1 << 20;
+
+/// Bytes of finished files' summaries held in memory in all; the next ones go to the spool.
+pub(super) const KEPT_AT: usize = 16 << 20;
+
+/// Where summaries go past the bounds: the run's spool, made when first needed.
+pub(super) struct Spill {
+    /// A running file's bytes held in memory ([`SPILL_AT`]; less in tests).
+    at: usize,
+    /// Finished files' bytes held in memory in all ([`KEPT_AT`]; less in tests).
+    kept_at: usize,
+    spool: Mutex<SpoolState>,
+}
+
+enum SpoolState {
+    NotYet,
+    Open(Spool),
+    /// No temporary file could be made: summaries stay in memory.
+    Unavailable,
+}
+
+/// A running file's parse summary as its writer hands it over (in writes of up to 128 KiB):
+/// in memory up to [`Spill::at`] bytes, then appended to the spool.
+struct Summary {
+    mem: Vec<u8>,
+    /// Its bytes in the spool, in order (before `mem`'s).
+    spooled: Vec<Range<u64>>,
+    spill: Arc<Spill>,
+}
+
+impl Write for Summary {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.spooled.is_empty() && self.mem.len() + buf.len() <= self.spill.at {
+            self.mem.extend_from_slice(buf);
+        } else {
+            self.spill(buf);
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Summary {
+    /// `mem`, then `buf`, to the spool (kept in memory when there is none).
+    fn spill(&mut self, buf: &[u8]) {
+        let mut state = self.spill.lock();
+        let Some(spool) = state.open() else {
+            self.mem.extend_from_slice(buf);
+            return;
+        };
+        if !self.mem.is_empty() {
+            push_range(&mut self.spooled, spool.write(&self.mem));
+            self.mem.clear();
+        }
+        if !buf.is_empty() {
+            push_range(&mut self.spooled, spool.write(buf));
+        }
+    }
+}
+
+/// `range` after `ranges`, joined to the last one when it follows it.
+fn push_range(ranges: &mut Vec<Range<u64>>, range: Range<u64>) {
+    match ranges.last_mut() {
+        Some(last) if last.end == range.start => last.end = range.end,
+        _ => ranges.push(range),
+    }
+}
+
+impl SpoolState {
+    fn open(&mut self) -> Option<&mut Spool> {
+        if matches!(self, SpoolState::NotYet) {
+            *self = Spool::create().map_or(SpoolState::Unavailable, SpoolState::Open);
+        }
+        match self {
+            SpoolState::Open(spool) => Some(spool),
+            SpoolState::NotYet | SpoolState::Unavailable => None,
+        }
+    }
+}
+
+impl Spill {
+    fn new(at: usize, kept_at: usize) -> Self {
+        Spill {
+            at,
+            kept_at,
+            spool: Mutex::new(SpoolState::NotYet),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, SpoolState> {
+        self.spool.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The bytes at `ranges` of the spool to `out`.
+    fn copy(&self, ranges: &[Range<u64>], out: &mut dyn Write) -> io::Result<()> {
+        use std::os::unix::fs::FileExt;
+        let mut state = self.lock();
+        let SpoolState::Open(spool) = &mut *state else {
+            return Err(gone());
+        };
+        spool.flush();
+        let file = spool.file().ok_or_else(gone)?;
+        let mut buf = vec![0; 256 << 10];
+        for range in ranges {
+            let mut at = range.start;
+            while at < range.end {
+                let n = buf.len().min((range.end - at) as usize);
+                file.read_exact_at(&mut buf[..n], at)?;
+                out.write_all(&buf[..n])?;
+                at += n as u64;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Writing the spool failed mid-run (a full disk): the summaries in it are lost.
+fn gone() -> io::Error {
+    io::Error::other("its spool of parse summaries is gone")
+}
+
+/// Where a finished file's parse summary is.
+enum Stored {
+    Kept(Span),
+    Spooled(Vec<Range<u64>>),
+}
+
 /// A file's place in `files[]`.
 enum Entry {
     /// Not started (yet): left out of the document.
@@ -57,7 +199,7 @@ enum Entry {
         path: String,
         log: Option<String>,
         /// Its parse summary, pretty at [`SUMMARY_LEVEL`].
-        parse: SummaryWriter<Vec<u8>, true>,
+        parse: SummaryWriter<Summary, true>,
         /// Its failing points, as the run explained them.
         failures: Vec<Arc<Explained>>,
     },
@@ -67,7 +209,7 @@ enum Entry {
         /// The entry up to its `"summary": `.
         head: Vec<u8>,
         /// The parse summary; none when no event came.
-        doc: Option<Span>,
+        doc: Option<Stored>,
         /// A cached file sent no stream: its summary is null.
         cached: bool,
     },
@@ -84,7 +226,24 @@ const ENTRY_LEVEL: usize = 2;
 /// What closes an entry (the object at [`ENTRY_LEVEL`]).
 const ENTRY_END: &[u8] = b"\n    }";
 
+impl Default for Entries {
+    fn default() -> Self {
+        Entries::spilling_at(SPILL_AT, KEPT_AT)
+    }
+}
+
 impl Entries {
+    /// Entries whose running files hold `at` bytes of summary in memory, and finished ones
+    /// `kept_at` in all.
+    pub(super) fn spilling_at(at: usize, kept_at: usize) -> Self {
+        Entries {
+            files: Vec::new(),
+            store: Store::default(),
+            spill: Arc::new(Spill::new(at, kept_at)),
+            spare: Vec::new(),
+        }
+    }
+
     fn slot(&mut self, index: usize) -> &mut Entry {
         if self.files.len() <= index {
             self.files.resize_with(index + 1, || Entry::Absent);
@@ -94,11 +253,15 @@ impl Entries {
 
     /// A file (or a retry of it: its earlier attempt's points are dropped) starts.
     pub(super) fn started(&mut self, file: &FileInfo) {
-        let buffer = self.spare.pop().unwrap_or_default();
+        let summary = Summary {
+            mem: self.spare.pop().unwrap_or_default(),
+            spooled: Vec::new(),
+            spill: Arc::clone(&self.spill),
+        };
         *self.slot(file.index) = Entry::Running {
             path: file.rel.clone(),
             log: file.log.as_ref().map(|p| p.display().to_string()),
-            parse: SummaryWriter::pretty(buffer, SUMMARY_LEVEL),
+            parse: SummaryWriter::pretty(summary, SUMMARY_LEVEL),
             failures: Vec::new(),
         };
     }
@@ -153,12 +316,9 @@ impl Entries {
                 parse,
                 failures,
             } => {
-                let mut doc = parse.finish()?;
-                let span = (!doc.is_empty()).then(|| self.store.add(&doc));
-                doc.clear();
-                self.spare.push(doc);
+                let doc = stored(&mut self.store, &mut self.spare, parse.finish()?);
                 explained = failures;
-                (path, log, span)
+                (path, log, doc)
             }
             Entry::Finished { path, log, doc, .. } => (path, log, doc),
             not_run @ Entry::NotRun { .. } => {
@@ -218,7 +378,7 @@ impl Entries {
             let (head, doc, cached) = match &entry {
                 Entry::Finished {
                     head, doc, cached, ..
-                } => (head, *doc, *cached),
+                } => (head, doc.as_ref(), *cached),
                 Entry::NotRun { head } => (head, None, false),
                 Entry::Absent | Entry::Running { .. } => continue,
             };
@@ -227,12 +387,13 @@ impl Entries {
             out.write_all(head)?;
             match doc {
                 // A cached file sent no stream: nothing parsed to show.
-                Some(span) if !cached => out.write_all(self.store.get(span))?,
+                Some(Stored::Kept(span)) if !cached => out.write_all(self.store.get(*span))?,
+                Some(Stored::Spooled(ranges)) if !cached => self.spill.copy(ranges, out)?,
                 _ => out.write_all(b"null")?,
             }
             out.write_all(ENTRY_END)?;
-            if let Some(span) = doc {
-                self.store.written(span);
+            if let Some(Stored::Kept(span)) = doc {
+                self.store.written(*span);
             }
         }
         out.write_all(if first {
@@ -252,6 +413,24 @@ impl Entries {
     }
 }
 
+/// A finished file's summary, kept in memory (`store`) while the kept ones are under
+/// [`KEPT_AT`], else in the spool; `None` when no event came. Its buffer goes to `spare`.
+fn stored(store: &mut Store, spare: &mut Vec<Vec<u8>>, mut summary: Summary) -> Option<Stored> {
+    let over = store.held + summary.mem.len() > summary.spill.kept_at;
+    if !summary.mem.is_empty() && (over || !summary.spooled.is_empty()) {
+        // All of it in the spool (or, without one, all of it still in memory).
+        summary.spill(&[]);
+    }
+    let stored = if summary.spooled.is_empty() {
+        (!summary.mem.is_empty()).then(|| Stored::Kept(store.add(&summary.mem)))
+    } else {
+        Some(Stored::Spooled(std::mem::take(&mut summary.spooled)))
+    };
+    summary.mem.clear();
+    spare.push(summary.mem);
+    stored
+}
+
 impl Store {
     fn add(&mut self, doc: &[u8]) -> Span {
         let fits = self
@@ -269,6 +448,7 @@ impl Store {
         let start = b.text.len();
         b.text.extend_from_slice(doc);
         b.live += 1;
+        self.held += doc.len();
         Span {
             block,
             start,
@@ -285,6 +465,7 @@ impl Store {
 
     /// The summary is in the document: its block goes once all of its summaries are.
     fn written(&mut self, span: Span) {
+        self.held = self.held.saturating_sub(span.len);
         if let Some(b) = self.blocks.get_mut(span.block) {
             b.live = b.live.saturating_sub(1);
             if b.live == 0 {

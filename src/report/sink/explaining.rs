@@ -142,6 +142,45 @@ impl<S: RunSink> RunSink for Explaining<S> {
         let first = self.explained(run, file, done);
         first.and(self.inner.on_owned(ev))
     }
+    /// The batch passed on whole when it explains nothing (nearly every batch), else rebuilt
+    /// with each explanation right after the event that completed it.
+    fn give(&mut self, batch: Vec<RunEvent>) -> io::Result<()> {
+        let mut inserted: Vec<(usize, RunEvent)> = Vec::new();
+        let mut dropped = false;
+        for (i, ev) in batch.iter().enumerate() {
+            let Some(done) = self.before(ev) else {
+                dropped = true;
+                continue;
+            };
+            let (run, file) = run_file(ev);
+            inserted.extend(done.into_iter().map(|explained| {
+                let explained = Arc::new(explained);
+                (
+                    i,
+                    RunEvent::Explained {
+                        run,
+                        file,
+                        explained,
+                    },
+                )
+            }));
+        }
+        if inserted.is_empty() && !dropped {
+            return self.inner.give(batch);
+        }
+        let mut out = Vec::with_capacity(batch.len() + inserted.len());
+        let mut inserted = inserted.into_iter().peekable();
+        for (i, ev) in batch.into_iter().enumerate() {
+            while let Some((_, explained)) = inserted.next_if(|(at, _)| *at == i) {
+                out.push(explained);
+            }
+            // What `before` leaves out (an `Explained` from upstream) stays out.
+            if !matches!(ev, RunEvent::Explained { .. }) {
+                out.push(ev);
+            }
+        }
+        self.inner.give(out)
+    }
     fn tick(&mut self, now: Instant) -> io::Result<()> {
         self.inner.tick(now)
     }

@@ -170,7 +170,7 @@ impl<W: Write> RunSink for OldSummaryRun<W> {
             }
             RunEvent::FileFinished { file, result, .. } => {
                 if let Some(f) = self.files.get_mut(*file) {
-                    f.result = Some(result.clone());
+                    f.result = Some(FileResult::clone(result));
                 }
             }
             RunEvent::RunFinished { summary, .. } => self.write_all(summary)?,

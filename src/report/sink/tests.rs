@@ -96,7 +96,7 @@ impl Run {
         self.events.push(RunEvent::FileFinished {
             run: RUN,
             file: index,
-            result,
+            result: Box::new(result),
         });
         self
     }
@@ -112,7 +112,7 @@ impl Run {
     fn end(&mut self, ok: bool) -> Vec<RunEvent> {
         self.events.push(RunEvent::RunFinished {
             run: RUN,
-            summary: run_summary(ok),
+            summary: Box::new(run_summary(ok)),
         });
         std::mem::take(&mut self.events)
     }
@@ -222,10 +222,30 @@ fn both(events: &[RunEvent]) -> (String, String) {
     )
 }
 
+/// The document written with running files' summaries spooled past `at` bytes and finished
+/// ones past `kept_at` in all.
+fn spilled(events: &[RunEvent], at: usize, kept_at: usize) -> String {
+    let mut run = SummaryRun::new(Vec::new());
+    run.files = document::Entries::spilling_at(at, kept_at);
+    for ev in events {
+        run.on(ev).expect("spilling assembly");
+    }
+    String::from_utf8(std::mem::take(run.out_mut())).expect("utf-8")
+}
+
 #[track_caller]
 fn assert_same(events: &[RunEvent]) {
     let (old, new) = both(events);
     assert!(!old.is_empty(), "a document was written");
+    // The same bytes whether summaries stay in memory or go to the spool, whole or in part.
+    for (at, kept_at) in [(0, 0), (1, usize::MAX), (700, 3000), (usize::MAX, 0)] {
+        assert_same_bytes(&old, &spilled(events, at, kept_at));
+    }
+    assert_same_bytes(&old, &new);
+}
+
+#[track_caller]
+fn assert_same_bytes(old: &str, new: &str) {
     if old != new {
         let at = old
             .bytes()
@@ -238,8 +258,8 @@ fn assert_same(events: &[RunEvent]) {
         };
         panic!(
             "documents differ at byte {at}:\nold: {}\nnew: {}",
-            around(&old),
-            around(&new)
+            around(old),
+            around(new)
         );
     }
 }
@@ -276,7 +296,7 @@ fn interleaved_files_retries_cached_not_run_and_gaps() {
         file: 3,
         attempt: 1,
         of: 2,
-        result: result(3, verdict_of(a)),
+        result: Box::new(result(3, verdict_of(a))),
     });
     run.start(3, "t/retried.t", Some("/logs/retried.2.log"))
         .tap(3, c)

@@ -210,7 +210,7 @@ impl Script {
         self.events.push(RunEvent::FileFinished {
             run: RUN,
             file,
-            result,
+            result: Box::new(result),
         });
         self
     }
@@ -251,8 +251,10 @@ impl Script {
             fixed: fixed.iter().map(|s| (*s).to_owned()).collect(),
             ..RunSummary::default()
         };
-        self.events
-            .push(RunEvent::RunFinished { run: RUN, summary });
+        self.events.push(RunEvent::RunFinished {
+            run: RUN,
+            summary: Box::new(summary),
+        });
         std::mem::take(&mut self.events)
     }
 }

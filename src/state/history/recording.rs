@@ -86,7 +86,7 @@ mod tests {
                 file: 0,
                 attempt: 1,
                 of: 2,
-                result: failed,
+                result: Box::new(failed),
             },
             started(1, "b.t"),
             started(2, "c.t"),

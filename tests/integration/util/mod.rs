@@ -155,11 +155,11 @@ pub fn one_file_run(events: &[Event<'static>], rel: &str, command: &str) -> Vec<
     out.push(RunEvent::FileFinished {
         run: 1,
         file: 0,
-        result,
+        result: Box::new(result),
     });
     out.push(RunEvent::RunFinished {
         run: 1,
-        summary: RunSummary {
+        summary: Box::new(RunSummary {
             ok,
             files_total: 1,
             files_passed: usize::from(ok),
@@ -167,7 +167,7 @@ pub fn one_file_run(events: &[Event<'static>], rel: &str, command: &str) -> Vec<
             tests: tally,
             duration: Duration::from_millis(40),
             ..RunSummary::default()
-        },
+        }),
     });
     out
 }

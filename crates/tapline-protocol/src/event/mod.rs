@@ -130,6 +130,25 @@ impl Assert<'_> {
             not_selected: self.not_selected,
         }
     }
+
+    /// `self.clone().into_owned()`, built in place: the text copied once, the point never.
+    pub fn to_static(&self) -> Assert<'static> {
+        Assert {
+            depth: self.depth,
+            line: self.line,
+            ok: self.ok,
+            id: self.id,
+            name: copied(&self.name),
+            skip: self.skip.as_deref().map(copied),
+            todo: self.todo.as_deref().map(copied),
+            duration_ms: self.duration_ms,
+            diagnostics: self.diagnostics.as_deref().map(copied),
+            meta: self.meta.as_deref().map(copied),
+            blocks: self.blocks.iter().map(|b| b.clone().into_owned()).collect(),
+            closes_subtest: self.closes_subtest,
+            not_selected: self.not_selected,
+        }
+    }
 }
 
 /// A protocol-v2 block: `⟦TSTEST:KIND⟧`, payload lines, `⟦TSTEST:/KIND⟧`.
@@ -350,6 +369,31 @@ pub enum Event<'a> {
 }
 
 impl Event<'_> {
+    /// `self.clone().into_owned()`, a test point's events (the commonest) built in place.
+    pub fn to_static(&self) -> Event<'static> {
+        match self {
+            Event::Assert(a) => Event::Assert(a.to_static()),
+            Event::AssertBegin {
+                depth,
+                line,
+                ok,
+                id,
+                name,
+                skip,
+                todo,
+            } => Event::AssertBegin {
+                depth: *depth,
+                line: *line,
+                ok: *ok,
+                id: *id,
+                name: copied(name),
+                skip: skip.as_deref().map(copied),
+                todo: todo.as_deref().map(copied),
+            },
+            other => other.clone().into_owned(),
+        }
+    }
+
     pub fn into_owned(self) -> Event<'static> {
         match self {
             Event::Protocol { line, version } => Event::Protocol {
@@ -464,6 +508,10 @@ impl Event<'_> {
 
 fn own(c: Cow<'_, str>) -> Cow<'static, str> {
     Cow::Owned(c.into_owned())
+}
+
+fn copied(c: &str) -> Cow<'static, str> {
+    Cow::Owned(String::from(c))
 }
 
 /// A consumer of events: reporters, collectors, the runner's bus. The ripgrep-style seam between
