@@ -5,7 +5,7 @@
 //! (scripts/record-ava.sh, test-data/producers/ava/). The known answers of the terminal's
 //! explanation (`*.explained.txt`), the same facts in the log, JUnit and Markdown, and a bare
 //! run, whose driver writes ava's labelled values as ava's TAP reporter does.
-use crate::util::{npm, parse_cli, repo, require, Project};
+use crate::util::{npm, parse_cli, repo, require, unmarkdown, unxml, Project};
 
 fn recording(name: &str) -> Vec<u8> {
     std::fs::read(repo().join("test-data/producers/ava").join(name)).expect("recording")
@@ -29,13 +29,6 @@ fn issue41_ava_tap_failures_explained_as_ava_means_them() {
     }
 }
 
-/// Markdown's escapes undone, so a fact reads the same in every sink.
-fn unescaped_markdown(text: &str) -> String {
-    ["[", "]", "_", "<", ">", "`", "*"]
-        .iter()
-        .fold(text.to_owned(), |t, c| t.replace(&format!("\\{c}"), c))
-}
-
 #[test]
 fn issue41_ava_tap_failures_read_the_same_in_every_sink() {
     if !require(
@@ -49,8 +42,8 @@ fn issue41_ava_tap_failures_read_the_same_in_every_sink() {
         .write("explain.sh", "cat explain.tap\nexit 1\n");
     let ran = p.run(&["explain.sh", "-o", "out.xml", "-o", "out.md", "--no-cache"]);
     assert_eq!(ran.code, 1, "{}", ran.both());
-    let junit = p.read_text("out.xml").replace("&quot;", "\"");
-    let markdown = unescaped_markdown(&p.read_text("out.md"));
+    let junit = unxml(&p.read_text("out.xml"));
+    let markdown = unmarkdown(&p.read_text("out.md"));
     for (sink, text) in [
         ("terminal", ran.stderr.clone()),
         ("JUnit", junit.clone()),
@@ -153,8 +146,8 @@ fn issue41_ava_a_bare_run_explains_as_ava_does() {
         "{}",
         ran.stderr
     );
-    let junit = p.read_text("out.xml").replace("&quot;", "\"");
-    let markdown = unescaped_markdown(&p.read_text("out.md"));
+    let junit = unxml(&p.read_text("out.xml"));
+    let markdown = unmarkdown(&p.read_text("out.md"));
     for (sink, text) in [("JUnit", junit), ("Markdown", markdown)] {
         for fact in [
             "test/explain.test.js:8:5",

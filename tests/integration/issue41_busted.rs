@@ -4,7 +4,7 @@
 //! so a bare `tapline run` does too, as busted (it said "no test folder here"), and explains a
 //! failure with busted's sides: `Expected:` is luassert's expected (the first argument of
 //! `assert.are.equal`), `Passed in:` the received.
-use crate::util::{require, Project};
+use crate::util::{require, unxml, Project};
 
 fn project() -> Project {
     let p = Project::new();
@@ -52,6 +52,6 @@ fn issue41_busted_spec_folder_alone_runs_as_busted_runs_it() {
     ] {
         assert!(ran.stderr.contains(fact), "lacks {fact:?}:\n{}", ran.both());
     }
-    let junit = p.read_text("out.xml").replace("&quot;", "\"");
+    let junit = unxml(&p.read_text("out.xml"));
     assert!(junit.contains("- \"class A\""), "{junit}");
 }

@@ -6,7 +6,7 @@
 //! place, and a panic's `panic: …` lines come first, at the test's frame of the goroutine's
 //! stack. The known answers of the terminal's explanation (`<pkg>.explained.txt`), and the
 //! same facts from a live run in the terminal, the log, JUnit and Markdown.
-use crate::util::{copy_dir, parse_cli, repo, require, Project};
+use crate::util::{copy_dir, parse_cli, repo, require, unmarkdown, unxml, Project};
 
 fn producers() -> std::path::PathBuf {
     repo().join("test-data/producers/go")
@@ -87,11 +87,8 @@ fn issue41_go_failures_read_the_same_in_every_sink() {
         for pkg in ["calc", "broken", "crash"] {
             logs.push_str(&p.read_text(&format!(".nogit/testlogs/{pkg}.log")));
         }
-        let xml = (p.read_text("out.xml"))
-            .replace("&quot;", "\"")
-            .replace("&apos;", "'")
-            .replace("&#39;", "'");
-        let md = p.read_text("out.md").replace("\\_", "_");
+        let xml = unxml(&p.read_text("out.xml"));
+        let md = unmarkdown(&p.read_text("out.md"));
         for (sink, text) in [("terminal", &terminal), ("JUnit", &xml), ("Markdown", &md)] {
             for fact in [
                 "calc/calc_test.go:13",

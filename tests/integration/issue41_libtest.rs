@@ -5,7 +5,7 @@
 //! expected one; `assert!`'s message; the location `src/lib.rs:17:9`. The known answer of the
 //! terminal's explanation, and a live run the same in the terminal, the log, JUnit and
 //! Markdown on every run.
-use crate::util::{copy_dir, parse_cli, repo, require, Project};
+use crate::util::{copy_dir, parse_cli, repo, require, unmarkdown, unxml, Project};
 
 fn producers() -> std::path::PathBuf {
     repo().join("test-data/producers/libtest")
@@ -67,17 +67,8 @@ fn issue41_libtest_failures_read_the_same_in_every_sink() {
         let terminal = String::from_utf8_lossy(&out.stderr).into_owned();
         assert_eq!(out.status.code(), Some(1), "{terminal}");
         let log = p.read_text(".nogit/testlogs/src__lib.log");
-        let plain = |t: String| {
-            t.replace("&quot;", "\"")
-                .replace("&apos;", "'")
-                .replace("&#39;", "'")
-                .replace("&lt;", "<")
-                .replace("&gt;", ">")
-                .replace("\\_", "_")
-                .replace("\\`", "`")
-        };
-        let xml = plain(p.read_text("out.xml"));
-        let md = plain(p.read_text("out.md"));
+        let xml = unxml(&p.read_text("out.xml"));
+        let md = unmarkdown(&p.read_text("out.md"));
         for (sink, text) in [("terminal", &terminal), ("JUnit", &xml), ("Markdown", &md)] {
             for fact in [
                 "src/lib.rs:17:9",

@@ -5,7 +5,7 @@
 //! in the project its location, node's `+ actual - expected` block its diff. The known answer
 //! of the terminal's explanation (explain.explained.txt), and the same facts in JUnit (whose
 //! message is the error's, not the test's name) and Markdown.
-use crate::util::{parse_cli, repo, require, Project};
+use crate::util::{parse_cli, repo, require, unmarkdown, unxml, Project};
 
 fn recording() -> Vec<u8> {
     std::fs::read(repo().join("test-data/producers/mocha/explain.tap")).expect("recording")
@@ -33,19 +33,11 @@ fn issue41_mocha_tap_failures_read_the_same_in_every_sink() {
         .write("explain.sh", "cat explain.tap\nexit 4\n");
     let ran = p.run(&["explain.sh", "-o", "out.xml", "-o", "out.md", "--no-cache"]);
     assert_eq!(ran.code, 1, "{}", ran.both());
-    let junit = p.read_text("out.xml").replace("&quot;", "\"");
+    let junit = unxml(&p.read_text("out.xml"));
     for (sink, text) in [
         ("terminal", ran.stderr.clone()),
         ("JUnit", junit.clone()),
-        (
-            "Markdown",
-            p.read_text("out.md")
-                .replace("\\[", "[")
-                .replace("\\]", "]")
-                .replace("\\_", "_")
-                .replace("\\<", "<")
-                .replace("\\>", ">"),
-        ),
+        ("Markdown", unmarkdown(&p.read_text("out.md"))),
     ] {
         for fact in [
             "test/explain.js:7:12",

@@ -3,21 +3,10 @@
 //! before its subtests are its output, never parts of their names; tap's value fields read
 //! as tap means them; places in built JavaScript mapped through the map beside it. Each in
 //! the terminal, the file's log under `.nogit/testlogs/`, JUnit and Markdown.
-use crate::util::{parse_cli, repo, require, Project};
+use crate::util::{parse_cli, repo, require, unmarkdown, unxml, Project};
 
 fn recording(name: &str) -> Vec<u8> {
     std::fs::read(repo().join("test-data/producers/node-tap").join(name)).expect("recording")
-}
-
-/// Markdown's escapes undone, so that a fact reads the same in every sink.
-fn unescaped(md: &str) -> String {
-    md.replace("\\[", "[")
-        .replace("\\]", "]")
-        .replace("\\_", "_")
-        .replace("\\<", "<")
-        .replace("\\>", ">")
-        .replace("\\*", "*")
-        .replace("&gt;", ">")
 }
 
 /// The recording run as a file of a project: (terminal, log, JUnit, Markdown). The log is the
@@ -49,7 +38,7 @@ fn sinks(tap: &str) -> [(&'static str, String); 4] {
             p.read_text(".nogit/testlogs/tests/explain.jsonl")
         }),
         ("JUnit", junit),
-        ("Markdown", unescaped(&p.read_text("out.md"))),
+        ("Markdown", unmarkdown(&p.read_text("out.md"))),
     ]
 }
 
@@ -112,14 +101,11 @@ fn issue41_node_tap_built_places_follow_the_source_map_beside_them() {
         "--no-cache",
     ]);
     assert_eq!(ran.code, 1, "{}", ran.both());
-    let junit = (p.read_text("out.xml"))
-        .replace("&apos;", "'")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">");
+    let junit = unxml(&p.read_text("out.xml"));
     for (sink, text) in [
         ("terminal", ran.stderr.clone()),
         ("JUnit", junit),
-        ("Markdown", unescaped(&p.read_text("out.md"))),
+        ("Markdown", unmarkdown(&p.read_text("out.md"))),
     ] {
         for fact in [
             "src/maps.ts:17:5",

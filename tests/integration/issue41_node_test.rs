@@ -7,7 +7,7 @@
 //! summary (`# tests 8` … `# duration_ms`) is no one's output. The known answers of the
 //! terminal's explanation (`<case>.explained.txt`), and the same facts in the terminal, the
 //! file's log, JUnit and Markdown of a `tapline run`.
-use crate::util::{parse_cli, repo, require, Project};
+use crate::util::{parse_cli, repo, require, unmarkdown, unxml, Project};
 
 /// Where scripts/record-node-test.sh ran the sources: node's paths in the recordings.
 const RECORDED_IN: &str = "/tmp/tapline-record-node-test";
@@ -219,15 +219,9 @@ fn issue41_node_test_failures_read_the_same_in_every_sink() {
     .write("explain.sh", "cat explain.tap\nexit 1\n");
     let ran = p.run(&["explain.sh", "-o", "out.xml", "-o", "out.md", "--no-cache"]);
     assert_eq!(ran.code, 1, "{}", ran.both());
-    let junit = p.read_text("out.xml").replace("&quot;", "\"");
+    let junit = unxml(&p.read_text("out.xml"));
     let log = p.read_text(".nogit/testlogs/explain.log");
-    let markdown = p
-        .read_text("out.md")
-        .replace("\\[", "[")
-        .replace("\\]", "]")
-        .replace("\\_", "_")
-        .replace("\\<", "<")
-        .replace("\\>", ">");
+    let markdown = unmarkdown(&p.read_text("out.md"));
     for (sink, text) in [
         ("terminal", ran.stderr.clone()),
         ("JUnit", junit.clone()),

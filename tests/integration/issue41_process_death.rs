@@ -2,7 +2,7 @@
 //! `planned 4, ran 2`, as prove and pg_prove say it, beside its exit code and its failed
 //! point, in the terminal and the jsonl report. The stream is recorded from real perl
 //! (scripts/record-producers.sh, test-data/producers/perl-plan-short.tap).
-use crate::util::{repo, require, Project};
+use crate::util::{repo, require, unmarkdown, unxml, Project};
 
 #[test]
 fn issue41_plan_shortfall_after_a_failure_is_a_reason() {
@@ -72,8 +72,8 @@ fn issue41_a_segfault_names_the_running_test_and_its_fatal_line_first() {
         "{}",
         ran.both()
     );
-    let xml = p.read_text("out.xml").replace("&quot;", "\"");
-    let md = p.read_text("out.md").replace("\\_", "_");
+    let xml = unxml(&p.read_text("out.xml"));
+    let md = unmarkdown(&p.read_text("out.md"));
     for (sink, text) in [
         ("terminal", ran.stderr.as_str()),
         ("JUnit", &xml),

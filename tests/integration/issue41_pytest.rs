@@ -5,7 +5,7 @@
 //! the sides are pytest's (`-` the right, `+` the left: docs/failures.md). The known answer of
 //! the terminal's explanation (test_compare.explained.txt), and the same facts in JUnit and
 //! Markdown.
-use crate::util::{parse_cli, repo, require, Project};
+use crate::util::{parse_cli, repo, require, unmarkdown, unxml, Project};
 
 fn recording() -> Vec<u8> {
     std::fs::read(repo().join("test-data/producers/pytest/test_compare.tap")).expect("recording")
@@ -36,20 +36,8 @@ fn issue41_pytest_compare_reads_the_same_in_every_sink() {
     assert_eq!(ran.code, 1, "{}", ran.both());
     for (sink, text) in [
         ("terminal", ran.stderr.clone()),
-        (
-            "JUnit",
-            p.read_text("out.xml")
-                .replace("&quot;", "\"")
-                .replace("&apos;", "'")
-                .replace("&#39;", "'"),
-        ),
-        (
-            "Markdown",
-            p.read_text("out.md")
-                .replace("\\[", "[")
-                .replace("\\]", "]")
-                .replace("\\_", "_"),
-        ),
+        ("JUnit", unxml(&p.read_text("out.xml"))),
+        ("Markdown", unmarkdown(&p.read_text("out.md"))),
     ] {
         // Signs are the known answer's (Markdown's `diff` fence paints by its own: `+` green).
         for fact in [

@@ -3,7 +3,7 @@
 //! and the location is the file's place, never the URL; tape's values are object-inspect's
 //! text (`'it\'s here'` is the string `it's here`, not quoted twice). The terminal's known
 //! answer, and the same facts in the file's log, JUnit and Markdown.
-use crate::util::{parse_cli, repo, require, Project};
+use crate::util::{parse_cli, repo, require, unmarkdown, unxml, Project};
 
 fn recording(name: &str) -> Vec<u8> {
     std::fs::read(repo().join("test-data/producers/tape").join(name)).expect("recording")
@@ -43,18 +43,8 @@ fn issue41_tape_locations_are_places_not_urls_in_every_sink() {
         recording("explain.tap"),
         "the log keeps every byte"
     );
-    let junit = (p.read_text("out.xml"))
-        .replace("&quot;", "\"")
-        .replace("&apos;", "'")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">");
-    let md = (p.read_text("out.md"))
-        .replace("\\[", "[")
-        .replace("\\]", "]")
-        .replace("\\_", "_")
-        .replace("\\<", "<")
-        .replace("\\>", ">")
-        .replace("&gt;", ">");
+    let junit = unxml(&p.read_text("out.xml"));
+    let md = unmarkdown(&p.read_text("out.md"));
     for (sink, text) in [
         ("terminal", ran.stderr.clone()),
         ("JUnit", junit),

@@ -5,7 +5,7 @@
 //! and `=~` are checks, shown unquoted; a wrapped or multi-line cell is one value. The known
 //! answer of the terminal's explanation (tables.explained.txt), and the same facts in the
 //! log, JUnit and Markdown.
-use crate::util::{parse_cli, repo, require, Project};
+use crate::util::{parse_cli, repo, require, unmarkdown, unxml, Project};
 
 fn recording() -> Vec<u8> {
     std::fs::read(repo().join("test-data/producers/test2/tables.tap")).expect("recording")
@@ -36,14 +36,8 @@ fn issue41_test2_tables_read_the_same_in_every_sink() {
     let log = p.read_text(".nogit/testlogs/tables.log");
     for (sink, text) in [
         ("terminal", ran.stderr.clone()),
-        ("JUnit", p.read_text("out.xml").replace("&quot;", "\"")),
-        (
-            "Markdown",
-            p.read_text("out.md")
-                .replace("\\[", "[")
-                .replace("\\]", "]")
-                .replace("\\_", "_"),
-        ),
+        ("JUnit", unxml(&p.read_text("out.xml"))),
+        ("Markdown", unmarkdown(&p.read_text("out.md"))),
     ] {
         for fact in [
             "Structures differ at {a}, {b}[2], {d}, {c}",

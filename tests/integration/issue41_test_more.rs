@@ -4,7 +4,7 @@
 //! against the check, `=~ (?^:RE)` (`!~`), on the expected side as a Test2 `like` reads, in
 //! every report; they were left as the failure's output, with no values. The stream below is
 //! real perl 5.36's Test::More 1.302 output of the file written by `like_file()`.
-use crate::util::{parse_cli, require, Project};
+use crate::util::{parse_cli, require, unxml, Project};
 
 const LIKE_T: &str = r#"use strict;
 use warnings;
@@ -90,13 +90,7 @@ fn issue41_test_more_like_reads_the_same_in_every_sink() {
     p.write("t/like.t", LIKE_T);
     let ran = p.run(&["t/like.t", "-o", "out.xml", "-o", "out.md", "--no-cache"]);
     assert_eq!(ran.code, 1, "{}", ran.both());
-    let junit = p
-        .read_text("out.xml")
-        .replace("&quot;", "\"")
-        .replace("&apos;", "'")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&amp;", "&");
+    let junit = unxml(&p.read_text("out.xml"));
     // Markdown's diff block draws expected in green: its signs are swapped.
     let markdown = p.read_text("out.md");
     for (sink, text) in [("terminal", ran.stderr.clone()), ("JUnit", junit)] {

@@ -6,7 +6,7 @@
 //! through tapline's runner (scripts/record-unittest.sh, test-data/producers/unittest/); the
 //! known answer of the terminal's explanation, and a live run, under unittest's runner and
 //! under pytest's, the same in the terminal, the log, JUnit and Markdown on every run.
-use crate::util::{copy_dir, parse_cli, repo, require, Project};
+use crate::util::{copy_dir, parse_cli, repo, require, unmarkdown, unxml, Project};
 
 fn producers() -> std::path::PathBuf {
     repo().join("test-data/producers/unittest")
@@ -58,18 +58,8 @@ fn live(pytest_too: bool) {
         ]);
         assert_eq!(ran.code, 1, "{}", ran.both());
         let log = p.read_text(".nogit/testlogs/tests__test_one.log");
-        let plain = |t: String| {
-            t.replace("&quot;", "\"")
-                .replace("&apos;", "'")
-                .replace("&#39;", "'")
-                .replace("&lt;", "<")
-                .replace("&gt;", ">")
-                .replace("\\_", "_")
-                .replace("\\<", "<")
-                .replace("\\>", ">")
-        };
-        let xml = plain(p.read_text("out.xml"));
-        let md = plain(p.read_text("out.md"));
+        let xml = unxml(&p.read_text("out.xml"));
+        let md = unmarkdown(&p.read_text("out.md"));
         for (sink, text) in [
             ("terminal", &ran.stderr),
             ("JUnit", &xml),

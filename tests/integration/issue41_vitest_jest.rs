@@ -7,7 +7,7 @@
 //! by scripts/record-harness-tap.sh (test-data/producers/{vitest,jest}/): the known answers of
 //! the terminal's explanation, the same facts in the log, JUnit and Markdown, and bare runs of
 //! the vitest and jest suites.
-use crate::util::{npm, parse_cli, repo, require, Project, Ran};
+use crate::util::{npm, parse_cli, repo, require, unmarkdown, Project, Ran};
 
 fn producer(harness: &str, name: &str) -> String {
     std::fs::read_to_string(repo().join("test-data/producers").join(harness).join(name))
@@ -29,13 +29,6 @@ fn issue41_vitest_jest_failures_explained_as_their_reporters_mean_them() {
     }
 }
 
-/// Markdown's escapes undone, so a fact reads the same in every sink.
-fn unescaped_markdown(text: &str) -> String {
-    ["[", "]", "_", "<", ">", "`", "*"]
-        .iter()
-        .fold(text.to_owned(), |t, c| t.replace(&format!("\\{c}"), c))
-}
-
 /// The terminal, JUnit (its failures, without the stream in `<system-out>`) and Markdown of
 /// a run, and its log.
 fn sinks(p: &Project, ran: &Ran, log: &str) -> Vec<(&'static str, String)> {
@@ -55,7 +48,7 @@ fn sinks(p: &Project, ran: &Ran, log: &str) -> Vec<(&'static str, String)> {
     vec![
         ("terminal", ran.stderr.clone()),
         ("JUnit", junit),
-        ("Markdown", unescaped_markdown(&p.read_text("out.md"))),
+        ("Markdown", unmarkdown(&p.read_text("out.md"))),
         ("log", p.read_text(log)),
     ]
 }

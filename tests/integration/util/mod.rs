@@ -6,6 +6,7 @@ pub(crate) mod daemon;
 pub(crate) mod npm;
 mod project;
 mod require;
+mod text;
 
 pub(crate) use project::{copy_dir, file_doc, Project, Ran, HANG};
 pub(crate) use require::{require, tool, unmet};
@@ -18,6 +19,7 @@ use tapline::event::{Event, Verdict};
 use tapline::protocol::Parser;
 use tapline::report::jsonl::JsonlWriter;
 use tapline::report::summary::SummaryWriter;
+pub(crate) use text::{unmarkdown, unxml};
 
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
