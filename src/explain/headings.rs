@@ -107,12 +107,18 @@ impl Headings {
             | Event::AssertBegin { .. }
             | Event::Output { .. } => Held::default(),
             Event::SubtestStart { depth, .. } => {
-                // As its `# Subtest:` comment says (producers.md, Headings): the level holding
-                // it is not one of headings, and its comments before it were the test's
-                // output (a test's comment, a logged `{`), never the subtest's name.
+                // As its `# Subtest:` comment says (producers.md, Headings): the comments held
+                // before it were the test's output (a test's comment, a logged `{`), never the
+                // subtest's name. A level that has no heading naming its points yet is not one
+                // of headings; one whose heading already names points keeps it for the
+                // subtest too (`# adds`, `ok 1`, `# Subtest: outer`: `adds > outer`), so a
+                // test's ID does not change with the subtests after it.
                 let parent = self.level(depth.saturating_sub(1));
-                parent.on = Some(false);
-                parent.current = None;
+                let headed = parent.on == Some(true) && parent.current.is_some();
+                if !headed {
+                    parent.on = Some(false);
+                    parent.current = None;
+                }
                 let released = parent.release();
                 *self.level(*depth) = Level::default();
                 Held {
