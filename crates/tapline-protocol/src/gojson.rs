@@ -696,7 +696,7 @@ fn test_point(name: &str, t: &Test, dir: Option<&str>) -> (Point, Vec<String>) {
             p.skip = Some(reason.trim().to_owned());
         }
         "fail" | "unfinished" => {
-            let read = failure(&text);
+            let read = failure(&text, name);
             rest = read.rest;
             let at = read.at.map(|at| located(&at, dir));
             let message = match (&t.note, read.message.is_empty()) {
@@ -731,9 +731,9 @@ struct Failed {
 /// first outside the go installation; else the last entry is the failure (`t.Fatal` ends the
 /// test, and a test logs before it asserts), its text the message and its place the location.
 /// Output with neither is the message whole.
-fn failure(text: &str) -> Failed {
+fn failure(text: &str, test: &str) -> Failed {
     let lines: Vec<&str> = text.lines().collect();
-    if let Some(read) = panicked(&lines) {
+    if let Some(read) = panicked(&lines, test) {
         return read;
     }
     // The entries: (first line's index, end) of each located line and the lines under it.
@@ -777,8 +777,11 @@ fn failure(text: &str) -> Failed {
 }
 
 /// A panic's (or the runtime's fatal error's) lines as the failure, its frame in the tests as
-/// the place; `None` without a `panic: ` line.
-fn panicked(lines: &[&str]) -> Option<Failed> {
+/// the place; `None` without a `panic: ` line. The frame is the one in the function of `test`
+/// (go's name, `TestX/sub`: `pkg.TestX` or its closures `pkg.TestX.func1`) when the dump has
+/// one: a dump lists every goroutine, in an order that varies from run to run, and a paused
+/// parallel test's `t.Parallel()` line is no place of this test's.
+fn panicked(lines: &[&str], test: &str) -> Option<Failed> {
     let fatal = |l: &str| {
         let t = l.trim_start();
         t.starts_with("panic: ")
@@ -797,12 +800,23 @@ fn panicked(lines: &[&str]) -> Option<Failed> {
         }
     }
     // Frames: `\t/w/x_test.go:13 +0x65` under each function's line.
-    let frames: Vec<&str> = (lines.iter().skip(first))
-        .filter_map(|l| l.strip_prefix('\t'))
-        .filter_map(|l| l.split(" +0x").next())
-        .filter(|l| l.starts_with('/') && l.contains(".go:"))
+    let frames: Vec<(&str, &str)> = (first.max(1)..lines.len())
+        .filter_map(|i| {
+            let place = lines[i].strip_prefix('\t')?.split(" +0x").next()?;
+            (place.starts_with('/') && place.contains(".go:")).then_some((lines[i - 1], place))
+        })
         .collect();
-    let in_tests = frames.iter().find(|f| f.contains("_test.go:"));
+    let top = test.split('/').next().unwrap_or(test);
+    let in_test = |function: &str| {
+        [format!(".{top}("), format!(".{top}.")]
+            .iter()
+            .any(|n| function.contains(n.as_str()))
+    };
+    let in_tests = (frames.iter())
+        .find(|(function, f)| f.contains("_test.go:") && !top.is_empty() && in_test(function))
+        .or_else(|| frames.iter().find(|(_, f)| f.contains("_test.go:")))
+        .map(|(_, f)| f);
+    let frames: Vec<&str> = frames.iter().map(|(_, f)| *f).collect();
     let outside_go = || {
         frames
             .iter()
@@ -1062,6 +1076,23 @@ mod tests {
     }
 
     #[test]
+    fn a_dump_places_the_crash_in_its_tests_goroutine_whatever_the_order() {
+        // The runtime lists every goroutine; a paused parallel test's may come first.
+        let dump = "SIGSEGV: segmentation violation\n\ngoroutine 7 [chan receive]:\n\
+            testing.(*T).Parallel(0xc0000a2)\n\t/usr/lib/go/src/testing/testing.go:1400 +0x1\n\
+            example.com/k.TestPaused(0xc0000a2)\n\t/w/k/kill_test.go:12 +0x1d\n\n\
+            goroutine 9 [running]:\nsyscall.Kill(0x1, 0xb)\n\t/usr/lib/go/src/syscall/zsyscall.go:1 +0x2\n\
+            example.com/k.TestKillsItself.func1(0xc0000b4)\n\t/w/k/kill_test.go:19 +0x3\n";
+        let lines: Vec<&str> = dump.lines().collect();
+        let read = panicked(&lines, "TestKillsItself").expect("a fatal line");
+        assert_eq!(read.at.as_deref(), Some("/w/k/kill_test.go:19"));
+        assert_eq!(read.message, "SIGSEGV: segmentation violation");
+        // Without its test's frame: the first in the tests, as before.
+        let read = panicked(&lines, "TestOther").expect("a fatal line");
+        assert_eq!(read.at.as_deref(), Some("/w/k/kill_test.go:12"));
+    }
+
+    #[test]
     fn bad_input_is_a_problem_not_a_panic() {
         for bytes in [
             &b""[..],
@@ -1077,12 +1108,15 @@ mod tests {
 
     #[test]
     fn the_last_entry_is_the_failure_and_the_earlier_ones_its_output() {
-        let read = failure("x_test.go:8: computing\nx_test.go:11: got 2, want 3");
+        let read = failure(
+            "x_test.go:8: computing\nx_test.go:11: got 2, want 3",
+            "TestX",
+        );
         assert_eq!(read.message, "got 2, want 3");
         assert_eq!(read.at.as_deref(), Some("x_test.go:11"));
         assert_eq!(read.rest, ["x_test.go:8: computing"]);
         // `t.Errorf("\n…")`: the text on the lines under the entry.
-        let read = failure("x_test.go:358: \n    Error:\n      detail");
+        let read = failure("x_test.go:358: \n    Error:\n      detail", "TestX");
         assert_eq!(read.message, "Error:\n  detail");
         assert_eq!(read.at.as_deref(), Some("x_test.go:358"));
     }
