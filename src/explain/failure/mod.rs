@@ -37,6 +37,7 @@ pub(crate) use node_test::strip_run_summary;
 mod pgtap;
 pub(crate) mod source_mapped;
 pub mod stack;
+mod tap_runner;
 mod test2;
 mod values;
 
@@ -417,6 +418,12 @@ fn machine_line(fields: &[(String, String)]) -> Option<String> {
     if let Some(kind) = get("failureType") {
         parts.push(kind.to_owned());
     }
+    if let Some(code) = get("exitCode") {
+        parts.push(format!("exit code {code}"));
+    }
+    if let Some(signal) = get("signal") {
+        parts.push(format!("signal {signal}"));
+    }
     (!parts.is_empty()).then(|| parts.join(" · "))
 }
 
@@ -456,8 +463,17 @@ fn read_map(map: &Map<String, Value>, d: &mut Details, machine: &mut Vec<(String
             }
         }
     }
+    // tap's runner's account of a file's process: how it ended is all that is said of it.
+    let process = tap_runner::is_process(map);
+    if process {
+        for (k, v) in tap_runner::ending(map) {
+            if !machine.iter().any(|(m, _)| *m == k) {
+                machine.push((k, v));
+            }
+        }
+    }
     for (k, v) in map {
-        if k == "doNotWant" {
+        if k == "doNotWant" || (process && tap_runner::is_field(k)) {
             continue;
         }
         if matches!(v, Value::Object(_) | Value::Array(_)) || CONSUMED.contains(&k.as_str()) {
