@@ -59,6 +59,7 @@ mod issue41_busted;
 mod issue41_explain_conformance;
 mod issue41_go;
 mod issue41_junit;
+mod issue41_known_wrong;
 mod issue41_libtest;
 mod issue41_mocha;
 mod issue41_mocha_leftovers;

@@ -61,6 +61,18 @@ fn is_total(comment: &str) -> bool {
         && count.bytes().all(|b| b.is_ascii_digit() || b == b'.')
 }
 
+/// bats' line naming the command that failed: `` `cmd' failed``, ``failed with status 2``,
+/// ``failed due to timeout`` (bats' `bats_print_failed_command`).
+fn is_failed_command(line: &str) -> bool {
+    let Some((command, how)) = line.rsplit_once("' failed") else {
+        return false;
+    };
+    let how = how.strip_prefix(" with status ").map_or(how, |rest| {
+        rest.trim_start_matches(|c: char| c.is_ascii_digit())
+    });
+    command.starts_with('`') && (how.is_empty() || how == " due to timeout")
+}
+
 /// What the comments said, and the lines they did not explain.
 #[derive(Debug, Default, PartialEq)]
 pub(super) struct Read {
@@ -276,7 +288,7 @@ impl Read {
             .copied()
             .flatten()
             .map(str::trim)
-            .filter(|n| n.starts_with('`') && n.ends_with("' failed"));
+            .filter(|n| is_failed_command(n));
         match command {
             Some(command) => {
                 self.message.get_or_insert_with(|| command.to_owned());
@@ -849,6 +861,20 @@ mod tests {
         assert_eq!(r.location.as_deref(), Some("t/test_a.py:15"));
         assert_eq!(r.message.as_deref(), Some("boom"));
         assert_eq!(r.rest, ["# --- Captured Err ---", "# hello"]);
+    }
+
+    #[test]
+    fn bats_failed_command_with_its_status() {
+        for (line, is) in [
+            ("`false' failed", true),
+            ("`run_it' failed with status 2", true),
+            ("`sleep 9' failed due to timeout", true),
+            ("`sleep 9' failed with status 124 due to timeout", true),
+            ("`x' failed to start", false),
+            ("false' failed", false),
+        ] {
+            assert_eq!(is_failed_command(line), is, "{line}");
+        }
     }
 
     #[test]

@@ -37,6 +37,7 @@ pub(crate) use node_test::strip_run_summary;
 mod pgtap;
 pub(crate) mod source_mapped;
 pub mod stack;
+mod tap_runner;
 mod test2;
 mod values;
 
@@ -312,14 +313,22 @@ fn read_pytest_text(d: &mut Details) {
 }
 
 /// The `#` diagnostics in the output, and a message that is bats' own (`(in test file …)`).
+///
+/// bats' TAP 13 formatter (`bats --formatter tap13`) writes as `message:` every line that
+/// `bats --tap` prints as a comment after the point: its stack (`(in test file …)`,
+/// `(from function …`), the failed command, then what the test printed. So the stack and
+/// the command are read as the location and the message, and the rest is the test's output,
+/// as from `bats --tap`, before any output that followed the YAML.
 fn read_comments(d: &mut Details, output: &[String]) {
     let from_output = comments::read(output, true);
     d.output = from_output.rest.clone();
     let from_message = match &d.message {
-        Some(m) if m.starts_with("(in test file ") => {
+        Some(m) if is_bats_stack(m) => {
             let lines: Vec<String> = m.lines().map(str::to_owned).collect();
-            let r = comments::read(&lines, false);
-            d.message = Some(r.rest.join("\n")).filter(|m| !m.trim().is_empty());
+            let mut r = comments::read(&lines, false);
+            d.message = None;
+            let printed = std::mem::take(&mut r.rest);
+            d.output.splice(0..0, trim_blank_edges(printed));
             Some(r)
         }
         _ => None,
@@ -339,6 +348,21 @@ fn read_comments(d: &mut Details, output: &[String]) {
             (m, more) => m.or(more),
         };
     }
+}
+
+/// A message bats wrote: its stack trace's first line.
+fn is_bats_stack(message: &str) -> bool {
+    message.starts_with("(in test file ") || message.starts_with("(from function ")
+}
+
+/// `lines` without the blank lines at either end, which only framed what was read.
+fn trim_blank_edges(mut lines: Vec<String>) -> Vec<String> {
+    while lines.last().is_some_and(|l| l.trim().is_empty()) {
+        lines.pop();
+    }
+    let lead = lines.iter().take_while(|l| l.trim().is_empty()).count();
+    lines.drain(..lead);
+    lines
 }
 
 /// A Node error dump in the output (tapbundle's way of explaining a failure), when nothing
@@ -394,6 +418,12 @@ fn machine_line(fields: &[(String, String)]) -> Option<String> {
     if let Some(kind) = get("failureType") {
         parts.push(kind.to_owned());
     }
+    if let Some(code) = get("exitCode") {
+        parts.push(format!("exit code {code}"));
+    }
+    if let Some(signal) = get("signal") {
+        parts.push(format!("signal {signal}"));
+    }
     (!parts.is_empty()).then(|| parts.join(" · "))
 }
 
@@ -433,8 +463,17 @@ fn read_map(map: &Map<String, Value>, d: &mut Details, machine: &mut Vec<(String
             }
         }
     }
+    // tap's runner's account of a file's process: how it ended is all that is said of it.
+    let process = tap_runner::is_process(map);
+    if process {
+        for (k, v) in tap_runner::ending(map) {
+            if !machine.iter().any(|(m, _)| *m == k) {
+                machine.push((k, v));
+            }
+        }
+    }
     for (k, v) in map {
-        if k == "doNotWant" {
+        if k == "doNotWant" || (process && tap_runner::is_field(k)) {
             continue;
         }
         if matches!(v, Value::Object(_) | Value::Array(_)) || CONSUMED.contains(&k.as_str()) {
