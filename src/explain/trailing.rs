@@ -16,6 +16,10 @@
 //! - a v2 `test:started` or `suite:started` event read after the failing point (it is emitted
 //!   at once, before the point and its lines, so it is placed by its line number);
 //! - an `output` or `comment` line at another depth;
+//! - after a Node error dump printed at the margin among its lines (a header, its message,
+//!   its `at …` frames, node's `{ … }`), the next line: a producer that prints a failure's
+//!   error as that dump prints a test's own output before its point, so what follows the
+//!   dump is the next test's ([`crate::explain::failure::DumpEnd`]);
 //! - an output line that announces the next test's commands (a shell test library's verbose
 //!   `expecting success: …`, printed before that test's output and its point);
 //! - a comment that announces the next test: `# Subtest: name`, `# TAP results for Class`
@@ -53,6 +57,7 @@
 //! line that arrives while the parser holds a point read before it is sent after that point
 //! (`run::file_task`), and one after a failing point is read as its output line here
 //! ([`Trailing::open_at`]).
+use crate::explain::failure::DumpEnd;
 use tapline_protocol::event::{Assert, Event};
 
 /// Where one event of the stream goes, as far as the failure whose output is open is concerned.
@@ -92,6 +97,8 @@ struct Open<T> {
     dropped: usize,
     /// Blank lines read since its last line.
     blanks: Vec<String>,
+    /// Where a Node error dump among its lines ends.
+    dump: DumpEnd,
 }
 
 /// Follows the stream and collects the trailing output of the failing point just read.
@@ -129,6 +136,7 @@ impl<T> Trailing<T> {
             lines: Vec::new(),
             dropped: 0,
             blanks: Vec::new(),
+            dump: DumpEnd::default(),
         });
     }
 
@@ -165,11 +173,11 @@ impl<T> Trailing<T> {
         let step = match self.open.as_ref().map(|open| self.keeps(open, ev)) {
             None => Step::Passed,
             Some(Keep::Passed) => return Step::Passed,
-            Some(Keep::Line(text, comment)) => {
+            Some(Keep::Line(text, comment)) if !self.after_dump(text) => {
                 self.keep(text, comment);
                 return Step::Kept;
             }
-            Some(Keep::Ends) => match self.close() {
+            Some(Keep::Line(..) | Keep::Ends) => match self.close() {
                 Some((item, lines)) => Step::Closed(item, lines),
                 None => Step::Passed,
             },
@@ -204,6 +212,12 @@ impl<T> Trailing<T> {
             Event::Problem(_) | Event::Marker { .. } => Keep::Passed,
             _ => Keep::Ends,
         }
+    }
+
+    /// The open failure's line `text` comes after a Node error dump printed under it: the
+    /// next test's, whose output comes before its point.
+    fn after_dump(&mut self, text: &str) -> bool {
+        self.open.as_mut().is_some_and(|o| o.dump.after_dump(text))
     }
 
     /// A line at `depth`, `line` of the stream continues the open failure's output.
@@ -327,6 +341,28 @@ mod tests {
         let (lines, closed) = run(
             &failing(0, 2),
             &[
+                output(0, 3, "Expected value to equal \"hello there\""),
+                output(0, 4, "log printed after it"),
+                Event::Assert(Assert::plain(true, "passes")),
+            ],
+        );
+        assert_eq!(
+            lines,
+            [
+                "Expected value to equal \"hello there\"",
+                "log printed after it"
+            ]
+        );
+        assert_eq!(closed, Some(2));
+    }
+
+    /// A Node error dump printed under the failure ends its output: the line after it is
+    /// the next test's, which prints before its point.
+    #[test]
+    fn the_line_after_a_node_error_dump_is_the_next_tests() {
+        let (lines, closed) = run(
+            &failing(0, 2),
+            &[
                 output(0, 3, "Error: Expected value to equal \"hello there\""),
                 output(0, 4, "    at TapTest.testFunction (t.ts:12:25)"),
                 output(0, 5, "log from the next passing test"),
@@ -338,10 +374,9 @@ mod tests {
             [
                 "Error: Expected value to equal \"hello there\"",
                 "    at TapTest.testFunction (t.ts:12:25)",
-                "log from the next passing test"
             ]
         );
-        assert_eq!(closed, Some(3));
+        assert_eq!(closed, Some(2));
     }
 
     #[test]

@@ -32,6 +32,7 @@ mod gobuild;
 mod literal;
 mod luassert;
 mod node_error;
+pub(crate) use node_error::DumpEnd;
 mod node_test;
 pub(crate) use node_test::strip_run_summary;
 mod pgtap;

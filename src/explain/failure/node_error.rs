@@ -248,6 +248,66 @@ fn bare_place(frame: &str) -> Option<&str> {
     (!t.contains(char::is_whitespace) && t.contains(':')).then_some(t)
 }
 
+/// Where a Node error dump printed after a failing point ends. tapbundle prints a failure as
+/// `console.log(err)` straight after its `not ok` (`please note: failure allowed!` may come
+/// first) and a test's own output *before* its point, so what follows the dump up to the next
+/// point is the next test's output, not the failure's (protocol-spec/producers.md). Fed the
+/// failure's lines one at a time; a dump is a header, its message, its frames and node's
+/// trailing `{ … }`, as [`read`] reads it.
+#[derive(Debug, Default)]
+pub(crate) struct DumpEnd {
+    state: DumpState,
+}
+
+#[derive(Debug, Default)]
+enum DumpState {
+    /// No header read yet.
+    #[default]
+    Before,
+    /// A header read, then this many lines of its message.
+    Message(usize),
+    /// Inside its frames.
+    Frames,
+    /// Inside node's property object, this many lines read.
+    Properties(usize),
+    /// The dump is over.
+    Done,
+}
+
+impl DumpEnd {
+    /// Reads the failure's next line: `true` when a whole dump came before it, so the line
+    /// is no longer the failure's.
+    pub(crate) fn after_dump(&mut self, line: &str) -> bool {
+        self.state = match std::mem::take(&mut self.state) {
+            DumpState::Before if header(line).is_some() => DumpState::Message(0),
+            DumpState::Before => DumpState::Before,
+            DumpState::Message(_) if is_frame(line) => Self::frame(line),
+            DumpState::Message(_) if header(line).is_some() => DumpState::Message(0),
+            DumpState::Message(n) if n >= MAX_MESSAGE_LINES => DumpState::Before,
+            DumpState::Message(n) => DumpState::Message(n + 1),
+            DumpState::Frames if is_frame(line) || line.trim() == "----" => Self::frame(line),
+            DumpState::Properties(_) if line.trim_end() == "}" => DumpState::Done,
+            // An object never closed: what follows stays the failure's, as [`read`] leaves it
+            // output.
+            DumpState::Properties(n) if n >= MAX_PROPERTY_LINES => DumpState::Before,
+            DumpState::Properties(n) => DumpState::Properties(n + 1),
+            DumpState::Frames | DumpState::Done => {
+                self.state = DumpState::Done;
+                return true;
+            }
+        };
+        false
+    }
+
+    /// The state after a frame: node's property object opens on the last frame's line.
+    fn frame(line: &str) -> DumpState {
+        match line.trim_end().ends_with(" {") {
+            true => DumpState::Properties(0),
+            false => DumpState::Frames,
+        }
+    }
+}
+
 /// `    at Fn (place)`, `    at place` or `    at async Fn (place)`: one V8 stack frame.
 fn is_frame(line: &str) -> bool {
     if !line.starts_with(char::is_whitespace) {
@@ -427,6 +487,44 @@ mod tests {
 
     fn lines(text: &str) -> Vec<String> {
         text.lines().map(str::to_owned).collect()
+    }
+
+    /// The lines of `text` that [`DumpEnd`] says come after a whole dump.
+    fn after_dump(text: &str) -> Vec<&str> {
+        let mut end = DumpEnd::default();
+        text.lines().filter(|l| end.after_dump(l)).collect()
+    }
+
+    #[test]
+    fn a_dump_ends_at_its_closing_brace_or_after_its_last_frame() {
+        let with_fields = "please note: failure allowed!
+AssertionError [ERR_ASSERTION]: no
++ actual - expected
+
+    at TapTest.testFunction (/w/test/a.ts:7:10) {
+  code: 'ERR_ASSERTION',
+  actual: false
+}
+next test's line
+another";
+        assert_eq!(after_dump(with_fields), ["next test's line", "another"]);
+        let frames_only = "Error: Expected value to equal \"x\"
+    at <anonymous> (/w/node_modules/@push.rocks/smartexpect/ts/a.ts:207:15)
+    at TapTest.testFunction (/w/test/a.ts:12:25)
+log from the next passing test";
+        assert_eq!(after_dump(frames_only), ["log from the next passing test"]);
+    }
+
+    #[test]
+    fn no_dump_or_an_open_one_ends_nothing() {
+        // A header without frames is a line the test printed; an object never closed (the
+        // output was cut) leaves the rest the failure's, as `read` leaves it output.
+        assert!(after_dump("Error: only a line\nmore output\nstill more").is_empty());
+        let open = format!(
+            "TypeError: x\n    at f (/w/a.js:1:1) {{\n{}",
+            "  field: 1,\n".repeat(MAX_PROPERTY_LINES + 5)
+        );
+        assert!(after_dump(&format!("{open}later")).is_empty());
     }
 
     /// mocha's `--reporter tap` under body-parser's failing test (supertest's joined stack).
