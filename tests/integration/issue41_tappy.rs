@@ -46,8 +46,7 @@ fn issue41_tappy_unittest_values_are_diffed_once() {
     assert!(!text.contains("# ?                   ^"), "{text}");
     assert!(!text.contains("# - {'a': 1"), "{text}");
     // …the diff is drawn from the values: expected the second, actual the first.
-    assert!(
-        text.contains("Expected") || text.contains("expected"),
-        "{text}"
-    );
+    for line in ["- Expected", "+ Received", "-     3,", "+     2,"] {
+        assert!(text.contains(line), "no {line:?}:\n{text}");
+    }
 }
