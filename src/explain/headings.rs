@@ -20,7 +20,10 @@
 //!   is the file's, and a level that opens with one has no headings;
 //! - a point named as its heading (an assertion named as the test it is in) is not
 //!   named twice; a point in a subtest is named `subtest > heading > point`;
-//! - a heading is not shown again as the first point's output, since it names it.
+//! - a heading is not shown again as the first point's output, since it names it;
+//! - under tap.py's `# TAP results for Class` a comment is a line the next test printed (a
+//!   `print("# …")`), not a heading: only the next `# TAP results for …` heads the points
+//!   after it.
 //!
 //! Lines that are no point's, the file's output only:
 //! - a comment that heads nothing: another comment replaced it before any point came (a
@@ -197,6 +200,11 @@ impl Headings {
         if !*level.on.get_or_insert(true) {
             return Held::default();
         }
+        if names_a_class(level) && !is_class_announcement(text) {
+            // Under `# TAP results for Class` (tap.py's only headings) a plain comment is a
+            // line a test printed: the next point's output, not the heading of what follows.
+            return Held::default();
+        }
         // A comment it replaces headed nothing: a notice, the file's (in its output already),
         // or, before the level's first point, output a `# Subtest:` may yet release.
         // As written: trimmed once it names points, whole when it turns out to be output.
@@ -351,6 +359,21 @@ pub(crate) fn is_definition_announcement(text: &str) -> bool {
         && line.bytes().all(|b| b.is_ascii_digit())
 }
 
+/// `TAP results for Class`: tap.py's heading of a test class's points.
+fn is_class_announcement(text: &str) -> bool {
+    text.trim_start().starts_with("TAP results for ")
+}
+
+/// The level's points are headed by class, as tap.py heads them: its other comments are
+/// the tests' own.
+fn names_a_class(level: &Level) -> bool {
+    level
+        .candidate
+        .as_deref()
+        .or(level.current.as_deref())
+        .is_some_and(is_class_announcement)
+}
+
 fn is_subtest_announcement(text: &str) -> bool {
     text.trim_start().starts_with("Subtest:")
 }
@@ -464,6 +487,29 @@ mod tests {
         );
         assert_eq!(p.after, ["tests 3", "fail 3"]);
         assert_eq!(p.files, ["parse args", "alias"]);
+    }
+
+    #[test]
+    fn under_a_class_heading_a_printed_comment_is_the_next_points_output() {
+        // tap.py: `# TAP results for Class` heads the class's points; a test's
+        // `print("# x")` is its output, and the next class's heading heads the next points.
+        let p = place(&[
+            comment("TAP results for A"),
+            point("a1"),
+            comment("a print"),
+            point("a2"),
+            comment("TAP results for B"),
+            point("b1"),
+        ]);
+        assert_eq!(
+            p.named,
+            [
+                "TAP results for A > a1",
+                "TAP results for A > a2",
+                "TAP results for B > b1"
+            ]
+        );
+        assert_eq!(p.output[1], ["a print"]);
     }
 
     #[test]

@@ -69,6 +69,7 @@ mod issue41_process_death;
 mod issue41_pytest;
 mod issue41_tapbundle;
 mod issue41_tape;
+mod issue41_tappy;
 mod issue41_test2;
 mod issue41_test2_refs;
 mod issue41_test_more;

@@ -434,8 +434,91 @@ impl Read {
         let exception = line(k).map(str::trim).filter(|e| !e.is_empty())?;
         self.stack = Some(frames.join("\n"));
         self.message.get_or_insert_with(|| exception.to_owned());
-        Some(k + 1)
+        let mut used = k + 1;
+        // unittest's `first != second`: its values, and the ndiff it prints of the same values
+        // under it, which the diff drawn from them replaces.
+        if self.expected_actual.is_none() {
+            if let Some(values) = unittest_values(exception) {
+                self.expected_actual = Some(values);
+                used += ndiff_lines(&bodies[used..]);
+            }
+        }
+        Some(used)
     }
+}
+
+/// How many of `bodies` are the ndiff unittest prints under `first != second`: `- first`,
+/// `? ^` marks, `+ second`, lines both share (`  …`) and blank ones, as long as a `-` and a
+/// `+` line are among them (blank lines at its end left to the caller).
+fn ndiff_lines(bodies: &[Option<&str>]) -> usize {
+    let mut end = 0;
+    let (mut minus, mut plus) = (false, false);
+    for (k, body) in bodies.iter().enumerate().take(MAX_VALUE_LINES) {
+        let Some(body) = body else { break };
+        let b = body.strip_prefix(' ').unwrap_or(body);
+        if b.trim().is_empty() {
+            continue;
+        }
+        match b.get(..2) {
+            Some("- ") => minus = true,
+            Some("+ ") => plus = true,
+            Some("? " | "  ") => {}
+            _ => break,
+        }
+        end = k + 1;
+    }
+    if minus && plus {
+        end
+    } else {
+        0
+    }
+}
+
+/// Where a Python traceback's test is: the deepest frame of the test's method `test` (from
+/// unittest's name for the test, `test_x (module.Class.test_x)`), else the deepest frame
+/// outside Python's standard library and installed packages. An assertion helper a library
+/// defines is deeper than the test's line, and not the test's: tapline's own unittest reader
+/// places a failure the same way.
+pub(super) fn traceback_location(stack: &str, test: Option<&str>) -> Option<String> {
+    let mut lines = stack.lines();
+    if lines.next()?.trim() != "Traceback (most recent call last):" {
+        return None;
+    }
+    let frames: Vec<(&str, &str, &str)> = lines.filter_map(python_frame).collect();
+    let place = |(file, line, _): &(&str, &str, &str)| format!("{file}:{line}");
+    if let Some(frame) = test.and_then(|t| frames.iter().rev().find(|f| f.2 == t)) {
+        return Some(place(frame));
+    }
+    frames
+        .iter()
+        .rev()
+        .find(|(file, _, _)| {
+            !super::stack::is_internal(&format!("File \"{file}\""))
+                && !file.contains("/site-packages/")
+                && !file.contains("/dist-packages/")
+        })
+        .map(place)
+}
+
+/// `  File "path.py", line 14, in test_x` as (path, line, function).
+fn python_frame(line: &str) -> Option<(&str, &str, &str)> {
+    let rest = line.trim_start().strip_prefix("File \"")?;
+    let (file, rest) = rest.split_once("\", line ")?;
+    let (number, function) = rest.split_once(", in ")?;
+    let plausible = !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit());
+    plausible.then_some((file, number, function.trim_end()))
+}
+
+/// The method of a test unittest names `test_x (module.Class.test_x)` (a subtest's name goes
+/// on with its parameters: `… (value='a')`).
+pub(super) fn unittest_method(name: &str) -> Option<&str> {
+    let (method, rest) = name.split_once(" (")?;
+    let id = rest.split_once(')')?.0;
+    let identifier = !method.is_empty()
+        && method
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    (identifier && id.strip_suffix(method)?.ends_with('.')).then_some(method)
 }
 
 /// `path.py:N: ErrorName` (or `path.py:N: ` for a frame an error passed through, `path.py:N:
@@ -557,7 +640,9 @@ mod tests {
     #[test]
     fn test_more_is_reads_as_a_diff_with_its_location() {
         let r = read(
-            &lines("#   Failed test 'x'\n#   at t/a.t line 13.\n#          got: 'actual'\n#     expected: 'expected'\n# other"),
+            &lines(
+                "#   Failed test 'x'\n#   at t/a.t line 13.\n#          got: 'actual'\n#     expected: 'expected'\n# other",
+            ),
             true,
         );
         assert_eq!(r.location.as_deref(), Some("t/a.t:13"));
@@ -584,7 +669,9 @@ mod tests {
     #[test]
     fn is_deeply_names_the_place() {
         let r = read(
-            &lines("#     Structures begin differing at:\n#          $got->{b}[1] = '2'\n#     $expected->{b}[1] = Does not exist"),
+            &lines(
+                "#     Structures begin differing at:\n#          $got->{b}[1] = '2'\n#     $expected->{b}[1] = Does not exist",
+            ),
             true,
         );
         assert_eq!(
@@ -600,7 +687,9 @@ mod tests {
     #[test]
     fn test2_table_of_one_row_is_a_diff() {
         let r = read(
-            &lines("# +--------+-----+----+-------+\n# | PATH   | GOT | OP | CHECK |\n# +--------+-----+----+-------+\n# | [1][1] | 3   | eq | 4     |\n# +--------+-----+----+-------+\n# after"),
+            &lines(
+                "# +--------+-----+----+-------+\n# | PATH   | GOT | OP | CHECK |\n# +--------+-----+----+-------+\n# | [1][1] | 3   | eq | 4     |\n# +--------+-----+----+-------+\n# after",
+            ),
             true,
         );
         assert_eq!(r.expected_actual, Some((json!("4"), json!("3"))));
@@ -614,7 +703,9 @@ mod tests {
     #[test]
     fn pytest_assert_reads_both_sides_and_drops_its_explanation() {
         let r = read(
-            &lines("# E       AssertionError: assert [1, 'a == b'] == [2, 'a == b']\n# E         At index 0 diff: 1 != 2\n# E         Use -v to get more diff\n# \n# t/test_a.py:7: AssertionError"),
+            &lines(
+                "# E       AssertionError: assert [1, 'a == b'] == [2, 'a == b']\n# E         At index 0 diff: 1 != 2\n# E         Use -v to get more diff\n# \n# t/test_a.py:7: AssertionError",
+            ),
             true,
         );
         assert_eq!(
@@ -651,7 +742,9 @@ mod tests {
     #[test]
     fn pytest_assertion_is_the_message_values_and_location() {
         let r = read(
-            &pytest_failure("# def test_message():\n#         x = 3\n# >       assert x == 4, \"x should be four\"\n# E       AssertionError: x should be four\n# E       assert 3 == 4\n# \n# test_values.py:15: AssertionError"),
+            &pytest_failure(
+                "# def test_message():\n#         x = 3\n# >       assert x == 4, \"x should be four\"\n# E       AssertionError: x should be four\n# E       assert 3 == 4\n# \n# test_values.py:15: AssertionError",
+            ),
             true,
         );
         assert_eq!(
@@ -670,7 +763,9 @@ mod tests {
         );
         // pytest's explanation goes with the values it explains; `where` says where one came from.
         let r = read(
-            &pytest_failure("# def test_call():\n# >       assert helper() == 6\n# E       assert 5 == 6\n# E        +  where 5 = helper()\n# \n# test_values.py:21: AssertionError"),
+            &pytest_failure(
+                "# def test_call():\n# >       assert helper() == 6\n# E       assert 5 == 6\n# E        +  where 5 = helper()\n# \n# test_values.py:21: AssertionError",
+            ),
             true,
         );
         assert_eq!(
@@ -679,7 +774,9 @@ mod tests {
         );
         assert_eq!(r.expected_actual, Some((json!(6), json!(5))));
         let r = read(
-            &pytest_failure("# def test_strings():\n# >       assert 'abc' == \"it's\"\n# E       assert 'abc' == \"it's\"\n# E         - it's\n# E         + abc\n# \n# test_values.py:2: AssertionError"),
+            &pytest_failure(
+                "# def test_strings():\n# >       assert 'abc' == \"it's\"\n# E       assert 'abc' == \"it's\"\n# E         - it's\n# E         + abc\n# \n# test_values.py:2: AssertionError",
+            ),
             true,
         );
         assert_eq!(r.message.as_deref(), Some("assert 'abc' == \"it's\""));
@@ -690,7 +787,9 @@ mod tests {
     #[test]
     fn python_reprs_in_pytest_assertions_are_their_values() {
         let r = read(
-            &pytest_failure("# def test_bytes():\n# >       assert b'x' == b'y'\n# E       AssertionError: assert b'x' == b'y'\n# E         At index 0 diff: b'x' != b'y'\n# E         Use -v to get more diff\n# \n# test_values.py:5: AssertionError"),
+            &pytest_failure(
+                "# def test_bytes():\n# >       assert b'x' == b'y'\n# E       AssertionError: assert b'x' == b'y'\n# E         At index 0 diff: b'x' != b'y'\n# E         Use -v to get more diff\n# \n# test_values.py:5: AssertionError",
+            ),
             true,
         );
         assert_eq!(r.message.as_deref(), Some("assert b'x' == b'y'"));
@@ -699,13 +798,17 @@ mod tests {
             Some((diff::typed("b'y'", "bytes"), diff::typed("b'x'", "bytes")))
         );
         let r = read(
-            &pytest_failure("# def test_none():\n# >       assert None == 'None'\n# E       AssertionError: assert None == 'None'\n# \n# test_values.py:11: AssertionError"),
+            &pytest_failure(
+                "# def test_none():\n# >       assert None == 'None'\n# E       AssertionError: assert None == 'None'\n# \n# test_values.py:11: AssertionError",
+            ),
             true,
         );
         let none = diff::typed("None", "None");
         assert_eq!(r.expected_actual, Some((json!("None"), none.clone())));
         let r = read(
-            &pytest_failure("# def test_containers():\n# >       assert {'a': [1, (2, None)]} == {'a': [1, (3, None)]}\n# E       AssertionError: assert {'a': [1, (2, None)]} == {'a': [1, (3, None)]}\n# E         Differing items:\n# E         {'a': [1, (2, None)]} != {'a': [1, (3, None)]}\n# E         Use -v to get more diff\n# \n# test_values.py:8: AssertionError"),
+            &pytest_failure(
+                "# def test_containers():\n# >       assert {'a': [1, (2, None)]} == {'a': [1, (3, None)]}\n# E       AssertionError: assert {'a': [1, (2, None)]} == {'a': [1, (3, None)]}\n# E         Differing items:\n# E         {'a': [1, (2, None)]} != {'a': [1, (3, None)]}\n# E         Use -v to get more diff\n# \n# test_values.py:8: AssertionError",
+            ),
             true,
         );
         assert_eq!(
@@ -718,7 +821,9 @@ mod tests {
     fn pytest_unittest_and_raised_errors() {
         // unittest's assertEqual through pytest: `first != second`, then its own diff.
         let r = read(
-            &pytest_failure("# self = <test_more.Tests testMethod=test_lists>\n# \n#     def test_lists(self):\n#         a = [1, 2, 3]\n#         b = [1, 2, 4]\n#         # a comment\n# >       self.assertEqual(a, b)\n# E       AssertionError: Lists differ: [1, 2, 3] != [1, 2, 4]\n# E       \n# E       First differing element 2:\n# E       3\n# E       4\n# E       \n# E       - [1, 2, 3]\n# E       ?        ^\n# E       \n# E       + [1, 2, 4]\n# E       ?        ^\n# \n# test_more.py:10: AssertionError"),
+            &pytest_failure(
+                "# self = <test_more.Tests testMethod=test_lists>\n# \n#     def test_lists(self):\n#         a = [1, 2, 3]\n#         b = [1, 2, 4]\n#         # a comment\n# >       self.assertEqual(a, b)\n# E       AssertionError: Lists differ: [1, 2, 3] != [1, 2, 4]\n# E       \n# E       First differing element 2:\n# E       3\n# E       4\n# E       \n# E       - [1, 2, 3]\n# E       ?        ^\n# E       \n# E       + [1, 2, 4]\n# E       ?        ^\n# \n# test_more.py:10: AssertionError",
+            ),
             true,
         );
         assert_eq!(
@@ -734,7 +839,9 @@ mod tests {
         // Raised in a helper: the message is the error, the place the test's own frame; the
         // helper's frame stays output.
         let r = read(
-            &lines("# def test_helper():\n#         print(\"captured out\")\n# >       check(3)\n# \n# test_more.py:25: \n# _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ \n# \n# x = 3\n# \n#     def check(x):\n#         if x != 4:\n# >           raise ValueError(f\"x is {x}\")\n# E           ValueError: x is 3\n# \n# helper_mod.py:3: ValueError\n# --- Captured Log ---\n# \n# --- Captured Out ---\n# captured out"),
+            &lines(
+                "# def test_helper():\n#         print(\"captured out\")\n# >       check(3)\n# \n# test_more.py:25: \n# _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ \n# \n# x = 3\n# \n#     def check(x):\n#         if x != 4:\n# >           raise ValueError(f\"x is {x}\")\n# E           ValueError: x is 3\n# \n# helper_mod.py:3: ValueError\n# --- Captured Log ---\n# \n# --- Captured Out ---\n# captured out",
+            ),
             true,
         );
         assert_eq!(r.message.as_deref(), Some("ValueError: x is 3"));
@@ -748,7 +855,9 @@ mod tests {
         assert!(!r.rest.iter().any(|l| l.contains("E ")), "{:?}", r.rest);
         // Not values: pytest's explanation is all there is, kept in the message.
         let r = read(
-            &pytest_failure("# def test_raises():\n# >       with pytest.raises(ValueError):\n# E       Failed: DID NOT RAISE <class 'ValueError'>\n# \n# test_more.py:20: Failed"),
+            &pytest_failure(
+                "# def test_raises():\n# >       with pytest.raises(ValueError):\n# E       Failed: DID NOT RAISE <class 'ValueError'>\n# \n# test_more.py:20: Failed",
+            ),
             true,
         );
         assert_eq!(
@@ -756,7 +865,9 @@ mod tests {
             Some("Failed: DID NOT RAISE <class 'ValueError'>")
         );
         let r = read(
-            &pytest_failure("# def test_str_multiline():\n#         expected = \"line one\\nline two\\n\"\n# >       assert \"line one\\nline 2\\n\" == expected\n# E       AssertionError: assert 'line one\\nline 2\\n' == 'line one\\nline two\\n'\n# E           line one\n# E         - line two\n# E         ?      ^^^\n# E         + line 2\n# E         ?      ^\n# \n# test_more.py:32: AssertionError"),
+            &pytest_failure(
+                "# def test_str_multiline():\n#         expected = \"line one\\nline two\\n\"\n# >       assert \"line one\\nline 2\\n\" == expected\n# E       AssertionError: assert 'line one\\nline 2\\n' == 'line one\\nline two\\n'\n# E           line one\n# E         - line two\n# E         ?      ^^^\n# E         + line 2\n# E         ?      ^\n# \n# test_more.py:32: AssertionError",
+            ),
             true,
         );
         assert_eq!(
@@ -773,7 +884,9 @@ mod tests {
     fn pytest_short_tracebacks_name_the_frame_after_its_place() {
         // pytest 7.4.4 --tb=short, pytest-tap 3.5.
         let r = read(
-            &lines("# test_more.py:25: in test_helper\n#     check(3)\n# helper_mod.py:3: in check\n#     raise ValueError(f\"x is {x}\")\n# E   ValueError: x is 3\n# --- Captured Log ---\n# \n# --- Captured Out ---\n# captured out"),
+            &lines(
+                "# test_more.py:25: in test_helper\n#     check(3)\n# helper_mod.py:3: in check\n#     raise ValueError(f\"x is {x}\")\n# E   ValueError: x is 3\n# --- Captured Log ---\n# \n# --- Captured Out ---\n# captured out",
+            ),
             true,
         );
         assert_eq!(r.location.as_deref(), Some("test_more.py:25"));
@@ -789,7 +902,9 @@ mod tests {
             ]
         );
         let r = read(
-            &lines("# test_more.py:14: in test_strings\n#     self.assertEqual('uri://a/', 'uri://b/')\n# E   AssertionError: 'uri://a/' != 'uri://b/'\n# E   - uri://a/\n# E   ?       ^\n# E   + uri://b/\n# E   ?       ^"),
+            &lines(
+                "# test_more.py:14: in test_strings\n#     self.assertEqual('uri://a/', 'uri://b/')\n# E   AssertionError: 'uri://a/' != 'uri://b/'\n# E   - uri://a/\n# E   ?       ^\n# E   + uri://b/\n# E   ?       ^",
+            ),
             true,
         );
         assert_eq!(
@@ -805,15 +920,68 @@ mod tests {
     #[test]
     fn a_python_traceback_is_the_stack_and_its_exception_the_message() {
         let r = read(
-            &lines("# Traceback (most recent call last):\n#   File \"/usr/lib/python3.11/unittest/case.py\", line 57, in run\n#     yield\n#   File \"/w/t.py\", line 43, in test_raises\n#     raise RuntimeError(\"boom\")\n# RuntimeError: boom\n# after"),
+            &lines(
+                "# Traceback (most recent call last):\n#   File \"/usr/lib/python3.11/unittest/case.py\", line 57, in run\n#     yield\n#   File \"/w/t.py\", line 43, in test_raises\n#     raise RuntimeError(\"boom\")\n# RuntimeError: boom\n# after",
+            ),
             true,
         );
         assert_eq!(r.message.as_deref(), Some("RuntimeError: boom"));
         assert_eq!(
             r.stack.as_deref(),
-            Some("Traceback (most recent call last):\n  File \"/usr/lib/python3.11/unittest/case.py\", line 57, in run\n    yield\n  File \"/w/t.py\", line 43, in test_raises\n    raise RuntimeError(\"boom\")")
+            Some(
+                "Traceback (most recent call last):\n  File \"/usr/lib/python3.11/unittest/case.py\", line 57, in run\n    yield\n  File \"/w/t.py\", line 43, in test_raises\n    raise RuntimeError(\"boom\")"
+            )
         );
         assert_eq!(r.rest, ["# after"]);
+    }
+
+    #[test]
+    fn unittest_values_in_a_traceback_replace_its_ndiff() {
+        // tap.py 3.1 (python 3.11.7): assertEqual's `first != second`, then its ndiff.
+        let r = read(
+            &lines(
+                "# Traceback (most recent call last):\n#   File \"/w/mixed.py\", line 14, in test_x\n#     self.assertEqual([1, 2], [1, 3])\n# AssertionError: [1, 2] != [1, 3]\n# - [1, 2]\n# ?     ^\n# \n# + [1, 3]\n# ?     ^\n#\nafter",
+            ),
+            true,
+        );
+        assert_eq!(
+            r.message.as_deref(),
+            Some("AssertionError: [1, 2] != [1, 3]")
+        );
+        assert_eq!(r.expected_actual, Some((json!([1, 3]), json!([1, 2]))));
+        assert_eq!(r.rest, ["after"]);
+        // Without values unittest's words stay.
+        let r = read(
+            &lines(
+                "# Traceback (most recent call last):\n#   File \"/w/t.py\", line 3, in test_y\n#     f()\n# AssertionError: 'a' == 'a'\n# - not a diff",
+            ),
+            true,
+        );
+        assert_eq!(r.expected_actual, None);
+        assert_eq!(r.rest, ["# - not a diff"]);
+    }
+
+    #[test]
+    fn a_traceback_is_located_at_the_tests_method_else_the_deepest_project_frame() {
+        let stack = "Traceback (most recent call last):\n  File \"/usr/lib/python3.11/unittest/case.py\", line 57, in run\n    yield\n  File \"/w/tests/test_a.py\", line 14, in test_x\n    check(1)\n  File \"/w/tests/helpers.py\", line 3, in check\n    assert x\n  File \"/v/lib/python3.11/site-packages/lib/tools.py\", line 9, in eq\n    raise AssertionError";
+        assert_eq!(
+            traceback_location(stack, Some("test_x")).as_deref(),
+            Some("/w/tests/test_a.py:14")
+        );
+        assert_eq!(
+            traceback_location(stack, None).as_deref(),
+            Some("/w/tests/helpers.py:3")
+        );
+        assert_eq!(
+            traceback_location("Error: x\n  at f (a.js:1:2)", None),
+            None
+        );
+        assert_eq!(
+            unittest_method("test_x (__main__.T.test_x) (value='a (b)')"),
+            Some("test_x")
+        );
+        assert_eq!(unittest_method("Docstring (not a test id)"), None);
+        assert_eq!(unittest_method("test_x (pkg.T.other_x)"), None);
     }
 
     #[test]
@@ -855,7 +1023,9 @@ mod tests {
     #[test]
     fn pytest_location_and_empty_captures() {
         let r = read(
-            &lines("# E   boom\n# \n# t/test_a.py:15: AssertionError\n# --- Captured Log ---\n# \n# --- Captured Out ---\n# \n# --- Captured Err ---\n# hello"),
+            &lines(
+                "# E   boom\n# \n# t/test_a.py:15: AssertionError\n# --- Captured Log ---\n# \n# --- Captured Out ---\n# \n# --- Captured Err ---\n# hello",
+            ),
             true,
         );
         assert_eq!(r.location.as_deref(), Some("t/test_a.py:15"));
@@ -880,7 +1050,9 @@ mod tests {
     #[test]
     fn bats_location_command_and_assert_block() {
         let r = read(
-            &lines("# (in test file t/a.bats, line 14)\n#   `assert_equal \"$a\" b' failed\n#\n# -- values do not equal --\n# expected : b\n# actual   : a\n# --\n#"),
+            &lines(
+                "# (in test file t/a.bats, line 14)\n#   `assert_equal \"$a\" b' failed\n#\n# -- values do not equal --\n# expected : b\n# actual   : a\n# --\n#",
+            ),
             true,
         );
         assert_eq!(r.location.as_deref(), Some("t/a.bats:14"));
@@ -889,7 +1061,9 @@ mod tests {
         assert!(r.rest.is_empty(), "{:?}", r.rest);
         // bats-assert's own frames above the test file's line.
         let r = read(
-            &lines("# (from function `assert_equal' in file /n/bats-assert/src/assert_equal.bash, line 40,\n#  in test file t/f.bats, line 11)\n#   `assert_equal \"got\" \"wanted\"' failed"),
+            &lines(
+                "# (from function `assert_equal' in file /n/bats-assert/src/assert_equal.bash, line 40,\n#  in test file t/f.bats, line 11)\n#   `assert_equal \"got\" \"wanted\"' failed",
+            ),
             true,
         );
         assert_eq!(r.location.as_deref(), Some("t/f.bats:11"));

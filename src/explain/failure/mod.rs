@@ -164,6 +164,13 @@ pub fn details(a: &Assert<'_>, output: &[String]) -> Details {
     }
     read_pytest_text(&mut d);
     read_comments(&mut d, output);
+    if d.location.is_none() {
+        let test = comments::unittest_method(&a.name);
+        d.location = d
+            .stack
+            .as_deref()
+            .and_then(|s| comments::traceback_location(s, test));
+    }
     gobuild::read(&mut d);
     read_node_error(&mut d, &mut machine);
     if node_test {
