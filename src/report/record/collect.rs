@@ -891,7 +891,7 @@ mod tests {
         let f = c.file(0).expect("the file is being built");
         let outputs: Vec<&[String]> = f.failures.iter().map(|f| f.output.as_slice()).collect();
         // The error dump after `not ok` ends at its last frame: what follows is printed by the
-        // next test (tapbundle prints a test's output before its point, docs/failures.md).
+        // next test (a producer that prints a test's output before its point, docs/failures.md).
         assert_eq!(
             outputs,
             [
