@@ -551,12 +551,15 @@ impl<S: Sink> GoJsonParser<S> {
         for child in &t.children {
             self.emit_tree(line, package, child, name);
         }
-        self.emit_output(line, &t, point.ok && point.skip.is_none());
-        for text in &rest {
-            self.builder.output(&mut self.sink, line, text);
-        }
+        // Its own lines come after its subtests' end, at its level: no subtest's failure
+        // keeps them (a passing test's output, a failure's lines other than its message).
+        let mut own = match point.ok && point.skip.is_none() {
+            true => t.output.clone(),
+            false => Vec::new(),
+        };
+        own.extend(rest);
         self.builder
-            .end_subtest(&mut self.sink, t.line.max(line), point);
+            .end_subtest_with_output(&mut self.sink, t.line.max(line), point, &own);
     }
 
     /// A passing test's output goes out as output; a failing or skipped one's is its
@@ -946,8 +949,19 @@ mod tests {
             .as_deref()
             .unwrap_or_default()
             .contains("at: t_test.go:358"));
-        let said = format!("{events:?}");
-        assert!(said.contains("valid: passed 218; failed 0") && said.contains("skipped: 17"));
+        // After its subtests' end, so that no subtest's failure keeps them as its own.
+        let at = |want: &dyn Fn(&Event<'static>) -> bool| events.iter().position(want);
+        let end = at(&|e| matches!(e, Event::SubtestEnd { depth: 2, .. }));
+        let logged = at(
+            &|e| matches!(e, Event::Output { depth: 1, text, .. } if text.contains("valid: passed 218")),
+        );
+        let skipped = at(
+            &|e| matches!(e, Event::Output { depth: 1, text, .. } if text.contains("skipped: 17")),
+        );
+        assert!(
+            end.is_some() && end < logged && logged < skipped,
+            "{events:#?}"
+        );
     }
 
     #[test]
