@@ -80,15 +80,15 @@ def without_timings(explained):
 
 
 def any_order(x):
-    """`--any-order`: a run's lines (an explanation's failures) sorted, test numbers left out,
-    for a project whose tests run in an order that varies from run to run (a go test that
-    ranges over a map calls `t.Run` in the map's order)."""
+    """`--any-order`: a run's lines (an explanation's failures) sorted, test numbers (`point`,
+    `id`) left out, for a project whose tests run in an order that varies from run to run (a
+    go test that ranges over a map calls `t.Run` in the map's order)."""
     if isinstance(x, str):
         return "\n".join(sorted(x.splitlines()))
     if isinstance(x, dict):
         return {k: any_order(v) for k, v in x.items()}
     if isinstance(x, list):
-        drop = lambda e: {k: v for k, v in e.items() if k != "point"} if isinstance(e, dict) else e
+        drop = lambda e: {k: v for k, v in e.items() if k not in ("point", "id")} if isinstance(e, dict) else e
         return sorted((drop(e) for e in x), key=lambda e: json.dumps(e, sort_keys=True, default=repr))
     return x
 
@@ -205,7 +205,7 @@ def main(argv=None):
     for i, h in enumerate(harness[1:], 2):
         if same(h[0]) != same(harness[0][0]) or h[1] != harness[0][1]:
             h, harness0 = h[0], harness[0][0]
-            said.append(f"the harness's run {i} differs from its run 1: {first_difference(harness0, h)}")
+            said.append(f"the harness's run {i} differs from its run 1: {first_difference(same(harness0), same(h))}")
     print(f"==== the harness: {args.harness} (exit {harness[0][1]})\n{harness[0][0]}")
     with tempfile.TemporaryDirectory(prefix="tapline-verify-") as scratch:
         scratch = Path(scratch)
@@ -231,7 +231,7 @@ def main(argv=None):
             names = ("explanation", "terminal", "JUnit", "Markdown", "exit code", "log")
             for what, a, b in zip(names, first_stable, stable(other, other_logs)):
                 if same(a) != same(b):
-                    said.append(f"tapline's run {i}: its {what} differs from run 1's: {first_difference(a, b)}")
+                    said.append(f"tapline's run {i}: its {what} differs from run 1's: {first_difference(same(a), same(b))}")
         failures = [e for e in first.explained() if e.get("kind") == "failure" and e.get("full") and not e.get("by_children")]
         said += sink_disagreements(ec, first, scratch)
         said += log_disagreements(failures, logs, harness[0][0], not args.no_locations)
