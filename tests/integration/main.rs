@@ -74,6 +74,7 @@ mod issue41_test2;
 mod issue41_test2_refs;
 mod issue41_test_more;
 mod issue41_unittest;
+mod issue41_verified2;
 mod issue41_vitest_jest;
 mod issue42_bounds;
 mod issue42_junit_spool;

@@ -530,7 +530,11 @@ impl<S: Sink> GoJsonParser<S> {
             .and_then(|s| s.strip_prefix('/'))
             .unwrap_or(name);
         let dir = self.dirs.as_ref().and_then(|d| d.dir_of(package));
-        let (point, rest) = test_point(short, &t, dir.as_deref());
+        let children_failed = self.packages.get(package).is_some_and(|p| {
+            (t.children.iter())
+                .any(|c| p.tests.get(c).and_then(|c| c.result.as_deref()) == Some("fail"))
+        });
+        let (point, rest) = test_point(short, &t, dir.as_deref(), children_failed);
         if t.children.is_empty() {
             // Said before its output: a failure just before it keeps none of it.
             self.builder
@@ -547,12 +551,15 @@ impl<S: Sink> GoJsonParser<S> {
         for child in &t.children {
             self.emit_tree(line, package, child, name);
         }
-        self.emit_output(line, &t, point.ok && point.skip.is_none());
-        for text in &rest {
-            self.builder.output(&mut self.sink, line, text);
-        }
+        // Its own lines come after its subtests' end, at its level: no subtest's failure
+        // keeps them (a passing test's output, a failure's lines other than its message).
+        let mut own = match point.ok && point.skip.is_none() {
+            true => t.output.clone(),
+            false => Vec::new(),
+        };
+        own.extend(rest);
         self.builder
-            .end_subtest(&mut self.sink, t.line.max(line), point);
+            .end_subtest_with_output(&mut self.sink, t.line.max(line), point, &own);
     }
 
     /// A passing test's output goes out as output; a failing or skipped one's is its
@@ -673,8 +680,14 @@ fn is_go_summary(text: &str) -> bool {
 
 /// A finished test as a point, and the lines of a failure's output that are not its message:
 /// a skip's output is its reason, a failure's its message ([`failure`]). `dir`: its package's
-/// folder relative to the project root, when known.
-fn test_point(name: &str, t: &Test, dir: Option<&str>) -> (Point, Vec<String>) {
+/// folder relative to the project root, when known. A test whose subtests failed failed
+/// through them: its own entries are its output ([`failure`]).
+fn test_point(
+    name: &str,
+    t: &Test,
+    dir: Option<&str>,
+    children_failed: bool,
+) -> (Point, Vec<String>) {
     let result = t.result.as_deref().unwrap_or("unfinished");
     let mut p = Point {
         name: name.to_owned(),
@@ -696,7 +709,10 @@ fn test_point(name: &str, t: &Test, dir: Option<&str>) -> (Point, Vec<String>) {
             p.skip = Some(reason.trim().to_owned());
         }
         "fail" | "unfinished" => {
-            let read = failure(&text, name);
+            let read = match children_failed {
+                true => by_children(&text, name),
+                false => failure(&text, name),
+            };
             rest = read.rest;
             let at = read.at.map(|at| located(&at, dir));
             let message = match (&t.note, read.message.is_empty()) {
@@ -774,6 +790,18 @@ fn failure(text: &str, test: &str) -> Failed {
         at: at.map(str::to_owned),
         rest: rest.map(|l| l.to_string()).collect(),
     }
+}
+
+/// A failed test whose subtests failed: go prints `t.Log` and `t.Error` entries alike, and a
+/// parent's own entries, printed under `--- FAIL: TestX` after its subtests', are most often
+/// the logs of a table test's loop (`valid: passed 218; failed 0`), so they are its output
+/// and its subtests' failures explain it; a panic is still its own failure.
+fn by_children(text: &str, test: &str) -> Failed {
+    let lines: Vec<&str> = text.lines().collect();
+    panicked(&lines, test).unwrap_or_else(|| Failed {
+        rest: lines.iter().map(|l| l.to_string()).collect(),
+        ..Failed::default()
+    })
 }
 
 /// A panic's (or the runtime's fatal error's) lines as the failure, its frame in the tests as
@@ -891,6 +919,49 @@ mod tests {
             Some(Event::End { verdict }) => verdict.clone(),
             other => panic!("no end: {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_parent_whose_subtests_failed_has_its_logs_as_output() {
+        // BurntSushi/toml's TestToml: a table test's loop logs its counts after its subtests.
+        let stream = br#"{"Action":"run","Package":"p","Test":"TestT"}
+{"Action":"run","Package":"p","Test":"TestT/x"}
+{"Action":"output","Package":"p","Test":"TestT/x","Output":"    t_test.go:358: got 1\n"}
+{"Action":"fail","Package":"p","Test":"TestT/x","Elapsed":0.01}
+{"Action":"output","Package":"p","Test":"TestT","Output":"    t_test.go:375:   valid: passed 218; failed 0\n"}
+{"Action":"output","Package":"p","Test":"TestT","Output":"    t_test.go:377: skipped: 17\n"}
+{"Action":"fail","Package":"p","Test":"TestT","Elapsed":0.02}
+{"Action":"fail","Package":"p","Elapsed":0.03}
+"#;
+        let events = parse(stream);
+        let point = |name: &str| {
+            events.iter().find_map(|e| match e {
+                Event::Assert(a) if a.name == name => Some(a.clone()),
+                _ => None,
+            })
+        };
+        let parent = point("TestT").expect("TestT");
+        assert!(!parent.ok);
+        assert_eq!(parent.diagnostics, None);
+        let x = point("x").expect("x");
+        assert!(x
+            .diagnostics
+            .as_deref()
+            .unwrap_or_default()
+            .contains("at: t_test.go:358"));
+        // After its subtests' end, so that no subtest's failure keeps them as its own.
+        let at = |want: &dyn Fn(&Event<'static>) -> bool| events.iter().position(want);
+        let end = at(&|e| matches!(e, Event::SubtestEnd { depth: 2, .. }));
+        let logged = at(
+            &|e| matches!(e, Event::Output { depth: 1, text, .. } if text.contains("valid: passed 218")),
+        );
+        let skipped = at(
+            &|e| matches!(e, Event::Output { depth: 1, text, .. } if text.contains("skipped: 17")),
+        );
+        assert!(
+            end.is_some() && end < logged && logged < skipped,
+            "{events:#?}"
+        );
     }
 
     #[test]

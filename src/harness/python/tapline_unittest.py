@@ -165,6 +165,7 @@ class TapResult(unittest.TestResult):
                 error["operator"] = "=="
                 error["actual"], error["expected"] = values
                 error["repr"] = "python"
+                error["message"] = _without_ndiff(message)
         own = self._own_file()
         frames = self._frames(tb, own)
         error["stack"] = _stack(frames)
@@ -200,6 +201,30 @@ class TapResult(unittest.TestResult):
             code = t.tb_frame.f_code
             frames.append((code.co_filename, t.tb_lineno, code.co_name))
         return frames
+
+
+def _without_ndiff(message):
+    # assertEqual's message less the ndiff it prints of its two values (`- first`, `? ^`
+    # marks, `+ second`, lines both share): the diff tapline draws from the values replaces
+    # it, as the tap.py reader drops it (src/explain/failure/comments.rs). The rest stays:
+    # `Lists differ: …`, `First differing element 0:`, a test's own ` : msg`.
+    lines = message.split("\n")
+    kept, i = lines[:1], 1
+    while i < len(lines):
+        j, end, minus, plus = i, i, False, False
+        while j < len(lines) and (not lines[j].strip() or lines[j][:2] in ("- ", "+ ", "? ", "  ")):
+            minus |= lines[j].startswith("- ")
+            plus |= lines[j].startswith("+ ")
+            end = j + 1 if lines[j].strip() else end
+            j += 1
+        if minus and plus:
+            i = end
+            continue
+        kept.append(lines[i])
+        i += 1
+    while len(kept) > 1 and not kept[-1].strip():
+        kept.pop()
+    return "\n".join(kept)
 
 
 def _equal_values(tb):
