@@ -1,7 +1,7 @@
 #!/bin/bash
 # Issue 39's gate: every line of src/ that names a harness outside the places allowed to
 # (src/harness/: the rooms and their registry; src/explain/failure/: the producers' failure
-# readers, #41; src/cli.rs: the user's help). Prints nothing: the move is done, and
+# readers, #41; src/cli/: the user's help). Prints nothing: the move is done, and
 # tests/integration/layout.rs keeps it so. Why the boundaries are drawn so:
 # docs/harness-adapters-plan.md, section 5. With --code, only lines of code: comments, test
 # modules (a `#[cfg(test)] mod` to the end of its file) and `tests.rs`/`*_tests.rs` files
@@ -25,7 +25,7 @@ alt+=('(?i:go test|cargo test|cargo\.toml|cargo metadata|cargo[ -]nextest|rustdo
 re=$(IFS='|'; echo "${alt[*]}")
 grep -rnIP "$re" src --exclude-dir=harness \
   | grep -v '^src/explain/failure/' \
-  | grep -v '^src/cli\.rs:' \
+  | grep -v '^src/cli/' \
   | if [ "$code" = 1 ]; then
       python3 -c '
 import sys
