@@ -51,6 +51,9 @@ def suite():
 ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
 TIMES = re.compile(r'"(duration_ms|time|start|end|elapsed)":\s*[0-9.e+-]+')
 MARKER_TIME = re.compile(r"⟦TSTEST:time:[0-9.]+⟧")
+# `diff -u`'s headers (a shell library's `test_cmp` in verbose mode) carry the files' times
+# (after a tab, which JUnit's <system-out> loses).
+DIFF_HEADER_TIME = re.compile(r"^((?:---|\+\+\+) [^\t\n]*?)\t?\d{4}-\d\d-\d\d [0-9:.]+ [+-]\d{4}", re.M)
 
 
 def stable_text(text, project, ec):
@@ -58,6 +61,7 @@ def stable_text(text, project, ec):
     and an object's address (pytest's `self = <… at 0x7f…>`)."""
     text = ec.DURATION.sub("<t>", text.replace(str(project), "<project>"))
     text = MARKER_TIME.sub("⟦TSTEST:time:<t>⟧", text)
+    text = DIFF_HEADER_TIME.sub(r"\1 <t>", text)
     return TIMES.sub(r'"\1": <t>', ADDRESS.sub("0x…", text))
 
 
