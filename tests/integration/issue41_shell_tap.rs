@@ -152,3 +152,54 @@ fn issue41_bats_project_helper_stack_and_its_expected_actual() {
         "read, not output: {text}"
     );
 }
+
+/// password-store's layout (zx2c4/password-store @ 3ca13cd): the Makefile at the root names
+/// the tests, `TESTS = $(sort $(wildcard tests/t[0-9][0-9][0-9][0-9]-*.sh))`, and beside them
+/// lie the library and the setup each test sources (also `*.sh`): `make test` runs the tests
+/// only, and so does a bare run; was: the library and the setup run as tests and fail.
+#[test]
+fn issue41_shell_tap_scripts_the_makefile_names_are_the_tests() {
+    let p = Project::new();
+    p.write(
+        "Makefile",
+        "TESTS = $(sort $(wildcard tests/t[0-9][0-9][0-9][0-9]-*.sh))\ntest: $(TESTS)\n$(TESTS):\n\t@$@ $(PASS_TEST_OPTS)\n",
+    );
+    p.write(
+        "tests/setup.sh",
+        "TEST_HOME=\"$(pwd)\"\n. ./sharness.sh\n[ -e ../Makefile ] || exit 2\n",
+    );
+    p.write(
+        "tests/sharness.sh",
+        "#!/bin/sh\nok () { echo \"ok $1 - $2\"; }\n",
+    );
+    p.write(
+        "tests/t0001-sanity.sh",
+        "#!/bin/sh\ncd \"$(dirname \"$0\")\"\n. ./setup.sh\nok 1 'runs from tests/'\necho 1..1\n",
+    );
+    let listed = p.run(&["--list"]);
+    assert_eq!(listed.code, 0, "{}", listed.both());
+    assert!(
+        listed.stdout.contains("tests/t0001-sanity.sh\t"),
+        "{}",
+        listed.both()
+    );
+    for helper in ["tests/setup.sh\t", "tests/sharness.sh\t"] {
+        assert!(!listed.stdout.contains(helper), "{}", listed.both());
+    }
+    assert!(
+        listed.stderr.contains("tests/setup.sh: passed over"),
+        "{}",
+        listed.both()
+    );
+    let ran = p.run(&["--format", "summary"]);
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    let doc = ran.summary_doc();
+    assert_eq!(doc["files"].as_array().map(Vec::len), Some(1), "{doc:#}");
+    // Named, a helper still runs.
+    let named = p.run(&["--list", "tests/setup.sh"]);
+    assert!(
+        named.stdout.contains("tests/setup.sh\t"),
+        "{}",
+        named.both()
+    );
+}
