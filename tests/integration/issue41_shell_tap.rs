@@ -53,7 +53,7 @@ fn project() -> Project {
     let p = Project::new();
     p.write(
         "t/t0001-x.t",
-        &format!("#!/bin/sh\ncat <<'EOF'\n{VERBOSE}EOF\nexit 1\n"),
+        format!("#!/bin/sh\ncat <<'EOF'\n{VERBOSE}EOF\nexit 1\n"),
     );
     p
 }
