@@ -307,21 +307,25 @@ def find_head(text, head, at):
 
 
 def segments(text, heads):
-    """The text of each failure: from its heading (found in order) to the next one's."""
+    """The text of each failure: from its heading (found in order, else anywhere: a report of
+    several files may list them in another order than the run finished them) to the next
+    heading's."""
     spans, at = [], 0
     for head in heads:
         found = find_head(text, head, at)
+        if found < 0:
+            found = find_head(text, head, 0)
         if found < 0:
             spans.append(None)
             continue
         spans.append(found)
         at = found + len(head)
     out = []
-    for i, start in enumerate(spans):
+    for start in spans:
         if start is None:
             out.append(None)
             continue
-        end = next((s for s in spans[i + 1:] if s is not None), len(text))
+        end = min((s for s in spans if s is not None and s > start), default=len(text))
         out.append(text[start:end])
     return out
 

@@ -59,6 +59,9 @@ YAML_DURATION = re.compile(r"\b(duration_ms:) [0-9.]+(?:e[+-]?[0-9]+)?")
 # A harness's clock (vitest's `Start at  00:51:15`).
 CLOCK = re.compile(r"\b\d\d:\d\d:\d\d\b")
 MARKER_TIME = re.compile(r"⟦TSTEST:time:[0-9.]+⟧")
+# `diff -u`'s headers (a shell library's `test_cmp` in verbose mode) carry the files' times
+# (after a tab, which JUnit's <system-out> loses).
+DIFF_HEADER_TIME = re.compile(r"^((?:---|\+\+\+) [^\t\n]*?)\t?\d{4}-\d\d-\d\d [0-9:.]+ [+-]\d{4}", re.M)
 
 
 def stable_text(text, project, ec):
@@ -66,13 +69,14 @@ def stable_text(text, project, ec):
     and an object's address (pytest's `self = <… at 0x7f…>`)."""
     text = ec.DURATION.sub("<t>", text.replace(str(project), "<project>"))
     text = MARKER_TIME.sub("⟦TSTEST:time:<t>⟧", text)
+    text = DIFF_HEADER_TIME.sub(r"\1 <t>", text)
     text = CLOCK.sub("<clock>", YAML_DURATION.sub(r"\1 <t>", text))
     return TIMES.sub(r'"\1": <t>', ADDRESS.sub("0x…", text))
 
 
-# The Markdown's "Slowest files" table is ordered by time, so files that take about as long
-# swap places between runs: it is left out of the comparison.
-SLOWEST = re.compile(r"^Slowest: .*\n?", re.M)  # the terminal's line of the same
+# The terminal's `Slowest:` line and the Markdown's "Slowest files" table are ordered by time,
+# so files that take about as long swap places between runs: they are left out of the comparison.
+SLOWEST = re.compile(r"^Slowest: .*\n?", re.M)
 
 
 def without_timings(explained):

@@ -114,15 +114,16 @@ fn issue40_shell_tap_verbose_output_is_its_own_tests() {
     assert_eq!(ran.code, 1, "{}", ran.both());
     let doc = ran.summary_doc();
     let failures = file_doc(&doc, "t/a.t")["failures"].clone();
-    let output = |k: usize| failures[k]["output"].to_string();
+    // Its output and its `diff -u`, which is its diff (issue 41), both its own.
+    let output = |k: usize| format!("{} {}", failures[k]["output"], failures[k]["diff"]);
     assert_eq!(failures[0]["path"], json!(["compares"]));
-    assert!(output(0).contains("+c"), "its own diff: {}", output(0));
+    assert!(output(0).contains("+ c"), "its own diff: {}", output(0));
     assert!(
-        !output(0).contains("+y") && !output(0).contains("echo x"),
+        !output(0).contains("+ y") && !output(0).contains("echo x"),
         "not the next test's: {}",
         output(0)
     );
     assert_eq!(failures[1]["path"], json!(["compares again"]));
-    assert!(output(1).contains("+y"), "{}", output(1));
-    assert!(!output(1).contains("+c"), "{}", output(1));
+    assert!(output(1).contains("+ y"), "{}", output(1));
+    assert!(!output(1).contains("+ c"), "{}", output(1));
 }

@@ -53,7 +53,8 @@ fn messages(sink: &str, text: &str) -> Vec<String> {
 }
 
 /// The message was the failed command and then the test's output (`expected: expected`,
-/// `actual:   actual`), which `bats --tap` gives as output: now the output, after the message.
+/// `actual:   actual`), which `bats --tap` gives as output: now after the message, as the
+/// values the test compared (`expected:` / `actual:` under bats' failed command, issue41_shell_tap).
 #[test]
 fn issue41_bats_tap13_message_is_the_failed_command_and_the_rest_its_output() {
     if !require(
@@ -74,11 +75,15 @@ fn issue41_bats_tap13_message_is_the_failed_command_and_the_rest_its_output() {
                 !said.iter().any(|m| m.contains(printed)),
                 "{sink}: {printed:?} in a message {said:?}\n{text}"
             );
-            let at = text.find(printed);
+            let value = printed
+                .split_whitespace()
+                .last()
+                .map(|v| format!("\"{v}\""));
+            let at = value.and_then(|v| text.rfind(&v));
             let after = text.find(command).expect("the message");
             assert!(
                 at.is_some_and(|at| at > after),
-                "{sink}: the output {printed:?} is lost or before its message\n{text}"
+                "{sink}: the value of {printed:?} is lost or before its message\n{text}"
             );
         }
     }

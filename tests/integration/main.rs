@@ -66,6 +66,7 @@ mod issue41_mocha_leftovers;
 mod issue41_node_tap;
 mod issue41_node_test;
 mod issue41_process_death;
+mod issue41_shell_tap;
 mod issue41_pytest;
 mod issue41_tapbundle;
 mod issue41_tape;

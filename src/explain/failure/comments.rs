@@ -33,10 +33,13 @@ use serde_json::Value;
 /// and Test2's `Looks like you …`, bats' `bats warning: Executed 2 instead of expected 3
 /// tests`, and the totals mocha, ava, tape and node:test print (`# tests 5`, `# pass 1`,
 /// `# fail 4`, `# duration_ms 12.5`): mocha prints them right under its last failure's stack,
-/// before its plan.
+/// before its plan; a shell test library's `# failed 1 among 3 test(s)`.
 pub(crate) fn is_closing_line(comment: &str) -> bool {
     let c = comment.trim_start();
-    c.starts_with("Looks like you") || c.starts_with("bats warning: ") || is_total(c)
+    c.starts_with("Looks like you")
+        || c.starts_with("bats warning: ")
+        || is_total(c)
+        || super::shell_lib::is_closing_line(c)
 }
 
 /// A totals line: `tests 5`, `pass 1`, `fail 4`, `skip 0`, `duration_ms 12.5`…
@@ -71,6 +74,31 @@ fn is_failed_command(line: &str) -> bool {
         rest.trim_start_matches(|c: char| c.is_ascii_digit())
     });
     command.starts_with('`') && (how.is_empty() || how == " due to timeout")
+}
+
+/// bats' trace of a failure in a helper the project defines (`(from function `assert_equal'
+/// in file test/test_helper.bash, line 56,` … `in test file test/x.bats, line 81)`), as bats
+/// prints it: the project's frames, a relative path, and the test file's line. A library's
+/// frames (bats-assert's, loaded by an absolute path) are left out; a trace of none but them
+/// is no stack.
+fn bats_stack(trace: &[Option<&str>]) -> Option<String> {
+    let own = |frame: &str| {
+        frame
+            .split_once("' in file ")
+            .is_some_and(|(_, file)| !file.starts_with('/'))
+    };
+    let frames: Vec<&str> = trace.iter().flatten().map(|f| f.trim()).collect();
+    let (last, calls) = frames.split_last()?;
+    if !calls.iter().any(|f| own(f)) {
+        return None;
+    }
+    let kept: Vec<&str> = calls
+        .iter()
+        .copied()
+        .filter(|f| own(f))
+        .chain([*last])
+        .collect();
+    Some(kept.join("\n"))
 }
 
 /// What the comments said, and the lines they did not explain.
@@ -120,6 +148,7 @@ pub(super) fn read(lines: &[String], commented: bool) -> Read {
                 .or_else(|| r.pytest_error(&bodies[i..], pytest))
                 .or_else(|| r.bats_location(&bodies[i..]))
                 .or_else(|| r.bats_assert(&bodies[i..]))
+                .or_else(|| r.bats_expected_actual(&bodies[i..]))
                 .or_else(|| r.busted(&bodies[i..]))
                 .or_else(|| r.traceback(&bodies[i..])),
             None => None,
@@ -283,6 +312,9 @@ impl Read {
         let (file, line) = at.rsplit_once(", line ")?;
         self.location
             .get_or_insert_with(|| format!("{file}:{line}"));
+        if self.stack.is_none() {
+            self.stack = bats_stack(&bodies[..=last]);
+        }
         let command = bodies
             .get(last + 1)
             .copied()
@@ -409,6 +441,33 @@ impl Read {
         ));
         self.message.get_or_insert_with(|| title.to_owned());
         Some(end)
+    }
+
+    /// Under bats' failed command, a test helper's `expected: x` and `actual: y` lines (either
+    /// order; rbenv's and its kin's `assert_equal`, a test's own `echo`): the values compared.
+    fn bats_expected_actual(&mut self, bodies: &[Option<&str>]) -> Option<usize> {
+        if self.expected_actual.is_some() || !self.message.as_deref().is_some_and(is_failed_command)
+        {
+            return None;
+        }
+        let field = |k: usize, name: &str| {
+            let body = bodies.get(k).copied().flatten()?.trim_start();
+            Some(
+                body.strip_prefix(name)?
+                    .strip_prefix(':')?
+                    .trim_start()
+                    .to_owned(),
+            )
+        };
+        let (expected, actual) = match field(0, "expected") {
+            Some(expected) => (expected, field(1, "actual")?),
+            None => {
+                let actual = field(0, "actual")?;
+                (field(1, "expected")?, actual)
+            }
+        };
+        self.expected_actual = Some((Value::String(expected), Value::String(actual)));
+        Some(2)
     }
 
     /// A Python traceback: its frames as the stack, the exception line as the message.
@@ -1068,8 +1127,35 @@ mod tests {
         );
         assert_eq!(r.location.as_deref(), Some("t/f.bats:11"));
         assert!(r.message.is_some() && r.rest.is_empty());
+        assert_eq!(r.stack, None, "a library's frames only");
         // Plain output lines are never read.
         let r = read(&lines("got: 'a'\nexpected: 'b'"), true);
+        assert_eq!(r.expected_actual, None);
+    }
+
+    #[test]
+    fn bats_project_helper_frames_and_its_expected_actual() {
+        // rbenv's test_helper: its own assert_equal prints `expected:` / `actual:`.
+        let r = read(
+            &lines(
+                "# (from function `assert_equal' in file test/test_helper.bash, line 56,\n#  from function `assert_output' in file test/test_helper.bash, line 65,\n#  from function `x' in file /usr/lib/bats-assert/src/x.bash, line 3,\n#  in test file test/version-name.bats, line 81)\n#   `assert_output \"1.8.7\"' failed\n# expected: 1.8.7\n# actual:   ruby-1.8.7",
+            ),
+            true,
+        );
+        assert_eq!(r.location.as_deref(), Some("test/version-name.bats:81"));
+        assert_eq!(
+            r.stack.as_deref(),
+            Some(
+                "(from function `assert_equal' in file test/test_helper.bash, line 56,\nfrom function `assert_output' in file test/test_helper.bash, line 65,\nin test file test/version-name.bats, line 81)"
+            )
+        );
+        assert_eq!(
+            r.expected_actual,
+            Some((json!("1.8.7"), json!("ruby-1.8.7")))
+        );
+        assert!(r.rest.is_empty(), "{:?}", r.rest);
+        // Without bats' failed command above them, such lines are the test's output.
+        let r = read(&lines("# expected: 1\n# actual: 2"), true);
         assert_eq!(r.expected_actual, None);
     }
 }

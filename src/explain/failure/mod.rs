@@ -36,6 +36,7 @@ pub(crate) use node_error::DumpEnd;
 mod node_test;
 pub(crate) use node_test::strip_run_summary;
 mod pgtap;
+pub(crate) mod shell_lib;
 pub(crate) mod source_mapped;
 pub mod stack;
 mod tap_runner;
@@ -173,6 +174,7 @@ pub fn details(a: &Assert<'_>, output: &[String]) -> Details {
     }
     gobuild::read(&mut d);
     read_node_error(&mut d, &mut machine);
+    read_shell_diff(&mut d);
     if node_test {
         node_test::label(&mut d, &mut machine);
     }
@@ -400,6 +402,19 @@ fn read_node_error(d: &mut Details, machine: &mut Vec<(String, String)>) {
         }
     }
     d.other.extend(dump.other);
+}
+
+/// A `diff -u` among a failure's output (a shell test library's `test_cmp expect actual` in
+/// verbose mode), when nothing attached gave values or a diff: the failure's diff, its lines
+/// leaving the output ([`shell_lib::unified`]).
+fn read_shell_diff(d: &mut Details) {
+    if d.expected_actual.is_some() || d.text_diff.is_some() {
+        return;
+    }
+    if let Some((text, rest)) = shell_lib::unified(&d.output) {
+        d.text_diff = Some(text);
+        d.output = rest;
+    }
 }
 
 /// `operator deepStrictEqual · AssertionError [ERR_ASSERTION] · hookFailed`; a code

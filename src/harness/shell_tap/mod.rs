@@ -2,7 +2,8 @@
 //! whose `#!` names a shell runs under that shell, as the project's `make test` or `prove`
 //! runs it, from the folder the project runs it in, with `$TEST_OPTS` as the library's
 //! Makefile passes them (`TEST_OPTS=-v`: each test's commands' output, before its point); a
-//! folder whose Makefile runs its `*.t` is walked as that Makefile runs it.
+//! folder whose Makefile runs its `*.t` is walked as that Makefile runs it, and so is a folder
+//! of scripts the Makefile above it names by a wildcard (`tests/t[0-9]*-*.sh`).
 use super::api::{Id, Made};
 use super::shebang::Shebang;
 use super::Harness;
@@ -77,9 +78,10 @@ impl Harness for ShellTap {
         _another_test: &dyn Fn(&str) -> bool,
     ) -> Option<Box<dyn super::folder::Folder>> {
         let abs: PathBuf = crate::util::paths::normalize(&cwd.join(dir));
-        folder::runs_its_dot_t(&abs).then(|| {
-            Box::new(folder::MakeFolder { dir: abs, bare }) as Box<dyn super::folder::Folder>
-        })
+        if folder::runs_its_dot_t(&abs) {
+            return Some(Box::new(folder::MakeFolder { dir: abs, bare }));
+        }
+        folder::named_by_parent_make(&abs).map(|f| Box::new(f) as Box<dyn super::folder::Folder>)
     }
 
     fn silent(&self, _name: &str) -> super::api::Silent {
