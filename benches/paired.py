@@ -36,6 +36,7 @@ def main():
     walls = {a_label: [], b_label: []}
     cpus = {a_label: [], b_label: []}
     ratios = []
+    cpu_ratios = []
     for i in range(pairs):
         order = [(a_label, a), (b_label, b)]
         if i % 2:
@@ -47,6 +48,7 @@ def main():
             walls[label].append(wall)
             cpus[label].append(cpu)
         ratios.append(got[b_label] / got[a_label])
+        cpu_ratios.append(cpus[b_label][-1] / cpus[a_label][-1])
     for label in (a_label, b_label):
         print(
             f"{label:10s} exit {codes[label]}  median wall {statistics.median(walls[label]):8.1f} ms"
@@ -56,6 +58,13 @@ def main():
     print(
         f"paired wall ratio {b_label}/{a_label}: median {statistics.median(ratios):.3f}"
         f"  quartiles {q[0]:.3f}–{q[2]:.3f}  range {min(ratios):.3f}–{max(ratios):.3f}  (N={pairs})"
+    )
+    # The CPU of a pair's two runs is less at the mercy of the load than their wall time,
+    # but not free of it (caches, frequency): its ratio's spread says how much.
+    q = statistics.quantiles(cpu_ratios, n=4)
+    print(
+        f"paired cpu ratio {b_label}/{a_label}: median {statistics.median(cpu_ratios):.3f}"
+        f"  quartiles {q[0]:.3f}–{q[2]:.3f}  range {min(cpu_ratios):.3f}–{max(cpu_ratios):.3f}"
     )
 
 

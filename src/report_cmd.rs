@@ -66,6 +66,9 @@ impl RunSink for ReplaySinks {
             .map_or(Ok(()), |t| t.on(&ev))
             .and_then(|()| self.reports.as_mut().map_or(Ok(()), |r| r.on_owned(ev)))
     }
+    fn keeps(&self) -> bool {
+        self.reports.is_some()
+    }
 }
 
 impl Replay {

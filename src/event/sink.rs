@@ -24,10 +24,23 @@ pub trait RunSink {
     /// batch on whole, so that a point's event is not copied once per layer.
     fn give(&mut self, batch: Vec<RunEvent>) -> io::Result<()> {
         let mut result = Ok(());
+        if !self.keeps() {
+            // Lent: moving each event out of the batch only to read it is a copy per event.
+            for ev in &batch {
+                result = result.and(self.on(ev));
+            }
+            return result;
+        }
         for ev in batch {
             result = result.and(self.on_owned(ev));
         }
         result
+    }
+    /// Whether the sink keeps the events it is given by value (hands them to another thread):
+    /// the layers in front give it events by value only then, and lend them otherwise, so that
+    /// a point's event is not moved once per layer on its way to a sink that only reads it.
+    fn keeps(&self) -> bool {
+        false
     }
     fn tick(&mut self, _now: Instant) -> io::Result<()> {
         Ok(())
@@ -88,6 +101,9 @@ impl<S: RunSink> RunSink for Unflushed<S> {
         }
         self.inner.give(batch)
     }
+    fn keeps(&self) -> bool {
+        self.inner.keeps()
+    }
     fn tick(&mut self, now: Instant) -> io::Result<()> {
         self.inner.tick(now)
     }
@@ -107,6 +123,9 @@ impl<S: RunSink + ?Sized> RunSink for &mut S {
     }
     fn give(&mut self, batch: Vec<RunEvent>) -> io::Result<()> {
         (**self).give(batch)
+    }
+    fn keeps(&self) -> bool {
+        (**self).keeps()
     }
     fn tick(&mut self, now: Instant) -> io::Result<()> {
         (**self).tick(now)
@@ -139,17 +158,26 @@ impl RunSink for Fanout<'_> {
         before.and(after)
     }
     /// Event by event, as [`Fanout::on_owned`]: each sink sees the events in the order the
-    /// others do.
+    /// others do. Lent to the last sink too when it does not keep them ([`RunSink::keeps`]).
     fn give(&mut self, batch: Vec<RunEvent>) -> io::Result<()> {
         let Some((last, first)) = self.0.split_last_mut() else {
             return Ok(());
         };
         let mut result = Ok(());
+        if !last.keeps() {
+            for ev in &batch {
+                result = result.and(first_error(self.0.iter_mut().map(|s| s.on(ev))));
+            }
+            return result;
+        }
         for ev in batch {
             result = result.and(first_error(first.iter_mut().map(|s| s.on(&ev))));
             result = result.and(last.on_owned(ev));
         }
         result
+    }
+    fn keeps(&self) -> bool {
+        self.0.last().is_some_and(|s| s.keeps())
     }
     fn tick(&mut self, now: Instant) -> io::Result<()> {
         first_error(self.0.iter_mut().map(|s| s.tick(now)))

@@ -208,6 +208,10 @@ impl RunSink for ReportsThread {
         self.on_owned(ev.clone())
     }
 
+    fn keeps(&self) -> bool {
+        true
+    }
+
     fn on_owned(&mut self, ev: RunEvent) -> io::Result<()> {
         let ends = matches!(
             ev,

@@ -237,13 +237,21 @@ impl<'a> Feed<'a> {
     /// The parser's events so far after what is batched, to the dispatcher.
     async fn send(&mut self) {
         let (run, file) = (self.run, self.file);
-        // Room for them at once: grown a push at a time, the batch was copied over and over.
-        self.batch.reserve(self.parser.sink_mut().events.len());
-        for event in self.parser.sink_mut().events.drain(..) {
-            if !self.late_err.is_empty() && line_of(&event).is_some_and(|l| l > self.late_at) {
-                self.batch.append(&mut self.late_err);
+        let parsed = &mut self.parser.sink_mut().events;
+        if self.late_err.is_empty() {
+            // Written into the batch where they land: a loop of pushes moved each event
+            // through the stack three times (11% of a passing point's CPU).
+            let tap = |event| RunEvent::Tap { run, file, event };
+            self.batch.extend(parsed.drain(..).map(tap));
+        } else {
+            // Room for them at once: grown a push at a time, the batch was copied over and over.
+            self.batch.reserve(parsed.len());
+            for event in parsed.drain(..) {
+                if !self.late_err.is_empty() && line_of(&event).is_some_and(|l| l > self.late_at) {
+                    self.batch.append(&mut self.late_err);
+                }
+                self.batch.push(RunEvent::Tap { run, file, event });
             }
-            self.batch.push(RunEvent::Tap { run, file, event });
         }
         if !self.batch.is_empty() {
             let batch = std::mem::take(&mut self.batch);

@@ -181,6 +181,9 @@ impl<S: RunSink> RunSink for Explaining<S> {
         }
         self.inner.give(out)
     }
+    fn keeps(&self) -> bool {
+        self.inner.keeps()
+    }
     fn tick(&mut self, now: Instant) -> io::Result<()> {
         self.inner.tick(now)
     }

@@ -420,3 +420,73 @@ fn a_failing_sink_keeps_no_event_from_the_others() {
     }
     assert_eq!((broken.seen, fine.seen), (2, 2));
 }
+
+/// Records, in one log shared by several sinks, which sink saw which event and how: lent
+/// (`on`) or given (`on_owned`, only when it `keeps`).
+struct Logging<'l> {
+    name: &'static str,
+    keeps: bool,
+    log: &'l std::cell::RefCell<Vec<String>>,
+}
+
+impl RunSink for Logging<'_> {
+    fn on(&mut self, ev: &RunEvent) -> io::Result<()> {
+        let RunEvent::SeriesStarted { runs } = ev else {
+            return Ok(());
+        };
+        self.log
+            .borrow_mut()
+            .push(format!("{} lent {runs}", self.name));
+        Ok(())
+    }
+    fn on_owned(&mut self, ev: RunEvent) -> io::Result<()> {
+        let RunEvent::SeriesStarted { runs } = ev else {
+            return Ok(());
+        };
+        self.log
+            .borrow_mut()
+            .push(format!("{} given {runs}", self.name));
+        Ok(())
+    }
+    fn keeps(&self) -> bool {
+        self.keeps
+    }
+}
+
+/// A batch reaches every sink event by event, in the same order: given by value to a last
+/// sink that keeps events, lent to one that only reads them (each layer's move of an event was
+/// a copy per point: issue 42's CPU).
+#[test]
+fn a_batch_is_lent_unless_the_last_sink_keeps_its_events() {
+    let batch = || {
+        (1..=2)
+            .map(|runs| RunEvent::SeriesStarted { runs })
+            .collect()
+    };
+    for keeps in [false, true] {
+        let log = std::cell::RefCell::new(Vec::new());
+        let mut a = Logging {
+            name: "a",
+            keeps: false,
+            log: &log,
+        };
+        let mut b = Logging {
+            name: "b",
+            keeps,
+            log: &log,
+        };
+        let mut fanout = Fanout(vec![&mut a, &mut b]);
+        assert_eq!(fanout.keeps(), keeps);
+        let mut layered = crate::event::sink::Unflushed::new(&mut fanout);
+        assert_eq!(layered.keeps(), keeps);
+        layered.give(batch()).expect("no sink fails");
+        let last = if keeps { "given" } else { "lent" };
+        let want = [
+            "a lent 1".to_string(),
+            format!("b {last} 1"),
+            "a lent 2".to_string(),
+            format!("b {last} 2"),
+        ];
+        assert_eq!(log.into_inner(), want);
+    }
+}
