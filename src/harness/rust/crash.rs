@@ -17,7 +17,7 @@ pub(super) fn lister() -> TestLister {
 fn listed(command: &str, env_threads: Option<String>) -> Option<Listed> {
     let argv = crate::util::shell::split_words(command).ok()?;
     let (program, args) = argv.split_first()?;
-    let args: Vec<&String> = args.iter().filter(|a| !is_run_only(a)).collect();
+    let args = listing_args(args);
     let out = crate::util::quiet::stdout_of(
         Command::new(program)
             .args(&args)
@@ -33,11 +33,23 @@ fn listed(command: &str, env_threads: Option<String>) -> Option<Listed> {
     })
 }
 
-/// Words of a run that a listing refuses or that change how it prints (`--quiet`'s dots are
-/// no listing's; `--nocapture`, `--show-output` say nothing of which tests).
-fn is_run_only(word: &str) -> bool {
-    matches!(word, "--quiet" | "-q" | "--nocapture" | "--show-output")
-        || word.starts_with("--format")
+/// The run's words that say which tests (filters, `--exact`, `--skip NAME`, `--ignored`),
+/// without those that only change how it prints (`--quiet`'s dots, `--format X`: the listing
+/// has its own, `--nocapture`, `--show-output`).
+fn listing_args(args: &[String]) -> Vec<&String> {
+    let mut kept = Vec::new();
+    let mut words = args.iter();
+    while let Some(w) = words.next() {
+        match w.as_str() {
+            "--quiet" | "-q" | "--nocapture" | "--show-output" => {}
+            "--format" => {
+                words.next();
+            }
+            _ if w.starts_with("--format=") => {}
+            _ => kept.push(w),
+        }
+    }
+    kept
 }
 
 /// libtest's threads: `--test-threads N` (`=N`), else `RUST_TEST_THREADS`, else what the
@@ -73,6 +85,16 @@ mod tests {
         assert_eq!(threads(&words("/b --test-threads 4"), None), 4);
         assert_eq!(threads(&words("/b"), Some("5")), 5);
         assert!(threads(&words("/b"), Some("x")) >= 1);
+    }
+
+    #[test]
+    fn a_listing_keeps_the_words_that_choose_tests() {
+        let args = words("--quiet --format pretty adds --exact --skip slow --format=json -q");
+        let kept: Vec<&str> = listing_args(&args)
+            .into_iter()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(kept, ["adds", "--exact", "--skip", "slow"]);
     }
 
     #[test]
