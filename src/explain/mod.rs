@@ -85,6 +85,10 @@ pub struct Explanation {
     pub expected: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub actual: Option<Value>,
+    /// The producer's names for `expected` and `actual` when it means neither as such (Rust's
+    /// `["left", "right"]`): the diff calls its sides so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sides: Option<[&'static str; 2]>,
     /// The one diff of this failure (of the values, or of the producer's own text diff), with
     /// changed characters marked; a renderer without colours ignores the marks.
     #[serde(skip_serializing_if = "Option::is_none", serialize_with = "plain_diff")]
@@ -196,6 +200,7 @@ fn identity(point: usize, a: &Assert<'_>, path: Vec<String>) -> Explanation {
         other: Vec::new(),
         expected: None,
         actual: None,
+        sides: None,
         diff: None,
         raw_yaml: None,
         stack: None,
@@ -556,6 +561,7 @@ fn explain(f: &Unfinished, trailing: Vec<String>, root: Option<&Path>, b: &Budge
     let d = failure::details(&f.assert, &output);
     let diff = d.diff(b, true);
     let (expected, actual) = d.expected_actual.unzip();
+    let sides = d.sides.map(|s| [s.expected, s.received]);
     // Places in built JavaScript, the source's as node's `--enable-source-maps` gives them.
     let mut maps = failure::source_mapped::Maps::new(root);
     let mut other = d.other;
@@ -579,6 +585,7 @@ fn explain(f: &Unfinished, trailing: Vec<String>, root: Option<&Path>, b: &Budge
         other,
         expected,
         actual,
+        sides,
         diff,
         raw_yaml: d.raw_yaml,
         stack,

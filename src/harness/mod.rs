@@ -372,6 +372,15 @@ pub(crate) trait Harness: Sync {
         None
     }
 
+    /// How a crashed test binary of a stream in `format` names the tests it was running: by
+    /// asking the binary itself ([`crate::protocol::libtest::TestLister`]); `None`: it cannot.
+    fn crash_lister(
+        &self,
+        _format: crate::protocol::InputFormat,
+    ) -> Option<crate::protocol::libtest::TestLister> {
+        None
+    }
+
     // --- through: a harness that lists and runs its own files ([`follow::Through`]) ---
 
     /// The files the followed command `words` runs, as the harness itself lists them

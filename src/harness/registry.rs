@@ -247,6 +247,14 @@ pub(crate) fn suite_packages(
         .find_map(|h| h.suite_packages(format, dir, root))
 }
 
+/// How a crashed test binary of a stream in `format` names its running tests, as the first
+/// harness that can ask one says ([`Harness::crash_lister`]).
+pub(crate) fn crash_lister(
+    format: crate::protocol::InputFormat,
+) -> Option<crate::protocol::libtest::TestLister> {
+    HARNESSES.iter().find_map(|h| h.crash_lister(format))
+}
+
 /// The `[[suite]]`s the project in `cwd` implies, as the first harness that implies any says
 /// ([`Harness::implied_suite`]).
 pub(crate) fn implied_suite(cwd: &Path) -> Option<Vec<super::follow::Implied>> {

@@ -867,8 +867,8 @@ fn the_model_marks_sides_changes_and_hunks() {
     assert_eq!(
         diff.lines,
         vec![
-            DiffLine::Legend(Sign::Expected),
-            DiffLine::Legend(Sign::Received),
+            DiffLine::Legend(Sign::Expected, "Expected"),
+            DiffLine::Legend(Sign::Received, "Received"),
             DiffLine::Blank,
             DiffLine::Line {
                 sign: Sign::Expected,

@@ -356,6 +356,7 @@ fn assert_hunks_cover(old: &[&str], new: &[&str]) {
         highlight: false,
         work: std::cell::Cell::new(u64::MAX),
         sink: Sink::new(10),
+        sides: Sides::default(),
     };
     let (groups, _) = renderer.line_groups(old, new);
     let mut at = (0, 0);

@@ -69,7 +69,7 @@ impl Diff {
 
 fn paint_line(buf: &mut String, line: &DiffLine, enabled: bool) {
     match line {
-        DiffLine::Legend(sign) => paint(buf, enabled, sign_color(*sign), &line.plain_text()),
+        DiffLine::Legend(sign, _) => paint(buf, enabled, sign_color(*sign), &line.plain_text()),
         DiffLine::Note(note) => paint(buf, enabled, ansi::DIM, note),
         DiffLine::Blank => {}
         DiffLine::NoDifference => buf.push_str(&line.plain_text()),

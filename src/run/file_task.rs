@@ -507,9 +507,9 @@ pub(super) fn parser_of(input: &Input) -> AnyParser<Collect> {
     };
     match input.report {
         Some(_) => AnyParser::for_junit_reports(collect),
-        None => {
-            AnyParser::new(collect, Some(input.format)).go_package_dirs(input.go_packages.clone())
-        }
+        None => AnyParser::new(collect, Some(input.format))
+            .go_package_dirs(input.go_packages.clone())
+            .tests_listed_by(crate::harness::registry::crash_lister(input.format)),
     }
 }
 

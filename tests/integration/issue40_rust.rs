@@ -101,10 +101,11 @@ fn issue40_rust_a_bare_run_runs_each_test_binary_as_cargo_test_does() {
     assert_eq!(failure["path"][0], "tests::subtracts", "{failure:#}");
     assert_eq!(failure["location"], "src/lib.rs:28:9", "{failure:#}");
     assert_eq!(failure["message"], "assertion `left == right` failed");
-    // libtest's `Debug` text, shown as Rust printed it (issue 41): `2`, not `"2"`.
+    // libtest's `Debug` text, shown as Rust printed it (issue 41): `2`, not `"2"`; the sides
+    // called as Rust calls them.
     assert_eq!(
         failure["diff"],
-        json!(["- Expected: 2", "+ Received: 8"]),
+        json!(["- left: 8", "+ right: 2"]),
         "{failure:#}"
     );
     // cargo test's own count is tapline's.
@@ -380,5 +381,5 @@ fn issue40_rust_a_nextest_project_runs_through_nextest() {
     assert_eq!(counts(&doc, "src/lib.rs (doc tests)"), (1, 0, 0));
     let failure = &file_doc(&doc, "src/lib.rs")["failures"][0];
     assert_eq!(failure["location"], "src/lib.rs:28:9", "{failure:#}");
-    assert_eq!(failure["diff"][1], "+ Received: 8", "{failure:#}");
+    assert_eq!(failure["diff"][1], "+ right: 2", "{failure:#}");
 }

@@ -1,8 +1,8 @@
 //! Issue 41's libtest reader: `cargo test`'s failures recorded from real libtest
 //! (scripts/record-libtest.sh, test-data/producers/libtest/), explained as Rust prints them:
 //! `assert_eq!`'s `left`/`right` are `Debug` text, shown as written (`3`, `"a1"`,
-//! `Point { x: 1, y: 2 }`, never `"3"` or `'"a1"'`), `left` the received side and `right` the
-//! expected one; `assert!`'s message; the location `src/lib.rs:17:9`. The known answer of the
+//! `Point { x: 1, y: 2 }`, never `"3"` or `'"a1"'`), called `left` and `right` as Rust calls
+//! them (issue41_libtest_real.rs: Rust means neither as the expected one); `assert!`'s message; the location `src/lib.rs:17:9`. The known answer of the
 //! terminal's explanation, and a live run the same in the terminal, the log, JUnit and
 //! Markdown on every run.
 use crate::util::{copy_dir, parse_cli, repo, require, unmarkdown, unxml, Project};
@@ -23,14 +23,14 @@ fn issue41_libtest_values_explained_as_rust_prints_them() {
     // What libtest printed, value for value.
     let own = String::from_utf8_lossy(&recording);
     for (said, shown) in [
-        ("  left: 3\n right: 2", "- Expected: 2\n    + Received: 3"),
+        ("  left: 3\n right: 2", "- left: 3\n    + right: 2"),
         (
             "  left: \"a1\"\n right: \"a2\"",
-            "- Expected: \"a2\"\n    + Received: \"a1\"",
+            "- left: \"a1\"\n    + right: \"a2\"",
         ),
         (
             "  left: Point { x: 1, y: 2 }\n right: Point { x: 1, y: 3 }",
-            "- Expected: Point { x: 1, y: 3 }\n    + Received: Point { x: 1, y: 2 }",
+            "- left: Point { x: 1, y: 2 }\n    + right: Point { x: 1, y: 3 }",
         ),
     ] {
         assert!(own.contains(said), "libtest printed {said:?}:\n{own}");
@@ -72,11 +72,11 @@ fn issue41_libtest_failures_read_the_same_in_every_sink() {
         for (sink, text) in [("terminal", &terminal), ("JUnit", &xml), ("Markdown", &md)] {
             for fact in [
                 "src/lib.rs:17:9",
-                "Expected: 2",
-                "Received: 3",
-                "Expected: \"a2\"",
-                "Received: \"a1\"",
-                "Expected: Point { x: 1, y: 3 }",
+                "left: 3",
+                "right: 2",
+                "right: \"a2\"",
+                "left: \"a1\"",
+                "right: Point { x: 1, y: 3 }",
                 "src/lib.rs:37:9",
                 "zero plus zero is 1",
                 "assertion `left == right` failed: adding 2 and 2",

@@ -61,6 +61,7 @@ mod issue41_go;
 mod issue41_junit;
 mod issue41_known_wrong;
 mod issue41_libtest;
+mod issue41_libtest_real;
 mod issue41_mocha;
 mod issue41_mocha_leftovers;
 mod issue41_node_tap;

@@ -207,6 +207,16 @@ impl<S: Sink> AnyParser<S> {
         self
     }
 
+    /// How a crashed test binary's running tests are named (libtest's output: the binary's own
+    /// listing, [`crate::libtest::TestLister`]); other formats take no notice.
+    pub fn tests_listed_by(mut self, lister: Option<crate::libtest::TestLister>) -> Self {
+        self.inner = match self.inner {
+            Inner::Libtest(p) => Inner::Libtest(p.listed_by(lister)),
+            other => other,
+        };
+        self
+    }
+
     /// The name an `exit-status` or `json-result` file's tests take (its path as the run
     /// shows it); other formats take no notice.
     pub fn named(mut self, name: &str) -> Self {

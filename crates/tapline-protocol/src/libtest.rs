@@ -14,6 +14,24 @@ use super::build::{yaml_map, Builder, Point};
 use super::frame::Framer;
 use crate::event::{ProblemKind, Sink};
 use serde::Deserialize;
+use std::sync::Arc;
+
+/// A test binary's own listing, asked once it crashed while several tests ran (libtest names a
+/// test only when it ends): given the binary's command as cargo quoted it, the names its
+/// `--list` gives with those arguments, in its order, and how many threads ran them.
+pub type TestLister = Arc<dyn Fn(&str) -> Option<Listed> + Send + Sync>;
+
+/// What a [`TestLister`] found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Listed {
+    /// The binary's tests as its run names them, in libtest's order (by name).
+    pub names: Vec<String>,
+    /// Its test threads (`--test-threads`, `RUST_TEST_THREADS`, else the machine's).
+    pub threads: usize,
+}
+
+/// Loose lines kept for a crash's explanation (the output keeps every line).
+const LOOSE_KEPT: usize = 500;
 
 /// Where a run is: its tests, the failures' blocks, or the list of failed names.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -34,8 +52,14 @@ struct Run {
     blocks: Vec<(String, Vec<String>)>,
     /// The test libtest said started (`test NAME ... ` with no result yet: one thread).
     pending: Option<String>,
-    /// The last test a `thread 'NAME' panicked` line named outside a block (uncaptured).
+    /// The last test a `thread 'NAME' panicked` (or `has overflowed its stack`) line named
+    /// outside a block (uncaptured).
     panicked: Option<String>,
+    /// The tests that reported, by name.
+    ended: Vec<String>,
+    /// What the binary printed uncaptured since the last test reported: a crashing test's
+    /// panics and the runtime's last words.
+    loose: Vec<String>,
     /// libtest's framing after the tests (`failures:`, the list of names, blank lines, `test
     /// result:`): comments after the failed points, which end a failure's output (a failed
     /// point's diagnostics are YAML: a comment after it is the producer's narration), so that
@@ -53,6 +77,8 @@ impl Run {
             blocks: Vec::new(),
             pending: None,
             panicked: None,
+            ended: Vec::new(),
+            loose: Vec::new(),
             framing: Vec::new(),
         }
     }
@@ -73,6 +99,10 @@ pub struct LibtestParser<S: Sink> {
     error_open: bool,
     /// cargo's `process didn't exit successfully: … (signal: 6, SIGABRT: …)`.
     cause: Option<String>,
+    /// The binary's command in that line (between its backquotes).
+    command: Option<String>,
+    /// Asks a crashed binary for its tests ([`LibtestParser::listed_by`]).
+    lister: Option<TestLister>,
 }
 
 impl<S: Sink> LibtestParser<S> {
@@ -87,7 +117,16 @@ impl<S: Sink> LibtestParser<S> {
             build_error: None,
             error_open: false,
             cause: None,
+            command: None,
+            lister: None,
         }
+    }
+
+    /// Names the tests that were running when a binary with several test threads crashed,
+    /// from its own listing ([`TestLister`]); without one such a crash names none.
+    pub fn listed_by(mut self, lister: Option<TestLister>) -> Self {
+        self.lister = lister;
+        self
     }
 
     pub fn feed(&mut self, bytes: &[u8]) {
@@ -220,9 +259,7 @@ impl<S: Sink> LibtestParser<S> {
         } else {
             self.builder.comment(&mut self.sink, line, text);
         }
-        if let Some(cause) = exit_cause(text) {
-            self.cause = Some(cause.to_owned());
-        }
+        self.exit_cause(text);
         if self.build_error.is_none() && text.starts_with("error") && !is_cargo_error(text) {
             self.build_error = Some((text.to_owned(), String::new()));
             self.error_open = true;
@@ -248,6 +285,11 @@ impl<S: Sink> LibtestParser<S> {
             // The blank line before `failures:`: framing too.
             return self.framing(line, text);
         }
+        // The runtime's `thread '` written between libtest's lines (a stack overflow's).
+        let text = match text.strip_prefix("thread '") {
+            Some(rest) if started(rest).is_some() => rest,
+            _ => text,
+        };
         if let Some((name, rest)) = started(text) {
             match result_of(rest) {
                 Some(result) => return self.ended(line, name, result, ""),
@@ -266,13 +308,22 @@ impl<S: Sink> LibtestParser<S> {
                 return self.ended(line, &name, result, printed);
             }
         }
-        if let Some(name) = panicking(text) {
+        if let Some(name) = panicking(text).or_else(|| overflowing(text)) {
             run.panicked = Some(name.to_owned());
         }
-        if let Some(cause) = exit_cause(text) {
-            self.cause = Some(cause.to_owned());
+        if run.loose.len() < LOOSE_KEPT {
+            run.loose.push(text.to_owned());
         }
+        self.exit_cause(text);
         self.output(line, text);
+    }
+
+    /// cargo's word on how the binary ended, and its command.
+    fn exit_cause(&mut self, text: &str) {
+        if let Some((command, cause)) = exit_cause(text) {
+            self.cause = Some(cause.to_owned());
+            self.command = Some(command.to_owned());
+        }
     }
 
     /// A test's result line; `printed`: what came before the result on its line.
@@ -286,6 +337,8 @@ impl<S: Sink> LibtestParser<S> {
         if run.panicked.as_deref() == Some(name) {
             run.panicked = None;
         }
+        run.ended.push(name.to_owned());
+        run.loose.clear();
         if !printed.is_empty() {
             self.output(line, printed);
         }
@@ -375,18 +428,43 @@ impl<S: Sink> LibtestParser<S> {
             Some(c) => format!("the test binary ended while this test ran ({c})"),
             None => "the test binary ended while this test ran (no `test result:` line)".to_owned(),
         };
+        // The runtime's last words (`fatal runtime error: stack overflow`) say first how.
+        let loose = std::mem::take(&mut run.loose);
+        let fatal: Vec<&str> = (loose.iter().map(String::as_str))
+            .filter(|l| is_fatal(l))
+            .collect();
+        let why = match fatal.is_empty() {
+            true => why,
+            false => format!("{}\n{why}", fatal.join("\n")),
+        };
         let culprit = run.pending.take().or_else(|| run.panicked.take());
         let reported = run.reported;
         let expected = run.expected;
+        let running = match (&culprit, reported < expected) {
+            (None, true) => self.running_by_listing(&run.ended),
+            _ => Vec::new(),
+        };
         self.close(line, run);
-        match culprit {
-            Some(name) => self.failed_point(line, &name, &[], Some(&why)),
-            None if reported < expected => {
-                // libtest names a test when it ends: which of those running crashed is not said.
+        match (culprit, running.as_slice()) {
+            // Its panics, printed uncaptured as it died, explain it as a block would.
+            (Some(name), _) => self.failed_point_of(line, &name, &loose, Some(&why), false),
+            (None, [name]) => self.failed_point(line, name, &[], Some(&why)),
+            (None, _) if reported < expected => {
                 let unnamed = expected - reported;
+                let which = if running.is_empty() {
+                    // libtest names a test when it ends: which of those running crashed is
+                    // not said.
+                    "run the binary with -- --test-threads=1 to see which".to_owned()
+                } else {
+                    let names: Vec<String> = running.iter().map(|n| format!("{n:?}")).collect();
+                    format!(
+                        "while running one of {} (libtest names a test only when it ends)",
+                        names.join(", ")
+                    )
+                };
                 let message = format!(
-                    "{why}: {unnamed} of {expected} tests never reported (libtest names a test \
-                     when it ends: run the binary with -- --test-threads=1 to see which)"
+                    "{why}: {unnamed} of {expected} tests never reported; {which}",
+                    why = why.replace("while this test ran", "before its tests ended"),
                 );
                 let point = Point {
                     name: "(test binary crashed)".to_owned(),
@@ -396,7 +474,7 @@ impl<S: Sink> LibtestParser<S> {
                 };
                 self.builder.point(&mut self.sink, line, point);
             }
-            None => {
+            (None, _) => {
                 let message = format!(
                     "the test binary ended before its `test result:` line: {}",
                     cause.as_deref().unwrap_or("no cause said")
@@ -412,8 +490,30 @@ impl<S: Sink> LibtestParser<S> {
         }
     }
 
+    /// The tests a crashed binary was running, by its own listing (none without a lister, a
+    /// command, or an answer).
+    fn running_by_listing(&self, ended: &[String]) -> Vec<String> {
+        let (Some(lister), Some(command)) = (&self.lister, &self.command) else {
+            return Vec::new();
+        };
+        lister(command).map_or_else(Vec::new, |listed| running_when_crashed(&listed, ended))
+    }
+
     /// A failed test's point, explained by its block's `lines` (`note`: why it has none).
     fn failed_point(&mut self, line: u64, name: &str, lines: &[String], note: Option<&str>) {
+        self.failed_point_of(line, name, lines, note, true);
+    }
+
+    /// [`Self::failed_point`]; `echo`: whether the test's prints before its panic are output
+    /// yet to give (a block's), or were given as they came (a crashed test's loose lines).
+    fn failed_point_of(
+        &mut self,
+        line: u64,
+        name: &str,
+        lines: &[String],
+        note: Option<&str>,
+        echo: bool,
+    ) {
         let failure = Failure::read(lines, name);
         let mut point = Point {
             name: name.to_owned(),
@@ -421,7 +521,7 @@ impl<S: Sink> LibtestParser<S> {
             ..Point::default()
         };
         self.builder.begin_point(&mut self.sink, line, &point);
-        for l in &failure.printed {
+        for l in failure.printed.iter().filter(|_| echo) {
             self.output(line, l);
         }
         let message = match note {
@@ -538,14 +638,51 @@ fn panicking(text: &str) -> Option<&str> {
     after.contains("panicked at").then_some(name)
 }
 
-/// cargo's word on a binary that did not exit cleanly: `(signal: 6, SIGABRT: …)`, `(exit
-/// status: 1)`.
-fn exit_cause(text: &str) -> Option<&str> {
+/// cargo's word on a binary that did not exit cleanly: its command between backquotes and how
+/// it ended, `(signal: 6, SIGABRT: …)`, `(exit status: 1)`.
+fn exit_cause(text: &str) -> Option<(&str, &str)> {
     let rest = text
         .trim_start()
         .strip_prefix("process didn't exit successfully: ")?;
     let open = rest.rfind(" (")?;
-    rest[open + 2..].strip_suffix(')')
+    let cause = rest[open + 2..].strip_suffix(')')?;
+    let command = rest[..open]
+        .strip_prefix('`')
+        .and_then(|c| c.strip_suffix('`'))
+        .unwrap_or_default();
+    Some((command, cause))
+}
+
+/// `thread 'NAME' (123) has overflowed its stack`: the thread's name (the runtime then aborts).
+/// The runtime writes the line to stderr in pieces, so libtest's stdout may come between them
+/// (`thread 'test a_fine ... ok` / `b_overflows' (24592) has overflowed its stack`): a line
+/// that is the rest of one names the thread too (a test's name holds no space or quote).
+fn overflowing(text: &str) -> Option<&str> {
+    let rest = text.strip_prefix("thread '").unwrap_or(text);
+    let (name, after) = rest.split_once('\'')?;
+    let whole = text.starts_with("thread '") || !name.contains([' ', '\'']);
+    (whole && !name.is_empty() && after.ends_with("has overflowed its stack")).then_some(name)
+}
+
+/// A line the Rust runtime prints as it aborts the process.
+fn is_fatal(text: &str) -> bool {
+    text.starts_with("fatal runtime error: ")
+        || text.starts_with("thread caused non-unwinding panic")
+        || overflowing(text).is_some()
+}
+
+/// The tests a binary was running when it crashed, from its listing: libtest starts its tests
+/// in its order, at most `threads` at a time, and starts the next as soon as it has reported
+/// one, so those running are among the first `reported + threads`, less those that reported.
+fn running_when_crashed(listed: &Listed, ended: &[String]) -> Vec<String> {
+    let window = ended.len() + listed.threads.max(1);
+    listed
+        .names
+        .iter()
+        .take(window)
+        .filter(|n| !ended.iter().any(|e| e == *n))
+        .cloned()
+        .collect()
 }
 
 /// cargo's own closing errors, which are not the compiler's.
@@ -587,7 +724,7 @@ impl Failure {
             f.at = doc_location(name, &f.at);
             return f;
         };
-        f.printed = lines[..start].to_vec();
+        f.printed = doc_test_printed(&lines[..start]);
         while f.printed.last().is_some_and(|l| l.trim().is_empty()) {
             f.printed.pop();
         }
@@ -683,6 +820,28 @@ impl Failure {
         }
         *message = kept;
     }
+}
+
+/// What a test printed before its panic. rustdoc runs a doc test as a program of its own and
+/// heads what it printed with its own words (`Test executable failed (exit status: 101).`,
+/// `stdout:`, `stderr:`): the panic says how it failed, so those lines go and what the
+/// program printed under them stays.
+fn doc_test_printed(lines: &[String]) -> Vec<String> {
+    let is_doc_test = lines
+        .iter()
+        .find(|l| !l.trim().is_empty())
+        .is_some_and(|l| l.starts_with("Test executable failed ("));
+    let kept = lines.iter().filter(|l| {
+        !is_doc_test
+            || !(l.starts_with("Test executable failed (") || *l == "stdout:" || *l == "stderr:")
+    });
+    let mut out: Vec<String> = kept.cloned().collect();
+    if is_doc_test {
+        // The blank lines rustdoc put around its headings.
+        let lead = out.iter().take_while(|l| l.trim().is_empty()).count();
+        out.drain(..lead);
+    }
+    out
 }
 
 /// Whether an old-style `panicked at 'MESSAGE', FILE:LINE:COL` has its location yet.

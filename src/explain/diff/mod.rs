@@ -213,10 +213,23 @@ pub fn is_number_word(word: &str) -> bool {
 /// `highlight` computes the changed characters within changed lines ([`Segment::emphasized`]);
 /// without it every line is a single plain segment.
 pub fn compute(expected: &Value, actual: &Value, budget: &Budget, highlight: bool) -> Diff {
+    compute_sides(expected, actual, budget, highlight, Sides::default())
+}
+
+/// [`compute`], each side called by the producer's name for it (`left`/`right`: Rust's
+/// `assert_eq!` means neither as the expected one).
+pub fn compute_sides(
+    expected: &Value,
+    actual: &Value,
+    budget: &Budget,
+    highlight: bool,
+    sides: Sides,
+) -> Diff {
     let mut renderer = Renderer {
         highlight,
         work: Cell::new(budget.max_work),
         sink: Sink::new(budget.max_output_lines),
+        sides,
     };
     let too_large = if json_eq(expected, actual) {
         renderer.sink.push(DiffLine::NoDifference);
@@ -264,6 +277,23 @@ pub(crate) struct Renderer {
     /// Steps of [`Budget::max_work`] left.
     pub(crate) work: Cell<u64>,
     pub(crate) sink: Sink,
+    pub(crate) sides: Sides,
+}
+
+/// What the legend and the side-by-side labels call the `-` and the `+` side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sides {
+    pub expected: &'static str,
+    pub received: &'static str,
+}
+
+impl Default for Sides {
+    fn default() -> Self {
+        Sides {
+            expected: Sign::Expected.name(),
+            received: Sign::Received.name(),
+        }
+    }
 }
 
 /// What a Myers diff of `old` against `new` costs at worst, in steps: the square of the
@@ -295,8 +325,10 @@ pub(crate) fn charge(work: &Cell<u64>, cost: u64) -> bool {
 
 impl Renderer {
     fn preamble(&mut self, notes: &[&str]) {
-        self.sink.push(DiffLine::Legend(Sign::Expected));
-        self.sink.push(DiffLine::Legend(Sign::Received));
+        self.sink
+            .push(DiffLine::Legend(Sign::Expected, self.sides.expected));
+        self.sink
+            .push(DiffLine::Legend(Sign::Received, self.sides.received));
         for note in notes {
             self.sink.push(DiffLine::Note((*note).to_owned()));
         }
@@ -392,8 +424,8 @@ impl Renderer {
     }
 
     fn side_by_side(&mut self, expected: &Value, actual: &Value) {
-        self.labelled(Sign::Expected, "Expected", expected);
-        self.labelled(Sign::Received, "Received", actual);
+        self.labelled(Sign::Expected, self.sides.expected, expected);
+        self.labelled(Sign::Received, self.sides.received, actual);
         if let Some(note) = type_note(expected, actual) {
             self.sink.push(DiffLine::Blank);
             self.sink.push(DiffLine::Note(note));

@@ -55,8 +55,8 @@ pub struct Segment {
 /// One line of a diff.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DiffLine {
-    /// `- Expected` or `+ Received`.
-    Legend(Sign),
+    /// `- Expected` or `+ Received` (or the producer's names for the sides: `- left`).
+    Legend(Sign, &'static str),
     /// A remark on the comparison: `(different types: number vs string)`, `(both strings are
     /// JSON; …)`, `(too large to diff: …)`.
     Note(String),
@@ -77,7 +77,7 @@ impl DiffLine {
     /// The line as plain text, as the terminal shows it without colours.
     pub fn plain_text(&self) -> String {
         match self {
-            Self::Legend(sign) => format!("{}{}", sign.prefix(), sign.name()),
+            Self::Legend(sign, name) => format!("{}{}", sign.prefix(), name),
             Self::Note(note) => note.clone(),
             Self::Blank => String::new(),
             Self::NoDifference => super::NO_DIFFERENCE.to_owned(),

@@ -27,8 +27,8 @@ pub fn from_unified(text: &str, budget: &Budget) -> Option<Diff> {
     let body: Vec<&str> = lines.collect();
     let hunks = body.iter().filter(|l| l.starts_with("@@")).count();
     let mut sink = Sink::new(budget.max_output_lines);
-    sink.push(DiffLine::Legend(Sign::Expected));
-    sink.push(DiffLine::Legend(Sign::Received));
+    sink.push(DiffLine::Legend(Sign::Expected, Sign::Expected.name()));
+    sink.push(DiffLine::Legend(Sign::Received, Sign::Received.name()));
     sink.push(DiffLine::Blank);
     let mut changed = false;
     for line in body {

@@ -62,6 +62,9 @@ pub struct Details {
     pub raw_yaml: Option<(String, String)>,
     /// What the test printed, less the `#` diagnostics read into the fields above.
     pub output: Vec<String>,
+    /// The producer's names for the diff's sides, where they are not expected and received
+    /// (Rust's `left` and `right`).
+    pub sides: Option<diff::Sides>,
 }
 
 impl Details {
@@ -69,7 +72,10 @@ impl Details {
     /// producer's own text diff. `highlight` marks changed characters (values only).
     pub fn diff(&self, budget: &Budget, highlight: bool) -> Option<Diff> {
         if let Some((expected, actual)) = &self.expected_actual {
-            return Some(diff::compute(expected, actual, budget, highlight));
+            let sides = self.sides.unwrap_or_default();
+            return Some(diff::compute_sides(
+                expected, actual, budget, highlight, sides,
+            ));
         }
         diff::from_unified(self.text_diff.as_deref()?, budget)
     }
@@ -253,13 +259,20 @@ fn read_yaml(
 }
 
 /// libtest's `left`/`right` (`"repr": "rust"`): each side's `Debug` text, shown as Rust prints
-/// it (`3`, `"a1"`, `Point { x: 1, y: 2 }`), never re-quoted as a string of its text.
+/// it (`3`, `"a1"`, `Point { x: 1, y: 2 }`), never re-quoted as a string of its text. Rust
+/// means neither side as the expected one (`assert_eq!(3, f())` and `assert_eq!(f(), 3)` are
+/// both common), so the sides are called as Rust calls them, `- left` / `+ right`, in the
+/// order it prints them (as pretty_assertions' `< left` / `> right`).
 fn rust_debug(map: &Map<String, Value>, d: &mut Details) {
     if map.get("repr").and_then(Value::as_str) != Some("rust") {
         return;
     }
-    if let (Some(wanted), Some(found)) = (map.get("wanted"), map.get("found")) {
-        d.expected_actual = Some((diff::bare(&scalar(wanted)), diff::bare(&scalar(found))));
+    if let (Some(right), Some(left)) = (map.get("wanted"), map.get("found")) {
+        d.expected_actual = Some((diff::bare(&scalar(left)), diff::bare(&scalar(right))));
+        d.sides = Some(diff::Sides {
+            expected: "left",
+            received: "right",
+        });
     }
 }
 

@@ -58,7 +58,8 @@ pub(crate) fn frames(stack: &str, verbose: bool) -> (Vec<&str>, usize) {
         if is_internal(line) || (previous_internal && is_anonymous(line)) {
             previous_internal = true;
             dropped += 1;
-            if line.trim_start().starts_with("File \"") {
+            // A Python frame's source lines and a Rust frame's `at` line go with it.
+            if line.trim_start().starts_with("File \"") || rust_frame(line).is_some() {
                 python_frame = Some(indent);
             }
         } else {
@@ -75,6 +76,9 @@ pub(super) fn is_internal(line: &str) -> bool {
     if let Some(rest) = t.strip_prefix("File \"") {
         let path = rest.split('"').next().unwrap_or_default();
         return is_python_stdlib(path);
+    }
+    if let Some(symbol) = rust_frame(line) {
+        return is_rust_runtime(symbol);
     }
     let frame = t.strip_prefix("at ");
     let t = frame.unwrap_or(t);
@@ -104,6 +108,53 @@ pub(super) fn is_internal(line: &str) -> bool {
     NODE_BUILTINS.iter().any(|p| location.starts_with(p))
         || FRAMEWORKS.iter().any(|f| location.contains(f))
         || is_tapline_own(&location)
+}
+
+/// A frame of a Rust backtrace, `  3: core::panicking::assert_failed` (with `RUST_BACKTRACE=full`
+/// `  3:     0x55ab… - core[c1f1…]::panicking::assert_failed`): its symbol. The frame's
+/// `at src/lib.rs:17:9` follows on a line of its own, more indented.
+fn rust_frame(line: &str) -> Option<&str> {
+    let (n, rest) = line.trim_start().split_once(": ")?;
+    if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let rest = rest.trim_start();
+    Some(match rest.strip_prefix("0x") {
+        Some(addr) => addr.split_once(" - ").map_or(rest, |(_, s)| s),
+        None => rest,
+    })
+}
+
+/// Whether a Rust frame's symbol is the standard library's, the panic machinery's or
+/// libtest's (the same in every failure: the test's own frames and its crates' stay), or the
+/// thread's start below them all.
+fn is_rust_runtime(symbol: &str) -> bool {
+    // `std[e282…]::…` in a full backtrace is `std::…`.
+    let crate_name = symbol
+        .split("::")
+        .next()
+        .unwrap_or_default()
+        .split('[')
+        .next()
+        .unwrap_or_default();
+    let trait_impl = symbol.starts_with('<')
+        && [
+            " as core::ops::function::",
+            " as core[",
+            " as std::",
+            " as std[",
+        ]
+        .iter()
+        .any(|t| symbol.contains(t));
+    matches!(
+        crate_name,
+        "std" | "core" | "alloc" | "test" | "__rustc" | "<std" | "<core" | "<alloc" | "<test"
+    ) || trait_impl
+        || matches!(
+            symbol,
+            "start_thread" | "clone3" | "clone" | "<unknown>" | "__libc_start_main" | "_start"
+        )
+        || symbol.starts_with("__libc_start_call_main")
 }
 
 /// A V8 frame of no file, `new Promise (<anonymous>)`, `Array.map (<anonymous>)`: the
@@ -140,6 +191,32 @@ mod tests {
 Test.runInAsyncScope (node:async_hooks:206:9)
 Test.run (node:internal/test_runner/test:796:25)
 async Test.processPendingSubtests (node:internal/test_runner/test:526:7)";
+
+    #[test]
+    fn rusts_runtime_frames_go_with_their_at_lines() {
+        let stack = "   0: __rustc::rust_begin_unwind
+             at /rustc/5980/library/std/src/panicking.rs:689:5
+   1: core::panicking::assert_failed
+   2: strsim::tests::hamming_unequal_length
+             at ./src/lib.rs:817:9
+   3: <fn() -> core::result::Result<(), alloc::string::String> as core::ops::function::FnOnce<()>>::call_once
+             at /rustc/5980/library/core/src/ops/function.rs:250:5
+  19:     0x55ab7f990c29 - <double::Bomb as core::ops::drop::Drop>::drop::h44c9b1351376d1b7
+                               at /w/tests/double.rs:2:43
+  20:     0x55ab7f990bfa - core[c1f1]::ptr::drop_in_place<double::Bomb>
+  44:     0x7faa6f5ca1f5 - start_thread";
+        let (kept, dropped) = frames(stack, false);
+        assert_eq!(
+            kept,
+            [
+                "   2: strsim::tests::hamming_unequal_length",
+                "             at ./src/lib.rs:817:9",
+                "  19:     0x55ab7f990c29 - <double::Bomb as core::ops::drop::Drop>::drop::h44c9b1351376d1b7",
+                "                               at /w/tests/double.rs:2:43",
+            ]
+        );
+        assert_eq!(dropped, 5);
+    }
 
     #[test]
     fn taplines_warm_driver_goes_as_node_would_have_run_the_listener() {

@@ -86,7 +86,7 @@ fn oneline(text: &str) -> Vec<Vec<String>> {
 }
 
 /// `NAME: test` lines (benches say `NAME: bench`), each a test.
-fn terse(text: &str) -> Vec<Vec<String>> {
+pub(super) fn terse(text: &str) -> Vec<Vec<String>> {
     text.lines()
         .filter_map(|l| {
             l.strip_suffix(": test")

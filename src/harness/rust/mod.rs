@@ -11,6 +11,7 @@ use crate::protocol::InputFormat;
 use std::ffi::OsString;
 use std::path::Path;
 
+mod crash;
 mod list;
 mod targets;
 
@@ -37,6 +38,10 @@ impl Harness for Cargo {
     fn filter(&self, probe: &Probe<'_>) -> Option<Filter> {
         (probe.suite == Some(InputFormat::Libtest) && (probe.program)("cargo"))
             .then_some(Filter::of(&LibtestFilter))
+    }
+
+    fn crash_lister(&self, format: InputFormat) -> Option<crate::protocol::libtest::TestLister> {
+        (format == InputFormat::Libtest).then(crash::lister)
     }
 
     fn suite_tests(&self, suite: &Listable<'_>) -> Option<Vec<Scanned>> {

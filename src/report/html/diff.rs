@@ -25,7 +25,7 @@ fn sign_class(sign: Sign) -> &'static str {
 
 fn write_line(out: &mut String, line: &DiffLine) {
     match line {
-        DiffLine::Legend(sign) => {
+        DiffLine::Legend(sign, _) => {
             let _ = write!(out, "<span class=\"{} dl\">", sign_class(*sign));
             push_escaped(out, &line.plain_text());
         }

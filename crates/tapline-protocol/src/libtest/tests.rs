@@ -314,3 +314,121 @@ fn libtests_json_form_reads_alike() {
     assert_eq!((f("found"), f("wanted")), ("8".to_owned(), "2".to_owned()));
     assert_eq!(f("at"), "src/lib.rs:28:9");
 }
+
+fn parse_listed(bytes: &[u8], lister: Option<TestLister>) -> Vec<Event<'static>> {
+    let mut p = LibtestParser::new(Vec::new()).listed_by(lister);
+    p.feed(bytes);
+    p.finish()
+}
+
+/// A lister that answers `names` with `threads` for the recorded binary's command.
+fn lister(names: &[&str], threads: usize, asked: &'static str) -> TestLister {
+    let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    Arc::new(move |command: &str| {
+        (command == asked).then(|| Listed {
+            names: names.clone(),
+            threads,
+        })
+    })
+}
+
+const ABORT_THREADS: &str = "/tmp/rbad/target/debug/deps/crash-b74575734b345169";
+
+#[test]
+fn a_crash_under_threads_names_the_tests_started_and_not_ended() {
+    // libtest ran a, b, c in its order, two at a time; `fine` reported, so the running ones are
+    // the next two: `aborts` and `slow`.
+    let events = parse_listed(
+        CRASH,
+        Some(lister(&["aborts", "fine", "slow"], 2, ABORT_THREADS)),
+    );
+    assert_eq!(points(&events), ["ok fine", "not ok (test binary crashed)"]);
+    let m = field(&events, "(test binary crashed)", "message");
+    assert!(
+        m.contains("SIGABRT") && m.contains("while running one of \"aborts\", \"slow\""),
+        "{m}"
+    );
+    // One thread left one test running: that test failed.
+    let events = parse_listed(
+        CRASH,
+        Some(lister(&["fine", "aborts", "slow"], 1, ABORT_THREADS)),
+    );
+    assert_eq!(points(&events), ["ok fine", "not ok aborts"]);
+    // A binary that cannot say (gone, another command) names none.
+    let events = parse_listed(CRASH, Some(Arc::new(|_: &str| None)));
+    let m = field(&events, "(test binary crashed)", "message");
+    assert!(m.contains("--test-threads=1 to see which"), "{m}");
+}
+
+#[test]
+fn a_stack_overflow_names_its_thread() {
+    let text = b"running 3 tests\ntest a_fine ... ok\n\nthread 'b_overflows' (23379) has overflowed its stack\nfatal runtime error: stack overflow, aborting\nerror: test failed, to rerun pass `--test overflow`\n\nCaused by:\n  process didn't exit successfully: `/t/overflow-c6a4 --quiet` (signal: 6, SIGABRT: process abort signal)\n";
+    let events = parse_listed(text, None);
+    assert_eq!(points(&events), ["ok a_fine", "not ok b_overflows"]);
+    assert!(outputs(&events)
+        .iter()
+        .any(|l| l.starts_with("fatal runtime error")));
+}
+
+#[test]
+fn the_running_window_is_the_reported_plus_the_threads() {
+    let listed = Listed {
+        names: ["a", "b", "c", "d", "e"].map(String::from).to_vec(),
+        threads: 2,
+    };
+    let ended = |n: &[&str]| n.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(running_when_crashed(&listed, &[]), ["a", "b"]);
+    assert_eq!(running_when_crashed(&listed, &ended(&["b"])), ["a", "c"]);
+    assert_eq!(
+        running_when_crashed(&listed, &ended(&["a", "b", "c", "d"])),
+        ["e"]
+    );
+}
+
+#[test]
+fn a_panic_while_panicking_is_explained_by_its_panics_fatal_line_first() {
+    let text = b"running 3 tests\ntest a_fine ... ok\n\nthread 'b_double_panic' (23389) panicked at tests/double.rs:6:38:\nfirst panic\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\nthread 'b_double_panic' (23389) panicked at tests/double.rs:2:43:\nboom in drop\n\nthread 'b_double_panic' (23389) panicked at /rustc/5980/library/core/src/panicking.rs:233:5:\npanic in a destructor during cleanup\nthread caused non-unwinding panic. aborting.\nerror: test failed, to rerun pass `--test double`\n\nCaused by:\n  process didn't exit successfully: `/t/double-292c --quiet` (signal: 6, SIGABRT: process abort signal)\n";
+    let events = parse_listed(text, None);
+    assert_eq!(points(&events), ["ok a_fine", "not ok b_double_panic"]);
+    let m = field(&events, "b_double_panic", "message");
+    assert!(
+        m.starts_with("thread caused non-unwinding panic. aborting.\n"),
+        "{m}"
+    );
+    assert!(m.contains("SIGABRT") && m.contains("first panic"), "{m}");
+    assert_eq!(
+        field(&events, "b_double_panic", "at"),
+        "tests/double.rs:6:38"
+    );
+    // Each line once.
+    let out = outputs(&events);
+    assert_eq!(
+        out.iter().filter(|l| l.as_str() == "first panic").count(),
+        1,
+        "{out:?}"
+    );
+}
+
+#[test]
+fn rustdocs_own_headings_are_no_doc_tests_output() {
+    let events = parse(DOC);
+    let out = outputs(&events);
+    assert!(
+        !out.iter().any(|l| l.starts_with("Test executable failed")),
+        "{out:?}"
+    );
+    assert!(!out.iter().any(|l| l == "stderr:"), "{out:?}");
+}
+
+#[test]
+fn a_stack_overflow_written_between_libtests_lines_names_its_thread() {
+    // Seen with two threads: the runtime's `thread '` came before libtest's line.
+    let text = b"running 3 tests\nthread 'test a_fine ... ok\nb_overflows' (24592) has overflowed its stack\nfatal runtime error: stack overflow, aborting\nerror: test failed, to rerun pass `--test overflow`\n\nCaused by:\n  process didn't exit successfully: `/t/overflow-c6a4` (signal: 6, SIGABRT: process abort signal)\n";
+    let events = parse_listed(text, None);
+    assert_eq!(points(&events), ["ok a_fine", "not ok b_overflows"]);
+    let m = field(&events, "b_overflows", "message");
+    assert!(
+        m.starts_with("b_overflows' (24592) has overflowed its stack\nfatal runtime error"),
+        "{m}"
+    );
+}
