@@ -18,7 +18,8 @@ disagreement on one line:
   or output, as scripts/explain-conformance.py checks a recording;
 - a failure whose name is in none of the file logs under .nogit/testlogs/, or whose location's
   line number the harness's own output never mentions (the location is the harness's);
-- a run (harness or tapline) whose output differs from run 1's, timings and paths aside.
+- a run (harness or tapline) whose output differs from run 1's, timings and paths aside, and
+  the order in which files run in parallel finished (each file's part is compared).
 
 It exits 0 when nothing disagrees, 1 otherwise, 2 when it cannot run. The comparison of the
 message and values with the harness's own words is by eye: the table of what was checked is
@@ -50,6 +51,9 @@ def suite():
 
 ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
 TIMES = re.compile(r'"(duration_ms|time|start|end|elapsed)":\s*[0-9.e+-]+')
+# node's timings: `duration_ms: 40.7` in its TAP (and so in a log), `ℹ duration_ms 41978.2`
+# in its spec reporter's summary.
+NODE_TIMES = re.compile(r"\b(duration_ms:?) [0-9.e+-]+")
 MARKER_TIME = re.compile(r"⟦TSTEST:time:[0-9.]+⟧")
 
 
@@ -58,15 +62,54 @@ def stable_text(text, project, ec):
     and an object's address (pytest's `self = <… at 0x7f…>`)."""
     text = ec.DURATION.sub("<t>", text.replace(str(project), "<project>"))
     text = MARKER_TIME.sub("⟦TSTEST:time:<t>⟧", text)
+    text = NODE_TIMES.sub(r"\1 <t>", text)
     return TIMES.sub(r'"\1": <t>', ADDRESS.sub("0x…", text))
 
 
-# The Markdown's "Slowest files" table is ordered by time, so files that take about as long
-# swap places between runs: it is left out of the comparison.
+# The Markdown's "Slowest files" table and the terminal's `Slowest:` line are ordered and
+# chosen by time, so files that take about as long swap places (or one is over the line in one
+# run only): they are left out of the comparison.
+SLOWEST_LINE = re.compile(r"^Slowest: .*\n", re.M)
 
 
 def without_timings(explained):
     return [{k: v for k, v in e.items() if k != "duration_ms"} for e in explained]
+
+
+# Files run in parallel finish in any order, and the terminal and the jsonl stream say each
+# when it finishes: the comparison is of each file's part, in the order of the files' ids
+# (the jsonl) or names (the terminal), not of the order they finished in. Within a file the
+# order is compared as it is.
+FILE_LINE = re.compile(r"^[✓✗~!-] \S")
+RUN_END = re.compile(r"^(Failures:|Slowest:|✗ FAIL|✓ PASS)")
+
+
+def explained_by_file(jsonl):
+    """The run's explanations (failures and each file's rest), grouped by file id."""
+    out = {}
+    for line in jsonl.splitlines():
+        if line.startswith('{"type":"explained"'):
+            event = json.loads(line)
+            e = event["explained"]
+            if e.get("kind") in ("failure", "rest"):
+                out.setdefault(event.get("file"), []).append(e)
+    return [without_timings(out[k]) for k in sorted(out, key=lambda k: (k is None, k or 0))]
+
+
+def terminal_by_file(terminal):
+    """The terminal's file blocks sorted by their first line, then the run's closing lines."""
+    blocks, end, current = [], [], None
+    for line in terminal.splitlines():
+        if end or RUN_END.match(line):
+            end.append(line)
+        elif FILE_LINE.match(line):
+            current = [line]
+            blocks.append(current)
+        elif current is not None:
+            current.append(line)
+        else:
+            end.append(line)
+    return "\n".join(l for b in sorted(blocks) for l in b) + "\n" + "\n".join(end)
 
 
 def first_difference(a, b):
@@ -189,11 +232,11 @@ def main(argv=None):
         print("\n".join(l for l in answer.splitlines() if not l.startswith("# ")))
         print(f"==== the terminal (run 1)\n{first.terminal}")
         def stable(run, logs):
-            explained, terminal, _, junit, markdown, code = run.stable(project)
+            _, terminal, _, junit, markdown, code = run.stable(project)
             texts = {k: stable_text(v.decode("utf-8", "replace"), project, ec) for k, v in logs.items()}
             return (
-                json.loads(stable_text(json.dumps(without_timings(explained)), project, ec)),
-                stable_text(terminal, project, ec), stable_text(junit, project, ec),
+                json.loads(stable_text(json.dumps(explained_by_file(run.jsonl)), project, ec)),
+                stable_text(terminal_by_file(SLOWEST_LINE.sub("", terminal)), project, ec), stable_text(junit, project, ec),
                 stable_text(markdown.split("<details><summary>Slowest files")[0], project, ec), code, texts,
             )
         first_stable = stable(first, logs)
