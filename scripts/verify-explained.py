@@ -165,11 +165,25 @@ def run_tapline(tapline, project, args, out, ec):
 
 
 def sink_disagreements(ec, run, scratch):
-    """The suite's check of the terminal, JUnit and Markdown; its log check (a recording byte
-    for byte) has no meaning here and is made to agree, the logs being checked below."""
+    """The suite's check of the terminal, JUnit and Markdown, file by file (the terminal says
+    files as they finish, the reports in the files' order: within a file both keep the
+    stream's order); its log check (a recording byte for byte) has no meaning here and is made
+    to agree, the logs being checked below."""
     (scratch / "empty").write_bytes(b"")
     ec.PRODUCERS = scratch
-    return ec.sink_disagreements("empty", run)
+    by_file = {}
+    for line in run.jsonl.splitlines():
+        if line.startswith('{"type":"explained"'):
+            by_file.setdefault(json.loads(line).get("file"), []).append(line)
+    said = []
+    for lines in by_file.values():
+        one = ec.Run("\n".join(lines), run.terminal, run.log, run.junit, run.markdown, run.code)
+        # The JUnit's failures are the whole run's: counted once, below.
+        said += [s for s in ec.sink_disagreements("empty", one) if s not in said and not s.startswith("JUnit has ")]
+    failures = [e for e in run.explained() if e.get("kind") == "failure" and e.get("full") and not e.get("by_children")]
+    if run.junit.count("<failure ") != len(failures):
+        said.append(f"JUnit has {run.junit.count('<failure ')} failures, the explanation {len(failures)}")
+    return said
 
 
 def log_disagreements(failures, logs, harness, located):
@@ -188,7 +202,11 @@ def log_disagreements(failures, logs, harness, located):
                 said.append(f"failure {n} has no location")
             continue
         base, line = Path(m.group(1)).name, m.group(2)
-        if not re.search(rf"{re.escape(base)}\D{{1,8}}{line}\b", harness):
+        # `t.js:12`, `t.js line 12`, `t.js @ 12`; node-tap's `at:` mapping names the file and
+        # the line on two lines (`fileName: test/t.ts`, `lineNumber: 12`).
+        near = rf"{re.escape(base)}\D{{1,8}}{line}\b"
+        tap_at = rf"fileName: \S*{re.escape(base)}\s*\n\s*lineNumber: {line}\b"
+        if not re.search(near, harness) and not re.search(tap_at, harness):
             said.append(f"the harness's output never places a failure at {base} line {line} (failure {n})")
     return said
 
