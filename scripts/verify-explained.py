@@ -18,9 +18,10 @@ disagreement on one line:
   or output, as scripts/explain-conformance.py checks a recording;
 - a failure whose name is in none of the file logs under .nogit/testlogs/, or whose location's
   line number the harness's own output never mentions (the location is the harness's);
-- a run (harness or tapline) whose output differs from run 1's, timings and paths aside;
-  with `--any-order`, its lines (its failures) compared sorted, for a project whose tests run
-  in an order that varies (a go table test ranging over a map).
+- a run (harness or tapline) whose output differs from run 1's, timings and paths aside, and
+  the order in which files run in parallel finished (each file's part is compared); with
+  `--any-order`, its lines (its failures) compared sorted, for a project whose tests run in an
+  order that varies (a go table test ranging over a map).
 
 It exits 0 when nothing disagrees, 1 otherwise, 2 when it cannot run. The comparison of the
 message and values with the harness's own words is by eye: the table of what was checked is
@@ -54,8 +55,9 @@ ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
 # Numbers (`"duration_ms": 12.5`, go's `"Elapsed":0.01`) and timestamps (go's
 # `"Time":"2026-11-30T00:45:02.29Z"`) of a run's records.
 TIMES = re.compile(r'"(duration_ms|time|start|end|elapsed)":\s*(?:[0-9.e+-]+|"\d{4}-\d\d-\d\dT[^"]*")', re.I)
-# node:test's YAML (`  duration_ms: 2.12`), in a log or a failure's text.
-YAML_DURATION = re.compile(r"\b(duration_ms:) [0-9.]+(?:e[+-]?[0-9]+)?")
+# node's timings: `duration_ms: 40.7` in its TAP (and so in a log or a failure's text),
+# `ℹ duration_ms 41978.2` in its spec reporter's summary.
+NODE_TIMES = re.compile(r"\b(duration_ms:?) [0-9.e+-]+")
 # A harness's clock (vitest's `Start at  00:51:15`).
 CLOCK = re.compile(r"\b\d\d:\d\d:\d\d\b")
 MARKER_TIME = re.compile(r"⟦TSTEST:time:[0-9.]+⟧")
@@ -70,13 +72,14 @@ def stable_text(text, project, ec):
     text = ec.DURATION.sub("<t>", text.replace(str(project), "<project>"))
     text = MARKER_TIME.sub("⟦TSTEST:time:<t>⟧", text)
     text = DIFF_HEADER_TIME.sub(r"\1 <t>", text)
-    text = CLOCK.sub("<clock>", YAML_DURATION.sub(r"\1 <t>", text))
+    text = CLOCK.sub("<clock>", NODE_TIMES.sub(r"\1 <t>", text))
     return TIMES.sub(r'"\1": <t>', ADDRESS.sub("0x…", text))
 
 
-# The terminal's `Slowest:` line and the Markdown's "Slowest files" table are ordered by time,
-# so files that take about as long swap places between runs: they are left out of the comparison.
-SLOWEST = re.compile(r"^Slowest: .*\n?", re.M)
+# The Markdown's "Slowest files" table and the terminal's `Slowest:` line are ordered and
+# chosen by time, so files that take about as long swap places (or one is over the line in one
+# run only): they are left out of the comparison.
+SLOWEST_LINE = re.compile(r"^Slowest: .*\n?", re.M)
 
 
 def without_timings(explained):
@@ -95,6 +98,42 @@ def any_order(x):
         drop = lambda e: {k: v for k, v in e.items() if k not in ("point", "id")} if isinstance(e, dict) else e
         return sorted((drop(e) for e in x), key=lambda e: json.dumps(e, sort_keys=True, default=repr))
     return x
+
+
+# Files run in parallel finish in any order, and the terminal and the jsonl stream say each
+# when it finishes: the comparison is of each file's part, in the order of the files' ids
+# (the jsonl) or names (the terminal), not of the order they finished in. Within a file the
+# order is compared as it is.
+FILE_LINE = re.compile(r"^[✓✗~!-] \S")
+RUN_END = re.compile(r"^(Failures:|Slowest:|✗ FAIL|✓ PASS)")
+
+
+def explained_by_file(jsonl):
+    """The run's explanations (failures and each file's rest), grouped by file id."""
+    out = {}
+    for line in jsonl.splitlines():
+        if line.startswith('{"type":"explained"'):
+            event = json.loads(line)
+            e = event["explained"]
+            if e.get("kind") in ("failure", "rest"):
+                out.setdefault(event.get("file"), []).append(e)
+    return [without_timings(out[k]) for k in sorted(out, key=lambda k: (k is None, k or 0))]
+
+
+def terminal_by_file(terminal):
+    """The terminal's file blocks sorted by their first line, then the run's closing lines."""
+    blocks, end, current = [], [], None
+    for line in terminal.splitlines():
+        if end or RUN_END.match(line):
+            end.append(line)
+        elif FILE_LINE.match(line):
+            current = [line]
+            blocks.append(current)
+        elif current is not None:
+            current.append(line)
+        else:
+            end.append(line)
+    return "\n".join(l for b in sorted(blocks) for l in b) + "\n" + "\n".join(end)
 
 
 def first_difference(a, b):
@@ -151,11 +190,25 @@ def run_tapline(tapline, project, args, out, ec):
 
 
 def sink_disagreements(ec, run, scratch):
-    """The suite's check of the terminal, JUnit and Markdown; its log check (a recording byte
-    for byte) has no meaning here and is made to agree, the logs being checked below."""
+    """The suite's check of the terminal, JUnit and Markdown, file by file (the terminal says
+    files as they finish, the reports in the files' order: within a file both keep the
+    stream's order); its log check (a recording byte for byte) has no meaning here and is made
+    to agree, the logs being checked below."""
     (scratch / "empty").write_bytes(b"")
     ec.PRODUCERS = scratch
-    return ec.sink_disagreements("empty", run)
+    by_file = {}
+    for line in run.jsonl.splitlines():
+        if line.startswith('{"type":"explained"'):
+            by_file.setdefault(json.loads(line).get("file"), []).append(line)
+    said = []
+    for lines in by_file.values():
+        one = ec.Run("\n".join(lines), run.terminal, run.log, run.junit, run.markdown, run.code)
+        # The JUnit's failures are the whole run's: counted once, below.
+        said += [s for s in ec.sink_disagreements("empty", one) if s not in said and not s.startswith("JUnit has ")]
+    failures = [e for e in run.explained() if e.get("kind") == "failure" and e.get("full") and not e.get("by_children")]
+    if run.junit.count("<failure ") != len(failures):
+        said.append(f"JUnit has {run.junit.count('<failure ')} failures, the explanation {len(failures)}")
+    return said
 
 
 def log_disagreements(failures, logs, harness, located):
@@ -177,7 +230,11 @@ def log_disagreements(failures, logs, harness, located):
                 said.append(f"failure {n} has no location")
             continue
         base, line = Path(m.group(1)).name, m.group(2)
-        if not re.search(rf"{re.escape(base)}\D{{1,8}}{line}\b", harness):
+        # `t.js:12`, `t.js line 12`, `t.js @ 12`; node-tap's `at:` mapping names the file and
+        # the line on two lines (`fileName: test/t.ts`, `lineNumber: 12`).
+        near = rf"{re.escape(base)}\D{{1,8}}{line}\b"
+        tap_at = rf"fileName: \S*{re.escape(base)}\s*\n\s*lineNumber: {line}\b"
+        if not re.search(near, harness) and not re.search(tap_at, harness):
             said.append(f"the harness's output never places a failure at {base} line {line} (failure {n})")
     return said
 
@@ -223,11 +280,11 @@ def main(argv=None):
         print("\n".join(l for l in answer.splitlines() if not l.startswith("# ")))
         print(f"==== the terminal (run 1)\n{first.terminal}")
         def stable(run, logs):
-            explained, terminal, _, junit, markdown, code = run.stable(project)
+            _, terminal, _, junit, markdown, code = run.stable(project)
             texts = {k: stable_text(v.decode("utf-8", "replace"), project, ec) for k, v in logs.items()}
             return (
-                json.loads(stable_text(json.dumps(without_timings(explained)), project, ec)),
-                stable_text(SLOWEST.sub("", terminal), project, ec), stable_text(junit, project, ec),
+                json.loads(stable_text(json.dumps(explained_by_file(run.jsonl)), project, ec)),
+                stable_text(terminal_by_file(SLOWEST_LINE.sub("", terminal)), project, ec), stable_text(junit, project, ec),
                 stable_text(markdown.split("<details><summary>Slowest files")[0], project, ec), code, texts,
             )
         first_stable = stable(first, logs)

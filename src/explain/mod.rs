@@ -348,8 +348,10 @@ impl FileExplainer {
         // A producer's run summary is the run's, no file's output (the log keeps it).
         let mut after_last_point = self.pending.take();
         failure::strip_run_summary(&mut after_last_point);
+        failure::strip_totals(&mut after_last_point);
         let mut tail = self.tail.take();
         failure::strip_run_summary(&mut tail);
+        failure::strip_totals(&mut tail);
         out.push(Explained::Rest {
             after_last_point: newest(self.crash.reshape(after_last_point), REST_LINES),
             tail: newest(self.crash.reshape(tail), REST_LINES),
@@ -488,7 +490,8 @@ impl FileExplainer {
 
     /// A subtest that failed with failing points inside: said by its children when it says
     /// nothing of its own but where it is (`Failed test 'outer' at t/a.t line 26`
-    /// names the subtest's own line; its children name theirs), else a failure of its own.
+    /// names the subtest's own line; its children name theirs; a `source:` excerpt of the
+    /// lines around that place says where too), else a failure of its own.
     fn subtest(&mut self, f: &Unfinished, trailing: Vec<String>) -> Explanation {
         let by_children = Explanation {
             by_children: true,
@@ -514,7 +517,7 @@ impl FileExplainer {
             && e.expected.is_none()
             && e.diff.is_none()
             && e.stack.is_none()
-            && e.other.is_empty()
+            && e.other.iter().all(|(k, _)| k == "source")
             && e.raw_yaml.is_none()
             && e.output.iter().all(|l| l.trim().is_empty());
         match only_where {

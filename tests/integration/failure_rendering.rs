@@ -298,15 +298,34 @@ fn infinity_and_nan_are_numbers() {
 
 #[test]
 fn a_parent_comes_before_its_failing_children() {
-    for recording in ["node-test-failures.tap", "node-tap-failures.tap"] {
-        let report = terminal(recording, Verbosity::Normal);
-        let at = |name: &str| {
-            report
-                .find(&format!("  ✗ {name}"))
-                .unwrap_or_else(|| panic!("{recording}: no {name:?}:\n{report}"))
-        };
-        assert!(at("outer") < at("outer > middle"), "{recording}:\n{report}");
-        assert!(at("outer > middle") < at("outer > middle > inner fails"));
+    let recording = "node-test-failures.tap";
+    let report = terminal(recording, Verbosity::Normal);
+    let at = |name: &str| {
+        report
+            .find(&format!("  ✗ {name}"))
+            .unwrap_or_else(|| panic!("{recording}: no {name:?}:\n{report}"))
+    };
+    assert!(at("outer") < at("outer > middle"), "{recording}:\n{report}");
+    assert!(at("outer > middle") < at("outer > middle > inner fails"));
+}
+
+/// node-tap's subtests that failed through their child say only where they are (`at:` and
+/// the `source:` excerpt of their `t.test(` line): the child's path says them, as tap counts
+/// them (issue 41, isaacs/minipass), so no parent is a failure of its own.
+#[test]
+fn node_tap_parents_are_said_by_their_failing_childs_path() {
+    let report = terminal("node-tap-failures.tap", Verbosity::Normal);
+    assert!(
+        report.contains("  ✗ outer > middle > inner fails\n"),
+        "{report}"
+    );
+    for parent in [
+        "  ✗ outer\n",
+        "  ✗ outer  ",
+        "  ✗ outer > middle\n",
+        "  ✗ outer > middle  ",
+    ] {
+        assert!(!report.contains(parent), "{parent:?}:\n{report}");
     }
 }
 

@@ -141,14 +141,15 @@ fn issue41_node_test_duplicate_keys_of_a_nested_error_are_read() {
 /// `assert.rejects(fn, /Ahh!/)` and `assert.throws(fn, TypeError)`: node's message names what
 /// was expected and what was thrown, and its YAML has the thrown error's fields at the
 /// assertion's indent and an empty `expected:` (a RegExp has no fields): no diff of an empty
-/// object against the error's fields, the assertion's own stack and line.
+/// object against the error's fields, the assertion's own stack and line, and the thrown error
+/// as node's spec reporter prints it below the message (`actual:` and where it was thrown).
 #[test]
 fn issue41_node_test_a_thrown_errors_mismatch_is_said_by_its_message() {
     let text = parsed("explain");
     let rejects = failure(&text, "rejects with a regular expression");
     assert!(
         rejects.starts_with(&format!(
-            "    at {RECORDED_IN}/test/explain.test.mjs:49:3\n    The input did not match the regular expression /Ahh!/. Input:\n\n    'Error: Ahh?'\n    operator rejects · AssertionError [ERR_ASSERTION]\n\n    async TestContext.<anonymous>"
+            "    at {RECORDED_IN}/test/explain.test.mjs:49:3\n    The input did not match the regular expression /Ahh!/. Input:\n\n    'Error: Ahh?'\n    operator rejects · AssertionError [ERR_ASSERTION]\n    actual:\n      Error: Ahh?\n          at file://{RECORDED_IN}/test/explain.test.mjs:50:11\n"
         )),
         "{rejects}"
     );

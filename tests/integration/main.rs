@@ -58,6 +58,7 @@ mod issue41_ava;
 mod issue41_busted;
 mod issue41_explain_conformance;
 mod issue41_go;
+mod issue41_js_verified;
 mod issue41_junit;
 mod issue41_known_wrong;
 mod issue41_libtest;

@@ -643,6 +643,8 @@ mod unified;
 
 use hunks::*;
 use inline::*;
+/// The word a value made by [`bare`] or [`typed`] stands for (a reader prints one as written).
+pub(crate) use json::as_bare;
 use json::*;
 pub use model::{Diff, DiffLine, Segment, Sign};
 use model::{LineBuilder, Sink};

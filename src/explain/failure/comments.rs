@@ -42,13 +42,39 @@ pub(crate) fn is_closing_line(comment: &str) -> bool {
         || super::shell_lib::is_closing_line(c)
 }
 
+/// `lines` without the totals that end them: from the last `# tests N` on, when everything
+/// after it is a totals line (`# pass  425`, `# fail  1`), a blank line or `# ok` (tape's
+/// `# tests 426`, `# pass  425`, `# fail  1`, or `# pass  3`, a blank line and `# ok`; mocha's
+/// and ava's `# tests`/`# pass`/`# fail`). They are the run's counts, which tapline says
+/// itself, never a file's output; the file's log keeps them, as every byte.
+pub(crate) fn strip_totals(lines: &mut Vec<String>) {
+    let Some(start) = lines.iter().rposition(|l| {
+        l.trim_end()
+            .strip_prefix("# ")
+            .is_some_and(|c| c.starts_with("tests ") && is_total(c))
+    }) else {
+        return;
+    };
+    let totals = lines[start..].iter().all(|l| {
+        let t = l.trim();
+        t.is_empty() || t == "# ok" || t.strip_prefix("# ").is_some_and(is_total)
+    });
+    if totals {
+        lines.truncate(start);
+        while lines.last().is_some_and(|l| l.trim().is_empty()) {
+            lines.pop();
+        }
+    }
+}
+
 /// A totals line: `tests 5`, `pass 1`, `fail 4`, `skip 0`, `duration_ms 12.5`…
 fn is_total(comment: &str) -> bool {
-    const TOTALS: [&str; 9] = [
+    const TOTALS: [&str; 10] = [
         "tests",
         "pass",
         "fail",
         "skip",
+        "skipped",
         "todo",
         "pending",
         "suites",
@@ -689,6 +715,22 @@ fn perl_value(first: &str, more: &[Option<&str>]) -> Option<(Value, usize)> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_files_closing_totals_are_no_output() {
+        let lines = |text: &str| text.lines().map(str::to_owned).collect::<Vec<String>>();
+        // tape 5, a failing file and a passing one.
+        let mut failing = lines("printed\n\n1..426\n# tests 426\n# pass  425\n# fail  1\n");
+        strip_totals(&mut failing);
+        assert_eq!(failing, ["printed", "", "1..426"]);
+        let mut passing = lines("# tests 3\n# pass  3\n\n# ok\n");
+        strip_totals(&mut passing);
+        assert!(passing.is_empty(), "{passing:?}");
+        // A line after them that is no total: they were the test's own words.
+        let mut own = lines("# tests 3\n# pass  3\nprinted\n");
+        strip_totals(&mut own);
+        assert_eq!(own.len(), 3);
+    }
+
     use super::*;
     use serde_json::json;
 

@@ -34,6 +34,7 @@ mod luassert;
 mod node_error;
 pub(crate) use node_error::DumpEnd;
 mod node_test;
+pub(crate) use comments::strip_totals;
 pub(crate) use node_test::strip_run_summary;
 mod pgtap;
 pub(crate) mod shell_lib;

@@ -10,7 +10,11 @@
 //!   line, before the `test()` call's `location:` ([`locate`]);
 //! * node 20 writes a nested error's fields at its parent's indent (`assert.throws(fn,
 //!   { message: /re/ })`: the thrown error is `actual:`), a YAML mapping with duplicate keys
-//!   that is read with them back under their key ([`repair`]);
+//!   that is read with them back under their key, and a string holding both kinds of quote
+//!   in util.inspect's backticks, which is read as that string ([`repair`]);
+//! * `assert.throws`/`assert.rejects` draw no diff: the message says what was expected and
+//!   what was thrown, and the thrown value is the `actual` line below it, an error with the
+//!   stack where it was thrown, as node's spec reporter prints them ([`errors_as_values`]);
 //! * node's run summary (`# tests 4` … `# duration_ms 12.5`) is the run's, no test's output
 //!   ([`strip_run_summary`]).
 use super::{stack, Details};
@@ -133,30 +137,73 @@ pub(super) fn headline(d: &mut Details) {
     }
 }
 
-/// A compared value that is an error (the one `assert.throws(fn, TypeError)` caught, once its
-/// fields are back under `actual:`) is that error as node prints it, `RangeError: Value is not
-/// an object.`, not a structure of its YAML fields. Under `throws`/`rejects` such a pair is no
-/// diff at all: node's message names what was expected and what was thrown (`… to be an
-/// instance of "TypeError". Received "RangeError"`, `… did not match the regular expression
-/// /Ahh!/. Input: 'Error: Ahh?'`), and the expected side is often lost (a RegExp or a class
-/// has no fields for node's YAML: an empty `expected:`). node's own comparison of the two,
-/// when its message has one (`Comparison { message: … }`), was read before and stays.
+/// A compared value that is an error is that error as node prints it, `RangeError: Value is
+/// not an object.`, not a structure of its YAML fields.
+///
+/// Under `throws`/`rejects` (`assert.throws(fn, TypeError)`, `assert.rejects(p, /re/)`) the
+/// pair is no diff at all, as node's spec reporter (node 20 and 22) draws none: node's message
+/// names what was expected and what was thrown (`… to be an instance of "TypeError". Received
+/// "RangeError"`, then its `Error message:` paragraph; `Missing expected exception
+/// (TypeError).`), and the expected side is a class (`[Function: TypeError]`) or lost (a
+/// RegExp has no fields for node's YAML: an empty `expected:`). What node prints below the
+/// message is the thrown value, `actual: RangeError: out of range` with the stack where it was
+/// thrown (`undefined` when nothing was): it is the failure's `actual` line ([`thrown`]), its
+/// stack the project's frames. node's own comparison of the two, when its message has one
+/// (`Comparison { message: … }`), is read after this and is the diff.
 pub(super) fn errors_as_values(d: &mut Details, machine: &[(String, String)]) {
-    let Some((expected, actual)) = &mut d.expected_actual else {
-        return;
-    };
     let throws = machine
         .iter()
         .any(|(k, v)| k == "operator" && matches!(v.as_str(), "throws" | "rejects"));
-    if throws && as_error(actual).is_some() {
-        d.expected_actual = None;
+    if throws {
+        if let Some((_, actual)) = d.expected_actual.take() {
+            d.other.push(("actual".to_owned(), thrown(&actual)));
+        }
         return;
     }
+    let Some((expected, actual)) = &mut d.expected_actual else {
+        return;
+    };
     for v in [expected, actual] {
         if let Some(error) = as_error(v) {
             *v = error;
         }
     }
+}
+
+/// The value `assert.throws` caught as node's spec reporter prints it: an error as its class,
+/// message and the project's frames of its stack (`RangeError: out of range`, `    at
+/// file:///w/t.mjs:6:11`), a string as util.inspect quotes it (`'text'`), a word as written
+/// (`undefined`), anything else as JSON.
+fn thrown(v: &Value) -> String {
+    if let Some(word) = diff::as_bare(v) {
+        return word.to_owned();
+    }
+    match v {
+        Value::String(s) => js_quoted(s),
+        Value::Object(map) => match (as_error(v), map.get("stack").and_then(Value::as_str)) {
+            (Some(error), Some(stack)) => {
+                let mut text = diff::as_bare(&error).unwrap_or_default().to_owned();
+                let frames = stack.lines().map(str::trim).filter(|l| {
+                    !l.is_empty() && !stack::is_internal(l) && !l.contains("node_modules/")
+                });
+                for frame in frames {
+                    text.push_str(&format!("\n    at {frame}"));
+                }
+                text
+            }
+            _ => v.to_string(),
+        },
+        _ => v.to_string(),
+    }
+}
+
+/// A string as util.inspect prints it: in single quotes, unless it holds one and no double
+/// quote (then in double quotes).
+fn js_quoted(s: &str) -> String {
+    if s.contains('\'') && !s.contains('"') {
+        return format!("\"{s}\"");
+    }
+    format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"))
 }
 
 fn as_error(v: &Value) -> Option<Value> {
@@ -172,6 +219,64 @@ fn as_error(v: &Value) -> Option<Value> {
     Some(diff::typed(&format!("{name}: {message}"), name))
 }
 
+/// node's YAML as a YAML reader takes it, `None` when neither of node's two shapes no reader
+/// takes is there: a string holding both kinds of quote written as util.inspect quotes it, in
+/// backticks ([`requote`]), and a nested error's fields at its parent's indent ([`unnest`]).
+pub(super) fn repair(yaml: &str) -> Option<String> {
+    let requoted = requote(yaml);
+    let text = requoted.as_deref().unwrap_or(yaml);
+    unnest(text).or(requoted)
+}
+
+/// node writes a one-line string as util.inspect prints it, which is YAML's own quoting
+/// unless the string holds both `'` and `"` (`assert.throws(() => { throw 'text' },
+/// TypeError)`: ``error: `… Received "'text'"` ``): then in backticks, which no YAML reader
+/// takes. Such a value is written again in YAML's double quotes (util.inspect's escapes,
+/// `\\`, `\n`, `\x0B`, are JSON's and YAML's but `\xNN`, which becomes `\u00NN`).
+fn requote(yaml: &str) -> Option<String> {
+    let mut changed = false;
+    let lines: Vec<String> = yaml
+        .lines()
+        .map(|line| match backticked(line) {
+            Some(fixed) => {
+                changed = true;
+                fixed
+            }
+            None => line.to_owned(),
+        })
+        .collect();
+    changed.then(|| lines.join("\n") + "\n")
+}
+
+/// `key: `text`` as `key: "text"`, `None` for any other line.
+fn backticked(line: &str) -> Option<String> {
+    let (key, value) = line.split_once(": `")?;
+    let inner = value.strip_suffix('`')?;
+    let bare_key = key.trim_start();
+    if bare_key.is_empty() || bare_key.contains(' ') || inner.contains('`') {
+        return None;
+    }
+    let mut out = format!("{key}: \"");
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => match chars.next() {
+                Some('x') => out.push_str("\\u00"),
+                Some('\'') => out.push('\''),
+                Some(e) => {
+                    out.push('\\');
+                    out.push(e);
+                }
+                None => out.push_str("\\\\"),
+            },
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    Some(out)
+}
+
 /// node 20's YAML for an error whose field is itself an error (`assert.throws` against a
 /// `{ message: /re/ }`: the thrown error is `actual:`) writes the inner error's fields at the
 /// outer's indent, after an empty `actual:`, so the mapping repeats `error:`, `name:` and
@@ -179,7 +284,7 @@ fn as_error(v: &Value) -> Option<Value> {
 /// `error:` straight after a key with no value) are put back under that key, so the outer
 /// error keeps its message, stack and location and the inner one is its `actual`, as node's
 /// spec reporter shows them. `None` when the text is not that shape.
-pub(super) fn repair(yaml: &str) -> Option<String> {
+fn unnest(yaml: &str) -> Option<String> {
     let lines: Vec<&str> = yaml.lines().collect();
     let indent = lines
         .iter()
@@ -282,9 +387,50 @@ mod tests {
             fixed.contains("actual:\n  error: 'Unexpected end of JSON input'\n  name: 'SyntaxError'\n  stack: |-\n    JSON.parse (<anonymous>)\n"),
             "{fixed}"
         );
-        assert!(fixed.ends_with("operator: 'throws'\nstack: |-\n  TestContext.<anonymous> (file:///w/t.mjs:38:10)\n"), "{fixed}");
+        assert!(
+            fixed.ends_with(
+                "operator: 'throws'\nstack: |-\n  TestContext.<anonymous> (file:///w/t.mjs:38:10)\n"
+            ),
+            "{fixed}"
+        );
         // Valid YAML is no repair's business.
         assert_eq!(repair("error: 'x'\ncode: 'ERR_ASSERTION'\n"), None);
+    }
+
+    #[test]
+    fn a_string_in_backticks_is_read_as_that_string() {
+        // node 20.20.2: assert.throws(() => { throw 'text'; }, TypeError)
+        let yaml = "failureType: 'testCodeFailure'\nerror: `The error is expected to be an instance of \"TypeError\". Received \"'text'\"`\ncode: 'ERR_ASSERTION'\nactual: 'text'\n";
+        let fixed = repair(yaml).expect("repaired");
+        let v: Value = serde_saphyr::from_str(&fixed).expect("valid YAML");
+        assert_eq!(
+            v["error"],
+            "The error is expected to be an instance of \"TypeError\". Received \"'text'\""
+        );
+        let escaped = backticked("  error: `a\\x0Bb \\\\ \"'c'\"`").expect("backticked");
+        let v: Value = serde_saphyr::from_str(&escaped).expect("valid YAML");
+        assert_eq!(v["error"], "a\u{b}b \\ \"'c'\"");
+        assert_eq!(backticked("error: 'plain'"), None);
+    }
+
+    #[test]
+    fn a_thrown_value_is_printed_as_node_prints_it() {
+        let error = serde_json::json!({
+            "error": "out of range",
+            "name": "RangeError",
+            "stack": "file:///w/t.mjs:6:11\nTestContext.<anonymous> (file:///w/t.mjs:5:10)\nnode:internal/test_runner/harness:255:12\nfile:///w/node_modules/lib/x.js:1:1",
+        });
+        assert_eq!(
+            thrown(&error),
+            "RangeError: out of range\n    at file:///w/t.mjs:6:11\n    at TestContext.<anonymous> (file:///w/t.mjs:5:10)"
+        );
+        assert_eq!(thrown(&diff::typed("undefined", "undefined")), "undefined");
+        assert_eq!(thrown(&Value::String("it's".into())), "\"it's\"");
+        assert_eq!(
+            thrown(&Value::String("a 'b' \"c\"".into())),
+            "'a \\'b\\' \"c\"'"
+        );
+        assert_eq!(thrown(&serde_json::json!(3)), "3");
     }
 
     #[test]
