@@ -175,3 +175,29 @@ at TapTest.run (/w/node_modules/@push.rocks/tapbundle/ts/tapbundle.classes.tapte
         json!("Expected value to be true, but got false")
     );
 }
+
+/// pushrocks/smartstring's `"test": "(tstest test/)"`, as gitzone projects write it: the
+/// subshell's parentheses wrap the command tapline follows, so the files run as tstest runs
+/// them (one at a time, in its order) and the run says which script it follows. Before, the
+/// words `(tstest` and `test/)` named no harness: the files ran side by side, in a different
+/// order each run.
+#[test]
+fn issue41_tstest_a_script_in_a_subshell_group_is_followed() {
+    let p = Project::new();
+    p.write(
+        "package.json",
+        r#"{"name": "fixture", "scripts": {"test": "(tstest test/)"}}"#,
+    )
+    .script("node_modules/.bin/tsrun", "echo 1..1; echo ok 1\n")
+    .write("test/test.a.ts", "")
+    .write("test/test.b.ts", "");
+    let ran = p.run(&["--list"]);
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    assert!(
+        ran.stderr
+            .contains("following package.json scripts.test (`(tstest test/)`)"),
+        "{}",
+        ran.both()
+    );
+    assert!(ran.stdout.contains("test/test.a.ts\t"), "{}", ran.both());
+}
