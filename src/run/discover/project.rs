@@ -247,12 +247,11 @@ fn commands(line: &str) -> Vec<(Vec<String>, bool)> {
 fn ungroup(word: &str, at_start: bool, open: usize) -> (&str, usize, usize) {
     let mut rest = word;
     let mut opened = 0;
-    while at_start {
-        let Some(inner) = rest.strip_prefix('(') else {
-            break;
-        };
-        rest = inner;
-        opened += 1;
+    if at_start {
+        while let Some(inner) = rest.strip_prefix('(') {
+            rest = inner;
+            opened += 1;
+        }
     }
     let mut closed = 0;
     while closed < open + opened {
