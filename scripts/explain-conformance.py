@@ -50,6 +50,7 @@ SIDES = [
     ("go-", "go test prints no values: a message and its location"),
     ("bats", "expected is bats-assert's `expected`, actual its `actual`"),
     ("mocha/", "node:assert's `expected` and `actual` (its `+ actual - expected` block)"),
+    ("tapbundle/", "smartexpect's `expect(actual)`: expected is the argument or the constant its message names (`to be true`), actual what it got (`but got …`)"),
     ("tapbundle", "node:assert's `expected` and `actual` (its `+ actual - expected` block)"),
     ("node-test", "node:test's YAML `expected:` and `actual:` (node:assert's sides)"),
     ("node-tap", "node-tap's YAML `wanted:` (expected) and `found:` (actual)"),

@@ -76,6 +76,7 @@ mod issue41_tappy;
 mod issue41_test2;
 mod issue41_test2_refs;
 mod issue41_test_more;
+mod issue41_tstest;
 mod issue41_unittest;
 mod issue41_verified2;
 mod issue41_vitest_jest;

@@ -20,7 +20,8 @@
 //!   ([`comments`]);
 //! * a Node error dump printed as the output (tapbundle's failures: `AssertionError
 //!   [ERR_ASSERTION]: …`, its frames, its `{ code, actual, expected, operator }`) read into
-//!   them too when nothing attached said what failed ([`node_error`]).
+//!   them too when nothing attached said what failed ([`node_error`]); smartexpect's values,
+//!   which only its message names, read from it ([`smartexpect`]).
 use super::diff::{self, Budget, Diff};
 use serde_json::{Map, Value};
 use tapline_protocol::event::Assert;
@@ -38,6 +39,7 @@ pub(crate) use comments::strip_totals;
 pub(crate) use node_test::strip_run_summary;
 mod pgtap;
 pub(crate) mod shell_lib;
+mod smartexpect;
 pub(crate) mod source_mapped;
 pub mod stack;
 mod tap_runner;
@@ -405,7 +407,10 @@ fn read_node_error(d: &mut Details, machine: &mut Vec<(String, String)>) {
         d.location = dump.location;
     }
     if d.expected_actual.is_none() {
-        d.expected_actual = dump.expected_actual;
+        d.expected_actual = dump.expected_actual.or_else(|| {
+            let message = d.message.as_deref()?;
+            smartexpect::values(message, d.stack.as_deref()?)
+        });
     }
     if d.text_diff.is_none() {
         d.text_diff = dump.text_diff;

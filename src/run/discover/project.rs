@@ -211,22 +211,57 @@ fn places_of<'a>(
     }
 }
 
-/// The simple commands of a shell line: split at `&&`, `||`, `;` and `|`; each says whether
-/// a `|` feeds it the one before.
+/// The simple commands of a shell line: split at `&&`, `||`, `;` and `|`, and out of a
+/// subshell group's parentheses (`(runner test/)`, as some projects write their whole test
+/// script); each says whether a `|` feeds it the one before.
 fn commands(line: &str) -> Vec<(Vec<String>, bool)> {
     let Ok(words) = split_words(&line.replace(';', " ; ")) else {
         return Vec::new();
     };
     let mut out = vec![(Vec::new(), false)];
+    let mut groups = 0;
     for word in words {
         if matches!(word.as_str(), "&&" | "||" | ";" | "|") {
             out.push((Vec::new(), word == "|"));
-        } else if let Some((last, _)) = out.last_mut() {
-            last.push(word);
+            continue;
+        }
+        let at_start = out.last().is_some_and(|(c, _)| c.is_empty());
+        let (word, opened, closed) = ungroup(&word, at_start, groups);
+        groups = groups + opened - closed;
+        if let Some((last, _)) = out.last_mut() {
+            if !word.is_empty() || opened + closed == 0 {
+                last.push(word.to_owned());
+            }
+        }
+        if closed > 0 {
+            out.push((Vec::new(), false));
         }
     }
     out.retain(|(c, _)| !c.is_empty());
     out
+}
+
+/// `word` without a group's parentheses: the `(`s opening groups where a command starts
+/// (`at_start`) and the `)`s closing the `open` ones, so `'(a|b).js'`, a word of a command,
+/// keeps its own. The word and how many groups it opened and closed.
+fn ungroup(word: &str, at_start: bool, open: usize) -> (&str, usize, usize) {
+    let mut rest = word;
+    let mut opened = 0;
+    if at_start {
+        while let Some(inner) = rest.strip_prefix('(') {
+            rest = inner;
+            opened += 1;
+        }
+    }
+    let mut closed = 0;
+    while closed < open + opened {
+        let Some(inner) = rest.strip_suffix(')') else {
+            break;
+        };
+        rest = inner;
+        closed += 1;
+    }
+    (rest, opened, closed)
 }
 
 /// The command a runner of commands runs: `xargs [options] CMD` with the files `fed` to it
@@ -469,6 +504,22 @@ mod tests {
         assert_eq!(package_bin(&w, &script), None);
         let w = words("npm runner");
         assert_eq!(package_bin(&w, &script), None, "npm has no such fallback");
+    }
+
+    /// A script wrapped in a subshell group is its commands; a command's own parentheses
+    /// stay its words'.
+    #[test]
+    fn a_groups_parentheses_bound_commands() {
+        let words = |line: &str| commands(line).into_iter().map(|c| c.0).collect::<Vec<_>>();
+        let w = |line: &str| line.split(' ').map(str::to_owned).collect::<Vec<_>>();
+        assert_eq!(words("(runner test/)"), [w("runner test/")]);
+        assert_eq!(
+            words("( cd sub && runner ) && (lint)"),
+            [w("cd sub"), w("runner"), w("lint")]
+        );
+        assert_eq!(words("((runner a))"), [w("runner a")]);
+        assert_eq!(words("runner 'x/(a|b)' '(c)'"), [w("runner x/(a|b) (c)")]);
+        assert_eq!(words("runner a)"), [w("runner a)")], "no group opened");
     }
 
     #[test]
