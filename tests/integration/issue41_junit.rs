@@ -125,10 +125,11 @@ fn issue41_junit_output_keeps_its_tabs_with_no_gutter_or_heading() {
         "{}",
         got[1]
     );
-    // `<system-out>` is the file's output as before: quick-junit's, tabs and colour dropped.
+    // `<system-out>`, the file's output, keeps its tabs and shows its colour as the bodies do.
     assert!(
         xml.contains(
-            "<system-out>blue and underlined\nindented by a tab\ntwo tabsand one inside</system-out>"
+            "<system-out>\\u{1b}[34mblue\\u{1b}[0m and \\u{1b}[4munderlined\\u{1b}[0m\n\
+             \tindented by a tab\n\t\ttwo tabs\tand one inside</system-out>"
         ),
         "{xml}"
     );

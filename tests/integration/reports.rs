@@ -325,14 +325,17 @@ fn junit_is_well_formed_and_agrees_with_the_summary_test_for_test() {
         case("test/v2.sh", "builds a config")["message"],
         "Expected values to be strictly deep-equal"
     );
-    // The hostile file's output survives as text, markup and `]]>` included, controls gone.
+    // The hostile file's output survives as text, markup and `]]>` included, controls made visible.
     let hostile = suite(HOSTILE_FILE);
     let out = hostile["out"].as_str().expect("system-out");
     assert!(
         out.contains("output <b>bold</b> ]]> </system-out> | pipe `tick` 50% a:b,c"),
         "{out:?}"
     );
-    assert!(out.contains("ESC[red]"), "colour codes stripped: {out:?}");
+    assert!(
+        out.contains(r"NUL[\u{0}] BEL[\u{7}] VT[\u{b}] ESC[\u{1b}[31mred\u{1b}[0m]"),
+        "control bytes shown as the failures' bodies show them: {out:?}"
+    );
     let err = hostile["err"].as_str().expect("system-err");
     assert!(err.contains("stderr <err> ]]> </system-err>"), "{err:?}");
     assert!(

@@ -451,14 +451,15 @@ fn case_name(c: &CaseView) -> Cow<'_, str> {
     }
 }
 
-/// The file's stdout and stderr as the suite's `<system-out>` and `<system-err>`.
+/// The file's stdout and stderr as the suite's `<system-out>` and `<system-err>`, every
+/// character kept as a failure's body keeps it ([`kept`]: a tab stays a tab).
 fn set_streams(suite: &mut TestSuite, file: &FileView) {
     let (out_dropped, err_dropped) = file.stream_lines_dropped;
     if !file.stdout.is_empty() {
-        suite.set_system_out(clean(&stream_text(&file.stdout, out_dropped, file)));
+        suite.set_system_out(kept(&stream_text(&file.stdout, out_dropped, file), false));
     }
     if !file.stderr.is_empty() {
-        suite.set_system_err(clean(&stream_text(&file.stderr, err_dropped, file)));
+        suite.set_system_err(kept(&stream_text(&file.stderr, err_dropped, file), false));
     }
 }
 
@@ -574,7 +575,7 @@ fn add_reruns(suite: &mut TestSuite, file: &FileView) {
             rerun.set_description(kept(&text.join("\n\n"), false));
         }
         if !a.output_tail.is_empty() {
-            rerun.set_system_out(clean(&a.output_tail.join("\n")));
+            rerun.set_system_out(kept(&a.output_tail.join("\n"), false));
         }
         rerun
     });

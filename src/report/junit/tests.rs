@@ -869,3 +869,17 @@ proptest! {
         prop_assert_eq!(diff_text(&expected, &actual), reference_text(&expected, &actual));
     }
 }
+
+#[test]
+fn a_files_streams_keep_their_tabs_as_a_failures_body_does() {
+    let mut run = failing_with("boom", vec![]);
+    run.files[0].stdout = vec!["col\tumn".into(), "\tindented \u{1b}[1mbold".into()];
+    run.files[0].stderr = vec!["warn\there".into()];
+    let doc = xml(&run);
+    assert_eq!(doc, whole_xml(&run));
+    assert!(
+        doc.contains("<system-out>col\tumn\n\tindented \\u{1b}[1mbold</system-out>"),
+        "{doc}"
+    );
+    assert!(doc.contains("<system-err>warn\there</system-err>"), "{doc}");
+}
