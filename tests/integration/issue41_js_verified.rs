@@ -12,7 +12,7 @@
 //!   (isaacs/minipass: `fail: 2`, not 4 failures in the recap);
 //! * tape's closing totals (`# tests 426`, `# pass  425`, `# fail  1`) are the run's counts,
 //!   no file's output, in the terminal, JUnit and Markdown (the log keeps every byte).
-use crate::util::{parse_cli, repo, require, unmarkdown, unxml, Project};
+use crate::util::{parse_cli, replay, repo, require};
 
 fn recording(path: &str) -> Vec<u8> {
     std::fs::read(repo().join("test-data/producers").join(path)).expect("recording")
@@ -103,30 +103,10 @@ fn issue41_js_verified_node_throws_in_every_sink() {
     if !require("issue41_js_verified_node_throws_in_every_sink", &["bash"]) {
         return;
     }
-    let p = Project::new();
-    p.write("throws.tap", recording("node-test/throws-direct.tap"))
-        .write("throws.sh", "cat throws.tap\nexit 1\n");
-    let ran = p.run(&[
-        "throws.sh",
-        "--color",
-        "never",
-        "-o",
-        "out.xml",
-        "-o",
-        "out.md",
-        "--no-cache",
-    ]);
+    let run = replay("throws", &recording("node-test/throws-direct.tap"), 1);
+    let ran = &run.ran;
     assert_eq!(ran.code, 1, "{}", ran.both());
-    assert_eq!(
-        p.read_text(".nogit/testlogs/throws.log").as_bytes(),
-        recording("node-test/throws-direct.tap"),
-        "the log keeps every byte"
-    );
-    for (sink, text) in [
-        ("terminal", ran.stderr.clone()),
-        ("JUnit", unxml(&p.read_text("out.xml"))),
-        ("Markdown", unmarkdown(&p.read_text("out.md"))),
-    ] {
+    for (sink, text) in run.sinks() {
         for fact in [
             "Error message:",
             "RangeError: empty input",
@@ -152,30 +132,10 @@ fn issue41_js_verified_tape_totals_are_no_files_output() {
     ) {
         return;
     }
-    let p = Project::new();
-    p.write("failures.tap", recording("tape-failures.tap"))
-        .write("failures.sh", "cat failures.tap\nexit 1\n");
-    let ran = p.run(&[
-        "failures.sh",
-        "--color",
-        "never",
-        "-o",
-        "out.xml",
-        "-o",
-        "out.md",
-        "--no-cache",
-    ]);
+    let run = replay("failures", &recording("tape-failures.tap"), 1);
+    let ran = &run.ran;
     assert_eq!(ran.code, 1, "{}", ran.both());
-    assert_eq!(
-        p.read_text(".nogit/testlogs/failures.log").as_bytes(),
-        recording("tape-failures.tap"),
-        "the log keeps every byte"
-    );
-    for (sink, text) in [
-        ("terminal", ran.stderr.clone()),
-        ("JUnit", unxml(&p.read_text("out.xml"))),
-        ("Markdown", unmarkdown(&p.read_text("out.md"))),
-    ] {
+    for (sink, text) in run.sinks() {
         for total in ["# tests 4", "# pass  0", "# fail  4"] {
             assert!(!text.contains(total), "{sink} has {total:?}:\n{text}");
         }
@@ -253,19 +213,8 @@ fn issue41_js_verified_node_tap_a_subtest_said_by_where_it_is_is_its_childrens()
     ) {
         return;
     }
-    let p = Project::new();
-    p.write("nested.tap", MINIPASS_NESTED)
-        .write("nested.sh", "cat nested.tap\nexit 1\n");
-    let ran = p.run(&[
-        "nested.sh",
-        "--color",
-        "never",
-        "-o",
-        "out.xml",
-        "-o",
-        "out.md",
-        "--no-cache",
-    ]);
+    let run = replay("nested", MINIPASS_NESTED.as_bytes(), 1);
+    let ran = &run.ran;
     assert_eq!(ran.code, 1, "{}", ran.both());
     let recap = ran.stderr.split("Failures:").nth(1).unwrap_or_default();
     assert_eq!(
@@ -274,11 +223,7 @@ fn issue41_js_verified_node_tap_a_subtest_said_by_where_it_is_is_its_childrens()
         "one failure, the child's, as tap's `fail: 1`:\n{}",
         ran.stderr
     );
-    for (sink, text) in [
-        ("terminal", ran.stderr.clone()),
-        ("JUnit", unxml(&p.read_text("out.xml"))),
-        ("Markdown", unmarkdown(&p.read_text("out.md"))),
-    ] {
+    for (sink, text) in run.sinks() {
         assert!(
             text.contains("write-returns-true-when-readable-triggers-flow.ts:29:39"),
             "{sink} lacks the child's place:\n{text}"

@@ -6,30 +6,14 @@
 //! * node-tap's runner writes a file's subtest's diagnostics as the process it ran (`stdio`,
 //!   `cwd`, `externalID`, `command`, `exitCode`, `signal`): a file that failed through its
 //!   tests is explained by them, not by tap's bookkeeping.
-use crate::util::{repo, require, unmarkdown, unxml, Project};
+use crate::util::{replay, repo, require};
 
 /// The recording run as a file of a project: (terminal, JUnit, Markdown).
 fn sinks(tap: &str) -> [(&'static str, String); 3] {
     let recorded = std::fs::read(repo().join("test-data/producers").join(tap)).expect("recording");
-    let p = Project::new();
-    p.write("explain.tap", recorded)
-        .write("explain.sh", "cat explain.tap\nexit 1\n");
-    let ran = p.run(&[
-        "explain.sh",
-        "--color",
-        "never",
-        "-o",
-        "out.xml",
-        "-o",
-        "out.md",
-        "--no-cache",
-    ]);
-    assert_eq!(ran.code, 1, "{}", ran.both());
-    [
-        ("terminal", ran.stderr.clone()),
-        ("JUnit", unxml(&p.read_text("out.xml"))),
-        ("Markdown", unmarkdown(&p.read_text("out.md"))),
-    ]
+    let run = replay("explain", &recorded, 1);
+    assert_eq!(run.ran.code, 1, "{}", run.ran.both());
+    run.sinks()
 }
 
 /// Where each sink says a failure's message: the terminal's line under `at`, JUnit's

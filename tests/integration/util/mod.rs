@@ -1,14 +1,17 @@
 //! Helpers shared by the integration tests: the temporary project a run works in, what a
 //! test needs from outside (`require`), a daemon to talk to, headless Chromium, the
-//! repository's recorded streams read back, and a recorded stream as a run.
+//! repository's recorded streams read back, and a recorded stream as a run (as events, or
+//! replayed by `tapline run` with every report).
 pub(crate) mod browser;
 pub(crate) mod daemon;
 pub(crate) mod npm;
 mod project;
+mod replay;
 mod require;
 mod text;
 
-pub(crate) use project::{copy_dir, file_doc, Project, Ran, HANG};
+pub(crate) use project::{HANG, Project, Ran, copy_dir, file_doc};
+pub(crate) use replay::replay;
 pub(crate) use require::{require, tool, unmet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
