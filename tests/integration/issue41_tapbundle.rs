@@ -5,7 +5,7 @@
 //! up to the next point is the next test's output. So a failure's output is what it printed
 //! and its error's, never the next test's: tstest shows each line above the test that printed
 //! it. Checked in the terminal, the jsonl explanation, JUnit and Markdown.
-use crate::util::{repo, require, unmarkdown, unxml, Project};
+use crate::util::{replay, repo, require};
 
 fn recording(name: &str) -> Vec<u8> {
     std::fs::read(repo().join("test-data/producers").join(name)).expect("recording")
@@ -32,33 +32,10 @@ fn section<'t>(text: &'t str, from: &str, to: &str) -> &'t str {
 
 /// Runs `name` as a one-file run; its terminal, jsonl, JUnit and Markdown.
 fn run(name: &str) -> (String, String, String, String) {
-    let p = Project::new();
-    p.write("t.tap", recording(name))
-        .write("t.sh", "cat t.tap\nexit 1\n");
-    let ran = p.run(&[
-        "t.sh",
-        "--color",
-        "never",
-        "-o",
-        "out.xml",
-        "-o",
-        "out.md",
-        "-o",
-        "out.jsonl",
-        "--no-cache",
-    ]);
-    assert_eq!(ran.code, 1, "{}", ran.both());
-    assert_eq!(
-        p.read_text(".nogit/testlogs/t.log").as_bytes(),
-        recording(name),
-        "the log keeps every byte"
-    );
-    (
-        ran.stderr.clone(),
-        p.read_text("out.jsonl"),
-        unxml(&p.read_text("out.xml")),
-        unmarkdown(&p.read_text("out.md")),
-    )
+    let run = replay("t", &recording(name), 1);
+    assert_eq!(run.ran.code, 1, "{}", run.ran.both());
+    let [(_, terminal), (_, junit), (_, markdown)] = run.sinks();
+    (terminal, run.jsonl(), junit, markdown)
 }
 
 /// For each failure: its name, a line of its own output (if any), and the next test's line

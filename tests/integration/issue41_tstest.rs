@@ -6,8 +6,8 @@
 //! is what it got), in the jsonl explanation, the terminal, JUnit and Markdown; a relation
 //! (`to be greater than 5, but got 2`) and `toEqual` (which prints no actual value) keep their
 //! message alone, and a test's own error with the same words is not read as smartexpect's.
-use crate::util::{repo, require, unmarkdown, unxml, Project};
-use serde_json::{json, Value};
+use crate::util::{replay, repo, require, Project};
+use serde_json::{Value, json};
 
 fn recording() -> Vec<u8> {
     std::fs::read(repo().join("test-data/producers/tapbundle/smartexpect.tap")).expect("recording")
@@ -26,28 +26,11 @@ fn run(test: &str, tap: Vec<u8>) -> Option<Reports> {
     if !require(test, &["bash"]) {
         return None;
     }
-    let p = Project::new();
-    p.write("t.tap", tap.clone()).write("t.sh", "cat t.tap\n");
-    let ran = p.run(&[
-        "t.sh",
-        "--color",
-        "never",
-        "-o",
-        "out.xml",
-        "-o",
-        "out.md",
-        "-o",
-        "out.jsonl",
-        "--no-cache",
-    ]);
+    let run = replay("t", &tap, 0);
+    let ran = &run.ran;
     assert_eq!(ran.code, 1, "{}", ran.both());
-    assert_eq!(
-        p.read_text(".nogit/testlogs/t.log").as_bytes(),
-        tap,
-        "the log keeps every byte"
-    );
     let mut failures = Vec::new();
-    let jsonl = p.read_text("out.jsonl");
+    let jsonl = run.jsonl();
     let events = jsonl
         .lines()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok());
@@ -59,11 +42,12 @@ fn run(test: &str, tap: Vec<u8>) -> Option<Reports> {
         let name = name.and_then(|n| n.as_str().map(str::to_owned));
         failures.push((name.unwrap_or_default(), f.clone()));
     }
+    let [(_, terminal), (_, junit), (_, markdown)] = run.sinks();
     Some(Reports {
         failures,
-        terminal: ran.stderr.clone(),
-        junit: unxml(&p.read_text("out.xml")),
-        markdown: unmarkdown(&p.read_text("out.md")),
+        terminal,
+        junit,
+        markdown,
     })
 }
 

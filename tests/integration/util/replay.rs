@@ -2,7 +2,8 @@
 //! looks for one fact (a value, a location, a message) in each sink's words.
 use super::{Project, Ran, unmarkdown, unxml};
 
-/// The run of `NAME.sh` (`cat NAME.tap`, then `exit EXIT`) with `-o out.xml -o out.md`.
+/// The run of `NAME.sh` (`cat NAME.tap`, then `exit EXIT`) with `-o out.xml -o out.md -o
+/// out.jsonl`.
 pub(crate) struct Replayed {
     pub(crate) project: Project,
     pub(crate) ran: Ran,
@@ -16,6 +17,11 @@ impl Replayed {
             ("JUnit", unxml(&self.project.read_text("out.xml"))),
             ("Markdown", unmarkdown(&self.project.read_text("out.md"))),
         ]
+    }
+
+    /// The jsonl report.
+    pub(crate) fn jsonl(&self) -> String {
+        self.project.read_text("out.jsonl")
     }
 }
 
@@ -36,6 +42,8 @@ pub(crate) fn replay(name: &str, recording: &[u8], exit: i32) -> Replayed {
         "out.xml",
         "-o",
         "out.md",
+        "-o",
+        "out.jsonl",
         "--no-cache",
     ]);
     assert_eq!(
