@@ -5,7 +5,7 @@
 //! (scripts/record-ava.sh, test-data/producers/ava/). The known answers of the terminal's
 //! explanation (`*.explained.txt`), the same facts in the log, JUnit and Markdown, and a bare
 //! run, whose driver writes ava's labelled values as ava's TAP reporter does.
-use crate::util::{npm, parse_cli, repo, require, unmarkdown, unxml, Project};
+use crate::util::{npm, parse_cli, replay, repo, require, unmarkdown, unxml};
 
 fn recording(name: &str) -> Vec<u8> {
     std::fs::read(repo().join("test-data/producers/ava").join(name)).expect("recording")
@@ -37,10 +37,8 @@ fn issue41_ava_tap_failures_read_the_same_in_every_sink() {
     ) {
         return;
     }
-    let p = Project::new();
-    p.write("explain.tap", recording("explain-ava5.tap"))
-        .write("explain.sh", "cat explain.tap\nexit 1\n");
-    let ran = p.run(&["explain.sh", "-o", "out.xml", "-o", "out.md", "--no-cache"]);
+    let run = replay("explain", recording("explain-ava5.tap"), 1);
+    let (p, ran) = (&run.project, &run.ran);
     assert_eq!(ran.code, 1, "{}", ran.both());
     let junit = unxml(&p.read_text("out.xml"));
     let markdown = unmarkdown(&p.read_text("out.md"));

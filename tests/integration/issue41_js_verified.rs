@@ -103,7 +103,7 @@ fn issue41_js_verified_node_throws_in_every_sink() {
     if !require("issue41_js_verified_node_throws_in_every_sink", &["bash"]) {
         return;
     }
-    let run = replay("throws", &recording("node-test/throws-direct.tap"), 1);
+    let run = replay("throws", recording("node-test/throws-direct.tap"), 1);
     let ran = &run.ran;
     assert_eq!(ran.code, 1, "{}", ran.both());
     for (sink, text) in run.sinks() {
@@ -132,7 +132,7 @@ fn issue41_js_verified_tape_totals_are_no_files_output() {
     ) {
         return;
     }
-    let run = replay("failures", &recording("tape-failures.tap"), 1);
+    let run = replay("failures", recording("tape-failures.tap"), 1);
     let ran = &run.ran;
     assert_eq!(ran.code, 1, "{}", ran.both());
     for (sink, text) in run.sinks() {

@@ -5,7 +5,7 @@
 //! in the project its location, node's `+ actual - expected` block its diff. The known answer
 //! of the terminal's explanation (explain.explained.txt), and the same facts in JUnit (whose
 //! message is the error's, not the test's name) and Markdown.
-use crate::util::{parse_cli, repo, require, unmarkdown, unxml, Project};
+use crate::util::{parse_cli, replay, repo, require, unmarkdown, unxml, Project};
 
 fn recording() -> Vec<u8> {
     std::fs::read(repo().join("test-data/producers/mocha/explain.tap")).expect("recording")
@@ -28,10 +28,8 @@ fn issue41_mocha_tap_failures_read_the_same_in_every_sink() {
     ) {
         return;
     }
-    let p = Project::new();
-    p.write("explain.tap", recording())
-        .write("explain.sh", "cat explain.tap\nexit 4\n");
-    let ran = p.run(&["explain.sh", "-o", "out.xml", "-o", "out.md", "--no-cache"]);
+    let run = replay("explain", recording(), 4);
+    let (p, ran) = (&run.project, &run.ran);
     assert_eq!(ran.code, 1, "{}", ran.both());
     let junit = unxml(&p.read_text("out.xml"));
     for (sink, text) in [

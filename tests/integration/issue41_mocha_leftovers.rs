@@ -3,7 +3,7 @@
 //! output, never that failure's (the log keeps them where mocha wrote them); and tapline's own
 //! mocha reporter writes `assert.strictEqual(2, 3)`'s values as the numbers they are, not the
 //! strings `"2"` / `"3"`.
-use crate::util::{npm, parse_cli, repo, require, Project};
+use crate::util::{npm, parse_cli, replay, repo, require};
 
 fn recording() -> Vec<u8> {
     std::fs::read(repo().join("test-data/producers/mocha/explain.tap")).expect("recording")
@@ -35,10 +35,8 @@ fn issue41_mocha_leftovers_totals_in_no_sinks_failure_and_raw_in_the_log() {
     ) {
         return;
     }
-    let p = Project::new();
-    p.write("explain.tap", recording())
-        .write("explain.sh", "cat explain.tap\nexit 4\n");
-    let ran = p.run(&["explain.sh", "-o", "out.xml", "-o", "out.md", "--no-cache"]);
+    let run = replay("explain", recording(), 4);
+    let (p, ran) = (&run.project, &run.ran);
     assert_eq!(ran.code, 1, "{}", ran.both());
     let junit = p.read_text("out.xml");
     let failures = junit.split("<system-out>").next().unwrap_or_default();

@@ -3,7 +3,7 @@
 //! before its subtests are its output, never parts of their names; tap's value fields read
 //! as tap means them; places in built JavaScript mapped through the map beside it. Each in
 //! the terminal, the file's log under `.nogit/testlogs/`, JUnit and Markdown.
-use crate::util::{Project, parse_cli, replay, repo, require, unmarkdown, unxml};
+use crate::util::{parse_cli, replay, repo, require, unmarkdown, unxml, Project};
 
 fn recording(name: &str) -> Vec<u8> {
     std::fs::read(repo().join("test-data/producers/node-tap").join(name)).expect("recording")
@@ -12,7 +12,7 @@ fn recording(name: &str) -> Vec<u8> {
 /// The recording run as a file of a project: (terminal, log, JUnit, Markdown). The log is the
 /// file's bytes (checked whole here) and its tests' record under `.nogit/testlogs/tests/`.
 fn sinks(tap: &str) -> [(&'static str, String); 4] {
-    let run = replay("explain", &recording(tap), 1);
+    let run = replay("explain", recording(tap), 1);
     let (p, ran) = (&run.project, &run.ran);
     assert_eq!(ran.code, 1, "{}", ran.both());
     let junit = p

@@ -34,9 +34,7 @@ fn failure<'a>(text: &'a str, name: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no {name:?}:\n{text}"));
     let rest = &text[at..];
     let body = rest.find('\n').map_or("", |n| &rest[n + 1..]);
-    let end = body
-        .find(|c| c == '✗' || c == '✓' || c == '#')
-        .unwrap_or(body.len());
+    let end = body.find(['✗', '✓', '#']).unwrap_or(body.len());
     &body[..end]
 }
 

@@ -32,7 +32,7 @@ fn section<'t>(text: &'t str, from: &str, to: &str) -> &'t str {
 
 /// Runs `name` as a one-file run; its terminal, jsonl, JUnit and Markdown.
 fn run(name: &str) -> (String, String, String, String) {
-    let run = replay("t", &recording(name), 1);
+    let run = replay("t", recording(name), 1);
     assert_eq!(run.ran.code, 1, "{}", run.ran.both());
     let [(_, terminal), (_, junit), (_, markdown)] = run.sinks();
     (terminal, run.jsonl(), junit, markdown)

@@ -3,7 +3,7 @@
 //! and the location is the file's place, never the URL; tape's values are object-inspect's
 //! text (`'it\'s here'` is the string `it's here`, not quoted twice). The terminal's known
 //! answer, and the same facts in the file's log, JUnit and Markdown.
-use crate::util::{Project, parse_cli, replay, repo, require, unmarkdown, unxml};
+use crate::util::{parse_cli, replay, repo, require, unmarkdown, unxml, Project};
 
 fn recording(name: &str) -> Vec<u8> {
     std::fs::read(repo().join("test-data/producers/tape").join(name)).expect("recording")
@@ -24,7 +24,7 @@ fn issue41_tape_locations_are_places_not_urls_in_every_sink() {
     ) {
         return;
     }
-    let run = replay("explain", &recording("explain.tap"), 1);
+    let run = replay("explain", recording("explain.tap"), 1);
     let (p, ran) = (&run.project, &run.ran);
     assert_eq!(ran.code, 1, "{}", ran.both());
     let junit = unxml(&p.read_text("out.xml"));

@@ -7,7 +7,7 @@
 //! (`to be greater than 5, but got 2`) and `toEqual` (which prints no actual value) keep their
 //! message alone, and a test's own error with the same words is not read as smartexpect's.
 use crate::util::{replay, repo, require, Project};
-use serde_json::{Value, json};
+use serde_json::{json, Value};
 
 fn recording() -> Vec<u8> {
     std::fs::read(repo().join("test-data/producers/tapbundle/smartexpect.tap")).expect("recording")

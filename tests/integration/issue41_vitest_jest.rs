@@ -7,7 +7,7 @@
 //! by scripts/record-harness-tap.sh (test-data/producers/{vitest,jest}/): the known answers of
 //! the terminal's explanation, the same facts in the log, JUnit and Markdown, and bare runs of
 //! the vitest and jest suites.
-use crate::util::{npm, parse_cli, repo, require, unmarkdown, Project, Ran};
+use crate::util::{npm, parse_cli, replay, repo, require, unmarkdown, Project, Ran};
 
 fn producer(harness: &str, name: &str) -> String {
     std::fs::read_to_string(repo().join("test-data/producers").join(harness).join(name))
@@ -124,12 +124,10 @@ fn issue41_vitest_jest_failures_read_the_same_in_every_sink() {
         return;
     }
     for harness in ["vitest", "jest"] {
-        let p = Project::new();
-        p.write("explain.tap", producer(harness, "explain.tap"))
-            .write("explain.sh", "cat explain.tap\nexit 1\n");
-        let ran = p.run(&["explain.sh", "-o", "out.xml", "-o", "out.md", "--no-cache"]);
+        let run = replay("explain", producer(harness, "explain.tap"), 1);
+        let (p, ran) = (&run.project, &run.ran);
         assert_eq!(ran.code, 1, "{}", ran.both());
-        for (sink, text) in sinks(&p, &ran, ".nogit/testlogs/explain.log") {
+        for (sink, text) in sinks(p, ran, ".nogit/testlogs/explain.log") {
             // The recording's paths are absolute, in the recording's own project.
             let file = format!("/tmp/tapline-record-{harness}/test/explain.test");
             check_explained(sink, &text, harness, &file);

@@ -10,7 +10,7 @@ mod replay;
 mod require;
 mod text;
 
-pub(crate) use project::{HANG, Project, Ran, copy_dir, file_doc};
+pub(crate) use project::{copy_dir, file_doc, Project, Ran, HANG};
 pub(crate) use replay::replay;
 pub(crate) use require::{require, tool, unmet};
 use std::path::{Path, PathBuf};

@@ -1,6 +1,6 @@
 //! A recorded stream replayed as one file of a `tapline run` with every report, so a test
 //! looks for one fact (a value, a location, a message) in each sink's words.
-use super::{Project, Ran, unmarkdown, unxml};
+use super::{unmarkdown, unxml, Project, Ran};
 
 /// The run of `NAME.sh` (`cat NAME.tap`, then `exit EXIT`) with `-o out.xml -o out.md -o
 /// out.jsonl`.
@@ -27,7 +27,8 @@ impl Replayed {
 
 /// Replays `recording` as `NAME.sh` exiting with `exit`, and checks that the file's log under
 /// `.nogit/testlogs/` keeps every byte of it.
-pub(crate) fn replay(name: &str, recording: &[u8], exit: i32) -> Replayed {
+pub(crate) fn replay(name: &str, recording: impl AsRef<[u8]>, exit: i32) -> Replayed {
+    let recording = recording.as_ref();
     let project = Project::new();
     project.write(&format!("{name}.tap"), recording).write(
         &format!("{name}.sh"),
