@@ -667,12 +667,15 @@ async fn serve(
     let (out_end, err_end) = (worker.out.take(), worker.err.take());
     output.give(Chunk::Stdout(out_end.0)).await;
     output.give(Chunk::Stderr(err_end.0)).await;
-    // Stdout's marker says how the file ended; stderr's (none when one pipe) only that it did.
-    let mut ended = (out_end.1, err_end.1.is_some() || worker.key.merged);
+    let mut ends = Ends {
+        out: out_end.1,
+        err: err_end.1.is_some(),
+        merged: worker.key.merged,
+    };
     let deadline = timeout.and_then(|t| tokio::time::Instant::now().checked_add(t));
     let mut cancel_open = true;
     loop {
-        if let (Some(end), true) = ended {
+        if let Some(end) = ends.done() {
             turn.end = Some(end);
             break;
         }
@@ -683,19 +686,8 @@ async fn serve(
         tokio::select! {
             chunk = worker.chunks.recv() => {
                 let Some(chunk) = chunk else { break };
-                let (piece, end) = match &chunk {
-                    Chunk::Stdout(b) => worker.out.feed(b),
-                    Chunk::Stderr(b) => worker.err.feed(b),
-                };
-                match chunk {
-                    Chunk::Stdout(_) => {
-                        output.give(Chunk::Stdout(piece)).await;
-                        ended.0 = ended.0.or(end);
-                    }
-                    Chunk::Stderr(_) => {
-                        output.give(Chunk::Stderr(piece)).await;
-                        ended.1 |= end.is_some();
-                    }
+                if let Some(mine) = ends.route(&mut worker.out, &mut worker.err, &chunk) {
+                    output.give(mine).await;
                 }
             }
             () = until(deadline), if !turn.timed_out => {
@@ -708,6 +700,50 @@ async fn serve(
         }
     }
     turn
+}
+
+/// Where a file's turn stands on the worker's two streams.
+struct Ends {
+    /// Stdout's marker: how the file ended.
+    out: Option<End>,
+    /// Whether stderr's marker came (it says only that the file ended).
+    err: bool,
+    /// Both streams are one pipe: stdout's marker is the only one.
+    merged: bool,
+}
+
+impl Ends {
+    /// How the file ended, once each of its streams reached its marker.
+    fn done(&self) -> Option<End> {
+        self.out.filter(|_| self.err || self.merged)
+    }
+
+    /// The file's part of one chunk of the worker's output, if any. A stream already past
+    /// this file's marker carries the next file's output (its command was sent ahead, and
+    /// the worker started it while this file's other stream was still on its way): that is
+    /// held for the next file, never given to this one, and its marker not taken for ours.
+    fn route(&mut self, out: &mut Splitter, err: &mut Splitter, chunk: &Chunk) -> Option<Chunk> {
+        match chunk {
+            Chunk::Stdout(b) if self.out.is_some() => {
+                out.hold(b);
+                None
+            }
+            Chunk::Stderr(b) if self.err => {
+                err.hold(b);
+                None
+            }
+            Chunk::Stdout(b) => {
+                let (piece, end) = out.feed(b);
+                self.out = end;
+                Some(Chunk::Stdout(piece))
+            }
+            Chunk::Stderr(b) => {
+                let (piece, end) = err.feed(b);
+                self.err = end.is_some();
+                Some(Chunk::Stderr(piece))
+            }
+        }
+    }
 }
 
 /// Sleeps until `deadline`, or forever when there is none.
@@ -750,6 +786,60 @@ mod tests {
             err: Splitter::new("n"),
         };
         (worker, rx)
+    }
+
+    /// A file's bytes of one chunk as `route` gives them.
+    fn given(ends: &mut Ends, out: &mut Splitter, err: &mut Splitter, chunk: Chunk) -> String {
+        let mine = ends.route(out, err, &chunk);
+        String::from_utf8(mine.map(|c| c.bytes().to_vec()).unwrap_or_default()).expect("UTF-8")
+    }
+
+    #[test]
+    fn the_next_files_output_that_comes_before_this_files_stderr_marker_is_the_next_files() {
+        let marker = |code: i32| format!("\u{27e6}tapline-warm n end {code} 5\u{27e7}\n");
+        let (mut out, mut err) = (Splitter::new("n"), Splitter::new("n"));
+        let mut a = Ends {
+            out: None,
+            err: false,
+            merged: false,
+        };
+        let stdout = |t: String| Chunk::Stdout(t.into_bytes());
+        let got = given(
+            &mut a,
+            &mut out,
+            &mut err,
+            stdout(format!("ok 1\n{}", marker(1))),
+        );
+        assert_eq!((got.as_str(), a.done()), ("ok 1\n", None));
+        // B was sent ahead: its whole stream comes while A's stderr marker is on its way.
+        let got = given(
+            &mut a,
+            &mut out,
+            &mut err,
+            stdout(format!("1..0\n{}", marker(0))),
+        );
+        assert_eq!(got, "", "B's output is not A's");
+        let got = given(
+            &mut a,
+            &mut out,
+            &mut err,
+            Chunk::Stderr(marker(1).into_bytes()),
+        );
+        assert_eq!((got.as_str(), a.done().map(|e| e.code)), ("", Some(1)));
+        // B's turn starts with what was held: its stream and its marker.
+        let (mine, end) = out.take();
+        assert_eq!(
+            (mine.as_slice(), end.map(|e| e.code)),
+            (&b"1..0\n"[..], Some(0))
+        );
+        // One pipe: stdout's marker ends the file.
+        let mut one = Ends {
+            out: None,
+            err: false,
+            merged: true,
+        };
+        given(&mut one, &mut out, &mut err, stdout(marker(3)));
+        assert_eq!(one.done().map(|e| e.code), Some(3));
     }
 
     #[tokio::test]

@@ -59,6 +59,11 @@ impl Splitter {
         self.take()
     }
 
+    /// Adds `bytes` for a later file, cutting nothing now.
+    pub(crate) fn hold(&mut self, bytes: &[u8]) {
+        self.held.extend_from_slice(bytes);
+    }
+
     /// [`Splitter::feed`] with nothing new: what was held after the last marker.
     pub(crate) fn take(&mut self) -> (Vec<u8>, Option<End>) {
         let Some(at) = memchr::memmem::find(&self.held, &self.head) else {
