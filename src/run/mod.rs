@@ -55,6 +55,7 @@ pub mod stability;
 pub mod start;
 pub mod test_filter;
 
+mod feed;
 pub(crate) mod file_task;
 pub mod runners;
 pub mod suite;
