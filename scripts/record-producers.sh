@@ -97,24 +97,9 @@ if [ "$(npm_pkg_version @push.rocks/tapbundle "$TB_DIR/node_modules")" = "$TAPBU
 else
   log "npm: installing @push.rocks/tapbundle@$TAPBUNDLE_VERSION tsx@$TSX_VERSION into $TB_DIR"
   mkdir -p "$TB_DIR"
-  cat >"$TB_DIR/package.json" <<'JSON'
-{
-  "name": "tapline-tapbundle-project",
-  "private": true,
-  "type": "module",
-  "overrides": {
-    "@push.rocks/lik": "6.4.0",
-    "@push.rocks/smartfs": "1.5.0",
-    "@tsclass/tsclass": "9.5.0",
-    "@api.global/typedrequest": "3.3.0",
-    "@api.global/typedrequest-interfaces": "3.0.19",
-    "@push.rocks/smartenv": "6.0.0",
-    "@push.rocks/smartjson": "6.0.0",
-    "@push.rocks/smartpromise": "4.2.3",
-    "@push.rocks/smartrx": "3.0.10"
-  }
-}
-JSON
+  # The registry here has only some versions of its dependencies: pinned (one list for
+  # every recording script).
+  cp "$REPO_ROOT/scripts/tapbundle-package.json" "$TB_DIR/package.json"
   npm install --prefix "$TB_DIR" --no-audit --no-fund --save-exact \
     "@push.rocks/tapbundle@$TAPBUNDLE_VERSION" "tsx@$TSX_VERSION"
 fi

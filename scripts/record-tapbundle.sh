@@ -15,24 +15,9 @@ TSX_VERSION=4.23.15
 if [ -z "${TB_DIR:-}" ]; then
   TB_DIR=$(mktemp -d)
   trap 'rm -rf "$TB_DIR"' EXIT
-  cat >"$TB_DIR/package.json" <<'JSON'
-{
-  "name": "tapline-tapbundle-project",
-  "private": true,
-  "type": "module",
-  "overrides": {
-    "@push.rocks/lik": "6.4.0",
-    "@push.rocks/smartfs": "1.5.0",
-    "@tsclass/tsclass": "9.5.0",
-    "@api.global/typedrequest": "3.3.0",
-    "@api.global/typedrequest-interfaces": "3.0.19",
-    "@push.rocks/smartenv": "6.0.0",
-    "@push.rocks/smartjson": "6.0.0",
-    "@push.rocks/smartpromise": "4.2.3",
-    "@push.rocks/smartrx": "3.0.10"
-  }
-}
-JSON
+  # The registry here has only some versions of its dependencies: pinned (one list for
+  # every recording script).
+  cp "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/tapbundle-package.json" "$TB_DIR/package.json"
   (cd "$TB_DIR" && PUPPETEER_SKIP_DOWNLOAD=1 npm install --silent --ignore-scripts --no-audit \
     --no-fund --save-exact "@push.rocks/tapbundle@$TAPBUNDLE_VERSION" "tsx@$TSX_VERSION" >/dev/null)
 fi

@@ -284,24 +284,8 @@ fn without_esbuild_native_modules_run_and_the_rest_say_how_to_install_it() {
 }
 
 /// Pins of packages tapbundle 5.6.3's dependency ranges ask for newer versions of than some
-/// registries hold (as scripts/record-producers.sh does); its test API uses none of them.
-const TAPBUNDLE_PACKAGE_JSON: &str = r#"{
-  "name": "tapline-tapbundle-fixture",
-  "private": true,
-  "type": "module",
-  "overrides": {
-    "@push.rocks/lik": "6.4.0",
-    "@push.rocks/smartfs": "1.5.0",
-    "@tsclass/tsclass": "9.5.0",
-    "@api.global/typedrequest": "3.3.0",
-    "@api.global/typedrequest-interfaces": "3.0.19",
-    "@push.rocks/smartenv": "6.0.0",
-    "@push.rocks/smartjson": "6.0.0",
-    "@push.rocks/smartpromise": "4.2.3",
-    "@push.rocks/smartrx": "3.0.10"
-  }
-}
-"#;
+/// registries hold: the recording scripts' list (its test API uses none of them).
+const TAPBUNDLE_PACKAGE_JSON: &str = include_str!("../../scripts/tapbundle-package.json");
 
 /// `node_modules` holding `@push.rocks/tapbundle` (installed once, [`npm::fixture`]).
 fn tapbundle_modules() -> Result<PathBuf, String> {
